@@ -1,0 +1,6 @@
+//! Sonde's engine: owns MCP server processes, records every byte on the wire, speaks JSON-RPC.
+//!
+//! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
+//! crate knows that a user interface exists.
+
+pub mod wire;

@@ -1,0 +1,312 @@
+//! The JSON-RPC 2.0 envelope as MCP uses it: strict envelope, loose payload.
+//!
+//! Owns: `RequestId` (keeps its JSON type, so `1` and `"1"` differ), `Message` and its decoding
+//! from one frame, with an error that says exactly what did not fit.
+//! Refuses: payload typing. `params`, `result` and error `data` stay `serde_json::Value` until a
+//! typed view asks for them, so a server that sends odd payloads is still shown as it is.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A JSON-RPC request id: a string or a number, never null, compared with its JSON type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(serde_json::Number),
+    String(String),
+}
+
+impl From<u64> for RequestId {
+    fn from(n: u64) -> Self {
+        RequestId::Number(n.into())
+    }
+}
+
+impl From<&str> for RequestId {
+    fn from(s: &str) -> Self {
+        RequestId::String(s.to_owned())
+    }
+}
+
+impl fmt::Display for RequestId {
+    /// Shown as JSON, so a string id keeps its quotes and never looks like a number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{}", Value::String(s.clone())),
+        }
+    }
+}
+
+/// A JSON-RPC error object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorObject {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// One JSON-RPC message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    Request { id: RequestId, method: String, params: Option<Value> },
+    Notification { method: String, params: Option<Value> },
+    /// A reply. `id` is `None` only for an error that answers a request the peer could not parse.
+    Response { id: Option<RequestId>, outcome: Result<Value, ErrorObject> },
+}
+
+/// Why a frame is not one JSON-RPC message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("not UTF-8 at byte {0}")]
+    NotUtf8(usize),
+    #[error("not JSON (non-protocol output)")]
+    NotJson,
+    #[error("invalid JSON: {0}")]
+    InvalidJson(String),
+    #[error("a JSON array: batches are not allowed in MCP 2025-06-18 and later")]
+    Batch,
+    #[error("JSON {0}, not an object")]
+    NotAnObject(&'static str),
+    #[error("invalid envelope: {0}")]
+    Envelope(String),
+}
+
+impl Message {
+    pub fn request(id: RequestId, method: &str, params: Option<Value>) -> Self {
+        Message::Request { id, method: method.to_owned(), params }
+    }
+
+    pub fn notification(method: &str, params: Option<Value>) -> Self {
+        Message::Notification { method: method.to_owned(), params }
+    }
+
+    pub fn result(id: RequestId, result: Value) -> Self {
+        Message::Response { id: Some(id), outcome: Ok(result) }
+    }
+
+    pub fn error(id: RequestId, code: i64, message: &str) -> Self {
+        Message::Response {
+            id: Some(id),
+            outcome: Err(ErrorObject { code, message: message.to_owned(), data: None }),
+        }
+    }
+
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Message::Request { method, .. } | Message::Notification { method, .. } => Some(method),
+            Message::Response { .. } => None,
+        }
+    }
+
+    pub fn id(&self) -> Option<&RequestId> {
+        match self {
+            Message::Request { id, .. } => Some(id),
+            Message::Response { id, .. } => id.as_ref(),
+            Message::Notification { .. } => None,
+        }
+    }
+
+    /// The envelope as a JSON value, members in the conventional order.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("jsonrpc".into(), "2.0".into());
+        match self {
+            Message::Request { id, method, params } => {
+                m.insert("id".into(), id_value(id));
+                m.insert("method".into(), method.as_str().into());
+                if let Some(p) = params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Notification { method, params } => {
+                m.insert("method".into(), method.as_str().into());
+                if let Some(p) = params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Response { id, outcome } => {
+                m.insert("id".into(), id.as_ref().map_or(Value::Null, id_value));
+                match outcome {
+                    Ok(r) => m.insert("result".into(), r.clone()),
+                    Err(e) => m.insert("error".into(), serde_json::to_value(e).expect("error object serializes")),
+                };
+            }
+        }
+        Value::Object(m)
+    }
+
+    /// The message as one line of JSON without the terminator.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.to_value()).expect("a JSON value serializes")
+    }
+
+    /// Decodes one frame. Every way a frame can fail is a distinct [`DecodeError`].
+    pub fn decode(frame: &[u8]) -> Result<Message, DecodeError> {
+        let text = std::str::from_utf8(frame).map_err(|e| DecodeError::NotUtf8(e.valid_up_to()))?;
+        let trimmed = text.trim_start();
+        match trimmed.as_bytes().first() {
+            Some(b'{') | Some(b'[') => {}
+            _ => return Err(DecodeError::NotJson),
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| DecodeError::InvalidJson(e.to_string()))?;
+        Message::from_value(value)
+    }
+
+    /// Reads the envelope of an already parsed JSON value.
+    pub fn from_value(value: Value) -> Result<Message, DecodeError> {
+        let mut obj = match value {
+            Value::Object(o) => o,
+            Value::Array(_) => return Err(DecodeError::Batch),
+            other => return Err(DecodeError::NotAnObject(json_type(&other))),
+        };
+        let bad = |s: &str| DecodeError::Envelope(s.to_owned());
+        if obj.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+            return Err(bad("\"jsonrpc\" must be \"2.0\""));
+        }
+        let id = match obj.remove("id") {
+            None => None,
+            Some(Value::Null) => Some(None),
+            Some(v) => Some(Some(parse_id(v).ok_or_else(|| bad("\"id\" must be a string or a number"))?)),
+        };
+        let params = obj.remove("params");
+        if let Some(p) = &params {
+            if !p.is_object() && !p.is_array() {
+                return Err(bad("\"params\" must be an object or an array"));
+            }
+        }
+        match (obj.remove("method"), obj.remove("result"), obj.remove("error")) {
+            (Some(Value::String(method)), None, None) => match id {
+                None => Ok(Message::Notification { method, params }),
+                Some(Some(id)) => Ok(Message::Request { id, method, params }),
+                Some(None) => Err(bad("a request's \"id\" must not be null")),
+            },
+            (Some(_), None, None) => Err(bad("\"method\" must be a string")),
+            (None, Some(result), None) => match id {
+                Some(Some(id)) => Ok(Message::Response { id: Some(id), outcome: Ok(result) }),
+                _ => Err(bad("a result needs a string or number \"id\"")),
+            },
+            (None, None, Some(error)) => {
+                let error: ErrorObject = serde_json::from_value(error)
+                    .map_err(|e| bad(&format!("\"error\" is not {{code, message, data?}}: {e}")))?;
+                match id {
+                    Some(id) => Ok(Message::Response { id, outcome: Err(error) }),
+                    None => Err(bad("an error reply needs an \"id\" (null is allowed)")),
+                }
+            }
+            (None, None, None) => Err(bad("none of \"method\", \"result\" or \"error\"")),
+            _ => Err(bad("more than one of \"method\", \"result\" and \"error\"")),
+        }
+    }
+}
+
+fn parse_id(v: Value) -> Option<RequestId> {
+    match v {
+        Value::Number(n) => Some(RequestId::Number(n)),
+        Value::String(s) => Some(RequestId::String(s)),
+        _ => None,
+    }
+}
+
+fn id_value(id: &RequestId) -> Value {
+    match id {
+        RequestId::Number(n) => Value::Number(n.clone()),
+        RequestId::String(s) => Value::String(s.clone()),
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn decode(s: &str) -> Result<Message, DecodeError> {
+        Message::decode(s.as_bytes())
+    }
+
+    #[test]
+    fn requests_notifications_results_and_errors_decode() {
+        assert_eq!(
+            decode(r#"{"jsonrpc":"2.0","id":0,"method":"roots/list"}"#),
+            Ok(Message::request(0.into(), "roots/list", None))
+        );
+        assert_eq!(
+            decode(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#),
+            Ok(Message::notification("notifications/progress", Some(json!({"progress":1}))))
+        );
+        assert_eq!(decode(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#), Ok(Message::result("a".into(), json!({}))));
+        assert_eq!(
+            decode(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"nope"}}"#),
+            Ok(Message::error(7.into(), -32601, "nope"))
+        );
+    }
+
+    #[test]
+    fn an_error_with_a_null_id_is_a_reply_to_nobody() {
+        let m = decode(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#).unwrap();
+        assert!(matches!(m, Message::Response { id: None, outcome: Err(ref e) } if e.code == -32700));
+    }
+
+    #[test]
+    fn ids_keep_their_json_type() {
+        let number = decode(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap();
+        let string = decode(r#"{"jsonrpc":"2.0","id":"1","result":{}}"#).unwrap();
+        assert_ne!(number.id(), string.id());
+        assert_eq!(number.id().unwrap().to_string(), "1");
+        assert_eq!(string.id().unwrap().to_string(), "\"1\"");
+        assert_eq!(Message::result("1".into(), json!({})).to_value()["id"], json!("1"));
+    }
+
+    #[test]
+    fn malformed_frames_say_what_is_wrong() {
+        let cases: &[(&[u8], DecodeError)] = &[
+            (b"Server ready on stdio", DecodeError::NotJson),
+            (b"", DecodeError::NotJson),
+            (b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}]", DecodeError::Batch),
+            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\xff\"}", DecodeError::NotUtf8(34)),
+        ];
+        for (frame, want) in cases {
+            assert_eq!(&Message::decode(frame).unwrap_err(), want, "{}", String::from_utf8_lossy(frame));
+        }
+        let envelope_errors = [
+            r#"{"id":1,"method":"a"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"a"}"#,
+            r#"{"jsonrpc":"2.0","id":true,"method":"a"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"x"}}"#,
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+        ];
+        for frame in envelope_errors {
+            assert!(matches!(decode(frame), Err(DecodeError::Envelope(_))), "{frame}");
+        }
+        assert!(matches!(decode("{\"a\":"), Err(DecodeError::InvalidJson(_))));
+        assert_eq!(decode("{}").unwrap_err(), DecodeError::Envelope("\"jsonrpc\" must be \"2.0\"".into()));
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        let messages = [
+            Message::request("x".into(), "tools/call", Some(json!({"name":"echo"}))),
+            Message::notification("notifications/initialized", None),
+            Message::result(3.into(), json!({"tools":[]})),
+            Message::error(4.into(), -32601, "Method not found"),
+        ];
+        for m in messages {
+            assert_eq!(Message::decode(&m.to_json()).unwrap(), m);
+        }
+    }
+}
