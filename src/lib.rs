@@ -3,4 +3,6 @@
 //! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
 //! crate knows that a user interface exists.
 
+pub mod log;
+pub mod process;
 pub mod wire;

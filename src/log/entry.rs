@@ -1,0 +1,208 @@
+//! One wire-log entry: what crossed the wire or happened to the server, with when and why.
+//!
+//! Owns: the entry shape that is persisted, exported and streamed, and the glyphs `>` `<` `*`.
+//! Refuses: deciding what an entry means. Correlation and latency are filled in by the
+//! connection that knows the pending requests.
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::process::Lifecycle;
+
+/// What an entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A JSON-RPC message, sent or received.
+    Message,
+    /// A stdout line that is not JSON at all: a banner, a stray `console.log`.
+    NonProtocol,
+    /// A stdout line that looks like JSON but is not one valid JSON-RPC message.
+    DecodeError,
+    /// A JSON array on the wire: batches are not allowed in these revisions.
+    Batch,
+    /// The end of a line longer than the cap; the entry before it holds the line's head.
+    Truncated,
+    /// A chunk the server wrote to stderr (through a pseudo-terminal, colours intact).
+    Stderr,
+    /// A process lifecycle event: spawn, a shutdown step, exit.
+    Lifecycle,
+    /// Something Sonde observed about the conversation (a late reply ignored, a timeout).
+    Note,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::Message,
+        Kind::NonProtocol,
+        Kind::DecodeError,
+        Kind::Batch,
+        Kind::Truncated,
+        Kind::Stderr,
+        Kind::Lifecycle,
+        Kind::Note,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Message => "message",
+            Kind::NonProtocol => "non_protocol",
+            Kind::DecodeError => "decode_error",
+            Kind::Batch => "batch",
+            Kind::Truncated => "truncated",
+            Kind::Stderr => "stderr",
+            Kind::Lifecycle => "lifecycle",
+            Kind::Note => "note",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Out,
+    In,
+    Meta,
+}
+
+impl Direction {
+    pub fn glyph(self) -> char {
+        match self {
+            Direction::Out => '>',
+            Direction::In => '<',
+            Direction::Meta => '*',
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Direction> {
+        match s {
+            "out" | ">" | "sent" => Some(Direction::Out),
+            "in" | "<" | "received" => Some(Direction::In),
+            "meta" | "*" => Some(Direction::Meta),
+            _ => None,
+        }
+    }
+}
+
+/// The decoded outline of a message: enough to filter and correlate without parsing again.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// `request`, `notification`, `result` or `error`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// The id as JSON text, so `1` and `"1"` stay different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<i64>,
+}
+
+/// One entry of the wire log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub seq: u64,
+    /// Wall-clock time, RFC 3339 with milliseconds.
+    pub time: String,
+    /// Milliseconds since the session started, from a monotonic clock.
+    pub ms: f64,
+    /// The connection this entry belongs to (0 for the session itself).
+    pub conn: u64,
+    pub kind: Kind,
+    pub dir: Direction,
+    /// The bytes, when they are UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The bytes, base64-encoded, when they are not UTF-8.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base64: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+    /// The seq of the request this entry answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<u64>,
+    /// Milliseconds between the request and this reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// Human words: a decode error, a lifecycle step, a note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<Lifecycle>,
+    /// True for frames of the era probe, so the transcript says why an era was chosen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub probe: bool,
+}
+
+impl Entry {
+    /// A new entry; the log assigns `seq`, `time` and `ms` when it is appended.
+    pub fn new(conn: u64, kind: Kind, dir: Direction) -> Entry {
+        Entry {
+            seq: 0,
+            time: String::new(),
+            ms: 0.0,
+            conn,
+            kind,
+            dir,
+            text: None,
+            base64: None,
+            summary: None,
+            answers: None,
+            latency_ms: None,
+            detail: None,
+            lifecycle: None,
+            probe: false,
+        }
+    }
+
+    /// Keeps bytes exactly: as text when they are UTF-8, as base64 otherwise.
+    pub fn with_bytes(mut self, bytes: &[u8]) -> Entry {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.text = Some(text.to_owned()),
+            Err(_) => self.base64 = Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
+        }
+        self
+    }
+
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Entry {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// The recorded bytes, decoded back from text or base64.
+    pub fn bytes(&self) -> Option<Vec<u8>> {
+        match (&self.text, &self.base64) {
+            (Some(t), _) => Some(t.as_bytes().to_vec()),
+            (None, Some(b)) => base64::engine::general_purpose::STANDARD.decode(b).ok(),
+            (None, None) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_survive_a_round_trip_through_json() {
+        let raw = b"{\"x\":\"\xff\xfe\"}";
+        let e = Entry::new(1, Kind::DecodeError, Direction::In).with_bytes(raw);
+        assert!(e.text.is_none());
+        let back: Entry = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
+        assert_eq!(back.bytes().unwrap(), raw);
+    }
+
+    #[test]
+    fn kind_names_parse_back() {
+        for k in Kind::ALL {
+            assert_eq!(Kind::parse(k.name()), Some(k));
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+    }
+}

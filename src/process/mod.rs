@@ -1,0 +1,411 @@
+//! Owning a server process: its group, its pipes, its stderr terminal, its death.
+//!
+//! Owns: spawning a server in a process group of its own with stdin/stdout as pipes and stderr
+//! through a pty; watching for its exit; the shutdown ladder (close stdin → grace → SIGTERM to
+//! the group → grace → SIGKILL to the group → reap), applied to stragglers in the group too;
+//! the keeper that stops the groups if Sonde itself dies. Every step is a lifecycle entry.
+//! Refuses: anything about JSON-RPC. The connection reads stdout and writes stdin.
+//!
+//! A process's life is never tied to a caller's deadline: the child is owned by a watcher task,
+//! and only [`Process::shutdown`] (or dropping the [`Process`], as a backstop) ends it.
+
+mod env;
+mod group;
+mod keeper;
+mod lifecycle;
+mod pty;
+
+pub use env::PASSED_THROUGH;
+pub use group::live_members;
+pub use lifecycle::{signal_name, ExitInfo, Lifecycle, Signal};
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use tokio::process::{ChildStdin, ChildStdout, Command};
+use tokio::sync::watch;
+
+use crate::log::{Direction, Entry, Kind, WireLog};
+use lifecycle::duration_words;
+use pty::StderrPty;
+
+/// What to run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SpawnSpec {
+    pub program: String,
+    pub args: Vec<String>,
+    pub cwd: Option<PathBuf>,
+    /// Variables set on top of the default environment; they win over inherited ones.
+    pub env: Vec<(String, String)>,
+    /// Pass Sonde's whole environment instead of the minimal default.
+    pub inherit_env: bool,
+}
+
+impl SpawnSpec {
+    pub fn new(
+        program: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> SpawnSpec {
+        SpawnSpec {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            ..SpawnSpec::default()
+        }
+    }
+
+    /// The command line as one string, each word quoted when it needs to be.
+    pub fn command_line(&self) -> String {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|w| quote(w))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@+%".contains(&b));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// How long each polite step of the shutdown ladder waits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Graces {
+    /// After closing stdin, before SIGTERM.
+    pub stdin: Duration,
+    /// After SIGTERM, before SIGKILL.
+    pub term: Duration,
+}
+
+impl Default for Graces {
+    fn default() -> Self {
+        Graces {
+            stdin: Duration::from_secs(2),
+            term: Duration::from_secs(2),
+        }
+    }
+}
+
+/// How long to wait for the kernel after SIGKILL before reporting the group stuck.
+const KILL_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A freshly started server: the process handle and its two pipes.
+pub struct Spawned {
+    pub process: Process,
+    pub stdin: ChildStdin,
+    pub stdout: ChildStdout,
+}
+
+/// A running (or ended) server process and its group.
+pub struct Process {
+    pid: u32,
+    log: Arc<WireLog>,
+    conn: u64,
+    exit: watch::Receiver<Option<ExitInfo>>,
+    /// The shutdown step reached, worded for [`ExitInfo::during`].
+    step: Arc<Mutex<Option<String>>>,
+    history: Arc<Mutex<Vec<(SystemTime, Lifecycle)>>>,
+    pty: StderrPty,
+    done: bool,
+}
+
+/// Starts `spec` in a new process group, recording its lifecycle and stderr in `log`.
+///
+/// Must be called inside a Tokio runtime: a task owns the child and reaps it.
+pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawned> {
+    let history = Arc::new(Mutex::new(Vec::new()));
+    let command_line = spec.command_line();
+    let result = start(spec, &log, conn);
+    let (mut child, pty) = match result {
+        Ok(started) => started,
+        Err(e) => {
+            record(
+                &log,
+                conn,
+                &history,
+                Lifecycle::SpawnFailed {
+                    command: command_line,
+                    error: e.to_string(),
+                },
+            );
+            return Err(e);
+        }
+    };
+    let pid = child.id().expect("a child that was just spawned has a pid");
+    if let Err(e) = keeper::register(pid as i32) {
+        let note = format!(
+            "could not start the keeper ({e}); if Sonde is killed, this server may outlive it"
+        );
+        log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(note));
+    }
+    record(
+        &log,
+        conn,
+        &history,
+        Lifecycle::Spawned {
+            pid,
+            command: command_line,
+        },
+    );
+
+    let stdin = child.stdin.take().expect("stdin was piped");
+    let stdout = child.stdout.take().expect("stdout was piped");
+    let (exit_tx, exit_rx) = watch::channel(None);
+    let step = Arc::new(Mutex::new(None::<String>));
+    {
+        let (log, history, step) = (log.clone(), history.clone(), step.clone());
+        tokio::spawn(async move {
+            let status = child.wait().await;
+            let info = match status {
+                Ok(status) => {
+                    use std::os::unix::process::ExitStatusExt;
+                    ExitInfo {
+                        code: status.code(),
+                        signal: status.signal(),
+                        during: step.lock().unwrap().clone(),
+                    }
+                }
+                Err(e) => ExitInfo {
+                    code: None,
+                    signal: None,
+                    during: Some(format!("(wait failed: {e})")),
+                },
+            };
+            record(&log, conn, &history, Lifecycle::Exited(info.clone()));
+            let _ = exit_tx.send(Some(info));
+        });
+    }
+    let process = Process {
+        pid,
+        log,
+        conn,
+        exit: exit_rx,
+        step,
+        history,
+        pty,
+        done: false,
+    };
+    Ok(Spawned {
+        process,
+        stdin,
+        stdout,
+    })
+}
+
+fn start(
+    spec: &SpawnSpec,
+    log: &Arc<WireLog>,
+    conn: u64,
+) -> io::Result<(tokio::process::Child, StderrPty)> {
+    let mut pty = StderrPty::open()?;
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .env_clear()
+        .envs(env::build(spec.inherit_env, &spec.env))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(pty.child_stderr()?)
+        .process_group(0);
+    if let Some(dir) = &spec.cwd {
+        cmd.current_dir(dir);
+    }
+    let child = cmd.spawn()?;
+    // The Command holds our copy of the pty slave; dropping it lets the reader see EOF once
+    // the server and its children have closed theirs.
+    drop(cmd);
+    pty.record_into(log.clone(), conn)?;
+    Ok((child, pty))
+}
+
+fn record(
+    log: &WireLog,
+    conn: u64,
+    history: &Mutex<Vec<(SystemTime, Lifecycle)>>,
+    event: Lifecycle,
+) {
+    let mut entry =
+        Entry::new(conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
+    entry.lifecycle = Some(event.clone());
+    log.append(entry);
+    history.lock().unwrap().push((SystemTime::now(), event));
+}
+
+impl Process {
+    /// The server's pid, which is also its process group id.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// Every lifecycle event so far, with its time.
+    pub fn history(&self) -> Vec<(SystemTime, Lifecycle)> {
+        self.history.lock().unwrap().clone()
+    }
+
+    /// Watches for the exit; the value is `Some` once the server process has ended.
+    pub fn exit_watch(&self) -> watch::Receiver<Option<ExitInfo>> {
+        self.exit.clone()
+    }
+
+    pub fn exit_info(&self) -> Option<ExitInfo> {
+        self.exit.borrow().clone()
+    }
+
+    /// Records that the server closed its stdout.
+    pub fn note_stdout_closed(&self) {
+        self.record(Lifecycle::StdoutClosed);
+    }
+
+    pub fn resize_stderr(&self, rows: u16, cols: u16) -> io::Result<()> {
+        self.pty.resize(rows, cols)
+    }
+
+    fn record(&self, event: Lifecycle) {
+        record(&self.log, self.conn, &self.history, event);
+    }
+
+    fn set_step(&self, words: String) {
+        *self.step.lock().unwrap() = Some(words);
+    }
+
+    async fn wait_exit(&self, limit: Duration) -> bool {
+        let mut exit = self.exit.clone();
+        let exited = matches!(
+            tokio::time::timeout(limit, exit.wait_for(|e| e.is_some())).await,
+            Ok(Ok(_))
+        );
+        exited
+    }
+
+    fn signal(&self, signal: Signal, reason: String) {
+        let pgid = self.pid as i32;
+        match group::signal(pgid, signal.number()) {
+            Ok(()) => self.record(Lifecycle::Signalled {
+                signal,
+                pgid,
+                reason,
+            }),
+            // ESRCH: the group emptied between the check and the signal; nothing to record.
+            Err(e) if e.raw_os_error() == Some(libc::ESRCH) => {}
+            Err(e) => {
+                let note = format!(
+                    "could not send {} to process group {pgid}: {e}",
+                    signal.name()
+                );
+                self.log
+                    .append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(note));
+            }
+        }
+    }
+
+    /// Runs the shutdown ladder. The caller must have dropped the server's stdin first: that is
+    /// step one, and only the owner of the pipe can take it.
+    ///
+    /// Returns how the server ended. Afterwards no process of the group is left running.
+    pub async fn shutdown(&mut self, graces: Graces) -> Option<ExitInfo> {
+        if self.done {
+            return self.exit_info();
+        }
+        if self.exit_info().is_none() {
+            self.set_step("after stdin was closed".into());
+            self.record(Lifecycle::StdinClosed {
+                grace_ms: graces.stdin.as_millis() as u64,
+            });
+            if !self.wait_exit(graces.stdin).await {
+                self.set_step(format!(
+                    "after the {} stdin grace",
+                    duration_words(graces.stdin)
+                ));
+                self.signal(
+                    Signal::Term,
+                    format!("after the {} stdin grace", duration_words(graces.stdin)),
+                );
+                if !self.wait_exit(graces.term).await {
+                    let after = format!("after the {} SIGTERM grace", duration_words(graces.term));
+                    self.set_step(after.clone());
+                    self.signal(Signal::Kill, after);
+                    self.wait_exit(KILL_DEADLINE).await;
+                }
+            }
+        }
+        self.sweep(graces).await;
+        self.done = true;
+        self.exit_info()
+    }
+
+    /// Stops what is left of the group after its leader ended: grandchildren get the same
+    /// SIGTERM-then-SIGKILL steps, so nothing the server started outlives it.
+    async fn sweep(&self, graces: Graces) {
+        let pgid = self.pid as i32;
+        let left = group::live_members(pgid);
+        if !left.is_empty() {
+            self.signal(
+                Signal::Term,
+                format!(
+                    "({} left after the server ended)",
+                    plural(left.len(), "process")
+                ),
+            );
+            if !group::wait_empty(pgid, graces.term).await {
+                let left = group::live_members(pgid);
+                let reason = format!(
+                    "({} still there after the {} SIGTERM grace)",
+                    plural(left.len(), "process"),
+                    duration_words(graces.term)
+                );
+                self.signal(Signal::Kill, reason);
+                if !group::wait_empty(pgid, KILL_DEADLINE).await {
+                    self.record(Lifecycle::GroupStuck {
+                        pgid,
+                        pids: group::live_members(pgid),
+                    });
+                    return;
+                }
+            }
+        }
+        keeper::forget(pgid);
+        self.record(Lifecycle::GroupGone { pgid });
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}es")
+    }
+}
+
+impl Drop for Process {
+    /// A backstop only: a process dropped without [`Process::shutdown`] has its group killed at
+    /// once, because no task is left to run the ladder.
+    fn drop(&mut self) {
+        if !self.done {
+            let pgid = self.pid as i32;
+            let _ = group::signal(pgid, libc::SIGKILL);
+            keeper::forget(pgid);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_quote_only_what_needs_it() {
+        let spec = SpawnSpec::new("npx", ["-y", "@scope/pkg@1.0", "a b", "it's"]);
+        assert_eq!(
+            spec.command_line(),
+            r"npx -y @scope/pkg@1.0 'a b' 'it'\''s'"
+        );
+    }
+}
