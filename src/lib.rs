@@ -3,6 +3,9 @@
 //! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
 //! crate knows that a user interface exists.
 
+pub mod connection;
+pub mod hub;
 pub mod log;
+pub mod mcp;
 pub mod process;
 pub mod wire;

@@ -127,7 +127,7 @@ pub fn ms(ms: u64) -> String {
     }
 }
 
-pub(crate) fn duration_words(d: Duration) -> String {
+pub fn duration_words(d: Duration) -> String {
     ms(d.as_millis() as u64)
 }
 

@@ -17,10 +17,11 @@ mod pty;
 
 pub use env::PASSED_THROUGH;
 pub use group::live_members;
-pub use lifecycle::{signal_name, ExitInfo, Lifecycle, Signal};
+pub use lifecycle::{duration_words, signal_name, ExitInfo, Lifecycle, Signal};
 
 use std::io;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -28,7 +29,6 @@ use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
 
 use crate::log::{Direction, Entry, Kind, WireLog};
-use lifecycle::duration_words;
 use pty::StderrPty;
 
 /// What to run.
@@ -114,8 +114,9 @@ pub struct Process {
     /// The shutdown step reached, worded for [`ExitInfo::during`].
     step: Arc<Mutex<Option<String>>>,
     history: Arc<Mutex<Vec<(SystemTime, Lifecycle)>>>,
-    pty: StderrPty,
-    done: bool,
+    /// Behind a mutex only because portable-pty's master is `Send` but not `Sync`.
+    pty: Mutex<StderrPty>,
+    done: AtomicBool,
 }
 
 /// Starts `spec` in a new process group, recording its lifecycle and stderr in `log`.
@@ -191,8 +192,8 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
         exit: exit_rx,
         step,
         history,
-        pty,
-        done: false,
+        pty: Mutex::new(pty),
+        done: AtomicBool::new(false),
     };
     Ok(Spawned {
         process,
@@ -265,7 +266,7 @@ impl Process {
     }
 
     pub fn resize_stderr(&self, rows: u16, cols: u16) -> io::Result<()> {
-        self.pty.resize(rows, cols)
+        self.pty.lock().unwrap().resize(rows, cols)
     }
 
     fn record(&self, event: Lifecycle) {
@@ -310,8 +311,8 @@ impl Process {
     /// step one, and only the owner of the pipe can take it.
     ///
     /// Returns how the server ended. Afterwards no process of the group is left running.
-    pub async fn shutdown(&mut self, graces: Graces) -> Option<ExitInfo> {
-        if self.done {
+    pub async fn shutdown(&self, graces: Graces) -> Option<ExitInfo> {
+        if self.done.load(Ordering::SeqCst) {
             return self.exit_info();
         }
         if self.exit_info().is_none() {
@@ -337,7 +338,7 @@ impl Process {
             }
         }
         self.sweep(graces).await;
-        self.done = true;
+        self.done.store(true, Ordering::SeqCst);
         self.exit_info()
     }
 
@@ -388,7 +389,7 @@ impl Drop for Process {
     /// A backstop only: a process dropped without [`Process::shutdown`] has its group killed at
     /// once, because no task is left to run the ladder.
     fn drop(&mut self) {
-        if !self.done {
+        if !self.done.load(Ordering::SeqCst) {
             let pgid = self.pid as i32;
             let _ = group::signal(pgid, libc::SIGKILL);
             keeper::forget(pgid);

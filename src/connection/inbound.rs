@@ -1,0 +1,131 @@
+//! Classifying what the server wrote: every stdout piece becomes exactly one log entry, and
+//! those that are JSON-RPC messages also become a `Message` for the connection to act on.
+//!
+//! Owns: the mapping from decode outcomes to entry kinds and details, and the id sniffing that
+//! lets an over-long reply fail its request at once. Refuses: correlation (the loop owns the
+//! pending map) and any I/O.
+
+use crate::log::{Direction, Entry, Kind, Summary};
+use crate::wire::{DecodeError, Message, RequestId};
+
+/// What one stdout line turned out to be.
+pub struct Inbound {
+    pub entry: Entry,
+    pub message: Option<Message>,
+}
+
+/// Decodes one line into its entry and, when it is one, its message.
+pub fn classify(conn: u64, line: &[u8], terminated: bool) -> Inbound {
+    let entry = Entry::new(conn, Kind::Message, Direction::In).with_bytes(line);
+    let mut inbound = match Message::decode(line) {
+        Ok(message) => Inbound { entry: with_summary(entry, &message), message: Some(message) },
+        Err(DecodeError::NotUtf8(at)) => match Message::decode(String::from_utf8_lossy(line).as_bytes()) {
+            // The bytes are kept exactly (base64); the message is read with U+FFFD in place of
+            // the bad bytes so a server with one bad string still gets its reply matched.
+            Ok(message) => Inbound {
+                entry: with_summary(entry, &message)
+                    .with_detail(format!("not UTF-8 at byte {at}; read with U+FFFD in place of the invalid bytes")),
+                message: Some(message),
+            },
+            Err(e) => rejected(entry, Kind::DecodeError, format!("not UTF-8 at byte {at}, and then {e}")),
+        },
+        Err(DecodeError::NotJson) => rejected(entry, Kind::NonProtocol, "non-protocol output on stdout".into()),
+        Err(e @ DecodeError::Batch) => rejected(entry, Kind::Batch, e.to_string()),
+        Err(e) => rejected(entry, Kind::DecodeError, e.to_string()),
+    };
+    if !terminated {
+        let detail = inbound.entry.detail.take().map_or(String::new(), |d| format!("{d}; "));
+        inbound.entry.detail = Some(format!("{detail}stdout ended without a final newline"));
+    }
+    inbound
+}
+
+fn rejected(mut entry: Entry, kind: Kind, detail: String) -> Inbound {
+    entry.kind = kind;
+    Inbound { entry: entry.with_detail(detail), message: None }
+}
+
+/// The outline of a message for the log's index.
+pub fn summary(message: &Message) -> Summary {
+    let (kind, error_code) = match message {
+        Message::Request { .. } => ("request", None),
+        Message::Notification { .. } => ("notification", None),
+        Message::Response { outcome: Ok(_), .. } => ("result", None),
+        Message::Response { outcome: Err(e), .. } => ("error", Some(e.code)),
+    };
+    Summary {
+        kind: kind.to_owned(),
+        method: message.method().map(str::to_owned),
+        id: message.id().map(|id| id.to_string()),
+        error_code,
+    }
+}
+
+pub fn with_summary(mut entry: Entry, message: &Message) -> Entry {
+    entry.summary = Some(summary(message));
+    entry
+}
+
+/// Finds the `"id"` of a reply from the first bytes of a line too long to parse whole.
+///
+/// Only a top-level `"id"` that comes before `"result"`/`"error"` is trusted; SDKs write the
+/// envelope members first, and anything else is left for the request's timeout.
+pub fn sniff_id(head: &[u8]) -> Option<RequestId> {
+    let head = &head[..head.len().min(512)];
+    let text = String::from_utf8_lossy(head);
+    let at = text.find("\"id\"")?;
+    if ["\"result\"", "\"error\"", "\"params\""].iter().any(|k| text.find(k).is_some_and(|p| p < at)) {
+        return None;
+    }
+    let rest = text[at + 4..].trim_start().strip_prefix(':')?.trim_start();
+    let mut de = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
+    match de.next()? {
+        Ok(serde_json::Value::Number(n)) => Some(RequestId::Number(n)),
+        Ok(serde_json::Value::String(s)) => Some(RequestId::String(s)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_is_one_entry_of_the_right_kind() {
+        let cases: &[(&[u8], Kind)] = &[
+            (br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Kind::Message),
+            (b"Secure MCP Filesystem Server running on stdio", Kind::NonProtocol),
+            (br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#, Kind::Batch),
+            (br#"{"jsonrpc":"2.0","id":1}"#, Kind::DecodeError),
+            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", Kind::Message),
+            (b"\xff\xfe", Kind::DecodeError),
+        ];
+        for (line, kind) in cases {
+            let inbound = classify(1, line, true);
+            assert_eq!(inbound.entry.kind, *kind, "{}", String::from_utf8_lossy(line));
+            assert_eq!(inbound.entry.bytes().unwrap(), *line);
+            assert_eq!(inbound.message.is_some(), *kind == Kind::Message);
+        }
+    }
+
+    #[test]
+    fn replies_are_summarised_with_their_error_code() {
+        let inbound = classify(1, br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}"#, true);
+        let s = inbound.entry.summary.unwrap();
+        assert_eq!((s.kind.as_str(), s.id.as_deref(), s.error_code), ("error", Some("\"a\""), Some(-32601)));
+    }
+
+    #[test]
+    fn an_unterminated_line_says_so() {
+        let inbound = classify(1, b"bye", false);
+        assert_eq!(inbound.entry.detail.as_deref(), Some("non-protocol output on stdout; stdout ended without a final newline"));
+    }
+
+    #[test]
+    fn ids_are_sniffed_only_from_the_envelope() {
+        assert_eq!(sniff_id(br#"{"jsonrpc":"2.0","id":12,"result":{"content":[{"text":"xxxx"#), Some(12.into()));
+        assert_eq!(sniff_id(br#"{"jsonrpc":"2.0", "id" : "a","result":"#), Some("a".into()));
+        assert_eq!(sniff_id(br#"{"jsonrpc":"2.0","result":{"id":3,"#), None);
+        assert_eq!(sniff_id(b"xxxxxxxx"), None);
+    }
+}

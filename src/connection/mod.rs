@@ -1,0 +1,144 @@
+//! One live connection to one server: a task that owns the wire, and a handle to talk to it.
+//!
+//! Owns: request ids (monotonic integers, never reused), the pending map, per-request timeouts,
+//! answers to server→client requests, failing every pending request with the factual reason
+//! when the server goes away, and the shutdown of the transport.
+//! Refuses: the meaning of MCP methods beyond the envelope; `mcp` builds the requests.
+//!
+//! The task is the only owner of the pending map: callers send it commands over a channel
+//! and wait on a oneshot for the outcome, so there is no shared mutable state.
+
+mod inbound;
+mod task;
+
+pub use inbound::{classify, summary};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::log::WireLog;
+use crate::process::{ExitInfo, Graces, SpawnSpec};
+use crate::wire::{ErrorObject, DEFAULT_MAX_LINE};
+
+/// Knobs of one connection.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Options {
+    /// How long a request may wait for its reply (default 60 s).
+    pub request_timeout: Duration,
+    /// The longest stdout line kept whole (default 64 MiB).
+    pub max_line: usize,
+    pub graces: Graces,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { request_timeout: Duration::from_secs(60), max_line: DEFAULT_MAX_LINE, graces: Graces::default() }
+    }
+}
+
+/// Why a request got no result.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    /// The server answered with a JSON-RPC error.
+    #[error("{method} failed: {} (code {})", .error.message, .error.code)]
+    Rpc { method: String, error: ErrorObject },
+    /// No reply came in time; `notifications/cancelled` was sent.
+    #[error("{method} got no reply within {}", crate::process::duration_words(*.after))]
+    Timeout { method: String, after: Duration },
+    /// The reply was longer than the line cap and could not be read.
+    #[error("the reply to {method} was {len} bytes, over the {cap}-byte line cap; its head is in the log")]
+    TooLarge { method: String, len: u64, cap: usize },
+    /// The server went away, or the connection was closed.
+    #[error("{0}")]
+    Gone(String),
+}
+
+/// A handle to a live connection. Cheap to clone; the connection lives until shut down.
+#[derive(Clone)]
+pub struct Connection {
+    id: u64,
+    commands: mpsc::UnboundedSender<task::Command>,
+    log: Arc<WireLog>,
+}
+
+/// A request as the loop will send it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub method: String,
+    pub params: Option<Value>,
+    /// Overrides the connection's request timeout.
+    pub timeout: Option<Duration>,
+    /// Marks the frames as part of the era probe in the log.
+    pub probe: bool,
+}
+
+impl Request {
+    pub fn new(method: &str, params: Option<Value>) -> Request {
+        Request { method: method.to_owned(), params, timeout: None, probe: false }
+    }
+}
+
+impl Connection {
+    /// Starts a stdio server and the task that owns its wire. The server lives until
+    /// [`Connection::shutdown`], however long any caller waits for anything.
+    pub fn spawn_stdio(id: u64, spec: &SpawnSpec, log: Arc<WireLog>, options: Options) -> std::io::Result<Connection> {
+        let spawned = crate::process::spawn(spec, log.clone(), id)?;
+        Ok(Connection::start(id, spawned, log, options))
+    }
+
+    fn start(id: u64, spawned: crate::process::Spawned, log: Arc<WireLog>, options: Options) -> Connection {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(task::run(id, spawned, log.clone(), options, rx));
+        Connection { id, commands: tx, log }
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn log(&self) -> &Arc<WireLog> {
+        &self.log
+    }
+
+    /// Sends a request and waits for its result.
+    pub async fn request(&self, request: Request) -> Result<Value, RequestError> {
+        let (reply, outcome) = oneshot::channel();
+        let method = request.method.clone();
+        self.commands
+            .send(task::Command::Request { request, reply })
+            .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))?;
+        outcome.await.unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
+    }
+
+    /// Sends a notification (no reply is expected).
+    pub fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
+        self.commands
+            .send(task::Command::Notify { method: method.to_owned(), params })
+            .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))
+    }
+
+    /// How the server process ended, once it has.
+    pub async fn exit_info(&self) -> Option<ExitInfo> {
+        let (reply, outcome) = oneshot::channel();
+        self.commands.send(task::Command::ExitInfo { reply }).ok()?;
+        outcome.await.ok().flatten()
+    }
+
+    /// The server's pid (also its process group id).
+    pub async fn pid(&self) -> Option<u32> {
+        let (reply, outcome) = oneshot::channel();
+        self.commands.send(task::Command::Pid { reply }).ok()?;
+        outcome.await.ok()
+    }
+
+    /// Runs the shutdown ladder and waits for it to finish. Requests still pending fail with
+    /// the way the server ended. Idempotent.
+    pub async fn shutdown(&self) -> Option<ExitInfo> {
+        let (reply, outcome) = oneshot::channel();
+        self.commands.send(task::Command::Shutdown { reply }).ok()?;
+        outcome.await.ok().flatten()
+    }
+}

@@ -1,0 +1,385 @@
+//! The connection loop: one task, one `select!`, the only owner of the pending map.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::process::{ChildStdin, ChildStdout};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::inbound::{classify, sniff_id, with_summary};
+use super::{Options, Request, RequestError};
+use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::process::{duration_words, ExitInfo, Process, Spawned};
+use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
+
+/// How long to wait, once the server has exited, for the last bytes on its stdout (or, once
+/// stdout has closed, for the exit) before failing pending requests with what is known.
+const SETTLE: Duration = Duration::from_millis(300);
+
+pub enum Command {
+    Request { request: Request, reply: oneshot::Sender<Result<Value, RequestError>> },
+    Notify { method: String, params: Option<Value> },
+    ExitInfo { reply: oneshot::Sender<Option<ExitInfo>> },
+    Pid { reply: oneshot::Sender<u32> },
+    Shutdown { reply: oneshot::Sender<Option<ExitInfo>> },
+}
+
+struct Pending {
+    method: String,
+    /// The seq of the request's log entry, for correlation.
+    seq: u64,
+    sent: Instant,
+    deadline: Instant,
+    timeout: Duration,
+    reply: oneshot::Sender<Result<Value, RequestError>>,
+}
+
+struct Loop {
+    conn: u64,
+    log: Arc<WireLog>,
+    options: Options,
+    process: Arc<Process>,
+    /// Frames for the stdin writer; `None` once stdin is being closed.
+    frames: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    next_id: u64,
+    pending: HashMap<RequestId, Pending>,
+    /// Requests given up on (timed out), kept to recognise their late replies.
+    abandoned: HashMap<RequestId, String>,
+    stdout_closed: bool,
+    exit: Option<ExitInfo>,
+    /// When pending requests are failed even if the other half of the news has not come.
+    settle_at: Option<Instant>,
+    ladder: Option<JoinHandle<Option<ExitInfo>>>,
+    /// The id sniffed from the head of an over-long line, until its end arrives.
+    over_long_id: Option<RequestId>,
+    shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
+    shut_down: bool,
+}
+
+pub async fn run(conn: u64, spawned: Spawned, log: Arc<WireLog>, options: Options, mut commands: mpsc::UnboundedReceiver<Command>) {
+    let Spawned { process, stdin, stdout } = spawned;
+    let (frames_tx, frames_rx) = mpsc::unbounded_channel();
+    tokio::spawn(write_stdin(stdin, frames_rx, log.clone(), conn));
+    // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
+    let (pieces_tx, mut pieces) = mpsc::channel(256);
+    tokio::spawn(read_stdout(stdout, options.max_line, pieces_tx));
+    let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
+    let mut lp = Loop {
+        conn,
+        log,
+        options,
+        process: Arc::new(process),
+        frames: Some(frames_tx),
+        next_id: 1,
+        pending: HashMap::new(),
+        abandoned: HashMap::new(),
+        stdout_closed: false,
+        exit: None,
+        settle_at: None,
+        ladder: None,
+        over_long_id: None,
+        shutdown_waiters: Vec::new(),
+        shut_down: false,
+    };
+    let mut commands_open = true;
+    loop {
+        let deadline = lp.pending.values().map(|p| p.deadline).min();
+        // Every branch is cancellation-safe: mpsc and watch receives lose nothing when dropped
+        // unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
+        // again after a select! drops the borrow of it.
+        tokio::select! {
+            command = commands.recv(), if commands_open => match command {
+                Some(command) => lp.on_command(command),
+                None => {
+                    // Every handle is gone: nobody can ask for a shutdown any more, so run it now.
+                    commands_open = false;
+                    lp.start_shutdown();
+                }
+            },
+            piece = pieces.recv(), if !lp.stdout_closed => match piece {
+                Some(piece) => lp.on_piece(piece),
+                None => lp.on_stdout_closed(),
+            },
+            changed = exit_watch.changed(), if lp.exit.is_none() => {
+                let info = exit_watch.borrow_and_update().clone();
+                match (changed, info) {
+                    (_, Some(info)) => lp.on_exit(info),
+                    (Err(_), None) => lp.on_exit(ExitInfo { code: None, signal: None, during: Some("(exit status lost)".into()) }),
+                    (Ok(()), None) => {}
+                }
+            },
+            _ = sleep_until(deadline), if deadline.is_some() => lp.on_timeouts(),
+            _ = sleep_until(lp.settle_at), if lp.settle_at.is_some() => lp.fail_pending(),
+            outcome = async { lp.ladder.as_mut().expect("guarded").await }, if lp.ladder.is_some() => {
+                lp.ladder = None;
+                lp.finish_shutdown(outcome.unwrap_or(None));
+                if !commands_open {
+                    return;
+                }
+            },
+            else => return,
+        }
+        if lp.shut_down && !commands_open && lp.ladder.is_none() {
+            return;
+        }
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Loop {
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::Request { request, reply } => self.send_request(request, reply),
+            Command::Notify { method, params } => {
+                let message = Message::notification(&method, params);
+                self.send(&message, false);
+            }
+            Command::ExitInfo { reply } => {
+                let _ = reply.send(self.exit.clone());
+            }
+            Command::Pid { reply } => {
+                let _ = reply.send(self.process.pid());
+            }
+            Command::Shutdown { reply } => {
+                if self.shut_down {
+                    let _ = reply.send(self.exit.clone());
+                } else {
+                    self.shutdown_waiters.push(reply);
+                    self.start_shutdown();
+                }
+            }
+        }
+    }
+
+    /// The reason new requests cannot be sent, once the server is gone or going.
+    fn gone_reason(&self) -> Option<String> {
+        if let Some(exit) = &self.exit {
+            return Some(format!("server {}", exit.describe()));
+        }
+        if self.stdout_closed {
+            return Some("server closed stdout".into());
+        }
+        self.frames.is_none().then(|| "the connection is shutting down".into())
+    }
+
+    fn send_request(&mut self, request: Request, reply: oneshot::Sender<Result<Value, RequestError>>) {
+        if let Some(reason) = self.gone_reason() {
+            let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
+            return;
+        }
+        let id = RequestId::from(self.next_id);
+        self.next_id += 1;
+        let message = Message::request(id.clone(), &request.method, request.params);
+        let seq = self.send(&message, request.probe);
+        let timeout = request.timeout.unwrap_or(self.options.request_timeout);
+        let now = Instant::now();
+        self.pending.insert(
+            id,
+            Pending { method: request.method, seq, sent: now, deadline: now + timeout, timeout, reply },
+        );
+    }
+
+    /// Records a frame and queues it for stdin. Returns its seq.
+    fn send(&mut self, message: &Message, probe: bool) -> u64 {
+        let json = message.to_json();
+        let mut entry = with_summary(Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json), message);
+        entry.probe = probe;
+        let seq = self.log.append(entry);
+        if let Some(frames) = &self.frames {
+            let _ = frames.send(encode_line(&json));
+        }
+        seq
+    }
+
+    fn note(&self, detail: String) {
+        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    fn on_piece(&mut self, piece: Piece) {
+        match piece {
+            Piece::Line(line) => self.on_line(&line, true),
+            Piece::Unterminated(line) => self.on_line(&line, false),
+            Piece::Head(head) => {
+                let cap = self.options.max_line;
+                let entry = Entry::new(self.conn, Kind::DecodeError, Direction::In)
+                    .with_bytes(&head)
+                    .with_detail(format!("the first {cap} bytes of a line longer than the line cap"));
+                self.log.append(entry);
+                self.over_long_id = sniff_id(&head);
+            }
+            Piece::Truncated { total_len } => {
+                let cap = self.options.max_line;
+                let mut detail = format!("a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on");
+                if let Some(pending) = self.over_long_id.take().and_then(|id| self.pending.remove(&id)) {
+                    detail.push_str(&format!("; it answered {} (seq {})", pending.method, pending.seq));
+                    let _ = pending.reply.send(Err(RequestError::TooLarge { method: pending.method, len: total_len, cap }));
+                }
+                self.log.append(Entry::new(self.conn, Kind::Truncated, Direction::In).with_detail(detail));
+            }
+        }
+    }
+
+    fn on_line(&mut self, line: &[u8], terminated: bool) {
+        let inbound = classify(self.conn, line, terminated);
+        let mut entry = inbound.entry;
+        let Some(message) = inbound.message else {
+            self.log.append(entry);
+            return;
+        };
+        match message {
+            Message::Response { id: Some(id), outcome } => {
+                if let Some(pending) = self.pending.remove(&id) {
+                    entry.answers = Some(pending.seq);
+                    entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
+                    if let Some(s) = entry.summary.as_mut() {
+                        s.method = Some(pending.method.clone());
+                    }
+                    self.log.append(entry);
+                    let result = outcome.map_err(|error| RequestError::Rpc { method: pending.method, error });
+                    let _ = pending.reply.send(result);
+                } else if let Some(method) = self.abandoned.remove(&id) {
+                    if let Some(s) = entry.summary.as_mut() {
+                        s.method = Some(method.clone());
+                    }
+                    self.log.append(entry.with_detail(format!("late reply to {method} {id}, which had timed out; ignored")));
+                } else {
+                    self.log.append(entry.with_detail(format!("reply to id {id}, which Sonde never sent or already had answered")));
+                }
+            }
+            Message::Response { id: None, .. } => {
+                self.log.append(entry.with_detail("an error with id null: the server could not read one of Sonde's frames"));
+            }
+            Message::Request { id, method, params } => {
+                self.log.append(entry);
+                let answer = answer_server_request(&method, params.as_ref());
+                let reply = match answer {
+                    Ok(result) => Message::result(id, result),
+                    Err((code, text)) => Message::error(id, code, &text),
+                };
+                self.send(&reply, false);
+            }
+            Message::Notification { .. } => {
+                self.log.append(entry);
+            }
+        }
+    }
+
+    fn on_stdout_closed(&mut self) {
+        self.stdout_closed = true;
+        self.process.note_stdout_closed();
+        self.arm_settle();
+    }
+
+    fn on_exit(&mut self, info: ExitInfo) {
+        self.exit = Some(info);
+        self.arm_settle();
+    }
+
+    /// Pending requests fail once both halves of the news are in (stdout closed and the
+    /// exit status known), or a moment after the first half, whichever comes first.
+    fn arm_settle(&mut self) {
+        if self.stdout_closed && self.exit.is_some() {
+            self.fail_pending();
+        } else if self.settle_at.is_none() {
+            self.settle_at = Some(Instant::now() + SETTLE);
+        }
+    }
+
+    fn fail_pending(&mut self) {
+        self.settle_at = None;
+        let Some(reason) = self.gone_reason() else { return };
+        for (_, pending) in self.pending.drain() {
+            let _ = pending.reply.send(Err(RequestError::Gone(format!("{reason} while {} was pending", pending.method))));
+        }
+    }
+
+    fn on_timeouts(&mut self) {
+        let now = Instant::now();
+        let expired: Vec<RequestId> = self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| id.clone()).collect();
+        for id in expired {
+            let pending = self.pending.remove(&id).expect("listed above");
+            let after = duration_words(pending.timeout);
+            self.note(format!("{} {id} got no reply within {after}; sending notifications/cancelled", pending.method));
+            let reason = format!("Sonde stopped waiting after {after}");
+            self.send(&Message::notification("notifications/cancelled", Some(json!({"requestId": id, "reason": reason}))), false);
+            self.abandoned.insert(id, pending.method.clone());
+            let _ = pending.reply.send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
+        }
+    }
+
+    fn start_shutdown(&mut self) {
+        if self.ladder.is_some() || self.shut_down {
+            return;
+        }
+        // Dropping the sender lets the writer finish what is queued and then close stdin:
+        // step one of the ladder.
+        self.frames = None;
+        let process = self.process.clone();
+        let graces = self.options.graces;
+        self.ladder = Some(tokio::spawn(async move { process.shutdown(graces).await }));
+    }
+
+    fn finish_shutdown(&mut self, exit: Option<ExitInfo>) {
+        self.shut_down = true;
+        if self.exit.is_none() {
+            self.exit = exit;
+        }
+        self.fail_pending();
+        for waiter in self.shutdown_waiters.drain(..) {
+            let _ = waiter.send(self.exit.clone());
+        }
+    }
+}
+
+/// The answer to a request the server sent. Every request gets one, so no server waits forever.
+fn answer_server_request(method: &str, _params: Option<&Value>) -> Result<Value, (i64, String)> {
+    match method {
+        "ping" => Ok(json!({})),
+        _ => Err((-32601, format!("Method not found: Sonde does not handle {method}"))),
+    }
+}
+
+fn round_ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
+async fn read_stdout(mut stdout: ChildStdout, max_line: usize, pieces: mpsc::Sender<Piece>) {
+    let mut splitter = FrameSplitter::new(max_line);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match stdout.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        for piece in splitter.push(&buf[..n]) {
+            if pieces.send(piece).await.is_err() {
+                return;
+            }
+        }
+    }
+    if let Some(piece) = splitter.finish() {
+        let _ = pieces.send(piece).await;
+    }
+}
+
+async fn write_stdin(mut stdin: ChildStdin, mut frames: mpsc::UnboundedReceiver<Vec<u8>>, log: Arc<WireLog>, conn: u64) {
+    while let Some(frame) = frames.recv().await {
+        if let Err(e) = stdin.write_all(&frame).await {
+            let detail = format!("could not write to the server's stdin: {e}; later frames are not delivered");
+            log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail));
+            return;
+        }
+    }
+    // Dropping stdin here closes the pipe: the server reads EOF.
+}
