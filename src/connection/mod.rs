@@ -35,7 +35,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { request_timeout: Duration::from_secs(60), max_line: DEFAULT_MAX_LINE, graces: Graces::default() }
+        Options {
+            request_timeout: Duration::from_secs(60),
+            max_line: DEFAULT_MAX_LINE,
+            graces: Graces::default(),
+        }
     }
 }
 
@@ -50,7 +54,11 @@ pub enum RequestError {
     Timeout { method: String, after: Duration },
     /// The reply was longer than the line cap and could not be read.
     #[error("the reply to {method} was {len} bytes, over the {cap}-byte line cap; its head is in the log")]
-    TooLarge { method: String, len: u64, cap: usize },
+    TooLarge {
+        method: String,
+        len: u64,
+        cap: usize,
+    },
     /// The server went away, or the connection was closed.
     #[error("{0}")]
     Gone(String),
@@ -77,22 +85,41 @@ pub struct Request {
 
 impl Request {
     pub fn new(method: &str, params: Option<Value>) -> Request {
-        Request { method: method.to_owned(), params, timeout: None, probe: false }
+        Request {
+            method: method.to_owned(),
+            params,
+            timeout: None,
+            probe: false,
+        }
     }
 }
 
 impl Connection {
     /// Starts a stdio server and the task that owns its wire. The server lives until
     /// [`Connection::shutdown`], however long any caller waits for anything.
-    pub fn spawn_stdio(id: u64, spec: &SpawnSpec, log: Arc<WireLog>, options: Options) -> std::io::Result<Connection> {
+    pub fn spawn_stdio(
+        id: u64,
+        spec: &SpawnSpec,
+        log: Arc<WireLog>,
+        options: Options,
+    ) -> std::io::Result<Connection> {
         let spawned = crate::process::spawn(spec, log.clone(), id)?;
         Ok(Connection::start(id, spawned, log, options))
     }
 
-    fn start(id: u64, spawned: crate::process::Spawned, log: Arc<WireLog>, options: Options) -> Connection {
+    fn start(
+        id: u64,
+        spawned: crate::process::Spawned,
+        log: Arc<WireLog>,
+        options: Options,
+    ) -> Connection {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(task::run(id, spawned, log.clone(), options, rx));
-        Connection { id, commands: tx, log }
+        Connection {
+            id,
+            commands: tx,
+            log,
+        }
     }
 
     pub fn id(&self) -> u64 {
@@ -109,15 +136,24 @@ impl Connection {
         let method = request.method.clone();
         self.commands
             .send(task::Command::Request { request, reply })
-            .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))?;
-        outcome.await.unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
+            .map_err(|_| {
+                RequestError::Gone(format!("the connection is closed; {method} was not sent"))
+            })?;
+        outcome
+            .await
+            .unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
     }
 
     /// Sends a notification (no reply is expected).
     pub fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
         self.commands
-            .send(task::Command::Notify { method: method.to_owned(), params })
-            .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))
+            .send(task::Command::Notify {
+                method: method.to_owned(),
+                params,
+            })
+            .map_err(|_| {
+                RequestError::Gone(format!("the connection is closed; {method} was not sent"))
+            })
     }
 
     /// How the server process ended, once it has.

@@ -22,11 +22,23 @@ use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
 const SETTLE: Duration = Duration::from_millis(300);
 
 pub enum Command {
-    Request { request: Request, reply: oneshot::Sender<Result<Value, RequestError>> },
-    Notify { method: String, params: Option<Value> },
-    ExitInfo { reply: oneshot::Sender<Option<ExitInfo>> },
-    Pid { reply: oneshot::Sender<u32> },
-    Shutdown { reply: oneshot::Sender<Option<ExitInfo>> },
+    Request {
+        request: Request,
+        reply: oneshot::Sender<Result<Value, RequestError>>,
+    },
+    Notify {
+        method: String,
+        params: Option<Value>,
+    },
+    ExitInfo {
+        reply: oneshot::Sender<Option<ExitInfo>>,
+    },
+    Pid {
+        reply: oneshot::Sender<u32>,
+    },
+    Shutdown {
+        reply: oneshot::Sender<Option<ExitInfo>>,
+    },
 }
 
 struct Pending {
@@ -61,8 +73,18 @@ struct Loop {
     shut_down: bool,
 }
 
-pub async fn run(conn: u64, spawned: Spawned, log: Arc<WireLog>, options: Options, mut commands: mpsc::UnboundedReceiver<Command>) {
-    let Spawned { process, stdin, stdout } = spawned;
+pub async fn run(
+    conn: u64,
+    spawned: Spawned,
+    log: Arc<WireLog>,
+    options: Options,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+) {
+    let Spawned {
+        process,
+        stdin,
+        stdout,
+    } = spawned;
     let (frames_tx, frames_rx) = mpsc::unbounded_channel();
     tokio::spawn(write_stdin(stdin, frames_rx, log.clone(), conn));
     // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
@@ -170,12 +192,21 @@ impl Loop {
         if self.stdout_closed {
             return Some("server closed stdout".into());
         }
-        self.frames.is_none().then(|| "the connection is shutting down".into())
+        self.frames
+            .is_none()
+            .then(|| "the connection is shutting down".into())
     }
 
-    fn send_request(&mut self, request: Request, reply: oneshot::Sender<Result<Value, RequestError>>) {
+    fn send_request(
+        &mut self,
+        request: Request,
+        reply: oneshot::Sender<Result<Value, RequestError>>,
+    ) {
         if let Some(reason) = self.gone_reason() {
-            let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
+            let _ = reply.send(Err(RequestError::Gone(format!(
+                "{reason}; {} was not sent",
+                request.method
+            ))));
             return;
         }
         let id = RequestId::from(self.next_id);
@@ -186,14 +217,24 @@ impl Loop {
         let now = Instant::now();
         self.pending.insert(
             id,
-            Pending { method: request.method, seq, sent: now, deadline: now + timeout, timeout, reply },
+            Pending {
+                method: request.method,
+                seq,
+                sent: now,
+                deadline: now + timeout,
+                timeout,
+                reply,
+            },
         );
     }
 
     /// Records a frame and queues it for stdin. Returns its seq.
     fn send(&mut self, message: &Message, probe: bool) -> u64 {
         let json = message.to_json();
-        let mut entry = with_summary(Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json), message);
+        let mut entry = with_summary(
+            Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json),
+            message,
+        );
         entry.probe = probe;
         let seq = self.log.append(entry);
         if let Some(frames) = &self.frames {
@@ -203,7 +244,8 @@ impl Loop {
     }
 
     fn note(&self, detail: String) {
-        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+        self.log
+            .append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }
 
     fn on_piece(&mut self, piece: Piece) {
@@ -214,18 +256,33 @@ impl Loop {
                 let cap = self.options.max_line;
                 let entry = Entry::new(self.conn, Kind::DecodeError, Direction::In)
                     .with_bytes(&head)
-                    .with_detail(format!("the first {cap} bytes of a line longer than the line cap"));
+                    .with_detail(format!(
+                        "the first {cap} bytes of a line longer than the line cap"
+                    ));
                 self.log.append(entry);
                 self.over_long_id = sniff_id(&head);
             }
             Piece::Truncated { total_len } => {
                 let cap = self.options.max_line;
                 let mut detail = format!("a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on");
-                if let Some(pending) = self.over_long_id.take().and_then(|id| self.pending.remove(&id)) {
-                    detail.push_str(&format!("; it answered {} (seq {})", pending.method, pending.seq));
-                    let _ = pending.reply.send(Err(RequestError::TooLarge { method: pending.method, len: total_len, cap }));
+                if let Some(pending) = self
+                    .over_long_id
+                    .take()
+                    .and_then(|id| self.pending.remove(&id))
+                {
+                    detail.push_str(&format!(
+                        "; it answered {} (seq {})",
+                        pending.method, pending.seq
+                    ));
+                    let _ = pending.reply.send(Err(RequestError::TooLarge {
+                        method: pending.method,
+                        len: total_len,
+                        cap,
+                    }));
                 }
-                self.log.append(Entry::new(self.conn, Kind::Truncated, Direction::In).with_detail(detail));
+                self.log.append(
+                    Entry::new(self.conn, Kind::Truncated, Direction::In).with_detail(detail),
+                );
             }
         }
     }
@@ -238,7 +295,10 @@ impl Loop {
             return;
         };
         match message {
-            Message::Response { id: Some(id), outcome } => {
+            Message::Response {
+                id: Some(id),
+                outcome,
+            } => {
                 if let Some(pending) = self.pending.remove(&id) {
                     entry.answers = Some(pending.seq);
                     entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
@@ -246,19 +306,28 @@ impl Loop {
                         s.method = Some(pending.method.clone());
                     }
                     self.log.append(entry);
-                    let result = outcome.map_err(|error| RequestError::Rpc { method: pending.method, error });
+                    let result = outcome.map_err(|error| RequestError::Rpc {
+                        method: pending.method,
+                        error,
+                    });
                     let _ = pending.reply.send(result);
                 } else if let Some(method) = self.abandoned.remove(&id) {
                     if let Some(s) = entry.summary.as_mut() {
                         s.method = Some(method.clone());
                     }
-                    self.log.append(entry.with_detail(format!("late reply to {method} {id}, which had timed out; ignored")));
+                    self.log.append(entry.with_detail(format!(
+                        "late reply to {method} {id}, which had timed out; ignored"
+                    )));
                 } else {
-                    self.log.append(entry.with_detail(format!("reply to id {id}, which Sonde never sent or already had answered")));
+                    self.log.append(entry.with_detail(format!(
+                        "reply to id {id}, which Sonde never sent or already had answered"
+                    )));
                 }
             }
             Message::Response { id: None, .. } => {
-                self.log.append(entry.with_detail("an error with id null: the server could not read one of Sonde's frames"));
+                self.log.append(entry.with_detail(
+                    "an error with id null: the server could not read one of Sonde's frames",
+                ));
             }
             Message::Request { id, method, params } => {
                 self.log.append(entry);
@@ -298,23 +367,45 @@ impl Loop {
 
     fn fail_pending(&mut self) {
         self.settle_at = None;
-        let Some(reason) = self.gone_reason() else { return };
+        let Some(reason) = self.gone_reason() else {
+            return;
+        };
         for (_, pending) in self.pending.drain() {
-            let _ = pending.reply.send(Err(RequestError::Gone(format!("{reason} while {} was pending", pending.method))));
+            let _ = pending.reply.send(Err(RequestError::Gone(format!(
+                "{reason} while {} was pending",
+                pending.method
+            ))));
         }
     }
 
     fn on_timeouts(&mut self) {
         let now = Instant::now();
-        let expired: Vec<RequestId> = self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| id.clone()).collect();
+        let expired: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
         for id in expired {
             let pending = self.pending.remove(&id).expect("listed above");
             let after = duration_words(pending.timeout);
-            self.note(format!("{} {id} got no reply within {after}; sending notifications/cancelled", pending.method));
+            self.note(format!(
+                "{} {id} got no reply within {after}; sending notifications/cancelled",
+                pending.method
+            ));
             let reason = format!("Sonde stopped waiting after {after}");
-            self.send(&Message::notification("notifications/cancelled", Some(json!({"requestId": id, "reason": reason}))), false);
+            self.send(
+                &Message::notification(
+                    "notifications/cancelled",
+                    Some(json!({"requestId": id, "reason": reason})),
+                ),
+                false,
+            );
             self.abandoned.insert(id, pending.method.clone());
-            let _ = pending.reply.send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
+            let _ = pending.reply.send(Err(RequestError::Timeout {
+                method: pending.method,
+                after: pending.timeout,
+            }));
         }
     }
 
@@ -346,7 +437,10 @@ impl Loop {
 fn answer_server_request(method: &str, _params: Option<&Value>) -> Result<Value, (i64, String)> {
     match method {
         "ping" => Ok(json!({})),
-        _ => Err((-32601, format!("Method not found: Sonde does not handle {method}"))),
+        _ => Err((
+            -32601,
+            format!("Method not found: Sonde does not handle {method}"),
+        )),
     }
 }
 
@@ -373,10 +467,17 @@ async fn read_stdout(mut stdout: ChildStdout, max_line: usize, pieces: mpsc::Sen
     }
 }
 
-async fn write_stdin(mut stdin: ChildStdin, mut frames: mpsc::UnboundedReceiver<Vec<u8>>, log: Arc<WireLog>, conn: u64) {
+async fn write_stdin(
+    mut stdin: ChildStdin,
+    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+    log: Arc<WireLog>,
+    conn: u64,
+) {
     while let Some(frame) = frames.recv().await {
         if let Err(e) = stdin.write_all(&frame).await {
-            let detail = format!("could not write to the server's stdin: {e}; later frames are not delivered");
+            let detail = format!(
+                "could not write to the server's stdin: {e}; later frames are not delivered"
+            );
             log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail));
             return;
         }

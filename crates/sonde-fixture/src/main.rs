@@ -1,1 +1,259 @@
-fn main() {}
+//! `sonde-fixture`: a stdio MCP server (2025-11-25) with a knob for every fault Sonde must survive.
+//!
+//! It answers `initialize`, `ping`, `tools/list` (paginated) and `tools/call` for `echo`, and
+//! misbehaves exactly as its flags say. It is a test instrument: small, synchronous, explicit.
+//!
+//! ```text
+//! --banner TEXT        print TEXT on stdout before the first frame
+//! --grandchild         start `sleep 3600` in the server's process group
+//! --ignore-sigterm     ignore SIGTERM
+//! --stay-on-eof        keep running after stdin closes
+//! --exit-delay-ms N    wait N ms after stdin closes before exiting
+//! --crash-on-call      exit with code 1 on tools/call, before answering
+//! --never-answer       read everything, answer nothing
+//! --big-mib N          answer tools/call with one line of N MiB
+//! --bad-utf8           put invalid UTF-8 bytes inside the tools/call result
+//! --ansi-stderr        write ANSI-coloured lines to stderr
+//! --tools N            list N tools (default 1: echo, then filler_2 …)
+//! --page-size K        tools/list pages of K tools (default: all in one page)
+//! --ask-ping           after `initialized`, send the client a ping request (id "fixture-1")
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+#[derive(Default)]
+struct Knobs {
+    banner: Option<String>,
+    grandchild: bool,
+    ignore_sigterm: bool,
+    stay_on_eof: bool,
+    exit_delay_ms: u64,
+    crash_on_call: bool,
+    never_answer: bool,
+    big_mib: Option<u64>,
+    bad_utf8: bool,
+    ansi_stderr: bool,
+    tools: usize,
+    page_size: Option<usize>,
+    ask_ping: bool,
+}
+
+fn parse_args() -> Knobs {
+    let mut k = Knobs {
+        tools: 1,
+        ..Knobs::default()
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .unwrap_or_else(|| die(&format!("{name} needs a value")))
+        };
+        match a.as_str() {
+            "--banner" => k.banner = Some(value("--banner")),
+            "--grandchild" => k.grandchild = true,
+            "--ignore-sigterm" => k.ignore_sigterm = true,
+            "--stay-on-eof" => k.stay_on_eof = true,
+            "--exit-delay-ms" => k.exit_delay_ms = number(&value("--exit-delay-ms")),
+            "--crash-on-call" => k.crash_on_call = true,
+            "--never-answer" => k.never_answer = true,
+            "--big-mib" => k.big_mib = Some(number(&value("--big-mib"))),
+            "--bad-utf8" => k.bad_utf8 = true,
+            "--ansi-stderr" => k.ansi_stderr = true,
+            "--tools" => k.tools = number(&value("--tools")) as usize,
+            "--page-size" => k.page_size = Some(number(&value("--page-size")) as usize),
+            "--ask-ping" => k.ask_ping = true,
+            other => die(&format!("unknown option {other}")),
+        }
+    }
+    k
+}
+
+fn number(s: &str) -> u64 {
+    s.parse()
+        .unwrap_or_else(|_| die(&format!("{s:?} is not a number")))
+}
+
+fn die(msg: &str) -> ! {
+    eprintln!("sonde-fixture: {msg}");
+    std::process::exit(2)
+}
+
+fn send(out: &mut impl Write, v: &Value) {
+    let mut line = serde_json::to_vec(v).expect("serializes");
+    line.push(b'\n');
+    // A closed stdout means the client is gone; exiting quietly is all that is left to do.
+    if out.write_all(&line).and_then(|_| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+fn main() {
+    let k = parse_args();
+    if k.ignore_sigterm {
+        // SAFETY: setting a signal to SIG_IGN has no preconditions.
+        unsafe { libc::signal(libc::SIGTERM, libc::SIG_IGN) };
+    }
+    if k.grandchild {
+        // Inherits our process group; it must die when Sonde stops the server.
+        let child = std::process::Command::new("sleep")
+            .arg("3600")
+            .spawn()
+            .unwrap_or_else(|e| die(&e.to_string()));
+        eprintln!("grandchild pid {}", child.id());
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if let Some(banner) = &k.banner {
+        let _ = writeln!(out, "{banner}");
+        let _ = out.flush();
+    }
+    if k.ansi_stderr {
+        eprintln!("\x1b[32minfo\x1b[0m sonde-fixture \x1b[1mready\x1b[0m");
+    }
+    let stdin = io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            send(
+                &mut out,
+                &json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}),
+            );
+            continue;
+        };
+        if k.ansi_stderr {
+            eprintln!(
+                "\x1b[36mrecv\x1b[0m {}",
+                msg.get("method")
+                    .and_then(Value::as_str)
+                    .unwrap_or("(reply)")
+            );
+        }
+        if k.never_answer {
+            continue;
+        }
+        handle(&k, &msg, &mut out);
+    }
+    // stdin closed: the polite request to exit.
+    if k.exit_delay_ms > 0 {
+        std::thread::sleep(Duration::from_millis(k.exit_delay_ms));
+    }
+    if k.stay_on_eof {
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+}
+
+fn handle(k: &Knobs, msg: &Value, out: &mut impl Write) {
+    let id = msg.get("id").cloned();
+    let method = msg.get("method").and_then(Value::as_str);
+    let (Some(id), Some(method)) = (id, method) else {
+        if method == Some("notifications/initialized") && k.ask_ping {
+            send(
+                out,
+                &json!({"jsonrpc":"2.0","id":"fixture-1","method":"ping"}),
+            );
+        }
+        return;
+    };
+    let params = msg.get("params").cloned().unwrap_or(Value::Null);
+    let result = match method {
+        "initialize" => json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")},
+            "instructions": "A test server with knobs for faults."
+        }),
+        "ping" => json!({}),
+        "tools/list" => list_tools(k, &params),
+        "tools/call" => return call_tool(k, id, &params, out),
+        _ => {
+            let error = json!({"code": -32601, "message": format!("Method not found: {method}")});
+            send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
+            return;
+        }
+    };
+    send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+}
+
+fn list_tools(k: &Knobs, params: &Value) -> Value {
+    let start: usize = params
+        .get("cursor")
+        .and_then(Value::as_str)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let page = k.page_size.unwrap_or(k.tools.max(1));
+    let end = (start + page).min(k.tools);
+    let tools: Vec<Value> = (start..end)
+        .map(|i| {
+            let name = if i == 0 {
+                "echo".to_owned()
+            } else {
+                format!("filler_{}", i + 1)
+            };
+            json!({"name": name, "description": "Echoes its text back.",
+                   "inputSchema": {"type":"object","properties":{"text":{"type":"string"}}}})
+        })
+        .collect();
+    let mut result = json!({ "tools": tools });
+    if end < k.tools {
+        result["nextCursor"] = json!(end.to_string());
+    }
+    result
+}
+
+fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
+    if k.crash_on_call {
+        eprintln!("sonde-fixture: crashing during tools/call as asked");
+        std::process::exit(1);
+    }
+    let id_json = serde_json::to_string(&id).expect("serializes");
+    if let Some(mib) = k.big_mib {
+        // Written in pieces so the fixture itself never holds the whole line.
+        let head = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id_json},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"");
+        let chunk = vec![b'x'; 1024 * 1024];
+        let mut write = || -> io::Result<()> {
+            out.write_all(head.as_bytes())?;
+            for _ in 0..mib {
+                out.write_all(&chunk)?;
+            }
+            out.write_all(b"\"}]}}\n")?;
+            out.flush()
+        };
+        if write().is_err() {
+            std::process::exit(0);
+        }
+        return;
+    }
+    if k.bad_utf8 {
+        let mut line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id_json},\"result\":{{\"content\":[{{\"type\":\"text\",\"text\":\"bad ").into_bytes();
+        line.extend_from_slice(b"\xff\xfe bytes\"}]}}\n");
+        if out.write_all(&line).and_then(|_| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+        return;
+    }
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let result = match name {
+        "echo" => {
+            let text = params
+                .pointer("/arguments/text")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            json!({"content": [{"type": "text", "text": text}]})
+        }
+        other => {
+            let error = json!({"code": -32602, "message": format!("Unknown tool: {other}")});
+            send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
+            return;
+        }
+    };
+    send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+}

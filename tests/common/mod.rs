@@ -1,0 +1,70 @@
+//! Helpers shared by the integration tests: the fixture binary, a fresh session log, and
+//! waits that always have a deadline.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use sonde_core::hub::ServerConfig;
+use sonde_core::log::WireLog;
+use sonde_core::process::{Graces, SpawnSpec};
+
+/// The `sonde-fixture` binary, built on first use so `cargo test` alone is enough.
+pub fn fixture_bin() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let status = std::process::Command::new(env!("CARGO"))
+                .args(["build", "--quiet", "-p", "sonde-fixture"])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .expect("run cargo build for the fixture");
+            assert!(status.success(), "building sonde-fixture failed");
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+            target.join("debug").join("sonde-fixture")
+        })
+        .clone()
+}
+
+pub fn fixture(args: &[&str]) -> ServerConfig {
+    let spec = SpawnSpec::new(fixture_bin().to_string_lossy(), args.iter().copied());
+    let mut config = ServerConfig::stdio(spec);
+    config.options.graces = Graces {
+        stdin: Duration::from_millis(500),
+        term: Duration::from_millis(500),
+    };
+    config.connect_timeout = Duration::from_secs(10);
+    config.options.request_timeout = Duration::from_secs(10);
+    config
+}
+
+pub fn new_log(name: &str) -> Arc<WireLog> {
+    let dir = std::env::temp_dir().join(format!("sonde-it-{name}-{}", std::process::id()));
+    WireLog::create_in(&dir).expect("create the session log")
+}
+
+/// Polls `cond` until it holds, failing the test with `what` after `limit`.
+pub async fn wait_for(limit: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !cond() {
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {limit:?} waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Whether a process is alive (a zombie counts as dead).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat[stat.rfind(')').unwrap() + 2..].chars().next().unwrap();
+            state != 'Z' && state != 'X'
+        }
+        Err(_) => false,
+    }
+}
