@@ -27,11 +27,7 @@ pub struct ServerConfig {
 
 impl ServerConfig {
     pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
-        ServerConfig {
-            spawn,
-            connect_timeout: Duration::from_secs(30),
-            options: Options::default(),
-        }
+        ServerConfig { spawn, connect_timeout: Duration::from_secs(30), options: Options::default() }
     }
 }
 
@@ -40,10 +36,7 @@ pub enum HubError {
     #[error("no connection {0}")]
     NoSuchConnection(u64),
     #[error("could not start {command}: {source}")]
-    Spawn {
-        command: String,
-        source: std::io::Error,
-    },
+    Spawn { command: String, source: std::io::Error },
     #[error("could not connect to {command}: {reason}")]
     Handshake { command: String, reason: String },
     #[error(transparent)]
@@ -64,11 +57,7 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(log: Arc<WireLog>) -> Hub {
-        Hub {
-            log,
-            next_id: AtomicU64::new(1),
-            live: Mutex::new(HashMap::new()),
-        }
+        Hub { log, next_id: AtomicU64::new(1), live: Mutex::new(HashMap::new()) }
     }
 
     pub fn log(&self) -> &Arc<WireLog> {
@@ -81,23 +70,16 @@ impl Hub {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let command = config.spawn.command_line();
         let conn = Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options)
-            .map_err(|source| HubError::Spawn {
-                command: command.clone(),
-                source,
-            })?;
+            .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
         // The timeout cancels only this wait; the process belongs to the connection task.
-        let reason =
-            match tokio::time::timeout(config.connect_timeout, mcp::initialize(&conn)).await {
-                Ok(Ok(server)) => {
-                    self.live.lock().unwrap().insert(id, Live { conn, server });
-                    return Ok(id);
-                }
-                Ok(Err(e)) => e.to_string(),
-                Err(_) => format!(
-                    "no reply to initialize within {}",
-                    duration_words(config.connect_timeout)
-                ),
-            };
+        let reason = match tokio::time::timeout(config.connect_timeout, mcp::initialize(&conn)).await {
+            Ok(Ok(server)) => {
+                self.live.lock().unwrap().insert(id, Live { conn, server });
+                return Ok(id);
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => format!("no reply to initialize within {}", duration_words(config.connect_timeout)),
+        };
         let exit = conn.shutdown().await;
         let reason = match exit {
             Some(exit) if !reason.contains("server ") => {
@@ -109,33 +91,18 @@ impl Hub {
     }
 
     pub fn connection(&self, id: u64) -> Result<Connection, HubError> {
-        self.live
-            .lock()
-            .unwrap()
-            .get(&id)
-            .map(|l| l.conn.clone())
-            .ok_or(HubError::NoSuchConnection(id))
+        self.live.lock().unwrap().get(&id).map(|l| l.conn.clone()).ok_or(HubError::NoSuchConnection(id))
     }
 
     pub fn server(&self, id: u64) -> Result<ServerDescription, HubError> {
-        self.live
-            .lock()
-            .unwrap()
-            .get(&id)
-            .map(|l| l.server.clone())
-            .ok_or(HubError::NoSuchConnection(id))
+        self.live.lock().unwrap().get(&id).map(|l| l.server.clone()).ok_or(HubError::NoSuchConnection(id))
     }
 
     pub async fn list_tools(&self, id: u64) -> Result<Vec<Value>, HubError> {
         Ok(mcp::list_all(&self.connection(id)?, "tools/list", "tools").await?)
     }
 
-    pub async fn call_tool(
-        &self,
-        id: u64,
-        name: &str,
-        arguments: Option<Value>,
-    ) -> Result<Value, HubError> {
+    pub async fn call_tool(&self, id: u64, name: &str, arguments: Option<Value>) -> Result<Value, HubError> {
         Ok(mcp::call_tool(&self.connection(id)?, name, arguments).await?)
     }
 
@@ -149,13 +116,7 @@ impl Hub {
 
     /// Shuts every live connection down, concurrently.
     pub async fn disconnect_all(&self) {
-        let conns: Vec<Connection> = self
-            .live
-            .lock()
-            .unwrap()
-            .drain()
-            .map(|(_, l)| l.conn)
-            .collect();
+        let conns: Vec<Connection> = self.live.lock().unwrap().drain().map(|(_, l)| l.conn).collect();
         let mut tasks = tokio::task::JoinSet::new();
         for conn in conns {
             tasks.spawn(async move { conn.shutdown().await });

@@ -41,37 +41,21 @@ pub async fn initialize(conn: &Connection) -> Result<ServerDescription, RequestE
         "capabilities": {},
         "clientInfo": client_info(),
     });
-    let result = conn
-        .request(Request::new("initialize", Some(params)))
-        .await?;
+    let result = conn.request(Request::new("initialize", Some(params))).await?;
     conn.notify("notifications/initialized", None)?;
-    let version = result
-        .get("protocolVersion")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+    let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
     Ok(ServerDescription {
         decided_by: "initialize".into(),
         protocol_version: version,
         server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
-        capabilities: result
-            .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({})),
-        instructions: result
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+        instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
     })
 }
 
 /// Lists every item of a paginated list method (`tools/list` → `tools`), following
 /// `nextCursor` until it is absent.
-pub async fn list_all(
-    conn: &Connection,
-    method: &str,
-    key: &str,
-) -> Result<Vec<Value>, RequestError> {
+pub async fn list_all(conn: &Connection, method: &str, key: &str) -> Result<Vec<Value>, RequestError> {
     let mut items = Vec::new();
     let mut cursor: Option<Value> = None;
     for _ in 0..MAX_PAGES {
@@ -90,9 +74,7 @@ pub async fn list_all(
             Some(next) => cursor = Some(next.clone()),
         }
     }
-    Err(RequestError::Gone(format!(
-        "{method} was still paging after {MAX_PAGES} pages; stopped"
-    )))
+    Err(RequestError::Gone(format!("{method} was still paging after {MAX_PAGES} pages; stopped")))
 }
 
 /// Calls a tool and returns its `CallToolResult`.

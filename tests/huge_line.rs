@@ -32,33 +32,14 @@ async fn a_100_mib_line_is_truncated_at_the_cap_and_the_connection_survives() {
     let tools = hub.list_tools(id).await.unwrap();
     assert_eq!(tools[0]["name"], "echo");
     let growth_mib = (peak_rss_kib() - before) / 1024;
-    assert!(
-        growth_mib < 48,
-        "peak memory grew by {growth_mib} MiB for a 100 MiB line with a 4 MiB cap"
-    );
+    assert!(growth_mib < 48, "peak memory grew by {growth_mib} MiB for a 100 MiB line with a 4 MiB cap");
 
-    let heads = hub
-        .log()
-        .entries(&Filter::parse("kind:decode_error").unwrap())
-        .unwrap();
+    let heads = hub.log().entries(&Filter::parse("kind:decode_error").unwrap()).unwrap();
     assert_eq!(heads.len(), 1);
     assert_eq!(heads[0].text.as_ref().unwrap().len(), CAP);
-    let cut = hub
-        .log()
-        .entries(&Filter::parse("kind:truncated").unwrap())
-        .unwrap();
+    let cut = hub.log().entries(&Filter::parse("kind:truncated").unwrap()).unwrap();
     assert_eq!(cut.len(), 1);
-    assert!(
-        cut[0]
-            .detail
-            .as_deref()
-            .unwrap()
-            .contains("it answered tools/call"),
-        "{:?}",
-        cut[0].detail
-    );
-    hub.call_tool(id, "echo", Some(json!({"text": "x"})))
-        .await
-        .unwrap_err();
+    assert!(cut[0].detail.as_deref().unwrap().contains("it answered tools/call"), "{:?}", cut[0].detail);
+    hub.call_tool(id, "echo", Some(json!({"text": "x"}))).await.unwrap_err();
     hub.disconnect(id).await.unwrap();
 }

@@ -23,10 +23,7 @@ async fn the_child_is_alive_after_connect_returns_and_serves_a_later_call() {
     // Not synchronisation: the point is that the connect deadline has passed.
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert!(alive(pid), "the server died after connect returned");
-    let result = hub
-        .call_tool(id, "echo", Some(json!({"text": "still here"})))
-        .await
-        .unwrap();
+    let result = hub.call_tool(id, "echo", Some(json!({"text": "still here"}))).await.unwrap();
     assert_eq!(result["content"][0]["text"], "still here");
     hub.disconnect(id).await.unwrap();
     assert!(!alive(pid));
@@ -37,58 +34,30 @@ async fn a_grandchild_in_the_servers_group_is_dead_after_shutdown() {
     let hub = Hub::new(new_log("grandchild"));
     let id = hub.connect(&fixture(&["--grandchild"])).await.unwrap();
     let pgid = hub.connection(id).unwrap().pid().await.unwrap() as i32;
-    wait_for(Duration::from_secs(5), "the grandchild to start", || {
-        live_members(pgid).len() >= 2
-    })
-    .await;
+    wait_for(Duration::from_secs(5), "the grandchild to start", || live_members(pgid).len() >= 2).await;
     let members = live_members(pgid);
     let exit = hub.disconnect(id).await.unwrap().unwrap();
-    assert_eq!(
-        exit.code,
-        Some(0),
-        "the server itself exits on stdin EOF: {exit:?}"
-    );
+    assert_eq!(exit.code, Some(0), "the server itself exits on stdin EOF: {exit:?}");
     for pid in members {
-        assert!(
-            !alive(pid),
-            "pid {pid} of group {pgid} outlived the shutdown"
-        );
+        assert!(!alive(pid), "pid {pid} of group {pgid} outlived the shutdown");
     }
     let events = lifecycle(&hub, id);
     assert!(
-        events.iter().any(|e| matches!(
-            e,
-            Lifecycle::Signalled {
-                signal: Signal::Term,
-                ..
-            }
-        )),
+        events.iter().any(|e| matches!(e, Lifecycle::Signalled { signal: Signal::Term, .. })),
         "{events:?}"
     );
-    assert!(
-        matches!(events.last(), Some(Lifecycle::GroupGone { .. })),
-        "{events:?}"
-    );
+    assert!(matches!(events.last(), Some(Lifecycle::GroupGone { .. })), "{events:?}");
 }
 
 #[tokio::test]
 async fn a_server_that_ignores_sigterm_is_killed_after_the_grace() {
     let hub = Hub::new(new_log("sigterm"));
-    let id = hub
-        .connect(&fixture(&["--ignore-sigterm", "--stay-on-eof"]))
-        .await
-        .unwrap();
+    let id = hub.connect(&fixture(&["--ignore-sigterm", "--stay-on-eof"])).await.unwrap();
     let started = Instant::now();
     let exit = hub.disconnect(id).await.unwrap().unwrap();
     assert_eq!(exit.signal, Some(libc::SIGKILL));
-    assert_eq!(
-        exit.describe(),
-        "killed by SIGKILL after the 500 ms SIGTERM grace"
-    );
-    assert!(
-        started.elapsed() >= Duration::from_millis(1000),
-        "both graces must have been waited"
-    );
+    assert_eq!(exit.describe(), "killed by SIGKILL after the 500 ms SIGTERM grace");
+    assert!(started.elapsed() >= Duration::from_millis(1000), "both graces must have been waited");
     let steps: Vec<String> = lifecycle(&hub, id)
         .iter()
         .filter_map(|e| match e {
@@ -104,15 +73,10 @@ async fn a_server_that_ignores_sigterm_is_killed_after_the_grace() {
 #[tokio::test]
 async fn a_server_that_exits_late_on_eof_gets_no_signal() {
     let hub = Hub::new(new_log("late-eof"));
-    let id = hub
-        .connect(&fixture(&["--exit-delay-ms", "200"]))
-        .await
-        .unwrap();
+    let id = hub.connect(&fixture(&["--exit-delay-ms", "200"])).await.unwrap();
     let exit = hub.disconnect(id).await.unwrap().unwrap();
     assert_eq!(exit.describe(), "exited with code 0 after stdin was closed");
-    assert!(!lifecycle(&hub, id)
-        .iter()
-        .any(|e| matches!(e, Lifecycle::Signalled { .. })));
+    assert!(!lifecycle(&hub, id).iter().any(|e| matches!(e, Lifecycle::Signalled { .. })));
 }
 
 #[tokio::test]
@@ -125,27 +89,12 @@ async fn two_hundred_connect_and_shutdown_cycles_leave_no_process_alive() {
         groups.push(hub.connection(id).unwrap().pid().await.unwrap() as i32);
         hub.disconnect(id).await.unwrap();
     }
-    let survivors: Vec<(i32, Vec<i32>)> = groups
-        .iter()
-        .map(|&g| (g, live_members(g)))
-        .filter(|(_, m)| !m.is_empty())
-        .collect();
-    assert!(
-        survivors.is_empty(),
-        "groups with live members: {survivors:?}"
-    );
+    let survivors: Vec<(i32, Vec<i32>)> =
+        groups.iter().map(|&g| (g, live_members(g))).filter(|(_, m)| !m.is_empty()).collect();
+    assert!(survivors.is_empty(), "groups with live members: {survivors:?}");
 }
 
 fn lifecycle(hub: &Hub, conn: u64) -> Vec<Lifecycle> {
-    let filter = Filter {
-        kinds: vec![Kind::Lifecycle],
-        conn: Some(conn),
-        ..Filter::default()
-    };
-    hub.log()
-        .entries(&filter)
-        .unwrap()
-        .into_iter()
-        .filter_map(|e| e.lifecycle)
-        .collect()
+    let filter = Filter { kinds: vec![Kind::Lifecycle], conn: Some(conn), ..Filter::default() };
+    hub.log().entries(&filter).unwrap().into_iter().filter_map(|e| e.lifecycle).collect()
 }

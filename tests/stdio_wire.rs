@@ -17,17 +17,10 @@ async fn a_crash_during_tools_call_fails_the_pending_call_within_a_second() {
     let id = hub.connect(&fixture(&["--crash-on-call"])).await.unwrap();
     let started = Instant::now();
     let err = hub.call_tool(id, "echo", None).await.unwrap_err();
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(1), "took {:?}", started.elapsed());
     match err {
         HubError::Request(RequestError::Gone(reason)) => {
-            assert_eq!(
-                reason,
-                "server exited with code 1 while tools/call was pending"
-            )
+            assert_eq!(reason, "server exited with code 1 while tools/call was pending")
         }
         other => panic!("unexpected error: {other}"),
     }
@@ -40,21 +33,12 @@ async fn a_crash_during_tools_call_fails_the_pending_call_within_a_second() {
 #[tokio::test]
 async fn a_stdout_banner_is_recorded_as_non_protocol_output_and_the_session_works() {
     let hub = Hub::new(new_log("banner"));
-    let id = hub
-        .connect(&fixture(&["--banner", "Fixture server running on stdio"]))
-        .await
-        .unwrap();
+    let id = hub.connect(&fixture(&["--banner", "Fixture server running on stdio"])).await.unwrap();
     let tools = hub.list_tools(id).await.unwrap();
     assert_eq!(tools[0]["name"], "echo");
-    let noise = hub
-        .log()
-        .entries(&Filter::parse("kind:non_protocol").unwrap())
-        .unwrap();
+    let noise = hub.log().entries(&Filter::parse("kind:non_protocol").unwrap()).unwrap();
     assert_eq!(noise.len(), 1);
-    assert_eq!(
-        noise[0].text.as_deref(),
-        Some("Fixture server running on stdio")
-    );
+    assert_eq!(noise[0].text.as_deref(), Some("Fixture server running on stdio"));
     assert_eq!(noise[0].dir, Direction::In);
     hub.disconnect(id).await.unwrap();
 }
@@ -65,22 +49,12 @@ async fn invalid_utf8_is_preserved_byte_exact_and_the_reply_still_arrives() {
     let id = hub.connect(&fixture(&["--bad-utf8"])).await.unwrap();
     let result = hub.call_tool(id, "echo", None).await.unwrap();
     assert_eq!(result["content"][0]["text"], "bad \u{fffd}\u{fffd} bytes");
-    let replies = hub
-        .log()
-        .entries(&Filter::parse("dir:in method:tools/call").unwrap())
-        .unwrap();
+    let replies = hub.log().entries(&Filter::parse("dir:in method:tools/call").unwrap()).unwrap();
     assert_eq!(replies.len(), 1);
     let bytes = replies[0].bytes().unwrap();
-    assert!(
-        bytes.windows(3).any(|w| w == b" \xff\xfe"),
-        "bytes were altered: {bytes:?}"
-    );
+    assert!(bytes.windows(3).any(|w| w == b" \xff\xfe"), "bytes were altered: {bytes:?}");
     assert!(replies[0].text.is_none() && replies[0].base64.is_some());
-    assert!(replies[0]
-        .detail
-        .as_deref()
-        .unwrap()
-        .starts_with("not UTF-8 at byte"));
+    assert!(replies[0].detail.as_deref().unwrap().starts_with("not UTF-8 at byte"));
     // The session file holds the same bytes after a reopen.
     let reopened = sonde_core::log::WireLog::open(hub.log().path()).unwrap();
     let seq = replies[0].seq;
@@ -100,36 +74,21 @@ async fn a_request_with_no_reply_times_out_and_is_cancelled_on_the_wire() {
     let mut silent = fixture(&["--never-answer"]);
     silent.connect_timeout = Duration::from_millis(300);
     let err = hub.connect(&silent).await.unwrap_err().to_string();
-    assert!(
-        err.contains("no reply to initialize within 300 ms"),
-        "{err}"
-    );
+    assert!(err.contains("no reply to initialize within 300 ms"), "{err}");
 
     let conn = sonde_core::connection::Connection::spawn_stdio(
         99,
         &silent.spawn,
         hub.log().clone(),
-        sonde_core::connection::Options {
-            request_timeout: Duration::from_millis(200),
-            ..silent.options
-        },
+        sonde_core::connection::Options { request_timeout: Duration::from_millis(200), ..silent.options },
     )
     .unwrap();
-    let err = conn
-        .request(sonde_core::connection::Request::new("tools/list", None))
-        .await
-        .unwrap_err();
+    let err = conn.request(sonde_core::connection::Request::new("tools/list", None)).await.unwrap_err();
     assert_eq!(err.to_string(), "tools/list got no reply within 200 ms");
-    let cancelled = hub
-        .log()
-        .entries(&Filter::parse("conn:99 method:notifications/cancelled").unwrap())
-        .unwrap();
+    let cancelled =
+        hub.log().entries(&Filter::parse("conn:99 method:notifications/cancelled").unwrap()).unwrap();
     assert_eq!(cancelled.len(), 1);
-    assert!(cancelled[0]
-        .text
-        .as_deref()
-        .unwrap()
-        .contains("\"requestId\":1"));
+    assert!(cancelled[0].text.as_deref().unwrap().contains("\"requestId\":1"));
     conn.shutdown().await;
 }
 
@@ -139,35 +98,20 @@ async fn server_requests_are_always_answered() {
     let id = hub.connect(&fixture(&["--ask-ping"])).await.unwrap();
     // tools/list is answered after the ping the fixture sent, so the answer is in the log by now.
     hub.list_tools(id).await.unwrap();
-    let answer = hub
-        .log()
-        .entries(&Filter::parse("dir:out id:fixture-1").unwrap())
-        .unwrap();
+    let answer = hub.log().entries(&Filter::parse("dir:out id:fixture-1").unwrap()).unwrap();
     assert_eq!(answer.len(), 1, "the ping was not answered");
-    assert_eq!(
-        answer[0].text.as_deref(),
-        Some(r#"{"jsonrpc":"2.0","id":"fixture-1","result":{}}"#)
-    );
+    assert_eq!(answer[0].text.as_deref(), Some(r#"{"jsonrpc":"2.0","id":"fixture-1","result":{}}"#));
     hub.disconnect(id).await.unwrap();
 }
 
 #[tokio::test]
 async fn tools_list_follows_next_cursor_to_the_end() {
     let hub = Hub::new(new_log("pages"));
-    let id = hub
-        .connect(&fixture(&["--tools", "5", "--page-size", "2"]))
-        .await
-        .unwrap();
+    let id = hub.connect(&fixture(&["--tools", "5", "--page-size", "2"])).await.unwrap();
     let tools = hub.list_tools(id).await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(
-        names,
-        ["echo", "filler_2", "filler_3", "filler_4", "filler_5"]
-    );
-    let requests = hub
-        .log()
-        .entries(&Filter::parse("dir:out method:tools/list").unwrap())
-        .unwrap();
+    assert_eq!(names, ["echo", "filler_2", "filler_3", "filler_4", "filler_5"]);
+    let requests = hub.log().entries(&Filter::parse("dir:out method:tools/list").unwrap()).unwrap();
     assert_eq!(requests.len(), 3);
     hub.disconnect(id).await.unwrap();
 }
@@ -176,16 +120,10 @@ async fn tools_list_follows_next_cursor_to_the_end() {
 async fn replies_are_correlated_with_their_request_and_latency() {
     let hub = Hub::new(new_log("correlation"));
     let id = hub.connect(&fixture(&["--ansi-stderr"])).await.unwrap();
-    hub.call_tool(id, "echo", Some(json!({"text": "hi"})))
-        .await
-        .unwrap();
+    hub.call_tool(id, "echo", Some(json!({"text": "hi"}))).await.unwrap();
     let log = hub.log();
-    let request = &log
-        .entries(&Filter::parse("dir:out method:tools/call").unwrap())
-        .unwrap()[0];
-    let reply = &log
-        .entries(&Filter::parse("dir:in method:tools/call").unwrap())
-        .unwrap()[0];
+    let request = &log.entries(&Filter::parse("dir:out method:tools/call").unwrap()).unwrap()[0];
+    let reply = &log.entries(&Filter::parse("dir:in method:tools/call").unwrap()).unwrap()[0];
     assert_eq!(reply.answers, Some(request.seq));
     assert!(reply.latency_ms.unwrap() >= 0.0);
     hub.disconnect(id).await.unwrap();
@@ -200,11 +138,5 @@ async fn replies_are_correlated_with_their_request_and_latency() {
         "colours lost: {:?}",
         String::from_utf8_lossy(&stderr)
     );
-    assert!(log
-        .entries(&Filter {
-            kinds: vec![Kind::DecodeError],
-            ..Filter::default()
-        })
-        .unwrap()
-        .is_empty());
+    assert!(log.entries(&Filter { kinds: vec![Kind::DecodeError], ..Filter::default() }).unwrap().is_empty());
 }

@@ -18,10 +18,7 @@ pub struct Inbound {
 pub fn classify(conn: u64, line: &[u8], terminated: bool) -> Inbound {
     let entry = Entry::new(conn, Kind::Message, Direction::In).with_bytes(line);
     let mut inbound = match Message::decode(line) {
-        Ok(message) => Inbound {
-            entry: with_summary(entry, &message),
-            message: Some(message),
-        },
+        Ok(message) => Inbound { entry: with_summary(entry, &message), message: Some(message) },
         Err(DecodeError::NotUtf8(at)) => {
             match Message::decode(String::from_utf8_lossy(line).as_bytes()) {
                 // The bytes are kept exactly (base64); the message is read with U+FFFD in place of
@@ -32,27 +29,17 @@ pub fn classify(conn: u64, line: &[u8], terminated: bool) -> Inbound {
                     )),
                     message: Some(message),
                 },
-                Err(e) => rejected(
-                    entry,
-                    Kind::DecodeError,
-                    format!("not UTF-8 at byte {at}, and then {e}"),
-                ),
+                Err(e) => rejected(entry, Kind::DecodeError, format!("not UTF-8 at byte {at}, and then {e}")),
             }
         }
-        Err(DecodeError::NotJson) => rejected(
-            entry,
-            Kind::NonProtocol,
-            "non-protocol output on stdout".into(),
-        ),
+        Err(DecodeError::NotJson) => {
+            rejected(entry, Kind::NonProtocol, "non-protocol output on stdout".into())
+        }
         Err(e @ DecodeError::Batch) => rejected(entry, Kind::Batch, e.to_string()),
         Err(e) => rejected(entry, Kind::DecodeError, e.to_string()),
     };
     if !terminated {
-        let detail = inbound
-            .entry
-            .detail
-            .take()
-            .map_or(String::new(), |d| format!("{d}; "));
+        let detail = inbound.entry.detail.take().map_or(String::new(), |d| format!("{d}; "));
         inbound.entry.detail = Some(format!("{detail}stdout ended without a final newline"));
     }
     inbound
@@ -60,10 +47,7 @@ pub fn classify(conn: u64, line: &[u8], terminated: bool) -> Inbound {
 
 fn rejected(mut entry: Entry, kind: Kind, detail: String) -> Inbound {
     entry.kind = kind;
-    Inbound {
-        entry: entry.with_detail(detail),
-        message: None,
-    }
+    Inbound { entry: entry.with_detail(detail), message: None }
 }
 
 /// The outline of a message for the log's index.
@@ -72,9 +56,7 @@ pub fn summary(message: &Message) -> Summary {
         Message::Request { .. } => ("request", None),
         Message::Notification { .. } => ("notification", None),
         Message::Response { outcome: Ok(_), .. } => ("result", None),
-        Message::Response {
-            outcome: Err(e), ..
-        } => ("error", Some(e.code)),
+        Message::Response { outcome: Err(e), .. } => ("error", Some(e.code)),
     };
     Summary {
         kind: kind.to_owned(),
@@ -97,10 +79,7 @@ pub fn sniff_id(head: &[u8]) -> Option<RequestId> {
     let head = &head[..head.len().min(512)];
     let text = String::from_utf8_lossy(head);
     let at = text.find("\"id\"")?;
-    if ["\"result\"", "\"error\"", "\"params\""]
-        .iter()
-        .any(|k| text.find(k).is_some_and(|p| p < at))
-    {
+    if ["\"result\"", "\"error\"", "\"params\""].iter().any(|k| text.find(k).is_some_and(|p| p < at)) {
         return None;
     }
     let rest = text[at + 4..].trim_start().strip_prefix(':')?.trim_start();
@@ -120,26 +99,15 @@ mod tests {
     fn every_line_is_one_entry_of_the_right_kind() {
         let cases: &[(&[u8], Kind)] = &[
             (br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Kind::Message),
-            (
-                b"Secure MCP Filesystem Server running on stdio",
-                Kind::NonProtocol,
-            ),
+            (b"Secure MCP Filesystem Server running on stdio", Kind::NonProtocol),
             (br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#, Kind::Batch),
             (br#"{"jsonrpc":"2.0","id":1}"#, Kind::DecodeError),
-            (
-                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}",
-                Kind::Message,
-            ),
+            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", Kind::Message),
             (b"\xff\xfe", Kind::DecodeError),
         ];
         for (line, kind) in cases {
             let inbound = classify(1, line, true);
-            assert_eq!(
-                inbound.entry.kind,
-                *kind,
-                "{}",
-                String::from_utf8_lossy(line)
-            );
+            assert_eq!(inbound.entry.kind, *kind, "{}", String::from_utf8_lossy(line));
             assert_eq!(inbound.entry.bytes().unwrap(), *line);
             assert_eq!(inbound.message.is_some(), *kind == Kind::Message);
         }
@@ -147,16 +115,10 @@ mod tests {
 
     #[test]
     fn replies_are_summarised_with_their_error_code() {
-        let inbound = classify(
-            1,
-            br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}"#,
-            true,
-        );
+        let inbound =
+            classify(1, br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}"#, true);
         let s = inbound.entry.summary.unwrap();
-        assert_eq!(
-            (s.kind.as_str(), s.id.as_deref(), s.error_code),
-            ("error", Some("\"a\""), Some(-32601))
-        );
+        assert_eq!((s.kind.as_str(), s.id.as_deref(), s.error_code), ("error", Some("\"a\""), Some(-32601)));
     }
 
     #[test]
@@ -174,10 +136,7 @@ mod tests {
             sniff_id(br#"{"jsonrpc":"2.0","id":12,"result":{"content":[{"text":"xxxx"#),
             Some(12.into())
         );
-        assert_eq!(
-            sniff_id(br#"{"jsonrpc":"2.0", "id" : "a","result":"#),
-            Some("a".into())
-        );
+        assert_eq!(sniff_id(br#"{"jsonrpc":"2.0", "id" : "a","result":"#), Some("a".into()));
         assert_eq!(sniff_id(br#"{"jsonrpc":"2.0","result":{"id":3,"#), None);
         assert_eq!(sniff_id(b"xxxxxxxx"), None);
     }

@@ -54,11 +54,7 @@ pub enum RequestError {
     Timeout { method: String, after: Duration },
     /// The reply was longer than the line cap and could not be read.
     #[error("the reply to {method} was {len} bytes, over the {cap}-byte line cap; its head is in the log")]
-    TooLarge {
-        method: String,
-        len: u64,
-        cap: usize,
-    },
+    TooLarge { method: String, len: u64, cap: usize },
     /// The server went away, or the connection was closed.
     #[error("{0}")]
     Gone(String),
@@ -85,12 +81,7 @@ pub struct Request {
 
 impl Request {
     pub fn new(method: &str, params: Option<Value>) -> Request {
-        Request {
-            method: method.to_owned(),
-            params,
-            timeout: None,
-            probe: false,
-        }
+        Request { method: method.to_owned(), params, timeout: None, probe: false }
     }
 }
 
@@ -107,19 +98,10 @@ impl Connection {
         Ok(Connection::start(id, spawned, log, options))
     }
 
-    fn start(
-        id: u64,
-        spawned: crate::process::Spawned,
-        log: Arc<WireLog>,
-        options: Options,
-    ) -> Connection {
+    fn start(id: u64, spawned: crate::process::Spawned, log: Arc<WireLog>, options: Options) -> Connection {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(task::run(id, spawned, log.clone(), options, rx));
-        Connection {
-            id,
-            commands: tx,
-            log,
-        }
+        Connection { id, commands: tx, log }
     }
 
     pub fn id(&self) -> u64 {
@@ -136,24 +118,15 @@ impl Connection {
         let method = request.method.clone();
         self.commands
             .send(task::Command::Request { request, reply })
-            .map_err(|_| {
-                RequestError::Gone(format!("the connection is closed; {method} was not sent"))
-            })?;
-        outcome
-            .await
-            .unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
+            .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))?;
+        outcome.await.unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
     }
 
     /// Sends a notification (no reply is expected).
     pub fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
         self.commands
-            .send(task::Command::Notify {
-                method: method.to_owned(),
-                params,
-            })
-            .map_err(|_| {
-                RequestError::Gone(format!("the connection is closed; {method} was not sent"))
-            })
+            .send(task::Command::Notify { method: method.to_owned(), params })
+            .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))
     }
 
     /// How the server process ended, once it has.

@@ -22,23 +22,11 @@ use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
 const SETTLE: Duration = Duration::from_millis(300);
 
 pub enum Command {
-    Request {
-        request: Request,
-        reply: oneshot::Sender<Result<Value, RequestError>>,
-    },
-    Notify {
-        method: String,
-        params: Option<Value>,
-    },
-    ExitInfo {
-        reply: oneshot::Sender<Option<ExitInfo>>,
-    },
-    Pid {
-        reply: oneshot::Sender<u32>,
-    },
-    Shutdown {
-        reply: oneshot::Sender<Option<ExitInfo>>,
-    },
+    Request { request: Request, reply: oneshot::Sender<Result<Value, RequestError>> },
+    Notify { method: String, params: Option<Value> },
+    ExitInfo { reply: oneshot::Sender<Option<ExitInfo>> },
+    Pid { reply: oneshot::Sender<u32> },
+    Shutdown { reply: oneshot::Sender<Option<ExitInfo>> },
 }
 
 struct Pending {
@@ -80,11 +68,7 @@ pub async fn run(
     options: Options,
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
-    let Spawned {
-        process,
-        stdin,
-        stdout,
-    } = spawned;
+    let Spawned { process, stdin, stdout } = spawned;
     let (frames_tx, frames_rx) = mpsc::unbounded_channel();
     tokio::spawn(write_stdin(stdin, frames_rx, log.clone(), conn));
     // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
@@ -192,21 +176,12 @@ impl Loop {
         if self.stdout_closed {
             return Some("server closed stdout".into());
         }
-        self.frames
-            .is_none()
-            .then(|| "the connection is shutting down".into())
+        self.frames.is_none().then(|| "the connection is shutting down".into())
     }
 
-    fn send_request(
-        &mut self,
-        request: Request,
-        reply: oneshot::Sender<Result<Value, RequestError>>,
-    ) {
+    fn send_request(&mut self, request: Request, reply: oneshot::Sender<Result<Value, RequestError>>) {
         if let Some(reason) = self.gone_reason() {
-            let _ = reply.send(Err(RequestError::Gone(format!(
-                "{reason}; {} was not sent",
-                request.method
-            ))));
+            let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
             return;
         }
         let id = RequestId::from(self.next_id);
@@ -217,24 +192,15 @@ impl Loop {
         let now = Instant::now();
         self.pending.insert(
             id,
-            Pending {
-                method: request.method,
-                seq,
-                sent: now,
-                deadline: now + timeout,
-                timeout,
-                reply,
-            },
+            Pending { method: request.method, seq, sent: now, deadline: now + timeout, timeout, reply },
         );
     }
 
     /// Records a frame and queues it for stdin. Returns its seq.
     fn send(&mut self, message: &Message, probe: bool) -> u64 {
         let json = message.to_json();
-        let mut entry = with_summary(
-            Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json),
-            message,
-        );
+        let mut entry =
+            with_summary(Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json), message);
         entry.probe = probe;
         let seq = self.log.append(entry);
         if let Some(frames) = &self.frames {
@@ -244,8 +210,7 @@ impl Loop {
     }
 
     fn note(&self, detail: String) {
-        self.log
-            .append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }
 
     fn on_piece(&mut self, piece: Piece) {
@@ -256,33 +221,24 @@ impl Loop {
                 let cap = self.options.max_line;
                 let entry = Entry::new(self.conn, Kind::DecodeError, Direction::In)
                     .with_bytes(&head)
-                    .with_detail(format!(
-                        "the first {cap} bytes of a line longer than the line cap"
-                    ));
+                    .with_detail(format!("the first {cap} bytes of a line longer than the line cap"));
                 self.log.append(entry);
                 self.over_long_id = sniff_id(&head);
             }
             Piece::Truncated { total_len } => {
                 let cap = self.options.max_line;
-                let mut detail = format!("a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on");
-                if let Some(pending) = self
-                    .over_long_id
-                    .take()
-                    .and_then(|id| self.pending.remove(&id))
-                {
-                    detail.push_str(&format!(
-                        "; it answered {} (seq {})",
-                        pending.method, pending.seq
-                    ));
+                let mut detail = format!(
+                    "a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on"
+                );
+                if let Some(pending) = self.over_long_id.take().and_then(|id| self.pending.remove(&id)) {
+                    detail.push_str(&format!("; it answered {} (seq {})", pending.method, pending.seq));
                     let _ = pending.reply.send(Err(RequestError::TooLarge {
                         method: pending.method,
                         len: total_len,
                         cap,
                     }));
                 }
-                self.log.append(
-                    Entry::new(self.conn, Kind::Truncated, Direction::In).with_detail(detail),
-                );
+                self.log.append(Entry::new(self.conn, Kind::Truncated, Direction::In).with_detail(detail));
             }
         }
     }
@@ -295,10 +251,7 @@ impl Loop {
             return;
         };
         match message {
-            Message::Response {
-                id: Some(id),
-                outcome,
-            } => {
+            Message::Response { id: Some(id), outcome } => {
                 if let Some(pending) = self.pending.remove(&id) {
                     entry.answers = Some(pending.seq);
                     entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
@@ -306,18 +259,17 @@ impl Loop {
                         s.method = Some(pending.method.clone());
                     }
                     self.log.append(entry);
-                    let result = outcome.map_err(|error| RequestError::Rpc {
-                        method: pending.method,
-                        error,
-                    });
+                    let result = outcome.map_err(|error| RequestError::Rpc { method: pending.method, error });
                     let _ = pending.reply.send(result);
                 } else if let Some(method) = self.abandoned.remove(&id) {
                     if let Some(s) = entry.summary.as_mut() {
                         s.method = Some(method.clone());
                     }
-                    self.log.append(entry.with_detail(format!(
-                        "late reply to {method} {id}, which had timed out; ignored"
-                    )));
+                    self.log.append(
+                        entry.with_detail(format!(
+                            "late reply to {method} {id}, which had timed out; ignored"
+                        )),
+                    );
                 } else {
                     self.log.append(entry.with_detail(format!(
                         "reply to id {id}, which Sonde never sent or already had answered"
@@ -325,9 +277,11 @@ impl Loop {
                 }
             }
             Message::Response { id: None, .. } => {
-                self.log.append(entry.with_detail(
-                    "an error with id null: the server could not read one of Sonde's frames",
-                ));
+                self.log.append(
+                    entry.with_detail(
+                        "an error with id null: the server could not read one of Sonde's frames",
+                    ),
+                );
             }
             Message::Request { id, method, params } => {
                 self.log.append(entry);
@@ -371,21 +325,16 @@ impl Loop {
             return;
         };
         for (_, pending) in self.pending.drain() {
-            let _ = pending.reply.send(Err(RequestError::Gone(format!(
-                "{reason} while {} was pending",
-                pending.method
-            ))));
+            let _ = pending
+                .reply
+                .send(Err(RequestError::Gone(format!("{reason} while {} was pending", pending.method))));
         }
     }
 
     fn on_timeouts(&mut self) {
         let now = Instant::now();
-        let expired: Vec<RequestId> = self
-            .pending
-            .iter()
-            .filter(|(_, p)| p.deadline <= now)
-            .map(|(id, _)| id.clone())
-            .collect();
+        let expired: Vec<RequestId> =
+            self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| id.clone()).collect();
         for id in expired {
             let pending = self.pending.remove(&id).expect("listed above");
             let after = duration_words(pending.timeout);
@@ -402,10 +351,9 @@ impl Loop {
                 false,
             );
             self.abandoned.insert(id, pending.method.clone());
-            let _ = pending.reply.send(Err(RequestError::Timeout {
-                method: pending.method,
-                after: pending.timeout,
-            }));
+            let _ = pending
+                .reply
+                .send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
         }
     }
 
@@ -415,9 +363,10 @@ impl Loop {
         }
         // Dropping the sender lets the writer finish what is queued and then close stdin:
         // step one of the ladder.
+        let graces = self.options.graces;
+        self.process.stdin_closing(graces);
         self.frames = None;
         let process = self.process.clone();
-        let graces = self.options.graces;
         self.ladder = Some(tokio::spawn(async move { process.shutdown(graces).await }));
     }
 
@@ -437,10 +386,7 @@ impl Loop {
 fn answer_server_request(method: &str, _params: Option<&Value>) -> Result<Value, (i64, String)> {
     match method {
         "ping" => Ok(json!({})),
-        _ => Err((
-            -32601,
-            format!("Method not found: Sonde does not handle {method}"),
-        )),
+        _ => Err((-32601, format!("Method not found: Sonde does not handle {method}"))),
     }
 }
 
@@ -475,9 +421,8 @@ async fn write_stdin(
 ) {
     while let Some(frame) = frames.recv().await {
         if let Err(e) = stdin.write_all(&frame).await {
-            let detail = format!(
-                "could not write to the server's stdin: {e}; later frames are not delivered"
-            );
+            let detail =
+                format!("could not write to the server's stdin: {e}; later frames are not delivered");
             log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail));
             return;
         }

@@ -54,17 +54,12 @@ impl Filter {
                     }
                 }
                 "dir" => {
-                    f.dir = Some(Direction::parse(value).ok_or_else(|| {
-                        format!("unknown direction {value:?}; use in, out or meta")
-                    })?)
-                }
-                "conn" => {
-                    f.conn = Some(
-                        value
-                            .parse()
-                            .map_err(|_| format!("conn:{value} is not a number"))?,
+                    f.dir = Some(
+                        Direction::parse(value)
+                            .ok_or_else(|| format!("unknown direction {value:?}; use in, out or meta"))?,
                     )
                 }
+                "conn" => f.conn = Some(value.parse().map_err(|_| format!("conn:{value} is not a number"))?),
                 "method" => f.method = Some(value.to_owned()),
                 "id" => f.id = Some(value.to_owned()),
                 _ => words.push(term),
@@ -85,14 +80,8 @@ impl Filter {
         (self.kinds.is_empty() || self.kinds.contains(&row.kind))
             && self.dir.is_none_or(|d| d == row.dir)
             && self.conn.is_none_or(|c| c == row.conn)
-            && self
-                .method
-                .as_deref()
-                .is_none_or(|m| row.method.as_deref() == Some(m))
-            && self
-                .id
-                .as_deref()
-                .is_none_or(|id| row.id.as_deref().is_some_and(|r| id_matches(id, r)))
+            && self.method.as_deref().is_none_or(|m| row.method.as_deref() == Some(m))
+            && self.id.as_deref().is_none_or(|id| row.id.as_deref().is_some_and(|r| id_matches(id, r)))
     }
 
     /// The free-text part, on a whole entry.
@@ -100,17 +89,14 @@ impl Filter {
         let Some(needle) = &self.text else {
             return true;
         };
-        let hay = |s: &Option<String>| {
-            s.as_deref()
-                .is_some_and(|s| s.to_lowercase().contains(needle.as_str()))
-        };
+        let hay =
+            |s: &Option<String>| s.as_deref().is_some_and(|s| s.to_lowercase().contains(needle.as_str()));
         hay(&entry.text) || hay(&entry.detail) || hay(&entry.base64)
     }
 }
 
 fn id_matches(wanted: &str, recorded: &str) -> bool {
-    wanted == recorded
-        || recorded.strip_prefix('"').and_then(|r| r.strip_suffix('"')) == Some(wanted)
+    wanted == recorded || recorded.strip_prefix('"').and_then(|r| r.strip_suffix('"')) == Some(wanted)
 }
 
 #[cfg(test)]
@@ -132,8 +118,7 @@ mod tests {
     #[test]
     fn terms_parse_into_fields_and_the_rest_is_text() {
         let f =
-            Filter::parse("kind:stderr,lifecycle dir:in method:tools/call id:3 conn:2 Hello World")
-                .unwrap();
+            Filter::parse("kind:stderr,lifecycle dir:in method:tools/call id:3 conn:2 Hello World").unwrap();
         assert_eq!(f.kinds, vec![Kind::Stderr, Kind::Lifecycle]);
         assert_eq!(f.dir, Some(Direction::In));
         assert_eq!(f.method.as_deref(), Some("tools/call"));
@@ -144,27 +129,16 @@ mod tests {
 
     #[test]
     fn bad_terms_are_explained() {
-        assert!(Filter::parse("kind:frames")
-            .unwrap_err()
-            .contains("kinds are message"));
-        assert!(Filter::parse("dir:up")
-            .unwrap_err()
-            .contains("in, out or meta"));
+        assert!(Filter::parse("kind:frames").unwrap_err().contains("kinds are message"));
+        assert!(Filter::parse("dir:up").unwrap_err().contains("in, out or meta"));
         assert!(Filter::parse("conn:x").is_err());
     }
 
     #[test]
     fn rows_match_on_every_field() {
-        let r = row(
-            Kind::Message,
-            Direction::In,
-            Some("tools/call"),
-            Some("\"7\""),
-        );
+        let r = row(Kind::Message, Direction::In, Some("tools/call"), Some("\"7\""));
         assert!(Filter::parse("").unwrap().matches_row(&r));
-        assert!(Filter::parse("kind:message dir:in method:tools/call id:7")
-            .unwrap()
-            .matches_row(&r));
+        assert!(Filter::parse("kind:message dir:in method:tools/call id:7").unwrap().matches_row(&r));
         assert!(Filter::parse("id:\"7\"").unwrap().matches_row(&r));
         assert!(!Filter::parse("dir:out").unwrap().matches_row(&r));
         assert!(!Filter::parse("method:tools/list").unwrap().matches_row(&r));

@@ -55,14 +55,9 @@ impl WireLog {
     /// Creates a new session file in `dir` (created if missing).
     pub fn create_in(dir: &Path) -> io::Result<Arc<WireLog>> {
         fs::create_dir_all(dir)?;
-        let stamp = humantime::format_rfc3339_millis(SystemTime::now())
-            .to_string()
-            .replace(':', "-");
+        let stamp = humantime::format_rfc3339_millis(SystemTime::now()).to_string().replace(':', "-");
         let path = dir.join(format!("{stamp}-{}.jsonl", std::process::id()));
-        let file = OpenOptions::new()
-            .create_new(true)
-            .append(true)
-            .open(&path)?;
+        let file = OpenOptions::new().create_new(true).append(true).open(&path)?;
         let log = Arc::new(WireLog::with_writer(
             path,
             Some(BufWriter::with_capacity(256 * 1024, file)),
@@ -93,12 +88,7 @@ impl WireLog {
             }
             offset += n;
         }
-        Ok(Arc::new(WireLog::with_writer(
-            path.to_owned(),
-            None,
-            offset,
-            index,
-        )?))
+        Ok(Arc::new(WireLog::with_writer(path.to_owned(), None, offset, index)?))
     }
 
     fn with_writer(
@@ -111,12 +101,7 @@ impl WireLog {
             reader: File::open(&path)?,
             path,
             started: Instant::now(),
-            inner: Mutex::new(Inner {
-                writer,
-                end,
-                dirty: false,
-                index,
-            }),
+            inner: Mutex::new(Inner { writer, end, dirty: false, index }),
             live: broadcast::channel(4096).0,
         })
     }
@@ -196,20 +181,14 @@ impl WireLog {
         let mut entries = Vec::new();
         for (seq, row) in rows {
             if entries.len() == limit {
-                return Ok(Page {
-                    entries,
-                    next: Some(seq),
-                });
+                return Ok(Page { entries, next: Some(seq) });
             }
             let entry = self.read_row(&row)?;
             if filter.matches_text(&entry) {
                 entries.push(entry);
             }
         }
-        Ok(Page {
-            entries,
-            next: None,
-        })
+        Ok(Page { entries, next: None })
     }
 
     /// Every entry matching `filter`, in order (reads them one by one from the file).
@@ -264,12 +243,8 @@ impl Drop for WireLog {
 
 /// Where sessions are kept: `$XDG_DATA_HOME/sonde/sessions` on Linux.
 pub fn sessions_dir() -> io::Result<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "sonde").ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            "no home directory to keep sessions in",
-        )
-    })?;
+    let dirs = directories::ProjectDirs::from("", "", "sonde")
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no home directory to keep sessions in"))?;
     Ok(dirs.data_dir().join("sessions"))
 }
 
@@ -281,20 +256,14 @@ pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
         let path = item.path();
         if path.extension().is_some_and(|e| e == "jsonl") {
             let modified = item.metadata()?.modified()?;
-            if newest
-                .as_ref()
-                .is_none_or(|(t, p)| (modified, &path) > (*t, p))
-            {
+            if newest.as_ref().is_none_or(|(t, p)| (modified, &path) > (*t, p)) {
                 newest = Some((modified, path));
             }
         }
     }
-    newest.map(|(_, p)| p).ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("no session in {}", dir.display()),
-        )
-    })
+    newest
+        .map(|(_, p)| p)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("no session in {}", dir.display())))
 }
 
 #[cfg(test)]
@@ -302,8 +271,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }
@@ -344,9 +312,7 @@ mod tests {
         assert_eq!(page.entries.first().unwrap().seq, 10);
         assert_eq!(page.entries.len(), 15);
         assert_eq!(page.next, Some(25));
-        let lifecycle = log
-            .page(0, u64::MAX, &Filter::parse("kind:lifecycle").unwrap(), 100)
-            .unwrap();
+        let lifecycle = log.page(0, u64::MAX, &Filter::parse("kind:lifecycle").unwrap(), 100).unwrap();
         assert_eq!(lifecycle.entries.len(), 10);
         assert_eq!(lifecycle.next, None);
         let text = log.entries(&Filter::parse("noise 42").unwrap()).unwrap();
@@ -372,10 +338,7 @@ mod tests {
         log.append(stderr("soon on disk"));
         let deadline = Instant::now() + Duration::from_secs(5);
         while fs::read_to_string(log.path()).unwrap().is_empty() {
-            assert!(
-                Instant::now() < deadline,
-                "the entry never reached the file"
-            );
+            assert!(Instant::now() < deadline, "the entry never reached the file");
             std::thread::yield_now();
         }
     }

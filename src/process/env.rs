@@ -11,10 +11,7 @@ pub fn build(inherit_all: bool, configured: &[(String, String)]) -> Vec<(String,
     let mut env: Vec<(String, String)> = if inherit_all {
         std::env::vars().collect()
     } else {
-        PASSED_THROUGH
-            .iter()
-            .filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v)))
-            .collect()
+        PASSED_THROUGH.iter().filter_map(|k| std::env::var(k).ok().map(|v| ((*k).to_owned(), v))).collect()
     };
     // stderr is a terminal, so a server may ask what kind; give it one when Sonde has none.
     if !env.iter().any(|(k, _)| k == "TERM") {
@@ -33,16 +30,8 @@ mod tests {
 
     #[test]
     fn the_default_passes_only_the_allowlist_and_configured_values_win() {
-        let env = build(
-            false,
-            &[
-                ("PATH".into(), "/custom".into()),
-                ("API_KEY".into(), "k".into()),
-            ],
-        );
-        assert!(env
-            .iter()
-            .all(|(k, _)| PASSED_THROUGH.contains(&k.as_str()) || k == "API_KEY"));
+        let env = build(false, &[("PATH".into(), "/custom".into()), ("API_KEY".into(), "k".into())]);
+        assert!(env.iter().all(|(k, _)| PASSED_THROUGH.contains(&k.as_str()) || k == "API_KEY"));
         assert_eq!(
             env.iter().filter(|(k, _)| k == "PATH").collect::<Vec<_>>(),
             vec![&("PATH".into(), "/custom".into())]

@@ -50,10 +50,7 @@ fn send(line: &str) -> std::io::Result<()> {
             .process_group(0)
             .spawn()?;
         let pipe = child.stdin.take().expect("stdin was piped");
-        *guard = Some(Keeper {
-            _child: child,
-            pipe,
-        });
+        *guard = Some(Keeper { _child: child, pipe });
     }
     let keeper = guard.as_mut().expect("started above");
     keeper.pipe.write_all(line.as_bytes())?;

@@ -19,11 +19,7 @@ pub enum Lifecycle {
     /// Shutdown ladder step 1: Sonde closed the server's stdin, the polite request to exit.
     StdinClosed { grace_ms: u64 },
     /// Shutdown ladder step 2 or 3: a signal sent to the whole process group.
-    Signalled {
-        signal: Signal,
-        pgid: i32,
-        reason: String,
-    },
+    Signalled { signal: Signal, pgid: i32, reason: String },
     /// The server process (the group leader) ended and was reaped.
     Exited(ExitInfo),
     /// The process group is empty: no server, no grandchild left.
@@ -100,11 +96,9 @@ impl Lifecycle {
             Lifecycle::StdinClosed { grace_ms } => {
                 format!("closed stdin; waiting up to {} for exit", ms(*grace_ms))
             }
-            Lifecycle::Signalled {
-                signal,
-                pgid,
-                reason,
-            } => format!("sent {} to process group {pgid} {reason}", signal.name()),
+            Lifecycle::Signalled { signal, pgid, reason } => {
+                format!("sent {} to process group {pgid} {reason}", signal.name())
+            }
             Lifecycle::Exited(info) => format!("server {}", info.describe()),
             Lifecycle::GroupGone { pgid } => {
                 format!("process group {pgid} is empty; shutdown complete")
@@ -159,21 +153,11 @@ mod tests {
 
     #[test]
     fn exits_are_worded_from_facts() {
-        let crash = ExitInfo {
-            code: Some(1),
-            signal: None,
-            during: None,
-        };
+        let crash = ExitInfo { code: Some(1), signal: None, during: None };
         assert_eq!(crash.describe(), "exited with code 1");
-        let killed = ExitInfo {
-            code: None,
-            signal: Some(9),
-            during: Some("after the 2 s SIGTERM grace".into()),
-        };
-        assert_eq!(
-            killed.describe(),
-            "killed by SIGKILL after the 2 s SIGTERM grace"
-        );
+        let killed =
+            ExitInfo { code: None, signal: Some(9), during: Some("after the 2 s SIGTERM grace".into()) };
+        assert_eq!(killed.describe(), "killed by SIGKILL after the 2 s SIGTERM grace");
         assert_eq!(ms(250), "250 ms");
         assert_eq!(ms(2000), "2 s");
         assert_eq!(ms(1500), "1.5 s");
@@ -181,20 +165,14 @@ mod tests {
 
     #[test]
     fn lifecycle_events_serialize_with_their_name() {
-        let v = serde_json::to_value(Lifecycle::Signalled {
-            signal: Signal::Kill,
-            pgid: 7,
-            reason: "x".into(),
-        })
-        .unwrap();
+        let v =
+            serde_json::to_value(Lifecycle::Signalled { signal: Signal::Kill, pgid: 7, reason: "x".into() })
+                .unwrap();
         assert_eq!(v["event"], "signalled");
         assert_eq!(v["signal"], "SIGKILL");
-        let exited = serde_json::to_value(Lifecycle::Exited(ExitInfo {
-            code: Some(0),
-            signal: None,
-            during: None,
-        }))
-        .unwrap();
+        let exited =
+            serde_json::to_value(Lifecycle::Exited(ExitInfo { code: Some(0), signal: None, during: None }))
+                .unwrap();
         assert_eq!(exited, serde_json::json!({"event":"exited","code":0}));
     }
 }

@@ -44,10 +44,7 @@ pub struct SpawnSpec {
 }
 
 impl SpawnSpec {
-    pub fn new(
-        program: impl Into<String>,
-        args: impl IntoIterator<Item = impl Into<String>>,
-    ) -> SpawnSpec {
+    pub fn new(program: impl Into<String>, args: impl IntoIterator<Item = impl Into<String>>) -> SpawnSpec {
         SpawnSpec {
             program: program.into(),
             args: args.into_iter().map(Into::into).collect(),
@@ -57,19 +54,13 @@ impl SpawnSpec {
 
     /// The command line as one string, each word quoted when it needs to be.
     pub fn command_line(&self) -> String {
-        std::iter::once(&self.program)
-            .chain(&self.args)
-            .map(|w| quote(w))
-            .collect::<Vec<_>>()
-            .join(" ")
+        std::iter::once(&self.program).chain(&self.args).map(|w| quote(w)).collect::<Vec<_>>().join(" ")
     }
 }
 
 fn quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@+%".contains(&b));
+    let plain =
+        !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@+%".contains(&b));
     if plain {
         word.to_owned()
     } else {
@@ -88,10 +79,7 @@ pub struct Graces {
 
 impl Default for Graces {
     fn default() -> Self {
-        Graces {
-            stdin: Duration::from_secs(2),
-            term: Duration::from_secs(2),
-        }
+        Graces { stdin: Duration::from_secs(2), term: Duration::from_secs(2) }
     }
 }
 
@@ -133,30 +121,18 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
                 &log,
                 conn,
                 &history,
-                Lifecycle::SpawnFailed {
-                    command: command_line,
-                    error: e.to_string(),
-                },
+                Lifecycle::SpawnFailed { command: command_line, error: e.to_string() },
             );
             return Err(e);
         }
     };
     let pid = child.id().expect("a child that was just spawned has a pid");
     if let Err(e) = keeper::register(pid as i32) {
-        let note = format!(
-            "could not start the keeper ({e}); if Sonde is killed, this server may outlive it"
-        );
+        let note =
+            format!("could not start the keeper ({e}); if Sonde is killed, this server may outlive it");
         log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(note));
     }
-    record(
-        &log,
-        conn,
-        &history,
-        Lifecycle::Spawned {
-            pid,
-            command: command_line,
-        },
-    );
+    record(&log, conn, &history, Lifecycle::Spawned { pid, command: command_line });
 
     let stdin = child.stdin.take().expect("stdin was piped");
     let stdout = child.stdout.take().expect("stdout was piped");
@@ -175,11 +151,7 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
                         during: step.lock().unwrap().clone(),
                     }
                 }
-                Err(e) => ExitInfo {
-                    code: None,
-                    signal: None,
-                    during: Some(format!("(wait failed: {e})")),
-                },
+                Err(e) => ExitInfo { code: None, signal: None, during: Some(format!("(wait failed: {e})")) },
             };
             record(&log, conn, &history, Lifecycle::Exited(info.clone()));
             let _ = exit_tx.send(Some(info));
@@ -195,18 +167,10 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
         pty: Mutex::new(pty),
         done: AtomicBool::new(false),
     };
-    Ok(Spawned {
-        process,
-        stdin,
-        stdout,
-    })
+    Ok(Spawned { process, stdin, stdout })
 }
 
-fn start(
-    spec: &SpawnSpec,
-    log: &Arc<WireLog>,
-    conn: u64,
-) -> io::Result<(tokio::process::Child, StderrPty)> {
+fn start(spec: &SpawnSpec, log: &Arc<WireLog>, conn: u64) -> io::Result<(tokio::process::Child, StderrPty)> {
     let mut pty = StderrPty::open()?;
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
@@ -227,14 +191,8 @@ fn start(
     Ok((child, pty))
 }
 
-fn record(
-    log: &WireLog,
-    conn: u64,
-    history: &Mutex<Vec<(SystemTime, Lifecycle)>>,
-    event: Lifecycle,
-) {
-    let mut entry =
-        Entry::new(conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
+fn record(log: &WireLog, conn: u64, history: &Mutex<Vec<(SystemTime, Lifecycle)>>, event: Lifecycle) {
+    let mut entry = Entry::new(conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
     entry.lifecycle = Some(event.clone());
     log.append(entry);
     history.lock().unwrap().push((SystemTime::now(), event));
@@ -279,36 +237,36 @@ impl Process {
 
     async fn wait_exit(&self, limit: Duration) -> bool {
         let mut exit = self.exit.clone();
-        let exited = matches!(
-            tokio::time::timeout(limit, exit.wait_for(|e| e.is_some())).await,
-            Ok(Ok(_))
-        );
+        let exited = matches!(tokio::time::timeout(limit, exit.wait_for(|e| e.is_some())).await, Ok(Ok(_)));
         exited
     }
 
     fn signal(&self, signal: Signal, reason: String) {
         let pgid = self.pid as i32;
         match group::signal(pgid, signal.number()) {
-            Ok(()) => self.record(Lifecycle::Signalled {
-                signal,
-                pgid,
-                reason,
-            }),
+            Ok(()) => self.record(Lifecycle::Signalled { signal, pgid, reason }),
             // ESRCH: the group emptied between the check and the signal; nothing to record.
             Err(e) if e.raw_os_error() == Some(libc::ESRCH) => {}
             Err(e) => {
-                let note = format!(
-                    "could not send {} to process group {pgid}: {e}",
-                    signal.name()
-                );
-                self.log
-                    .append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(note));
+                let note = format!("could not send {} to process group {pgid}: {e}", signal.name());
+                self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(note));
             }
         }
     }
 
-    /// Runs the shutdown ladder. The caller must have dropped the server's stdin first: that is
-    /// step one, and only the owner of the pipe can take it.
+    /// Records step one of the ladder. The owner of the stdin pipe calls this just before it
+    /// closes the pipe, so an exit that follows at once is attributed to it.
+    pub fn stdin_closing(&self, graces: Graces) {
+        let mut step = self.step.lock().unwrap();
+        if step.is_none() {
+            *step = Some("after stdin was closed".into());
+            drop(step);
+            self.record(Lifecycle::StdinClosed { grace_ms: graces.stdin.as_millis() as u64 });
+        }
+    }
+
+    /// Runs the shutdown ladder. The caller must have closed the server's stdin first (see
+    /// [`Process::stdin_closing`]): that is step one, and only the owner of the pipe can take it.
     ///
     /// Returns how the server ended. Afterwards no process of the group is left running.
     pub async fn shutdown(&self, graces: Graces) -> Option<ExitInfo> {
@@ -316,19 +274,10 @@ impl Process {
             return self.exit_info();
         }
         if self.exit_info().is_none() {
-            self.set_step("after stdin was closed".into());
-            self.record(Lifecycle::StdinClosed {
-                grace_ms: graces.stdin.as_millis() as u64,
-            });
+            self.stdin_closing(graces);
             if !self.wait_exit(graces.stdin).await {
-                self.set_step(format!(
-                    "after the {} stdin grace",
-                    duration_words(graces.stdin)
-                ));
-                self.signal(
-                    Signal::Term,
-                    format!("after the {} stdin grace", duration_words(graces.stdin)),
-                );
+                self.set_step(format!("after the {} stdin grace", duration_words(graces.stdin)));
+                self.signal(Signal::Term, format!("after the {} stdin grace", duration_words(graces.stdin)));
                 if !self.wait_exit(graces.term).await {
                     let after = format!("after the {} SIGTERM grace", duration_words(graces.term));
                     self.set_step(after.clone());
@@ -350,10 +299,7 @@ impl Process {
         if !left.is_empty() {
             self.signal(
                 Signal::Term,
-                format!(
-                    "({} left after the server ended)",
-                    plural(left.len(), "process")
-                ),
+                format!("({} left after the server ended)", plural(left.len(), "process")),
             );
             if !group::wait_empty(pgid, graces.term).await {
                 let left = group::live_members(pgid);
@@ -364,10 +310,7 @@ impl Process {
                 );
                 self.signal(Signal::Kill, reason);
                 if !group::wait_empty(pgid, KILL_DEADLINE).await {
-                    self.record(Lifecycle::GroupStuck {
-                        pgid,
-                        pids: group::live_members(pgid),
-                    });
+                    self.record(Lifecycle::GroupStuck { pgid, pids: group::live_members(pgid) });
                     return;
                 }
             }
@@ -404,9 +347,6 @@ mod tests {
     #[test]
     fn command_lines_quote_only_what_needs_it() {
         let spec = SpawnSpec::new("npx", ["-y", "@scope/pkg@1.0", "a b", "it's"]);
-        assert_eq!(
-            spec.command_line(),
-            r"npx -y @scope/pkg@1.0 'a b' 'it'\''s'"
-        );
+        assert_eq!(spec.command_line(), r"npx -y @scope/pkg@1.0 'a b' 'it'\''s'");
     }
 }

@@ -32,11 +32,7 @@ pub const DEFAULT_MAX_LINE: usize = 64 * 1024 * 1024;
 
 impl FrameSplitter {
     pub fn new(max_line: usize) -> Self {
-        FrameSplitter {
-            max_line: max_line.max(1),
-            buf: Vec::new(),
-            overflow: None,
-        }
+        FrameSplitter { max_line: max_line.max(1), buf: Vec::new(), overflow: None }
     }
 
     /// Feeds bytes as they were read and returns the pieces they complete.
@@ -84,9 +80,7 @@ impl FrameSplitter {
         match self.overflow.take() {
             // The count is every byte before the LF, a CR included: the line was not kept, so
             // there is no terminator to strip.
-            Some(counted) => Piece::Truncated {
-                total_len: self.max_line as u64 + counted,
-            },
+            Some(counted) => Piece::Truncated { total_len: self.max_line as u64 + counted },
             None => {
                 let mut line = std::mem::take(&mut self.buf);
                 if line.last() == Some(&b'\r') {
@@ -121,38 +115,25 @@ mod tests {
     fn lines_split_on_lf_and_lose_one_trailing_cr() {
         assert_eq!(
             split(100, &[b"a\r\nb\n\r\r\n"]),
-            vec![
-                Piece::Line(b"a".to_vec()),
-                Piece::Line(b"b".to_vec()),
-                Piece::Line(b"\r".to_vec())
-            ]
+            vec![Piece::Line(b"a".to_vec()), Piece::Line(b"b".to_vec()), Piece::Line(b"\r".to_vec())]
         );
     }
 
     #[test]
     fn a_line_may_arrive_in_many_reads() {
-        assert_eq!(
-            split(100, &[b"{\"a\"", b":1", b"}\n"]),
-            vec![Piece::Line(b"{\"a\":1}".to_vec())]
-        );
+        assert_eq!(split(100, &[b"{\"a\"", b":1", b"}\n"]), vec![Piece::Line(b"{\"a\":1}".to_vec())]);
     }
 
     #[test]
     fn empty_lines_are_frames_too() {
-        assert_eq!(
-            split(100, &[b"\n\n"]),
-            vec![Piece::Line(vec![]), Piece::Line(vec![])]
-        );
+        assert_eq!(split(100, &[b"\n\n"]), vec![Piece::Line(vec![]), Piece::Line(vec![])]);
     }
 
     #[test]
     fn an_unterminated_tail_is_returned_at_the_end() {
         assert_eq!(
             split(100, &[b"x\ny"]),
-            vec![
-                Piece::Line(b"x".to_vec()),
-                Piece::Unterminated(b"y".to_vec())
-            ]
+            vec![Piece::Line(b"x".to_vec()), Piece::Unterminated(b"y".to_vec())]
         );
     }
 
@@ -175,13 +156,7 @@ mod tests {
 
     #[test]
     fn an_over_long_line_cut_by_end_of_stream_is_still_reported() {
-        assert_eq!(
-            split(2, &[b"abc"]),
-            vec![
-                Piece::Head(b"ab".to_vec()),
-                Piece::Truncated { total_len: 3 }
-            ]
-        );
+        assert_eq!(split(2, &[b"abc"]), vec![Piece::Head(b"ab".to_vec()), Piece::Truncated { total_len: 3 }]);
     }
 
     #[test]
@@ -190,16 +165,7 @@ mod tests {
         for _ in 0..1000 {
             s.push(&[b'x'; 1024]);
         }
-        assert!(
-            s.buf.capacity() <= 1024,
-            "the buffer grew to {}",
-            s.buf.capacity()
-        );
-        assert_eq!(
-            s.push(b"\n"),
-            vec![Piece::Truncated {
-                total_len: 1024 * 1000
-            }]
-        );
+        assert!(s.buf.capacity() <= 1024, "the buffer grew to {}", s.buf.capacity());
+        assert_eq!(s.push(b"\n"), vec![Piece::Truncated { total_len: 1024 * 1000 }]);
     }
 }

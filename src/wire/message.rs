@@ -86,35 +86,21 @@ pub enum DecodeError {
 
 impl Message {
     pub fn request(id: RequestId, method: &str, params: Option<Value>) -> Self {
-        Message::Request {
-            id,
-            method: method.to_owned(),
-            params,
-        }
+        Message::Request { id, method: method.to_owned(), params }
     }
 
     pub fn notification(method: &str, params: Option<Value>) -> Self {
-        Message::Notification {
-            method: method.to_owned(),
-            params,
-        }
+        Message::Notification { method: method.to_owned(), params }
     }
 
     pub fn result(id: RequestId, result: Value) -> Self {
-        Message::Response {
-            id: Some(id),
-            outcome: Ok(result),
-        }
+        Message::Response { id: Some(id), outcome: Ok(result) }
     }
 
     pub fn error(id: RequestId, code: i64, message: &str) -> Self {
         Message::Response {
             id: Some(id),
-            outcome: Err(ErrorObject {
-                code,
-                message: message.to_owned(),
-                data: None,
-            }),
+            outcome: Err(ErrorObject { code, message: message.to_owned(), data: None }),
         }
     }
 
@@ -155,10 +141,9 @@ impl Message {
                 m.insert("id".into(), id.as_ref().map_or(Value::Null, id_value));
                 match outcome {
                     Ok(r) => m.insert("result".into(), r.clone()),
-                    Err(e) => m.insert(
-                        "error".into(),
-                        serde_json::to_value(e).expect("error object serializes"),
-                    ),
+                    Err(e) => {
+                        m.insert("error".into(), serde_json::to_value(e).expect("error object serializes"))
+                    }
                 };
             }
         }
@@ -178,8 +163,7 @@ impl Message {
             Some(b'{') | Some(b'[') => {}
             _ => return Err(DecodeError::NotJson),
         }
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| DecodeError::InvalidJson(e.to_string()))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| DecodeError::InvalidJson(e.to_string()))?;
         Message::from_value(value)
     }
 
@@ -197,9 +181,7 @@ impl Message {
         let id = match obj.remove("id") {
             None => None,
             Some(Value::Null) => Some(None),
-            Some(v) => Some(Some(
-                parse_id(v).ok_or_else(|| bad("\"id\" must be a string or a number"))?,
-            )),
+            Some(v) => Some(Some(parse_id(v).ok_or_else(|| bad("\"id\" must be a string or a number"))?)),
         };
         let params = obj.remove("params");
         if let Some(p) = &params {
@@ -207,11 +189,7 @@ impl Message {
                 return Err(bad("\"params\" must be an object or an array"));
             }
         }
-        match (
-            obj.remove("method"),
-            obj.remove("result"),
-            obj.remove("error"),
-        ) {
+        match (obj.remove("method"), obj.remove("result"), obj.remove("error")) {
             (Some(Value::String(method)), None, None) => match id {
                 None => Ok(Message::Notification { method, params }),
                 Some(Some(id)) => Ok(Message::Request { id, method, params }),
@@ -219,20 +197,14 @@ impl Message {
             },
             (Some(_), None, None) => Err(bad("\"method\" must be a string")),
             (None, Some(result), None) => match id {
-                Some(Some(id)) => Ok(Message::Response {
-                    id: Some(id),
-                    outcome: Ok(result),
-                }),
+                Some(Some(id)) => Ok(Message::Response { id: Some(id), outcome: Ok(result) }),
                 _ => Err(bad("a result needs a string or number \"id\"")),
             },
             (None, None, Some(error)) => {
                 let error: ErrorObject = serde_json::from_value(error)
                     .map_err(|e| bad(&format!("\"error\" is not {{code, message, data?}}: {e}")))?;
                 match id {
-                    Some(id) => Ok(Message::Response {
-                        id,
-                        outcome: Err(error),
-                    }),
+                    Some(id) => Ok(Message::Response { id, outcome: Err(error) }),
                     None => Err(bad("an error reply needs an \"id\" (null is allowed)")),
                 }
             }
@@ -284,13 +256,8 @@ mod tests {
             Ok(Message::request(0.into(), "roots/list", None))
         );
         assert_eq!(
-            decode(
-                r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#
-            ),
-            Ok(Message::notification(
-                "notifications/progress",
-                Some(json!({"progress":1}))
-            ))
+            decode(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#),
+            Ok(Message::notification("notifications/progress", Some(json!({"progress":1}))))
         );
         assert_eq!(
             decode(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#),
@@ -304,13 +271,9 @@ mod tests {
 
     #[test]
     fn an_error_with_a_null_id_is_a_reply_to_nobody() {
-        let m = decode(
-            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
-        )
-        .unwrap();
-        assert!(
-            matches!(m, Message::Response { id: None, outcome: Err(ref e) } if e.code == -32700)
-        );
+        let m =
+            decode(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#).unwrap();
+        assert!(matches!(m, Message::Response { id: None, outcome: Err(ref e) } if e.code == -32700));
     }
 
     #[test]
@@ -320,10 +283,7 @@ mod tests {
         assert_ne!(number.id(), string.id());
         assert_eq!(number.id().unwrap().to_string(), "1");
         assert_eq!(string.id().unwrap().to_string(), "\"1\"");
-        assert_eq!(
-            Message::result("1".into(), json!({})).to_value()["id"],
-            json!("1")
-        );
+        assert_eq!(Message::result("1".into(), json!({})).to_value()["id"], json!("1"));
     }
 
     #[test]
@@ -331,22 +291,11 @@ mod tests {
         let cases: &[(&[u8], DecodeError)] = &[
             (b"Server ready on stdio", DecodeError::NotJson),
             (b"", DecodeError::NotJson),
-            (
-                b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}]",
-                DecodeError::Batch,
-            ),
-            (
-                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\xff\"}",
-                DecodeError::NotUtf8(34),
-            ),
+            (b"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}]", DecodeError::Batch),
+            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\xff\"}", DecodeError::NotUtf8(34)),
         ];
         for (frame, want) in cases {
-            assert_eq!(
-                &Message::decode(frame).unwrap_err(),
-                want,
-                "{}",
-                String::from_utf8_lossy(frame)
-            );
+            assert_eq!(&Message::decode(frame).unwrap_err(), want, "{}", String::from_utf8_lossy(frame));
         }
         let envelope_errors = [
             r#"{"id":1,"method":"a"}"#,
@@ -358,19 +307,10 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1}"#,
         ];
         for frame in envelope_errors {
-            assert!(
-                matches!(decode(frame), Err(DecodeError::Envelope(_))),
-                "{frame}"
-            );
+            assert!(matches!(decode(frame), Err(DecodeError::Envelope(_))), "{frame}");
         }
-        assert!(matches!(
-            decode("{\"a\":"),
-            Err(DecodeError::InvalidJson(_))
-        ));
-        assert_eq!(
-            decode("{}").unwrap_err(),
-            DecodeError::Envelope("\"jsonrpc\" must be \"2.0\"".into())
-        );
+        assert!(matches!(decode("{\"a\":"), Err(DecodeError::InvalidJson(_))));
+        assert_eq!(decode("{}").unwrap_err(), DecodeError::Envelope("\"jsonrpc\" must be \"2.0\"".into()));
     }
 
     #[test]

@@ -32,10 +32,7 @@ pub fn fixture_bin() -> PathBuf {
 pub fn fixture(args: &[&str]) -> ServerConfig {
     let spec = SpawnSpec::new(fixture_bin().to_string_lossy(), args.iter().copied());
     let mut config = ServerConfig::stdio(spec);
-    config.options.graces = Graces {
-        stdin: Duration::from_millis(500),
-        term: Duration::from_millis(500),
-    };
+    config.options.graces = Graces { stdin: Duration::from_millis(500), term: Duration::from_millis(500) };
     config.connect_timeout = Duration::from_secs(10);
     config.options.request_timeout = Duration::from_secs(10);
     config
@@ -50,10 +47,7 @@ pub fn new_log(name: &str) -> Arc<WireLog> {
 pub async fn wait_for(limit: Duration, what: &str, mut cond: impl FnMut() -> bool) {
     let deadline = Instant::now() + limit;
     while !cond() {
-        assert!(
-            Instant::now() < deadline,
-            "timed out after {limit:?} waiting for {what}"
-        );
+        assert!(Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }

@@ -1,1 +1,31 @@
-fn main() {}
+//! `sonde`: a headless MCP inspector over the Sonde engine.
+//!
+//! Contract (scripts and tests rely on it): `--json` output goes to stdout, human messages to
+//! stderr, every run that talks to a server prints its session log path on stderr. Exit codes:
+//! 0 success, 3 a tool result with `isError: true`, 1 a JSON-RPC error or transport failure,
+//! 2 a usage error, 130 interrupted.
+
+mod args;
+mod demo;
+mod log_cmd;
+mod print;
+mod run;
+
+use clap::Parser;
+
+fn main() {
+    let cli = args::Cli::parse();
+    let code = match cli.command {
+        args::Command::DemoServer => demo::serve(),
+        args::Command::Log(log) => log_cmd::run(&log),
+        command => {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("start the async runtime");
+            runtime.block_on(run::run(&cli.global, command))
+        }
+    };
+    std::process::exit(code);
+}

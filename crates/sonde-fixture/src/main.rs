@@ -42,16 +42,10 @@ struct Knobs {
 }
 
 fn parse_args() -> Knobs {
-    let mut k = Knobs {
-        tools: 1,
-        ..Knobs::default()
-    };
+    let mut k = Knobs { tools: 1, ..Knobs::default() };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .unwrap_or_else(|| die(&format!("{name} needs a value")))
-        };
+        let mut value = |name: &str| args.next().unwrap_or_else(|| die(&format!("{name} needs a value")));
         match a.as_str() {
             "--banner" => k.banner = Some(value("--banner")),
             "--grandchild" => k.grandchild = true,
@@ -73,8 +67,7 @@ fn parse_args() -> Knobs {
 }
 
 fn number(s: &str) -> u64 {
-    s.parse()
-        .unwrap_or_else(|_| die(&format!("{s:?} is not a number")))
+    s.parse().unwrap_or_else(|_| die(&format!("{s:?} is not a number")))
 }
 
 fn die(msg: &str) -> ! {
@@ -99,10 +92,8 @@ fn main() {
     }
     if k.grandchild {
         // Inherits our process group; it must die when Sonde stops the server.
-        let child = std::process::Command::new("sleep")
-            .arg("3600")
-            .spawn()
-            .unwrap_or_else(|e| die(&e.to_string()));
+        let child =
+            std::process::Command::new("sleep").arg("3600").spawn().unwrap_or_else(|e| die(&e.to_string()));
         eprintln!("grandchild pid {}", child.id());
     }
     let stdout = io::stdout();
@@ -127,9 +118,7 @@ fn main() {
         if k.ansi_stderr {
             eprintln!(
                 "\x1b[36mrecv\x1b[0m {}",
-                msg.get("method")
-                    .and_then(Value::as_str)
-                    .unwrap_or("(reply)")
+                msg.get("method").and_then(Value::as_str).unwrap_or("(reply)")
             );
         }
         if k.never_answer {
@@ -153,10 +142,7 @@ fn handle(k: &Knobs, msg: &Value, out: &mut impl Write) {
     let method = msg.get("method").and_then(Value::as_str);
     let (Some(id), Some(method)) = (id, method) else {
         if method == Some("notifications/initialized") && k.ask_ping {
-            send(
-                out,
-                &json!({"jsonrpc":"2.0","id":"fixture-1","method":"ping"}),
-            );
+            send(out, &json!({"jsonrpc":"2.0","id":"fixture-1","method":"ping"}));
         }
         return;
     };
@@ -181,20 +167,12 @@ fn handle(k: &Knobs, msg: &Value, out: &mut impl Write) {
 }
 
 fn list_tools(k: &Knobs, params: &Value) -> Value {
-    let start: usize = params
-        .get("cursor")
-        .and_then(Value::as_str)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
+    let start: usize = params.get("cursor").and_then(Value::as_str).and_then(|c| c.parse().ok()).unwrap_or(0);
     let page = k.page_size.unwrap_or(k.tools.max(1));
     let end = (start + page).min(k.tools);
     let tools: Vec<Value> = (start..end)
         .map(|i| {
-            let name = if i == 0 {
-                "echo".to_owned()
-            } else {
-                format!("filler_{}", i + 1)
-            };
+            let name = if i == 0 { "echo".to_owned() } else { format!("filler_{}", i + 1) };
             json!({"name": name, "description": "Echoes its text back.",
                    "inputSchema": {"type":"object","properties":{"text":{"type":"string"}}}})
         })
@@ -237,16 +215,10 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
         }
         return;
     }
-    let name = params
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
     let result = match name {
         "echo" => {
-            let text = params
-                .pointer("/arguments/text")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
+            let text = params.pointer("/arguments/text").and_then(Value::as_str).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}]})
         }
         other => {

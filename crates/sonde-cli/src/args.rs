@@ -1,0 +1,136 @@
+//! The command line: global options, subcommands, and turning them into a server config.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use sonde_core::hub::ServerConfig;
+use sonde_core::process::SpawnSpec;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sonde",
+    version,
+    about = "Inspect MCP servers: every byte on the wire, every process owned."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct Global {
+    /// Request timeout and connect (handshake) deadline, in milliseconds.
+    #[arg(long, global = true, value_name = "MS", default_value_t = 60_000)]
+    pub timeout: u64,
+    /// Shutdown: how long to wait after closing stdin before SIGTERM.
+    #[arg(long, global = true, value_name = "MS", default_value_t = 2_000)]
+    pub grace_stdin: u64,
+    /// Shutdown: how long to wait after SIGTERM before SIGKILL.
+    #[arg(long, global = true, value_name = "MS", default_value_t = 2_000)]
+    pub grace_term: u64,
+    /// A variable for the server's environment (repeatable). Only PATH, HOME, USER, LOGNAME,
+    /// SHELL, TERM and LANG are passed through unless --inherit-env is given.
+    #[arg(long = "env", global = true, value_name = "K=V", value_parser = parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Pass Sonde's whole environment to the server.
+    #[arg(long, global = true)]
+    pub inherit_env: bool,
+    /// The server's working directory.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// The longest stdout line kept whole, in bytes (default 64 MiB).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = sonde_core::wire::DEFAULT_MAX_LINE)]
+    pub max_line: usize,
+}
+
+fn parse_env(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_owned(), v.to_owned())),
+        _ => Err(format!("{s:?} is not K=V")),
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Tools of a server.
+    Tools {
+        #[command(subcommand)]
+        action: ToolsAction,
+    },
+    /// Call a tool and print its result.
+    Call {
+        /// The tool's name.
+        tool: String,
+        /// The arguments, a JSON object.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        /// Print the CallToolResult as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Protocol version and how it was decided, serverInfo, capabilities, instructions.
+    Info {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Print a recorded session.
+    Log(LogArgs),
+    /// Run the bundled demo MCP server on stdio.
+    DemoServer,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ToolsAction {
+    /// Connect, list every tool (following nextCursor), shut down gracefully.
+    List {
+        /// Print {"tools":[…]} on stdout.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        server: Server,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct Server {
+    /// The server command line, after `--`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// One JSON entry per line on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// A session file, or `last` for the most recent one.
+    #[arg(long, value_name = "PATH|last", default_value = "last")]
+    pub session: String,
+    /// Terms like `kind:lifecycle dir:in method:tools/call id:3 conn:1`; other words are text.
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Option<String>,
+}
+
+impl Global {
+    pub fn server_config(&self, server: &Server) -> ServerConfig {
+        let (program, args) = server.command.split_first().expect("clap requires a command");
+        let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
+        spec.env = self.env.clone();
+        spec.inherit_env = self.inherit_env;
+        spec.cwd = self.cwd.clone();
+        let mut config = ServerConfig::stdio(spec);
+        config.connect_timeout = Duration::from_millis(self.timeout);
+        config.options.request_timeout = Duration::from_millis(self.timeout);
+        config.options.graces.stdin = Duration::from_millis(self.grace_stdin);
+        config.options.graces.term = Duration::from_millis(self.grace_term);
+        config.options.max_line = self.max_line;
+        config
+    }
+}
