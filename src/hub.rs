@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::connection::{Connection, Options, RequestError};
+use crate::connection::{BasicResponder, Connection, Options, RequestError};
 use crate::log::WireLog;
 use crate::mcp::{self, ServerDescription};
 use crate::process::{duration_words, ExitInfo, SpawnSpec};
@@ -23,11 +23,18 @@ pub struct ServerConfig {
     /// Bounds the handshake only, never the server's life (default 30 s).
     pub connect_timeout: Duration,
     pub options: Options,
+    /// Directories offered to the server as roots.
+    pub roots: Vec<std::path::PathBuf>,
 }
 
 impl ServerConfig {
     pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
-        ServerConfig { spawn, connect_timeout: Duration::from_secs(30), options: Options::default() }
+        ServerConfig {
+            spawn,
+            connect_timeout: Duration::from_secs(30),
+            options: Options::default(),
+            roots: Vec::new(),
+        }
     }
 }
 
@@ -69,7 +76,8 @@ impl Hub {
     pub async fn connect(&self, config: &ServerConfig) -> Result<u64, HubError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let command = config.spawn.command_line();
-        let conn = Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options)
+        let responder = Arc::new(BasicResponder { roots: config.roots.clone() });
+        let conn = Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options, responder)
             .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
         // The timeout cancels only this wait; the process belongs to the connection task.
         let reason = match tokio::time::timeout(config.connect_timeout, mcp::initialize(&conn)).await {

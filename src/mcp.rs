@@ -37,8 +37,7 @@ pub struct ServerDescription {
 pub async fn initialize(conn: &Connection) -> Result<ServerDescription, RequestError> {
     let params = json!({
         "protocolVersion": LEGACY_VERSION,
-        // Sonde answers ping and nothing else a server might ask; it declares nothing more.
-        "capabilities": {},
+        "capabilities": conn.client_capabilities(),
         "clientInfo": client_info(),
     });
     let result = conn.request(Request::new("initialize", Some(params))).await?;

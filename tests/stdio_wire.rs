@@ -81,6 +81,7 @@ async fn a_request_with_no_reply_times_out_and_is_cancelled_on_the_wire() {
         &silent.spawn,
         hub.log().clone(),
         sonde_core::connection::Options { request_timeout: Duration::from_millis(200), ..silent.options },
+        std::sync::Arc::new(sonde_core::connection::BasicResponder::default()),
     )
     .unwrap();
     let err = conn.request(sonde_core::connection::Request::new("tools/list", None)).await.unwrap_err();

@@ -9,9 +9,11 @@
 //! and wait on a oneshot for the outcome, so there is no shared mutable state.
 
 mod inbound;
+mod responder;
 mod task;
 
 pub use inbound::{classify, summary};
+pub use responder::{file_uri, not_handled, BasicResponder, Responder};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,7 +50,7 @@ impl Default for Options {
 pub enum RequestError {
     /// The server answered with a JSON-RPC error.
     #[error("{method} failed: {} (code {})", .error.message, .error.code)]
-    Rpc { method: String, error: ErrorObject },
+    Rpc { method: String, error: Box<ErrorObject> },
     /// No reply came in time; `notifications/cancelled` was sent.
     #[error("{method} got no reply within {}", crate::process::duration_words(*.after))]
     Timeout { method: String, after: Duration },
@@ -66,6 +68,7 @@ pub struct Connection {
     id: u64,
     commands: mpsc::UnboundedSender<task::Command>,
     log: Arc<WireLog>,
+    responder: Arc<dyn Responder>,
 }
 
 /// A request as the loop will send it.
@@ -93,15 +96,17 @@ impl Connection {
         spec: &SpawnSpec,
         log: Arc<WireLog>,
         options: Options,
+        responder: Arc<dyn Responder>,
     ) -> std::io::Result<Connection> {
         let spawned = crate::process::spawn(spec, log.clone(), id)?;
-        Ok(Connection::start(id, spawned, log, options))
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(task::run(id, spawned, log.clone(), options, responder.clone(), rx));
+        Ok(Connection { id, commands: tx, log, responder })
     }
 
-    fn start(id: u64, spawned: crate::process::Spawned, log: Arc<WireLog>, options: Options) -> Connection {
-        let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(task::run(id, spawned, log.clone(), options, rx));
-        Connection { id, commands: tx, log }
+    /// The client capabilities this connection's responder supports.
+    pub fn client_capabilities(&self) -> serde_json::Value {
+        self.responder.capabilities()
     }
 
     pub fn id(&self) -> u64 {

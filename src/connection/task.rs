@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary};
-use super::{Options, Request, RequestError};
+use super::{Options, Request, RequestError, Responder};
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::process::{duration_words, ExitInfo, Process, Spawned};
 use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
@@ -43,6 +43,7 @@ struct Loop {
     conn: u64,
     log: Arc<WireLog>,
     options: Options,
+    responder: Arc<dyn Responder>,
     process: Arc<Process>,
     /// Frames for the stdin writer; `None` once stdin is being closed.
     frames: Option<mpsc::UnboundedSender<Vec<u8>>>,
@@ -66,6 +67,7 @@ pub async fn run(
     spawned: Spawned,
     log: Arc<WireLog>,
     options: Options,
+    responder: Arc<dyn Responder>,
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     let Spawned { process, stdin, stdout } = spawned;
@@ -79,6 +81,7 @@ pub async fn run(
         conn,
         log,
         options,
+        responder,
         process: Arc::new(process),
         frames: Some(frames_tx),
         next_id: 1,
@@ -196,17 +199,22 @@ impl Loop {
         );
     }
 
-    /// Records a frame and queues it for stdin. Returns its seq.
+    /// Records a frame and queues it for stdin. Returns its seq. Once stdin is closed the
+    /// frame is recorded as a note instead, so the log never claims a frame that was not sent.
     fn send(&mut self, message: &Message, probe: bool) -> u64 {
         let json = message.to_json();
+        let Some(frames) = &self.frames else {
+            let what = message.method().map_or_else(|| "reply".to_owned(), str::to_owned);
+            let detail = format!("not sent: stdin was already closed ({what})");
+            return self.log.append(
+                Entry::new(self.conn, Kind::Note, Direction::Meta).with_bytes(&json).with_detail(detail),
+            );
+        };
+        let _ = frames.send(encode_line(&json));
         let mut entry =
             with_summary(Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json), message);
         entry.probe = probe;
-        let seq = self.log.append(entry);
-        if let Some(frames) = &self.frames {
-            let _ = frames.send(encode_line(&json));
-        }
-        seq
+        self.log.append(entry)
     }
 
     fn note(&self, detail: String) {
@@ -259,7 +267,10 @@ impl Loop {
                         s.method = Some(pending.method.clone());
                     }
                     self.log.append(entry);
-                    let result = outcome.map_err(|error| RequestError::Rpc { method: pending.method, error });
+                    let result = outcome.map_err(|error| RequestError::Rpc {
+                        method: pending.method,
+                        error: Box::new(error),
+                    });
                     let _ = pending.reply.send(result);
                 } else if let Some(method) = self.abandoned.remove(&id) {
                     if let Some(s) = entry.summary.as_mut() {
@@ -285,10 +296,9 @@ impl Loop {
             }
             Message::Request { id, method, params } => {
                 self.log.append(entry);
-                let answer = answer_server_request(&method, params.as_ref());
-                let reply = match answer {
+                let reply = match self.responder.answer(&method, params.as_ref()) {
                     Ok(result) => Message::result(id, result),
-                    Err((code, text)) => Message::error(id, code, &text),
+                    Err(error) => Message::Response { id: Some(id), outcome: Err(error) },
                 };
                 self.send(&reply, false);
             }
@@ -379,14 +389,6 @@ impl Loop {
         for waiter in self.shutdown_waiters.drain(..) {
             let _ = waiter.send(self.exit.clone());
         }
-    }
-}
-
-/// The answer to a request the server sent. Every request gets one, so no server waits forever.
-fn answer_server_request(method: &str, _params: Option<&Value>) -> Result<Value, (i64, String)> {
-    match method {
-        "ping" => Ok(json!({})),
-        _ => Err((-32601, format!("Method not found: Sonde does not handle {method}"))),
     }
 }
 

@@ -62,3 +62,17 @@ pub fn alive(pid: i32) -> bool {
         Err(_) => false,
     }
 }
+
+/// A third-party peer installed by `make peers` under `.cache/peers` (or `$SONDE_PEERS`).
+pub fn peer_bin(relative: &str) -> PathBuf {
+    let root = std::env::var_os("SONDE_PEERS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".cache/peers"));
+    let path = root.join(relative);
+    assert!(
+        path.exists(),
+        "{} is missing: run `make peers` (make test does) to install the real servers",
+        path.display()
+    );
+    path
+}

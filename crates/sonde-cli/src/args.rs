@@ -44,6 +44,9 @@ pub struct Global {
     /// The longest stdout line kept whole, in bytes (default 64 MiB).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = sonde_core::wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
+    /// A directory offered to the server as a root (repeatable).
+    #[arg(long = "root", global = true, value_name = "PATH")]
+    pub roots: Vec<PathBuf>,
 }
 
 fn parse_env(s: &str) -> Result<(String, String), String> {
@@ -131,6 +134,7 @@ impl Global {
         config.options.graces.stdin = Duration::from_millis(self.grace_stdin);
         config.options.graces.term = Duration::from_millis(self.grace_term);
         config.options.max_line = self.max_line;
+        config.roots = self.roots.clone();
         config
     }
 }

@@ -91,7 +91,9 @@ fn main() {
         unsafe { libc::signal(libc::SIGTERM, libc::SIG_IGN) };
     }
     if k.grandchild {
-        // Inherits our process group; it must die when Sonde stops the server.
+        // Inherits our process group; it must die when Sonde stops the server. It is never
+        // waited on on purpose: it is meant to outlive this process unless Sonde stops it.
+        #[expect(clippy::zombie_processes, reason = "the grandchild must outlive the server")]
         let child =
             std::process::Command::new("sleep").arg("3600").spawn().unwrap_or_else(|e| die(&e.to_string()));
         eprintln!("grandchild pid {}", child.id());

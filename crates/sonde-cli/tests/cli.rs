@@ -1,0 +1,177 @@
+//! The `sonde` command as scripts use it: exit codes, JSON on stdout, the session log path on
+//! stderr, `sonde log`, and no server left behind when `sonde` itself is SIGKILLed.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sonde_core::process::live_members;
+
+const SONDE: &str = env!("CARGO_BIN_EXE_sonde");
+
+fn data_home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sonde-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn sonde(home: &Path, args: &[&str]) -> Output {
+    Command::new(SONDE).args(args).env("XDG_DATA_HOME", home).output().expect("run sonde")
+}
+
+/// `sonde ARGS -- sonde demo-server`.
+fn with_demo(home: &Path, args: &[&str]) -> Output {
+    let mut all = args.to_vec();
+    all.extend(["--", SONDE, "demo-server"]);
+    sonde(home, &all)
+}
+
+fn stdout_json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {out:?}"))
+}
+
+fn session_path(stderr: &[u8]) -> PathBuf {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("sonde: session log "))
+        .expect("the session log path on stderr");
+    PathBuf::from(line)
+}
+
+#[test]
+fn tools_list_json_prints_every_tool_and_the_session_log_path() {
+    let home = data_home("list");
+    let out = with_demo(&home, &["tools", "list", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let names: Vec<String> = stdout_json(&out)["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["echo", "add", "slow", "image"]);
+    let path = session_path(&out.stderr);
+    assert!(path.starts_with(home.join("sonde/sessions")), "{path:?}");
+    assert!(path.exists());
+}
+
+#[test]
+fn call_exit_codes_follow_the_contract() {
+    let home = data_home("codes");
+    let ok = with_demo(&home, &["call", "add", "--args", r#"{"a":2,"b":40}"#, "--json"]);
+    assert_eq!(ok.status.code(), Some(0), "{ok:?}");
+    assert_eq!(stdout_json(&ok)["structuredContent"]["sum"], 42.0);
+
+    let tool_error = with_demo(&home, &["call", "echo", "--args", "{}", "--json"]);
+    assert_eq!(tool_error.status.code(), Some(3), "{tool_error:?}");
+    assert_eq!(stdout_json(&tool_error)["isError"], true);
+
+    let rpc_error = with_demo(&home, &["call", "no-such-tool"]);
+    assert_eq!(rpc_error.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&rpc_error.stderr).contains("Unknown tool: no-such-tool (code -32602)"));
+
+    let usage = with_demo(&home, &["call", "echo", "--args", "not json"]);
+    assert_eq!(usage.status.code(), Some(2));
+    let no_command = sonde(&home, &["call", "echo"]);
+    assert_eq!(no_command.status.code(), Some(2));
+
+    let missing = sonde(&home, &["tools", "list", "--", "/nonexistent/server"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("could not start /nonexistent/server"));
+}
+
+#[test]
+fn info_json_says_how_the_version_was_decided() {
+    let home = data_home("info");
+    let out = with_demo(&home, &["info", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let info = stdout_json(&out);
+    assert_eq!(info["protocolVersion"], "2025-11-25");
+    assert_eq!(info["decidedBy"], "initialize");
+    assert_eq!(info["serverInfo"]["name"], "sonde-demo");
+    assert!(info["capabilities"]["tools"].is_object());
+}
+
+#[test]
+fn log_prints_the_last_session_as_json_lines_and_filters_it() {
+    let home = data_home("log");
+    let call = with_demo(&home, &["call", "echo", "--args", r#"{"text":"hi"}"#]);
+    assert!(call.status.success(), "{call:?}");
+    let out = sonde(&home, &["log", "--json", "--session", "last"]);
+    assert!(out.status.success(), "{out:?}");
+    let entries: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(entries.iter().any(|e| e["summary"]["method"] == "tools/call" && e["dir"] == "out"));
+    for (i, e) in entries.iter().enumerate() {
+        assert_eq!(e["seq"], i as u64);
+    }
+    let path = session_path(&call.stderr);
+    let lifecycle = sonde(&home, &["log", "--session", path.to_str().unwrap(), "--filter", "kind:lifecycle"]);
+    let text = String::from_utf8_lossy(&lifecycle.stdout);
+    assert!(text.contains("closed stdin") && text.contains("shutdown complete"), "{text}");
+    let bad = sonde(&home, &["log", "--filter", "kind:nonsense"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn sonde_killed_mid_session_leaves_no_server_process_alive() {
+    let home = data_home("sigkill");
+    let fixture = fixture_bin();
+    let mut child = Command::new(SONDE)
+        .args(["call", "echo", "--"])
+        .arg(&fixture)
+        .args(["--grandchild", "--never-answer", "--ignore-sigterm", "--stay-on-eof"])
+        .env("XDG_DATA_HOME", &home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let path = session_path(first.as_bytes());
+    let pgid = wait_for(Duration::from_secs(10), || {
+        let log = std::fs::read_to_string(&path).ok()?;
+        let spawned: Value = serde_json::from_str(log.lines().find(|l| l.contains("\"spawned\""))?).ok()?;
+        let pgid = spawned["lifecycle"]["pid"].as_i64()? as i32;
+        (live_members(pgid).len() >= 2).then_some(pgid)
+    })
+    .expect("the server and its grandchild started");
+    let members = live_members(pgid);
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    child.wait().unwrap();
+    let gone = wait_for(Duration::from_secs(2), || live_members(pgid).is_empty().then_some(()));
+    assert!(
+        gone.is_some(),
+        "still alive 2 s after sonde was killed: {:?} of {members:?}",
+        live_members(pgid)
+    );
+}
+
+/// Polls `probe` until it returns `Some`, for at most `limit`.
+fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = probe() {
+            return Some(v);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn fixture_bin() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "sonde-fixture"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    Path::new(SONDE).with_file_name("sonde-fixture")
+}
