@@ -1,0 +1,67 @@
+# Sonde's two commands: `make run` and `make test`. Everything they need is installed from
+# here (Debian packages, npm peers into .cache/), never by hand.
+
+SHELL := /bin/bash
+CARGO ?= cargo
+export CARGO_TARGET_DIR ?= $(CURDIR)/target
+CACHE := $(CURDIR)/.cache
+PEERS := $(CACHE)/peers
+export SONDE_PEERS := $(PEERS)
+export npm_config_cache := $(CACHE)/npm
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SONDE := $(CARGO_TARGET_DIR)/debug/sonde
+
+# Real third-party servers the integration tests talk to (pinned).
+EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+
+.PHONY: run test build deps peers fmt-check clippy unit fuzz clean-cache
+
+## make run: build, then list the bundled demo server's tools (prints the session log path).
+run: deps build
+	$(SONDE) tools list -- $(SONDE) demo-server
+
+## make test: install what the tests need, then fmt, clippy and every test layer.
+test: deps peers fmt-check clippy
+	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
+	$(CARGO) nextest run --workspace --no-fail-fast
+
+build:
+	$(CARGO) build --workspace
+
+# System packages: a C toolchain for -sys crates, Node.js and npm for the npm peers.
+deps:
+	@command -v $(CARGO) >/dev/null || { echo "make: Rust is missing; install it with rustup (https://rustup.rs)"; exit 1; }
+	@missing=""; \
+	command -v cc >/dev/null || missing="$$missing build-essential"; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
+peers: $(PEERS)/npm/.installed-server-everything-2026.8.31
+
+$(PEERS)/npm/.installed-server-everything-2026.8.31:
+	mkdir -p $(PEERS)/npm
+	cd $(PEERS)/npm && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error $(EVERYTHING)
+	touch $@
+
+fmt-check:
+	$(CARGO) fmt --all --check
+
+clippy:
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+## make fuzz: run the frame splitter/decoder fuzzer for a bounded time (FUZZ_SECONDS, default 60).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	cd fuzz && $(CARGO) +nightly fuzz run frames -- -max_total_time=$(FUZZ_SECONDS)
+
+clean-cache:
+	rm -rf $(CACHE)
