@@ -28,8 +28,14 @@ pub struct BasicResponder {
 
 impl Responder for BasicResponder {
     fn capabilities(&self) -> Value {
-        // Roots are declared even when none are configured: an empty list is a true answer.
-        json!({ "roots": {} })
+        // Roots are declared only when some are configured: a server told the client has roots
+        // may ask for them after Sonde has already closed stdin (server-everything does, then
+        // waits for the answer instead of exiting).
+        if self.roots.is_empty() {
+            json!({})
+        } else {
+            json!({ "roots": {} })
+        }
     }
 
     fn answer(&self, method: &str, _params: Option<&Value>) -> Result<Value, ErrorObject> {
