@@ -4,6 +4,7 @@
 //! crate knows that a user interface exists.
 
 pub mod connection;
+pub mod era;
 pub mod hub;
 pub mod log;
 pub mod mcp;
