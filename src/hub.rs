@@ -1,27 +1,34 @@
-//! The facade both front ends use: live connections by id, and the commands on them.
+//! The facade both front ends use: live sessions by id, and the commands on them.
 //!
-//! Owns: connecting (spawn, then a handshake bounded by the connect deadline; the deadline
-//! never bounds the process), the table of live connections, and disconnecting.
+//! Owns: connecting (spawn, then the opening exchange of the chosen era, bounded by the
+//! connect deadline, which never bounds the process), remembering era verdicts, the table of
+//! live sessions, and disconnecting.
 //! Refuses: presentation. It returns values and errors; the CLI prints and the UI renders.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
-use crate::connection::{BasicResponder, Connection, Options, RequestError};
-use crate::log::WireLog;
-use crate::mcp::{self, ServerDescription};
+use crate::config::{CachedEra, EraCache};
+use crate::connection::{BasicResponder, Connection, Options, RequestError, Responder};
+use crate::era::EraPolicy;
+use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::mcp::{ServerDescription, Session};
+use crate::negotiate::{self, Plan};
 use crate::process::{duration_words, ExitInfo, SpawnSpec};
 
 /// Everything needed to start and talk to one server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerConfig {
     pub spawn: SpawnSpec,
-    /// Bounds the handshake only, never the server's life (default 30 s).
+    pub era: EraPolicy,
+    /// Bounds the opening exchange only, never the server's life (default 30 s).
     pub connect_timeout: Duration,
+    /// How long the `server/discover` probe waits before falling back (default 3 s).
+    pub probe_timeout: Duration,
     pub options: Options,
     /// Directories offered to the server as roots.
     pub roots: Vec<std::path::PathBuf>,
@@ -31,7 +38,9 @@ impl ServerConfig {
     pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
         ServerConfig {
             spawn,
+            era: EraPolicy::Auto,
             connect_timeout: Duration::from_secs(30),
+            probe_timeout: Duration::from_secs(3),
             options: Options::default(),
             roots: Vec::new(),
         }
@@ -50,68 +59,125 @@ pub enum HubError {
     Request(#[from] RequestError),
 }
 
-struct Live {
-    conn: Connection,
-    server: ServerDescription,
-}
-
-/// Live connections sharing one session log.
+/// Live sessions sharing one session log.
 pub struct Hub {
     log: Arc<WireLog>,
+    era_cache: Option<EraCache>,
     next_id: AtomicU64,
-    live: Mutex<HashMap<u64, Live>>,
+    live: Mutex<HashMap<u64, Session>>,
 }
 
 impl Hub {
     pub fn new(log: Arc<WireLog>) -> Hub {
-        Hub { log, next_id: AtomicU64::new(1), live: Mutex::new(HashMap::new()) }
+        Hub { log, era_cache: None, next_id: AtomicU64::new(1), live: Mutex::new(HashMap::new()) }
+    }
+
+    /// Remembers `auto` verdicts in `cache` and uses them on the next connect.
+    pub fn with_era_cache(mut self, cache: EraCache) -> Hub {
+        self.era_cache = Some(cache);
+        self
     }
 
     pub fn log(&self) -> &Arc<WireLog> {
         &self.log
     }
 
-    /// Starts a server and runs the handshake. On failure the server is shut down with the
-    /// full ladder and the error says what happened.
+    fn spawn(&self, id: u64, config: &ServerConfig) -> std::io::Result<Connection> {
+        let responder: Arc<dyn Responder> = Arc::new(BasicResponder { roots: config.roots.clone() });
+        Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options, responder)
+    }
+
+    fn note(&self, conn: u64, detail: String) {
+        self.log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    /// Starts a server and opens it in the era the policy and the evidence decide. On failure
+    /// the server is shut down with the full ladder and the error says what happened.
     pub async fn connect(&self, config: &ServerConfig) -> Result<u64, HubError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let command = config.spawn.command_line();
-        let responder = Arc::new(BasicResponder { roots: config.roots.clone() });
-        let conn = Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options, responder)
-            .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
-        // The timeout cancels only this wait; the process belongs to the connection task.
-        let reason = match tokio::time::timeout(config.connect_timeout, mcp::initialize(&conn)).await {
-            Ok(Ok(server)) => {
-                self.live.lock().unwrap().insert(id, Live { conn, server });
+        let conn =
+            self.spawn(id, config).map_err(|source| HubError::Spawn { command: command.clone(), source })?;
+        let cached = match (config.era, &self.era_cache) {
+            (EraPolicy::Auto, Some(cache)) => cache.get(&config.spawn),
+            _ => None,
+        };
+        let plan = Plan {
+            policy: config.era,
+            probe_timeout: config.probe_timeout,
+            request_timeout: config.options.request_timeout,
+            cached: cached.as_ref(),
+        };
+        // The handle kept here lets a timed-out opening still shut its server down: the
+        // timeout cancels only this wait, never the process, which the connection task owns.
+        let keep = conn.clone();
+        let opened = tokio::time::timeout(
+            config.connect_timeout,
+            negotiate::open(conn, plan, || self.spawn(id, config)),
+        );
+        let (conn, reason) = match opened.await {
+            Ok(Ok((conn, server))) => {
+                self.remember(config, cached.as_ref(), &server);
+                self.note(id, format!("protocol {} ({})", server.protocol_version, server.decided_by));
+                self.live.lock().unwrap().insert(id, Session::new(conn, server));
                 return Ok(id);
             }
-            Ok(Err(e)) => e.to_string(),
-            Err(_) => format!("no reply to initialize within {}", duration_words(config.connect_timeout)),
+            Ok(Err((conn, reason))) => (conn, reason),
+            Err(_) => (
+                keep,
+                format!(
+                    "no answer to the opening exchange within {}",
+                    duration_words(config.connect_timeout)
+                ),
+            ),
         };
+        if cached.is_some() {
+            if let Some(cache) = &self.era_cache {
+                let _ = cache.forget(&config.spawn);
+                self.note(id, "dropped the cached era verdict for this server".into());
+            }
+        }
         let exit = conn.shutdown().await;
         let reason = match exit {
-            Some(exit) if !reason.contains("server ") => {
-                format!("{reason}; the server {}", exit.describe())
-            }
+            Some(exit) if !reason.contains("server ") => format!("{reason}; the server {}", exit.describe()),
             _ => reason,
         };
         Err(HubError::Handshake { command, reason })
     }
 
+    fn remember(&self, config: &ServerConfig, cached: Option<&CachedEra>, server: &ServerDescription) {
+        let (Some(cache), EraPolicy::Auto) = (&self.era_cache, config.era) else { return };
+        if cached.is_some_and(|c| c.era == server.era && c.version == server.protocol_version) {
+            return;
+        }
+        let verdict = CachedEra {
+            era: server.era,
+            version: server.protocol_version.clone(),
+            decided_by: server.decided_by.clone(),
+            at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        };
+        // The cache only saves a probe next time; failing to write it changes nothing now.
+        let _ = cache.put(&config.spawn, verdict);
+    }
+
+    pub fn session(&self, id: u64) -> Result<Session, HubError> {
+        self.live.lock().unwrap().get(&id).cloned().ok_or(HubError::NoSuchConnection(id))
+    }
+
     pub fn connection(&self, id: u64) -> Result<Connection, HubError> {
-        self.live.lock().unwrap().get(&id).map(|l| l.conn.clone()).ok_or(HubError::NoSuchConnection(id))
+        Ok(self.session(id)?.conn)
     }
 
     pub fn server(&self, id: u64) -> Result<ServerDescription, HubError> {
-        self.live.lock().unwrap().get(&id).map(|l| l.server.clone()).ok_or(HubError::NoSuchConnection(id))
+        Ok(self.session(id)?.server)
     }
 
     pub async fn list_tools(&self, id: u64) -> Result<Vec<Value>, HubError> {
-        Ok(mcp::list_all(&self.connection(id)?, "tools/list", "tools").await?)
+        Ok(self.session(id)?.list_all("tools/list", "tools").await?)
     }
 
     pub async fn call_tool(&self, id: u64, name: &str, arguments: Option<Value>) -> Result<Value, HubError> {
-        Ok(mcp::call_tool(&self.connection(id)?, name, arguments).await?)
+        Ok(self.session(id)?.call_tool(name, arguments).await?)
     }
 
     /// Shuts the server down with the full ladder and forgets the connection.
@@ -124,7 +190,7 @@ impl Hub {
 
     /// Shuts every live connection down, concurrently.
     pub async fn disconnect_all(&self) {
-        let conns: Vec<Connection> = self.live.lock().unwrap().drain().map(|(_, l)| l.conn).collect();
+        let conns: Vec<Connection> = self.live.lock().unwrap().drain().map(|(_, s)| s.conn).collect();
         let mut tasks = tokio::task::JoinSet::new();
         for conn in conns {
             tasks.spawn(async move { conn.shutdown().await });

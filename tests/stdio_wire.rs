@@ -74,7 +74,7 @@ async fn a_request_with_no_reply_times_out_and_is_cancelled_on_the_wire() {
     let mut silent = fixture(&["--never-answer"]);
     silent.connect_timeout = Duration::from_millis(300);
     let err = hub.connect(&silent).await.unwrap_err().to_string();
-    assert!(err.contains("no reply to initialize within 300 ms"), "{err}");
+    assert!(err.contains("no answer to the opening exchange within 300 ms"), "{err}");
 
     let conn = sonde_core::connection::Connection::spawn_stdio(
         99,

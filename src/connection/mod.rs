@@ -57,6 +57,9 @@ pub enum RequestError {
     /// The reply was longer than the line cap and could not be read.
     #[error("the reply to {method} was {len} bytes, over the {cap}-byte line cap; its head is in the log")]
     TooLarge { method: String, len: u64, cap: usize },
+    /// The reply broke the protocol, or asks for something Sonde does not do.
+    #[error("{0}")]
+    Protocol(String),
     /// The server went away, or the connection was closed.
     #[error("{0}")]
     Gone(String),
@@ -146,6 +149,11 @@ impl Connection {
         let (reply, outcome) = oneshot::channel();
         self.commands.send(task::Command::Pid { reply }).ok()?;
         outcome.await.ok()
+    }
+
+    /// Tells the loop which era was decided, for how it treats server requests.
+    pub fn set_era(&self, era: crate::era::Era) {
+        let _ = self.commands.send(task::Command::SetEra(era));
     }
 
     /// Runs the shutdown ladder and waits for it to finish. Requests still pending fail with

@@ -13,6 +13,7 @@ use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary};
 use super::{Options, Request, RequestError, Responder};
+use crate::era::Era;
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::process::{duration_words, ExitInfo, Process, Spawned};
 use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
@@ -22,11 +23,26 @@ use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
 const SETTLE: Duration = Duration::from_millis(300);
 
 pub enum Command {
-    Request { request: Request, reply: oneshot::Sender<Result<Value, RequestError>> },
-    Notify { method: String, params: Option<Value> },
-    ExitInfo { reply: oneshot::Sender<Option<ExitInfo>> },
-    Pid { reply: oneshot::Sender<u32> },
-    Shutdown { reply: oneshot::Sender<Option<ExitInfo>> },
+    Request {
+        request: Request,
+        reply: oneshot::Sender<Result<Value, RequestError>>,
+    },
+    Notify {
+        method: String,
+        params: Option<Value>,
+    },
+    ExitInfo {
+        reply: oneshot::Sender<Option<ExitInfo>>,
+    },
+    Pid {
+        reply: oneshot::Sender<u32>,
+    },
+    Shutdown {
+        reply: oneshot::Sender<Option<ExitInfo>>,
+    },
+    /// The era was decided: in 2026-07-28 a server must not send requests, so they are
+    /// flagged and left unanswered instead of answered.
+    SetEra(Era),
 }
 
 struct Pending {
@@ -36,6 +52,8 @@ struct Pending {
     sent: Instant,
     deadline: Instant,
     timeout: Duration,
+    /// Probe replies are marked in the log too, so the transcript says why an era was chosen.
+    probe: bool,
     reply: oneshot::Sender<Result<Value, RequestError>>,
 }
 
@@ -60,6 +78,7 @@ struct Loop {
     over_long_id: Option<RequestId>,
     shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
     shut_down: bool,
+    era: Option<Era>,
 }
 
 pub async fn run(
@@ -94,6 +113,7 @@ pub async fn run(
         over_long_id: None,
         shutdown_waiters: Vec::new(),
         shut_down: false,
+        era: None,
     };
     let mut commands_open = true;
     loop {
@@ -157,6 +177,7 @@ impl Loop {
             Command::ExitInfo { reply } => {
                 let _ = reply.send(self.exit.clone());
             }
+            Command::SetEra(era) => self.era = Some(era),
             Command::Pid { reply } => {
                 let _ = reply.send(self.process.pid());
             }
@@ -195,7 +216,15 @@ impl Loop {
         let now = Instant::now();
         self.pending.insert(
             id,
-            Pending { method: request.method, seq, sent: now, deadline: now + timeout, timeout, reply },
+            Pending {
+                method: request.method,
+                seq,
+                sent: now,
+                deadline: now + timeout,
+                timeout,
+                probe: request.probe,
+                reply,
+            },
         );
     }
 
@@ -266,6 +295,7 @@ impl Loop {
                     if let Some(s) = entry.summary.as_mut() {
                         s.method = Some(pending.method.clone());
                     }
+                    entry.probe = pending.probe;
                     self.log.append(entry);
                     let result = outcome.map_err(|error| RequestError::Rpc {
                         method: pending.method,
@@ -293,6 +323,10 @@ impl Loop {
                         "an error with id null: the server could not read one of Sonde's frames",
                     ),
                 );
+            }
+            Message::Request { .. } if self.era == Some(Era::Modern) => {
+                let detail = "a server request on a 2026-07-28 connection breaks the protocol; not answered";
+                self.log.append(entry.with_detail(detail));
             }
             Message::Request { id, method, params } => {
                 self.log.append(entry);
@@ -348,6 +382,16 @@ impl Loop {
         for id in expired {
             let pending = self.pending.remove(&id).expect("listed above");
             let after = duration_words(pending.timeout);
+            // The probe is never cancelled (the SDKs never do, and a legacy server has not been
+            // initialized yet), and initialize must not be.
+            if pending.probe || pending.method == "initialize" {
+                self.note(format!("{} {id} got no reply within {after}", pending.method));
+                self.abandoned.insert(id, pending.method.clone());
+                let _ = pending
+                    .reply
+                    .send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
+                continue;
+            }
             self.note(format!(
                 "{} {id} got no reply within {after}; sending notifications/cancelled",
                 pending.method

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use sonde_core::era::EraPolicy;
 use sonde_core::hub::ServerConfig;
 use sonde_core::process::SpawnSpec;
 
@@ -44,6 +45,16 @@ pub struct Global {
     /// The longest stdout line kept whole, in bytes (default 64 MiB).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = sonde_core::wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
+    /// Protocol era: auto probes with server/discover and falls back to initialize; legacy
+    /// sends initialize (2025-11-25); modern speaks 2026-07-28 only.
+    #[arg(long, global = true, value_name = "auto|legacy|modern", default_value = "auto")]
+    pub era: EraPolicy,
+    /// How long the server/discover probe waits before falling back to initialize.
+    #[arg(long, global = true, value_name = "MS", default_value_t = 3_000)]
+    pub probe_timeout: u64,
+    /// Ignore and do not update the cached era verdict of this server.
+    #[arg(long, global = true)]
+    pub no_era_cache: bool,
     /// A directory offered to the server as a root (repeatable).
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
@@ -135,6 +146,8 @@ impl Global {
         config.options.graces.term = Duration::from_millis(self.grace_term);
         config.options.max_line = self.max_line;
         config.roots = self.roots.clone();
+        config.era = self.era;
+        config.probe_timeout = Duration::from_millis(self.probe_timeout);
         config
     }
 }

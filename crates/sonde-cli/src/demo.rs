@@ -1,8 +1,10 @@
 //! `sonde demo-server`: a small, friendly MCP server on stdio, the default thing to inspect.
 //!
 //! Tools: `echo`, `add`, `slow` (reports progress, honours cancellation) and `image` (a PNG).
-//! Speaks 2025-11-25. Each tools/call runs on its own thread so a slow call never blocks
-//! `ping` or another call; stdout is written whole-line under a lock.
+//! Dual-era: it answers `server/discover` and serves every request that carries 2026-07-28
+//! `_meta` statelessly, and it answers `initialize` for 2025-11-25 clients. Each tools/call
+//! runs on its own thread so a slow call never blocks another request; stdout is written
+//! whole-line under a lock.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
@@ -15,7 +17,36 @@ use serde_json::{json, Value};
 /// A 32×32 PNG of a blue disc.
 const IMAGE_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAACzUlEQVR42u3XMavVSACGYX/YNjanSZMmTZo0abLFFAZkEMZiCgMShFikMCBBiEUKD8jFwsLCQg7+qbMPtxDEe73HXd1lweLpAvM2Q765dz6f7/2X7v0O+N8GhD9P555IIvPLA5pwOrd0BHoiiczAyBQuj7noo+rB6VzT0NIR6IkkMgMjEzPLg7tD7jy8fHg6V9Q0tHQEeiKJzMDIxMzC+vD7Ed89vHh0OpdU1DS0dAR6IonMwMjEzMLK9uj2iFsPPzw+nQtKKmoaWjoCPZFEZmBkYmZhZWN/fHPE7QFZACUVNQ0tHYGeSCIzMDIxs7CysecfCLj/5HQ+UFBSUdPQ0hHoiSQyAyMTMwsrGzvHJ99G3BzwVAAFJRU1DS0dgZ5IIjMwMjGzsLKxc3x6acAzARSUVNQ0tHQEeiKJzMDIxMzCysbO8dkFAX88P53vc6CgpKKmoaUj0BNJZAZGJmYWVjZ2jlw9/zri24BZAAcKSipqGlo6Aj2RRGZgZGJmYWVj58jVfFfACwEcKCipqGlo6Qj0RBKZgZGJmYWVjZ0jVy/uCngpgAMFJRU1DS0dgZ5IIjMwMjGzsLKxc+Tq5V0BrwRwoKCkoqahpSPQE0lkBkYmZhZWNnaOXL26I+D6FrwWQEFJRU1DS0egJ5LIDIxMzCysbOwcX196DXcBFJRU1DS0dAR6IonMwMjEzMLKxs5xvzTgjQAKSipqGlo6Aj2RRGZgZGJmYWVj5/jmwoDrf8FbAZRU1DS0dAR6IonMwMjEzMLKxv72R39G7wRQUlHT0NIR6IkkMgMjEzMLKxv7ux8MuN4D7wVQUdPQ0hHoiSQyAyMTMwsr2/u/sQe+LKIPAqhpaOkI9EQSmYGRiZmF9cM/WERfNuFHATS0dAR6IonMwMjEzPLxJ2zCr1bxJwF0BHoiiczAyPTpJ6/iG98FnwUQSeTP/8K74PfT7Ff4C/wLsQK6rXixAAAAAElFTkSuQmCC";
 
+const MODERN: &str = "2026-07-28";
+const LEGACY: &str = "2025-11-25";
+const VERSION_META: &str = "/_meta/io.modelcontextprotocol~1protocolVersion";
+const INSTRUCTIONS: &str = "A demo server bundled with Sonde. Try `slow` to watch progress notifications.";
+
 type Out = Arc<Mutex<io::Stdout>>;
+
+/// A 2026-07-28 request at a version this server does not speak gets `-32022`.
+fn unsupported_version(params: &Value) -> Option<Value> {
+    let requested = params.pointer(VERSION_META)?.as_str().unwrap_or_default();
+    (requested != MODERN).then(|| {
+        json!({"code": -32022, "message": "Unsupported protocol version",
+               "data": {"supported": [MODERN, LEGACY], "requested": requested}})
+    })
+}
+
+/// Modern results say they are complete and who answered.
+fn stamp(mut result: Value, modern: bool) -> Value {
+    if modern {
+        if let Some(o) = result.as_object_mut() {
+            o.insert("resultType".into(), json!("complete"));
+            o.insert("_meta".into(), json!({"io.modelcontextprotocol/serverInfo": server_info()}));
+        }
+    }
+    result
+}
+
+fn server_info() -> Value {
+    json!({"name": "sonde-demo", "title": "Sonde demo server", "version": env!("CARGO_PKG_VERSION")})
+}
 
 fn send(out: &Out, message: &Value) {
     let mut line = serde_json::to_vec(message).expect("serializes");
@@ -54,12 +85,17 @@ pub fn serve() -> i32 {
         if method.is_empty() {
             continue; // a reply to something we never ask; nothing to do
         }
+        let modern = params.pointer(VERSION_META).is_some();
+        if let Some(error) = unsupported_version(&params) {
+            send(&out, &json!({"jsonrpc": "2.0", "id": id, "error": error}));
+            continue;
+        }
         if method == "tools/call" {
             let flag = Arc::new(AtomicBool::new(false));
             cancels.lock().unwrap().insert(id.to_string(), flag.clone());
             let (out, cancels) = (out.clone(), cancels.clone());
             std::thread::spawn(move || {
-                let reply = call(&out, &params, &flag);
+                let reply = call(&out, &params, &flag).map(|r| stamp(r, modern));
                 cancels.lock().unwrap().remove(&id.to_string());
                 // A cancelled request gets no reply, as the protocol asks.
                 if !flag.load(Ordering::SeqCst) {
@@ -69,17 +105,24 @@ pub fn serve() -> i32 {
             continue;
         }
         let reply = match method.as_str() {
+            "server/discover" => Ok(json!({
+                "supportedVersions": [MODERN, LEGACY],
+                "capabilities": {"tools": {}},
+                "instructions": INSTRUCTIONS,
+                "ttlMs": 60_000,
+                "cacheScope": "public"
+            })),
             "initialize" => Ok(json!({
                 "protocolVersion": "2025-11-25",
                 "capabilities": {"tools": {}},
-                "serverInfo": {"name": "sonde-demo", "title": "Sonde demo server", "version": env!("CARGO_PKG_VERSION")},
-                "instructions": "A demo server bundled with Sonde. Try `slow` to watch progress notifications."
+                "serverInfo": server_info(),
+                "instructions": INSTRUCTIONS
             })),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(json!({ "tools": tools() })),
             other => Err((-32601, format!("Method not found: {other}"))),
         };
-        send(&out, &reply_to(id, reply));
+        send(&out, &reply_to(id, reply.map(|r| stamp(r, modern))));
     }
     0
 }

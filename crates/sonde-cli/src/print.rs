@@ -37,11 +37,14 @@ pub fn call_result(result: &Value) {
 pub fn server(s: &ServerDescription) {
     let name = s.server_info["name"].as_str().unwrap_or("(unnamed)");
     let version = s.server_info["version"].as_str().unwrap_or("");
-    println!("protocol      {} (decided by {})", s.protocol_version, s.decided_by);
+    println!("protocol      {} ({})", s.protocol_version, s.decided_by);
     println!("server        {name} {version}");
     let caps: Vec<&String> = s.capabilities.as_object().map(|o| o.keys().collect()).unwrap_or_default();
     let caps: Vec<&str> = caps.iter().map(|s| s.as_str()).collect();
     println!("capabilities  {}", if caps.is_empty() { "(none)".to_owned() } else { caps.join(", ") });
+    if let (Some(ttl), Some(scope)) = (s.ttl_ms, &s.cache_scope) {
+        println!("cacheable     ttlMs {ttl}, cacheScope {scope}");
+    }
     if let Some(instructions) = &s.instructions {
         println!("instructions  {instructions}");
     }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use sonde_core::config::EraCache;
 use sonde_core::hub::{Hub, HubError};
 use sonde_core::log::{sessions_dir, WireLog};
 
@@ -25,7 +26,14 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         }
     };
     eprintln!("sonde: session log {}", log.path().display());
-    let hub = Arc::new(Hub::new(log.clone()));
+    let mut hub = Hub::new(log.clone());
+    if !global.no_era_cache {
+        match EraCache::default_location() {
+            Ok(cache) => hub = hub.with_era_cache(cache),
+            Err(e) => eprintln!("sonde: era verdicts are not cached: {e}"),
+        }
+    }
+    let hub = Arc::new(hub);
     let work = {
         let hub = hub.clone();
         async move { execute(&hub, global, command).await }

@@ -18,7 +18,12 @@ fn data_home(name: &str) -> PathBuf {
 }
 
 fn sonde(home: &Path, args: &[&str]) -> Output {
-    Command::new(SONDE).args(args).env("XDG_DATA_HOME", home).output().expect("run sonde")
+    Command::new(SONDE)
+        .args(args)
+        .env("XDG_DATA_HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .output()
+        .expect("run sonde")
 }
 
 /// `sonde ARGS -- sonde demo-server`.
@@ -84,15 +89,28 @@ fn call_exit_codes_follow_the_contract() {
 }
 
 #[test]
-fn info_json_says_how_the_version_was_decided() {
+fn info_json_says_how_the_version_was_decided_in_each_era() {
     let home = data_home("info");
     let out = with_demo(&home, &["info", "--json"]);
     assert!(out.status.success(), "{out:?}");
     let info = stdout_json(&out);
-    assert_eq!(info["protocolVersion"], "2025-11-25");
-    assert_eq!(info["decidedBy"], "initialize");
+    assert_eq!(info["protocolVersion"], "2026-07-28");
+    assert_eq!(info["decidedBy"], "server/discover");
     assert_eq!(info["serverInfo"]["name"], "sonde-demo");
     assert!(info["capabilities"]["tools"].is_object());
+
+    let again = stdout_json(&with_demo(&home, &["info", "--json"]));
+    assert_eq!(again["decidedBy"], "cached verdict; server/discover");
+
+    let legacy = stdout_json(&with_demo(&home, &["info", "--json", "--era", "legacy"]));
+    assert_eq!(legacy["protocolVersion"], "2025-11-25");
+    assert_eq!(legacy["decidedBy"], "--era legacy; initialize");
+
+    // The same tools answer in both eras.
+    for era in ["modern", "legacy"] {
+        let sum = with_demo(&home, &["call", "add", "--args", r#"{"a":1,"b":2}"#, "--json", "--era", era]);
+        assert_eq!(stdout_json(&sum)["structuredContent"]["sum"], 3.0, "{era}");
+    }
 }
 
 #[test]

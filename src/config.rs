@@ -1,0 +1,116 @@
+//! Saved state about servers. For now: the era verdict cached per server configuration.
+//!
+//! Owns: the era cache file (`era-cache.json` in the config directory, `$XDG_CONFIG_HOME/sonde`
+//! on Linux), keyed by command line and working directory.
+//! Refuses: deciding anything; the hub reads and writes verdicts.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::era::Era;
+use crate::process::SpawnSpec;
+
+/// Sonde's config directory: `$XDG_CONFIG_HOME/sonde` on Linux.
+pub fn config_dir() -> io::Result<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "sonde")
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no home directory for the config"))?;
+    Ok(dirs.config_dir().to_owned())
+}
+
+/// A verdict worth remembering.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CachedEra {
+    pub era: Era,
+    pub version: String,
+    /// The evidence when the verdict was reached.
+    pub decided_by: String,
+    pub at: String,
+}
+
+/// The era verdicts of servers seen before, in one small JSON file.
+#[derive(Debug, Clone)]
+pub struct EraCache {
+    path: PathBuf,
+}
+
+impl EraCache {
+    pub fn at(path: impl Into<PathBuf>) -> EraCache {
+        EraCache { path: path.into() }
+    }
+
+    /// The cache in Sonde's config directory.
+    pub fn default_location() -> io::Result<EraCache> {
+        Ok(EraCache::at(config_dir()?.join("era-cache.json")))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn key(spec: &SpawnSpec) -> String {
+        let cwd = spec.cwd.as_ref().map_or_else(String::new, |d| d.display().to_string());
+        format!("{} (cwd: {cwd})", spec.command_line())
+    }
+
+    fn load(&self) -> BTreeMap<String, CachedEra> {
+        // A missing or unreadable cache is an empty one: it only ever saves a probe.
+        std::fs::read(&self.path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+    }
+
+    fn store(&self, all: &BTreeMap<String, CachedEra>) -> io::Result<()> {
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = self.path.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_vec_pretty(all).expect("serializes"))?;
+        std::fs::rename(tmp, &self.path)
+    }
+
+    pub fn get(&self, spec: &SpawnSpec) -> Option<CachedEra> {
+        self.load().remove(&Self::key(spec))
+    }
+
+    pub fn put(&self, spec: &SpawnSpec, verdict: CachedEra) -> io::Result<()> {
+        let mut all = self.load();
+        all.insert(Self::key(spec), verdict);
+        self.store(&all)
+    }
+
+    pub fn forget(&self, spec: &SpawnSpec) -> io::Result<()> {
+        let mut all = self.load();
+        if all.remove(&Self::key(spec)).is_some() {
+            self.store(&all)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_are_kept_per_command_and_directory_and_can_be_forgotten() {
+        let path = std::env::temp_dir().join(format!("sonde-era-cache-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let cache = EraCache::at(&path);
+        let a = SpawnSpec::new("server", ["--a"]);
+        let mut b = a.clone();
+        b.cwd = Some("/tmp".into());
+        let verdict = CachedEra {
+            era: Era::Modern,
+            version: "2026-07-28".into(),
+            decided_by: "server/discover".into(),
+            at: "t".into(),
+        };
+        cache.put(&a, verdict.clone()).unwrap();
+        assert_eq!(cache.get(&a), Some(verdict));
+        assert_eq!(cache.get(&b), None);
+        cache.forget(&a).unwrap();
+        assert_eq!(cache.get(&a), None);
+    }
+}
