@@ -13,6 +13,7 @@ SONDE := $(CARGO_TARGET_DIR)/debug/sonde
 
 # Real third-party servers the integration tests talk to (pinned).
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+TIME_SERVER := mcp-server-time==2026.10.19
 
 .PHONY: run test build deps peers fmt-check clippy unit fuzz clean-cache
 
@@ -28,7 +29,8 @@ test: deps peers fmt-check clippy
 build:
 	$(CARGO) build --workspace
 
-# System packages: a C toolchain for -sys crates, Node.js and npm for the npm peers.
+# System packages: a C toolchain for -sys crates, Node.js and npm for the npm peers, Python's
+# venv for the PyPI peers.
 deps:
 	@command -v $(CARGO) >/dev/null || { echo "make: Rust is missing; install it with rustup (https://rustup.rs)"; exit 1; }
 	@missing=""; \
@@ -36,6 +38,7 @@ deps:
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
+	python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  echo "make: installing$$missing"; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
@@ -43,7 +46,12 @@ deps:
 	fi
 
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
-peers: $(PEERS)/npm/.installed-server-everything-2026.8.31
+peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/py/.installed-mcp-server-time-2026.10.19
+
+$(PEERS)/py/.installed-mcp-server-time-2026.10.19:
+	[ -x $(PEERS)/py/bin/python ] || python3 -m venv $(PEERS)/py
+	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(TIME_SERVER)
+	touch $@
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
 	mkdir -p $(PEERS)/npm

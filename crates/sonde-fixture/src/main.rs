@@ -17,6 +17,10 @@
 //! --tools N            list N tools (default 1: echo, then filler_2 …)
 //! --page-size K        tools/list pages of K tools (default: all in one page)
 //! --ask-ping           after `initialized`, send the client a ping request (id "fixture-1")
+//! --silent-unknown     never answer a method it does not know (server/discover included)
+//! --exit-on-unknown    exit with code 1 on an unknown request before `initialize`, like rmcp < 3
+//! --dual-era           answer server/discover too; the first message pins the era, and a late
+//!                      `initialize` after discover gets -32022 (as the Python SDK does)
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -39,6 +43,17 @@ struct Knobs {
     tools: usize,
     page_size: Option<usize>,
     ask_ping: bool,
+    silent_unknown: bool,
+    exit_on_unknown: bool,
+    dual_era: bool,
+}
+
+/// What the conversation so far has fixed.
+#[derive(Default)]
+struct State {
+    initialized: bool,
+    /// Set by the first request in --dual-era: true for 2026-07-28.
+    modern: Option<bool>,
 }
 
 fn parse_args() -> Knobs {
@@ -60,6 +75,9 @@ fn parse_args() -> Knobs {
             "--tools" => k.tools = number(&value("--tools")) as usize,
             "--page-size" => k.page_size = Some(number(&value("--page-size")) as usize),
             "--ask-ping" => k.ask_ping = true,
+            "--silent-unknown" => k.silent_unknown = true,
+            "--exit-on-unknown" => k.exit_on_unknown = true,
+            "--dual-era" => k.dual_era = true,
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -108,6 +126,7 @@ fn main() {
         eprintln!("\x1b[32minfo\x1b[0m sonde-fixture \x1b[1mready\x1b[0m");
     }
     let stdin = io::stdin();
+    let mut state = State::default();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
@@ -126,7 +145,7 @@ fn main() {
         if k.never_answer {
             continue;
         }
-        handle(&k, &msg, &mut out);
+        handle(&k, &mut state, &msg, &mut out);
     }
     // stdin closed: the polite request to exit.
     if k.exit_delay_ms > 0 {
@@ -139,7 +158,7 @@ fn main() {
     }
 }
 
-fn handle(k: &Knobs, msg: &Value, out: &mut impl Write) {
+fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
     let id = msg.get("id").cloned();
     let method = msg.get("method").and_then(Value::as_str);
     let (Some(id), Some(method)) = (id, method) else {
@@ -149,13 +168,46 @@ fn handle(k: &Knobs, msg: &Value, out: &mut impl Write) {
         return;
     };
     let params = msg.get("params").cloned().unwrap_or(Value::Null);
+    if k.dual_era && method != "ping" {
+        let modern = method == "server/discover"
+            || params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").is_some();
+        let pinned = *state.modern.get_or_insert(modern);
+        if method == "initialize" && pinned {
+            let data = json!({"supported": ["2026-07-28"], "requested": params["protocolVersion"]});
+            let error = json!({"code": -32022, "message": "Unsupported protocol version", "data": data});
+            send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
+            return;
+        }
+    }
+    let known = ["initialize", "ping", "tools/list", "tools/call"].contains(&method)
+        || (k.dual_era && method == "server/discover");
+    if !known {
+        if k.exit_on_unknown && !state.initialized {
+            eprintln!("sonde-fixture: {method} before initialize; exiting as asked");
+            std::process::exit(1);
+        }
+        if k.silent_unknown {
+            return;
+        }
+    }
     let result = match method {
-        "initialize" => json!({
-            "protocolVersion": "2025-11-25",
+        "server/discover" if k.dual_era => json!({
+            "resultType": "complete",
+            "supportedVersions": ["2026-07-28", "2025-11-25"],
             "capabilities": {"tools": {}},
-            "serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")},
-            "instructions": "A test server with knobs for faults."
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")}},
+            "ttlMs": 0,
+            "cacheScope": "public"
         }),
+        "initialize" => {
+            state.initialized = true;
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")},
+                "instructions": "A test server with knobs for faults."
+            })
+        }
         "ping" => json!({}),
         "tools/list" => list_tools(k, &params),
         "tools/call" => return call_tool(k, id, &params, out),

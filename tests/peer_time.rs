@@ -1,0 +1,34 @@
+//! mcp-server-time (PyPI, Python `mcp` 2.3.0): a dual-era server found only by probing.
+
+mod common;
+
+use common::{new_log, peer_bin};
+use serde_json::json;
+use sonde_core::era::{Era, EraPolicy};
+use sonde_core::hub::{Hub, ServerConfig};
+use sonde_core::process::SpawnSpec;
+
+fn config(era: EraPolicy) -> ServerConfig {
+    let bin = peer_bin("py/bin/mcp-server-time");
+    let mut config = ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["--local-timezone", "UTC"]));
+    config.era = era;
+    config
+}
+
+#[tokio::test]
+async fn mcp_server_time_is_modern_under_auto_and_legacy_when_pinned_and_answers_in_both() {
+    let hub = Hub::new(new_log("time"));
+    for (policy, era, version, decided_by) in [
+        (EraPolicy::Auto, Era::Modern, "2026-07-28", "server/discover"),
+        (EraPolicy::Legacy, Era::Legacy, "2025-11-25", "--era legacy; initialize"),
+        (EraPolicy::Modern, Era::Modern, "2026-07-28", "--era modern; server/discover"),
+    ] {
+        let id = hub.connect(&config(policy)).await.unwrap();
+        let server = hub.server(id).unwrap();
+        assert_eq!((server.era, server.protocol_version.as_str(), server.decided_by.as_str()), (era, version, decided_by));
+        assert_eq!(server.server_info["name"], "mcp-time");
+        let result = hub.call_tool(id, "get_current_time", Some(json!({"timezone": "UTC"}))).await.unwrap();
+        assert_eq!(result["structuredContent"]["timezone"], "UTC", "{policy}: {result}");
+        hub.disconnect(id).await.unwrap();
+    }
+}
