@@ -49,7 +49,8 @@ async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_
 async fn server_everything_lands_on_2025_11_25_with_the_discover_evidence() {
     let bin = peer_bin("npm/node_modules/.bin/mcp-server-everything");
     let hub = Hub::new(new_log("everything-era"));
-    let id = hub.connect(&ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["stdio"]))).await.unwrap();
+    let id =
+        hub.connect(&ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["stdio"]))).await.unwrap();
     let server = hub.server(id).unwrap();
     assert_eq!(server.protocol_version, "2025-11-25");
     assert_eq!(server.decided_by, "server/discover answered -32601; initialize");
@@ -59,7 +60,9 @@ async fn server_everything_lands_on_2025_11_25_with_the_discover_evidence() {
     // Its list_changed notifications after initialized are logged.
     let log = hub.log().clone();
     wait_for(Duration::from_secs(10), "notifications/tools/list_changed", || {
-        !log.entries(&Filter::parse("dir:in method:notifications/tools/list_changed").unwrap()).unwrap().is_empty()
+        !log.entries(&Filter::parse("dir:in method:notifications/tools/list_changed").unwrap())
+            .unwrap()
+            .is_empty()
     })
     .await;
     hub.disconnect(id).await.unwrap();

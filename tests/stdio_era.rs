@@ -21,9 +21,13 @@ async fn a_silent_legacy_server_times_out_the_probe_and_is_initialized_within_th
     let id = hub.connect(&config).await.unwrap();
     assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
     let server = hub.server(id).unwrap();
-    assert_eq!((server.era, server.decided_by.as_str()), (Era::Legacy, "server/discover got no reply; initialize"));
+    assert_eq!(
+        (server.era, server.decided_by.as_str()),
+        (Era::Legacy, "server/discover got no reply; initialize")
+    );
     // The probe is marked, and it was not cancelled (the server was not initialized yet).
-    let probes: Vec<_> = hub.log().entries(&Filter::default()).unwrap().into_iter().filter(|e| e.probe).collect();
+    let probes: Vec<_> =
+        hub.log().entries(&Filter::default()).unwrap().into_iter().filter(|e| e.probe).collect();
     assert_eq!(probes.len(), 1);
     assert!(hub.log().entries(&Filter::parse("method:notifications/cancelled").unwrap()).unwrap().is_empty());
     assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
@@ -45,7 +49,11 @@ async fn a_server_that_dies_on_the_probe_is_respawned_and_initialized() {
         .filter(|e| matches!(e.lifecycle, Some(Lifecycle::Spawned { .. })))
         .count();
     assert_eq!(spawns, 2);
-    assert_eq!(hub.call_tool(id, "echo", Some(serde_json::json!({"text": "t"}))).await.unwrap()["content"][0]["text"], "t");
+    assert_eq!(
+        hub.call_tool(id, "echo", Some(serde_json::json!({"text": "t"}))).await.unwrap()["content"][0]
+            ["text"],
+        "t"
+    );
     hub.disconnect(id).await.unwrap();
 }
 
@@ -58,9 +66,16 @@ async fn a_dual_era_server_is_spoken_to_in_the_era_of_its_first_message() {
     assert_eq!(server.server_info["name"], "sonde-fixture");
     hub.list_tools(id).await.unwrap();
     let log = hub.log();
-    assert!(log.entries(&Filter::parse("method:initialize").unwrap()).unwrap().is_empty(), "initialize after a probe");
+    assert!(
+        log.entries(&Filter::parse("method:initialize").unwrap()).unwrap().is_empty(),
+        "initialize after a probe"
+    );
     let list = &log.entries(&Filter::parse("dir:out method:tools/list").unwrap()).unwrap()[0];
-    assert!(list.text.as_deref().unwrap().contains("\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\""));
+    assert!(list
+        .text
+        .as_deref()
+        .unwrap()
+        .contains("\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\""));
     hub.disconnect(id).await.unwrap();
 
     let mut legacy = fixture(&["--dual-era"]);
