@@ -30,8 +30,11 @@ pub struct ServerConfig {
     /// How long the `server/discover` probe waits before falling back (default 3 s).
     pub probe_timeout: Duration,
     pub options: Options,
-    /// Directories offered to the server as roots.
-    pub roots: Vec<std::path::PathBuf>,
+    /// How server requests (roots, elicitation, sampling) are answered.
+    pub answers: BasicResponder,
+    /// Asks the server for log messages at this level (`_meta` logLevel in 2026-07-28,
+    /// `logging/setLevel` in 2025-11-25).
+    pub log_level: Option<String>,
 }
 
 impl ServerConfig {
@@ -42,7 +45,8 @@ impl ServerConfig {
             connect_timeout: Duration::from_secs(30),
             probe_timeout: Duration::from_secs(3),
             options: Options::default(),
-            roots: Vec::new(),
+            answers: BasicResponder::default(),
+            log_level: None,
         }
     }
 }
@@ -83,7 +87,7 @@ impl Hub {
     }
 
     fn spawn(&self, id: u64, config: &ServerConfig) -> std::io::Result<Connection> {
-        let responder: Arc<dyn Responder> = Arc::new(BasicResponder { roots: config.roots.clone() });
+        let responder: Arc<dyn Responder> = Arc::new(config.answers.clone());
         Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options, responder)
     }
 
@@ -119,7 +123,15 @@ impl Hub {
             Ok(Ok((conn, server))) => {
                 self.remember(config, cached.as_ref(), &server);
                 self.note(id, format!("protocol {} ({})", server.protocol_version, server.decided_by));
-                self.live.lock().unwrap().insert(id, Session::new(conn, server));
+                let session = Session::new(conn, server, config.log_level.as_deref());
+                if let (Some(level), crate::era::Era::Legacy) = (&config.log_level, session.era()) {
+                    // A server without the logging capability answers an error; that is shown
+                    // in the log and does not stop the session.
+                    let _ = session
+                        .request("logging/setLevel", Some(serde_json::json!({ "level": level })))
+                        .await;
+                }
+                self.live.lock().unwrap().insert(id, session);
                 return Ok(id);
             }
             Ok(Err((conn, reason))) => (conn, reason),

@@ -42,6 +42,9 @@ pub struct ServerDescription {
     pub cache_scope: Option<String>,
 }
 
+/// How many `input_required` rounds one request may take before Sonde gives up.
+pub const MAX_ROUNDS: usize = 8;
+
 /// A connection whose era is decided: requests carry what that era needs.
 #[derive(Clone)]
 pub struct Session {
@@ -52,23 +55,108 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(conn: Connection, server: ServerDescription) -> Session {
+    /// Wraps an opened connection. `log_level` asks for server log messages: in 2026-07-28 it
+    /// rides in every request's `_meta`; in 2025-11-25 the caller sends `logging/setLevel`.
+    pub fn new(conn: Connection, server: ServerDescription, log_level: Option<&str>) -> Session {
         let meta = (server.era == Era::Modern).then(|| {
-            era::request_meta(&server.protocol_version, &conn.client_capabilities(), &client_info())
+            let mut meta =
+                era::request_meta(&server.protocol_version, &conn.client_capabilities(), &client_info());
+            if let Some(level) = log_level {
+                meta["io.modelcontextprotocol/logLevel"] = json!(level);
+            }
+            meta
         });
         conn.set_era(server.era);
         Session { conn, server, meta }
     }
 
-    /// Sends a request with the era's envelope and checks the result's `resultType`.
+    pub fn era(&self) -> Era {
+        self.server.era
+    }
+
+    /// Sends a request with the era's envelope and returns its complete result.
     pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, RequestError> {
-        let params = match &self.meta {
-            Some(meta) => Some(era::with_meta(params, meta)),
-            None => params,
+        self.request_with(Request::new(method, params)).await
+    }
+
+    /// Like [`Session::request`] for a prepared request (a progress listener, a timeout).
+    ///
+    /// In 2026-07-28 an `input_required` result is answered through the responder and retried
+    /// with a new id, the original params, `inputResponses` and the `requestState` exactly as
+    /// received (none if none was sent), at most [`MAX_ROUNDS`] times; each round is a note in
+    /// the log.
+    pub async fn request_with(&self, request: Request) -> Result<Value, RequestError> {
+        let method = request.method.clone();
+        let original = request.params.clone();
+        let mut next = request;
+        for round in 1..=MAX_ROUNDS + 1 {
+            if let Some(meta) = &self.meta {
+                next.params = Some(era::with_meta(next.params.take(), meta));
+            }
+            let result = self.conn.request(next.clone()).await?;
+            match result.get("resultType").and_then(Value::as_str) {
+                None | Some("complete") => return Ok(result),
+                Some("input_required") if self.meta.is_some() => {
+                    if round > MAX_ROUNDS {
+                        return Err(RequestError::Protocol(format!(
+                            "{method} still asked for input after {MAX_ROUNDS} rounds; Sonde stopped"
+                        )));
+                    }
+                    next.params = Some(self.answer_round(&method, round, original.clone(), &result)?);
+                }
+                Some(other) => {
+                    return Err(RequestError::Protocol(format!(
+                        "{method} answered an unknown resultType {other:?}"
+                    )))
+                }
+            }
+        }
+        unreachable!("the loop returns by its last round")
+    }
+
+    /// Builds the retry's params for one `input_required` round.
+    fn answer_round(
+        &self,
+        method: &str,
+        round: usize,
+        params: Option<Value>,
+        result: &Value,
+    ) -> Result<Value, RequestError> {
+        let mut params = match params {
+            Some(Value::Object(o)) => o,
+            _ => serde_json::Map::new(),
         };
-        let result = self.conn.request(Request::new(method, params)).await?;
-        check_result_type(method, &result)?;
-        Ok(result)
+        let mut responses = serde_json::Map::new();
+        let mut asked = Vec::new();
+        for (key, input) in result.get("inputRequests").and_then(Value::as_object).into_iter().flatten() {
+            let input_method = input.get("method").and_then(Value::as_str).unwrap_or_default();
+            let answer = self.conn.responder().answer(input_method, input.get("params")).map_err(|e| {
+                RequestError::Protocol(format!(
+                    "{method} asked for {input_method} ({key}), which Sonde cannot answer: {}",
+                    e.message
+                ))
+            })?;
+            asked.push(format!("{input_method} ({key})"));
+            responses.insert(key.clone(), answer);
+        }
+        if !responses.is_empty() {
+            params.insert("inputResponses".into(), Value::Object(responses));
+        }
+        // Echoed exactly as received; never invented when the server sent none.
+        if let Some(state) = result.get("requestState") {
+            params.insert("requestState".into(), state.clone());
+        }
+        let what = if asked.is_empty() {
+            "nothing asked".to_owned()
+        } else {
+            format!("answered {}", asked.join(", "))
+        };
+        let note = format!("{method} needs input (round {round}): {what}; retrying with a new id");
+        self.conn.log().append(
+            crate::log::Entry::new(self.conn.id(), crate::log::Kind::Note, crate::log::Direction::Meta)
+                .with_detail(note),
+        );
+        Ok(Value::Object(params))
     }
 
     /// Lists every item of a paginated list method (`tools/list` → `tools`), following
@@ -97,23 +185,17 @@ impl Session {
 
     /// Calls a tool and returns its `CallToolResult`.
     pub async fn call_tool(&self, name: &str, arguments: Option<Value>) -> Result<Value, RequestError> {
-        let mut params = json!({ "name": name });
-        if let Some(args) = arguments {
-            params["arguments"] = args;
-        }
-        self.request("tools/call", Some(params)).await
+        self.request_with(tool_call(name, arguments)).await
     }
 }
 
-/// An absent `resultType` means complete (a legacy server); unknown values are invalid.
-fn check_result_type(method: &str, result: &Value) -> Result<(), RequestError> {
-    match result.get("resultType").and_then(Value::as_str) {
-        None | Some("complete") => Ok(()),
-        Some("input_required") => Err(RequestError::Protocol(format!(
-            "{method} answered resultType \"input_required\"; Sonde does not run multi-round-trip requests yet"
-        ))),
-        Some(other) => Err(RequestError::Protocol(format!("{method} answered an unknown resultType {other:?}"))),
+/// A `tools/call` request, ready for a progress listener or a timeout.
+pub fn tool_call(name: &str, arguments: Option<Value>) -> Request {
+    let mut params = json!({ "name": name });
+    if let Some(args) = arguments {
+        params["arguments"] = args;
     }
+    Request::new("tools/call", Some(params))
 }
 
 /// The 2025-11-25 handshake: `initialize`, then `notifications/initialized` before anything else.

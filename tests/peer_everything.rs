@@ -15,7 +15,7 @@ use sonde_core::process::{live_members, SpawnSpec};
 async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_down() {
     let bin = peer_bin("npm/node_modules/.bin/mcp-server-everything");
     let mut config = ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["stdio"]));
-    config.roots = vec![std::env::temp_dir()];
+    config.answers.roots = vec![std::env::temp_dir()];
     let hub = Hub::new(new_log("everything"));
     let id = hub.connect(&config).await.unwrap();
     let server = hub.server(id).unwrap();

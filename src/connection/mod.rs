@@ -13,8 +13,9 @@ mod responder;
 mod task;
 
 pub use inbound::{classify, summary};
-pub use responder::{file_uri, not_handled, BasicResponder, Responder};
+pub use responder::{file_uri, not_handled, BasicResponder, ElicitAnswer, Responder};
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::log::WireLog;
 use crate::process::{ExitInfo, Graces, SpawnSpec};
-use crate::wire::{ErrorObject, DEFAULT_MAX_LINE};
+use crate::wire::{ErrorObject, RequestId, DEFAULT_MAX_LINE};
 
 /// Knobs of one connection.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,6 +34,8 @@ pub struct Options {
     /// The longest stdout line kept whole (default 64 MiB).
     pub max_line: usize,
     pub graces: Graces,
+    /// The most a request may run when progress keeps resetting its timeout (default 10 min).
+    pub max_request_time: Duration,
 }
 
 impl Default for Options {
@@ -41,6 +44,7 @@ impl Default for Options {
             request_timeout: Duration::from_secs(60),
             max_line: DEFAULT_MAX_LINE,
             graces: Graces::default(),
+            max_request_time: Duration::from_secs(600),
         }
     }
 }
@@ -60,6 +64,9 @@ pub enum RequestError {
     /// The reply broke the protocol, or asks for something Sonde does not do.
     #[error("{0}")]
     Protocol(String),
+    /// Sonde cancelled it (`notifications/cancelled` was sent where the era allows).
+    #[error("{method} was cancelled: {reason}")]
+    Cancelled { method: String, reason: String },
     /// The server went away, or the connection was closed.
     #[error("{0}")]
     Gone(String),
@@ -72,10 +79,25 @@ pub struct Connection {
     commands: mpsc::UnboundedSender<task::Command>,
     log: Arc<WireLog>,
     responder: Arc<dyn Responder>,
+    /// Request ids are allocated here, so a caller knows the id it may cancel; they are
+    /// monotonic and never reused.
+    next_id: Arc<AtomicU64>,
+}
+
+/// A request on its way: its id (to cancel it) and its outcome.
+pub struct Call {
+    pub id: RequestId,
+    outcome: oneshot::Receiver<Result<Value, RequestError>>,
+}
+
+impl Call {
+    pub async fn outcome(self) -> Result<Value, RequestError> {
+        self.outcome.await.unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
+    }
 }
 
 /// A request as the loop will send it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Request {
     pub method: String,
     pub params: Option<Value>,
@@ -83,11 +105,15 @@ pub struct Request {
     pub timeout: Option<Duration>,
     /// Marks the frames as part of the era probe in the log.
     pub probe: bool,
+    /// Receives each `notifications/progress` params for this request. Setting it adds a
+    /// `progressToken` (the request id) to the request, and each update resets the timeout,
+    /// up to the connection's hard maximum.
+    pub progress: Option<mpsc::UnboundedSender<Value>>,
 }
 
 impl Request {
     pub fn new(method: &str, params: Option<Value>) -> Request {
-        Request { method: method.to_owned(), params, timeout: None, probe: false }
+        Request { method: method.to_owned(), params, timeout: None, probe: false, progress: None }
     }
 }
 
@@ -104,7 +130,12 @@ impl Connection {
         let spawned = crate::process::spawn(spec, log.clone(), id)?;
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(task::run(id, spawned, log.clone(), options, responder.clone(), rx));
-        Ok(Connection { id, commands: tx, log, responder })
+        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)) })
+    }
+
+    /// The responder that answers this server's requests.
+    pub fn responder(&self) -> &Arc<dyn Responder> {
+        &self.responder
     }
 
     /// The client capabilities this connection's responder supports.
@@ -122,12 +153,24 @@ impl Connection {
 
     /// Sends a request and waits for its result.
     pub async fn request(&self, request: Request) -> Result<Value, RequestError> {
+        self.start(request)?.outcome().await
+    }
+
+    /// Sends a request and returns at once with its id and a handle on its outcome.
+    pub fn start(&self, request: Request) -> Result<Call, RequestError> {
+        let id = RequestId::from(self.next_id.fetch_add(1, Ordering::Relaxed));
         let (reply, outcome) = oneshot::channel();
         let method = request.method.clone();
         self.commands
-            .send(task::Command::Request { request, reply })
+            .send(task::Command::Request { id: id.clone(), request, reply })
             .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))?;
-        outcome.await.unwrap_or_else(|_| Err(RequestError::Gone("the connection task ended".into())))
+        Ok(Call { id, outcome })
+    }
+
+    /// Cancels a pending request: its caller gets [`RequestError::Cancelled`], the server gets
+    /// `notifications/cancelled` (never for `initialize`), and a late reply is logged and ignored.
+    pub fn cancel(&self, id: &RequestId, reason: &str) {
+        let _ = self.commands.send(task::Command::Cancel { id: id.clone(), reason: reason.to_owned() });
     }
 
     /// Sends a notification (no reply is expected).

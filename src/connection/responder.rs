@@ -20,28 +20,64 @@ pub trait Responder: Send + Sync {
     fn answer(&self, method: &str, params: Option<&Value>) -> Result<Value, ErrorObject>;
 }
 
-/// Answers `ping` and `roots/list`; everything else is `-32601`.
-#[derive(Debug, Clone, Default)]
+/// How to answer an elicitation (`--elicit accept:JSON|decline|cancel`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElicitAnswer {
+    Accept(Value),
+    Decline,
+    Cancel,
+}
+
+impl std::str::FromStr for ElicitAnswer {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.split_once(':') {
+            Some(("accept", json)) => match serde_json::from_str::<Value>(json) {
+                Ok(v @ Value::Object(_)) => Ok(ElicitAnswer::Accept(v)),
+                Ok(other) => Err(format!("accept needs a JSON object, not {other}")),
+                Err(e) => Err(format!("accept:JSON has bad JSON: {e}")),
+            },
+            None if s == "accept" => Ok(ElicitAnswer::Accept(json!({}))),
+            None if s == "decline" => Ok(ElicitAnswer::Decline),
+            None if s == "cancel" => Ok(ElicitAnswer::Cancel),
+            _ => Err(format!("{s:?} is not accept:JSON, decline or cancel")),
+        }
+    }
+}
+
+/// Answers from fixed data: `ping`, `roots/list`, and, when configured, `elicitation/create`
+/// and `sampling/createMessage`. Everything else is `-32601`. It declares exactly what it
+/// can answer.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct BasicResponder {
     pub roots: Vec<PathBuf>,
+    pub elicit: Option<ElicitAnswer>,
+    /// The text of every sampling reply.
+    pub sample_reply: Option<String>,
 }
 
 impl Responder for BasicResponder {
     fn capabilities(&self) -> Value {
+        let mut caps = serde_json::Map::new();
         // Roots are declared only when some are configured: a server told the client has roots
         // may ask for them after Sonde has already closed stdin (server-everything does, then
         // waits for the answer instead of exiting).
-        if self.roots.is_empty() {
-            json!({})
-        } else {
-            json!({ "roots": {} })
+        if !self.roots.is_empty() {
+            caps.insert("roots".into(), json!({}));
         }
+        if self.elicit.is_some() {
+            caps.insert("elicitation".into(), json!({ "form": {} }));
+        }
+        if self.sample_reply.is_some() {
+            caps.insert("sampling".into(), json!({}));
+        }
+        Value::Object(caps)
     }
 
     fn answer(&self, method: &str, _params: Option<&Value>) -> Result<Value, ErrorObject> {
-        match method {
-            "ping" => Ok(json!({})),
-            "roots/list" => {
+        match (method, &self.elicit, &self.sample_reply) {
+            ("ping", _, _) => Ok(json!({})),
+            ("roots/list", _, _) if !self.roots.is_empty() => {
                 let roots: Vec<Value> = self
                     .roots
                     .iter()
@@ -54,6 +90,17 @@ impl Responder for BasicResponder {
                     .collect();
                 Ok(json!({ "roots": roots }))
             }
+            ("elicitation/create", Some(answer), _) => Ok(match answer {
+                ElicitAnswer::Accept(content) => json!({"action": "accept", "content": content}),
+                ElicitAnswer::Decline => json!({"action": "decline"}),
+                ElicitAnswer::Cancel => json!({"action": "cancel"}),
+            }),
+            ("sampling/createMessage", _, Some(text)) => Ok(json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": text},
+                "model": "sonde-scripted-reply",
+                "stopReason": "endTurn"
+            })),
             _ => Err(not_handled(method)),
         }
     }
@@ -88,12 +135,33 @@ mod tests {
 
     #[test]
     fn roots_are_listed_as_file_uris_and_unknown_methods_are_refused() {
-        let r = BasicResponder { roots: vec![PathBuf::from("/srv/my project")] };
+        let r = BasicResponder { roots: vec![PathBuf::from("/srv/my project")], ..BasicResponder::default() };
         assert_eq!(
             r.answer("roots/list", None).unwrap(),
             json!({"roots": [{"uri": "file:///srv/my%20project", "name": "my project"}]})
         );
         assert_eq!(r.answer("ping", None).unwrap(), json!({}));
         assert_eq!(r.answer("sampling/createMessage", None).unwrap_err().code, -32601);
+        assert_eq!(r.capabilities(), json!({"roots": {}}));
+    }
+
+    #[test]
+    fn elicitation_and_sampling_are_answered_only_when_configured() {
+        let none = BasicResponder::default();
+        assert_eq!(none.capabilities(), json!({}));
+        assert_eq!(none.answer("elicitation/create", None).unwrap_err().code, -32601);
+        let r = BasicResponder {
+            elicit: Some("accept:{\"name\":\"Ada\"}".parse().unwrap()),
+            sample_reply: Some("hello".into()),
+            ..BasicResponder::default()
+        };
+        assert_eq!(r.capabilities(), json!({"elicitation": {"form": {}}, "sampling": {}}));
+        assert_eq!(
+            r.answer("elicitation/create", None).unwrap(),
+            json!({"action": "accept", "content": {"name": "Ada"}})
+        );
+        assert_eq!(r.answer("sampling/createMessage", None).unwrap()["content"]["text"], "hello");
+        assert_eq!("decline".parse::<ElicitAnswer>(), Ok(ElicitAnswer::Decline));
+        assert!("accept:[1]".parse::<ElicitAnswer>().is_err());
     }
 }

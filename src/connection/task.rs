@@ -24,8 +24,13 @@ const SETTLE: Duration = Duration::from_millis(300);
 
 pub enum Command {
     Request {
+        id: RequestId,
         request: Request,
         reply: oneshot::Sender<Result<Value, RequestError>>,
+    },
+    Cancel {
+        id: RequestId,
+        reason: String,
     },
     Notify {
         method: String,
@@ -54,6 +59,7 @@ struct Pending {
     timeout: Duration,
     /// Probe replies are marked in the log too, so the transcript says why an era was chosen.
     probe: bool,
+    progress: Option<mpsc::UnboundedSender<Value>>,
     reply: oneshot::Sender<Result<Value, RequestError>>,
 }
 
@@ -65,7 +71,6 @@ struct Loop {
     process: Arc<Process>,
     /// Frames for the stdin writer; `None` once stdin is being closed.
     frames: Option<mpsc::UnboundedSender<Vec<u8>>>,
-    next_id: u64,
     pending: HashMap<RequestId, Pending>,
     /// Requests given up on (timed out), kept to recognise their late replies.
     abandoned: HashMap<RequestId, String>,
@@ -103,7 +108,6 @@ pub async fn run(
         responder,
         process: Arc::new(process),
         frames: Some(frames_tx),
-        next_id: 1,
         pending: HashMap::new(),
         abandoned: HashMap::new(),
         stdout_closed: false,
@@ -169,7 +173,8 @@ async fn sleep_until(at: Option<Instant>) {
 impl Loop {
     fn on_command(&mut self, command: Command) {
         match command {
-            Command::Request { request, reply } => self.send_request(request, reply),
+            Command::Request { id, request, reply } => self.send_request(id, request, reply),
+            Command::Cancel { id, reason } => self.cancel(&id, &reason),
             Command::Notify { method, params } => {
                 let message = Message::notification(&method, params);
                 self.send(&message, false);
@@ -203,29 +208,61 @@ impl Loop {
         self.frames.is_none().then(|| "the connection is shutting down".into())
     }
 
-    fn send_request(&mut self, request: Request, reply: oneshot::Sender<Result<Value, RequestError>>) {
+    fn send_request(
+        &mut self,
+        id: RequestId,
+        request: Request,
+        reply: oneshot::Sender<Result<Value, RequestError>>,
+    ) {
         if let Some(reason) = self.gone_reason() {
             let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
             return;
         }
-        let id = RequestId::from(self.next_id);
-        self.next_id += 1;
-        let message = Message::request(id.clone(), &request.method, request.params);
+        let mut params = request.params;
+        if request.progress.is_some() {
+            params = Some(with_progress_token(params, &id));
+        }
+        let message = Message::request(id.clone(), &request.method, params);
         let seq = self.send(&message, request.probe);
         let timeout = request.timeout.unwrap_or(self.options.request_timeout);
         let now = Instant::now();
-        self.pending.insert(
-            id,
-            Pending {
-                method: request.method,
-                seq,
-                sent: now,
-                deadline: now + timeout,
-                timeout,
-                probe: request.probe,
-                reply,
-            },
-        );
+        let pending = Pending {
+            method: request.method,
+            seq,
+            sent: now,
+            deadline: now + timeout,
+            timeout,
+            probe: request.probe,
+            progress: request.progress,
+            reply,
+        };
+        self.pending.insert(id, pending);
+    }
+
+    fn cancel(&mut self, id: &RequestId, reason: &str) {
+        let Some(pending) = self.pending.remove(id) else { return };
+        if pending.method != "initialize" {
+            let params = json!({"requestId": id, "reason": reason});
+            self.send(&Message::notification("notifications/cancelled", Some(params)), false);
+        }
+        self.abandoned.insert(id.clone(), pending.method.clone());
+        let _ = pending
+            .reply
+            .send(Err(RequestError::Cancelled { method: pending.method, reason: reason.to_owned() }));
+    }
+
+    /// Routes a progress update to its request, resetting that request's timeout (never past
+    /// the hard maximum). Returns the seq of the request it belongs to.
+    fn on_progress(&mut self, params: Option<&Value>) -> Option<u64> {
+        let token = params?.get("progressToken")?;
+        let id: RequestId = serde_json::from_value(token.clone()).ok()?;
+        let hard_max = self.options.max_request_time;
+        let pending = self.pending.get_mut(&id)?;
+        let sender = pending.progress.as_ref()?;
+        let _ = sender.send(params?.clone());
+        let now = Instant::now();
+        pending.deadline = (now + pending.timeout).min(pending.sent + hard_max);
+        Some(pending.seq)
     }
 
     /// Records a frame and queues it for stdin. Returns its seq. Once stdin is closed the
@@ -336,7 +373,10 @@ impl Loop {
                 };
                 self.send(&reply, false);
             }
-            Message::Notification { .. } => {
+            Message::Notification { method, params } => {
+                if method == "notifications/progress" {
+                    entry.answers = self.on_progress(params.as_ref());
+                }
                 self.log.append(entry);
             }
         }
@@ -434,6 +474,19 @@ impl Loop {
             let _ = waiter.send(self.exit.clone());
         }
     }
+}
+
+/// Adds `_meta.progressToken` (the request id) to params, keeping everything else.
+fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
+    let mut params = match params {
+        Some(Value::Object(o)) => Value::Object(o),
+        _ => json!({}),
+    };
+    let meta = params.as_object_mut().expect("an object").entry("_meta").or_insert_with(|| json!({}));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert("progressToken".into(), serde_json::to_value(id).expect("an id serializes"));
+    }
+    params
 }
 
 fn round_ms(d: Duration) -> f64 {

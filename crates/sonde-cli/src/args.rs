@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use sonde_core::connection::ElicitAnswer;
 use sonde_core::era::EraPolicy;
 use sonde_core::hub::ServerConfig;
 use sonde_core::process::SpawnSpec;
@@ -55,6 +56,15 @@ pub struct Global {
     /// Ignore and do not update the cached era verdict of this server.
     #[arg(long, global = true)]
     pub no_era_cache: bool,
+    /// Answer the server's elicitation requests: accept:JSON, decline or cancel.
+    #[arg(long, global = true, value_name = "accept:JSON|decline|cancel")]
+    pub elicit: Option<ElicitAnswer>,
+    /// Answer the server's sampling requests with this text.
+    #[arg(long, global = true, value_name = "TEXT")]
+    pub sample_reply: Option<String>,
+    /// Ask the server for log messages at this level (debug, info, notice, warning, error, …).
+    #[arg(long, global = true, value_name = "LEVEL")]
+    pub log_level: Option<String>,
     /// A directory offered to the server as a root (repeatable).
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
@@ -145,7 +155,10 @@ impl Global {
         config.options.graces.stdin = Duration::from_millis(self.grace_stdin);
         config.options.graces.term = Duration::from_millis(self.grace_term);
         config.options.max_line = self.max_line;
-        config.roots = self.roots.clone();
+        config.answers.roots = self.roots.clone();
+        config.answers.elicit = self.elicit.clone();
+        config.answers.sample_reply = self.sample_reply.clone();
+        config.log_level = self.log_level.clone();
         config.era = self.era;
         config.probe_timeout = Duration::from_millis(self.probe_timeout);
         config
