@@ -11,4 +11,5 @@ pub mod log;
 pub mod mcp;
 pub mod negotiate;
 pub mod process;
+pub mod schema;
 pub mod wire;

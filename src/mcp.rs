@@ -159,6 +159,15 @@ impl Session {
         Ok(Value::Object(params))
     }
 
+    /// Starts a request with the era's envelope without waiting (for `subscriptions/listen`,
+    /// whose id is the subscription id). No `input_required` rounds.
+    pub fn start(&self, mut request: Request) -> Result<crate::connection::Call, RequestError> {
+        if let Some(meta) = &self.meta {
+            request.params = Some(era::with_meta(request.params.take(), meta));
+        }
+        self.conn.start(request)
+    }
+
     /// Lists every item of a paginated list method (`tools/list` → `tools`), following
     /// `nextCursor` until it is absent. In 2026-07-28 `""` is a cursor, not the end.
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, RequestError> {

@@ -82,27 +82,70 @@ pub enum Command {
     /// Tools of a server.
     Tools {
         #[command(subcommand)]
-        action: ToolsAction,
+        action: ListAction,
     },
-    /// Call a tool and print its result.
+    /// Call a tool and print its result (progress on stderr, outputSchema checked).
     Call {
         /// The tool's name.
         tool: String,
         /// The arguments, a JSON object.
         #[arg(long, value_name = "JSON")]
         args: Option<String>,
-        /// Print the CallToolResult as JSON on stdout.
-        #[arg(long)]
-        json: bool,
         #[command(flatten)]
-        server: Server,
+        common: Common,
     },
     /// Protocol version and how it was decided, serverInfo, capabilities, instructions.
     Info {
-        #[arg(long)]
-        json: bool,
         #[command(flatten)]
-        server: Server,
+        common: Common,
+    },
+    /// Resources of a server.
+    Resources {
+        #[command(subcommand)]
+        action: ResourcesAction,
+    },
+    /// Prompts of a server.
+    Prompts {
+        #[command(subcommand)]
+        action: PromptsAction,
+    },
+    /// Ask for completions of a prompt or resource-template argument.
+    Complete {
+        /// Complete an argument of this prompt.
+        #[arg(long, value_name = "NAME", conflicts_with = "resource", required_unless_present = "resource")]
+        prompt: Option<String>,
+        /// Complete a variable of this resource template.
+        #[arg(long, value_name = "URI_TEMPLATE")]
+        resource: Option<String>,
+        /// The argument being completed.
+        #[arg(long, value_name = "NAME")]
+        argument: String,
+        /// What has been typed so far.
+        #[arg(long, value_name = "TEXT", default_value = "")]
+        value: String,
+        /// Values of other arguments already chosen, a JSON object of strings.
+        #[arg(long, value_name = "JSON")]
+        context: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print change notifications as they arrive (2026-07-28 subscriptions/listen; in
+    /// 2025-11-25 resources/subscribe and the unprompted list_changed notifications).
+    Listen {
+        #[arg(long)]
+        tools: bool,
+        #[arg(long)]
+        prompts: bool,
+        #[arg(long)]
+        resources: bool,
+        /// Subscribe to updates of this resource (repeatable).
+        #[arg(long = "resource", value_name = "URI")]
+        resource: Vec<String>,
+        /// Stop after this many notifications (default: until interrupted or ended by the server).
+        #[arg(long, value_name = "N")]
+        count: Option<usize>,
+        #[command(flatten)]
+        common: Common,
     },
     /// Print a recorded session.
     Log(LogArgs),
@@ -111,15 +154,60 @@ pub enum Command {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum ToolsAction {
-    /// Connect, list every tool (following nextCursor), shut down gracefully.
+pub enum ListAction {
+    /// Connect, list every item (following nextCursor), shut down gracefully.
     List {
-        /// Print {"tools":[…]} on stdout.
-        #[arg(long)]
-        json: bool,
         #[command(flatten)]
-        server: Server,
+        common: Common,
     },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ResourcesAction {
+    /// List every resource.
+    List {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// List every resource template.
+    Templates {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Read one resource.
+    Read {
+        uri: String,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PromptsAction {
+    /// List every prompt.
+    List {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Get a prompt with its arguments filled in.
+    Get {
+        name: String,
+        /// The arguments, a JSON object of strings.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// What every server command takes: `--json` and the server after `--`.
+#[derive(Args, Debug)]
+pub struct Common {
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub server: Server,
 }
 
 #[derive(Args, Debug)]

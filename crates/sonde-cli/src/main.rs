@@ -8,6 +8,7 @@
 mod args;
 mod demo;
 mod log_cmd;
+mod ops;
 mod print;
 mod run;
 

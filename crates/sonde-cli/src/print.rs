@@ -8,14 +8,65 @@ pub fn json_line(v: &Value) {
     println!("{}", serde_json::to_string(v).expect("serializes"));
 }
 
-pub fn tools(tools: &[Value]) {
-    let width = tools.iter().filter_map(|t| t["name"].as_str()).map(str::len).max().unwrap_or(0);
-    for tool in tools {
-        let name = tool["name"].as_str().unwrap_or("(no name)");
-        let description = tool["description"].as_str().unwrap_or("").lines().next().unwrap_or("");
-        println!("{name:width$}  {description}");
+/// A list of tools, prompts, resources or templates: one line each, name then description.
+pub fn items(key: &str, items: &[Value]) {
+    let label = |item: &Value| -> String {
+        let field = |k: &str| item.get(k).and_then(Value::as_str);
+        field("name").or(field("uri")).or(field("uriTemplate")).unwrap_or("(unnamed)").to_owned()
+    };
+    let width = items.iter().map(|i| label(i).len()).max().unwrap_or(0);
+    for item in items {
+        let detail = match key {
+            "resources" => item["uri"].as_str().unwrap_or_default().to_owned(),
+            "resourceTemplates" => item["uriTemplate"].as_str().unwrap_or_default().to_owned(),
+            _ => item["description"].as_str().unwrap_or("").lines().next().unwrap_or("").to_owned(),
+        };
+        println!("{:width$}  {detail}", label(item));
     }
-    eprintln!("sonde: {} tool{}", tools.len(), if tools.len() == 1 { "" } else { "s" });
+    eprintln!("sonde: {} {key}", items.len());
+}
+
+/// A progress notification's params as one line.
+pub fn progress(p: &Value) -> String {
+    let done = &p["progress"];
+    let of = p.get("total").map(|t| format!("/{t}")).unwrap_or_default();
+    let message = p.get("message").and_then(Value::as_str).map(|m| format!(" {m}")).unwrap_or_default();
+    format!("progress {done}{of}{message}")
+}
+
+/// The result of resources/read, prompts/get or completion/complete, for people.
+pub fn result(method: &str, result: &Value) {
+    match method {
+        "resources/read" => {
+            for content in result["contents"].as_array().into_iter().flatten() {
+                match (content["text"].as_str(), content["blob"].as_str()) {
+                    (Some(text), _) => println!("{text}"),
+                    (None, Some(blob)) => println!(
+                        "[blob {} {}, about {} bytes]",
+                        content["uri"].as_str().unwrap_or(""),
+                        content["mimeType"].as_str().unwrap_or("?"),
+                        blob.len() * 3 / 4
+                    ),
+                    _ => println!("{content}"),
+                }
+            }
+        }
+        "prompts/get" => {
+            for message in result["messages"].as_array().into_iter().flatten() {
+                let role = message["role"].as_str().unwrap_or("?");
+                match message["content"]["text"].as_str() {
+                    Some(text) => println!("{role}: {text}"),
+                    None => println!("{role}: {}", message["content"]),
+                }
+            }
+        }
+        "completion/complete" => {
+            for value in result["completion"]["values"].as_array().into_iter().flatten() {
+                println!("{}", value.as_str().map_or_else(|| value.to_string(), str::to_owned));
+            }
+        }
+        _ => println!("{}", serde_json::to_string_pretty(result).expect("serializes")),
+    }
 }
 
 pub fn call_result(result: &Value) {

@@ -6,9 +6,10 @@ use serde_json::{json, Value};
 use sonde_core::config::EraCache;
 use sonde_core::hub::{Hub, HubError};
 use sonde_core::log::{sessions_dir, WireLog};
+use sonde_core::mcp::Session;
 
-use crate::args::{Command, Global, Server, ToolsAction};
-use crate::print;
+use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
+use crate::ops::{self, Op};
 
 /// Exit codes of the CLI contract.
 pub const OK: i32 = 0;
@@ -18,6 +19,13 @@ pub const TOOL_ERROR: i32 = 3;
 pub const INTERRUPTED: i32 = 130;
 
 pub async fn run(global: &Global, command: Command) -> i32 {
+    let (common, op) = match plan(command) {
+        Ok(planned) => planned,
+        Err(message) => {
+            eprintln!("sonde: {message}");
+            return USAGE;
+        }
+    };
     let log = match sessions_dir().and_then(|dir| WireLog::create_in(&dir)) {
         Ok(log) => log,
         Err(e) => {
@@ -36,7 +44,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     let hub = Arc::new(hub);
     let work = {
         let hub = hub.clone();
-        async move { execute(&hub, global, command).await }
+        async move { with_server(&hub, global, &common, op).await }
     };
     let code = tokio::select! {
         code = work => code,
@@ -50,71 +58,65 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     code
 }
 
-async fn execute(hub: &Hub, global: &Global, command: Command) -> i32 {
-    match command {
-        Command::Tools { action: ToolsAction::List { json, server } } => {
-            with_server(hub, global, &server, |id| async move {
-                let tools = hub.list_tools(id).await?;
-                if json {
-                    print::json_line(&json!({ "tools": tools }));
-                } else {
-                    print::tools(&tools);
-                }
-                Ok(OK)
-            })
-            .await
+/// Turns a command into the server to start and the operation to run on it, checking every
+/// argument before anything is started.
+fn plan(command: Command) -> Result<(Common, Op), String> {
+    Ok(match command {
+        Command::Tools { action: ListAction::List { common } } => (common, Op::List("tools/list", "tools")),
+        Command::Call { tool, args, common } => {
+            (common, Op::Call { tool, arguments: object_arg("--args", args)? })
         }
-        Command::Call { tool, args, json, server } => {
-            let arguments = match args.as_deref().map(serde_json::from_str::<Value>) {
-                None => None,
-                Some(Ok(v @ Value::Object(_))) => Some(v),
-                Some(Ok(other)) => {
-                    eprintln!("sonde: --args must be a JSON object, not {other}");
-                    return USAGE;
-                }
-                Some(Err(e)) => {
-                    eprintln!("sonde: --args is not JSON: {e}");
-                    return USAGE;
-                }
+        Command::Info { common } => (common, Op::Info),
+        Command::Resources { action: ResourcesAction::List { common } } => {
+            (common, Op::List("resources/list", "resources"))
+        }
+        Command::Resources { action: ResourcesAction::Templates { common } } => {
+            (common, Op::List("resources/templates/list", "resourceTemplates"))
+        }
+        Command::Resources { action: ResourcesAction::Read { uri, common } } => {
+            (common, Op::Simple("resources/read", json!({ "uri": uri })))
+        }
+        Command::Prompts { action: PromptsAction::List { common } } => {
+            (common, Op::List("prompts/list", "prompts"))
+        }
+        Command::Prompts { action: PromptsAction::Get { name, args, common } } => {
+            let mut params = json!({ "name": name });
+            if let Some(args) = object_arg("--args", args)? {
+                params["arguments"] = args;
+            }
+            (common, Op::Simple("prompts/get", params))
+        }
+        Command::Complete { prompt, resource, argument, value, context, common } => {
+            let reference = match (prompt, resource) {
+                (Some(name), _) => json!({"type": "ref/prompt", "name": name}),
+                (None, Some(uri)) => json!({"type": "ref/resource", "uri": uri}),
+                (None, None) => return Err("complete needs --prompt NAME or --resource URI".into()),
             };
-            with_server(hub, global, &server, |id| async move {
-                let result = hub.call_tool(id, &tool, arguments).await?;
-                if json {
-                    print::json_line(&result);
-                } else {
-                    print::call_result(&result);
-                }
-                if result.get("isError") == Some(&Value::Bool(true)) {
-                    eprintln!("sonde: {tool} returned a result with isError: true");
-                    return Ok(TOOL_ERROR);
-                }
-                Ok(OK)
-            })
-            .await
+            let mut params = json!({"ref": reference, "argument": {"name": argument, "value": value}});
+            if let Some(context) = object_arg("--context", context)? {
+                params["context"] = json!({ "arguments": context });
+            }
+            (common, Op::Simple("completion/complete", params))
         }
-        Command::Info { json, server } => {
-            with_server(hub, global, &server, |id| async move {
-                let server = hub.server(id)?;
-                if json {
-                    print::json_line(&serde_json::to_value(&server).expect("serializes"));
-                } else {
-                    print::server(&server);
-                }
-                Ok(OK)
-            })
-            .await
+        Command::Listen { tools, prompts, resources, resource, count, common } => {
+            (common, Op::Listen(ops::ListenSpec { tools, prompts, resources, uris: resource, count }))
         }
         Command::Log(_) | Command::DemoServer => unreachable!("handled without a runtime"),
+    })
+}
+
+fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String> {
+    match text.as_deref().map(serde_json::from_str::<Value>) {
+        None => Ok(None),
+        Some(Ok(v @ Value::Object(_))) => Ok(Some(v)),
+        Some(Ok(other)) => Err(format!("{flag} must be a JSON object, not {other}")),
+        Some(Err(e)) => Err(format!("{flag} is not JSON: {e}")),
     }
 }
 
-/// Connects, runs `body`, and reports a failure the way the contract says.
-async fn with_server<'a, F, Fut>(hub: &'a Hub, global: &Global, server: &Server, body: F) -> i32
-where
-    F: FnOnce(u64) -> Fut,
-    Fut: std::future::Future<Output = Result<i32, HubError>> + 'a,
-{
-    let config = global.server_config(server);
+/// Connects, runs the operation, and reports a failure the way the contract says.
+async fn with_server(hub: &Hub, global: &Global, common: &Common, op: Op) -> i32 {
+    let config = global.server_config(&common.server);
     let id = match hub.connect(&config).await {
         Ok(id) => id,
         Err(e) => {
@@ -122,15 +124,20 @@ where
             return FAILED;
         }
     };
-    let code = match body(id).await {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("sonde: {e}");
-            FAILED
-        }
+    let outcome: Result<i32, HubError> = match hub.session(id) {
+        Ok(session) => run_op(&session, op, common.json).await,
+        Err(e) => Err(e),
     };
+    let code = outcome.unwrap_or_else(|e| {
+        eprintln!("sonde: {e}");
+        FAILED
+    });
     if let Ok(Some(exit)) = hub.disconnect(id).await {
         eprintln!("sonde: server {}", exit.describe());
     }
     code
+}
+
+async fn run_op(session: &Session, op: Op, json: bool) -> Result<i32, HubError> {
+    ops::run(session, op, json).await.map_err(HubError::from)
 }
