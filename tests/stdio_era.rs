@@ -116,3 +116,65 @@ async fn a_cached_verdict_skips_the_probe_and_is_dropped_when_it_stops_working()
     hub.disconnect(id).await.unwrap();
     assert_eq!(cache.get(&legacy_only.spawn).unwrap().era, Era::Legacy);
 }
+
+#[tokio::test]
+async fn input_required_rounds_are_answered_by_the_responder_and_retried_with_the_state() {
+    let hub = Hub::new(new_log("mrtr"));
+    let mut config = fixture(&["--dual-era"]);
+    config.answers.elicit = Some("accept:{\"name\":\"Ada\"}".parse().unwrap());
+    let id = hub.connect(&config).await.unwrap();
+    let result = hub.call_tool(id, "needs_input", None).await.unwrap();
+    assert_eq!(result["content"][0]["text"], "hello Ada");
+    let calls: Vec<serde_json::Value> = hub
+        .log()
+        .entries(&Filter::parse("dir:out method:tools/call").unwrap())
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::from_str(e.text.as_deref().unwrap()).unwrap())
+        .collect();
+    assert_eq!(calls.len(), 3, "the call and two retries");
+    let ids: std::collections::HashSet<String> = calls.iter().map(|c| c["id"].to_string()).collect();
+    assert_eq!(ids.len(), 3, "every retry has a new id");
+    assert!(calls[0]["params"].get("requestState").is_none(), "no state is invented");
+    assert_eq!(calls[1]["params"]["requestState"], "state:1");
+    assert_eq!(calls[2]["params"]["requestState"], "state:2");
+    assert_eq!(calls[2]["params"]["inputResponses"]["confirm"]["action"], "accept");
+    let notes = hub.log().entries(&Filter::parse("kind:note needs input").unwrap()).unwrap();
+    assert_eq!(notes.len(), 2);
+    hub.disconnect(id).await.unwrap();
+
+    // Without an elicitation answer Sonde does not declare the capability, and the server's
+    // -32021 is shown with its data.
+    let id = hub.connect(&fixture(&["--dual-era"])).await.unwrap();
+    let err = hub.call_tool(id, "needs_input", None).await.unwrap_err().to_string();
+    assert!(err.contains("(code -32021); data: {\"requiredCapabilities\":{\"elicitation\":{}}}"), "{err}");
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn progress_reaches_the_caller_and_keeps_a_slow_call_alive_past_its_timeout() {
+    let hub = Hub::new(new_log("progress"));
+    // Five updates 150 ms apart: 750 ms in all, against a 400 ms timeout that each resets.
+    let mut config = fixture(&["--progress-steps", "5", "--step-ms", "150"]);
+    config.options.request_timeout = Duration::from_millis(400);
+    let id = hub.connect(&config).await.unwrap();
+    let session = hub.session(id).unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut request = sonde_core::mcp::tool_call("echo", Some(serde_json::json!({"text": "slow"})));
+    request.progress = Some(tx);
+    let result = session.request_with(request).await.unwrap();
+    assert_eq!(result["content"][0]["text"], "slow");
+    let mut updates = Vec::new();
+    while let Ok(p) = rx.try_recv() {
+        updates.push(p["progress"].as_u64().unwrap());
+    }
+    assert_eq!(updates, [1, 2, 3, 4, 5]);
+    // The progress entries in the log point at their request.
+    let call = &hub.log().entries(&Filter::parse("dir:out method:tools/call").unwrap()).unwrap()[0];
+    let progress = hub.log().entries(&Filter::parse("method:notifications/progress").unwrap()).unwrap();
+    assert!(progress.iter().all(|e| e.answers == Some(call.seq)));
+    // Without a progress listener no token is sent, no update comes, and the timeout holds.
+    let err = session.call_tool("echo", None).await.unwrap_err().to_string();
+    assert_eq!(err, "tools/call got no reply within 400 ms");
+    hub.disconnect(id).await.unwrap();
+}

@@ -53,7 +53,7 @@ impl Default for Options {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RequestError {
     /// The server answered with a JSON-RPC error.
-    #[error("{method} failed: {} (code {})", .error.message, .error.code)]
+    #[error("{method} failed: {} (code {}){}", .error.message, .error.code, data_words(.error.data.as_ref()))]
     Rpc { method: String, error: Box<ErrorObject> },
     /// No reply came in time; `notifications/cancelled` was sent.
     #[error("{method} got no reply within {}", crate::process::duration_words(*.after))]
@@ -70,6 +70,12 @@ pub enum RequestError {
     /// The server went away, or the connection was closed.
     #[error("{0}")]
     Gone(String),
+}
+
+/// An error's `data` after its message, so `-32021`'s `requiredCapabilities` or `-32022`'s
+/// `supported` versions are in plain sight.
+fn data_words(data: Option<&Value>) -> String {
+    data.map(|d| format!("; data: {d}")).unwrap_or_default()
 }
 
 /// A handle to a live connection. Cheap to clone; the connection lives until shut down.

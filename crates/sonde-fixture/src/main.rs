@@ -19,6 +19,9 @@
 //! --ask-ping           after `initialized`, send the client a ping request (id "fixture-1")
 //! --silent-unknown     never answer a method it does not know (server/discover included)
 //! --exit-on-unknown    exit with code 1 on an unknown request before `initialize`, like rmcp < 3
+//! --progress-steps N   on tools/call, send N progress updates first (when a token is given;
+//!                      without one, the call is never answered)
+//! --step-ms M          wait M ms before each progress update (default 100)
 //! --dual-era           answer server/discover too; the first message pins the era, and a late
 //!                      `initialize` after discover gets -32022 (as the Python SDK does)
 //! ```
@@ -46,6 +49,8 @@ struct Knobs {
     silent_unknown: bool,
     exit_on_unknown: bool,
     dual_era: bool,
+    progress_steps: u64,
+    step_ms: u64,
 }
 
 /// What the conversation so far has fixed.
@@ -57,7 +62,7 @@ struct State {
 }
 
 fn parse_args() -> Knobs {
-    let mut k = Knobs { tools: 1, ..Knobs::default() };
+    let mut k = Knobs { tools: 1, step_ms: 100, ..Knobs::default() };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().unwrap_or_else(|| die(&format!("{name} needs a value")));
@@ -78,6 +83,8 @@ fn parse_args() -> Knobs {
             "--silent-unknown" => k.silent_unknown = true,
             "--exit-on-unknown" => k.exit_on_unknown = true,
             "--dual-era" => k.dual_era = true,
+            "--progress-steps" => k.progress_steps = number(&value("--progress-steps")),
+            "--step-ms" => k.step_ms = number(&value("--step-ms")),
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -243,6 +250,14 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
         eprintln!("sonde-fixture: crashing during tools/call as asked");
         std::process::exit(1);
     }
+    if k.progress_steps > 0 {
+        let Some(token) = params.pointer("/_meta/progressToken") else { return };
+        for step in 1..=k.progress_steps {
+            std::thread::sleep(Duration::from_millis(k.step_ms));
+            let progress = json!({"progressToken": token, "progress": step, "total": k.progress_steps});
+            send(out, &json!({"jsonrpc":"2.0","method":"notifications/progress","params":progress}));
+        }
+    }
     let id_json = serde_json::to_string(&id).expect("serializes");
     if let Some(mib) = k.big_mib {
         // Written in pieces so the fixture itself never holds the whole line.
@@ -275,6 +290,13 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
             let text = params.pointer("/arguments/text").and_then(Value::as_str).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}]})
         }
+        "needs_input" if k.dual_era => match needs_input(params) {
+            Ok(result) => result,
+            Err(error) => {
+                send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
+                return;
+            }
+        },
         other => {
             let error = json!({"code": -32602, "message": format!("Unknown tool: {other}")});
             send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
@@ -282,4 +304,32 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
         }
     };
     send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+}
+
+/// A 2026-07-28 tool that needs two `input_required` rounds: it asks who (round 1), then for a
+/// confirmation (round 2), checking each time that `requestState` came back unchanged.
+fn needs_input(params: &Value) -> Result<Value, Value> {
+    let caps = params.pointer("/_meta/io.modelcontextprotocol~1clientCapabilities");
+    if caps.and_then(|c| c.get("elicitation")).is_none() {
+        return Err(json!({"code": -32021, "message": "Missing required client capability",
+                          "data": {"requiredCapabilities": {"elicitation": {}}}}));
+    }
+    let ask = |key: &str, message: &str, state: &str| {
+        let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+        json!({"resultType": "input_required",
+               "inputRequests": {key: {"method": "elicitation/create",
+                                       "params": {"mode": "form", "message": message, "requestedSchema": schema}}},
+               "requestState": state})
+    };
+    let state = params.get("requestState").and_then(Value::as_str);
+    let answer =
+        |key: &str| params.pointer(&format!("/inputResponses/{key}/content/name")).and_then(Value::as_str);
+    match (state, answer("who"), answer("confirm")) {
+        (None, None, None) => Ok(ask("who", "Who is asking?", "state:1")),
+        (Some("state:1"), Some(_), None) => Ok(ask("confirm", "Really?", "state:2")),
+        (Some("state:2"), _, Some(name)) => Ok(
+            json!({"resultType": "complete", "content": [{"type": "text", "text": format!("hello {name}")}]}),
+        ),
+        _ => Err(json!({"code": -32602, "message": format!("unexpected round: requestState {state:?}")})),
+    }
 }
