@@ -14,6 +14,9 @@ SONDE := $(CARGO_TARGET_DIR)/debug/sonde
 # Real third-party servers the integration tests talk to (pinned).
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
 TIME_SERVER := mcp-server-time==2026.10.19
+PY_SDK := mcp==2.3.0
+TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
+CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 
 .PHONY: run test build deps peers fmt-check clippy unit fuzz clean-cache
 
@@ -46,18 +49,33 @@ deps:
 	fi
 
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
-peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/py/.installed-mcp-server-time-2026.10.19
-
-$(PEERS)/py/.installed-mcp-server-time-2026.10.19:
-	[ -x $(PEERS)/py/bin/python ] || python3 -m venv $(PEERS)/py
-	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(TIME_SERVER)
-	touch $@
+peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/py/.installed-2026.10.19-2.3.0 \
+	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/schemas/schema-2026-07-28.json
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
 	mkdir -p $(PEERS)/npm
 	cd $(PEERS)/npm && { [ -f package.json ] || npm init -y >/dev/null; } && \
 	  npm install --no-audit --no-fund --loglevel=error $(EVERYTHING)
 	touch $@
+
+$(PEERS)/py/.installed-2026.10.19-2.3.0:
+	[ -x $(PEERS)/py/bin/python ] || python3 -m venv $(PEERS)/py
+	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(TIME_SERVER) $(PY_SDK)
+	touch $@
+
+# ESM ignores NODE_PATH, so the script runs from beside its node_modules.
+$(PEERS)/tsv2/ts_v2_server.mjs: tests/peers/ts_v2_server.mjs
+	mkdir -p $(PEERS)/tsv2
+	cd $(PEERS)/tsv2 && { [ -f package.json ] || { npm init -y >/dev/null && npm pkg set type=module; }; } && \
+	  npm install --no-audit --no-fund --loglevel=error $(TS_SDK)
+	cp $< $@
+
+# The official JSON schemas of each revision, as bundled in the conformance package.
+$(PEERS)/schemas/schema-2026-07-28.json: tests/peers/extract_schemas.py
+	mkdir -p $(PEERS)/conformance
+	cd $(PEERS)/conformance && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error $(CONFORMANCE)
+	python3 $< $(PEERS)/conformance/node_modules/@modelcontextprotocol/conformance $(PEERS)/schemas
 
 fmt-check:
 	$(CARGO) fmt --all --check

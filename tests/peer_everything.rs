@@ -39,6 +39,8 @@ async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_
     let answer: serde_json::Value = serde_json::from_str(answer.text.as_deref().unwrap()).unwrap();
     assert_eq!(answer["result"]["roots"][0]["uri"], sonde_core::connection::file_uri(&std::env::temp_dir()));
 
+    let valid = common::wire_schema::check_sent(hub.log(), id, "2025-11-25");
+    eprintln!("server-everything: {valid} frames valid");
     let pgid = hub.connection(id).unwrap().pid().await.unwrap() as i32;
     let exit = hub.disconnect(id).await.unwrap().unwrap();
     assert!(exit.code == Some(0) || exit.signal.is_some(), "{exit:?}");

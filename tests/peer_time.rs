@@ -32,6 +32,8 @@ async fn mcp_server_time_is_modern_under_auto_and_legacy_when_pinned_and_answers
         assert_eq!(server.server_info["name"], "mcp-time");
         let result = hub.call_tool(id, "get_current_time", Some(json!({"timezone": "UTC"}))).await.unwrap();
         assert_eq!(result["structuredContent"]["timezone"], "UTC", "{policy}: {result}");
+        let valid = common::wire_schema::check_sent(hub.log(), id, version);
+        eprintln!("mcp-server-time {policy}: {valid} frames valid");
         hub.disconnect(id).await.unwrap();
     }
 }

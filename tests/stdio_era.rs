@@ -31,6 +31,7 @@ async fn a_silent_legacy_server_times_out_the_probe_and_is_initialized_within_th
     assert_eq!(probes.len(), 1);
     assert!(hub.log().entries(&Filter::parse("method:notifications/cancelled").unwrap()).unwrap().is_empty());
     assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
+    common::wire_schema::check_sent(hub.log(), id, "2025-11-25");
     hub.disconnect(id).await.unwrap();
 }
 
@@ -76,6 +77,7 @@ async fn a_dual_era_server_is_spoken_to_in_the_era_of_its_first_message() {
         .as_deref()
         .unwrap()
         .contains("\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\""));
+    common::wire_schema::check_sent(log, id, "2026-07-28");
     hub.disconnect(id).await.unwrap();
 
     let mut legacy = fixture(&["--dual-era"]);
@@ -141,6 +143,7 @@ async fn input_required_rounds_are_answered_by_the_responder_and_retried_with_th
     assert_eq!(calls[2]["params"]["inputResponses"]["confirm"]["action"], "accept");
     let notes = hub.log().entries(&Filter::parse("kind:note needs input").unwrap()).unwrap();
     assert_eq!(notes.len(), 2);
+    common::wire_schema::check_sent(hub.log(), id, "2026-07-28");
     hub.disconnect(id).await.unwrap();
 
     // Without an elicitation answer Sonde does not declare the capability, and the server's

@@ -76,3 +76,5 @@ pub fn peer_bin(relative: &str) -> PathBuf {
     );
     path
 }
+
+pub mod wire_schema;
