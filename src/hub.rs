@@ -200,6 +200,13 @@ impl Hub {
         Ok(exit)
     }
 
+    /// Cancels every pending request of every live connection.
+    pub fn cancel_all(&self, reason: &str) {
+        for session in self.live.lock().unwrap().values() {
+            session.conn.cancel_all(reason);
+        }
+    }
+
     /// Shuts every live connection down, concurrently.
     pub async fn disconnect_all(&self) {
         let conns: Vec<Connection> = self.live.lock().unwrap().drain().map(|(_, s)| s.conn).collect();

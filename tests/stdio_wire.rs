@@ -141,3 +141,25 @@ async fn replies_are_correlated_with_their_request_and_latency() {
     );
     assert!(log.entries(&Filter { kinds: vec![Kind::DecodeError], ..Filter::default() }).unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_cancelled_request_is_cancelled_on_the_wire_and_its_late_reply_is_logged_and_ignored() {
+    let hub = Hub::new(new_log("cancel"));
+    let id = hub.connect(&fixture(&["--reply-delay-ms", "300"])).await.unwrap();
+    let conn = hub.connection(id).unwrap();
+    let call = conn.start(sonde_core::mcp::tool_call("echo", Some(json!({"text": "late"})))).unwrap();
+    let call_id = call.id.clone();
+    conn.cancel(&call.id, "changed my mind");
+    let err = call.outcome().await.unwrap_err();
+    assert_eq!(err.to_string(), "tools/call was cancelled: changed my mind");
+    // The next request is answered after the late reply, which is then in the log.
+    hub.list_tools(id).await.unwrap();
+    let log = hub.log();
+    let cancel = &log.entries(&Filter::parse("dir:out method:notifications/cancelled").unwrap()).unwrap()[0];
+    let cancel: serde_json::Value = serde_json::from_str(cancel.text.as_deref().unwrap()).unwrap();
+    assert_eq!(cancel["params"], json!({"requestId": call_id, "reason": "changed my mind"}));
+    let late = &log.entries(&Filter::parse("dir:in method:tools/call").unwrap()).unwrap()[0];
+    let expected = format!("late reply to tools/call {call_id}, which was cancelled; ignored");
+    assert_eq!(late.detail.as_deref(), Some(expected.as_str()));
+    hub.disconnect(id).await.unwrap();
+}

@@ -179,6 +179,11 @@ impl Connection {
         let _ = self.commands.send(task::Command::Cancel { id: id.clone(), reason: reason.to_owned() });
     }
 
+    /// Cancels every pending request (see [`Connection::cancel`]).
+    pub fn cancel_all(&self, reason: &str) {
+        let _ = self.commands.send(task::Command::CancelAll { reason: reason.to_owned() });
+    }
+
     /// Sends a notification (no reply is expected).
     pub fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
         self.commands

@@ -32,6 +32,9 @@ pub enum Command {
         id: RequestId,
         reason: String,
     },
+    CancelAll {
+        reason: String,
+    },
     Notify {
         method: String,
         params: Option<Value>,
@@ -73,7 +76,8 @@ struct Loop {
     frames: Option<mpsc::UnboundedSender<Vec<u8>>>,
     pending: HashMap<RequestId, Pending>,
     /// Requests given up on (timed out), kept to recognise their late replies.
-    abandoned: HashMap<RequestId, String>,
+    /// Method and why it was given up ("had timed out", "was cancelled").
+    abandoned: HashMap<RequestId, (String, &'static str)>,
     stdout_closed: bool,
     exit: Option<ExitInfo>,
     /// When pending requests are failed even if the other half of the news has not come.
@@ -175,6 +179,12 @@ impl Loop {
         match command {
             Command::Request { id, request, reply } => self.send_request(id, request, reply),
             Command::Cancel { id, reason } => self.cancel(&id, &reason),
+            Command::CancelAll { reason } => {
+                let ids: Vec<RequestId> = self.pending.keys().cloned().collect();
+                for id in ids {
+                    self.cancel(&id, &reason);
+                }
+            }
             Command::Notify { method, params } => {
                 let message = Message::notification(&method, params);
                 self.send(&message, false);
@@ -245,10 +255,22 @@ impl Loop {
             let params = json!({"requestId": id, "reason": reason});
             self.send(&Message::notification("notifications/cancelled", Some(params)), false);
         }
-        self.abandoned.insert(id.clone(), pending.method.clone());
+        self.abandoned.insert(id.clone(), (pending.method.clone(), "was cancelled"));
         let _ = pending
             .reply
             .send(Err(RequestError::Cancelled { method: pending.method, reason: reason.to_owned() }));
+    }
+
+    /// A server may end one of Sonde's requests itself (2026-07-28 ends a listen stream this
+    /// way): the request fails as cancelled, with the server's reason.
+    fn on_server_cancel(&mut self, params: Option<&Value>) -> Option<u64> {
+        let id: RequestId = serde_json::from_value(params?.get("requestId")?.clone()).ok()?;
+        let pending = self.pending.remove(&id)?;
+        let reason = params?.get("reason").and_then(Value::as_str).unwrap_or("no reason given");
+        let reason = format!("the server cancelled it ({reason})");
+        let seq = pending.seq;
+        let _ = pending.reply.send(Err(RequestError::Cancelled { method: pending.method, reason }));
+        Some(seq)
     }
 
     /// Routes a progress update to its request, resetting that request's timeout (never past
@@ -339,14 +361,12 @@ impl Loop {
                         error: Box::new(error),
                     });
                     let _ = pending.reply.send(result);
-                } else if let Some(method) = self.abandoned.remove(&id) {
+                } else if let Some((method, why)) = self.abandoned.remove(&id) {
                     if let Some(s) = entry.summary.as_mut() {
                         s.method = Some(method.clone());
                     }
                     self.log.append(
-                        entry.with_detail(format!(
-                            "late reply to {method} {id}, which had timed out; ignored"
-                        )),
+                        entry.with_detail(format!("late reply to {method} {id}, which {why}; ignored")),
                     );
                 } else {
                     self.log.append(entry.with_detail(format!(
@@ -376,6 +396,9 @@ impl Loop {
             Message::Notification { method, params } => {
                 if method == "notifications/progress" {
                     entry.answers = self.on_progress(params.as_ref());
+                }
+                if method == "notifications/cancelled" {
+                    entry.answers = self.on_server_cancel(params.as_ref());
                 }
                 self.log.append(entry);
             }
@@ -426,7 +449,7 @@ impl Loop {
             // initialized yet), and initialize must not be.
             if pending.probe || pending.method == "initialize" {
                 self.note(format!("{} {id} got no reply within {after}", pending.method));
-                self.abandoned.insert(id, pending.method.clone());
+                self.abandoned.insert(id, (pending.method.clone(), "had timed out"));
                 let _ = pending
                     .reply
                     .send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
@@ -444,7 +467,7 @@ impl Loop {
                 ),
                 false,
             );
-            self.abandoned.insert(id, pending.method.clone());
+            self.abandoned.insert(id, (pending.method.clone(), "had timed out"));
             let _ = pending
                 .reply
                 .send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));

@@ -105,7 +105,7 @@ async fn call(
 /// Prints notifications until `count` arrived, the server ends the subscription, or the user
 /// interrupts. The notifications are read from the live wire log, which already holds them.
 async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, RequestError> {
-    let mut live = session.conn.log().subscribe();
+    let live = session.conn.log().subscribe();
     let conn = session.conn.id();
     let listen_id = match session.era() {
         Era::Modern => {
@@ -126,9 +126,33 @@ async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, 
         }
     };
     let wanted_id = listen_id.as_ref().map(|c| serde_json::to_value(&c.id).expect("an id serializes"));
+    let call_id = listen_id.as_ref().map(|c| c.id.clone());
     eprintln!("sonde: listening; Ctrl-C stops");
+    let outcome = listen_id.map(|c| Box::pin(c.outcome()) as Outcome);
+    let code = print_notifications(live, conn, wanted_id, outcome, spec.count, json).await;
+    // Ending it ourselves: cancel the listen request (2026-07-28 on stdio), or unsubscribe.
+    match call_id {
+        Some(id) => session.conn.cancel(&id, "sonde listen is done"),
+        None => {
+            for uri in &spec.uris {
+                session.request("resources/unsubscribe", Some(json!({ "uri": uri }))).await?;
+            }
+        }
+    }
+    code
+}
+
+type Outcome = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, RequestError>> + Send>>;
+
+async fn print_notifications(
+    mut live: tokio::sync::broadcast::Receiver<std::sync::Arc<sonde_core::log::Entry>>,
+    conn: u64,
+    wanted_id: Option<Value>,
+    mut outcome: Option<Outcome>,
+    count: Option<usize>,
+    json: bool,
+) -> Result<i32, RequestError> {
     let mut seen = 0usize;
-    let mut outcome = listen_id.map(|c| Box::pin(c.outcome()));
     loop {
         let entry = tokio::select! {
             entry = live.recv() => match entry {
@@ -140,45 +164,65 @@ async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, 
                 Err(_) => return Ok(OK),
             },
             ended = async { outcome.as_mut().expect("guarded").await }, if outcome.is_some() => {
-                ended?;
-                eprintln!("sonde: the server ended the subscription");
+                // Everything the server sent before ending is already in the log: print it.
+                while let Ok(entry) = live.try_recv() {
+                    if let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref()) {
+                        show(&message, json);
+                    }
+                }
+                match ended {
+                    Ok(_) => eprintln!("sonde: the server ended the subscription"),
+                    Err(RequestError::Cancelled { reason, .. }) => eprintln!("sonde: subscription ended: {reason}"),
+                    Err(e) => return Err(e),
+                }
                 return Ok(OK);
             }
         };
-        if entry.conn != conn || entry.kind != Kind::Message || entry.dir != Direction::In {
+        let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref()) else { continue };
+        if !show(&message, json) {
             continue;
-        }
-        let Some(message) = entry.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok()) else {
-            continue;
-        };
-        let method = message["method"].as_str().unwrap_or_default();
-        if !method.starts_with("notifications/")
-            || method == "notifications/progress"
-            || method == "notifications/message"
-        {
-            continue;
-        }
-        if let Some(wanted) = &wanted_id {
-            if message.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId") != Some(wanted) {
-                continue;
-            }
-            if method == "notifications/cancelled" {
-                eprintln!("sonde: the server cancelled the subscription");
-                return Ok(OK);
-            }
-            if method == "notifications/subscriptions/acknowledged" {
-                eprintln!("sonde: acknowledged: {}", message["params"]["notifications"]);
-                continue;
-            }
-        }
-        if json {
-            print::json_line(&message);
-        } else {
-            println!("{method} {}", message.get("params").map(Value::to_string).unwrap_or_default());
         }
         seen += 1;
-        if spec.count.is_some_and(|n| seen >= n) {
+        if count.is_some_and(|n| seen >= n) {
             return Ok(OK);
         }
     }
+}
+
+/// The change notification an entry carries, if it belongs to this subscription: on this
+/// connection, received, a notification other than progress and log messages, and (in
+/// 2026-07-28) tagged with the listen request's id, JSON type included. The server ending the
+/// subscription with `notifications/cancelled` is handled by the request itself.
+fn subscription_message(entry: &sonde_core::log::Entry, conn: u64, wanted: Option<&Value>) -> Option<Value> {
+    if entry.conn != conn || entry.kind != Kind::Message || entry.dir != Direction::In {
+        return None;
+    }
+    let message: Value = serde_json::from_str(entry.text.as_deref()?).ok()?;
+    let method = message["method"].as_str()?;
+    let skipped = ["notifications/progress", "notifications/message", "notifications/cancelled"];
+    if !method.starts_with("notifications/") || skipped.contains(&method) {
+        return None;
+    }
+    if let Some(wanted) = wanted {
+        if message.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId") != Some(wanted) {
+            return None;
+        }
+    }
+    Some(message)
+}
+
+/// Prints a subscription message: the acknowledgement on stderr, a change on stdout. True for
+/// a change, which counts towards `--count`.
+fn show(message: &Value, json: bool) -> bool {
+    if message["method"] == "notifications/subscriptions/acknowledged" {
+        eprintln!("sonde: acknowledged: {}", message["params"]["notifications"]);
+        return false;
+    }
+    if json {
+        print::json_line(message);
+    } else {
+        let params = message.get("params").map(Value::to_string).unwrap_or_default();
+        println!("{} {params}", message["method"].as_str().unwrap_or_default());
+    }
+    true
 }

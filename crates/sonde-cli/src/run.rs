@@ -49,7 +49,8 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     let code = tokio::select! {
         code = work => code,
         _ = tokio::signal::ctrl_c() => {
-            eprintln!("sonde: interrupted; stopping the server");
+            eprintln!("sonde: interrupted; cancelling and stopping the server");
+            hub.cancel_all("interrupted by the user");
             INTERRUPTED
         }
     };

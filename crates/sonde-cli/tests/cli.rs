@@ -193,3 +193,35 @@ fn fixture_bin() -> PathBuf {
     assert!(status.success());
     Path::new(SONDE).with_file_name("sonde-fixture")
 }
+
+#[test]
+fn listen_prints_changes_until_the_server_ends_the_subscription_either_way() {
+    let home = data_home("listen");
+    let fixture = fixture_bin();
+    for (end, said) in
+        [("complete", "the server ended the subscription"), ("cancel", "the server cancelled it")]
+    {
+        let out = sonde(
+            &home,
+            &[
+                "listen",
+                "--tools",
+                "--json",
+                "--",
+                fixture.to_str().unwrap(),
+                "--dual-era",
+                "--listen-end",
+                end,
+            ],
+        );
+        assert!(out.status.success(), "{out:?}");
+        let change: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(change["method"], "notifications/tools/list_changed");
+        assert_eq!(change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("acknowledged: {\"toolsListChanged\":true") && stderr.contains(said),
+            "{stderr}"
+        );
+    }
+}

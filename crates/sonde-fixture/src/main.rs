@@ -22,6 +22,9 @@
 //! --progress-steps N   on tools/call, send N progress updates first (when a token is given;
 //!                      without one, the call is never answered)
 //! --step-ms M          wait M ms before each progress update (default 100)
+//! --reply-delay-ms N   answer tools/call only after N ms
+//! --listen-end HOW     answer subscriptions/listen (with --dual-era): acknowledge, send one
+//!                      notifications/tools/list_changed, then end it: `complete` or `cancel`
 //! --dual-era           answer server/discover too; the first message pins the era, and a late
 //!                      `initialize` after discover gets -32022 (as the Python SDK does)
 //! ```
@@ -51,6 +54,8 @@ struct Knobs {
     dual_era: bool,
     progress_steps: u64,
     step_ms: u64,
+    reply_delay_ms: u64,
+    listen_end: Option<String>,
 }
 
 /// What the conversation so far has fixed.
@@ -85,6 +90,8 @@ fn parse_args() -> Knobs {
             "--dual-era" => k.dual_era = true,
             "--progress-steps" => k.progress_steps = number(&value("--progress-steps")),
             "--step-ms" => k.step_ms = number(&value("--step-ms")),
+            "--reply-delay-ms" => k.reply_delay_ms = number(&value("--reply-delay-ms")),
+            "--listen-end" => k.listen_end = Some(value("--listen-end")),
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -186,6 +193,11 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             return;
         }
     }
+    if method == "subscriptions/listen" && k.dual_era {
+        if let Some(how) = &k.listen_end {
+            return listen(how, id, &params, out);
+        }
+    }
     let known = ["initialize", "ping", "tools/list", "tools/call"].contains(&method)
         || (k.dual_era && method == "server/discover");
     if !known {
@@ -258,6 +270,7 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
             send(out, &json!({"jsonrpc":"2.0","method":"notifications/progress","params":progress}));
         }
     }
+    std::thread::sleep(Duration::from_millis(k.reply_delay_ms));
     let id_json = serde_json::to_string(&id).expect("serializes");
     if let Some(mib) = k.big_mib {
         // Written in pieces so the fixture itself never holds the whole line.
@@ -304,6 +317,21 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
         }
     };
     send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+}
+
+/// A 2026-07-28 subscription: acknowledgement first, one change, then the end the test asked for.
+fn listen(how: &str, id: Value, params: &Value, out: &mut impl Write) {
+    let meta = json!({ "io.modelcontextprotocol/subscriptionId": id });
+    let granted = params["notifications"].clone();
+    let ack = json!({"_meta": meta, "notifications": granted});
+    send(out, &json!({"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":ack}));
+    send(out, &json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta": meta}}));
+    if how == "cancel" {
+        let params = json!({"requestId": id, "reason": "fixture ends the subscription", "_meta": meta});
+        send(out, &json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":params}));
+    } else {
+        send(out, &json!({"jsonrpc":"2.0","id":id,"result":{"resultType":"complete","_meta": meta}}));
+    }
 }
 
 /// A 2026-07-28 tool that needs two `input_required` rounds: it asks who (round 1), then for a
