@@ -225,3 +225,70 @@ fn listen_prints_changes_until_the_server_ends_the_subscription_either_way() {
         );
     }
 }
+
+/// A peer installed by `make peers` under `.cache/peers`.
+fn peer(relative: &str) -> PathBuf {
+    let root = std::env::var_os("SONDE_PEERS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.cache/peers"));
+    let path = root.join(relative);
+    assert!(path.exists(), "{} is missing: run `make peers`", path.display());
+    path
+}
+
+#[test]
+fn every_mcp_command_works_against_the_python_sdk_server_in_both_eras() {
+    let home = data_home("python");
+    let python = peer("py/bin/python");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py_mcp_server.py");
+    let server = [python.to_str().unwrap(), script.to_str().unwrap(), "stdio"];
+    for era in ["modern", "legacy"] {
+        let run = |args: &[&str]| -> Value {
+            let mut all = args.to_vec();
+            all.extend(["--json", "--era", era, "--"]);
+            all.extend(server);
+            let out = sonde(&home, &all);
+            assert!(out.status.success(), "{args:?} in {era}: {out:?}");
+            stdout_json(&out)
+        };
+        assert_eq!(
+            run(&["info"])["protocolVersion"],
+            if era == "modern" { "2026-07-28" } else { "2025-11-25" }
+        );
+        assert_eq!(run(&["tools", "list"])["tools"][0]["name"], "add");
+        assert_eq!(run(&["call", "add", "--args", r#"{"a":1,"b":2}"#])["content"][0]["text"], "3.0");
+        assert_eq!(run(&["resources", "list"])["resources"][0]["uri"], "peers://hello");
+        assert!(run(&["resources", "templates"])["resourceTemplates"].is_array());
+        assert_eq!(
+            run(&["resources", "read", "peers://hello"])["contents"][0]["text"],
+            "hello from python mcp"
+        );
+        assert_eq!(run(&["prompts", "list"])["prompts"][0]["name"], "greet");
+        let prompt = run(&["prompts", "get", "greet", "--args", r#"{"name":"Ada"}"#]);
+        assert_eq!(prompt["messages"][0]["content"]["text"], "Say hi to Ada");
+    }
+}
+
+#[test]
+fn complete_asks_server_everything_for_argument_values() {
+    let home = data_home("complete");
+    let everything = peer("npm/node_modules/.bin/mcp-server-everything");
+    let out = sonde(
+        &home,
+        &[
+            "complete",
+            "--prompt",
+            "completable-prompt",
+            "--argument",
+            "department",
+            "--value",
+            "E",
+            "--json",
+            "--",
+            everything.to_str().unwrap(),
+            "stdio",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout_json(&out)["completion"]["values"], serde_json::json!(["Engineering"]));
+}
