@@ -86,5 +86,6 @@ pub fn check_sent(log: &WireLog, conn: u64, version: &str) -> usize {
         problems.len(),
         problems.join("\n")
     );
+    eprintln!("wire-schema: {} frames sent on connection {conn} valid against {version}", sent.len());
     sent.len()
 }
