@@ -18,7 +18,7 @@ PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 
-.PHONY: run test build deps peers fmt-check clippy unit fuzz clean-cache
+.PHONY: run test build deps peers bench bench-peers fmt-check clippy unit fuzz clean-cache
 
 ## make run: build, then list the bundled demo server's tools (prints the session log path).
 run: deps build
@@ -82,6 +82,22 @@ fmt-check:
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json).
+bench: deps peers bench-peers
+	$(CARGO) build --release --workspace
+	$(CARGO_TARGET_DIR)/release/sonde-bench
+
+# The official Inspector CLI needs Node >= 22.19: both come from the npm registry.
+bench-peers: $(PEERS)/inspector/.installed-2.12.0
+
+$(PEERS)/inspector/.installed-2.12.0:
+	mkdir -p $(PEERS)/node22 $(PEERS)/inspector
+	cd $(PEERS)/node22 && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error node@22
+	cd $(PEERS)/inspector && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector@2.12.0
+	touch $@
 
 ## make fuzz: run the frame splitter/decoder fuzzer for a bounded time (FUZZ_SECONDS, default 60).
 FUZZ_SECONDS ?= 60

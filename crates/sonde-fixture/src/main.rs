@@ -23,6 +23,7 @@
 //!                      without one, the call is never answered)
 //! --step-ms M          wait M ms before each progress update (default 100)
 //! --reply-delay-ms N   answer tools/call only after N ms
+//! --flood N            on tools/call, write N small notifications/message lines first
 //! --listen-end HOW     answer subscriptions/listen (with --dual-era): acknowledge, send one
 //!                      notifications/tools/list_changed, then end it: `complete` or `cancel`
 //! --dual-era           answer server/discover too; the first message pins the era, and a late
@@ -56,6 +57,7 @@ struct Knobs {
     step_ms: u64,
     reply_delay_ms: u64,
     listen_end: Option<String>,
+    flood: u64,
 }
 
 /// What the conversation so far has fixed.
@@ -91,6 +93,7 @@ fn parse_args() -> Knobs {
             "--progress-steps" => k.progress_steps = number(&value("--progress-steps")),
             "--step-ms" => k.step_ms = number(&value("--step-ms")),
             "--reply-delay-ms" => k.reply_delay_ms = number(&value("--reply-delay-ms")),
+            "--flood" => k.flood = number(&value("--flood")),
             "--listen-end" => k.listen_end = Some(value("--listen-end")),
             other => die(&format!("unknown option {other}")),
         }
@@ -271,6 +274,19 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
         }
     }
     std::thread::sleep(Duration::from_millis(k.reply_delay_ms));
+    if k.flood > 0 {
+        // One buffered burst: the point is to measure the reader, not this writer.
+        let mut burst = io::BufWriter::with_capacity(1 << 20, &mut *out);
+        for i in 0..k.flood {
+            let _ = writeln!(
+                burst,
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"flood {i}"}}}}"#
+            );
+        }
+        if burst.flush().is_err() {
+            std::process::exit(0);
+        }
+    }
     let id_json = serde_json::to_string(&id).expect("serializes");
     if let Some(mib) = k.big_mib {
         // Written in pieces so the fixture itself never holds the whole line.

@@ -1,0 +1,61 @@
+//! The baseline: a minimal JSON-RPC client over the same pipes, with no log, no task, no map.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::Value;
+
+pub struct Direct {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    line: Vec<u8>,
+}
+
+impl Direct {
+    /// Starts the fixture with `args` and runs the handshake.
+    pub fn start(args: &[&str]) -> Direct {
+        let mut child = Command::new(crate::sibling("sonde-fixture"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the fixture");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::with_capacity(64 * 1024, child.stdout.take().unwrap());
+        let mut d = Direct { child, stdin, stdout, line: Vec::new() };
+        d.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"direct","version":"0"}}}"#);
+        d.read_until_id(0);
+        d.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        d
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads and parses lines until the reply with `id`; returns how many lines were read.
+    pub fn read_until_id(&mut self, id: u64) -> u64 {
+        let mut lines = 0;
+        loop {
+            self.line.clear();
+            let n = self.stdout.read_until(b'\n', &mut self.line).unwrap();
+            assert!(n > 0, "the fixture closed stdout");
+            lines += 1;
+            let v: Value = serde_json::from_slice(&self.line).expect("JSON");
+            if v.get("id").and_then(Value::as_u64) == Some(id) && v.get("method").is_none() {
+                return lines;
+            }
+        }
+    }
+}
+
+impl Drop for Direct {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

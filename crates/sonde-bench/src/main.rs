@@ -1,0 +1,64 @@
+//! `sonde-bench`: what Sonde costs, measured side by side in one run (`make bench`).
+//!
+//! Each section runs Sonde and a baseline over the same pipe or the same server and prints the
+//! ratio; the table ends with the command that reproduces it, and `bench/results.json` keeps
+//! the figures. Sections that need their own process for an honest peak-RSS figure re-run this
+//! binary with a hidden subcommand.
+
+mod direct;
+mod figures;
+mod sections;
+
+use std::path::PathBuf;
+
+use figures::Report;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        // Hidden: one measurement in a fresh process, printed as JSON for the parent.
+        Some("large-one") => sections::large_one(args[1].parse().expect("MiB")),
+        Some("million-one") => {
+            sections::million_one(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
+        }
+        _ => {
+            let quick = args.iter().any(|a| a == "--quick");
+            let mut report = Report::default();
+            sections::ingest(&mut report, if quick { 20_000 } else { 200_000 });
+            sections::overhead(&mut report, if quick { 1_000 } else { 10_000 });
+            sections::large(&mut report, if quick { &[1, 10] } else { &[1, 10, 50] });
+            sections::million(&mut report, if quick { 100_000 } else { 1_000_000 });
+            sections::inspector(&mut report, if quick { 5 } else { 100 });
+            report.print();
+            let out = PathBuf::from(
+                std::env::var("SONDE_BENCH_OUT").unwrap_or_else(|_| "bench/results.json".into()),
+            );
+            report.write(&out);
+            eprintln!("sonde-bench: wrote {}", out.display());
+        }
+    }
+}
+
+/// A binary built next to this one (`sonde`, `sonde-fixture`).
+pub fn sibling(name: &str) -> PathBuf {
+    std::env::current_exe().expect("own path").with_file_name(name)
+}
+
+/// Peak resident set of this process so far, in KiB.
+pub fn peak_rss_kib() -> u64 {
+    status_kib("VmHWM:")
+}
+
+pub fn rss_kib() -> u64 {
+    status_kib("VmRSS:")
+}
+
+fn status_kib(key: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}

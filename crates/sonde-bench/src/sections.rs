@@ -1,0 +1,347 @@
+//! The measurements. Each one runs Sonde and its baseline in the same run.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use sonde_core::era::EraPolicy;
+use sonde_core::hub::{Hub, ServerConfig};
+use sonde_core::log::{Direction, Entry, Filter, Kind, Summary, WireLog};
+use sonde_core::process::SpawnSpec;
+
+use crate::direct::Direct;
+use crate::figures::{percentile, Report, Row};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+fn temp_log(name: &str) -> std::sync::Arc<WireLog> {
+    let dir = std::env::temp_dir().join(format!("sonde-bench-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    WireLog::create_in(&dir).unwrap()
+}
+
+fn fixture(args: &[&str]) -> ServerConfig {
+    let mut config = ServerConfig::stdio(SpawnSpec::new(
+        crate::sibling("sonde-fixture").to_string_lossy(),
+        args.iter().copied(),
+    ));
+    // The fixture speaks 2025-11-25; pinning skips the probe so only the work is measured.
+    config.era = EraPolicy::Legacy;
+    config.options.request_timeout = Duration::from_secs(600);
+    config
+}
+
+/// 1. Ingest: N notifications through the core, recorded to disk, against read-and-parse.
+pub fn ingest(report: &mut Report, n: u64) {
+    let flood = n.to_string();
+    let args = ["--flood", flood.as_str()];
+    let rt = runtime();
+    let log = temp_log("ingest");
+    let core_s = rt.block_on(async {
+        let hub = Hub::new(log.clone());
+        let id = hub.connect(&fixture(&args)).await.unwrap();
+        let started = Instant::now();
+        hub.call_tool(id, "echo", Some(json!({"text": "x"}))).await.unwrap();
+        log.flush().unwrap();
+        let elapsed = started.elapsed();
+        hub.disconnect(id).await.unwrap();
+        elapsed.as_secs_f64()
+    });
+    let recorded =
+        log.entries(&Filter::parse("method:notifications/message").unwrap()).map(|e| e.len()).unwrap_or(0);
+    assert_eq!(recorded as u64, n, "every flooded frame is in the log");
+    let mut direct = Direct::start(&args);
+    let started = Instant::now();
+    direct.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}"#,
+    );
+    let lines = direct.read_until_id(1);
+    let bare_s = started.elapsed().as_secs_f64();
+    assert_eq!(lines, n + 1);
+    let (core_rate, bare_rate) = ((n + 1) as f64 / core_s, (n + 1) as f64 / bare_s);
+    let ratio = core_rate / bare_rate;
+    report.row(Row {
+        figure: format!("ingest: {n} notifications, frames/s (with the disk log)"),
+        sonde: format!("{core_rate:.0}/s"),
+        baseline: format!("{bare_rate:.0}/s read+parse loop"),
+        ratio: Some(ratio),
+        target: "≥ 200000/s and ≥ 0.5×".into(),
+        met: Some(core_rate >= 200_000.0 && ratio >= 0.5),
+    });
+    report.detail("ingest", json!({"frames": n + 1, "sonde_s": core_s, "bare_s": bare_s, "sonde_fps": core_rate, "bare_fps": bare_rate}));
+}
+
+/// 2. Request overhead: sequential tools/call round trips through the hub against a direct loop.
+pub fn overhead(report: &mut Report, n: usize) {
+    let rt = runtime();
+    let mut core_ms = rt.block_on(async {
+        let hub = Hub::new(temp_log("overhead"));
+        let id = hub.connect(&fixture(&[])).await.unwrap();
+        let session = hub.session(id).unwrap();
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n {
+            let started = Instant::now();
+            session.call_tool("echo", Some(json!({"text": "x"}))).await.unwrap();
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        hub.disconnect(id).await.unwrap();
+        times
+    });
+    let mut direct = Direct::start(&[]);
+    let mut direct_ms = Vec::with_capacity(n);
+    for i in 1..=n as u64 {
+        let started = Instant::now();
+        direct.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}}}}}}"#
+        ));
+        direct.read_until_id(i);
+        direct_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    let (core_total, direct_total): (f64, f64) = (core_ms.iter().sum(), direct_ms.iter().sum());
+    core_ms.sort_by(f64::total_cmp);
+    direct_ms.sort_by(f64::total_cmp);
+    let ratio = core_total / direct_total;
+    let (p50, p99) = (percentile(&core_ms, 0.5), percentile(&core_ms, 0.99));
+    let (d50, d99) = (percentile(&direct_ms, 0.5), percentile(&direct_ms, 0.99));
+    report.row(Row {
+        figure: format!("request overhead: {n} sequential tools/call"),
+        sonde: format!("{core_total:.0} ms; p50 {p50:.3} ms, p99 {p99:.3} ms"),
+        baseline: format!("{direct_total:.0} ms; p50 {d50:.3} ms, p99 {d99:.3} ms direct loop"),
+        ratio: Some(ratio),
+        target: "≤ 1.2×".into(),
+        met: Some(ratio <= 1.2),
+    });
+    report.detail(
+        "overhead",
+        json!({"calls": n, "sonde_ms": core_total, "direct_ms": direct_total,
+        "sonde_p50": p50, "sonde_p99": p99, "direct_p50": d50, "direct_p99": d99}),
+    );
+}
+
+/// 3. Large frames, each in a fresh process so its peak RSS is its own.
+pub fn large(report: &mut Report, sizes: &[u64]) {
+    let mut all = Vec::new();
+    for &mib in sizes {
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["large-one", &mib.to_string()])
+            .output()
+            .unwrap();
+        let v: Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("large-one {mib}: {e}: {out:?}"));
+        let payload_kib = (mib * 1024) as f64;
+        let growth = (v["peak_kib"].as_f64().unwrap() - v["baseline_kib"].as_f64().unwrap()) / payload_kib;
+        report.row(Row {
+            figure: format!("large frame: one {mib} MiB line"),
+            sonde: format!("{:.0} ms, peak RSS +{:.0} MiB", v["ms"].as_f64().unwrap(), growth * mib as f64),
+            baseline: format!("{mib} MiB payload"),
+            ratio: Some(growth),
+            target: if mib == 50 { "peak ≤ 4× payload".into() } else { "—".into() },
+            met: (mib == 50).then_some(growth <= 4.0),
+        });
+        all.push(json!({"mib": mib, "run": v}));
+    }
+    report.detail("large", Value::Array(all));
+}
+
+pub fn large_one(mib: u64) {
+    let rt = runtime();
+    rt.block_on(async {
+        let hub = Hub::new(temp_log("large"));
+        let id = hub.connect(&fixture(&["--big-mib", &mib.to_string()])).await.unwrap();
+        let baseline = crate::peak_rss_kib();
+        let started = Instant::now();
+        let result = hub.call_tool(id, "echo", None).await.unwrap();
+        hub.log().flush().unwrap();
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let text_len = result["content"][0]["text"].as_str().map_or(0, str::len);
+        assert_eq!(text_len as u64, mib * 1024 * 1024);
+        drop(result);
+        let peak = crate::peak_rss_kib();
+        hub.disconnect(id).await.unwrap();
+        println!("{}", json!({"ms": ms, "baseline_kib": baseline, "peak_kib": peak}));
+    });
+}
+
+/// 4. A million-entry session: append rate, random page reads, filter queries, RSS, disk.
+pub fn million(report: &mut Report, n: u64) {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["million-one", &n.to_string()])
+        .output()
+        .unwrap();
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("million-one: {e}: {out:?}"));
+    let f = |k: &str| v[k].as_f64().unwrap();
+    report.row(Row {
+        figure: format!("{n}-entry session: append"),
+        sonde: format!(
+            "{:.0} entries/s, {:.0} bytes/entry on disk, RSS {:.0} MiB",
+            f("append_per_s"),
+            f("bytes_per_entry"),
+            f("rss_mib")
+        ),
+        baseline: "—".into(),
+        ratio: None,
+        target: "—".into(),
+        met: None,
+    });
+    report.row(Row {
+        figure: format!("{n}-entry session: page of 50 at a random seq"),
+        sonde: format!("mean {:.3} ms, max {:.3} ms", f("page_mean_ms"), f("page_max_ms")),
+        baseline: "—".into(),
+        ratio: None,
+        target: "< 10 ms".into(),
+        met: Some(f("page_max_ms") < 10.0),
+    });
+    report.row(Row {
+        figure: format!("{n}-entry session: filter (method, first 100 matches of a rare one)"),
+        sonde: format!("{:.1} ms", f("filter_ms")),
+        baseline: "—".into(),
+        ratio: None,
+        target: "< 100 ms".into(),
+        met: Some(f("filter_ms") < 100.0),
+    });
+    report.row(Row {
+        figure: format!("{n}-entry session: free-text filter, first 100 matches of a rare word"),
+        sonde: format!("{:.0} ms", f("text_filter_ms")),
+        baseline: "—".into(),
+        ratio: None,
+        target: "— (reads entries from disk)".into(),
+        met: None,
+    });
+    report.detail("million", v);
+}
+
+pub fn million_one(n: u64) {
+    let log = temp_log("million");
+    let started = Instant::now();
+    for i in 0..n {
+        // Every 10,000th entry is a rare method and word, for the filter queries.
+        let (method, text) = if i % 10_000 == 0 {
+            (
+                "tools/call",
+                format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"needle"}}}}"#),
+            )
+        } else {
+            (
+                "notifications/message",
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"line {i}"}}}}"#
+                ),
+            )
+        };
+        let mut e = Entry::new(1, Kind::Message, Direction::In).with_bytes(text.as_bytes());
+        e.summary = Some(Summary {
+            kind: "notification".into(),
+            method: Some(method.into()),
+            id: None,
+            error_code: None,
+        });
+        log.append(e);
+    }
+    log.flush().unwrap();
+    let append_s = started.elapsed().as_secs_f64();
+    let bytes = std::fs::metadata(log.path()).unwrap().len();
+    let all = Filter::default();
+    let mut times = Vec::new();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..1000 {
+        // xorshift: a fixed, dependency-free sequence of random offsets.
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let from = seed % n;
+        let started = Instant::now();
+        let page = log.page(from, from + 50, &all, 50).unwrap();
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(!page.entries.is_empty());
+    }
+    let started = Instant::now();
+    let found = log.page(0, u64::MAX, &Filter::parse("method:tools/call").unwrap(), 100).unwrap();
+    let filter_ms = started.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(found.entries.len() as u64, n.div_ceil(10_000).min(100));
+    let started = Instant::now();
+    let words = log.page(0, u64::MAX, &Filter::parse("needle").unwrap(), 100).unwrap();
+    let text_filter_ms = started.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(words.entries.len(), found.entries.len());
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let max = times.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "{}",
+        json!({"entries": n, "append_per_s": n as f64 / append_s, "bytes_per_entry": bytes as f64 / n as f64,
+               "rss_mib": crate::rss_kib() as f64 / 1024.0, "page_mean_ms": mean, "page_max_ms": max,
+               "filter_ms": filter_ms, "text_filter_ms": text_filter_ms})
+    );
+    let _ = std::fs::remove_file(log.path());
+}
+
+/// 5. The Sonde CLI against the official Inspector CLI on server-everything.
+pub fn inspector(report: &mut Report, calls: usize) {
+    let peers =
+        std::env::var("SONDE_PEERS").map(std::path::PathBuf::from).unwrap_or_else(|_| ".cache/peers".into());
+    let node = peers.join("node22/node_modules/.bin/node");
+    let cli =
+        peers.join("inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+    let everything = peers.join("npm/node_modules/.bin/mcp-server-everything");
+    if !(node.exists() && cli.exists() && everything.exists()) {
+        eprintln!("sonde-bench: the Inspector CLI or server-everything is not installed (make bench installs them); skipped");
+        return;
+    }
+    let sonde = crate::sibling("sonde");
+    let everything = everything.to_string_lossy().into_owned();
+    let time = |label: &str, cmd: &mut dyn FnMut() -> Command, runs: usize| -> f64 {
+        let started = Instant::now();
+        for _ in 0..runs {
+            let out = cmd().output().unwrap();
+            assert!(out.status.success(), "{label}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        started.elapsed().as_secs_f64()
+    };
+    let sonde_cmd = |args: &[&str]| {
+        let mut c = Command::new(&sonde);
+        c.args(args).arg("--").arg(&everything).arg("stdio");
+        c
+    };
+    let inspector_cmd = |args: &[&str]| {
+        let mut c = Command::new(&node);
+        c.arg(&cli).arg("--cli").arg(&everything).arg("stdio").args(args);
+        c
+    };
+    // One warm-up each, so the era cache and the page cache are in their steady state.
+    time("warm-up", &mut || sonde_cmd(&["tools", "list"]), 1);
+    time("warm-up", &mut || inspector_cmd(&["--method", "tools/list"]), 1);
+    let s_list = time("sonde tools list", &mut || sonde_cmd(&["tools", "list", "--json"]), 1);
+    let i_list = time("inspector tools/list", &mut || inspector_cmd(&["--method", "tools/list"]), 1);
+    let s_calls = time(
+        "sonde call",
+        &mut || sonde_cmd(&["call", "echo", "--args", r#"{"message":"hi"}"#, "--json"]),
+        calls,
+    );
+    let i_calls = time(
+        "inspector tools/call",
+        &mut || inspector_cmd(&["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"]),
+        calls,
+    );
+    report.row(Row {
+        figure: "CLI: tools/list against server-everything (one run, wall time)".into(),
+        sonde: format!("{s_list:.2} s"),
+        baseline: format!("{i_list:.2} s Inspector CLI 2.12.0"),
+        ratio: Some(s_list / i_list),
+        target: "—".into(),
+        met: None,
+    });
+    report.row(Row {
+        figure: format!("CLI: {calls} × tools/call echo against server-everything"),
+        sonde: format!("{s_calls:.1} s"),
+        baseline: format!("{i_calls:.1} s Inspector CLI 2.12.0"),
+        ratio: Some(s_calls / i_calls),
+        target: "≤ 0.2×".into(),
+        met: Some(s_calls / i_calls <= 0.2),
+    });
+    report.detail(
+        "inspector",
+        json!({"calls": calls, "sonde_list_s": s_list, "inspector_list_s": i_list,
+        "sonde_calls_s": s_calls, "inspector_calls_s": i_calls}),
+    );
+}
