@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
             Piece::Line(line) | Piece::Unterminated(line) => {
                 assert!(line.len() <= cap);
                 kept += line.len();
-                let inbound = classify(1, &line, true);
+                let inbound = classify(1, line.clone(), true);
                 assert_eq!(inbound.entry.bytes().unwrap(), line);
             }
             Piece::Head(head) => {

@@ -15,12 +15,18 @@ pub struct Inbound {
 }
 
 /// Decodes one line into its entry and, when it is one, its message.
-pub fn classify(conn: u64, line: &[u8], terminated: bool) -> Inbound {
-    let entry = Entry::new(conn, Kind::Message, Direction::In).with_bytes(line);
-    let mut inbound = match Message::decode(line) {
+pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
+    let decoded = Message::decode(&line);
+    let lossy = match &decoded {
+        Err(DecodeError::NotUtf8(_)) => Some(Message::decode(String::from_utf8_lossy(&line).as_bytes())),
+        _ => None,
+    };
+    // The line moves into the entry: a frame is copied once, into the log's file buffer.
+    let entry = Entry::new(conn, Kind::Message, Direction::In).with_owned_bytes(line);
+    let mut inbound = match decoded {
         Ok(message) => Inbound { entry: with_summary(entry, &message), message: Some(message) },
         Err(DecodeError::NotUtf8(at)) => {
-            match Message::decode(String::from_utf8_lossy(line).as_bytes()) {
+            match lossy.expect("decoded lossily above") {
                 // The bytes are kept exactly (base64); the message is read with U+FFFD in place of
                 // the bad bytes so a server with one bad string still gets its reply matched.
                 Ok(message) => Inbound {
@@ -106,7 +112,7 @@ mod tests {
             (b"\xff\xfe", Kind::DecodeError),
         ];
         for (line, kind) in cases {
-            let inbound = classify(1, line, true);
+            let inbound = classify(1, line.to_vec(), true);
             assert_eq!(inbound.entry.kind, *kind, "{}", String::from_utf8_lossy(line));
             assert_eq!(inbound.entry.bytes().unwrap(), *line);
             assert_eq!(inbound.message.is_some(), *kind == Kind::Message);
@@ -115,15 +121,18 @@ mod tests {
 
     #[test]
     fn replies_are_summarised_with_their_error_code() {
-        let inbound =
-            classify(1, br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}"#, true);
+        let inbound = classify(
+            1,
+            br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}"#.to_vec(),
+            true,
+        );
         let s = inbound.entry.summary.unwrap();
         assert_eq!((s.kind.as_str(), s.id.as_deref(), s.error_code), ("error", Some("\"a\""), Some(-32601)));
     }
 
     #[test]
     fn an_unterminated_line_says_so() {
-        let inbound = classify(1, b"bye", false);
+        let inbound = classify(1, b"bye".to_vec(), false);
         assert_eq!(
             inbound.entry.detail.as_deref(),
             Some("non-protocol output on stdout; stdout ended without a final newline")

@@ -102,7 +102,8 @@ pub async fn run(
     let (frames_tx, frames_rx) = mpsc::unbounded_channel();
     tokio::spawn(write_stdin(stdin, frames_rx, log.clone(), conn));
     // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
-    let (pieces_tx, mut pieces) = mpsc::channel(256);
+    // Each item is every piece one read produced: one wake-up per read, not per frame.
+    let (pieces_tx, mut pieces) = mpsc::channel(16);
     tokio::spawn(read_stdout(stdout, options.max_line, pieces_tx));
     let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
     let mut lp = Loop {
@@ -138,8 +139,8 @@ pub async fn run(
                     lp.start_shutdown();
                 }
             },
-            piece = pieces.recv(), if !lp.stdout_closed => match piece {
-                Some(piece) => lp.on_piece(piece),
+            batch = pieces.recv(), if !lp.stdout_closed => match batch {
+                Some(batch) => batch.into_iter().for_each(|piece| lp.on_piece(piece)),
                 None => lp.on_stdout_closed(),
             },
             changed = exit_watch.changed(), if lp.exit.is_none() => {
@@ -311,8 +312,8 @@ impl Loop {
 
     fn on_piece(&mut self, piece: Piece) {
         match piece {
-            Piece::Line(line) => self.on_line(&line, true),
-            Piece::Unterminated(line) => self.on_line(&line, false),
+            Piece::Line(line) => self.on_line(line, true),
+            Piece::Unterminated(line) => self.on_line(line, false),
             Piece::Head(head) => {
                 let cap = self.options.max_line;
                 let entry = Entry::new(self.conn, Kind::DecodeError, Direction::In)
@@ -339,7 +340,7 @@ impl Loop {
         }
     }
 
-    fn on_line(&mut self, line: &[u8], terminated: bool) {
+    fn on_line(&mut self, line: Vec<u8>, terminated: bool) {
         let inbound = classify(self.conn, line, terminated);
         let mut entry = inbound.entry;
         let Some(message) = inbound.message else {
@@ -516,7 +517,7 @@ fn round_ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
-async fn read_stdout(mut stdout: ChildStdout, max_line: usize, pieces: mpsc::Sender<Piece>) {
+async fn read_stdout(mut stdout: ChildStdout, max_line: usize, pieces: mpsc::Sender<Vec<Piece>>) {
     let mut splitter = FrameSplitter::new(max_line);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
@@ -524,14 +525,13 @@ async fn read_stdout(mut stdout: ChildStdout, max_line: usize, pieces: mpsc::Sen
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        for piece in splitter.push(&buf[..n]) {
-            if pieces.send(piece).await.is_err() {
-                return;
-            }
+        let batch = splitter.push(&buf[..n]);
+        if !batch.is_empty() && pieces.send(batch).await.is_err() {
+            return;
         }
     }
     if let Some(piece) = splitter.finish() {
-        let _ = pieces.send(piece).await;
+        let _ = pieces.send(vec![piece]).await;
     }
 }
 

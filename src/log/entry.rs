@@ -170,6 +170,15 @@ impl Entry {
         self
     }
 
+    /// Like [`Entry::with_bytes`], taking the bytes without copying them when they are UTF-8.
+    pub fn with_owned_bytes(mut self, bytes: Vec<u8>) -> Entry {
+        match String::from_utf8(bytes) {
+            Ok(text) => self.text = Some(text),
+            Err(e) => self.base64 = Some(base64::engine::general_purpose::STANDARD.encode(e.as_bytes())),
+        }
+        self
+    }
+
     pub fn with_detail(mut self, detail: impl Into<String>) -> Entry {
         self.detail = Some(detail.into());
         self

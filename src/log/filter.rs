@@ -29,7 +29,7 @@ pub struct IndexRow {
     pub conn: u64,
     pub kind: Kind,
     pub dir: Direction,
-    pub method: Option<Box<str>>,
+    pub method: Option<std::sync::Arc<str>>,
     pub id: Option<Box<str>>,
 }
 

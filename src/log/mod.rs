@@ -41,6 +41,10 @@ struct Inner {
     end: u64,
     dirty: bool,
     index: Vec<IndexRow>,
+    /// Reused for each entry's JSON line, so appending allocates no line buffer.
+    scratch: Vec<u8>,
+    /// Method names shared by every index row that has them.
+    methods: std::collections::HashSet<Arc<str>>,
 }
 
 /// A page of entries and where the next page starts.
@@ -72,6 +76,7 @@ impl WireLog {
     pub fn open(path: &Path) -> io::Result<Arc<WireLog>> {
         let mut reader = BufReader::with_capacity(1 << 20, File::open(path)?);
         let mut index = Vec::new();
+        let mut methods = std::collections::HashSet::new();
         let mut offset = 0u64;
         let mut line = Vec::new();
         loop {
@@ -83,7 +88,7 @@ impl WireLog {
             // A crash can leave a partial last line; it is not an entry.
             if line.last() == Some(&b'\n') {
                 if let Ok(e) = serde_json::from_slice::<Entry>(&line) {
-                    index.push(row_of(&e, offset, n));
+                    index.push(row_of(&e, offset, n, &mut methods));
                 }
             }
             offset += n;
@@ -101,7 +106,14 @@ impl WireLog {
             reader: File::open(&path)?,
             path,
             started: Instant::now(),
-            inner: Mutex::new(Inner { writer, end, dirty: false, index }),
+            inner: Mutex::new(Inner {
+                writer,
+                end,
+                dirty: false,
+                index,
+                scratch: Vec::new(),
+                methods: Default::default(),
+            }),
             live: broadcast::channel(4096).0,
         })
     }
@@ -118,25 +130,28 @@ impl WireLog {
 
     /// Appends an entry, assigning its seq and times, and returns the seq.
     ///
-    /// A write error is not fatal to the session: the entry is still indexed in memory and
-    /// streamed, and the error is returned so the caller can say so once.
+    /// A write error is not fatal to the session: a full disk must not stop the inspector, and
+    /// the entry is still indexed and streamed.
     pub fn append(&self, mut entry: Entry) -> u64 {
-        let mut inner = self.inner.lock().expect("wire log lock");
+        let mut guard = self.inner.lock().expect("wire log lock");
+        let inner = &mut *guard;
         entry.seq = inner.index.len() as u64;
         entry.time = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
         entry.ms = (self.elapsed_ms() * 1000.0).round() / 1000.0;
-        let mut line = serde_json::to_vec(&entry).expect("an entry serializes");
-        line.push(b'\n');
+        inner.scratch.clear();
+        serde_json::to_writer(&mut inner.scratch, &entry).expect("an entry serializes");
+        inner.scratch.push(b'\n');
+        let len = inner.scratch.len() as u64;
         let offset = inner.end;
         if let Some(w) = inner.writer.as_mut() {
-            // A full disk must not stop the inspector; the entry stays streamable.
-            let _ = w.write_all(&line);
+            let _ = w.write_all(&inner.scratch);
         }
-        inner.end += line.len() as u64;
+        inner.end += len;
         inner.dirty = true;
-        inner.index.push(row_of(&entry, offset, line.len() as u64));
+        let row = row_of(&entry, offset, len, &mut inner.methods);
+        inner.index.push(row);
+        drop(guard);
         let seq = entry.seq;
-        drop(inner);
         if self.live.receiver_count() > 0 {
             let _ = self.live.send(Arc::new(entry));
         }
@@ -203,15 +218,23 @@ impl WireLog {
     }
 }
 
-fn row_of(e: &Entry, offset: u64, len: u64) -> IndexRow {
+fn row_of(e: &Entry, offset: u64, len: u64, methods: &mut std::collections::HashSet<Arc<str>>) -> IndexRow {
     let summary = e.summary.as_ref();
+    let method = summary.and_then(|s| s.method.as_deref()).map(|m| match methods.get(m) {
+        Some(shared) => shared.clone(),
+        None => {
+            let shared: Arc<str> = m.into();
+            methods.insert(shared.clone());
+            shared
+        }
+    });
     IndexRow {
         offset,
         len,
         conn: e.conn,
         kind: e.kind,
         dir: e.dir,
-        method: summary.and_then(|s| s.method.as_deref()).map(Into::into),
+        method,
         id: summary.and_then(|s| s.id.as_deref()).map(Into::into),
     }
 }

@@ -23,12 +23,29 @@ fn main() {
         }
         _ => {
             let quick = args.iter().any(|a| a == "--quick");
+            // `--only ingest,overhead` runs a subset (for profiling one figure).
+            let only: Option<Vec<&str>> = args
+                .iter()
+                .position(|a| a == "--only")
+                .and_then(|i| args.get(i + 1))
+                .map(|s| s.split(',').collect());
+            let run = |name: &str| only.as_ref().is_none_or(|o| o.contains(&name));
             let mut report = Report::default();
-            sections::ingest(&mut report, if quick { 20_000 } else { 200_000 });
-            sections::overhead(&mut report, if quick { 1_000 } else { 10_000 });
-            sections::large(&mut report, if quick { &[1, 10] } else { &[1, 10, 50] });
-            sections::million(&mut report, if quick { 100_000 } else { 1_000_000 });
-            sections::inspector(&mut report, if quick { 5 } else { 100 });
+            if run("ingest") {
+                sections::ingest(&mut report, if quick { 20_000 } else { 200_000 });
+            }
+            if run("overhead") {
+                sections::overhead(&mut report, if quick { 1_000 } else { 10_000 });
+            }
+            if run("large") {
+                sections::large(&mut report, if quick { &[1, 10] } else { &[1, 10, 50] });
+            }
+            if run("million") {
+                sections::million(&mut report, if quick { 100_000 } else { 1_000_000 });
+            }
+            if run("inspector") {
+                sections::inspector(&mut report, if quick { 5 } else { 100 });
+            }
             report.print();
             let out = PathBuf::from(
                 std::env::var("SONDE_BENCH_OUT").unwrap_or_else(|_| "bench/results.json".into()),
