@@ -15,7 +15,17 @@ pub struct Inbound {
 }
 
 /// Decodes one line into its entry and, when it is one, its message.
+/// Notifications the connection acts on (and so needs with their params).
+const ROUTED: [&str; 2] = ["notifications/progress", "notifications/cancelled"];
+
 pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
+    if let Some(method) = Message::peek_notification(&line).filter(|m| !ROUTED.contains(&m.as_str())) {
+        // Its params are in the entry's bytes; nothing downstream reads them.
+        let message = Message::Notification { method, params: None };
+        let entry =
+            with_summary(Entry::new(conn, Kind::Message, Direction::In).with_owned_bytes(line), &message);
+        return finish(Inbound { entry, message: Some(message) }, terminated);
+    }
     let decoded = Message::decode(&line);
     let lossy = match &decoded {
         Err(DecodeError::NotUtf8(_)) => Some(Message::decode(String::from_utf8_lossy(&line).as_bytes())),
@@ -23,7 +33,7 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
     };
     // The line moves into the entry: a frame is copied once, into the log's file buffer.
     let entry = Entry::new(conn, Kind::Message, Direction::In).with_owned_bytes(line);
-    let mut inbound = match decoded {
+    let inbound = match decoded {
         Ok(message) => Inbound { entry: with_summary(entry, &message), message: Some(message) },
         Err(DecodeError::NotUtf8(at)) => {
             match lossy.expect("decoded lossily above") {
@@ -44,6 +54,10 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
         Err(e @ DecodeError::Batch) => rejected(entry, Kind::Batch, e.to_string()),
         Err(e) => rejected(entry, Kind::DecodeError, e.to_string()),
     };
+    finish(inbound, terminated)
+}
+
+fn finish(mut inbound: Inbound, terminated: bool) -> Inbound {
     if !terminated {
         let detail = inbound.entry.detail.take().map_or(String::new(), |d| format!("{d}; "));
         inbound.entry.detail = Some(format!("{detail}stdout ended without a final newline"));

@@ -10,6 +10,7 @@
 
 mod inbound;
 mod responder;
+mod stdin;
 mod task;
 
 pub use inbound::{classify, summary};

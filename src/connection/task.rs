@@ -5,13 +5,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::io::AsyncReadExt;
+use tokio::process::ChildStdout;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::inbound::{classify, sniff_id, with_summary};
+use super::inbound::{classify, sniff_id, with_summary, Inbound};
+use super::stdin::Stdin;
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
 use crate::log::{Direction, Entry, Kind, WireLog};
@@ -73,7 +74,7 @@ struct Loop {
     responder: Arc<dyn Responder>,
     process: Arc<Process>,
     /// Frames for the stdin writer; `None` once stdin is being closed.
-    frames: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    stdin: Stdin,
     pending: HashMap<RequestId, Pending>,
     /// Requests given up on (timed out), kept to recognise their late replies.
     /// Method and why it was given up ("had timed out", "was cancelled").
@@ -99,12 +100,10 @@ pub async fn run(
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     let Spawned { process, stdin, stdout } = spawned;
-    let (frames_tx, frames_rx) = mpsc::unbounded_channel();
-    tokio::spawn(write_stdin(stdin, frames_rx, log.clone(), conn));
     // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
     // Each item is every piece one read produced: one wake-up per read, not per frame.
     let (pieces_tx, mut pieces) = mpsc::channel(16);
-    tokio::spawn(read_stdout(stdout, options.max_line, pieces_tx));
+    tokio::spawn(read_stdout(stdout, conn, options.max_line, pieces_tx));
     let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
     let mut lp = Loop {
         conn,
@@ -112,7 +111,7 @@ pub async fn run(
         options,
         responder,
         process: Arc::new(process),
-        frames: Some(frames_tx),
+        stdin: Stdin::new(stdin),
         pending: HashMap::new(),
         abandoned: HashMap::new(),
         stdout_closed: false,
@@ -140,7 +139,7 @@ pub async fn run(
                 }
             },
             batch = pieces.recv(), if !lp.stdout_closed => match batch {
-                Some(batch) => batch.into_iter().for_each(|piece| lp.on_piece(piece)),
+                Some(batch) => batch.into_iter().for_each(|read| lp.on_read(read)),
                 None => lp.on_stdout_closed(),
             },
             changed = exit_watch.changed(), if lp.exit.is_none() => {
@@ -149,6 +148,11 @@ pub async fn run(
                     (_, Some(info)) => lp.on_exit(info),
                     (Err(_), None) => lp.on_exit(ExitInfo { code: None, signal: None, during: Some("(exit status lost)".into()) }),
                     (Ok(()), None) => {}
+                }
+            },
+            written = lp.stdin.drain(), if lp.stdin.has_backlog() => {
+                if let Err(e) = written {
+                    lp.stdin_failed(e);
                 }
             },
             _ = sleep_until(deadline), if deadline.is_some() => lp.on_timeouts(),
@@ -216,7 +220,7 @@ impl Loop {
         if self.stdout_closed {
             return Some("server closed stdout".into());
         }
-        self.frames.is_none().then(|| "the connection is shutting down".into())
+        (!self.stdin.is_open()).then(|| "the connection is shutting down".into())
     }
 
     fn send_request(
@@ -292,29 +296,40 @@ impl Loop {
     /// frame is recorded as a note instead, so the log never claims a frame that was not sent.
     fn send(&mut self, message: &Message, probe: bool) -> u64 {
         let json = message.to_json();
-        let Some(frames) = &self.frames else {
+        if !self.stdin.is_open() {
             let what = message.method().map_or_else(|| "reply".to_owned(), str::to_owned);
             let detail = format!("not sent: stdin was already closed ({what})");
             return self.log.append(
                 Entry::new(self.conn, Kind::Note, Direction::Meta).with_bytes(&json).with_detail(detail),
             );
-        };
-        let _ = frames.send(encode_line(&json));
+        }
+        // Recorded before it is written: the log never lags behind the wire.
         let mut entry =
             with_summary(Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json), message);
         entry.probe = probe;
-        self.log.append(entry)
+        let seq = self.log.append(entry);
+        if let Err(e) = self.stdin.send(encode_line(&json)) {
+            self.stdin_failed(e);
+        }
+        seq
+    }
+
+    fn stdin_failed(&mut self, e: std::io::Error) {
+        self.stdin.abandon();
+        self.note(format!("could not write to the server's stdin: {e}; later frames are not delivered"));
     }
 
     fn note(&self, detail: String) {
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }
 
-    fn on_piece(&mut self, piece: Piece) {
-        match piece {
-            Piece::Line(line) => self.on_line(line, true),
-            Piece::Unterminated(line) => self.on_line(line, false),
-            Piece::Head(head) => {
+    fn on_read(&mut self, read: Read) {
+        match read {
+            Read::Line(inbound) => self.on_line(inbound),
+            Read::Piece(Piece::Line(_) | Piece::Unterminated(_)) => {
+                unreachable!("lines are classified by the reader")
+            }
+            Read::Piece(Piece::Head(head)) => {
                 let cap = self.options.max_line;
                 let entry = Entry::new(self.conn, Kind::DecodeError, Direction::In)
                     .with_bytes(&head)
@@ -322,7 +337,7 @@ impl Loop {
                 self.log.append(entry);
                 self.over_long_id = sniff_id(&head);
             }
-            Piece::Truncated { total_len } => {
+            Read::Piece(Piece::Truncated { total_len }) => {
                 let cap = self.options.max_line;
                 let mut detail = format!(
                     "a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on"
@@ -340,8 +355,7 @@ impl Loop {
         }
     }
 
-    fn on_line(&mut self, line: Vec<u8>, terminated: bool) {
-        let inbound = classify(self.conn, line, terminated);
+    fn on_line(&mut self, inbound: Inbound) {
         let mut entry = inbound.entry;
         let Some(message) = inbound.message else {
             self.log.append(entry);
@@ -483,7 +497,7 @@ impl Loop {
         // step one of the ladder.
         let graces = self.options.graces;
         self.process.stdin_closing(graces);
-        self.frames = None;
+        self.stdin.close();
         let process = self.process.clone();
         self.ladder = Some(tokio::spawn(async move { process.shutdown(graces).await }));
     }
@@ -517,37 +531,39 @@ fn round_ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
-async fn read_stdout(mut stdout: ChildStdout, max_line: usize, pieces: mpsc::Sender<Vec<Piece>>) {
+/// What the reader hands the loop: a classified line, or a piece of an over-long one.
+enum Read {
+    Line(Inbound),
+    Piece(Piece),
+}
+
+/// Reads stdout, splits it into lines and decodes them, in a task of its own so that decoding
+/// one batch overlaps with the loop recording the previous one. Nothing is dropped here: every
+/// line goes to the loop, which records it before acting on it.
+async fn read_stdout(mut stdout: ChildStdout, conn: u64, max_line: usize, reads: mpsc::Sender<Vec<Read>>) {
     let mut splitter = FrameSplitter::new(max_line);
     let mut buf = vec![0u8; 64 * 1024];
+    let classified = |pieces: Vec<Piece>| -> Vec<Read> {
+        pieces
+            .into_iter()
+            .map(|piece| match piece {
+                Piece::Line(line) => Read::Line(classify(conn, line, true)),
+                Piece::Unterminated(line) => Read::Line(classify(conn, line, false)),
+                other => Read::Piece(other),
+            })
+            .collect()
+    };
     loop {
         let n = match stdout.read(&mut buf).await {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
         let batch = splitter.push(&buf[..n]);
-        if !batch.is_empty() && pieces.send(batch).await.is_err() {
+        if !batch.is_empty() && reads.send(classified(batch)).await.is_err() {
             return;
         }
     }
     if let Some(piece) = splitter.finish() {
-        let _ = pieces.send(vec![piece]).await;
+        let _ = reads.send(classified(vec![piece])).await;
     }
-}
-
-async fn write_stdin(
-    mut stdin: ChildStdin,
-    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
-    log: Arc<WireLog>,
-    conn: u64,
-) {
-    while let Some(frame) = frames.recv().await {
-        if let Err(e) = stdin.write_all(&frame).await {
-            let detail =
-                format!("could not write to the server's stdin: {e}; later frames are not delivered");
-            log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail));
-            return;
-        }
-    }
-    // Dropping stdin here closes the pipe: the server reads EOF.
 }

@@ -214,6 +214,47 @@ impl Message {
     }
 }
 
+/// The envelope of a frame, read without building a tree of its payload.
+#[derive(serde::Deserialize)]
+struct Peek<'a> {
+    #[serde(borrow, default)]
+    jsonrpc: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    method: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    params: Option<&'a serde_json::value::RawValue>,
+    #[serde(default, deserialize_with = "present")]
+    id: bool,
+    #[serde(default, deserialize_with = "present")]
+    result: bool,
+    #[serde(default, deserialize_with = "present")]
+    error: bool,
+}
+
+/// True when the member is there at all, whatever its value (`null` included).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(true)
+}
+
+impl Message {
+    /// The method of a frame that is certainly a valid notification, found without decoding
+    /// its params; `None` for anything else (which [`Message::decode`] then reads in full).
+    ///
+    /// The wire log keeps every byte, so a notification nobody acts on needs no tree of its
+    /// payload: this is the fast path for a server that floods `notifications/message`.
+    pub fn peek_notification(frame: &[u8]) -> Option<String> {
+        let peek: Peek = serde_json::from_slice(frame).ok()?;
+        let params_ok = peek.params.is_none_or(|p| matches!(p.get().as_bytes().first(), Some(b'{' | b'[')));
+        let envelope_ok = peek.jsonrpc.as_deref() == Some("2.0") && !peek.id && !peek.result && !peek.error;
+        if envelope_ok && params_ok {
+            peek.method.map(|m| m.into_owned())
+        } else {
+            None
+        }
+    }
+}
+
 fn parse_id(v: Value) -> Option<RequestId> {
     match v {
         Value::Number(n) => Some(RequestId::Number(n)),
@@ -311,6 +352,33 @@ mod tests {
         }
         assert!(matches!(decode("{\"a\":"), Err(DecodeError::InvalidJson(_))));
         assert_eq!(decode("{}").unwrap_err(), DecodeError::Envelope("\"jsonrpc\" must be \"2.0\"".into()));
+    }
+
+    #[test]
+    fn peeking_finds_exactly_the_valid_notifications() {
+        let peek = |s: &str| Message::peek_notification(s.as_bytes());
+        assert_eq!(
+            peek(r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"x"}}"#).as_deref(),
+            Some("notifications/message")
+        );
+        assert_eq!(peek(r#"{"method":"a\u0062","jsonrpc":"2.0"}"#).as_deref(), Some("ab"));
+        for not_one in [
+            r#"{"jsonrpc":"2.0","id":null,"method":"a"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#,
+            r#"{"jsonrpc":"2.0","method":"a","params":3}"#,
+            r#"{"jsonrpc":"1.0","method":"a"}"#,
+            r#"{"jsonrpc":"2.0","method":"a","result":{}}"#,
+            r#"{"jsonrpc":"2.0","method":7}"#,
+            r#"[{"jsonrpc":"2.0","method":"a"}]"#,
+            "banner",
+        ] {
+            assert_eq!(peek(not_one), None, "{not_one}");
+            // Whatever the peek says no to, the full decoder must not call a notification.
+            assert!(
+                !matches!(Message::decode(not_one.as_bytes()), Ok(Message::Notification { .. })),
+                "{not_one}"
+            );
+        }
     }
 
     #[test]

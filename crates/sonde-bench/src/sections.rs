@@ -13,6 +13,9 @@ use crate::direct::Direct;
 use crate::figures::{percentile, Report, Row};
 
 fn runtime() -> tokio::runtime::Runtime {
+    if std::env::var_os("BENCH_CURRENT_THREAD").is_some() {
+        return tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    }
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
