@@ -532,6 +532,10 @@ fn round_ms(d: Duration) -> f64 {
 }
 
 /// What the reader hands the loop: a classified line, or a piece of an over-long one.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "lines are nearly every item; boxing them costs an allocation each"
+)]
 enum Read {
     Line(Inbound),
     Piece(Piece),
