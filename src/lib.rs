@@ -12,4 +12,5 @@ pub mod mcp;
 pub mod negotiate;
 pub mod process;
 pub mod schema;
+pub mod servers;
 pub mod wire;

@@ -41,8 +41,6 @@ struct Inner {
     end: u64,
     dirty: bool,
     index: Vec<IndexRow>,
-    /// Reused for each entry's JSON line, so appending allocates no line buffer.
-    scratch: Vec<u8>,
     /// Method names shared by every index row that has them.
     methods: std::collections::HashSet<Arc<str>>,
 }
@@ -106,14 +104,7 @@ impl WireLog {
             reader: File::open(&path)?,
             path,
             started: Instant::now(),
-            inner: Mutex::new(Inner {
-                writer,
-                end,
-                dirty: false,
-                index,
-                scratch: Vec::new(),
-                methods: Default::default(),
-            }),
+            inner: Mutex::new(Inner { writer, end, dirty: false, index, methods: Default::default() }),
             live: broadcast::channel(4096).0,
         })
     }
@@ -138,14 +129,18 @@ impl WireLog {
         entry.seq = inner.index.len() as u64;
         entry.time = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
         entry.ms = (self.elapsed_ms() * 1000.0).round() / 1000.0;
-        inner.scratch.clear();
-        serde_json::to_writer(&mut inner.scratch, &entry).expect("an entry serializes");
-        inner.scratch.push(b'\n');
-        let len = inner.scratch.len() as u64;
-        let offset = inner.end;
-        if let Some(w) = inner.writer.as_mut() {
-            let _ = w.write_all(&inner.scratch);
+        // Serialized straight into the file buffer, counting the bytes for the index: a huge
+        // frame is never held twice more than it must be.
+        let mut counter = Counting { inner: inner.writer.as_mut(), count: 0, failed: false };
+        serde_json::to_writer(&mut counter, &entry).expect("an entry serializes");
+        let _ = counter.write_all(b"\n");
+        let (len, failed) = (counter.count, counter.failed);
+        if failed {
+            // The file now ends in a partial line; later entries stay in memory and in the live
+            // stream only, and reading them back from the file reports the error.
+            inner.writer = None;
         }
+        let offset = inner.end;
         inner.end += len;
         inner.dirty = true;
         let row = row_of(&entry, offset, len, &mut inner.methods);
@@ -236,6 +231,31 @@ fn row_of(e: &Entry, offset: u64, len: u64, methods: &mut std::collections::Hash
         dir: e.dir,
         method,
         id: summary.and_then(|s| s.id.as_deref()).map(Into::into),
+    }
+}
+
+/// Passes bytes to the session file (if any) and counts them. A write error stops the writing
+/// but not the counting: a full disk must not stop the inspector.
+struct Counting<'a> {
+    inner: Option<&'a mut BufWriter<File>>,
+    count: u64,
+    failed: bool,
+}
+
+impl Write for Counting<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(w) = self.inner.as_mut() {
+            if w.write_all(buf).is_err() {
+                self.inner = None;
+                self.failed = true;
+            }
+        }
+        self.count += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

@@ -6,7 +6,6 @@
 //! 2 a usage error, 130 interrupted.
 
 mod args;
-mod demo;
 mod log_cmd;
 mod ops;
 mod print;
@@ -17,7 +16,7 @@ use clap::Parser;
 fn main() {
     let cli = args::Cli::parse();
     let code = match cli.command {
-        args::Command::DemoServer => demo::serve(),
+        args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Log(log) => log_cmd::run(&log),
         command => {
             let runtime = tokio::runtime::Builder::new_multi_thread()

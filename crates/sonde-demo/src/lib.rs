@@ -1,4 +1,5 @@
-//! `sonde demo-server`: a small, friendly MCP server on stdio, the default thing to inspect.
+//! The demo server bundled with Sonde (`sonde demo-server`, and the desktop app run with
+//! `demo-server`): a small, friendly MCP server on stdio, the default thing to inspect.
 //!
 //! Tools: `echo`, `add`, `slow` (reports progress, honours cancellation) and `image` (a PNG).
 //! Dual-era: it answers `server/discover` and serves every request that carries 2026-07-28

@@ -1,0 +1,250 @@
+//! Saved servers: what the desktop app lists in its sidebar, persisted in the config directory.
+//!
+//! Owns: the saved-server record (a command line entered as one string, env, cwd, era policy,
+//! timeouts, graces), its file (`servers.json`), the embedded "Demo server" on first use, turning
+//! a record into a [`ServerConfig`], and importing `mcpServers` JSON from Claude Desktop and
+//! Cursor (`mcpServers`) or VS Code (`servers`).
+//! Refuses: HTTP servers until the HTTP transport exists; an import says which it skipped.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::era::EraPolicy;
+use crate::hub::ServerConfig;
+use crate::process::SpawnSpec;
+
+/// One saved server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SavedServer {
+    pub id: String,
+    pub name: String,
+    /// The command line as typed; split with shell-words rules when it is started.
+    pub command: String,
+    #[serde(default)]
+    pub env: Vec<EnvVar>,
+    #[serde(default)]
+    pub cwd: Option<String>,
+    #[serde(default)]
+    pub era: EraPolicy,
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    #[serde(default)]
+    pub grace_stdin_ms: Option<u64>,
+    #[serde(default)]
+    pub grace_term_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnvVar {
+    pub key: String,
+    pub value: String,
+}
+
+impl SavedServer {
+    /// The config to start it with, or why its command line cannot be used.
+    pub fn to_config(&self) -> Result<ServerConfig, String> {
+        let words = shell_words::split(&self.command)
+            .map_err(|e| format!("the command line cannot be split: {e}"))?;
+        let (program, args) = words.split_first().ok_or("the command line is empty")?;
+        let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
+        spec.env = self.env.iter().map(|v| (v.key.clone(), v.value.clone())).collect();
+        spec.cwd = self.cwd.as_ref().filter(|c| !c.trim().is_empty()).map(PathBuf::from);
+        let mut config = ServerConfig::stdio(spec);
+        config.era = self.era;
+        if let Some(ms) = self.timeout_ms {
+            config.options.request_timeout = Duration::from_millis(ms);
+            config.connect_timeout = Duration::from_millis(ms);
+        }
+        if let Some(ms) = self.grace_stdin_ms {
+            config.options.graces.stdin = Duration::from_millis(ms);
+        }
+        if let Some(ms) = self.grace_term_ms {
+            config.options.graces.term = Duration::from_millis(ms);
+        }
+        Ok(config)
+    }
+}
+
+/// The saved servers' file.
+#[derive(Debug, Clone)]
+pub struct ServerStore {
+    path: PathBuf,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct File {
+    servers: Vec<SavedServer>,
+}
+
+impl ServerStore {
+    pub fn at(path: impl Into<PathBuf>) -> ServerStore {
+        ServerStore { path: path.into() }
+    }
+
+    pub fn default_location() -> io::Result<ServerStore> {
+        Ok(ServerStore::at(crate::config::config_dir()?.join("servers.json")))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every saved server. On first use (no file yet) the list holds the demo server, whose
+    /// command `demo_command` runs Sonde's own binary.
+    pub fn load(&self, demo_command: &str) -> io::Result<Vec<SavedServer>> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => {
+                let file: File = serde_json::from_slice(&bytes).map_err(|e| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("{} is not a servers file: {e}", self.path.display()),
+                    )
+                })?;
+                Ok(file.servers)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let demo = SavedServer {
+                    id: "demo".into(),
+                    name: "Demo server".into(),
+                    command: demo_command.to_owned(),
+                    env: Vec::new(),
+                    cwd: None,
+                    era: EraPolicy::Auto,
+                    timeout_ms: None,
+                    grace_stdin_ms: None,
+                    grace_term_ms: None,
+                };
+                self.save(std::slice::from_ref(&demo))?;
+                Ok(vec![demo])
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn save(&self, servers: &[SavedServer]) -> io::Result<()> {
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let tmp = self.path.with_extension("json.tmp");
+        let file = File { servers: servers.to_vec() };
+        std::fs::write(&tmp, serde_json::to_vec_pretty(&file).expect("serializes"))?;
+        std::fs::rename(tmp, &self.path)
+    }
+}
+
+/// What an import found: the servers it can save, and what it skipped and why.
+#[derive(Debug, Default, PartialEq, Serialize)]
+pub struct Imported {
+    pub servers: Vec<SavedServer>,
+    pub skipped: Vec<String>,
+}
+
+/// Reads `{"mcpServers": {…}}` (Claude Desktop, Cursor) or `{"servers": {…}}` (VS Code).
+pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let table = doc
+        .get("mcpServers")
+        .or_else(|| doc.get("servers"))
+        .and_then(Value::as_object)
+        .ok_or("no \"mcpServers\" (Claude Desktop, Cursor) or \"servers\" (VS Code) object")?;
+    let mut out = Imported::default();
+    for (name, entry) in table {
+        let Some(command) = entry.get("command").and_then(Value::as_str) else {
+            let why =
+                if entry.get("url").is_some() { "an HTTP server (not supported yet)" } else { "no command" };
+            out.skipped.push(format!("{name}: {why}"));
+            continue;
+        };
+        let args: Vec<String> = entry
+            .get("args")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str().map(str::to_owned))
+            .collect();
+        let line = std::iter::once(command.to_owned())
+            .chain(args)
+            .map(|w| shell_words::quote(&w).into_owned())
+            .collect::<Vec<_>>();
+        let env = entry
+            .get("env")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| EnvVar {
+                key: k.clone(),
+                value: v.as_str().map_or_else(|| v.to_string(), str::to_owned),
+            })
+            .collect();
+        out.servers.push(SavedServer {
+            id: new_id(),
+            name: name.clone(),
+            command: line.join(" "),
+            env,
+            cwd: entry.get("cwd").and_then(Value::as_str).map(str::to_owned),
+            era: EraPolicy::Auto,
+            timeout_ms: None,
+            grace_stdin_ms: None,
+            grace_term_ms: None,
+        });
+    }
+    Ok(out)
+}
+
+/// A fresh id for a saved server: time and a counter, unique within this machine's use.
+pub fn new_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("s{nanos:x}{:x}", COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_load_holds_the_demo_server_and_saves_round_trip() {
+        let path = std::env::temp_dir().join(format!("sonde-servers-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let store = ServerStore::at(&path);
+        let servers = store.load("/opt/sonde demo-server").unwrap();
+        assert_eq!(servers[0].name, "Demo server");
+        let config = servers[0].to_config().unwrap();
+        assert_eq!(
+            (config.spawn.program.as_str(), config.spawn.args.as_slice()),
+            ("/opt/sonde", &["demo-server".to_owned()][..])
+        );
+        let mut more = servers.clone();
+        more.push(SavedServer {
+            name: "x".into(),
+            id: new_id(),
+            command: "a 'b c'".into(),
+            ..servers[0].clone()
+        });
+        store.save(&more).unwrap();
+        assert_eq!(store.load("unused").unwrap(), more);
+        assert_eq!(more[1].to_config().unwrap().spawn.args, ["b c"]);
+    }
+
+    #[test]
+    fn claude_desktop_and_vs_code_configs_import_and_http_ones_are_skipped_with_a_reason() {
+        let claude = r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@x/fs", "/a b"], "env": {"K": "v"}},
+                                        "remote": {"url": "https://example.invalid/mcp"}}}"#;
+        let got = import_mcp_servers(claude).unwrap();
+        assert_eq!(got.servers.len(), 1);
+        assert_eq!(got.servers[0].command, "npx -y @x/fs '/a b'");
+        assert_eq!(got.servers[0].env, vec![EnvVar { key: "K".into(), value: "v".into() }]);
+        assert_eq!(got.skipped, ["remote: an HTTP server (not supported yet)"]);
+        let vscode =
+            r#"{"servers": {"time": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}}}"#;
+        assert_eq!(import_mcp_servers(vscode).unwrap().servers[0].command, "uvx mcp-server-time");
+        assert!(import_mcp_servers("{}").unwrap_err().contains("mcpServers"));
+    }
+}
