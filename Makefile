@@ -9,7 +9,7 @@ PEERS := $(CACHE)/peers
 export SONDE_PEERS := $(PEERS)
 export npm_config_cache := $(CACHE)/npm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-SONDE := $(CARGO_TARGET_DIR)/debug/sonde
+
 
 # Real third-party servers the integration tests talk to (pinned).
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
@@ -18,32 +18,70 @@ PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 
-.PHONY: run test build deps peers bench bench-peers fmt-check clippy unit fuzz clean-cache
+.PHONY: run test build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
 
-## make run: build, then list the bundled demo server's tools (prints the session log path).
-run: deps build
-	$(SONDE) tools list -- $(SONDE) demo-server
+## make run: build the UI and the desktop app, then open Sonde (the Demo server is one click away).
+run: deps ui-deps desktop
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo "make: no display; running Sonde under Xvfb instead (screenshot: import -window root shot.png)"; \
+	  DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent xvfb-run -a -s "-screen 0 1280x800x24" $(DESKTOP); \
+	else $(DESKTOP); fi
 
 ## make test: install what the tests need, then fmt, clippy and every test layer.
-test: deps peers fmt-check clippy
+test: deps peers ui-deps e2e-deps fmt-check clippy
+	cd ui && npx tsc --noEmit && npx vitest run
+	cd ui && npm run build && node e2e/ui.mjs
+	$(CARGO) build -p sonde-desktop --features custom-protocol
+	rm -rf $(CACHE)/e2e-home && mkdir -p $(CACHE)/shots
+	SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
+	  XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \
+	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(DESKTOP) $(CACHE)/e2e-venv/bin/python
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
 	$(CARGO) nextest run --workspace --no-fail-fast
+
+DESKTOP := $(CARGO_TARGET_DIR)/debug/sonde-desktop
 
 build:
 	$(CARGO) build --workspace
 
-# System packages: a C toolchain for -sys crates, Node.js and npm for the npm peers, Python's
-# venv for the PyPI peers.
+desktop: ui-build
+	$(CARGO) build -p sonde-desktop --features custom-protocol
+
+ui-build: ui-deps
+	cd ui && npm run build
+
+# The UI's npm packages, reinstalled when the lock file changes.
+ui-deps: ui/node_modules/.installed
+
+ui/node_modules/.installed: ui/package-lock.json
+	# npm install, not npm ci: npm 11 on Linux leaves a Windows-only optional dependency of vite
+	# out of the lock file and then refuses to ci from it.
+	cd ui && npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The real window's e2e: tauri-driver (from crates.io, into the cache) and selenium (PyPI).
+e2e-deps: $(CACHE)/tools/bin/tauri-driver $(CACHE)/e2e-venv/bin/python
+
+$(CACHE)/tools/bin/tauri-driver:
+	$(CARGO) install tauri-driver --locked --root $(CACHE)/tools
+
+$(CACHE)/e2e-venv/bin/python:
+	python3 -m venv $(CACHE)/e2e-venv
+	$(CACHE)/e2e-venv/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip selenium==4.*
+
+# System packages: a C toolchain, WebKitGTK and friends for the desktop app, Node.js and npm,
+# Python's venv, and Xvfb, WebKitWebDriver and Chromium for the UI tests.
+APT_PACKAGES := build-essential pkg-config curl file libssl-dev libwebkit2gtk-4.1-dev libxdo-dev \
+	libayatana-appindicator3-dev librsvg2-dev nodejs npm python3-venv xvfb xauth webkit2gtk-driver \
+	chromium fonts-dejavu-core imagemagick xdotool x11-utils
 deps:
 	@command -v $(CARGO) >/dev/null || { echo "make: Rust is missing; install it with rustup (https://rustup.rs)"; exit 1; }
-	@missing=""; \
-	command -v cc >/dev/null || missing="$$missing build-essential"; \
-	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
-	command -v node >/dev/null || missing="$$missing nodejs"; \
-	command -v npm >/dev/null || missing="$$missing npm"; \
-	python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	  case $$p in nodejs) command -v node >/dev/null && continue;; npm) command -v npm >/dev/null && continue;; \
+	    python3-venv) python3 -c 'import venv, ensurepip' 2>/dev/null && continue;; esac; \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
-	  echo "make: installing$$missing"; \
+	  echo "make: installing" $$missing; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
@@ -85,7 +123,7 @@ clippy:
 
 ## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json).
 bench: deps peers bench-peers
-	$(CARGO) build --release --workspace
+	$(CARGO) build --release -p sonde-bench -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/release/sonde-bench
 
 # The official Inspector CLI needs Node >= 22.19: both come from the npm registry.

@@ -23,6 +23,7 @@ pub fn client_info() -> Value {
 }
 
 /// What the server said about itself, and how its protocol version was decided.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerDescription {
@@ -37,6 +38,7 @@ pub struct ServerDescription {
     pub instructions: Option<String>,
     /// 2026-07-28 discover results are cacheable: how long, and for whom.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub ttl_ms: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_scope: Option<String>,

@@ -18,6 +18,7 @@ use crate::hub::ServerConfig;
 use crate::process::SpawnSpec;
 
 /// One saved server.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SavedServer {
@@ -32,13 +33,17 @@ pub struct SavedServer {
     #[serde(default)]
     pub era: EraPolicy,
     #[serde(default)]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub timeout_ms: Option<u64>,
     #[serde(default)]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub grace_stdin_ms: Option<u64>,
     #[serde(default)]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub grace_term_ms: Option<u64>,
 }
 
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvVar {
     pub key: String,
@@ -138,6 +143,7 @@ impl ServerStore {
 }
 
 /// What an import found: the servers it can save, and what it skipped and why.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Default, PartialEq, Serialize)]
 pub struct Imported {
     pub servers: Vec<SavedServer>,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::process::Lifecycle;
 
 /// What an entry records.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -62,6 +63,7 @@ impl Kind {
 }
 
 /// Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
@@ -90,6 +92,7 @@ impl Direction {
 }
 
 /// The decoded outline of a message: enough to filter and correlate without parsing again.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// `request`, `notification`, `result` or `error`.
@@ -101,18 +104,22 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub error_code: Option<i64>,
 }
 
 /// One entry of the wire log.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
+    #[cfg_attr(feature = "bindings", ts(type = "number"))]
     pub seq: u64,
     /// Wall-clock time, RFC 3339 with milliseconds.
     pub time: String,
     /// Milliseconds since the session started, from a monotonic clock.
     pub ms: f64,
     /// The connection this entry belongs to (0 for the session itself).
+    #[cfg_attr(feature = "bindings", ts(type = "number"))]
     pub conn: u64,
     pub kind: Kind,
     pub dir: Direction,
@@ -126,6 +133,7 @@ pub struct Entry {
     pub summary: Option<Summary>,
     /// The seq of the request this entry answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub answers: Option<u64>,
     /// Milliseconds between the request and this reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -46,10 +46,12 @@ struct Inner {
 }
 
 /// A page of entries and where the next page starts.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 pub struct Page {
     pub entries: Vec<Entry>,
     /// The seq to ask for next, or `None` when the range was read to its end.
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub next: Option<u64>,
 }
 
@@ -284,6 +286,40 @@ impl Drop for WireLog {
     }
 }
 
+/// Writes the entries matching `filter` to `path` as JSONL, with every occurrence of each of
+/// `secrets` (environment values, tokens) replaced by `«redacted»` in the recorded text and
+/// details. Returns how many entries were written.
+pub fn export_jsonl(log: &WireLog, filter: &Filter, secrets: &[String], path: &Path) -> io::Result<u64> {
+    let mut out = BufWriter::new(File::create(path)?);
+    let redact = |s: &mut Option<String>| {
+        if let Some(text) = s.as_mut() {
+            for secret in secrets.iter().filter(|s| !s.is_empty()) {
+                if text.contains(secret.as_str()) {
+                    *text = text.replace(secret.as_str(), "«redacted»");
+                }
+            }
+        }
+    };
+    let mut from = 0;
+    let mut written = 0;
+    loop {
+        let page = log.page(from, u64::MAX, filter, 1000)?;
+        for mut entry in page.entries {
+            redact(&mut entry.text);
+            redact(&mut entry.detail);
+            serde_json::to_writer(&mut out, &entry)?;
+            out.write_all(b"\n")?;
+            written += 1;
+        }
+        match page.next {
+            Some(next) => from = next,
+            None => break,
+        }
+    }
+    out.flush()?;
+    Ok(written)
+}
+
 /// Where sessions are kept: `$XDG_DATA_HOME/sonde/sessions` on Linux.
 pub fn sessions_dir() -> io::Result<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "sonde")
@@ -373,6 +409,18 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"seq\":1,\"ti").unwrap();
         assert_eq!(WireLog::open(&path).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn exports_redact_secrets() {
+        let log = WireLog::create_in(&temp_dir("export")).unwrap();
+        log.append(stderr("token=sk-live-1234 ok"));
+        log.append(stderr("nothing here"));
+        let path = temp_dir("export-out").with_extension("jsonl");
+        let n = export_jsonl(&log, &Filter::default(), &["sk-live-1234".into()], &path).unwrap();
+        assert_eq!(n, 2);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("sk-live-1234") && text.contains("token=«redacted» ok"), "{text}");
     }
 
     #[test]

@@ -1,0 +1,41 @@
+//! The TypeScript declarations of every type that crosses IPC, generated from the Rust types
+//! and committed as `ui/src/ipc/bindings.ts`; a test fails when the two drift.
+
+use ts_rs::TS;
+
+/// The bindings file's whole text.
+pub fn typescript() -> String {
+    let decls = [
+        sonde_core::servers::SavedServer::decl(),
+        sonde_core::servers::EnvVar::decl(),
+        sonde_core::servers::Imported::decl(),
+        sonde_core::era::EraPolicy::decl(),
+        sonde_core::era::Era::decl(),
+        sonde_core::mcp::ServerDescription::decl(),
+        sonde_core::log::Entry::decl(),
+        sonde_core::log::Kind::decl(),
+        sonde_core::log::Direction::decl(),
+        sonde_core::log::Summary::decl(),
+        sonde_core::log::Page::decl(),
+        sonde_core::process::Lifecycle::decl(),
+        sonde_core::process::Signal::decl(),
+        sonde_core::process::ExitInfo::decl(),
+        sonde_core::schema::OutputCheck::decl(),
+        crate::commands::ErrorDto::decl(),
+        crate::commands::AppInfo::decl(),
+        crate::commands::ConnectionDto::decl(),
+        crate::commands::CallOutcome::decl(),
+        crate::commands::LogBatch::decl(),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by src-tauri (bindings.rs); do not edit.\n\
+         // Regenerate: SONDE_UPDATE_BINDINGS=1 cargo test -p sonde-desktop --test bindings\n\n\
+         export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;\n\n",
+    );
+    for decl in decls {
+        out.push_str("export ");
+        out.push_str(&decl);
+        out.push_str("\n\n");
+    }
+    out.trim_end().to_owned() + "\n"
+}

@@ -1,0 +1,64 @@
+//! The Sonde desktop shell: Tauri wiring over `sonde-core`, and nothing else.
+//!
+//! Owns: the app state (one hub, one session log, the saved servers), the menu, the command
+//! list, and stopping every server before the app exits.
+//! Refuses: protocol logic, loops and sleeps; those live in the core. Commands are a few lines.
+
+pub mod bindings;
+pub mod commands;
+mod menu;
+pub mod state;
+
+use tauri::{Manager, RunEvent, Runtime};
+
+/// Wires a builder (generic, so tests can pass `tauri::test::mock_builder()`).
+pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState) -> tauri::Builder<R> {
+    builder.manage(state).invoke_handler(tauri::generate_handler![
+        commands::app_info,
+        commands::servers_list,
+        commands::servers_save,
+        commands::servers_delete,
+        commands::servers_import,
+        commands::connect,
+        commands::disconnect,
+        commands::connections,
+        commands::tools_list,
+        commands::tool_call,
+        commands::request_cancel,
+        commands::log_page,
+        commands::log_follow,
+        commands::log_export,
+    ])
+}
+
+pub fn run() {
+    let state = match state::AppState::open() {
+        Ok(state) => state,
+        Err(e) => {
+            eprintln!("sonde: cannot start: {e}");
+            std::process::exit(1);
+        }
+    };
+    let app = configure(tauri::Builder::default(), state)
+        .setup(|app| {
+            menu::install(app)?;
+            Ok(())
+        })
+        .build(tauri::generate_context!("../tauri.conf.json"))
+        .expect("the Tauri app builds");
+    app.run(|handle, event| {
+        // Quitting stops every server with the full ladder first; nothing is left running.
+        if let RunEvent::ExitRequested { api, .. } = event {
+            let state = handle.state::<state::AppState>();
+            if state.begin_quit() {
+                api.prevent_exit();
+                let hub = state.hub.clone();
+                let handle = handle.clone();
+                tauri::async_runtime::spawn(async move {
+                    hub.disconnect_all().await;
+                    handle.exit(0);
+                });
+            }
+        }
+    });
+}

@@ -1,0 +1,46 @@
+//! The app menu. Each item is forwarded to the UI as a `menu` event with the item's id; the UI
+//! owns what it does (open a dialog, focus the filter), except Quit and Copy, which Tauri does.
+
+use tauri::menu::{AboutMetadataBuilder, MenuBuilder, MenuItemBuilder, PredefinedMenuItem, SubmenuBuilder};
+use tauri::{App, Emitter, Runtime};
+
+pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
+    let item = |id: &str, text: &str, accel: Option<&str>| {
+        let b = MenuItemBuilder::with_id(id, text);
+        match accel {
+            Some(a) => b.accelerator(a).build(app),
+            None => b.build(app),
+        }
+    };
+    let file = SubmenuBuilder::new(app, "File")
+        .item(&item("new-connection", "New Connection…", Some("CmdOrCtrl+N"))?)
+        .item(&item("import", "Import mcpServers Config…", None)?)
+        .item(&item("close-connection", "Close Connection", Some("CmdOrCtrl+W"))?)
+        .separator()
+        .item(&PredefinedMenuItem::quit(app, Some("Quit"))?)
+        .build()?;
+    let edit = SubmenuBuilder::new(app, "Edit")
+        .item(&PredefinedMenuItem::copy(app, Some("Copy"))?)
+        .item(&PredefinedMenuItem::select_all(app, Some("Select All"))?)
+        .item(&item("find", "Find in Log", Some("CmdOrCtrl+F"))?)
+        .build()?;
+    let view = SubmenuBuilder::new(app, "View")
+        .item(&item("toggle-stderr", "Show stderr", None)?)
+        .item(&item("toggle-lifecycle", "Show Lifecycle Events", None)?)
+        .item(&item("toggle-follow", "Follow Log", None)?)
+        .build()?;
+    let about = AboutMetadataBuilder::new()
+        .name(Some("Sonde"))
+        .version(Some(env!("CARGO_PKG_VERSION")))
+        .comments(Some("An inspector for MCP servers: every byte on the wire."))
+        .build();
+    let help = SubmenuBuilder::new(app, "Help")
+        .item(&PredefinedMenuItem::about(app, Some("About Sonde"), Some(about))?)
+        .build()?;
+    let menu = MenuBuilder::new(app).items(&[&file, &edit, &view, &help]).build()?;
+    app.set_menu(menu)?;
+    app.on_menu_event(|handle, event| {
+        let _ = handle.emit("menu", event.id().as_ref());
+    });
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! What the app holds while it runs: the hub with its session log, and the saved servers.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use sonde_core::config::EraCache;
+use sonde_core::hub::Hub;
+use sonde_core::log::{sessions_dir, WireLog};
+use sonde_core::servers::{SavedServer, ServerStore};
+
+pub struct AppState {
+    pub hub: Arc<Hub>,
+    pub store: ServerStore,
+    /// The command line of the embedded demo server: this binary with `demo-server`.
+    pub demo_command: String,
+    pub servers: Mutex<Vec<SavedServer>>,
+    /// Live connection id → the saved server it was started from.
+    pub live: Mutex<HashMap<u64, SavedServer>>,
+    quitting: AtomicBool,
+}
+
+impl AppState {
+    /// The state in the user's directories.
+    pub fn open() -> std::io::Result<AppState> {
+        let log = WireLog::create_in(&sessions_dir()?)?;
+        let hub = Hub::new(log).with_era_cache(EraCache::default_location()?);
+        AppState::new(hub, ServerStore::default_location()?)
+    }
+
+    pub fn new(hub: Hub, store: ServerStore) -> std::io::Result<AppState> {
+        let exe = std::env::current_exe()?;
+        AppState::with_demo_command(
+            hub,
+            store,
+            format!("{} demo-server", shell_words::quote(&exe.to_string_lossy())),
+        )
+    }
+
+    /// Like [`AppState::new`] with another demo server command (tests run the `sonde` CLI's).
+    pub fn with_demo_command(
+        hub: Hub,
+        store: ServerStore,
+        demo_command: String,
+    ) -> std::io::Result<AppState> {
+        let servers = store.load(&demo_command)?;
+        Ok(AppState {
+            hub: Arc::new(hub),
+            store,
+            demo_command,
+            servers: Mutex::new(servers),
+            live: Mutex::new(HashMap::new()),
+            quitting: AtomicBool::new(false),
+        })
+    }
+
+    /// True the first time only: the caller then stops the servers and exits.
+    pub fn begin_quit(&self) -> bool {
+        !self.quitting.swap(true, Ordering::SeqCst)
+    }
+}

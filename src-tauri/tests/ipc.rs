@@ -1,0 +1,104 @@
+//! The commands through Tauri's IPC with a mock runtime: no window, real servers.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+use sonde_core::hub::Hub;
+use sonde_core::log::WireLog;
+use sonde_core::servers::ServerStore;
+use sonde_desktop::state::AppState;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::{WebviewWindow, WebviewWindowBuilder};
+
+fn sonde_cli() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "sonde-cli"])
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    target.join("debug/sonde")
+}
+
+fn app(name: &str) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let dir = std::env::temp_dir().join(format!("sonde-ipc-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let hub = Hub::new(WireLog::create_in(&dir.join("sessions")).unwrap());
+    let demo = format!("{} demo-server", sonde_cli().display());
+    let state = AppState::with_demo_command(hub, ServerStore::at(dir.join("servers.json")), demo).unwrap();
+    let app = sonde_desktop::configure(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    (app, window)
+}
+
+fn invoke(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(args),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(window, request).map(|b| b.deserialize::<Value>().unwrap())
+}
+
+#[test]
+fn the_demo_server_is_saved_connects_lists_its_tools_and_stops() {
+    let (_app, w) = app("demo");
+    let servers = invoke(&w, "servers_list", json!({})).unwrap();
+    assert_eq!(servers[0]["name"], "Demo server");
+    let conn = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    assert_eq!(conn["server"]["protocolVersion"], "2026-07-28");
+    assert_eq!(conn["server"]["decidedBy"], "server/discover");
+    let id = conn["id"].clone();
+    let tools = invoke(&w, "tools_list", json!({"id": id})).unwrap();
+    let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["echo", "add", "slow", "image"]);
+    let page = invoke(
+        &w,
+        "log_page",
+        json!({"from": 0, "to": 1_000_000, "filter": "method:tools/list", "limit": 10}),
+    )
+    .unwrap();
+    assert_eq!(page["entries"].as_array().unwrap().len(), 2, "the request and its reply");
+    let how = invoke(&w, "disconnect", json!({"id": id})).unwrap();
+    assert_eq!(how, "server exited with code 0 after stdin was closed");
+}
+
+#[test]
+fn errors_cross_ipc_as_code_and_message() {
+    let (_app, w) = app("errors");
+    let err = invoke(&w, "tools_list", json!({"id": 99})).unwrap_err();
+    assert_eq!(err["code"], "not_found");
+    let bad = json!({"server": {"id": "", "name": "x", "command": "'unclosed"}});
+    let err = invoke(&w, "servers_save", bad).unwrap_err();
+    assert_eq!(err["code"], "bad_input");
+    assert!(err["message"].as_str().unwrap().contains("cannot be split"), "{err}");
+    let err =
+        invoke(&w, "log_page", json!({"from": 0, "to": 10, "filter": "kind:nope", "limit": 10})).unwrap_err();
+    assert_eq!(err["code"], "bad_input");
+    let err = invoke(&w, "connect", json!({"serverId": "missing"})).unwrap_err();
+    assert_eq!(err["code"], "not_found");
+}
+
+#[test]
+fn saved_servers_are_added_edited_and_deleted() {
+    let (_app, w) = app("crud");
+    let server = json!({"id": "", "name": "Time", "command": "uvx mcp-server-time", "env": [{"key": "TZ", "value": "UTC"}], "era": "legacy"});
+    let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    let mut saved = all[1].clone();
+    assert!(!saved["id"].as_str().unwrap().is_empty());
+    saved["name"] = json!("Time (UTC)");
+    let all = invoke(&w, "servers_save", json!({"server": saved})).unwrap();
+    assert_eq!(all[1]["name"], "Time (UTC)");
+    let all = invoke(&w, "servers_delete", json!({"id": saved["id"]})).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 1);
+}

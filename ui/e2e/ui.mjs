@@ -1,0 +1,128 @@
+// UI tests in Debian's Chromium against the built UI with the in-memory backend: connect the
+// demo server, call tools, filter the log, follow mode, jump to a response, scroll a large log.
+// Run: npm run build && node e2e/ui.mjs   (make test does both)
+import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { chromium } from "playwright-core";
+
+const PORT = 4173;
+// Vite runs in a process group of its own so that stopping it stops every process it started.
+const server = spawn(process.execPath, ["node_modules/vite/bin/vite.js", "preview", "--port", String(PORT), "--strictPort", "--host", "127.0.0.1", "--bypass-lock"], { stdio: "ignore", detached: true });
+const stopServer = () => {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    /* already gone */
+  }
+};
+const results = [];
+let failed = 0;
+
+async function waitForServer() {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(100);
+  }
+  throw new Error("vite preview did not start within 20 s");
+}
+
+async function test(name, body) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  try {
+    await body(page);
+    if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
+    results.push(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    results.push(`FAIL ${name}: ${e.message}`);
+    await page.screenshot({ path: `e2e-fail-${name.replace(/\W+/g, "-")}.png` }).catch(() => {});
+  } finally {
+    await page.close();
+  }
+}
+
+const T = { timeout: 10_000 };
+let browser;
+try {
+  await waitForServer();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+
+  await test("connect the demo server and call a tool", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.getByRole("button", { name: /Echo/ }).click();
+    await page.getByRole("textbox").first().fill("hello from playwright");
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    await page.getByLabel("Tool result").getByText("hello from playwright").waitFor(T);
+  });
+
+  await test("the filter narrows the log and its chips remove terms", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.getByLabel("Filter the log").fill("kind:lifecycle");
+    await page.getByRole("button", { name: "kind:lifecycle ×" }).waitFor(T);
+    const kinds = await page.locator(".rows .row .c-kind").allTextContents();
+    if (!kinds.length || kinds.some((k) => k !== "lifecycle")) throw new Error(`rows: ${kinds}`);
+    await page.getByLabel("Filter the log").fill("kind:nonsense");
+    await page.getByText("unknown kind").waitFor(T);
+    await page.getByLabel("Filter the log").fill("method:tools/list dir:in");
+    await page.getByRole("button", { name: "dir:in ×" }).click();
+    if ((await page.getByLabel("Filter the log").inputValue()) !== "method:tools/list") throw new Error("chip not removed");
+  });
+
+  await test("clicking a request jumps to its response", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.getByText("tools/list #", { exact: false }).first().waitFor(T);
+    await page.locator(".row", { hasText: "tools/list" }).first().click();
+    await page.getByRole("button", { name: "Jump to response" }).click();
+    await page.getByLabel("Entry detail").getByText("< message").waitFor(T);
+    await page.getByRole("button", { name: "Jump to request" }).waitFor(T);
+  });
+
+  await test("follow mode sticks to the bottom until the user scrolls away", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/?entries=5000`);
+    await page.getByText("5000 entries").waitFor(T);
+    const rows = page.getByRole("grid", { name: "Wire log" });
+    await page.waitForFunction(() => { const el = document.querySelector(".rows"); return el && el.scrollHeight - el.scrollTop - el.clientHeight < 30; }, null, T);
+    await rows.evaluate((el) => el.scrollTo(0, 0));
+    await rows.dispatchEvent("scroll");
+    await page.waitForFunction(() => !document.querySelector(".follow input").checked, null, T);
+  });
+
+  await test("a 200,000-entry log scrolls by pages and j/k move the selection", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/?entries=200000`);
+    await page.getByText("200000 entries").waitFor(T);
+    const rows = page.getByRole("grid", { name: "Wire log" });
+    await rows.evaluate((el) => el.scrollTo(0, el.scrollHeight / 2));
+    await page.locator(".row[data-seq='100000']").waitFor(T);
+    await page.locator(".row[data-seq='100000'] .c-sum", { hasText: "notifications/message" }).waitFor(T);
+    const rendered = await page.locator(".row").count();
+    if (rendered > 200) throw new Error(`${rendered} rows rendered: the list is not virtualized`);
+    await page.locator(".row[data-seq='100000']").click();
+    await rows.press("j");
+    await page.locator(".row.selected[data-seq='100001']").waitFor(T);
+    await rows.press("k");
+    await rows.press("k");
+    await page.locator(".row.selected[data-seq='99999']").waitFor(T);
+  });
+} finally {
+  await browser?.close();
+  stopServer();
+}
+for (const r of results) console.log(r);
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,150 @@
+// The window: saved servers and live connections on the left, the selected connection's tools
+// above, the wire log (or stderr) below.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { backend, errorText, type ConnectionDto, type SavedServer } from "./ipc";
+import { ServerDialog } from "./components/ServerDialog";
+import { Sidebar, type Live } from "./components/Sidebar";
+import { ToolsPanel } from "./components/ToolsPanel";
+import { LogView } from "./components/LogView";
+import { StderrPane } from "./components/StderrPane";
+
+export function App() {
+  const [servers, setServers] = useState<SavedServer[]>([]);
+  const [live, setLive] = useState<Live[]>([]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [editing, setEditing] = useState<SavedServer | null>(null);
+  const [bottom, setBottom] = useState<"log" | "stderr">("log");
+  const [filter, setFilter] = useState("");
+  const [follow, setFollow] = useState(true);
+  const [notice, setNotice] = useState<string | null>(null);
+  const filterBox = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    backend.serversList().then(setServers).catch((e) => setNotice(errorText(e)));
+  }, []);
+
+  const update = (id: number, patch: Partial<Live>) => setLive((all) => all.map((l) => (l.id === id ? { ...l, ...patch } : l)));
+
+  const connect = useCallback(async (server: SavedServer) => {
+    const pending = -Date.now();
+    setLive((all) => [...all, { id: pending, name: server.name, status: "connecting" }]);
+    try {
+      const conn: ConnectionDto = await backend.connect(server.id);
+      setLive((all) => all.map((l) => (l.id === pending ? { id: conn.id, name: conn.name, status: "ready", conn } : l)));
+      setSelected(conn.id);
+    } catch (e) {
+      setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: "failed", reason: errorText(e) } : l)));
+    }
+  }, []);
+
+  const stop = useCallback(async (id: number) => {
+    update(id, { status: "stopping" });
+    try {
+      const how = await backend.disconnect(id);
+      update(id, { status: "exited", reason: how ?? "stopped" });
+    } catch (e) {
+      update(id, { status: "exited", reason: errorText(e) });
+    }
+  }, []);
+
+  useEffect(
+    () =>
+      backend.onMenu((id) => {
+        if (id === "new-connection") setEditing(blankServer());
+        if (id === "close-connection" && selected !== null) stop(selected);
+        if (id === "find") filterBox.current?.focus();
+        if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
+        if (id === "toggle-lifecycle") setFilter((f) => (f.includes("kind:lifecycle") ? "" : "kind:lifecycle"));
+        if (id === "toggle-follow") setFollow((f) => !f);
+        if (id === "import") {
+          const text = window.prompt("Paste an mcpServers JSON config (Claude Desktop, Cursor or VS Code):");
+          if (text)
+            backend
+              .serversImport(text)
+              .then(async (r) => {
+                setServers(await backend.serversList());
+                setNotice(`Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`);
+              })
+              .catch((e) => setNotice(errorText(e)));
+        }
+      }),
+    [selected, stop],
+  );
+
+  useEffect(() => {
+    const keys = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === "n") {
+        e.preventDefault();
+        setEditing(blankServer());
+      }
+      if ((e.ctrlKey || e.metaKey) && e.key === "f") {
+        e.preventDefault();
+        filterBox.current?.focus();
+      }
+    };
+    window.addEventListener("keydown", keys);
+    return () => window.removeEventListener("keydown", keys);
+  }, []);
+
+  const current = live.find((l) => l.id === selected && l.status === "ready");
+
+  return (
+    <div className="app">
+      <Sidebar
+        servers={servers}
+        live={live}
+        selected={selected}
+        onSelect={setSelected}
+        onConnect={connect}
+        onStop={stop}
+        onEdit={setEditing}
+        onNew={() => setEditing(blankServer())}
+        onDelete={async (s) => {
+          if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
+        }}
+      />
+      <main className="main">
+        {notice && (
+          <div className="notice" role="status">
+            {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
+          </div>
+        )}
+        <section className="top">
+          {current?.conn ? (
+            <ToolsPanel key={current.id} conn={current.conn} />
+          ) : (
+            <div className="empty">
+              <h2>No server selected</h2>
+              <p>Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.</p>
+            </div>
+          )}
+        </section>
+        <section className="bottom">
+          <div className="tabs" role="tablist">
+            <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>Wire log</button>
+            <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>stderr</button>
+          </div>
+          {bottom === "log" ? (
+            <LogView filter={filter} setFilter={setFilter} follow={follow} setFollow={setFollow} filterBox={filterBox} />
+          ) : (
+            <StderrPane conn={selected} />
+          )}
+        </section>
+      </main>
+      {editing && (
+        <ServerDialog
+          server={editing}
+          onCancel={() => setEditing(null)}
+          onSave={async (s) => {
+            setServers(await backend.serversSave(s));
+            setEditing(null);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function blankServer(): SavedServer {
+  return { id: "", name: "", command: "", env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer;
+}

@@ -1,0 +1,244 @@
+// The wire log: one virtualized list for every kind of entry, pages read from the core on
+// demand (never the whole session), a filter with chips, a detail pane with the exact bytes,
+// follow mode, and j/k keys.
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { backend, errorText, type Entry } from "../ipc";
+import { chips, matches, parseFilter, withoutChip } from "../log/filter";
+import { GLYPH, entryBytes, formatMs, formatSize, prettyJson, showBytes, sizeOf, summaryOf } from "../log/format";
+import { onEntries, startStream } from "../log/stream";
+
+const PAGE = 200;
+const MAX_MATCHES = 50_000;
+
+interface Props {
+  filter: string;
+  setFilter(f: string): void;
+  follow: boolean;
+  setFollow(f: boolean): void;
+  filterBox: RefObject<HTMLInputElement | null>;
+}
+
+export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Props) {
+  const parsed = useMemo(() => parseFilter(filter), [filter]);
+  const filtered = filter.trim() !== "" && "filter" in parsed;
+  const [total, setTotal] = useState(0);
+  const [matchesList, setMatches] = useState<Entry[]>([]);
+  const [capped, setCapped] = useState(false);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [, redraw] = useState(0);
+  const cache = useRef(new Map<number, Entry>());
+  const loading = useRef(new Set<number>());
+  const scroller = useRef<HTMLDivElement>(null);
+
+  // The stream: every new entry lands in the cache; matching ones join the filtered list.
+  useEffect(() => {
+    startStream().then((n) => setTotal((t) => Math.max(t, n)));
+    return onEntries((entries) => {
+      for (const e of entries) cache.current.set(Number(e.seq), e);
+      const last = entries.at(-1);
+      if (last) setTotal((t) => Math.max(t, Number(last.seq) + 1));
+      if ("filter" in parsed && filter.trim() !== "") {
+        const f = parsed.filter;
+        const fresh = entries.filter((e) => matches(f, e));
+        if (fresh.length) setMatches((m) => [...m, ...fresh.filter((e) => !m.length || Number(e.seq) > Number(m[m.length - 1].seq))]);
+      }
+    });
+  }, [filter, parsed]);
+
+  // A filter reads its matches from the core, page by page, up to a cap.
+  useEffect(() => {
+    setMatches([]);
+    setCapped(false);
+    if (!filtered) return;
+    let live = true;
+    (async () => {
+      let from = 0;
+      const found: Entry[] = [];
+      for (;;) {
+        const page = await backend.logPage(from, Number.MAX_SAFE_INTEGER, filter, 2000);
+        if (!live) return;
+        found.push(...page.entries);
+        if (page.next == null) break;
+        if (found.length >= MAX_MATCHES) {
+          setCapped(true);
+          break;
+        }
+        from = Number(page.next);
+      }
+      setMatches(found);
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [filter, filtered]);
+
+  const count = filtered ? matchesList.length : total;
+  const rowAt = useCallback((i: number): Entry | undefined => (filtered ? matchesList[i] : cache.current.get(i)), [filtered, matchesList]);
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => 22, overscan: 30 });
+  const items = virtualizer.getVirtualItems();
+
+  // Unfiltered rows are seqs; fetch the pages the view shows and does not hold yet.
+  useEffect(() => {
+    if (filtered || items.length === 0) return;
+    const first = Math.floor(items[0].index / PAGE) * PAGE;
+    for (let start = first; start <= items[items.length - 1].index; start += PAGE) {
+      if (loading.current.has(start) || cache.current.has(start)) continue;
+      loading.current.add(start);
+      backend
+        .logPage(start, start + PAGE, "", PAGE)
+        .then((p) => {
+          p.entries.forEach((e) => cache.current.set(Number(e.seq), e));
+          redraw((n) => n + 1);
+        })
+        .finally(() => loading.current.delete(start));
+    }
+  });
+
+  // Follow mode keeps the newest row in view until the user scrolls away.
+  useEffect(() => {
+    if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
+  }, [follow, count, virtualizer]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+    if (!atBottom && follow) setFollow(false);
+  };
+
+  const selectedIndex = selected === null ? -1 : filtered ? matchesList.findIndex((e) => Number(e.seq) === selected) : selected;
+  const move = (delta: number) => {
+    const next = Math.max(0, Math.min(count - 1, (selectedIndex < 0 ? count - 1 : selectedIndex) + delta));
+    const e = rowAt(next);
+    setSelected(e ? Number(e.seq) : filtered ? null : next);
+    setFollow(false);
+    virtualizer.scrollToIndex(next);
+  };
+  const jumpTo = (seq: number) => {
+    setFilter("");
+    setFollow(false);
+    setSelected(seq);
+    setTimeout(() => virtualizer.scrollToIndex(seq, { align: "center" }), 0);
+  };
+
+  const entry = selected === null ? undefined : filtered ? matchesList.find((e) => Number(e.seq) === selected) : cache.current.get(selected);
+
+  return (
+    <div className="log">
+      <div className="log-bar">
+        <input
+          ref={filterBox}
+          className="mono filter"
+          aria-label="Filter the log"
+          placeholder="filter: method:tools/call dir:in kind:stderr id:7 error"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        {"error" in parsed ? (
+          <span className="error">{parsed.error}</span>
+        ) : (
+          chips(parsed.filter).map((c) => (
+            <button key={c.key + c.value} className="chip" title="Remove" onClick={() => setFilter(withoutChip(filter, c))}>
+              {c.key}:{c.value} ×
+            </button>
+          ))
+        )}
+        <span className="muted count">{filtered ? `${matchesList.length}${capped ? "+" : ""} of ${total}` : `${total} entries`}</span>
+        <label className="follow">
+          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
+        </label>
+        <button
+          onClick={() => {
+            const path = window.prompt("Export the log (JSONL, environment values redacted) to:", "sonde-session.jsonl");
+            if (path) backend.logExport(path, filtered ? filter : "").then((n) => window.alert(`Wrote ${n} entries to ${path}`), (e) => window.alert(errorText(e)));
+          }}
+        >
+          Export
+        </button>
+      </div>
+      <div className="log-body">
+        <div
+          className="rows"
+          ref={scroller}
+          tabIndex={0}
+          role="grid"
+          aria-label="Wire log"
+          onScroll={onScroll}
+          onKeyDown={(e) => {
+            if (e.key === "j" || e.key === "ArrowDown") (e.preventDefault(), move(1));
+            if (e.key === "k" || e.key === "ArrowUp") (e.preventDefault(), move(-1));
+          }}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+            {items.map((item) => {
+              const e = rowAt(item.index);
+              const seq = e ? Number(e.seq) : item.index;
+              return (
+                <div
+                  key={item.key}
+                  role="row"
+                  className={`row ${e?.kind ?? "loading"} ${e?.dir ?? ""} ${seq === selected ? "selected" : ""}`}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                  onClick={() => e && (setSelected(seq), setFollow(false))}
+                  data-seq={seq}
+                >
+                  {e ? (
+                    <>
+                      <span className="c-ms">{formatMs(e.ms)}</span>
+                      <span className="c-conn">#{String(e.conn)}</span>
+                      <span className="c-dir">{GLYPH[e.dir]}</span>
+                      <span className="c-kind">{e.kind}</span>
+                      <span className="c-sum">{summaryOf(e)}</span>
+                      <span className="c-size">{formatSize(sizeOf(e))}</span>
+                      <span className="c-lat">{e.latency_ms != null ? formatMs(e.latency_ms) : ""}</span>
+                    </>
+                  ) : (
+                    <span className="muted">…</span>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        <Detail entry={entry} jumpTo={jumpTo} />
+      </div>
+    </div>
+  );
+}
+
+function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void }) {
+  const [reply, setReply] = useState<number | null>(null);
+  useEffect(() => {
+    setReply(null);
+    const s = entry?.summary;
+    if (!entry || !s || s.type !== "request" || entry.dir !== "out" || s.id == null) return;
+    // The reply to a request Sonde sent: the next received entry with the same id.
+    backend.logPage(Number(entry.seq) + 1, Number.MAX_SAFE_INTEGER, `dir:in kind:message id:${s.id}`, 1).then((p) => p.entries[0] && setReply(Number(p.entries[0].seq)));
+  }, [entry]);
+  if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
+  const pretty = prettyJson(entry);
+  return (
+    <div className="detail" aria-label="Entry detail">
+      <header>
+        <strong>
+          #{String(entry.seq)} {GLYPH[entry.dir]} {entry.kind}
+        </strong>
+        <span className="muted">{entry.time}</span>
+        {entry.probe && <span className="badge">probe</span>}
+        {reply !== null && <button onClick={() => jumpTo(reply)}>Jump to response</button>}
+        {entry.answers != null && <button onClick={() => jumpTo(Number(entry.answers))}>Jump to request</button>}
+      </header>
+      {entry.detail && <p className="detail-text">{entry.detail}</p>}
+      {entry.latency_ms != null && <p className="muted">latency {formatMs(entry.latency_ms)}</p>}
+      <h4>Bytes as received</h4>
+      <pre className="mono raw">{showBytes(entryBytes(entry))}</pre>
+      {pretty && (
+        <>
+          <h4>JSON</h4>
+          <pre className="mono">{pretty}</pre>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// Saved servers and live connections, each connection with its state and era badge.
+import type { ConnectionDto, SavedServer } from "../ipc";
+
+export interface Live {
+  id: number;
+  name: string;
+  status: "connecting" | "ready" | "stopping" | "exited" | "failed";
+  reason?: string;
+  conn?: ConnectionDto;
+}
+
+interface Props {
+  servers: SavedServer[];
+  live: Live[];
+  selected: number | null;
+  onSelect(id: number): void;
+  onConnect(s: SavedServer): void;
+  onStop(id: number): void;
+  onEdit(s: SavedServer): void;
+  onNew(): void;
+  onDelete(s: SavedServer): void;
+}
+
+export function Sidebar(p: Props) {
+  return (
+    <aside className="sidebar">
+      <header>
+        <h1>Sonde</h1>
+        <button title="New connection (Ctrl+N)" aria-label="Add a server" onClick={p.onNew}>+</button>
+      </header>
+      <h3>Servers</h3>
+      <ul className="servers">
+        {p.servers.map((s) => (
+          <li key={s.id}>
+            <div className="name" title={s.command}>{s.name}</div>
+            <div className="command">{s.command}</div>
+            <div className="actions">
+              <button className="primary" onClick={() => p.onConnect(s)}>Connect</button>
+              <button onClick={() => p.onEdit(s)}>Edit</button>
+              <button onClick={() => p.onDelete(s)}>Delete</button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <h3>Connections</h3>
+      <ul className="connections">
+        {p.live.length === 0 && <li className="hint">None yet.</li>}
+        {p.live.map((l) => (
+          <li key={l.id} className={l.id === p.selected ? "selected" : ""} onClick={() => l.status === "ready" && p.onSelect(l.id)}>
+            <div className="row">
+              <span className={`dot ${l.status}`} aria-hidden />
+              <span className="name">{l.name}</span>
+              {l.conn && <EraBadge conn={l.conn} />}
+            </div>
+            <div className="status" data-status={l.status}>
+              {l.status === "ready" && l.conn ? `ready · pid ${l.conn.pid ?? "?"}` : l.status}
+              {l.reason && <div className="reason">{l.reason}</div>}
+            </div>
+            {l.status === "ready" && (
+              <button onClick={(e) => (e.stopPropagation(), p.onStop(l.id))}>Stop</button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+export function EraBadge({ conn }: { conn: ConnectionDto }) {
+  const s = conn.server;
+  return (
+    <span className={`era ${s.era}`} title={`${s.protocolVersion}: ${s.decidedBy}`}>
+      {s.protocolVersion}
+    </span>
+  );
+}

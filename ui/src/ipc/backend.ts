@@ -1,0 +1,44 @@
+// The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
+// it in memory for UI tests and for running the UI in a plain browser.
+import type {
+  AppInfo, CallOutcome, ConnectionDto, Entry, Imported, LogBatch, Page, SavedServer,
+} from "./bindings";
+
+export type { AppInfo, CallOutcome, ConnectionDto, Entry, Imported, LogBatch, Page, SavedServer };
+
+/** An error from the backend: a stable code and a sentence for people. */
+export interface BackendError {
+  code: string;
+  message: string;
+}
+
+export function isBackendError(e: unknown): e is BackendError {
+  return typeof e === "object" && e !== null && "code" in e && "message" in e;
+}
+
+export function errorText(e: unknown): string {
+  if (isBackendError(e)) return e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+export interface Backend {
+  /** "desktop" over Tauri IPC, or "memory" for tests and the browser preview. */
+  readonly kind: "desktop" | "memory";
+  appInfo(): Promise<AppInfo>;
+  serversList(): Promise<SavedServer[]>;
+  serversSave(server: SavedServer): Promise<SavedServer[]>;
+  serversDelete(id: string): Promise<SavedServer[]>;
+  serversImport(text: string): Promise<Imported>;
+  connect(serverId: string): Promise<ConnectionDto>;
+  disconnect(id: number): Promise<string | null>;
+  connections(): Promise<ConnectionDto[]>;
+  toolsList(id: number): Promise<unknown[]>;
+  toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
+  requestCancel(id: number): Promise<void>;
+  logPage(from: number, to: number, filter: string, limit: number): Promise<Page>;
+  /** Streams appended entries; resolves with how many entries the log already held. */
+  logFollow(onBatch: (batch: LogBatch) => void): Promise<number>;
+  logExport(path: string, filter: string): Promise<number>;
+  /** Menu items chosen in the app menu, by id. */
+  onMenu(handler: (id: string) => void): () => void;
+}

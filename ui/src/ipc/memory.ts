@@ -1,0 +1,127 @@
+// An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
+// in a plain browser. It follows the desktop backend's contract, not its implementation.
+import type { Backend, ConnectionDto, Entry, LogBatch, SavedServer } from "./backend";
+import { matches, parseFilter } from "../log/filter";
+
+const TOOLS = [
+  { name: "echo", title: "Echo", description: "Returns the text it is given.", inputSchema: { type: "object", properties: { text: { type: "string", description: "What to echo" } }, required: ["text"] }, annotations: { readOnlyHint: true } },
+  { name: "add", title: "Add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] } },
+  { name: "slow", title: "Slow task", description: "Works for a while, reporting progress.", inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } } },
+];
+
+export function memoryBackend(seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0)): Backend {
+  const entries: Entry[] = [];
+  const followers: ((b: LogBatch) => void)[] = [];
+  const menuHandlers: ((id: string) => void)[] = [];
+  let servers: SavedServer[] = [{ id: "demo", name: "Demo server", command: "sonde demo-server", env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer];
+  const live = new Map<number, ConnectionDto>();
+  let nextConn = 1;
+  let nextId = 1;
+  const started = Date.now();
+  const cancelled = new Set<number>();
+
+  const append = (e: Partial<Entry> & Pick<Entry, "conn" | "kind" | "dir">) => {
+    const ms = Date.now() - started;
+    const entry = { seq: entries.length, time: new Date().toISOString(), ms, probe: false, ...e } as Entry;
+    entries.push(entry);
+    for (const f of followers) f({ entries: [entry], skipped: 0 } as LogBatch);
+    return entry.seq;
+  };
+  for (let i = 0; i < seed; i++) {
+    const text = JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `seeded ${i}` } });
+    entries.push({ seq: i, time: new Date(started).toISOString(), ms: i, conn: 0, kind: "message", dir: "in", text, summary: { type: "notification", method: "notifications/message" }, probe: false } as unknown as Entry);
+  }
+  const message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>, extra: Partial<Entry> = {}) =>
+    append({ conn, kind: "message", dir, text: JSON.stringify(msg), summary: { type: "method" in msg ? ("id" in msg ? "request" : "notification") : "error" in msg ? "error" : "result", method: (msg.method as string) ?? extra.summary?.method, id: "id" in msg ? JSON.stringify(msg.id) : undefined } as Entry["summary"], ...extra } as Entry);
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  const request = async (conn: number, method: string, params: unknown, result: (id: number) => unknown | Promise<unknown>) => {
+    const id = nextId++;
+    const t0 = performance.now();
+    const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
+    const value = await result(id);
+    if (cancelled.has(id)) throw { code: "cancelled", message: `${method} was cancelled: cancelled by the user` };
+    message(conn, "in", { jsonrpc: "2.0", id, result: value }, { answers: seq, latency_ms: Math.round((performance.now() - t0) * 1000) / 1000, summary: { type: "result", method, id: String(id) } } as Partial<Entry>);
+    return value;
+  };
+
+  return {
+    kind: "memory",
+    appInfo: async () => ({ version: "0.1.0 (in-memory preview)", sessionLog: "(memory)" }),
+    serversList: async () => servers,
+    serversSave: async (server) => {
+      if (!server.name.trim()) throw { code: "bad_input", message: "a server needs a name" };
+      if (!server.command.trim()) throw { code: "bad_input", message: "the command line is empty" };
+      const i = servers.findIndex((s) => s.id === server.id && server.id !== "");
+      servers = i >= 0 ? servers.map((s, j) => (j === i ? server : s)) : [...servers, { ...server, id: `s${Date.now()}` }];
+      return servers;
+    },
+    serversDelete: async (id) => (servers = servers.filter((s) => s.id !== id)),
+    serversImport: async () => ({ servers: [], skipped: ["the in-memory preview cannot import"] }),
+    connect: async (serverId) => {
+      const saved = servers.find((s) => s.id === serverId);
+      if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
+      const conn = nextConn++;
+      const pid = 4000 + conn;
+      append({ conn, kind: "lifecycle", dir: "meta", detail: `spawned pid ${pid} (own process group): ${saved.command}`, lifecycle: { event: "spawned", pid, command: saved.command } } as Partial<Entry> as Entry);
+      append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
+      await request(conn, "server/discover", { _meta: {} }, () => ({ supportedVersions: ["2026-07-28", "2025-11-25"], capabilities: { tools: {} } }));
+      const dto = { id: conn, serverId, name: saved.name, pid, server: { protocolVersion: "2026-07-28", era: "modern", decidedBy: "server/discover", serverInfo: { name: "sonde-demo", version: "0.1.0" }, capabilities: { tools: {} } } } as unknown as ConnectionDto;
+      live.set(conn, dto);
+      return dto;
+    },
+    disconnect: async (id) => {
+      const steps = ["closed stdin; waiting up to 2 s for exit", "server closed stdout", "server exited with code 0 after stdin was closed", `process group ${4000 + id} is empty; shutdown complete`];
+      for (const detail of steps) {
+        await wait(120);
+        append({ conn: id, kind: "lifecycle", dir: "meta", detail } as Entry);
+      }
+      live.delete(id);
+      return "server exited with code 0 after stdin was closed";
+    },
+    connections: async () => [...live.values()],
+    toolsList: async (id) => (await request(id, "tools/list", {}, () => ({ tools: TOOLS })) as { tools: unknown[] }).tools,
+    toolCall: async (id, tool, args, onProgress) => {
+      const name = (tool as { name: string }).name;
+      const a = (args ?? {}) as Record<string, unknown>;
+      const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
+        if (name === "echo") return typeof a.text === "string" ? { content: [{ type: "text", text: a.text }] } : { content: [{ type: "text", text: 'echo needs a string argument "text"' }], isError: true };
+        if (name === "add") return { content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }], structuredContent: { sum: Number(a.a) + Number(a.b) } };
+        const steps = Number(a.steps ?? 5);
+        for (let i = 1; i <= steps; i++) {
+          await wait((Number(a.seconds ?? 2) * 1000) / steps);
+          if (cancelled.has(rid)) return null;
+          const p = { progressToken: rid, progress: i, total: steps, message: `step ${i} of ${steps}` };
+          message(id, "in", { jsonrpc: "2.0", method: "notifications/progress", params: p });
+          onProgress(p);
+        }
+        return { content: [{ type: "text", text: `done in ${steps} steps` }] };
+      });
+      const check = name === "add" ? { verdict: "valid" } : null;
+      return { result, check } as never;
+    },
+    requestCancel: async () => {
+      cancelled.add(nextId - 1);
+    },
+    logPage: async (from, to, filter, limit) => {
+      const parsed = parseFilter(filter);
+      if ("error" in parsed) throw { code: "bad_input", message: parsed.error };
+      const out: Entry[] = [];
+      for (let s = from; s < Math.min(to, entries.length); s++) {
+        if (!matches(parsed.filter, entries[s])) continue;
+        if (out.length === limit) return { entries: out, next: s } as never;
+        out.push(entries[s]);
+      }
+      return { entries: out, next: null } as never;
+    },
+    logFollow: async (onBatch) => {
+      followers.push(onBatch);
+      return entries.length;
+    },
+    logExport: async () => entries.length,
+    onMenu: (handler) => {
+      menuHandlers.push(handler);
+      return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);
+    },
+  };
+}
