@@ -122,9 +122,15 @@ clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 ## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json).
-bench: deps peers bench-peers
+bench: deps peers bench-peers ui-build e2e-deps
 	$(CARGO) build --release -p sonde-bench -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/release/sonde-bench
+	$(CARGO) build --release -p sonde-desktop --features custom-protocol
+	rm -rf $(CACHE)/bench-home
+	PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
+	  XDG_DATA_HOME=$(CACHE)/bench-home/data XDG_CONFIG_HOME=$(CACHE)/bench-home/config \
+	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(CARGO_TARGET_DIR)/release/sonde-desktop \
+	  $(CACHE)/e2e-venv/bin/python footprint.py bench/footprint.json
 
 # The official Inspector CLI needs Node >= 22.19: both come from the npm registry.
 bench-peers: $(PEERS)/inspector/.installed-2.12.0

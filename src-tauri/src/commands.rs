@@ -144,7 +144,8 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<Co
     let saved = state.servers.lock().unwrap().iter().find(|s| s.id == server_id).cloned();
     let saved = saved.ok_or_else(|| err("not_found", format!("no saved server {server_id}")))?;
     let config = saved.to_config().map_err(|e| err("bad_input", e))?;
-    let id = state.hub.connect(&config).await?;
+    let id = state.hub.connect(&config).await.inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
+    tracing::info!(server = %saved.name, connection = id, "connected");
     state.live.lock().unwrap().insert(id, saved.clone());
     describe(&state, id, &saved).await
 }
@@ -153,6 +154,7 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<Co
 #[tauri::command]
 pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<String>> {
     let exit = state.hub.disconnect(id).await?;
+    tracing::info!(connection = id, "stopped: {exit:?}");
     state.live.lock().unwrap().remove(&id);
     Ok(exit.map(|e| format!("server {}", e.describe())))
 }

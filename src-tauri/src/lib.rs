@@ -31,10 +31,23 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState)
     ])
 }
 
+/// Traces go to `sonde-desktop.log` in the data directory (next to `sessions/`), never to a
+/// network sink.
+fn start_tracing() {
+    let Ok(dir) = sonde_core::log::sessions_dir() else { return };
+    let Some(data) = dir.parent() else { return };
+    let _ = std::fs::create_dir_all(data);
+    let Ok(file) = std::fs::OpenOptions::new().create(true).append(true).open(data.join("sonde-desktop.log")) else { return };
+    let _ = tracing_subscriber::fmt().with_writer(std::sync::Mutex::new(file)).with_ansi(false).try_init();
+}
+
 pub fn run() {
+    start_tracing();
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), "Sonde starting");
     let state = match state::AppState::open() {
         Ok(state) => state,
         Err(e) => {
+            tracing::error!("cannot start: {e}");
             eprintln!("sonde: cannot start: {e}");
             std::process::exit(1);
         }
@@ -51,6 +64,7 @@ pub fn run() {
         if let RunEvent::ExitRequested { api, .. } = event {
             let state = handle.state::<state::AppState>();
             if state.begin_quit() {
+                tracing::info!("quitting: stopping every server first");
                 api.prevent_exit();
                 let hub = state.hub.clone();
                 let handle = handle.clone();
