@@ -144,7 +144,11 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<Co
     let saved = state.servers.lock().unwrap().iter().find(|s| s.id == server_id).cloned();
     let saved = saved.ok_or_else(|| err("not_found", format!("no saved server {server_id}")))?;
     let config = saved.to_config().map_err(|e| err("bad_input", e))?;
-    let id = state.hub.connect(&config).await.inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
+    let id = state
+        .hub
+        .connect(&config)
+        .await
+        .inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
     tracing::info!(server = %saved.name, connection = id, "connected");
     state.live.lock().unwrap().insert(id, saved.clone());
     describe(&state, id, &saved).await

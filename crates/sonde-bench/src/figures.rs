@@ -40,7 +40,7 @@ impl Report {
             println!("| {} | {} | {} | {ratio} | {} | {met} |", r.figure, r.sonde, r.baseline, r.target);
         }
         println!(
-            "\nReproduce: make bench   (or: cargo build --release --workspace && target/release/sonde-bench)"
+            "\nReproduce: make bench   (or: cargo build --release -p sonde-bench -p sonde-fixture -p sonde-cli && target/release/sonde-bench)"
         );
     }
 
