@@ -20,6 +20,17 @@ pub fn config_dir() -> io::Result<PathBuf> {
     Ok(dirs.config_dir().to_owned())
 }
 
+/// Writes `value` as pretty JSON to `path` through a temporary file and a rename, so a crash
+/// never leaves half a file behind.
+pub fn write_json(path: &Path, value: &impl Serialize) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(value).expect("serializes"))?;
+    std::fs::rename(tmp, path)
+}
+
 /// A verdict worth remembering.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -62,12 +73,7 @@ impl EraCache {
     }
 
     fn store(&self, all: &BTreeMap<String, CachedEra>) -> io::Result<()> {
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = self.path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(all).expect("serializes"))?;
-        std::fs::rename(tmp, &self.path)
+        write_json(&self.path, all)
     }
 
     pub fn get(&self, spec: &SpawnSpec) -> Option<CachedEra> {

@@ -132,13 +132,7 @@ impl ServerStore {
     }
 
     pub fn save(&self, servers: &[SavedServer]) -> io::Result<()> {
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let tmp = self.path.with_extension("json.tmp");
-        let file = File { servers: servers.to_vec() };
-        std::fs::write(&tmp, serde_json::to_vec_pretty(&file).expect("serializes"))?;
-        std::fs::rename(tmp, &self.path)
+        crate::config::write_json(&self.path, &File { servers: servers.to_vec() })
     }
 }
 
