@@ -31,7 +31,7 @@ run: deps ui-deps desktop
 test: deps peers ui-deps e2e-deps fmt-check clippy
 	cd ui && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
-	$(CARGO) build -p sonde-desktop --features custom-protocol
+	$(MAKE) --no-print-directory desktop
 	rm -rf $(CACHE)/e2e-home && mkdir -p $(CACHE)/shots
 	SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
 	  XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \
@@ -39,13 +39,16 @@ test: deps peers ui-deps e2e-deps fmt-check clippy
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
 	$(CARGO) nextest run --workspace --no-fail-fast
 
-DESKTOP := $(CARGO_TARGET_DIR)/debug/sonde-desktop
+# The self-contained app (ui/dist embedded), copied out of target/: any plain cargo build of the
+# workspace rebuilds target/debug/sonde-desktop as a dev binary that loads the Vite dev server.
+DESKTOP := $(CACHE)/app/sonde-desktop
 
 build:
 	$(CARGO) build --workspace
 
 desktop: ui-build
 	$(CARGO) build -p sonde-desktop --features custom-protocol
+	mkdir -p $(CACHE)/app && cp -f $(CARGO_TARGET_DIR)/debug/sonde-desktop $(DESKTOP)
 
 ui-build: ui-deps
 	cd ui && npm run build

@@ -43,7 +43,7 @@ def alive(pid):
 
 try:
     wait = WebDriverWait(driver, 30)
-    assert driver.title == "Sonde", driver.title
+    wait.until(lambda d: d.title == "Sonde")
     connect = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']"))
     connect.click()
     status = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".connections .status[data-status='ready']"))
@@ -79,6 +79,25 @@ try:
     assert not alive(pid), f"pid {pid} outlived Stop"
     passed += 1
     print("ok   launch, connect, call, log, stderr, stop")
+
+    # A real third-party server, added through the dialog as a new user would.
+    everything = os.path.join(os.environ["SONDE_PEERS"], "npm/node_modules/.bin/mcp-server-everything")
+    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
+    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
+    fields = dialog.find_elements(By.CSS_SELECTOR, "input")
+    fields[0].send_keys("Everything")
+    fields[1].send_keys(f"{everything} stdio")
+    dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Everything']]//button[text()='Connect']")).click()
+    badge = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Everything']]//span[contains(@class,'era')]"))
+    assert badge.text == "2025-11-25", badge.text
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//code[text()='echo']]")).click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input")).send_keys("hi from the window")
+    driver.find_element(By.XPATH, "//button[text()='Call']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("Echo: hi from the window")))
+    shot("everything")
+    passed += 1
+    print("ok   add server-everything through the dialog, connect (2025-11-25), call echo")
 except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
     failed += 1
     shot("failure")
