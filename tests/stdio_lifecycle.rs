@@ -18,10 +18,14 @@ async fn the_child_is_alive_after_connect_returns_and_serves_a_later_call() {
     // A short connect deadline that has long passed by the time the call is made: it bounds
     // the handshake only, never the process.
     config.connect_timeout = Duration::from_millis(500);
+    let connected = Instant::now();
     let id = hub.connect(&config).await.unwrap();
     let pid = hub.connection(id).unwrap().pid().await.unwrap() as i32;
-    // Not synchronisation: the point is that the connect deadline has passed.
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    // Keep the server busy with real calls until well past the connect deadline; each one
+    // must be served, so a child tied to that deadline would fail here, not go unnoticed.
+    while connected.elapsed() < config.connect_timeout + Duration::from_millis(300) {
+        hub.list_tools(id).await.expect("the server answers after connect returned");
+    }
     assert!(alive(pid), "the server died after connect returned");
     let result = hub.call_tool(id, "echo", Some(json!({"text": "still here"}))).await.unwrap();
     assert_eq!(result["content"][0]["text"], "still here");
