@@ -11,6 +11,7 @@
 mod inbound;
 mod responder;
 mod stdin;
+mod pending;
 mod task;
 
 pub use inbound::{classify, summary};

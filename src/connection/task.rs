@@ -1,6 +1,5 @@
 //! The connection loop: one task, one `select!`, the only owner of the pending map.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,6 +12,7 @@ use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary, Inbound};
 use super::stdin::Stdin;
+use super::pending::{Pending, Table};
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
 use crate::log::{Direction, Entry, Kind, WireLog};
@@ -54,19 +54,6 @@ pub enum Command {
     SetEra(Era),
 }
 
-struct Pending {
-    method: String,
-    /// The seq of the request's log entry, for correlation.
-    seq: u64,
-    sent: Instant,
-    deadline: Instant,
-    timeout: Duration,
-    /// Probe replies are marked in the log too, so the transcript says why an era was chosen.
-    probe: bool,
-    progress: Option<mpsc::UnboundedSender<Value>>,
-    reply: oneshot::Sender<Result<Value, RequestError>>,
-}
-
 struct Loop {
     conn: u64,
     log: Arc<WireLog>,
@@ -75,10 +62,7 @@ struct Loop {
     process: Arc<Process>,
     /// Frames for the stdin writer; `None` once stdin is being closed.
     stdin: Stdin,
-    pending: HashMap<RequestId, Pending>,
-    /// Requests given up on (timed out), kept to recognise their late replies.
-    /// Method and why it was given up ("had timed out", "was cancelled").
-    abandoned: HashMap<RequestId, (String, &'static str)>,
+    pending: Table,
     stdout_closed: bool,
     exit: Option<ExitInfo>,
     /// When pending requests are failed even if the other half of the news has not come.
@@ -112,8 +96,7 @@ pub async fn run(
         responder,
         process: Arc::new(process),
         stdin: Stdin::new(stdin),
-        pending: HashMap::new(),
-        abandoned: HashMap::new(),
+        pending: Table::default(),
         stdout_closed: false,
         exit: None,
         settle_at: None,
@@ -125,7 +108,7 @@ pub async fn run(
     };
     let mut commands_open = true;
     loop {
-        let deadline = lp.pending.values().map(|p| p.deadline).min();
+        let deadline = lp.pending.next_deadline();
         // Every branch is cancellation-safe: mpsc and watch receives lose nothing when dropped
         // unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
         // again after a select! drops the borrow of it.
@@ -185,8 +168,7 @@ impl Loop {
             Command::Request { id, request, reply } => self.send_request(id, request, reply),
             Command::Cancel { id, reason } => self.cancel(&id, &reason),
             Command::CancelAll { reason } => {
-                let ids: Vec<RequestId> = self.pending.keys().cloned().collect();
-                for id in ids {
+                for id in self.pending.ids() {
                     self.cancel(&id, &reason);
                 }
             }
@@ -226,32 +208,20 @@ impl Loop {
     fn send_request(
         &mut self,
         id: RequestId,
-        request: Request,
+        mut request: Request,
         reply: oneshot::Sender<Result<Value, RequestError>>,
     ) {
         if let Some(reason) = self.gone_reason() {
             let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
             return;
         }
-        let mut params = request.params;
+        let mut params = request.params.take();
         if request.progress.is_some() {
             params = Some(with_progress_token(params, &id));
         }
         let message = Message::request(id.clone(), &request.method, params);
         let seq = self.send(&message, request.probe);
-        let timeout = request.timeout.unwrap_or(self.options.request_timeout);
-        let now = Instant::now();
-        let pending = Pending {
-            method: request.method,
-            seq,
-            sent: now,
-            deadline: now + timeout,
-            timeout,
-            probe: request.probe,
-            progress: request.progress,
-            reply,
-        };
-        self.pending.insert(id, pending);
+        self.pending.insert(id, Pending::new(request, seq, self.options.request_timeout, reply));
     }
 
     fn cancel(&mut self, id: &RequestId, reason: &str) {
@@ -260,36 +230,9 @@ impl Loop {
             let params = json!({"requestId": id, "reason": reason});
             self.send(&Message::notification("notifications/cancelled", Some(params)), false);
         }
-        self.abandoned.insert(id.clone(), (pending.method.clone(), "was cancelled"));
-        let _ = pending
-            .reply
-            .send(Err(RequestError::Cancelled { method: pending.method, reason: reason.to_owned() }));
-    }
-
-    /// A server may end one of Sonde's requests itself (2026-07-28 ends a listen stream this
-    /// way): the request fails as cancelled, with the server's reason.
-    fn on_server_cancel(&mut self, params: Option<&Value>) -> Option<u64> {
-        let id: RequestId = serde_json::from_value(params?.get("requestId")?.clone()).ok()?;
-        let pending = self.pending.remove(&id)?;
-        let reason = params?.get("reason").and_then(Value::as_str).unwrap_or("no reason given");
-        let reason = format!("the server cancelled it ({reason})");
-        let seq = pending.seq;
-        let _ = pending.reply.send(Err(RequestError::Cancelled { method: pending.method, reason }));
-        Some(seq)
-    }
-
-    /// Routes a progress update to its request, resetting that request's timeout (never past
-    /// the hard maximum). Returns the seq of the request it belongs to.
-    fn on_progress(&mut self, params: Option<&Value>) -> Option<u64> {
-        let token = params?.get("progressToken")?;
-        let id: RequestId = serde_json::from_value(token.clone()).ok()?;
-        let hard_max = self.options.max_request_time;
-        let pending = self.pending.get_mut(&id)?;
-        let sender = pending.progress.as_ref()?;
-        let _ = sender.send(params?.clone());
-        let now = Instant::now();
-        pending.deadline = (now + pending.timeout).min(pending.sent + hard_max);
-        Some(pending.seq)
+        self.pending.abandon(id.clone(), pending.method.clone(), "was cancelled");
+        let method = pending.method.clone();
+        pending.fail(RequestError::Cancelled { method, reason: reason.to_owned() });
     }
 
     /// Records a frame and queues it for stdin. Returns its seq. Once stdin is closed the
@@ -356,38 +299,15 @@ impl Loop {
     }
 
     fn on_line(&mut self, inbound: Inbound) {
-        let mut entry = inbound.entry;
+        let entry = inbound.entry;
         let Some(message) = inbound.message else {
             self.log.append(entry);
             return;
         };
         match message {
             Message::Response { id: Some(id), outcome } => {
-                if let Some(pending) = self.pending.remove(&id) {
-                    entry.answers = Some(pending.seq);
-                    entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
-                    if let Some(s) = entry.summary.as_mut() {
-                        s.method = Some(pending.method.clone());
-                    }
-                    entry.probe = pending.probe;
-                    self.log.append(entry);
-                    let result = outcome.map_err(|error| RequestError::Rpc {
-                        method: pending.method,
-                        error: Box::new(error),
-                    });
-                    let _ = pending.reply.send(result);
-                } else if let Some((method, why)) = self.abandoned.remove(&id) {
-                    if let Some(s) = entry.summary.as_mut() {
-                        s.method = Some(method.clone());
-                    }
-                    self.log.append(
-                        entry.with_detail(format!("late reply to {method} {id}, which {why}; ignored")),
-                    );
-                } else {
-                    self.log.append(entry.with_detail(format!(
-                        "reply to id {id}, which Sonde never sent or already had answered"
-                    )));
-                }
+                let entry = self.pending.on_reply(entry, id, outcome);
+                self.log.append(entry);
             }
             Message::Response { id: None, .. } => {
                 self.log.append(
@@ -409,13 +329,8 @@ impl Loop {
                 self.send(&reply, false);
             }
             Message::Notification { method, params } => {
-                if method == "notifications/progress" {
-                    entry.answers = self.on_progress(params.as_ref());
-                }
-                if method == "notifications/cancelled" {
-                    entry.answers = self.on_server_cancel(params.as_ref());
-                }
-                self.log.append(entry);
+                let hard_max = self.options.max_request_time;
+                self.log.append(self.pending.on_notification(entry, &method, params.as_ref(), hard_max));
             }
         }
     }
@@ -446,28 +361,19 @@ impl Loop {
         let Some(reason) = self.gone_reason() else {
             return;
         };
-        for (_, pending) in self.pending.drain() {
-            let _ = pending
-                .reply
-                .send(Err(RequestError::Gone(format!("{reason} while {} was pending", pending.method))));
-        }
+        self.pending.fail_all(&reason);
     }
 
     fn on_timeouts(&mut self) {
-        let now = Instant::now();
-        let expired: Vec<RequestId> =
-            self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| id.clone()).collect();
-        for id in expired {
-            let pending = self.pending.remove(&id).expect("listed above");
+        for (id, pending) in self.pending.expired(Instant::now()) {
             let after = duration_words(pending.timeout);
             // The probe is never cancelled (the SDKs never do, and a legacy server has not been
             // initialized yet), and initialize must not be.
             if pending.probe || pending.method == "initialize" {
                 self.note(format!("{} {id} got no reply within {after}", pending.method));
-                self.abandoned.insert(id, (pending.method.clone(), "had timed out"));
-                let _ = pending
-                    .reply
-                    .send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
+                self.pending.abandon(id, pending.method.clone(), "had timed out");
+                let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
+                pending.fail(error);
                 continue;
             }
             self.note(format!(
@@ -482,10 +388,9 @@ impl Loop {
                 ),
                 false,
             );
-            self.abandoned.insert(id, (pending.method.clone(), "had timed out"));
-            let _ = pending
-                .reply
-                .send(Err(RequestError::Timeout { method: pending.method, after: pending.timeout }));
+            self.pending.abandon(id, pending.method.clone(), "had timed out");
+            let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
+            pending.fail(error);
         }
     }
 
@@ -525,10 +430,6 @@ fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
         meta.insert("progressToken".into(), serde_json::to_value(id).expect("an id serializes"));
     }
     params
-}
-
-fn round_ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
 /// What the reader hands the loop: a classified line, or a piece of an over-long one.
