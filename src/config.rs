@@ -62,7 +62,8 @@ impl EraCache {
         &self.path
     }
 
-    fn key(spec: &SpawnSpec) -> String {
+    /// The key of a stdio server: its command line and working directory.
+    pub fn stdio_key(spec: &SpawnSpec) -> String {
         let cwd = spec.cwd.as_ref().map_or_else(String::new, |d| d.display().to_string());
         format!("{} (cwd: {cwd})", spec.command_line())
     }
@@ -76,19 +77,19 @@ impl EraCache {
         write_json(&self.path, all)
     }
 
-    pub fn get(&self, spec: &SpawnSpec) -> Option<CachedEra> {
-        self.load().remove(&Self::key(spec))
+    pub fn get(&self, key: &str) -> Option<CachedEra> {
+        self.load().remove(key)
     }
 
-    pub fn put(&self, spec: &SpawnSpec, verdict: CachedEra) -> io::Result<()> {
+    pub fn put(&self, key: &str, verdict: CachedEra) -> io::Result<()> {
         let mut all = self.load();
-        all.insert(Self::key(spec), verdict);
+        all.insert(key.to_owned(), verdict);
         self.store(&all)
     }
 
-    pub fn forget(&self, spec: &SpawnSpec) -> io::Result<()> {
+    pub fn forget(&self, key: &str) -> io::Result<()> {
         let mut all = self.load();
-        if all.remove(&Self::key(spec)).is_some() {
+        if all.remove(key).is_some() {
             self.store(&all)?;
         }
         Ok(())
@@ -113,6 +114,7 @@ mod tests {
             decided_by: "server/discover".into(),
             at: "t".into(),
         };
+        let (a, b) = (EraCache::stdio_key(&a), EraCache::stdio_key(&b));
         cache.put(&a, verdict.clone()).unwrap();
         assert_eq!(cache.get(&a), Some(verdict));
         assert_eq!(cache.get(&b), None);

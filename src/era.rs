@@ -124,6 +124,13 @@ pub enum ProbeOutcome {
     Timeout,
     /// The server process ended during the probe.
     Died(String),
+    /// HTTP: a status with no JSON-RPC reply in the body.
+    Http {
+        status: u16,
+        detail: String,
+    },
+    /// HTTP: no response at all (refused, a timeout, a broken stream).
+    Unreachable(String),
 }
 
 /// What to do next, and the evidence in words.
@@ -197,6 +204,19 @@ pub fn classify_probe(outcome: &ProbeOutcome, retried: bool) -> Verdict {
         ProbeOutcome::Died(how) => {
             Verdict::RespawnLegacy { evidence: format!("the server {how} on server/discover") }
         }
+        // protocol.md §8 item 4: 401, 403 and 5xx are never era evidence.
+        ProbeOutcome::Http { status, detail } if matches!(status, 401 | 403 | 407) || *status >= 500 => {
+            let detail = if detail.is_empty() { String::new() } else { format!(": {detail}") };
+            Verdict::Fail {
+                reason: format!(
+                    "server/discover got HTTP {status}{detail}, which says nothing about the era"
+                ),
+            }
+        }
+        ProbeOutcome::Http { status, .. } => {
+            Verdict::Legacy { evidence: format!("server/discover got HTTP {status} without a JSON-RPC body") }
+        }
+        ProbeOutcome::Unreachable(why) => Verdict::Fail { reason: why.clone() },
     }
 }
 
@@ -266,6 +286,30 @@ mod tests {
                 false,
                 RespawnLegacy { evidence: "the server exited with code 1 on server/discover".into() },
             ),
+            (
+                ProbeOutcome::Http { status: 404, detail: String::new() },
+                false,
+                legacy("server/discover got HTTP 404 without a JSON-RPC body"),
+            ),
+            (
+                ProbeOutcome::Http { status: 405, detail: String::new() },
+                false,
+                legacy("server/discover got HTTP 405 without a JSON-RPC body"),
+            ),
+            (
+                ProbeOutcome::Http { status: 401, detail: "Unauthorized".into() },
+                false,
+                Fail {
+                    reason: "server/discover got HTTP 401: Unauthorized, which says nothing about the era"
+                        .into(),
+                },
+            ),
+            (
+                ProbeOutcome::Http { status: 503, detail: String::new() },
+                false,
+                Fail { reason: "server/discover got HTTP 503, which says nothing about the era".into() },
+            ),
+            (ProbeOutcome::Unreachable("refused".into()), false, Fail { reason: "refused".into() }),
         ];
         for (outcome, retried, want) in rows {
             assert_eq!(classify_probe(&outcome, retried), want, "{outcome:?} retried={retried}");

@@ -19,11 +19,37 @@ use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp::{ServerDescription, Session};
 use crate::negotiate::{self, Plan};
 use crate::process::{duration_words, ExitInfo, SpawnSpec};
+use crate::transport::{HttpMode, HttpTarget};
+
+/// Where a server is: a command to start, or a URL.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Stdio(SpawnSpec),
+    Http(HttpTarget),
+}
+
+impl Target {
+    /// The command line or the URL, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Target::Stdio(spec) => spec.command_line(),
+            Target::Http(http) => http.url.to_string(),
+        }
+    }
+
+    /// Era verdicts are kept per command line and directory, or per URL.
+    pub fn cache_key(&self) -> String {
+        match self {
+            Target::Stdio(spec) => EraCache::stdio_key(spec),
+            Target::Http(http) => http.url.to_string(),
+        }
+    }
+}
 
 /// Everything needed to start and talk to one server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerConfig {
-    pub spawn: SpawnSpec,
+    pub target: Target,
     pub era: EraPolicy,
     /// Bounds the opening exchange only, never the server's life (default 30 s).
     pub connect_timeout: Duration,
@@ -39,8 +65,16 @@ pub struct ServerConfig {
 
 impl ServerConfig {
     pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
+        ServerConfig::new(Target::Stdio(spawn))
+    }
+
+    pub fn http(target: HttpTarget) -> ServerConfig {
+        ServerConfig::new(Target::Http(target))
+    }
+
+    fn new(target: Target) -> ServerConfig {
         ServerConfig {
-            spawn,
+            target,
             era: EraPolicy::Auto,
             connect_timeout: Duration::from_secs(30),
             probe_timeout: Duration::from_secs(3),
@@ -86,9 +120,20 @@ impl Hub {
         &self.log
     }
 
-    fn spawn(&self, id: u64, config: &ServerConfig) -> std::io::Result<Connection> {
+    /// Starts the server (stdio) or the loop that talks to it (HTTP). `fallback` asks for the
+    /// second try: a respawn, or the 2024-11-05 HTTP+SSE transport.
+    fn open(&self, id: u64, config: &ServerConfig, fallback: bool) -> std::io::Result<Connection> {
         let responder: Arc<dyn Responder> = Arc::new(config.answers.clone());
-        Connection::spawn_stdio(id, &config.spawn, self.log.clone(), config.options, responder)
+        match &config.target {
+            Target::Stdio(spec) => {
+                Connection::spawn_stdio(id, spec, self.log.clone(), config.options, responder)
+            }
+            Target::Http(http) => {
+                let mode = if fallback { HttpMode::LegacySse } else { HttpMode::Streamable };
+                Connection::open_http(id, http.clone(), mode, self.log.clone(), config.options, responder)
+                    .map_err(std::io::Error::other)
+            }
+        }
     }
 
     fn note(&self, conn: u64, detail: String) {
@@ -99,11 +144,13 @@ impl Hub {
     /// the server is shut down with the full ladder and the error says what happened.
     pub async fn connect(&self, config: &ServerConfig) -> Result<u64, HubError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let command = config.spawn.command_line();
-        let conn =
-            self.spawn(id, config).map_err(|source| HubError::Spawn { command: command.clone(), source })?;
+        let command = config.target.describe();
+        let key = config.target.cache_key();
+        let conn = self
+            .open(id, config, false)
+            .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
         let cached = match (config.era, &self.era_cache) {
-            (EraPolicy::Auto, Some(cache)) => cache.get(&config.spawn),
+            (EraPolicy::Auto, Some(cache)) => cache.get(&key),
             _ => None,
         };
         let plan = Plan {
@@ -111,13 +158,14 @@ impl Hub {
             probe_timeout: config.probe_timeout,
             request_timeout: config.options.request_timeout,
             cached: cached.as_ref(),
+            http: matches!(config.target, Target::Http(_)),
         };
         // The handle kept here lets a timed-out opening still shut its server down: the
         // timeout cancels only this wait, never the process, which the connection task owns.
         let keep = conn.clone();
         let opened = tokio::time::timeout(
             config.connect_timeout,
-            negotiate::open(conn, plan, || self.spawn(id, config)),
+            negotiate::open(conn, plan, || self.open(id, config, true)),
         );
         let (conn, reason) = match opened.await {
             Ok(Ok((conn, server))) => {
@@ -145,7 +193,7 @@ impl Hub {
         };
         if cached.is_some() {
             if let Some(cache) = &self.era_cache {
-                let _ = cache.forget(&config.spawn);
+                let _ = cache.forget(&key);
                 self.note(id, "dropped the cached era verdict for this server".into());
             }
         }
@@ -169,7 +217,7 @@ impl Hub {
             at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
         };
         // The cache only saves a probe next time; failing to write it changes nothing now.
-        let _ = cache.put(&config.spawn, verdict);
+        let _ = cache.put(&config.target.cache_key(), verdict);
     }
 
     pub fn session(&self, id: u64) -> Result<Session, HubError> {

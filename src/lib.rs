@@ -13,4 +13,5 @@ pub mod negotiate;
 pub mod process;
 pub mod schema;
 pub mod servers;
+pub mod transport;
 pub mod wire;

@@ -247,6 +247,8 @@ pub async fn discover(conn: &Connection, version: &str, timeout: Duration, probe
         Ok(result) => ProbeOutcome::Result(result),
         Err(RequestError::Rpc { error, .. }) => ProbeOutcome::Error(*error),
         Err(RequestError::Timeout { .. }) => ProbeOutcome::Timeout,
+        Err(RequestError::Http { status, detail, .. }) => ProbeOutcome::Http { status, detail },
+        Err(e @ RequestError::Unreachable { .. }) => ProbeOutcome::Unreachable(e.to_string()),
         Err(other) => {
             let how = conn.exit_info().await.map_or_else(|| other.to_string(), |exit| exit.describe());
             ProbeOutcome::Died(how)

@@ -4,7 +4,9 @@
 //! timeouts, graces), its file (`servers.json`), the embedded "Demo server" on first use, turning
 //! a record into a [`ServerConfig`], and importing `mcpServers` JSON from Claude Desktop and
 //! Cursor (`mcpServers`) or VS Code (`servers`).
-//! Refuses: HTTP servers until the HTTP transport exists; an import says which it skipped.
+//! A record with a `url` is an HTTP server (Streamable HTTP, or 2024-11-05 HTTP+SSE found by
+//! negotiation), with its extra headers; secret ones are never written to the wire log.
+//! Refuses: anything it cannot start; an import says what it skipped and why.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -16,6 +18,7 @@ use serde_json::Value;
 use crate::era::EraPolicy;
 use crate::hub::ServerConfig;
 use crate::process::SpawnSpec;
+use crate::transport::{Header, HttpTarget};
 
 /// One saved server.
 #[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
@@ -25,7 +28,13 @@ pub struct SavedServer {
     pub id: String,
     pub name: String,
     /// The command line as typed; split with shell-words rules when it is started.
+    #[serde(default)]
     pub command: String,
+    /// The URL of an HTTP server; when set, `command`, `env` and `cwd` are not used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<Header>,
     #[serde(default)]
     pub env: Vec<EnvVar>,
     #[serde(default)]
@@ -51,15 +60,41 @@ pub struct EnvVar {
 }
 
 impl SavedServer {
+    /// A record with a fresh id and nothing else set.
+    pub fn blank(name: &str) -> SavedServer {
+        SavedServer {
+            id: new_id(),
+            name: name.to_owned(),
+            command: String::new(),
+            url: None,
+            headers: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            era: EraPolicy::Auto,
+            timeout_ms: None,
+            grace_stdin_ms: None,
+            grace_term_ms: None,
+        }
+    }
+
     /// The config to start it with, or why its command line cannot be used.
     pub fn to_config(&self) -> Result<ServerConfig, String> {
-        let words = shell_words::split(&self.command)
-            .map_err(|e| format!("the command line cannot be split: {e}"))?;
-        let (program, args) = words.split_first().ok_or("the command line is empty")?;
-        let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
-        spec.env = self.env.iter().map(|v| (v.key.clone(), v.value.clone())).collect();
-        spec.cwd = self.cwd.as_ref().filter(|c| !c.trim().is_empty()).map(PathBuf::from);
-        let mut config = ServerConfig::stdio(spec);
+        let mut config = match self.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => {
+                let mut target = HttpTarget::new(url)?;
+                target.headers = self.headers.clone();
+                ServerConfig::http(target)
+            }
+            None => {
+                let words = shell_words::split(&self.command)
+                    .map_err(|e| format!("the command line cannot be split: {e}"))?;
+                let (program, args) = words.split_first().ok_or("the command line is empty")?;
+                let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
+                spec.env = self.env.iter().map(|v| (v.key.clone(), v.value.clone())).collect();
+                spec.cwd = self.cwd.as_ref().filter(|c| !c.trim().is_empty()).map(PathBuf::from);
+                ServerConfig::stdio(spec)
+            }
+        };
         config.era = self.era;
         if let Some(ms) = self.timeout_ms {
             config.options.request_timeout = Duration::from_millis(ms);
@@ -117,6 +152,8 @@ impl ServerStore {
                     id: "demo".into(),
                     name: "Demo server".into(),
                     command: demo_command.to_owned(),
+                    url: None,
+                    headers: Vec::new(),
                     env: Vec::new(),
                     cwd: None,
                     era: EraPolicy::Auto,
@@ -154,10 +191,27 @@ pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
         .ok_or("no \"mcpServers\" (Claude Desktop, Cursor) or \"servers\" (VS Code) object")?;
     let mut out = Imported::default();
     for (name, entry) in table {
+        if let Some(url) = entry.get("url").or_else(|| entry.get("serverUrl")).and_then(Value::as_str) {
+            if let Err(why) = HttpTarget::new(url) {
+                out.skipped.push(format!("{name}: {why}"));
+                continue;
+            }
+            let headers = entry
+                .get("headers")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| Header {
+                    name: k.clone(),
+                    value: v.as_str().map_or_else(|| v.to_string(), str::to_owned),
+                    secret: crate::transport::is_secret_name(k),
+                })
+                .collect();
+            out.servers.push(SavedServer { url: Some(url.to_owned()), headers, ..SavedServer::blank(name) });
+            continue;
+        }
         let Some(command) = entry.get("command").and_then(Value::as_str) else {
-            let why =
-                if entry.get("url").is_some() { "an HTTP server (not supported yet)" } else { "no command" };
-            out.skipped.push(format!("{name}: {why}"));
+            out.skipped.push(format!("{name}: no command and no url"));
             continue;
         };
         let args: Vec<String> = entry
@@ -182,15 +236,10 @@ pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
             })
             .collect();
         out.servers.push(SavedServer {
-            id: new_id(),
-            name: name.clone(),
             command: line.join(" "),
             env,
             cwd: entry.get("cwd").and_then(Value::as_str).map(str::to_owned),
-            era: EraPolicy::Auto,
-            timeout_ms: None,
-            grace_stdin_ms: None,
-            grace_term_ms: None,
+            ..SavedServer::blank(name)
         });
     }
     Ok(out)
@@ -208,6 +257,7 @@ pub fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hub::Target;
 
     #[test]
     fn the_first_load_holds_the_demo_server_and_saves_round_trip() {
@@ -216,9 +266,9 @@ mod tests {
         let store = ServerStore::at(&path);
         let servers = store.load("/opt/sonde demo-server").unwrap();
         assert_eq!(servers[0].name, "Demo server");
-        let config = servers[0].to_config().unwrap();
+        let Target::Stdio(spawn) = servers[0].to_config().unwrap().target else { panic!("a command") };
         assert_eq!(
-            (config.spawn.program.as_str(), config.spawn.args.as_slice()),
+            (spawn.program.as_str(), spawn.args.as_slice()),
             ("/opt/sonde", &["demo-server".to_owned()][..])
         );
         let mut more = servers.clone();
@@ -230,18 +280,27 @@ mod tests {
         });
         store.save(&more).unwrap();
         assert_eq!(store.load("unused").unwrap(), more);
-        assert_eq!(more[1].to_config().unwrap().spawn.args, ["b c"]);
+        let Target::Stdio(spawn) = more[1].to_config().unwrap().target else { panic!("a command") };
+        assert_eq!(spawn.args, ["b c"]);
     }
 
     #[test]
-    fn claude_desktop_and_vs_code_configs_import_and_http_ones_are_skipped_with_a_reason() {
+    fn claude_desktop_and_vs_code_configs_import_with_http_servers_and_their_headers() {
         let claude = r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@x/fs", "/a b"], "env": {"K": "v"}},
-                                        "remote": {"url": "https://example.invalid/mcp"}}}"#;
+                                        "remote": {"url": "https://example.invalid/mcp", "headers": {"Authorization": "Bearer t", "X-Team": "a"}},
+                                        "odd": {"url": "ftp://x"}, "empty": {}}}"#;
         let got = import_mcp_servers(claude).unwrap();
-        assert_eq!(got.servers.len(), 1);
+        assert_eq!(got.servers.len(), 2);
         assert_eq!(got.servers[0].command, "npx -y @x/fs '/a b'");
         assert_eq!(got.servers[0].env, vec![EnvVar { key: "K".into(), value: "v".into() }]);
-        assert_eq!(got.skipped, ["remote: an HTTP server (not supported yet)"]);
+        assert_eq!(got.servers[1].url.as_deref(), Some("https://example.invalid/mcp"));
+        let secrets: Vec<bool> = got.servers[1].headers.iter().map(|h| h.secret).collect();
+        assert_eq!(secrets, [true, false]);
+        assert!(matches!(got.servers[1].to_config().unwrap().target, Target::Http(_)));
+        assert_eq!(
+            got.skipped,
+            ["odd: ftp://x is not an http:// or https:// URL", "empty: no command and no url"]
+        );
         let vscode =
             r#"{"servers": {"time": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}}}"#;
         assert_eq!(import_mcp_servers(vscode).unwrap().servers[0].command, "uvx mcp-server-time");

@@ -108,7 +108,7 @@ async fn a_cached_verdict_skips_the_probe_and_is_dropped_when_it_stops_working()
     // Same command line, now a legacy-only server: the cached verdict fails and is replaced.
     let cache = EraCache::at(&path);
     let mut legacy_only = fixture(&[]);
-    cache.put(&legacy_only.spawn, cache.get(&dual.spawn).unwrap()).unwrap();
+    cache.put(&legacy_only.target.cache_key(), cache.get(&dual.target.cache_key()).unwrap()).unwrap();
     legacy_only.era = EraPolicy::Auto;
     let id = hub.connect(&legacy_only).await.unwrap();
     assert_eq!(
@@ -116,7 +116,7 @@ async fn a_cached_verdict_skips_the_probe_and_is_dropped_when_it_stops_working()
         "the cached modern verdict no longer holds: server/discover answered -32601; initialize"
     );
     hub.disconnect(id).await.unwrap();
-    assert_eq!(cache.get(&legacy_only.spawn).unwrap().era, Era::Legacy);
+    assert_eq!(cache.get(&legacy_only.target.cache_key()).unwrap().era, Era::Legacy);
 }
 
 #[tokio::test]

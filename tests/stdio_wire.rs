@@ -76,9 +76,10 @@ async fn a_request_with_no_reply_times_out_and_is_cancelled_on_the_wire() {
     let err = hub.connect(&silent).await.unwrap_err().to_string();
     assert!(err.contains("no answer to the opening exchange within 300 ms"), "{err}");
 
+    let sonde_core::hub::Target::Stdio(spawn) = &silent.target else { unreachable!("a stdio fixture") };
     let conn = sonde_core::connection::Connection::spawn_stdio(
         99,
-        &silent.spawn,
+        spawn,
         hub.log().clone(),
         sonde_core::connection::Options { request_timeout: Duration::from_millis(200), ..silent.options },
         std::sync::Arc::new(sonde_core::connection::BasicResponder::default()),

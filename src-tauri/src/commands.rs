@@ -43,6 +43,8 @@ impl From<HubError> for ErrorDto {
                 RequestError::Timeout { .. } => "timeout",
                 RequestError::Cancelled { .. } => "cancelled",
                 RequestError::Gone(_) => "server_gone",
+                RequestError::Http { .. } => "http_status",
+                RequestError::Unreachable { .. } => "unreachable",
                 RequestError::TooLarge { .. } => "too_large",
                 RequestError::Protocol(_) => "protocol",
             },

@@ -8,10 +8,12 @@
 //! The task is the only owner of the pending map: callers send it commands over a channel
 //! and wait on a oneshot for the outcome, so there is no shared mutable state.
 
+mod exchange;
+mod http;
 mod inbound;
+mod pending;
 mod responder;
 mod stdin;
-mod pending;
 mod task;
 
 pub use inbound::{classify, summary};
@@ -69,6 +71,12 @@ pub enum RequestError {
     /// Sonde cancelled it (`notifications/cancelled` was sent where the era allows).
     #[error("{method} was cancelled: {reason}")]
     Cancelled { method: String, reason: String },
+    /// The server answered over HTTP with a status and no JSON-RPC reply.
+    #[error("{method} got HTTP {status}{}", if .detail.is_empty() { String::new() } else { format!(": {}", .detail) })]
+    Http { method: String, status: u16, detail: String },
+    /// No HTTP response came at all (refused, a timeout, a dropped stream).
+    #[error("{method} failed: {reason}")]
+    Unreachable { method: String, reason: String },
     /// The server went away, or the connection was closed.
     #[error("{0}")]
     Gone(String),
@@ -138,6 +146,20 @@ impl Connection {
         let spawned = crate::process::spawn(spec, log.clone(), id)?;
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(task::run(id, spawned, log.clone(), options, responder.clone(), rx));
+        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)) })
+    }
+
+    /// Starts the loop for an HTTP server (nothing is sent until the first request).
+    pub fn open_http(
+        id: u64,
+        target: crate::transport::HttpTarget,
+        mode: crate::transport::HttpMode,
+        log: Arc<WireLog>,
+        options: Options,
+        responder: Arc<dyn Responder>,
+    ) -> Result<Connection, String> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        http::start(id, target, mode, log.clone(), options, responder.clone(), rx)?;
         Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)) })
     }
 

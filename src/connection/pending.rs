@@ -108,7 +108,12 @@ impl Table {
 
     /// A reply: fills its entry in (what it answers, latency) and hands the outcome to the
     /// caller. Returns the entry to record.
-    pub fn on_reply(&mut self, mut entry: Entry, id: RequestId, outcome: Result<Value, ErrorObject>) -> Entry {
+    pub fn on_reply(
+        &mut self,
+        mut entry: Entry,
+        id: RequestId,
+        outcome: Result<Value, ErrorObject>,
+    ) -> Entry {
         if let Some(pending) = self.pending.remove(&id) {
             entry.answers = Some(pending.seq);
             entry.latency_ms = Some(round_ms(pending.sent.elapsed()));

@@ -11,8 +11,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary, Inbound};
-use super::stdin::Stdin;
 use super::pending::{Pending, Table};
+use super::stdin::Stdin;
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
 use crate::log::{Direction, Entry, Kind, WireLog};
@@ -420,7 +420,7 @@ impl Loop {
 }
 
 /// Adds `_meta.progressToken` (the request id) to params, keeping everything else.
-fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
+pub(super) fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
     let mut params = match params {
         Some(Value::Object(o)) => Value::Object(o),
         _ => json!({}),

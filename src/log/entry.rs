@@ -30,10 +30,13 @@ pub enum Kind {
     Lifecycle,
     /// Something Sonde observed about the conversation (a late reply ignored, a timeout).
     Note,
+    /// HTTP framing: a request without a JSON-RPC body (GET, DELETE), a response's status and
+    /// headers, an SSE event that carries no message (a primer, an `endpoint`).
+    Http,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Message,
         Kind::NonProtocol,
         Kind::DecodeError,
@@ -42,6 +45,7 @@ impl Kind {
         Kind::Stderr,
         Kind::Lifecycle,
         Kind::Note,
+        Kind::Http,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +58,7 @@ impl Kind {
             Kind::Stderr => "stderr",
             Kind::Lifecycle => "lifecycle",
             Kind::Note => "note",
+            Kind::Http => "http",
         }
     }
 
@@ -108,6 +113,33 @@ pub struct Summary {
     pub error_code: Option<i64>,
 }
 
+/// Where an entry sits in an HTTP exchange. Secret header values are never recorded.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HttpInfo {
+    /// The exchange (one HTTP request and its response) this entry belongs to.
+    #[cfg_attr(feature = "bindings", ts(type = "number"))]
+    pub exchange: u64,
+    /// The request method and URL, on the entry that records the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The response status, on the entry that records the response head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
+    /// The SSE fields of the event this entry came in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sse_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sse_event: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
+    pub sse_retry: Option<u64>,
+}
+
 /// One entry of the wire log.
 #[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,6 +178,8 @@ pub struct Entry {
     /// True for frames of the era probe, so the transcript says why an era was chosen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub probe: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http: Option<HttpInfo>,
 }
 
 impl Entry {
@@ -166,6 +200,7 @@ impl Entry {
             detail: None,
             lifecycle: None,
             probe: false,
+            http: None,
         }
     }
 

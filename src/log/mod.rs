@@ -11,7 +11,7 @@
 mod entry;
 mod filter;
 
-pub use entry::{Direction, Entry, Kind, Summary};
+pub use entry::{Direction, Entry, HttpInfo, Kind, Summary};
 pub use filter::{Filter, IndexRow};
 
 use std::fs::{self, File, OpenOptions};

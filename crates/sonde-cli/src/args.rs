@@ -8,6 +8,7 @@ use sonde_core::connection::ElicitAnswer;
 use sonde_core::era::EraPolicy;
 use sonde_core::hub::ServerConfig;
 use sonde_core::process::SpawnSpec;
+use sonde_core::transport::{Header, HttpTarget, HttpTimeouts};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -68,6 +69,29 @@ pub struct Global {
     /// A directory offered to the server as a root (repeatable).
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
+    /// Talk to an HTTP server at this URL instead of starting a command (Streamable HTTP in
+    /// either era; the 2024-11-05 HTTP+SSE transport is found when that is refused).
+    #[arg(long, global = true, value_name = "URL")]
+    pub url: Option<String>,
+    /// An extra HTTP request header, `Name: value` (repeatable).
+    #[arg(long = "header", global = true, value_name = "NAME:VALUE")]
+    pub headers: Vec<String>,
+    /// An extra HTTP header whose value is a secret: sent, never recorded (repeatable).
+    /// Authorization, Cookie and names with token/secret/key in them are secret anyway.
+    #[arg(long = "secret-header", global = true, value_name = "NAME:VALUE")]
+    pub secret_headers: Vec<String>,
+    /// Sends `Authorization: Bearer TOKEN` (never recorded).
+    #[arg(long, global = true, value_name = "TOKEN")]
+    pub bearer: Option<String>,
+    /// HTTP: how long opening a connection may take.
+    #[arg(long, global = true, value_name = "MS", default_value_t = 10_000)]
+    pub connect_timeout: u64,
+    /// HTTP: how long a response's headers may take (default: --timeout).
+    #[arg(long, global = true, value_name = "MS")]
+    pub headers_timeout: Option<u64>,
+    /// HTTP: the longest silence on a response stream before it is given up.
+    #[arg(long, global = true, value_name = "MS", default_value_t = 300_000)]
+    pub idle_timeout: u64,
 }
 
 fn parse_env(s: &str) -> Result<(String, String), String> {
@@ -212,8 +236,8 @@ pub struct Common {
 
 #[derive(Args, Debug)]
 pub struct Server {
-    /// The server command line, after `--`.
-    #[arg(last = true, required = true, value_name = "CMD")]
+    /// The server command line, after `--` (or give --url instead).
+    #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
 
@@ -231,13 +255,20 @@ pub struct LogArgs {
 }
 
 impl Global {
-    pub fn server_config(&self, server: &Server) -> ServerConfig {
-        let (program, args) = server.command.split_first().expect("clap requires a command");
-        let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
-        spec.env = self.env.clone();
-        spec.inherit_env = self.inherit_env;
-        spec.cwd = self.cwd.clone();
-        let mut config = ServerConfig::stdio(spec);
+    /// The server to talk to: `--url`, or the command after `--`; exactly one of them.
+    pub fn server_config(&self, server: &Server) -> Result<ServerConfig, String> {
+        let mut config = match (&self.url, server.command.split_first()) {
+            (Some(_), Some(_)) => return Err("give either --url or a command after --, not both".into()),
+            (None, None) => return Err("no server: give a command after -- or --url URL".into()),
+            (Some(url), None) => ServerConfig::http(self.http_target(url)?),
+            (None, Some((program, args))) => {
+                let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
+                spec.env = self.env.clone();
+                spec.inherit_env = self.inherit_env;
+                spec.cwd = self.cwd.clone();
+                ServerConfig::stdio(spec)
+            }
+        };
         config.connect_timeout = Duration::from_millis(self.timeout);
         config.options.request_timeout = Duration::from_millis(self.timeout);
         config.options.graces.stdin = Duration::from_millis(self.grace_stdin);
@@ -249,6 +280,29 @@ impl Global {
         config.log_level = self.log_level.clone();
         config.era = self.era;
         config.probe_timeout = Duration::from_millis(self.probe_timeout);
-        config
+        Ok(config)
+    }
+
+    fn http_target(&self, url: &str) -> Result<HttpTarget, String> {
+        let mut target = HttpTarget::new(url)?;
+        for text in &self.headers {
+            target.headers.push(Header::parse(text, false)?);
+        }
+        for text in &self.secret_headers {
+            target.headers.push(Header::parse(text, true)?);
+        }
+        if let Some(token) = &self.bearer {
+            target.headers.push(Header {
+                name: "Authorization".into(),
+                value: format!("Bearer {token}"),
+                secret: true,
+            });
+        }
+        target.timeouts = HttpTimeouts {
+            connect: Duration::from_millis(self.connect_timeout),
+            headers: Duration::from_millis(self.headers_timeout.unwrap_or(self.timeout)),
+            idle: Duration::from_millis(self.idle_timeout),
+        };
+        Ok(target)
     }
 }

@@ -117,7 +117,13 @@ fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String>
 
 /// Connects, runs the operation, and reports a failure the way the contract says.
 async fn with_server(hub: &Hub, global: &Global, common: &Common, op: Op) -> i32 {
-    let config = global.server_config(&common.server);
+    let config = match global.server_config(&common.server) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("sonde: {e}");
+            return USAGE;
+        }
+    };
     let id = match hub.connect(&config).await {
         Ok(id) => id,
         Err(e) => {
