@@ -18,7 +18,7 @@ PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 
-.PHONY: run test build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
+.PHONY: run test conformance build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
 
 ## make run: build the UI and the desktop app, then open Sonde (the Demo server is one click away).
 run: deps ui-deps desktop
@@ -29,6 +29,7 @@ run: deps ui-deps desktop
 
 ## make test: install what the tests need, then fmt, clippy and every test layer.
 test: deps peers ui-deps e2e-deps fmt-check clippy
+	$(MAKE) --no-print-directory conformance
 	cd ui && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
 	$(MAKE) --no-print-directory desktop
@@ -124,6 +125,21 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
+# The official conformance suite's client scenarios (both revisions, no auth/extensions) against
+# `sonde conformance-client`; ends with "N passed, N failed".
+conformance: peers $(NODE22)
+	$(CARGO) build -p sonde-cli
+	tests/conformance/run.sh $(NODE22) $(PEERS)/conformance/node_modules/@modelcontextprotocol/conformance \
+	  $(CARGO_TARGET_DIR)/debug/sonde
+
+# Node >= 22 (the conformance suite and the Inspector CLI need it) from the npm registry.
+NODE22 := $(PEERS)/node22/node_modules/.bin/node
+$(NODE22):
+	mkdir -p $(PEERS)/node22
+	cd $(PEERS)/node22 && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error node@22
+	touch $@
+
 ## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json).
 bench: deps peers bench-peers ui-build e2e-deps
 	$(CARGO) build --release -p sonde-bench -p sonde-fixture -p sonde-cli
@@ -136,12 +152,10 @@ bench: deps peers bench-peers ui-build e2e-deps
 	  $(CACHE)/e2e-venv/bin/python footprint.py bench/footprint.json
 
 # The official Inspector CLI needs Node >= 22.19: both come from the npm registry.
-bench-peers: $(PEERS)/inspector/.installed-2.12.0
+bench-peers: $(NODE22) $(PEERS)/inspector/.installed-2.12.0
 
 $(PEERS)/inspector/.installed-2.12.0:
-	mkdir -p $(PEERS)/node22 $(PEERS)/inspector
-	cd $(PEERS)/node22 && { [ -f package.json ] || npm init -y >/dev/null; } && \
-	  npm install --no-audit --no-fund --loglevel=error node@22
+	mkdir -p $(PEERS)/inspector
 	cd $(PEERS)/inspector && { [ -f package.json ] || npm init -y >/dev/null; } && \
 	  npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector@2.12.0
 	touch $@

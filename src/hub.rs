@@ -233,7 +233,7 @@ impl Hub {
     }
 
     pub async fn list_tools(&self, id: u64) -> Result<Vec<Value>, HubError> {
-        Ok(self.session(id)?.list_all("tools/list", "tools").await?)
+        Ok(self.session(id)?.list_tools().await?)
     }
 
     pub async fn call_tool(&self, id: u64, name: &str, arguments: Option<Value>) -> Result<Value, HubError> {

@@ -194,6 +194,33 @@ impl Session {
         Err(RequestError::Protocol(format!("{method} was still paging after {MAX_PAGES} pages; stopped")))
     }
 
+    /// Every tool of the server. Over HTTP in 2026-07-28, a tool whose `x-mcp-header`
+    /// annotations break the rules is left out, as an HTTP client MUST, and the log says why.
+    pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
+        let tools = self.list_all("tools/list", "tools").await?;
+        if !self.conn.is_http() || self.era() != Era::Modern {
+            return Ok(tools);
+        }
+        Ok(tools
+            .into_iter()
+            .filter(|tool| {
+                let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+                let Err(why) = crate::transport::headers::header_params(schema) else { return true };
+                let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+                let detail = format!("tool {name:?} is left out of calls over HTTP: {why}");
+                self.conn.log().append(
+                    crate::log::Entry::new(
+                        self.conn.id(),
+                        crate::log::Kind::Note,
+                        crate::log::Direction::Meta,
+                    )
+                    .with_detail(detail),
+                );
+                false
+            })
+            .collect())
+    }
+
     /// Calls a tool and returns its `CallToolResult`.
     pub async fn call_tool(&self, name: &str, arguments: Option<Value>) -> Result<Value, RequestError> {
         self.request_with(tool_call(name, arguments)).await

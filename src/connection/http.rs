@@ -79,6 +79,9 @@ struct Exchange {
     got_event: bool,
 }
 
+/// A request to send again once a new session is open: its id, method and body.
+type Resend = (RequestId, String, Vec<u8>);
+
 /// A stream to resume, and when.
 struct Resume {
     at: Instant,
@@ -112,7 +115,7 @@ struct Loop {
     /// The last `initialize` params, to open a new session after the old one expired.
     init_params: Option<Value>,
     /// The internal `initialize` of a re-initialize, and the requests waiting for it.
-    reinit: Option<(RequestId, Vec<(RequestId, String, Vec<u8>)>)>,
+    reinit: Option<(RequestId, Vec<Resend>)>,
     next_internal: u64,
     /// `x-mcp-header` annotations by tool, learnt from `tools/list` results.
     tool_headers: HashMap<String, Vec<HeaderParam>>,
@@ -296,7 +299,7 @@ impl Loop {
             let why = if self.post_url.is_none() {
                 "queued until the server names its POST endpoint"
             } else {
-                "queued until the server has accepted notifications/initialized"
+                "queued until the server has accepted notifications/initialized and answered the GET stream"
             };
             let seq = self.record_out(&message, probe, None, &[], why);
             self.queued.push((message, purpose));
@@ -529,9 +532,9 @@ impl Loop {
             entry.answers = self.pending.get(id).map(|p| p.seq);
         }
         self.log.append(entry);
-        if self.gate == Some(ex) {
+        let release = self.gate == Some(ex);
+        if release {
             self.gate = None;
-            self.flush_queued();
         }
         let ok = (200..300).contains(&status);
         match purpose {
@@ -552,11 +555,17 @@ impl Loop {
             }
             _ => {}
         }
+        if release {
+            self.flush_queued();
+        }
     }
 
+    /// Opens the GET stream once `initialized` is accepted, and holds requests until its head
+    /// arrives: a server request sent to a stream that is not open yet is lost.
     fn open_listen(&mut self) {
         if self.mode == HttpMode::Streamable && !self.closed && self.closing.is_none() {
-            self.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::Listen);
+            let ex = self.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::Listen);
+            self.gate = Some(ex);
         }
     }
 

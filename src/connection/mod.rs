@@ -98,6 +98,7 @@ pub struct Connection {
     /// Request ids are allocated here, so a caller knows the id it may cancel; they are
     /// monotonic and never reused.
     next_id: Arc<AtomicU64>,
+    http: bool,
 }
 
 /// A request on its way: its id (to cancel it) and its outcome.
@@ -146,7 +147,7 @@ impl Connection {
         let spawned = crate::process::spawn(spec, log.clone(), id)?;
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(task::run(id, spawned, log.clone(), options, responder.clone(), rx));
-        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)) })
+        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)), http: false })
     }
 
     /// Starts the loop for an HTTP server (nothing is sent until the first request).
@@ -160,7 +161,7 @@ impl Connection {
     ) -> Result<Connection, String> {
         let (tx, rx) = mpsc::unbounded_channel();
         http::start(id, target, mode, log.clone(), options, responder.clone(), rx)?;
-        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)) })
+        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)), http: true })
     }
 
     /// The responder that answers this server's requests.
@@ -175,6 +176,11 @@ impl Connection {
 
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// True over HTTP, where tool annotations become headers (`x-mcp-header`).
+    pub fn is_http(&self) -> bool {
+        self.http
     }
 
     pub fn log(&self) -> &Arc<WireLog> {

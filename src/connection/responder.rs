@@ -24,6 +24,8 @@ pub trait Responder: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitAnswer {
     Accept(Value),
+    /// Accept with the `default` of every property of the requested schema.
+    Defaults,
     Decline,
     Cancel,
 }
@@ -38,9 +40,10 @@ impl std::str::FromStr for ElicitAnswer {
                 Err(e) => Err(format!("accept:JSON has bad JSON: {e}")),
             },
             None if s == "accept" => Ok(ElicitAnswer::Accept(json!({}))),
+            None if s == "defaults" => Ok(ElicitAnswer::Defaults),
             None if s == "decline" => Ok(ElicitAnswer::Decline),
             None if s == "cancel" => Ok(ElicitAnswer::Cancel),
-            _ => Err(format!("{s:?} is not accept:JSON, decline or cancel")),
+            _ => Err(format!("{s:?} is not accept:JSON, defaults, decline or cancel")),
         }
     }
 }
@@ -74,7 +77,7 @@ impl Responder for BasicResponder {
         Value::Object(caps)
     }
 
-    fn answer(&self, method: &str, _params: Option<&Value>) -> Result<Value, ErrorObject> {
+    fn answer(&self, method: &str, params: Option<&Value>) -> Result<Value, ErrorObject> {
         match (method, &self.elicit, &self.sample_reply) {
             ("ping", _, _) => Ok(json!({})),
             ("roots/list", _, _) if !self.roots.is_empty() => {
@@ -92,6 +95,7 @@ impl Responder for BasicResponder {
             }
             ("elicitation/create", Some(answer), _) => Ok(match answer {
                 ElicitAnswer::Accept(content) => json!({"action": "accept", "content": content}),
+                ElicitAnswer::Defaults => json!({"action": "accept", "content": defaults(params)}),
                 ElicitAnswer::Decline => json!({"action": "decline"}),
                 ElicitAnswer::Cancel => json!({"action": "cancel"}),
             }),
@@ -104,6 +108,17 @@ impl Responder for BasicResponder {
             _ => Err(not_handled(method)),
         }
     }
+}
+
+/// The `default` of each property of an elicitation's `requestedSchema`.
+fn defaults(params: Option<&Value>) -> Value {
+    let properties = params.and_then(|p| p.pointer("/requestedSchema/properties")).and_then(Value::as_object);
+    let content: serde_json::Map<String, Value> = properties
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, schema)| Some((name.clone(), schema.get("default")?.clone())))
+        .collect();
+    Value::Object(content)
 }
 
 /// The `-32601` every unhandled server request gets.
@@ -162,6 +177,15 @@ mod tests {
         );
         assert_eq!(r.answer("sampling/createMessage", None).unwrap()["content"]["text"], "hello");
         assert_eq!("decline".parse::<ElicitAnswer>(), Ok(ElicitAnswer::Decline));
+        let defaults =
+            BasicResponder { elicit: Some("defaults".parse().unwrap()), ..BasicResponder::default() };
+        let asked = json!({"requestedSchema": {"properties": {
+            "name": {"type": "string", "default": "John Doe"}, "age": {"type": "integer", "default": 30},
+            "note": {"type": "string"}}}});
+        assert_eq!(
+            defaults.answer("elicitation/create", Some(&asked)).unwrap(),
+            json!({"action": "accept", "content": {"name": "John Doe", "age": 30}})
+        );
         assert!("accept:[1]".parse::<ElicitAnswer>().is_err());
     }
 }

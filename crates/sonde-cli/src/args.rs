@@ -175,6 +175,12 @@ pub enum Command {
     Log(LogArgs),
     /// Run the bundled demo MCP server on stdio.
     DemoServer,
+    /// The client the official MCP conformance harness runs: `sonde conformance-client URL`,
+    /// with the scenario, revision and context from the MCP_CONFORMANCE_* environment.
+    ConformanceClient {
+        /// The mock server's URL (the harness appends it).
+        url: String,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -234,7 +240,7 @@ pub struct Common {
     pub server: Server,
 }
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 pub struct Server {
     /// The server command line, after `--` (or give --url instead).
     #[arg(last = true, value_name = "CMD")]

@@ -6,6 +6,7 @@
 //! 2 a usage error, 130 interrupted.
 
 mod args;
+mod conformance;
 mod log_cmd;
 mod ops;
 mod print;
@@ -24,7 +25,12 @@ fn main() {
                 .enable_all()
                 .build()
                 .expect("start the async runtime");
-            runtime.block_on(run::run(&cli.global, command))
+            match command {
+                args::Command::ConformanceClient { url } => {
+                    runtime.block_on(conformance::run(&cli.global, &url))
+                }
+                command => runtime.block_on(run::run(&cli.global, command)),
+            }
         }
     };
     std::process::exit(code);

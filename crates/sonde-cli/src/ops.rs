@@ -90,7 +90,7 @@ async fn call(
     // The verdict needs the tool's outputSchema, which only tools/list carries; an error
     // result need not conform, so it is not checked.
     if result.get("isError") != Some(&Value::Bool(true)) {
-        let tools = session.list_all("tools/list", "tools").await.unwrap_or_default();
+        let tools = session.list_tools().await.unwrap_or_default();
         if let Some(check) = tools.iter().find(|t| t["name"] == tool).and_then(|t| check_output(t, &result)) {
             eprintln!("sonde: {}", check.describe());
         }
