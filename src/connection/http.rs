@@ -905,8 +905,7 @@ impl Loop {
             (None, _) => "the response ended without a reply".to_owned(),
         };
         let pending = self.pending.remove(&id).expect("checked");
-        let reason = if exchange.status.is_none() { how } else { format!("{how}; send it again to retry") };
-        pending.fail(RequestError::Unreachable { method: method.to_owned(), reason });
+        pending.fail(RequestError::Unreachable { method: method.to_owned(), reason: how });
     }
 
     /// The GET stream ended: reopen it (resuming when it had event ids) unless the server

@@ -77,4 +77,5 @@ pub fn peer_bin(relative: &str) -> PathBuf {
     path
 }
 
+pub mod http;
 pub mod wire_schema;

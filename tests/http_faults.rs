@@ -1,0 +1,102 @@
+//! HTTP faults from `sonde-fixture-http`: each ends with a clear message or is survived, and
+//! nothing that crossed the wire is missing from the log.
+
+mod common;
+
+use std::time::Duration;
+
+use common::http::HttpServer;
+use common::new_log;
+use serde_json::json;
+use sonde_core::hub::Hub;
+use sonde_core::log::Filter;
+
+fn details(hub: &Hub, filter: &str) -> Vec<String> {
+    let entries = hub.log().entries(&Filter::parse(filter).unwrap()).unwrap();
+    entries.into_iter().filter_map(|e| e.detail).collect()
+}
+
+#[tokio::test]
+async fn a_5xx_is_never_era_evidence_and_says_what_the_server_said() {
+    let server = HttpServer::fixture(&["--fail-status", "503"]);
+    let hub = Hub::new(new_log("http-5xx"));
+    let err = hub.connect(&server.config()).await.unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "server/discover got HTTP 503: fixture: failing on purpose, which says nothing about the era"
+        ),
+        "{err}"
+    );
+    let bodies = hub.log().entries(&Filter::parse("kind:non_protocol").unwrap()).unwrap();
+    assert_eq!(bodies[0].text.as_deref(), Some("fixture: failing on purpose"), "the body is in the log");
+}
+
+#[tokio::test]
+async fn a_stream_dropped_before_its_reply_is_resumed_with_last_event_id_after_retry() {
+    let server = HttpServer::fixture(&["--drop-stream"]);
+    let hub = Hub::new(new_log("http-drop"));
+    let id = hub.connect(&server.config()).await.unwrap();
+    let echoed = hub.call_tool(id, "echo", Some(json!({"text": "resumed"}))).await.unwrap();
+    assert_eq!(echoed["content"][0]["text"], "resumed");
+    let notes = details(&hub, "kind:note");
+    assert!(
+        notes.iter().any(|n| n.contains("resuming with GET and Last-Event-ID e1 in 100 ms")),
+        "{notes:?}"
+    );
+    let gets = hub.log().entries(&Filter::parse("kind:http dir:out").unwrap()).unwrap();
+    let resumed = gets.iter().any(|e| {
+        let h = e.http.as_ref().unwrap();
+        h.method.as_deref() == Some("GET") && h.headers.iter().any(|(k, v)| k == "Last-Event-ID" && v == "e1")
+    });
+    assert!(resumed, "a GET carried Last-Event-ID e1");
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_expired_session_is_reopened_and_the_request_sent_again() {
+    let server = HttpServer::fixture(&["--expire-after", "1"]);
+    let hub = Hub::new(new_log("http-expire"));
+    let id = hub.connect(&server.config()).await.unwrap();
+    let echoed = hub.call_tool(id, "echo", Some(json!({"text": "again"}))).await.unwrap();
+    assert_eq!(echoed["content"][0]["text"], "again");
+    let notes = details(&hub, "kind:note");
+    assert!(
+        notes.iter().any(|n| n.contains("session fixture-session-1 expired (HTTP 404 on tools/call)")),
+        "{notes:?}"
+    );
+    let inits = hub.log().entries(&Filter::parse("dir:out method:initialize").unwrap()).unwrap();
+    assert_eq!(inits.len(), 2, "a second initialize opened the new session");
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn slow_headers_run_out_the_headers_timeout_by_name() {
+    let server = HttpServer::fixture(&["--slow-headers-ms", "3000"]);
+    let hub = Hub::new(new_log("http-slow"));
+    let mut config = server.config();
+    if let sonde_core::hub::Target::Http(target) = &mut config.target {
+        target.timeouts.headers = Duration::from_millis(300);
+    }
+    let id = hub.connect(&config).await.unwrap();
+    let err = hub.call_tool(id, "echo", Some(json!({"text": "x"}))).await.unwrap_err().to_string();
+    assert_eq!(err, "tools/call failed: no response headers within 300 ms (the headers timeout)");
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_cut_at_the_cap_and_the_connection_goes_on() {
+    let server = HttpServer::fixture(&["--big-mib", "3"]);
+    let hub = Hub::new(new_log("http-big"));
+    let mut config = server.config();
+    config.options.max_line = 1 << 20;
+    let id = hub.connect(&config).await.unwrap();
+    let err = hub.call_tool(id, "echo", Some(json!({"text": "x"}))).await.unwrap_err().to_string();
+    assert!(err.contains("the body grew past the 1048576-byte cap"), "{err}");
+    let heads = hub.log().entries(&Filter::parse("kind:decode_error").unwrap()).unwrap();
+    assert_eq!(heads[0].text.as_ref().map(String::len), Some(1 << 20), "the body's first MiB is kept");
+    let tools = hub.list_tools(id).await.unwrap();
+    assert_eq!(tools[0]["name"], "echo", "the connection still works");
+    let notes = details(&hub, "kind:note");
+    assert!(notes.iter().any(|n| n.contains("the rest was not read")), "the cut is noted: {notes:?}");
+    hub.disconnect(id).await.unwrap();
+}
