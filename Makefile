@@ -160,11 +160,12 @@ $(PEERS)/inspector/.installed-2.12.0:
 	  npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector@2.12.0
 	touch $@
 
-## make fuzz: run the frame splitter/decoder fuzzer for a bounded time (FUZZ_SECONDS, default 60).
+## make fuzz: run each fuzzer (stdout frames; SSE parsing and header encoding) for FUZZ_SECONDS (default 60).
 FUZZ_SECONDS ?= 60
 fuzz:
 	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
 	cd fuzz && $(CARGO) +nightly fuzz run frames -- -max_total_time=$(FUZZ_SECONDS)
+	cd fuzz && $(CARGO) +nightly fuzz run sse_headers -- -max_total_time=$(FUZZ_SECONDS)
 
 clean-cache:
 	rm -rf $(CACHE)

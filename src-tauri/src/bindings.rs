@@ -8,6 +8,7 @@ pub fn typescript() -> String {
     let decls = [
         sonde_core::servers::SavedServer::decl(),
         sonde_core::servers::EnvVar::decl(),
+        sonde_core::transport::Header::decl(),
         sonde_core::servers::Imported::decl(),
         sonde_core::era::EraPolicy::decl(),
         sonde_core::era::Era::decl(),
@@ -16,6 +17,7 @@ pub fn typescript() -> String {
         sonde_core::log::Kind::decl(),
         sonde_core::log::Direction::decl(),
         sonde_core::log::Summary::decl(),
+        sonde_core::log::HttpInfo::decl(),
         sonde_core::log::Page::decl(),
         sonde_core::process::Lifecycle::decl(),
         sonde_core::process::Signal::decl(),

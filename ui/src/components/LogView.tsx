@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry } from "../ipc";
+import type { HttpInfo } from "../ipc/bindings";
 import { chips, matches, parseFilter, withoutChip } from "../log/filter";
 import { GLYPH, entryBytes, formatMs, formatSize, prettyJson, showBytes, sizeOf, summaryOf } from "../log/format";
 import { onEntries, startStream } from "../log/stream";
@@ -230,6 +231,7 @@ function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void })
         {entry.answers != null && <button onClick={() => jumpTo(Number(entry.answers))}>Jump to request</button>}
       </header>
       {entry.detail && <p className="detail-text">{entry.detail}</p>}
+      {entry.http && <HttpDetail http={entry.http} />}
       {entry.latency_ms != null && <p className="muted">latency {formatMs(entry.latency_ms)}</p>}
       <h4>Bytes as received</h4>
       <pre className="mono raw">{showBytes(entryBytes(entry))}</pre>
@@ -238,6 +240,33 @@ function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void })
           <h4>JSON</h4>
           <pre className="mono">{pretty}</pre>
         </>
+      )}
+    </div>
+  );
+}
+
+/** An HTTP entry's exchange, request line or status, SSE fields and headers (secrets redacted). */
+function HttpDetail({ http }: { http: HttpInfo }) {
+  const sse = [http.sse_event && `event ${http.sse_event}`, http.sse_id && `id ${http.sse_id}`, http.sse_retry != null && `retry ${http.sse_retry} ms`].filter(Boolean);
+  return (
+    <div className="http-detail" aria-label="HTTP">
+      <p className="mono">
+        exchange {String(http.exchange)}
+        {http.method && ` · ${http.method} ${http.url ?? ""}`}
+        {http.status != null && ` · HTTP ${http.status}`}
+        {sse.length > 0 && ` · SSE ${sse.join(", ")}`}
+      </p>
+      {(http.headers ?? []).length > 0 && (
+        <table className="headers mono">
+          <tbody>
+            {(http.headers ?? []).map(([k, v], i) => (
+              <tr key={i}>
+                <th>{k}</th>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </div>
   );

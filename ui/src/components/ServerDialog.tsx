@@ -1,4 +1,5 @@
-// Add or edit a saved server: one command line, an env table, cwd, era, timeouts.
+// Add or edit a saved server: a command line (with env and cwd) or a URL (with headers, secret
+// ones never recorded), era, timeouts.
 import { useState } from "react";
 import { errorText, type SavedServer } from "../ipc";
 
@@ -7,6 +8,8 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
   const [error, setError] = useState<string | null>(null);
   const set = (patch: Partial<SavedServer>) => setDraft((d) => ({ ...d, ...patch }));
   const num = (v: string) => (v.trim() === "" ? null : Number(v));
+  const [overHttp, setOverHttp] = useState(Boolean(server.url));
+  const headers = draft.headers ?? [];
   return (
     <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onCancel()}>
       <form
@@ -15,7 +18,8 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
         onSubmit={async (e) => {
           e.preventDefault();
           try {
-            await onSave(draft);
+            // Only the chosen kind of server is saved, so a URL never hides a stale command.
+            await onSave(overHttp ? { ...draft, command: "", env: [], cwd: null } : { ...draft, url: null, headers: [] });
           } catch (err) {
             setError(errorText(err));
           }
@@ -23,22 +27,49 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
       >
         <h2>{server.id ? "Edit server" : "New server"}</h2>
         <label>Name<input autoFocus value={draft.name} onChange={(e) => set({ name: e.target.value })} /></label>
-        <label>
-          Command line
-          <input className="mono" placeholder="npx -y @modelcontextprotocol/server-everything stdio" value={draft.command} onChange={(e) => set({ command: e.target.value })} />
-        </label>
-        <label>Working directory<input className="mono" value={draft.cwd ?? ""} onChange={(e) => set({ cwd: e.target.value || null })} /></label>
-        <fieldset>
-          <legend>Environment (only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG pass through otherwise)</legend>
-          {draft.env.map((v, i) => (
-            <div className="env-row" key={i}>
-              <input aria-label="Variable" className="mono" value={v.key} onChange={(e) => set({ env: draft.env.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })} />
-              <input aria-label="Value" className="mono" type="password" value={v.value} onChange={(e) => set({ env: draft.env.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
-              <button type="button" onClick={() => set({ env: draft.env.filter((_, j) => j !== i) })}>Remove</button>
-            </div>
-          ))}
-          <button type="button" onClick={() => set({ env: [...draft.env, { key: "", value: "" }] })}>Add variable</button>
-        </fieldset>
+        <div className="segmented" role="radiogroup" aria-label="Server kind">
+          <label><input type="radio" name="kind" checked={!overHttp} onChange={() => setOverHttp(false)} /> Command (stdio)</label>
+          <label><input type="radio" name="kind" checked={overHttp} onChange={() => setOverHttp(true)} /> URL (HTTP)</label>
+        </div>
+        {overHttp ? (
+          <>
+            <label>
+              URL
+              <input className="mono" placeholder="http://127.0.0.1:3001/mcp" value={draft.url ?? ""} onChange={(e) => set({ url: e.target.value })} />
+            </label>
+            <fieldset>
+              <legend>Headers (secret ones are sent but never recorded; Authorization and Cookie always are)</legend>
+              {headers.map((h, i) => (
+                <div className="env-row" key={i}>
+                  <input aria-label="Header name" className="mono" value={h.name} onChange={(e) => set({ headers: headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })} />
+                  <input aria-label="Header value" className="mono" type={h.secret ? "password" : "text"} value={h.value} onChange={(e) => set({ headers: headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
+                  <label className="inline"><input type="checkbox" checked={h.secret} onChange={(e) => set({ headers: headers.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)) })} /> secret</label>
+                  <button type="button" onClick={() => set({ headers: headers.filter((_, j) => j !== i) })}>Remove</button>
+                </div>
+              ))}
+              <button type="button" onClick={() => set({ headers: [...headers, { name: "", value: "", secret: false }] })}>Add header</button>
+            </fieldset>
+          </>
+        ) : (
+          <>
+            <label>
+              Command line
+              <input className="mono" placeholder="npx -y @modelcontextprotocol/server-everything stdio" value={draft.command} onChange={(e) => set({ command: e.target.value })} />
+            </label>
+            <label>Working directory<input className="mono" value={draft.cwd ?? ""} onChange={(e) => set({ cwd: e.target.value || null })} /></label>
+            <fieldset>
+              <legend>Environment (only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG pass through otherwise)</legend>
+              {draft.env.map((v, i) => (
+                <div className="env-row" key={i}>
+                  <input aria-label="Variable" className="mono" value={v.key} onChange={(e) => set({ env: draft.env.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })} />
+                  <input aria-label="Value" className="mono" type="password" value={v.value} onChange={(e) => set({ env: draft.env.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
+                  <button type="button" onClick={() => set({ env: draft.env.filter((_, j) => j !== i) })}>Remove</button>
+                </div>
+              ))}
+              <button type="button" onClick={() => set({ env: [...draft.env, { key: "", value: "" }] })}>Add variable</button>
+            </fieldset>
+          </>
+        )}
         <div className="grid">
           <label>
             Protocol era
@@ -49,8 +80,12 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
             </select>
           </label>
           <label>Request timeout (ms)<input type="number" min={1} value={draft.timeoutMs ?? ""} placeholder="60000" onChange={(e) => set({ timeoutMs: num(e.target.value) })} /></label>
-          <label>stdin grace (ms)<input type="number" min={0} value={draft.graceStdinMs ?? ""} placeholder="2000" onChange={(e) => set({ graceStdinMs: num(e.target.value) })} /></label>
-          <label>SIGTERM grace (ms)<input type="number" min={0} value={draft.graceTermMs ?? ""} placeholder="2000" onChange={(e) => set({ graceTermMs: num(e.target.value) })} /></label>
+          {!overHttp && (
+            <>
+              <label>stdin grace (ms)<input type="number" min={0} value={draft.graceStdinMs ?? ""} placeholder="2000" onChange={(e) => set({ graceStdinMs: num(e.target.value) })} /></label>
+              <label>SIGTERM grace (ms)<input type="number" min={0} value={draft.graceTermMs ?? ""} placeholder="2000" onChange={(e) => set({ graceTermMs: num(e.target.value) })} /></label>
+            </>
+          )}
         </div>
         {error && <p className="error" role="alert">{error}</p>}
         <footer>

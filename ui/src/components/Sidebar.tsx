@@ -32,8 +32,8 @@ export function Sidebar(p: Props) {
       <ul className="servers">
         {p.servers.map((s) => (
           <li key={s.id}>
-            <div className="name" title={s.command}>{s.name}</div>
-            <div className="command">{s.command}</div>
+            <div className="name" title={s.url || s.command}>{s.name}</div>
+            <div className="command">{s.url || s.command}</div>
             <div className="actions">
               <button className="primary" onClick={() => p.onConnect(s)}>Connect</button>
               <button onClick={() => p.onEdit(s)}>Edit</button>

@@ -7,9 +7,15 @@ export type SavedServer = { id: string, name: string,
 /**
  * The command line as typed; split with shell-words rules when it is started.
  */
-command: string, env: Array<EnvVar>, cwd: string | null, era: EraPolicy, timeoutMs: number | null, graceStdinMs: number | null, graceTermMs: number | null, };
+command: string, 
+/**
+ * The URL of an HTTP server; when set, `command`, `env` and `cwd` are not used.
+ */
+url?: string | null, headers?: Array<Header>, env: Array<EnvVar>, cwd: string | null, era: EraPolicy, timeoutMs: number | null, graceStdinMs: number | null, graceTermMs: number | null, };
 
 export type EnvVar = { key: string, value: string, };
+
+export type Header = { name: string, value: string, secret: boolean, };
 
 export type Imported = { servers: Array<SavedServer>, skipped: Array<string>, };
 
@@ -64,9 +70,9 @@ detail?: string | null, lifecycle?: Lifecycle | null,
 /**
  * True for frames of the era probe, so the transcript says why an era was chosen.
  */
-probe?: boolean, };
+probe?: boolean, http?: HttpInfo | null, };
 
-export type Kind = "message" | "non_protocol" | "decode_error" | "batch" | "truncated" | "stderr" | "lifecycle" | "note";
+export type Kind = "message" | "non_protocol" | "decode_error" | "batch" | "truncated" | "stderr" | "lifecycle" | "note" | "http";
 
 export type Direction = "out" | "in" | "meta";
 
@@ -79,6 +85,24 @@ type: string, method?: string | null,
  * The id as JSON text, so `1` and `"1"` stay different.
  */
 id?: string | null, error_code?: number | null, };
+
+export type HttpInfo = { 
+/**
+ * The exchange (one HTTP request and its response) this entry belongs to.
+ */
+exchange: number, 
+/**
+ * The request method and URL, on the entry that records the request.
+ */
+method?: string | null, url?: string | null, 
+/**
+ * The response status, on the entry that records the response head.
+ */
+status?: number | null, headers?: Array<[string, string]>, 
+/**
+ * The SSE fields of the event this entry came in.
+ */
+sse_id?: string | null, sse_event?: string | null, sse_retry?: number | null, };
 
 export type Page = { entries: Array<Entry>, 
 /**

@@ -51,7 +51,7 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
     serversList: async () => servers,
     serversSave: async (server) => {
       if (!server.name.trim()) throw { code: "bad_input", message: "a server needs a name" };
-      if (!server.command.trim()) throw { code: "bad_input", message: "the command line is empty" };
+      if (!server.command.trim() && !server.url?.trim()) throw { code: "bad_input", message: "the command line is empty" };
       const i = servers.findIndex((s) => s.id === server.id && server.id !== "");
       servers = i >= 0 ? servers.map((s, j) => (j === i ? server : s)) : [...servers, { ...server, id: `s${Date.now()}` }];
       return servers;

@@ -1,9 +1,12 @@
 // The log filter grammar, the same as the core's (src/log/filter.rs): `key:value` terms for
 // kind, dir, conn, method and id, and free words matched case-insensitively in the bytes and
 // the detail. The UI parses it to show chips and to say what is wrong before asking the core.
-import type { Entry } from "../ipc/bindings";
+import type { Entry, Kind } from "../ipc/bindings";
 
-export const KINDS = ["message", "non_protocol", "decode_error", "batch", "truncated", "stderr", "lifecycle", "note"] as const;
+export const KINDS = ["message", "non_protocol", "decode_error", "batch", "truncated", "stderr", "lifecycle", "note", "http"] as const;
+// Fails to compile when the core grows a kind this list lacks.
+const everyKind: Exclude<Kind, (typeof KINDS)[number]> extends never ? true : false = true;
+void everyKind;
 
 export interface Filter {
   kinds: string[];
