@@ -97,9 +97,14 @@ pub enum HubError {
     Request(#[from] RequestError),
 }
 
+/// Makes the responder of a connection (its id, its config); a front end that asks a person
+/// supplies one.
+pub type ResponderFactory = dyn Fn(u64, &ServerConfig) -> Arc<dyn Responder> + Send + Sync;
+
 /// Live sessions sharing one session log.
 pub struct Hub {
     log: Arc<WireLog>,
+    responders: Option<Box<ResponderFactory>>,
     era_cache: Option<EraCache>,
     next_id: AtomicU64,
     live: Mutex<HashMap<u64, Session>>,
@@ -107,12 +112,28 @@ pub struct Hub {
 
 impl Hub {
     pub fn new(log: Arc<WireLog>) -> Hub {
-        Hub { log, era_cache: None, next_id: AtomicU64::new(1), live: Mutex::new(HashMap::new()) }
+        Hub {
+            log,
+            responders: None,
+            era_cache: None,
+            next_id: AtomicU64::new(1),
+            live: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Remembers `auto` verdicts in `cache` and uses them on the next connect.
     pub fn with_era_cache(mut self, cache: EraCache) -> Hub {
         self.era_cache = Some(cache);
+        self
+    }
+
+    /// Answers server requests with responders from `factory` instead of each config's
+    /// fixed answers.
+    pub fn with_responders(
+        mut self,
+        factory: impl Fn(u64, &ServerConfig) -> Arc<dyn Responder> + Send + Sync + 'static,
+    ) -> Hub {
+        self.responders = Some(Box::new(factory));
         self
     }
 
@@ -123,7 +144,10 @@ impl Hub {
     /// Starts the server (stdio) or the loop that talks to it (HTTP). `fallback` asks for the
     /// second try: a respawn, or the 2024-11-05 HTTP+SSE transport.
     fn open(&self, id: u64, config: &ServerConfig, fallback: bool) -> std::io::Result<Connection> {
-        let responder: Arc<dyn Responder> = Arc::new(config.answers.clone());
+        let responder: Arc<dyn Responder> = match &self.responders {
+            Some(factory) => factory(id, config),
+            None => Arc::new(config.answers.clone()),
+        };
         match &config.target {
             Target::Stdio(spec) => {
                 Connection::spawn_stdio(id, spec, self.log.clone(), config.options, responder)

@@ -104,7 +104,7 @@ impl Session {
                             "{method} still asked for input after {MAX_ROUNDS} rounds; Sonde stopped"
                         )));
                     }
-                    next.params = Some(self.answer_round(&method, round, original.clone(), &result)?);
+                    next.params = Some(self.answer_round(&method, round, original.clone(), &result).await?);
                 }
                 Some(other) => {
                     return Err(RequestError::Protocol(format!(
@@ -117,7 +117,7 @@ impl Session {
     }
 
     /// Builds the retry's params for one `input_required` round.
-    fn answer_round(
+    async fn answer_round(
         &self,
         method: &str,
         round: usize,
@@ -132,7 +132,8 @@ impl Session {
         let mut asked = Vec::new();
         for (key, input) in result.get("inputRequests").and_then(Value::as_object).into_iter().flatten() {
             let input_method = input.get("method").and_then(Value::as_str).unwrap_or_default();
-            let answer = self.conn.responder().answer(input_method, input.get("params")).map_err(|e| {
+            let answer = self.conn.responder().answer(input_method, input.get("params")).resolve().await;
+            let answer = answer.map_err(|e| {
                 RequestError::Protocol(format!(
                     "{method} asked for {input_method} ({key}), which Sonde cannot answer: {}",
                     e.message

@@ -35,6 +35,9 @@ pub struct SavedServer {
     pub url: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<Header>,
+    /// Directories offered to the server as roots (`roots/list`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roots: Vec<String>,
     #[serde(default)]
     pub env: Vec<EnvVar>,
     #[serde(default)]
@@ -68,6 +71,7 @@ impl SavedServer {
             command: String::new(),
             url: None,
             headers: Vec::new(),
+            roots: Vec::new(),
             env: Vec::new(),
             cwd: None,
             era: EraPolicy::Auto,
@@ -96,6 +100,8 @@ impl SavedServer {
             }
         };
         config.era = self.era;
+        config.answers.roots =
+            self.roots.iter().filter(|r| !r.trim().is_empty()).map(PathBuf::from).collect();
         if let Some(ms) = self.timeout_ms {
             config.options.request_timeout = Duration::from_millis(ms);
             config.connect_timeout = Duration::from_millis(ms);
@@ -154,6 +160,7 @@ impl ServerStore {
                     command: demo_command.to_owned(),
                     url: None,
                     headers: Vec::new(),
+                    roots: Vec::new(),
                     env: Vec::new(),
                     cwd: None,
                     era: EraPolicy::Auto,

@@ -6,6 +6,8 @@ log, stop the server and check that its process is gone. Screenshots go to $SOND
 usage: desktop.py APP_BINARY     (make test runs it through xvfb-run with tauri-driver up)
 """
 import os
+import socket
+import subprocess
 import sys
 import time
 
@@ -26,6 +28,24 @@ passed = failed = 0
 def shot(name):
     if shots:
         driver.save_screenshot(os.path.join(shots, f"{name}.png"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port):
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"nothing listened on port {port} within 20 s")
+            time.sleep(0.05)
 
 
 def xpath_text(text):
@@ -64,12 +84,25 @@ try:
     wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Jump to request']"))
     assert "42" in driver.find_element(By.CSS_SELECTOR, ".detail").text
     shot("log-selected")
+    # The demo's greet asks who is calling: a form from the elicitation's schema, defaults filled.
+    driver.find_element(By.XPATH, "//button[contains(@class,'tool')][.//strong[text()='Greet']]").click()
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Call']")).click()
+    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
+    assert "Who is calling?" in dialog.text, dialog.text
+    name = dialog.find_element(By.CSS_SELECTOR, "input.mono")
+    assert name.get_attribute("value") == "Ada", name.get_attribute("value")
+    name.clear()
+    name.send_keys("Grace")
+    shot("elicitation")
+    dialog.find_element(By.XPATH, ".//button[text()='Accept']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("Hello, Grace!")))
     driver.find_element(By.XPATH, "//button[@role='tab'][text()='stderr']").click()
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text("ready on stdio")))
     shot("stderr")
     driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
     # Back on the log, everything recorded so far is still there.
     wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]"))
+    print("ok   the demo's elicitation is answered in the window (input_required round)")
     driver.find_element(By.XPATH, "//button[text()='Stop']").click()
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text("exited with code 0")))
     shot("stopped")
@@ -84,9 +117,8 @@ try:
     everything = os.path.join(os.environ["SONDE_PEERS"], "npm/node_modules/.bin/mcp-server-everything")
     driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
     dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
-    fields = dialog.find_elements(By.CSS_SELECTOR, "input")
-    fields[0].send_keys("Everything")
-    fields[1].send_keys(f"{everything} stdio")
+    dialog.find_element(By.XPATH, ".//label[contains(., 'Name')]/input").send_keys("Everything")
+    dialog.find_element(By.XPATH, ".//label[contains(., 'Command line')]/input").send_keys(f"{everything} stdio")
     dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Everything']]//button[text()='Connect']")).click()
     badge = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Everything']]//span[contains(@class,'era')]"))
@@ -98,6 +130,42 @@ try:
     shot("everything")
     passed += 1
     print("ok   add server-everything through the dialog, connect (2025-11-25), call echo")
+
+    # The same server over Streamable HTTP, added by URL.
+    port = free_port()
+    http_server = subprocess.Popen([everything, "streamableHttp"], env={**os.environ, "PORT": str(port)},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_listening(port)
+        driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
+        dialog.find_element(By.XPATH, ".//label[contains(., 'Name')]/input").send_keys("Everything HTTP")
+        dialog.find_element(By.XPATH, ".//label[contains(., 'URL (HTTP)')]/input").click()
+        dialog.find_element(By.XPATH, ".//label[contains(., 'URL')]/input[@class='mono']").send_keys(f"http://127.0.0.1:{port}/mcp")
+        dialog.find_element(By.XPATH, ".//button[text()='Add header']").click()
+        dialog.find_element(By.CSS_SELECTOR, "input[aria-label='Header name']").send_keys("Authorization")
+        dialog.find_element(By.CSS_SELECTOR, "input[aria-label='Header value']").send_keys("Bearer never-recorded")
+        dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Everything HTTP']]//button[text()='Connect']")).click()
+        badge = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Everything HTTP']]//span[contains(@class,'era')]"))
+        assert badge.text == "2025-11-25", badge.text
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//code[text()='echo']]")).click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input")).send_keys("hi over http")
+        driver.find_element(By.XPATH, "//button[text()='Call']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, xpath_text("Echo: hi over http")))
+        # The POST of the call, selected: its headers are shown, the credential redacted.
+        driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").send_keys("method:tools/call dir:out kind:message")
+        rows = wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]")[1:])
+        rows[-1].click()
+        headers = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='HTTP'] table.headers"))
+        assert "[redacted]" in headers.text and "never-recorded" not in headers.text, headers.text
+        assert "mcp-session-id" in headers.text.lower(), headers.text
+        shot("http-headers")
+        passed += 1
+        print("ok   add server-everything over HTTP by URL with a secret header, call echo, read the headers")
+    finally:
+        os.killpg(http_server.pid, 9)
+        http_server.wait()
 except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
     failed += 1
     shot("failure")

@@ -28,6 +28,7 @@ pub fn typescript() -> String {
         crate::commands::ConnectionDto::decl(),
         crate::commands::CallOutcome::decl(),
         crate::commands::LogBatch::decl(),
+        crate::questions::ServerQuestion::decl(),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri (bindings.rs); do not edit.\n\

@@ -11,10 +11,12 @@ use sonde_core::log::{Entry, Filter, Page};
 use sonde_core::mcp::{tool_call as tool_call_request, ServerDescription};
 use sonde_core::schema::{check_output, OutputCheck};
 use sonde_core::servers::{import_mcp_servers, new_id, Imported, SavedServer};
+use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tauri::State;
 use ts_rs::TS;
 
+use crate::questions::ServerQuestion;
 use crate::state::AppState;
 
 /// An error as the UI sees it.
@@ -294,4 +296,33 @@ pub fn log_export(state: State<'_, AppState>, path: String, filter: String) -> R
         .collect();
     sonde_core::log::export_jsonl(state.hub.log(), &filter, &secrets, std::path::Path::new(&path))
         .map_err(|e| err("io", e))
+}
+
+/// Shows server requests that need a person (elicitation, sampling) on this channel.
+#[tauri::command]
+pub fn server_requests_follow(state: State<'_, AppState>, on_question: Channel<ServerQuestion>) {
+    state.questions.show_on(on_question);
+}
+
+/// The person's answer to a server request: a result, or a refusal in words.
+#[tauri::command]
+pub fn server_request_answer(
+    state: State<'_, AppState>,
+    qid: u64,
+    result: Option<serde_json::Value>,
+    refusal: Option<String>,
+) -> Result<()> {
+    let reply = match (result, refusal) {
+        (_, Some(words)) => Err(ErrorObject { code: -1, message: words, data: None }),
+        (Some(result), None) => Ok(result),
+        (None, None) => return Err(err("bad_input", "an answer needs a result or a refusal")),
+    };
+    if state.questions.answer(qid, reply) {
+        Ok(())
+    } else {
+        Err(err(
+            "not_found",
+            format!("question {qid} is no longer waiting (answered, or its connection closed)"),
+        ))
+    }
 }

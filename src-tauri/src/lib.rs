@@ -7,6 +7,7 @@
 pub mod bindings;
 pub mod commands;
 mod menu;
+pub mod questions;
 pub mod state;
 
 use tauri::{Manager, RunEvent, Runtime};
@@ -28,6 +29,8 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState)
         commands::log_page,
         commands::log_follow,
         commands::log_export,
+        commands::server_requests_follow,
+        commands::server_request_answer,
     ])
 }
 

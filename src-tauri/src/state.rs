@@ -5,9 +5,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use sonde_core::config::EraCache;
+use sonde_core::connection::Responder;
 use sonde_core::hub::Hub;
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::servers::{SavedServer, ServerStore};
+
+use crate::questions::{Questions, UiResponder};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -17,6 +20,8 @@ pub struct AppState {
     pub servers: Mutex<Vec<SavedServer>>,
     /// Live connection id → the saved server it was started from.
     pub live: Mutex<HashMap<u64, SavedServer>>,
+    /// Server requests waiting for the person (elicitation, sampling).
+    pub questions: Arc<Questions>,
     quitting: AtomicBool,
 }
 
@@ -44,8 +49,14 @@ impl AppState {
         demo_command: String,
     ) -> std::io::Result<AppState> {
         let servers = store.load(&demo_command)?;
+        let questions = Arc::new(Questions::default());
+        let asked = questions.clone();
+        let hub = hub.with_responders(move |id, config| {
+            Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
+        });
         Ok(AppState {
             hub: Arc::new(hub),
+            questions,
             store,
             demo_command,
             servers: Mutex::new(servers),

@@ -60,7 +60,7 @@ fn the_demo_server_is_saved_connects_lists_its_tools_and_stops() {
     let id = conn["id"].clone();
     let tools = invoke(&w, "tools_list", json!({"id": id})).unwrap();
     let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["echo", "add", "slow", "image"]);
+    assert_eq!(names, ["echo", "add", "slow", "greet", "image"]);
     let page = invoke(
         &w,
         "log_page",
@@ -101,4 +101,42 @@ fn saved_servers_are_added_edited_and_deleted() {
     assert_eq!(all[1]["name"], "Time (UTC)");
     let all = invoke(&w, "servers_delete", json!({"id": saved["id"]})).unwrap();
     assert_eq!(all.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
+    let (app, w) = app("questions");
+    // The window's channel, as `server_requests_follow` registers it.
+    let (asked_tx, asked) = std::sync::mpsc::channel::<Value>();
+    let state = tauri::Manager::state::<AppState>(&app);
+    state.questions.show_on(tauri::ipc::Channel::new(move |body| {
+        asked_tx.send(body.deserialize::<Value>().unwrap()).unwrap();
+        Ok(())
+    }));
+    let conn = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    let id = conn["id"].clone();
+    let caller = w.clone();
+    let call = std::thread::spawn(move || {
+        invoke(
+            &caller,
+            "tool_call",
+            json!({"id": id, "tool": {"name": "greet"}, "progress": "__CHANNEL__:9"}),
+        )
+    });
+    let question =
+        asked.recv_timeout(std::time::Duration::from_secs(20)).expect("the demo server asks who is calling");
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "Who is calling?");
+    let answer = json!({"action": "accept", "content": {"name": "Grace", "formal": true}});
+    invoke(&w, "server_request_answer", json!({"qid": question["qid"], "result": answer, "refusal": null}))
+        .unwrap();
+    let outcome = call.join().unwrap().unwrap();
+    assert_eq!(outcome["result"]["content"][0]["text"], "Good day, Grace.");
+    let again = invoke(
+        &w,
+        "server_request_answer",
+        json!({"qid": question["qid"], "result": answer, "refusal": null}),
+    );
+    assert_eq!(again.unwrap_err()["code"], "not_found", "a question is answered once");
+    invoke(&w, "disconnect", json!({"id": conn["id"]})).unwrap();
 }

@@ -22,6 +22,7 @@ use tokio::time::Instant;
 use super::exchange::{self, Event, Outgoing};
 use super::inbound::{classify, with_summary};
 use super::pending::{Pending, Reply, Table};
+use super::responder::reply_to;
 use super::task::Command;
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
@@ -95,6 +96,8 @@ struct Loop {
     log: Arc<WireLog>,
     options: Options,
     responder: Arc<dyn Responder>,
+    /// Replies to server requests answered later (by a person), posted when they come.
+    late: mpsc::UnboundedSender<Message>,
     client: reqwest::Client,
     target: HttpTarget,
     mode: HttpMode,
@@ -138,12 +141,14 @@ pub fn start(
 ) -> Result<(), String> {
     let client = client(&target)?;
     let (events, events_rx) = mpsc::unbounded_channel();
+    let (late, late_replies) = mpsc::unbounded_channel();
     let post_url = (mode == HttpMode::Streamable).then(|| target.url.clone());
     let lp = Loop {
         conn,
         log,
         options,
         responder,
+        late,
         client,
         target,
         mode,
@@ -167,7 +172,7 @@ pub fn start(
         closed: false,
         shutdown_waiters: Vec::new(),
     };
-    tokio::spawn(run(lp, commands, events_rx));
+    tokio::spawn(run(lp, commands, events_rx, late_replies));
     Ok(())
 }
 
@@ -199,6 +204,7 @@ async fn run(
     mut lp: Loop,
     mut commands: mpsc::UnboundedReceiver<Command>,
     mut events: mpsc::UnboundedReceiver<Event>,
+    mut late_replies: mpsc::UnboundedReceiver<Message>,
 ) {
     let mut commands_open = true;
     if lp.mode == HttpMode::LegacySse {
@@ -216,6 +222,10 @@ async fn run(
                 }
             },
             Some(event) = events.recv() => lp.on_event(event),
+            Some(reply) = late_replies.recv(), if !lp.closed => {
+                let what = "a reply answered later".to_owned();
+                lp.post(reply, false, Purpose::Oneway { what });
+            },
             _ = sleep_until(deadline), if deadline.is_some() => lp.on_timeouts(),
             _ = sleep_until(resume_at), if resume_at.is_some() => lp.on_resumes_due(),
             _ = sleep_until(lp.closing), if lp.closing.is_some() => lp.finish_close("the DELETE got no answer in time"),
@@ -744,11 +754,10 @@ impl Loop {
             }
             Message::Request { id, method, params } => {
                 self.log.append(entry);
-                let reply = match self.responder.answer(&method, params.as_ref()) {
-                    Ok(result) => Message::result(id, result),
-                    Err(error) => Message::Response { id: Some(id), outcome: Err(error) },
-                };
-                self.post(reply, false, Purpose::Oneway { what: format!("the reply to {method}") });
+                let late = &self.late;
+                if let Some(reply) = reply_to(self.responder.as_ref(), id, &method, params.as_ref(), late) {
+                    self.post(reply, false, Purpose::Oneway { what: format!("the reply to {method}") });
+                }
             }
             Message::Notification { method, params } => {
                 let hard_max = self.options.max_request_time;

@@ -17,7 +17,7 @@ mod stdin;
 mod task;
 
 pub use inbound::{classify, summary};
-pub use responder::{file_uri, not_handled, BasicResponder, ElicitAnswer, Responder};
+pub use responder::{file_uri, not_handled, Answer, BasicResponder, ElicitAnswer, Responder};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

@@ -3,21 +3,67 @@
 //! Owns: the `Responder` interface the front ends implement, and the basic responder that
 //! answers `ping` and `roots/list` from configured roots. Every request gets an answer;
 //! anything a responder does not handle is `-32601`, so no server waits forever.
-//! Refuses: asking a person. A front end with a UI supplies a responder that does.
+//! Refuses: asking a person. A front end with a UI supplies a responder that does, answering
+//! [`Answer::Later`]; the connection goes on meanwhile and sends the reply when it comes.
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 
 use serde_json::{json, Value};
 
-use crate::wire::ErrorObject;
+use tokio::sync::mpsc;
+
+use crate::wire::{ErrorObject, Message, RequestId};
 
 /// Answers server→client requests, and declares what it can answer.
 pub trait Responder: Send + Sync {
     /// The client capabilities this responder really supports.
     fn capabilities(&self) -> Value;
 
-    /// The result for `method`, or the error to send back.
-    fn answer(&self, method: &str, params: Option<&Value>) -> Result<Value, ErrorObject>;
+    /// The result for `method`, or the error to send back: now, or later.
+    fn answer(&self, method: &str, params: Option<&Value>) -> Answer;
+}
+
+/// A reply that is ready, or one that comes when someone has decided.
+pub enum Answer {
+    Now(Result<Value, ErrorObject>),
+    Later(Pin<Box<dyn Future<Output = Result<Value, ErrorObject>> + Send>>),
+}
+
+impl Answer {
+    /// Waits for the reply, whichever kind it is.
+    pub async fn resolve(self) -> Result<Value, ErrorObject> {
+        match self {
+            Answer::Now(reply) => reply,
+            Answer::Later(reply) => reply.await,
+        }
+    }
+}
+
+/// The reply to a server request as a message: now, or (for an answer that comes later) sent
+/// through `late` when it comes, so the connection never waits on a person.
+pub(super) fn reply_to(
+    responder: &dyn Responder,
+    id: RequestId,
+    method: &str,
+    params: Option<&Value>,
+    late: &mpsc::UnboundedSender<Message>,
+) -> Option<Message> {
+    let message = |id: RequestId, reply: Result<Value, ErrorObject>| match reply {
+        Ok(result) => Message::result(id, result),
+        Err(error) => Message::Response { id: Some(id), outcome: Err(error) },
+    };
+    match responder.answer(method, params) {
+        Answer::Now(reply) => Some(message(id, reply)),
+        Answer::Later(reply) => {
+            let late = late.clone();
+            tokio::spawn(async move {
+                let _ = late.send(message(id, reply.await));
+            });
+            None
+        }
+    }
 }
 
 /// How to answer an elicitation (`--elicit accept:JSON|decline|cancel`).
@@ -77,7 +123,14 @@ impl Responder for BasicResponder {
         Value::Object(caps)
     }
 
-    fn answer(&self, method: &str, params: Option<&Value>) -> Result<Value, ErrorObject> {
+    fn answer(&self, method: &str, params: Option<&Value>) -> Answer {
+        Answer::Now(self.answer_now(method, params))
+    }
+}
+
+impl BasicResponder {
+    /// The fixed answer to `method` (every unhandled method gets `-32601`).
+    pub fn answer_now(&self, method: &str, params: Option<&Value>) -> Result<Value, ErrorObject> {
         match (method, &self.elicit, &self.sample_reply) {
             ("ping", _, _) => Ok(json!({})),
             ("roots/list", _, _) if !self.roots.is_empty() => {
@@ -152,11 +205,11 @@ mod tests {
     fn roots_are_listed_as_file_uris_and_unknown_methods_are_refused() {
         let r = BasicResponder { roots: vec![PathBuf::from("/srv/my project")], ..BasicResponder::default() };
         assert_eq!(
-            r.answer("roots/list", None).unwrap(),
+            r.answer_now("roots/list", None).unwrap(),
             json!({"roots": [{"uri": "file:///srv/my%20project", "name": "my project"}]})
         );
-        assert_eq!(r.answer("ping", None).unwrap(), json!({}));
-        assert_eq!(r.answer("sampling/createMessage", None).unwrap_err().code, -32601);
+        assert_eq!(r.answer_now("ping", None).unwrap(), json!({}));
+        assert_eq!(r.answer_now("sampling/createMessage", None).unwrap_err().code, -32601);
         assert_eq!(r.capabilities(), json!({"roots": {}}));
     }
 
@@ -164,7 +217,7 @@ mod tests {
     fn elicitation_and_sampling_are_answered_only_when_configured() {
         let none = BasicResponder::default();
         assert_eq!(none.capabilities(), json!({}));
-        assert_eq!(none.answer("elicitation/create", None).unwrap_err().code, -32601);
+        assert_eq!(none.answer_now("elicitation/create", None).unwrap_err().code, -32601);
         let r = BasicResponder {
             elicit: Some("accept:{\"name\":\"Ada\"}".parse().unwrap()),
             sample_reply: Some("hello".into()),
@@ -172,10 +225,10 @@ mod tests {
         };
         assert_eq!(r.capabilities(), json!({"elicitation": {"form": {}}, "sampling": {}}));
         assert_eq!(
-            r.answer("elicitation/create", None).unwrap(),
+            r.answer_now("elicitation/create", None).unwrap(),
             json!({"action": "accept", "content": {"name": "Ada"}})
         );
-        assert_eq!(r.answer("sampling/createMessage", None).unwrap()["content"]["text"], "hello");
+        assert_eq!(r.answer_now("sampling/createMessage", None).unwrap()["content"]["text"], "hello");
         assert_eq!("decline".parse::<ElicitAnswer>(), Ok(ElicitAnswer::Decline));
         let defaults =
             BasicResponder { elicit: Some("defaults".parse().unwrap()), ..BasicResponder::default() };
@@ -183,7 +236,7 @@ mod tests {
             "name": {"type": "string", "default": "John Doe"}, "age": {"type": "integer", "default": 30},
             "note": {"type": "string"}}}});
         assert_eq!(
-            defaults.answer("elicitation/create", Some(&asked)).unwrap(),
+            defaults.answer_now("elicitation/create", Some(&asked)).unwrap(),
             json!({"action": "accept", "content": {"name": "John Doe", "age": 30}})
         );
         assert!("accept:[1]".parse::<ElicitAnswer>().is_err());

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary, Inbound};
 use super::pending::{Pending, Table};
+use super::responder::reply_to;
 use super::stdin::Stdin;
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
@@ -59,6 +60,8 @@ struct Loop {
     log: Arc<WireLog>,
     options: Options,
     responder: Arc<dyn Responder>,
+    /// Replies to server requests answered later (by a person), sent when they come.
+    late: mpsc::UnboundedSender<Message>,
     process: Arc<Process>,
     /// Frames for the stdin writer; `None` once stdin is being closed.
     stdin: Stdin,
@@ -89,11 +92,13 @@ pub async fn run(
     let (pieces_tx, mut pieces) = mpsc::channel(16);
     tokio::spawn(read_stdout(stdout, conn, options.max_line, pieces_tx));
     let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
+    let (late, mut late_replies) = mpsc::unbounded_channel();
     let mut lp = Loop {
         conn,
         log,
         options,
         responder,
+        late,
         process: Arc::new(process),
         stdin: Stdin::new(stdin),
         pending: Table::default(),
@@ -120,6 +125,9 @@ pub async fn run(
                     commands_open = false;
                     lp.start_shutdown();
                 }
+            },
+            Some(reply) = late_replies.recv() => {
+                lp.send(&reply, false);
             },
             batch = pieces.recv(), if !lp.stdout_closed => match batch {
                 Some(batch) => batch.into_iter().for_each(|read| lp.on_read(read)),
@@ -322,11 +330,10 @@ impl Loop {
             }
             Message::Request { id, method, params } => {
                 self.log.append(entry);
-                let reply = match self.responder.answer(&method, params.as_ref()) {
-                    Ok(result) => Message::result(id, result),
-                    Err(error) => Message::Response { id: Some(id), outcome: Err(error) },
-                };
-                self.send(&reply, false);
+                let late = &self.late;
+                if let Some(reply) = reply_to(self.responder.as_ref(), id, &method, params.as_ref(), late) {
+                    self.send(&reply, false);
+                }
             }
             Message::Notification { method, params } => {
                 let hard_max = self.options.max_request_time;

@@ -67,6 +67,24 @@ try {
     await page.getByLabel("Tool result").getByText("hello from playwright").waitFor(T);
   });
 
+  await test("a server's elicitation is answered in a form with its defaults, and the reply is logged", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.getByRole("button", { name: /Greet/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Server request" });
+    await dialog.getByText("Who are you?").waitFor(T);
+    const name = dialog.getByRole("textbox").first();
+    if ((await name.inputValue()) !== "Ada") throw new Error(`the default was not filled in: ${await name.inputValue()}`);
+    await name.fill("Grace");
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    await page.getByLabel("Tool result").getByText("Hello, Grace!").waitFor(T);
+    await page.getByLabel("Filter the log").fill("dir:out Grace");
+    await page.locator(".rows .row", { hasText: "result" }).first().waitFor(T);
+    if (await dialog.count()) throw new Error("the dialog is still open");
+  });
+
   await test("the filter narrows the log and its chips remove terms", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Connect" }).first().click();

@@ -7,6 +7,8 @@ import { Sidebar, type Live } from "./components/Sidebar";
 import { ToolsPanel } from "./components/ToolsPanel";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
+import { QuestionDialog } from "./components/QuestionDialog";
+import type { ServerQuestion } from "./ipc";
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
@@ -18,6 +20,12 @@ export function App() {
   const [follow, setFollow] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
   const filterBox = useRef<HTMLInputElement>(null);
+  // Server requests waiting for an answer, oldest first.
+  const [questions, setQuestions] = useState<ServerQuestion[]>([]);
+
+  useEffect(() => {
+    backend.onServerRequest((q) => setQuestions((all) => [...all, q])).catch((e) => setNotice(errorText(e)));
+  }, []);
 
   useEffect(() => {
     backend.serversList().then(setServers).catch((e) => setNotice(errorText(e)));
@@ -103,6 +111,23 @@ export function App() {
           if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
         }}
       />
+      {questions[0] && (
+        <QuestionDialog
+          key={String(questions[0].qid)}
+          question={questions[0]}
+          serverName={live.find((l) => l.id === Number(questions[0].conn))?.name ?? `connection #${String(questions[0].conn)}`}
+          onAnswer={async ({ result, refusal }) => {
+            const qid = Number(questions[0].qid);
+            try {
+              await backend.answerServerRequest(qid, result, refusal);
+            } catch (e) {
+              setNotice(`The answer was not delivered: ${errorText(e)}`);
+            } finally {
+              setQuestions((all) => all.filter((q) => Number(q.qid) !== qid));
+            }
+          }}
+        />
+      )}
       <main className="main">
         {notice && (
           <div className="notice" role="status">

@@ -1,7 +1,9 @@
 //! The demo server bundled with Sonde (`sonde demo-server`, and the desktop app run with
 //! `demo-server`): a small, friendly MCP server on stdio, the default thing to inspect.
 //!
-//! Tools: `echo`, `add`, `slow` (reports progress, honours cancellation) and `image` (a PNG).
+//! Tools: `echo`, `add`, `slow` (reports progress, honours cancellation), `image` (a PNG) and
+//! `greet`, which asks the user who they are: an `input_required` round in 2026-07-28, an
+//! `elicitation/create` request in 2025-11-25.
 //! Dual-era: it answers `server/discover` and serves every request that carries 2026-07-28
 //! `_meta` statelessly, and it answers `initialize` for 2025-11-25 clients. Each tools/call
 //! runs on its own thread so a slow call never blocks another request; stdout is written
@@ -24,6 +26,8 @@ const VERSION_META: &str = "/_meta/io.modelcontextprotocol~1protocolVersion";
 const INSTRUCTIONS: &str = "A demo server bundled with Sonde. Try `slow` to watch progress notifications.";
 
 type Out = Arc<Mutex<io::Stdout>>;
+/// Requests this server sent the client (2025-11-25 elicitation), by id, waiting for replies.
+type Asks = Arc<Mutex<HashMap<String, std::sync::mpsc::Sender<Value>>>>;
 
 /// A 2026-07-28 request at a version this server does not speak gets `-32022`.
 fn unsupported_version(params: &Value) -> Option<Value> {
@@ -38,7 +42,7 @@ fn unsupported_version(params: &Value) -> Option<Value> {
 fn stamp(mut result: Value, modern: bool) -> Value {
     if modern {
         if let Some(o) = result.as_object_mut() {
-            o.insert("resultType".into(), json!("complete"));
+            o.entry("resultType").or_insert(json!("complete"));
             o.insert("_meta".into(), json!({"io.modelcontextprotocol/serverInfo": server_info()}));
         }
     }
@@ -62,6 +66,9 @@ pub fn serve() -> i32 {
     eprintln!("sonde demo-server {} ready on stdio", env!("CARGO_PKG_VERSION"));
     let out: Out = Arc::new(Mutex::new(io::stdout()));
     let cancels: Arc<Mutex<HashMap<String, Arc<AtomicBool>>>> = Arc::default();
+    let asks: Asks = Arc::default();
+    // Whether the 2025-11-25 client declared elicitation in `initialize`.
+    let elicits = Arc::new(AtomicBool::new(false));
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let message: Value = match serde_json::from_str(&line) {
@@ -84,7 +91,14 @@ pub fn serve() -> i32 {
             continue;
         };
         if method.is_empty() {
-            continue; // a reply to something we never ask; nothing to do
+            // A reply: to an elicitation a `greet` call is waiting on, or to nothing.
+            if let Some(waiting) = asks.lock().unwrap().remove(&id.to_string()) {
+                let _ = waiting.send(message);
+            }
+            continue;
+        }
+        if method == "initialize" {
+            elicits.store(params.pointer("/capabilities/elicitation").is_some(), Ordering::SeqCst);
         }
         let modern = params.pointer(VERSION_META).is_some();
         if let Some(error) = unsupported_version(&params) {
@@ -94,9 +108,10 @@ pub fn serve() -> i32 {
         if method == "tools/call" {
             let flag = Arc::new(AtomicBool::new(false));
             cancels.lock().unwrap().insert(id.to_string(), flag.clone());
-            let (out, cancels) = (out.clone(), cancels.clone());
+            let (out, cancels, asks, elicits) = (out.clone(), cancels.clone(), asks.clone(), elicits.clone());
             std::thread::spawn(move || {
-                let reply = call(&out, &params, &flag).map(|r| stamp(r, modern));
+                let asker = Asker { asks: &asks, elicits: elicits.load(Ordering::SeqCst) };
+                let reply = call(&out, &params, &flag, &asker).map(|r| stamp(r, modern));
                 cancels.lock().unwrap().remove(&id.to_string());
                 // A cancelled request gets no reply, as the protocol asks.
                 if !flag.load(Ordering::SeqCst) {
@@ -151,13 +166,80 @@ fn tools() -> Value {
              "seconds": {"type": "number", "minimum": 0, "maximum": 60, "default": 3},
              "steps": {"type": "integer", "minimum": 1, "maximum": 100, "default": 5}}},
          "annotations": {"readOnlyHint": true, "openWorldHint": false}},
+        {"name": "greet", "title": "Greet", "description": "Asks who you are (an elicitation), then greets you.",
+         "inputSchema": {"type": "object", "properties": {}},
+         "annotations": {"readOnlyHint": true, "openWorldHint": false}},
         {"name": "image", "title": "Image", "description": "Returns a small PNG image.",
          "inputSchema": {"type": "object", "properties": {}},
          "annotations": {"readOnlyHint": true, "openWorldHint": false}}
     ])
 }
 
-fn call(out: &Out, params: &Value, cancelled: &AtomicBool) -> Result<Value, (i64, String)> {
+/// What `greet` needs to ask a 2025-11-25 client.
+struct Asker<'a> {
+    asks: &'a Asks,
+    elicits: bool,
+}
+
+/// The question `greet` asks.
+fn who_are_you() -> Value {
+    json!({"message": "Who is calling?", "requestedSchema": {"type": "object", "properties": {
+        "name": {"type": "string", "title": "Your name", "default": "Ada"},
+        "formal": {"type": "boolean", "title": "Formal greeting", "default": false}},
+        "required": ["name"]}})
+}
+
+/// The greeting for an elicitation result.
+fn greeting(result: &Value) -> Value {
+    let text = match result["action"].as_str() {
+        Some("accept") => {
+            let name = result["content"]["name"].as_str().unwrap_or("stranger");
+            if result["content"]["formal"] == json!(true) {
+                format!("Good day, {name}.")
+            } else {
+                format!("Hello, {name}!")
+            }
+        }
+        Some(other) => format!("No greeting: you chose to {other}."),
+        None => "No greeting: the answer had no action.".to_owned(),
+    };
+    json!({"content": [{"type": "text", "text": text}]})
+}
+
+/// `greet`: 2026-07-28 returns `input_required` until the answer comes back in
+/// `inputResponses`; 2025-11-25 sends `elicitation/create` and waits for the reply.
+fn greet(out: &Out, params: &Value, asker: &Asker<'_>) -> Result<Value, (i64, String)> {
+    if params.pointer(VERSION_META).is_some() {
+        if params.pointer("/_meta/io.modelcontextprotocol~1clientCapabilities/elicitation").is_none() {
+            return Err((-32021, "greet needs the elicitation capability".into()));
+        }
+        return Ok(match params.pointer("/inputResponses/who") {
+            Some(answer) => greeting(answer),
+            None => json!({"resultType": "input_required", "requestState": "greet-v1",
+                           "inputRequests": {"who": {"method": "elicitation/create", "params": who_are_you()}}}),
+        });
+    }
+    if !asker.elicits {
+        return Ok(tool_error("greet asks who you are, and this client did not declare elicitation"));
+    }
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let id = json!(format!("demo-ask-{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+    let (tx, rx) = std::sync::mpsc::channel();
+    asker.asks.lock().unwrap().insert(id.to_string(), tx);
+    send(out, &json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": who_are_you()}));
+    match rx.recv_timeout(Duration::from_secs(600)) {
+        Ok(reply) if reply.get("result").is_some() => Ok(greeting(&reply["result"])),
+        Ok(reply) => Ok(tool_error(&format!("the elicitation failed: {}", reply["error"]))),
+        Err(_) => Ok(tool_error("no answer to the elicitation within 10 minutes")),
+    }
+}
+
+fn call(
+    out: &Out,
+    params: &Value,
+    cancelled: &AtomicBool,
+    asker: &Asker<'_>,
+) -> Result<Value, (i64, String)> {
     let args = &params["arguments"];
     let text = |t: String| json!({"content": [{"type": "text", "text": t}]});
     match params["name"].as_str().unwrap_or_default() {
@@ -194,6 +276,7 @@ fn call(out: &Out, params: &Value, cancelled: &AtomicBool) -> Result<Value, (i64
             }
             Ok(text(format!("done after {seconds} s in {steps} steps")))
         }
+        "greet" => greet(out, params, asker),
         "image" => Ok(json!({"content": [
             {"type": "image", "data": IMAGE_PNG_BASE64, "mimeType": "image/png"},
             {"type": "text", "text": "a 32×32 blue disc"}

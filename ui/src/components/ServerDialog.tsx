@@ -19,7 +19,8 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
           e.preventDefault();
           try {
             // Only the chosen kind of server is saved, so a URL never hides a stale command.
-            await onSave(overHttp ? { ...draft, command: "", env: [], cwd: null } : { ...draft, url: null, headers: [] });
+            const roots = (draft.roots ?? []).map((r) => r.trim()).filter(Boolean);
+            await onSave(overHttp ? { ...draft, roots, command: "", env: [], cwd: null } : { ...draft, roots, url: null, headers: [] });
           } catch (err) {
             setError(errorText(err));
           }
@@ -70,6 +71,10 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
             </fieldset>
           </>
         )}
+        <label>
+          Roots offered to the server (one directory per line)
+          <textarea className="mono" rows={2} value={(draft.roots ?? []).join("\n")} onChange={(e) => set({ roots: e.target.value.split("\n") })} />
+        </label>
         <div className="grid">
           <label>
             Protocol era

@@ -1,10 +1,10 @@
 // The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
 // it in memory for UI tests and for running the UI in a plain browser.
 import type {
-  AppInfo, CallOutcome, ConnectionDto, Entry, Imported, LogBatch, Page, SavedServer,
+  AppInfo, CallOutcome, ConnectionDto, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion,
 } from "./bindings";
 
-export type { AppInfo, CallOutcome, ConnectionDto, Entry, Imported, LogBatch, Page, SavedServer };
+export type { AppInfo, CallOutcome, ConnectionDto, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion };
 
 /** An error from the backend: a stable code and a sentence for people. */
 export interface BackendError {
@@ -39,6 +39,10 @@ export interface Backend {
   /** Streams appended entries; resolves with how many entries the log already held. */
   logFollow(onBatch: (batch: LogBatch) => void): Promise<number>;
   logExport(path: string, filter: string): Promise<number>;
+  /** Server requests that need a person (elicitation, sampling), as they come. */
+  onServerRequest(handler: (q: ServerQuestion) => void): Promise<void>;
+  /** The answer to one: a result, or a refusal in words. */
+  answerServerRequest(qid: number, result: JsonValue | null, refusal: string | null): Promise<void>;
   /** Menu items chosen in the app menu, by id. */
   onMenu(handler: (id: string) => void): () => void;
 }

@@ -11,7 +11,11 @@ command: string,
 /**
  * The URL of an HTTP server; when set, `command`, `env` and `cwd` are not used.
  */
-url?: string | null, headers?: Array<Header>, env: Array<EnvVar>, cwd: string | null, era: EraPolicy, timeoutMs: number | null, graceStdinMs: number | null, graceTermMs: number | null, };
+url?: string | null, headers?: Array<Header>, 
+/**
+ * Directories offered to the server as roots (`roots/list`).
+ */
+roots?: Array<string>, env: Array<EnvVar>, cwd: string | null, era: EraPolicy, timeoutMs: number | null, graceStdinMs: number | null, graceTermMs: number | null, };
 
 export type EnvVar = { key: string, value: string, };
 
@@ -144,3 +148,13 @@ export type LogBatch = { entries: Array<Entry>,
  * Entries that went by too fast to stream; the UI reads them by page.
  */
 skipped: number, };
+
+export type ServerQuestion = { 
+/**
+ * Names the question in the answer.
+ */
+qid: number, 
+/**
+ * The connection that asked.
+ */
+conn: number, method: string, params: JsonValue, };

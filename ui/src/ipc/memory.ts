@@ -1,11 +1,12 @@
 // An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
 // in a plain browser. It follows the desktop backend's contract, not its implementation.
-import type { Backend, ConnectionDto, Entry, LogBatch, SavedServer } from "./backend";
+import type { Backend, ConnectionDto, Entry, JsonValue, LogBatch, SavedServer, ServerQuestion } from "./backend";
 import { matches, parseFilter } from "../log/filter";
 
 const TOOLS = [
   { name: "echo", title: "Echo", description: "Returns the text it is given.", inputSchema: { type: "object", properties: { text: { type: "string", description: "What to echo" } }, required: ["text"] }, annotations: { readOnlyHint: true } },
   { name: "add", title: "Add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] } },
+  { name: "greet", title: "Greet", description: "Asks who you are (an elicitation), then greets you.", inputSchema: { type: "object", properties: {} } },
   { name: "slow", title: "Slow task", description: "Works for a while, reporting progress.", inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } } },
 ];
 
@@ -19,6 +20,9 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
   let nextId = 1;
   const started = Date.now();
   const cancelled = new Set<number>();
+  let askPerson: ((q: ServerQuestion) => void) | null = null;
+  let nextQid = 1;
+  const answers = new Map<number, (a: { result: JsonValue | null; refusal: string | null }) => void>();
 
   const append = (e: Partial<Entry> & Pick<Entry, "conn" | "kind" | "dir">) => {
     const ms = Date.now() - started;
@@ -86,6 +90,20 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       const a = (args ?? {}) as Record<string, unknown>;
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
         if (name === "echo") return typeof a.text === "string" ? { content: [{ type: "text", text: a.text }] } : { content: [{ type: "text", text: 'echo needs a string argument "text"' }], isError: true };
+        if (name === "greet") {
+          // The server asks the person through the client, as server-everything's elicitation tool does.
+          const params = { message: "Who are you?", requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, admin: { type: "boolean" } }, required: ["name"] } };
+          const askId = 1000 + rid;
+          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
+          const qid = nextQid++;
+          const answer = await new Promise<{ result: JsonValue | null; refusal: string | null }>((resolve) => {
+            answers.set(qid, resolve);
+            askPerson?.({ qid, conn: id, method: "elicitation/create", params } as ServerQuestion);
+          });
+          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
+          return { content: [{ type: "text", text: r.action === "accept" ? `Hello, ${r.content?.name}!` : `You chose to ${r.action}.` }] };
+        }
         if (name === "add") return { content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }], structuredContent: { sum: Number(a.a) + Number(a.b) } };
         const steps = Number(a.steps ?? 5);
         for (let i = 1; i <= steps; i++) {
@@ -119,6 +137,15 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       return entries.length;
     },
     logExport: async () => entries.length,
+    onServerRequest: async (handler) => {
+      askPerson = handler;
+    },
+    answerServerRequest: async (qid, result, refusal) => {
+      const resolve = answers.get(qid);
+      if (!resolve) throw { code: "not_found", message: `question ${qid} is no longer waiting` };
+      answers.delete(qid);
+      resolve({ result, refusal });
+    },
     onMenu: (handler) => {
       menuHandlers.push(handler);
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);

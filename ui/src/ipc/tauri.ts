@@ -1,7 +1,7 @@
 // The desktop backend: every call is one Tauri command (see src-tauri/src/commands.rs).
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { Backend, LogBatch } from "./backend";
+import type { Backend, LogBatch, ServerQuestion } from "./backend";
 
 export const tauriBackend: Backend = {
   kind: "desktop",
@@ -27,6 +27,12 @@ export const tauriBackend: Backend = {
     return invoke("log_follow", { channel });
   },
   logExport: (path, filter) => invoke("log_export", { path, filter }),
+  onServerRequest: (handler) => {
+    const onQuestion = new Channel<ServerQuestion>();
+    onQuestion.onmessage = handler;
+    return invoke("server_requests_follow", { onQuestion });
+  },
+  answerServerRequest: (qid, result, refusal) => invoke("server_request_answer", { qid, result, refusal }),
   onMenu: (handler) => {
     let stop: (() => void) | undefined;
     let stopped = false;
