@@ -79,10 +79,10 @@ pub struct HttpTarget {
 }
 
 impl HttpTarget {
-    pub fn new(url: &str) -> Result<HttpTarget, String> {
-        let url = url::Url::parse(url).map_err(|e| format!("{url:?} is not a URL: {e}"))?;
+    pub fn new(text: &str) -> Result<HttpTarget, String> {
+        let url = url::Url::parse(text).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(format!("{url} is not an http:// or https:// URL"));
+            return Err(format!("{text} is not an http:// or https:// URL"));
         }
         Ok(HttpTarget { url, headers: Vec::new(), timeouts: HttpTimeouts::default() })
     }

@@ -111,23 +111,6 @@ export function App() {
           if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
         }}
       />
-      {questions[0] && (
-        <QuestionDialog
-          key={String(questions[0].qid)}
-          question={questions[0]}
-          serverName={live.find((l) => l.id === Number(questions[0].conn))?.name ?? `connection #${String(questions[0].conn)}`}
-          onAnswer={async ({ result, refusal }) => {
-            const qid = Number(questions[0].qid);
-            try {
-              await backend.answerServerRequest(qid, result, refusal);
-            } catch (e) {
-              setNotice(`The answer was not delivered: ${errorText(e)}`);
-            } finally {
-              setQuestions((all) => all.filter((q) => Number(q.qid) !== qid));
-            }
-          }}
-        />
-      )}
       <main className="main">
         {notice && (
           <div className="notice" role="status">
@@ -156,6 +139,23 @@ export function App() {
           )}
         </section>
       </main>
+      {questions[0] && (
+        <QuestionDialog
+          key={String(questions[0].qid)}
+          question={questions[0]}
+          serverName={live.find((l) => l.id === Number(questions[0].conn))?.name ?? `connection #${String(questions[0].conn)}`}
+          onAnswer={async ({ result, refusal }) => {
+            const qid = Number(questions[0].qid);
+            try {
+              await backend.answerServerRequest(qid, result, refusal);
+            } catch (e) {
+              setNotice(`The answer was not delivered: ${errorText(e)}`);
+            } finally {
+              setQuestions((all) => all.filter((q) => Number(q.qid) !== qid));
+            }
+          }}
+        />
+      )}
       {editing && (
         <ServerDialog
           server={editing}

@@ -61,7 +61,7 @@ function Elicitation({ params, onAnswer }: { params: Record<string, JsonValue>; 
     >
       <p className="question">{String(params.message ?? "")}</p>
       {fields.map((f, i) => (
-        <label key={f.name}>
+        <label key={f.name} className={f.kind === "boolean" ? "check" : undefined}>
           {f.name}
           {f.required && " *"}
           {f.description && <span className="muted"> — {f.description}</span>}

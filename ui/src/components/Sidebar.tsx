@@ -53,7 +53,7 @@ export function Sidebar(p: Props) {
               {l.conn && <EraBadge conn={l.conn} />}
             </div>
             <div className="status" data-status={l.status}>
-              {l.status === "ready" && l.conn ? `ready · pid ${l.conn.pid ?? "?"}` : l.status}
+              {l.status === "ready" && l.conn ? `ready · ${l.conn.pid != null ? `pid ${l.conn.pid}` : "HTTP"}` : l.status}
               {l.reason && <div className="reason">{l.reason}</div>}
             </div>
             {l.status === "ready" && (
