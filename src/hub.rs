@@ -85,6 +85,23 @@ impl ServerConfig {
     }
 }
 
+/// Where an opening connection is, for a front end to show.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Starting the server process.
+    Spawning,
+    /// Reaching an HTTP server.
+    Connecting,
+    /// Asking `server/discover` to find the era (`auto` with no cached verdict).
+    Probing,
+    /// The 2025-11-25 handshake.
+    Initializing,
+    /// `server/discover` in 2026-07-28.
+    Discovering,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum HubError {
     #[error("no connection {0}")]
@@ -167,9 +184,23 @@ impl Hub {
     /// Starts a server and opens it in the era the policy and the evidence decide. On failure
     /// the server is shut down with the full ladder and the error says what happened.
     pub async fn connect(&self, config: &ServerConfig) -> Result<u64, HubError> {
+        self.connect_reporting(config, &|_, _| {}).await
+    }
+
+    /// [`Hub::connect`], saying which stage the opening is in as it moves on: the id the
+    /// connection will have, and the stage.
+    pub async fn connect_reporting(
+        &self,
+        config: &ServerConfig,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let command = config.target.describe();
         let key = config.target.cache_key();
+        report(
+            id,
+            if matches!(config.target, Target::Stdio(_)) { Stage::Spawning } else { Stage::Connecting },
+        );
         let conn = self
             .open(id, config, false)
             .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
@@ -177,6 +208,18 @@ impl Hub {
             (EraPolicy::Auto, Some(cache)) => cache.get(&key),
             _ => None,
         };
+        report(
+            id,
+            match (config.era, cached.as_ref().map(|c| c.era)) {
+                (EraPolicy::Legacy, _) | (EraPolicy::Auto, Some(crate::era::Era::Legacy)) => {
+                    Stage::Initializing
+                }
+                (EraPolicy::Modern, _) | (EraPolicy::Auto, Some(crate::era::Era::Modern)) => {
+                    Stage::Discovering
+                }
+                (EraPolicy::Auto, None) => Stage::Probing,
+            },
+        );
         let plan = Plan {
             policy: config.era,
             probe_timeout: config.probe_timeout,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use common::{fixture, new_log};
 use sonde_core::config::EraCache;
 use sonde_core::era::{Era, EraPolicy};
-use sonde_core::hub::Hub;
+use sonde_core::hub::{Hub, Stage};
 use sonde_core::log::{Filter, Kind};
 use sonde_core::process::Lifecycle;
 
@@ -180,4 +180,21 @@ async fn progress_reaches_the_caller_and_keeps_a_slow_call_alive_past_its_timeou
     let err = session.call_tool("echo", None).await.unwrap_err().to_string();
     assert_eq!(err, "tools/call got no reply within 400 ms");
     hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn the_opening_reports_its_stages_by_policy() {
+    let hub = Hub::new(new_log("stages"));
+    for (policy, want) in [
+        (EraPolicy::Auto, [Stage::Spawning, Stage::Probing]),
+        (EraPolicy::Legacy, [Stage::Spawning, Stage::Initializing]),
+        (EraPolicy::Modern, [Stage::Spawning, Stage::Discovering]),
+    ] {
+        let mut config = fixture(&["--dual-era"]);
+        config.era = policy;
+        let seen = std::sync::Mutex::new(Vec::new());
+        let id = hub.connect_reporting(&config, &|_, stage| seen.lock().unwrap().push(stage)).await.unwrap();
+        assert_eq!(*seen.lock().unwrap(), want, "{policy}");
+        hub.disconnect(id).await.unwrap();
+    }
 }

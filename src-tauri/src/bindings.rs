@@ -26,6 +26,8 @@ pub fn typescript() -> String {
         crate::commands::ErrorDto::decl(),
         crate::commands::AppInfo::decl(),
         crate::commands::ConnectionDto::decl(),
+        crate::commands::ConnectStage::decl(),
+        sonde_core::hub::Stage::decl(),
         crate::commands::CallOutcome::decl(),
         crate::commands::LogBatch::decl(),
         crate::questions::ServerQuestion::decl(),

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 use sonde_core::connection::RequestError;
-use sonde_core::hub::HubError;
+use sonde_core::hub::{HubError, Stage};
 use sonde_core::log::{Entry, Filter, Page};
 use sonde_core::mcp::{tool_call as tool_call_request, ServerDescription};
 use sonde_core::schema::{check_output, OutputCheck};
@@ -118,6 +118,14 @@ pub fn servers_import(state: State<'_, AppState>, text: String) -> Result<Import
     Ok(imported)
 }
 
+/// An opening connection's stage, as it moves on.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ConnectStage {
+    #[ts(type = "number")]
+    pub id: u64,
+    pub stage: Stage,
+}
+
 /// A live connection as the sidebar shows it.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -144,13 +152,20 @@ async fn describe(state: &AppState, id: u64, saved: &SavedServer) -> Result<Conn
 
 /// Starts a saved server and opens it in its era.
 #[tauri::command]
-pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<ConnectionDto> {
+pub async fn connect(
+    state: State<'_, AppState>,
+    server_id: String,
+    stages: Channel<ConnectStage>,
+) -> Result<ConnectionDto> {
     let saved = state.servers.lock().unwrap().iter().find(|s| s.id == server_id).cloned();
     let saved = saved.ok_or_else(|| err("not_found", format!("no saved server {server_id}")))?;
     let config = saved.to_config().map_err(|e| err("bad_input", e))?;
+    let report = move |id: u64, stage: Stage| {
+        let _ = stages.send(ConnectStage { id, stage });
+    };
     let id = state
         .hub
-        .connect(&config)
+        .connect_reporting(&config, &report)
         .await
         .inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
     tracing::info!(server = %saved.name, connection = id, "connected");

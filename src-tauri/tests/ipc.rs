@@ -54,7 +54,7 @@ fn the_demo_server_is_saved_connects_lists_its_tools_and_stops() {
     let (_app, w) = app("demo");
     let servers = invoke(&w, "servers_list", json!({})).unwrap();
     assert_eq!(servers[0]["name"], "Demo server");
-    let conn = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    let conn = invoke(&w, "connect", json!({"serverId": "demo", "stages": "__CHANNEL__:8"})).unwrap();
     assert_eq!(conn["server"]["protocolVersion"], "2026-07-28");
     assert_eq!(conn["server"]["decidedBy"], "server/discover");
     let id = conn["id"].clone();
@@ -84,7 +84,7 @@ fn errors_cross_ipc_as_code_and_message() {
     let err =
         invoke(&w, "log_page", json!({"from": 0, "to": 10, "filter": "kind:nope", "limit": 10})).unwrap_err();
     assert_eq!(err["code"], "bad_input");
-    let err = invoke(&w, "connect", json!({"serverId": "missing"})).unwrap_err();
+    let err = invoke(&w, "connect", json!({"serverId": "missing", "stages": "__CHANNEL__:8"})).unwrap_err();
     assert_eq!(err["code"], "not_found");
 }
 
@@ -113,7 +113,7 @@ fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
         asked_tx.send(body.deserialize::<Value>().unwrap()).unwrap();
         Ok(())
     }));
-    let conn = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    let conn = invoke(&w, "connect", json!({"serverId": "demo", "stages": "__CHANNEL__:8"})).unwrap();
     let id = conn["id"].clone();
     let caller = w.clone();
     let call = std::thread::spawn(move || {

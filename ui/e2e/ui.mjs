@@ -57,9 +57,11 @@ try {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
   });
 
-  await test("connect the demo server and call a tool", async (page) => {
+  await test("connect the demo server, watching its stages, and call a tool", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.locator(".connections .status[data-status='spawning']").waitFor(T);
+    await page.locator(".connections .status[data-status='probing']").waitFor(T);
     await page.getByText("ready · pid").waitFor(T);
     await page.getByRole("button", { name: /Echo/ }).click();
     await page.getByRole("textbox").first().fill("hello from playwright");

@@ -35,9 +35,11 @@ export function App() {
 
   const connect = useCallback(async (server: SavedServer) => {
     const pending = -Date.now();
-    setLive((all) => [...all, { id: pending, name: server.name, status: "connecting" }]);
+    setLive((all) => [...all, { id: pending, name: server.name, status: server.url ? "connecting" : "spawning" }]);
     try {
-      const conn: ConnectionDto = await backend.connect(server.id);
+      const conn: ConnectionDto = await backend.connect(server.id, ({ stage }) =>
+        setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: stage } : l))),
+      );
       setLive((all) => all.map((l) => (l.id === pending ? { id: conn.id, name: conn.name, status: "ready", conn } : l)));
       setSelected(conn.id);
     } catch (e) {

@@ -1,10 +1,11 @@
 // Saved servers and live connections, each connection with its state and era badge.
-import type { ConnectionDto, SavedServer } from "../ipc";
+import type { ConnectionDto, SavedServer, Stage } from "../ipc";
 
 export interface Live {
   id: number;
   name: string;
-  status: "connecting" | "ready" | "stopping" | "exited" | "failed";
+  /** An opening stage (spawning, probing…), then ready, stopping, exited, or failed. */
+  status: Stage | "ready" | "stopping" | "exited" | "failed";
   reason?: string;
   conn?: ConnectionDto;
 }

@@ -1,10 +1,10 @@
 // The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
 // it in memory for UI tests and for running the UI in a plain browser.
 import type {
-  AppInfo, CallOutcome, ConnectionDto, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion,
+  AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage,
 } from "./bindings";
 
-export type { AppInfo, CallOutcome, ConnectionDto, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion };
+export type { AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage };
 
 /** An error from the backend: a stable code and a sentence for people. */
 export interface BackendError {
@@ -29,7 +29,8 @@ export interface Backend {
   serversSave(server: SavedServer): Promise<SavedServer[]>;
   serversDelete(id: string): Promise<SavedServer[]>;
   serversImport(text: string): Promise<Imported>;
-  connect(serverId: string): Promise<ConnectionDto>;
+  /** Starts a saved server; `onStage` hears each stage of the opening (spawning, probing…). */
+  connect(serverId: string, onStage: (s: ConnectStage) => void): Promise<ConnectionDto>;
   disconnect(id: number): Promise<string | null>;
   connections(): Promise<ConnectionDto[]>;
   toolsList(id: number): Promise<unknown[]>;

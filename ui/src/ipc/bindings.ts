@@ -141,6 +141,10 @@ export type AppInfo = { version: string, sessionLog: string, };
 
 export type ConnectionDto = { id: number, serverId: string, name: string, pid: number | null, server: ServerDescription, };
 
+export type ConnectStage = { id: number, stage: Stage, };
+
+export type Stage = "spawning" | "connecting" | "probing" | "initializing" | "discovering";
+
 export type CallOutcome = { result: unknown, check: OutputCheck | null, };
 
 export type LogBatch = { entries: Array<Entry>, 

@@ -62,13 +62,17 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
     },
     serversDelete: async (id) => (servers = servers.filter((s) => s.id !== id)),
     serversImport: async () => ({ servers: [], skipped: ["the in-memory preview cannot import"] }),
-    connect: async (serverId) => {
+    connect: async (serverId, onStage) => {
       const saved = servers.find((s) => s.id === serverId);
       if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
       const conn = nextConn++;
       const pid = 4000 + conn;
+      onStage({ id: conn, stage: "spawning" });
+      await wait(150);
       append({ conn, kind: "lifecycle", dir: "meta", detail: `spawned pid ${pid} (own process group): ${saved.command}`, lifecycle: { event: "spawned", pid, command: saved.command } } as Partial<Entry> as Entry);
       append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
+      onStage({ id: conn, stage: "probing" });
+      await wait(150);
       await request(conn, "server/discover", { _meta: {} }, () => ({ supportedVersions: ["2026-07-28", "2025-11-25"], capabilities: { tools: {} } }));
       const dto = { id: conn, serverId, name: saved.name, pid, server: { protocolVersion: "2026-07-28", era: "modern", decidedBy: "server/discover", serverInfo: { name: "sonde-demo", version: "0.1.0" }, capabilities: { tools: {} } } } as unknown as ConnectionDto;
       live.set(conn, dto);

@@ -1,7 +1,7 @@
 // The desktop backend: every call is one Tauri command (see src-tauri/src/commands.rs).
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { Backend, LogBatch, ServerQuestion } from "./backend";
+import type { Backend, ConnectStage, LogBatch, ServerQuestion } from "./backend";
 
 export const tauriBackend: Backend = {
   kind: "desktop",
@@ -10,7 +10,11 @@ export const tauriBackend: Backend = {
   serversSave: (server) => invoke("servers_save", { server }),
   serversDelete: (id) => invoke("servers_delete", { id }),
   serversImport: (text) => invoke("servers_import", { text }),
-  connect: (serverId) => invoke("connect", { serverId }),
+  connect: (serverId, onStage) => {
+    const stages = new Channel<ConnectStage>();
+    stages.onmessage = onStage;
+    return invoke("connect", { serverId, stages });
+  },
   disconnect: (id) => invoke("disconnect", { id }),
   connections: () => invoke("connections"),
   toolsList: (id) => invoke("tools_list", { id }),
