@@ -18,7 +18,7 @@ PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 
-.PHONY: run test conformance build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
+.PHONY: run test conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
 
 ## make run: build the UI and the desktop app, then open Sonde (the Demo server is one click away).
 run: deps ui-deps desktop
@@ -38,7 +38,15 @@ test: deps peers ui-deps e2e-deps fmt-check clippy
 	  XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \
 	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(DESKTOP) $(CACHE)/e2e-venv/bin/python
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
+	$(MAKE) --no-print-directory deb DEB_FLAGS=--debug
 	$(CARGO) nextest run --workspace --no-fail-fast
+
+## make deb: the Debian package with Sonde's .desktop entry and icons (release; DEB_FLAGS=--debug
+## for a quick debug build), checked by scripts/check-deb.sh. Install it with apt install ./FILE.deb.
+DEB_FLAGS ?=
+deb: deps ui-deps
+	TAURI_APP_PATH=$(CURDIR) ui/node_modules/.bin/tauri build $(DEB_FLAGS) --bundles deb --config '{"bundle":{"active":true}}'
+	scripts/check-deb.sh $$(ls -t $(CARGO_TARGET_DIR)/$(if $(filter --debug,$(DEB_FLAGS)),debug,release)/bundle/deb/Sonde_*_amd64.deb | head -n 1)
 
 # The self-contained app (ui/dist embedded), copied out of target/: any plain cargo build of the
 # workspace rebuilds target/debug/sonde-desktop as a dev binary that loads the Vite dev server.
