@@ -5,6 +5,7 @@ log, stop the server and check that its process is gone. Screenshots go to $SOND
 
 usage: desktop.py APP_BINARY     (make test runs it through xvfb-run with tauri-driver up)
 """
+import json
 import os
 import socket
 import subprocess
@@ -166,11 +167,41 @@ try:
     finally:
         os.killpg(http_server.pid, 9)
         http_server.wait()
+
+    # Quitting stops every server with the ladder before the app exits.
+    driver.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']").click()
+    status = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Demo server']]//div[@data-status='ready']"))
+    pid = int(status.text.split("pid")[1].split()[0])
+    assert alive(pid), f"demo server pid {pid} is not running"
+    # Ctrl+Q on the window, as a person quits (File → Quit); the app must stop servers first.
+    window = subprocess.run(["xdotool", "search", "--name", "^Sonde$"], capture_output=True, text=True, check=True)
+    wid = window.stdout.split()[0]
+    subprocess.run(["xdotool", "windowfocus", "--sync", wid, "key", "--clearmodifiers", "ctrl+q"], check=True)
+    deadline = time.time() + 10
+    while alive(pid) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid), f"pid {pid} outlived the app"
+    sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
+    latest = max((os.path.join(sessions, f) for f in os.listdir(sessions)), key=os.path.getmtime)
+    with open(latest) as f:
+        entries = [json.loads(line) for line in f if line.strip()]
+    conn = next(e["conn"] for e in entries if (e.get("detail") or "").startswith(f"spawned pid {pid} "))
+    steps = [e.get("detail") or "" for e in entries if e["conn"] == conn and e["kind"] == "lifecycle"]
+    assert any(d.startswith("closed stdin") for d in steps), f"no graceful shutdown of connection {conn}: {steps}"
+    assert not any("SIGKILL" in d for d in steps), steps
+    passed += 1
+    print("ok   Ctrl+Q (File → Quit) stops the connected server gracefully before the app exits")
 except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
     failed += 1
-    shot("failure")
+    try:
+        shot("failure")
+    except Exception:  # noqa: BLE001 - the window may be gone
+        pass
     print(f"FAIL desktop: {e!r}")
 finally:
-    driver.quit()
+    try:
+        driver.quit()
+    except Exception:  # noqa: BLE001 - the app may have exited already, as the last test asks
+        pass
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

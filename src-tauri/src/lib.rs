@@ -76,6 +76,10 @@ pub fn run() {
                 let handle = handle.clone();
                 tauri::async_runtime::spawn(async move {
                     hub.disconnect_all().await;
+                    // The shutdown steps just recorded must reach the file before the process ends.
+                    if let Err(e) = hub.log().flush() {
+                        tracing::warn!("could not flush the session log: {e}");
+                    }
                     handle.exit(0);
                 });
             }

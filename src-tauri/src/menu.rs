@@ -1,5 +1,7 @@
 //! The app menu. Each item is forwarded to the UI as a `menu` event with the item's id; the UI
-//! owns what it does (open a dialog, focus the filter), except Quit and Copy, which Tauri does.
+//! owns what it does (open a dialog, focus the filter), except Copy, which the webview does, and
+//! Quit, which exits the app through the path that stops every server first. (Tauri's predefined
+//! Quit does nothing on Linux/GTK 3, so Quit is an item of our own.)
 
 use tauri::menu::{AboutMetadataBuilder, MenuBuilder, MenuItemBuilder, PredefinedMenuItem, SubmenuBuilder};
 use tauri::{App, Emitter, Runtime};
@@ -17,7 +19,7 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         .item(&item("import", "Import mcpServers Config…", None)?)
         .item(&item("close-connection", "Close Connection", Some("CmdOrCtrl+W"))?)
         .separator()
-        .item(&PredefinedMenuItem::quit(app, Some("Quit"))?)
+        .item(&item("quit", "Quit", Some("CmdOrCtrl+Q"))?)
         .build()?;
     let edit = SubmenuBuilder::new(app, "Edit")
         .item(&PredefinedMenuItem::copy(app, Some("Copy"))?)
@@ -40,7 +42,12 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     let menu = MenuBuilder::new(app).items(&[&file, &edit, &view, &help]).build()?;
     app.set_menu(menu)?;
     app.on_menu_event(|handle, event| {
-        let _ = handle.emit("menu", event.id().as_ref());
+        if event.id().as_ref() == "quit" {
+            // Raises ExitRequested, where the servers are stopped before the process ends.
+            handle.exit(0);
+        } else {
+            let _ = handle.emit("menu", event.id().as_ref());
+        }
     });
     Ok(())
 }
