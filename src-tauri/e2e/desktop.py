@@ -168,6 +168,15 @@ try:
         os.killpg(http_server.pid, 9)
         http_server.wait()
 
+    # Deleting a saved server asks first (a WebKitGTK confirm dialog), then it is gone.
+    driver.find_element(By.XPATH, "//li[.//div[text()='Everything HTTP']]//button[text()='Delete']").click()
+    alert = wait.until(lambda d: d.switch_to.alert)
+    assert "Everything HTTP" in alert.text, alert.text
+    alert.accept()
+    wait.until(lambda d: not d.find_elements(By.XPATH, "//li[.//div[text()='Everything HTTP']]"))
+    passed += 1
+    print("ok   deleting a saved server asks for confirmation first")
+
     # Quitting stops every server with the ladder before the app exits.
     driver.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']").click()
     status = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Demo server']]//div[@data-status='ready']"))

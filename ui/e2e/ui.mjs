@@ -87,6 +87,21 @@ try {
     if (await dialog.count()) throw new Error("the dialog is still open");
   });
 
+  await test("an mcpServers config is imported from a pasted text; bad JSON keeps the text and says why", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("form", { name: "Import servers" });
+    await dialog.getByRole("textbox").fill('{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}');
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await dialog.getByRole("alert").getByText("not JSON").waitFor(T);
+    const kept = await dialog.getByRole("textbox").inputValue();
+    if (!kept.includes("mcp-server-time")) throw new Error("the pasted text was lost");
+    await dialog.getByRole("textbox").fill('{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}, "odd": {}}}');
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await page.getByRole("status").getByText("Imported 1 server(s); skipped: odd: no command and no url").waitFor(T);
+    await page.locator(".sidebar").getByText("uvx mcp-server-time").waitFor(T);
+  });
+
   await test("the filter narrows the log and its chips remove terms", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Connect" }).first().click();

@@ -8,6 +8,7 @@ import { ToolsPanel } from "./components/ToolsPanel";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
+import { ImportDialog } from "./components/ImportDialog";
 import type { ServerQuestion } from "./ipc";
 
 export function App() {
@@ -20,6 +21,7 @@ export function App() {
   const [follow, setFollow] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
   const filterBox = useRef<HTMLInputElement>(null);
+  const [importing, setImporting] = useState(false);
   // Server requests waiting for an answer, oldest first.
   const [questions, setQuestions] = useState<ServerQuestion[]>([]);
 
@@ -66,17 +68,7 @@ export function App() {
         if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
         if (id === "toggle-lifecycle") setFilter((f) => (f.includes("kind:lifecycle") ? "" : "kind:lifecycle"));
         if (id === "toggle-follow") setFollow((f) => !f);
-        if (id === "import") {
-          const text = window.prompt("Paste an mcpServers JSON config (Claude Desktop, Cursor or VS Code):");
-          if (text)
-            backend
-              .serversImport(text)
-              .then(async (r) => {
-                setServers(await backend.serversList());
-                setNotice(`Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`);
-              })
-              .catch((e) => setNotice(errorText(e)));
-        }
+        if (id === "import") setImporting(true);
       }),
     [selected, stop],
   );
@@ -109,6 +101,7 @@ export function App() {
         onStop={stop}
         onEdit={setEditing}
         onNew={() => setEditing(blankServer())}
+        onImport={() => setImporting(true)}
         onDelete={async (s) => {
           if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
         }}
@@ -155,6 +148,17 @@ export function App() {
             } finally {
               setQuestions((all) => all.filter((q) => Number(q.qid) !== qid));
             }
+          }}
+        />
+      )}
+      {importing && (
+        <ImportDialog
+          onCancel={() => setImporting(false)}
+          onImport={async (text) => {
+            const r = await backend.serversImport(text);
+            setServers(await backend.serversList());
+            setImporting(false);
+            setNotice(`Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`);
           }}
         />
       )}

@@ -19,6 +19,7 @@ interface Props {
   onStop(id: number): void;
   onEdit(s: SavedServer): void;
   onNew(): void;
+  onImport(): void;
   onDelete(s: SavedServer): void;
 }
 
@@ -27,6 +28,7 @@ export function Sidebar(p: Props) {
     <aside className="sidebar">
       <header>
         <h1>Sonde</h1>
+        <button title="Import an mcpServers config" onClick={p.onImport}>Import</button>
         <button title="New connection (Ctrl+N)" aria-label="Add a server" onClick={p.onNew}>+</button>
       </header>
       <h3>Servers</h3>

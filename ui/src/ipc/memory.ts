@@ -61,7 +61,28 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       return servers;
     },
     serversDelete: async (id) => (servers = servers.filter((s) => s.id !== id)),
-    serversImport: async () => ({ servers: [], skipped: ["the in-memory preview cannot import"] }),
+    serversImport: async (text) => {
+      // The same rules as the core's import, for the preview: commands and URLs, the rest skipped.
+      let doc: Record<string, unknown>;
+      try {
+        doc = JSON.parse(text);
+      } catch (e) {
+        throw { code: "bad_input", message: `not JSON: ${(e as Error).message}` };
+      }
+      const table = (doc.mcpServers ?? doc.servers) as Record<string, { command?: string; args?: string[]; url?: string }> | undefined;
+      if (!table || typeof table !== "object") throw { code: "bad_input", message: 'no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object' };
+      const added: SavedServer[] = [];
+      const skipped: string[] = [];
+      for (const [name, entry] of Object.entries(table)) {
+        if (!entry.command && !entry.url) {
+          skipped.push(`${name}: no command and no url`);
+          continue;
+        }
+        added.push({ id: `imported-${name}`, name, command: [entry.command ?? "", ...(entry.args ?? [])].join(" ").trim(), url: entry.url ?? null, env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer);
+      }
+      servers = [...servers, ...added];
+      return { servers: added, skipped };
+    },
     connect: async (serverId, onStage) => {
       const saved = servers.find((s) => s.id === serverId);
       if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
