@@ -156,17 +156,8 @@ impl ServerStore {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 let demo = SavedServer {
                     id: "demo".into(),
-                    name: "Demo server".into(),
                     command: demo_command.to_owned(),
-                    url: None,
-                    headers: Vec::new(),
-                    roots: Vec::new(),
-                    env: Vec::new(),
-                    cwd: None,
-                    era: EraPolicy::Auto,
-                    timeout_ms: None,
-                    grace_stdin_ms: None,
-                    grace_term_ms: None,
+                    ..SavedServer::blank("Demo server")
                 };
                 self.save(std::slice::from_ref(&demo))?;
                 Ok(vec![demo])

@@ -119,7 +119,7 @@ async fn the_python_server_over_http_in_each_mode_and_era() {
     for mode in [&[][..], &["--json"][..], &["--stateless"][..]] {
         let mut args = vec![script, "http", "{port}"];
         args.extend_from_slice(mode);
-        let server = HttpServer::peer_with_port_arg(&python.to_string_lossy(), &args, "/mcp");
+        let server = HttpServer::peer(&python.to_string_lossy(), &args, "/mcp");
         for (policy, era) in [(EraPolicy::Auto, Era::Modern), (EraPolicy::Legacy, Era::Legacy)] {
             let mut config = server.config();
             config.era = policy;

@@ -21,7 +21,7 @@ use tokio::time::Instant;
 
 use super::exchange::{self, Event, Outgoing};
 use super::inbound::{classify, with_summary};
-use super::pending::{Pending, Reply, Table};
+use super::pending::{sleep_until, Pending, Reply, Table};
 use super::responder::reply_to;
 use super::task::Command;
 use super::{Options, Request, RequestError, Responder};
@@ -233,13 +233,6 @@ async fn run(
         if lp.closed && !commands_open {
             return;
         }
-    }
-}
-
-async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -177,6 +177,15 @@ impl Table {
     }
 }
 
+/// Sleeps until a deadline, or forever when there is none (a `select!` branch that is re-armed
+/// from state on every turn of a loop).
+pub async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 pub fn round_ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }

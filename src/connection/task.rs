@@ -11,7 +11,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary, Inbound};
-use super::pending::{Pending, Table};
+use super::pending::{sleep_until, Pending, Table};
 use super::responder::reply_to;
 use super::stdin::Stdin;
 use super::{Options, Request, RequestError, Responder};
@@ -160,13 +160,6 @@ pub async fn run(
         if lp.shut_down && !commands_open && lp.ladder.is_none() {
             return;
         }
-    }
-}
-
-async fn sleep_until(at: Option<Instant>) {
-    match at {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -15,12 +15,13 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// Starts `command` with `PORT` set to a free port and waits (20 s at most) until `path`
-    /// on that port accepts connections.
+    /// Starts `program` on a free port and waits (20 s at most) until it accepts connections:
+    /// the port goes in `PORT`, and in place of `{port}` in `args`.
     pub fn peer(program: &str, args: &[&str], path: &str) -> HttpServer {
         let port = free_port();
+        let args: Vec<String> = args.iter().map(|a| a.replace("{port}", &port.to_string())).collect();
         let child = Command::new(program)
-            .args(args)
+            .args(&args)
             .env("PORT", port.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -29,23 +30,6 @@ impl HttpServer {
             .unwrap_or_else(|e| panic!("start {program}: {e}"));
         let server = HttpServer { child, url: format!("http://127.0.0.1:{port}{path}") };
         wait_listening(port);
-        server
-    }
-
-    /// Like [`HttpServer::peer`] for servers that take the port as an argument: `{port}` in
-    /// `args` is replaced.
-    pub fn peer_with_port_arg(program: &str, args: &[&str], path: &str) -> HttpServer {
-        let port = free_port().to_string();
-        let args: Vec<String> = args.iter().map(|a| a.replace("{port}", &port)).collect();
-        let child = Command::new(program)
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap_or_else(|e| panic!("start {program}: {e}"));
-        let server = HttpServer { child, url: format!("http://127.0.0.1:{port}{path}") };
-        wait_listening(port.parse().unwrap());
         server
     }
 
