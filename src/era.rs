@@ -204,8 +204,11 @@ pub fn classify_probe(outcome: &ProbeOutcome, retried: bool) -> Verdict {
         ProbeOutcome::Died(how) => {
             Verdict::RespawnLegacy { evidence: format!("the server {how} on server/discover") }
         }
-        // protocol.md §8 item 4: 401, 403 and 5xx are never era evidence.
-        ProbeOutcome::Http { status, detail } if matches!(status, 401 | 403 | 407) || *status >= 500 => {
+        // protocol.md §8 item 4: 401, 403 and 5xx are never era evidence; nor is a redirect
+        // that was not followed.
+        ProbeOutcome::Http { status, detail }
+            if matches!(status, 300..=399 | 401 | 403 | 407) || *status >= 500 =>
+        {
             let detail = if detail.is_empty() { String::new() } else { format!(": {detail}") };
             Verdict::Fail {
                 reason: format!(

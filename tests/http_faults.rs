@@ -100,3 +100,28 @@ async fn an_oversized_body_is_cut_at_the_cap_and_the_connection_goes_on() {
     assert!(notes.iter().any(|n| n.contains("the rest was not read")), "the cut is noted: {notes:?}");
     hub.disconnect(id).await.unwrap();
 }
+
+#[tokio::test]
+async fn credentials_never_follow_a_redirect_to_another_origin() {
+    // The other origin: a port nobody should connect to.
+    let elsewhere = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    elsewhere.set_nonblocking(true).unwrap();
+    let to = format!("http://127.0.0.1:{}/steal", elsewhere.local_addr().unwrap().port());
+    let server = HttpServer::fixture(&["--redirect", &to]);
+    let hub = Hub::new(new_log("http-redirect"));
+    let mut config = server.config();
+    if let sonde_core::hub::Target::Http(target) = &mut config.target {
+        target
+            .headers
+            .push(sonde_core::transport::Header::parse("Authorization: Bearer s3cret", false).unwrap());
+    }
+    let err = hub.connect(&config).await.unwrap_err().to_string();
+    assert!(err.contains("server/discover got HTTP 307: redirected to"), "{err}");
+    assert!(err.contains("not followed: credentials stay with the origin"), "{err}");
+    let heads = details(&hub, "kind:http dir:in");
+    assert!(heads.iter().any(|d| d.contains(&format!("redirect to {to} not followed"))), "{heads:?}");
+    assert!(elsewhere.accept().is_err(), "nothing reached the other origin");
+    hub.log().flush().unwrap();
+    let recorded = std::fs::read_to_string(hub.log().path()).unwrap();
+    assert!(!recorded.contains("s3cret"), "the credential is not in the session log");
+}

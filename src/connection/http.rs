@@ -444,7 +444,18 @@ impl Loop {
     fn start_exchange(&mut self, out: Outgoing, purpose: Purpose) {
         let ex = out.ex;
         let cap = self.options.max_line;
-        let handle = exchange::start(&self.client, out, self.target.timeouts, cap, self.events.clone());
+        let mut timeouts = self.target.timeouts;
+        // Streams that exist to wait (the GET stream, a subscription) may be silent for as long
+        // as nothing happens; the idle timeout is for streams that owe a reply.
+        let waits = match &purpose {
+            Purpose::Listen | Purpose::Resume { id: None } => true,
+            Purpose::Request { method, .. } => method == "subscriptions/listen",
+            _ => false,
+        };
+        if waits {
+            timeouts.idle = Duration::from_secs(365 * 24 * 3600);
+        }
+        let handle = exchange::start(&self.client, out, timeouts, cap, self.events.clone());
         let exchange = Exchange {
             purpose,
             handle,
@@ -530,6 +541,10 @@ impl Loop {
             return;
         };
         exchange.status = Some(status);
+        if let Some(location) = header("location").filter(|_| (300..400).contains(&status)) {
+            exchange.body_excerpt =
+                Some(format!("redirected to {location}, not followed: credentials stay with the origin"));
+        }
         let purpose = exchange.purpose.clone();
         if let Purpose::Request { id, .. } = &purpose {
             entry.answers = self.pending.get(id).map(|p| p.seq);
@@ -611,7 +626,7 @@ impl Loop {
                 excerpt = excerpt.chars().take(120).collect::<String>() + "…";
             }
             if let Some(exchange) = self.exchanges.get_mut(&ex) {
-                exchange.body_excerpt = Some(excerpt);
+                exchange.body_excerpt.get_or_insert(excerpt);
             }
             let mut entry = Entry::new(self.conn, Kind::NonProtocol, Direction::In)
                 .with_owned_bytes(bytes)

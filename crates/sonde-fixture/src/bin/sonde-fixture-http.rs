@@ -16,6 +16,7 @@
 //!                      in a new session
 //! --slow-headers-ms N  wait N ms before the response headers of tools/call
 //! --big-mib N          answer tools/call with a JSON body of N MiB
+//! --redirect URL       answer every POST with 307 to URL
 //! ```
 
 use std::collections::HashSet;
@@ -34,6 +35,7 @@ struct Knobs {
     expire_after: Option<u64>,
     slow_headers_ms: u64,
     big_mib: Option<usize>,
+    redirect: Option<String>,
 }
 
 #[derive(Default)]
@@ -74,6 +76,7 @@ fn parse_args() -> Knobs {
             "--expire-after" => k.expire_after = Some(number(value("--expire-after"))),
             "--slow-headers-ms" => k.slow_headers_ms = number(value("--slow-headers-ms")),
             "--big-mib" => k.big_mib = Some(number(value("--big-mib")) as usize),
+            "--redirect" => k.redirect = Some(value("--redirect")),
             other => die(&format!("unknown flag {other}")),
         }
     }
@@ -166,6 +169,7 @@ fn reason(status: u16) -> &'static str {
         200 => "OK",
         202 => "Accepted",
         400 => "Bad Request",
+        307 => "Temporary Redirect",
         404 => "Not Found",
         405 => "Method Not Allowed",
         500 => "Internal Server Error",
@@ -205,6 +209,9 @@ fn post(
     knobs: &Knobs,
     shared: &Mutex<Shared>,
 ) -> std::io::Result<()> {
+    if let Some(to) = &knobs.redirect {
+        return respond(stream, 307, &[("Location", to.clone())], b"");
+    }
     if let Some(status) = knobs.fail_status {
         let headers = [("Content-Type", "text/plain".to_owned())];
         return respond(stream, status, &headers, b"fixture: failing on purpose");
