@@ -33,8 +33,9 @@ test: deps peers ui-deps e2e-deps fmt-check clippy
 	cd ui && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
 	$(MAKE) --no-print-directory desktop
+	$(CARGO) build -p sonde-fixture
 	rm -rf $(CACHE)/e2e-home && mkdir -p $(CACHE)/shots
-	SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
+	SONDE_FIXTURE=$(CARGO_TARGET_DIR)/debug/sonde-fixture SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
 	  XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \
 	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(DESKTOP) $(CACHE)/e2e-venv/bin/python
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked

@@ -168,6 +168,29 @@ try:
         os.killpg(http_server.pid, 9)
         http_server.wait()
 
+    # A server that ignores EOF and SIGTERM: Stop shows each step of the ladder as it happens.
+    fixture = os.environ["SONDE_FIXTURE"]
+    driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
+    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
+    dialog.find_element(By.XPATH, ".//label[contains(., 'Name')]/input").send_keys("Stubborn")
+    dialog.find_element(By.XPATH, ".//label[contains(., 'Command line')]/input").send_keys(f"{fixture} --stay-on-eof --ignore-sigterm --grandchild")
+    dialog.find_element(By.XPATH, ".//label[contains(., 'stdin grace')]/input").send_keys("1500")
+    dialog.find_element(By.XPATH, ".//label[contains(., 'SIGTERM grace')]/input").send_keys("1500")
+    dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Stubborn']]//button[text()='Connect']")).click()
+    status = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//div[@data-status='ready']"))
+    stubborn = int(status.text.split("pid")[1].split()[0])
+    driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").clear()
+    driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").send_keys("kind:lifecycle")
+    driver.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//button[text()='Stop']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//div[@data-status='stopping']"))
+    wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'sent SIGTERM to process group')]]"))
+    shot("stopping")
+    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//div[contains(., 'killed by SIGKILL')]"))
+    assert not alive(stubborn), f"pid {stubborn} outlived the ladder"
+    passed += 1
+    print("ok   Stop on a stubborn server shows stdin → SIGTERM → SIGKILL as it happens")
+
     # Deleting a saved server asks first (a WebKitGTK confirm dialog), then it is gone.
     driver.find_element(By.XPATH, "//li[.//div[text()='Everything HTTP']]//button[text()='Delete']").click()
     alert = wait.until(lambda d: d.switch_to.alert)
