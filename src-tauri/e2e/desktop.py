@@ -14,6 +14,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -190,6 +191,32 @@ try:
     assert not alive(stubborn), f"pid {stubborn} outlived the ladder"
     passed += 1
     print("ok   Stop on a stubborn server shows stdin → SIGTERM → SIGKILL as it happens")
+
+    # Follow mode in the real window: turned on, it keeps the newest entry in view as a slow call
+    # streams progress notifications into the log.
+    box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']")
+    box.clear()
+    box.send_keys(" ")
+    box.send_keys(Keys.BACKSPACE)
+    follow = driver.find_element(By.CSS_SELECTOR, ".follow input")
+    if not follow.is_selected():
+        follow.click()
+    driver.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Demo server']]//div[@data-status='ready']"))
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//strong[text()='Slow task']]")).click()
+    inputs = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tool-call input"))
+    inputs[0].send_keys("1")
+    inputs[1].send_keys("25")
+    driver.find_element(By.XPATH, "//button[text()='Call']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("done after 1 s in 25 steps")))
+    at_bottom = "const el = document.querySelector('.rows'); return el.scrollHeight - el.scrollTop - el.clientHeight < 30;"
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(at_bottom))
+    last = driver.execute_script("const rows = [...document.querySelectorAll('.rows .row')]; return rows.map(r => r.textContent).join('|');")
+    assert "tools/call" in last.split("|")[-1] or "result" in last.split("|")[-1], last.split("|")[-3:]
+    assert follow.is_selected(), "follow mode switched itself off"
+    shot("follow")
+    passed += 1
+    print("ok   follow mode keeps the newest entry in view while a call streams progress")
 
     # Deleting a saved server asks first (a WebKitGTK confirm dialog), then it is gone.
     driver.find_element(By.XPATH, "//li[.//div[text()='Everything HTTP']]//button[text()='Delete']").click()

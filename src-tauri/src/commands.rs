@@ -229,7 +229,9 @@ pub async fn tool_call(
         }
     });
     let result = session.request_with(request).await;
-    forward.abort();
+    // Every sender is gone with the request, so the forwarder ends once it has passed on the
+    // last updates (which may have come just before the result); the bound is a safety net.
+    let _ = tokio::time::timeout(Duration::from_secs(1), forward).await;
     let result = result?;
     let check = check_output(&tool, &result);
     Ok(CallOutcome { result, check })
