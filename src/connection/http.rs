@@ -621,7 +621,7 @@ impl Loop {
         if !looks_json {
             // One line of it for the error a request fails with; the entry keeps every byte.
             let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
-            let mut excerpt = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut excerpt = text_of(&text).split_whitespace().collect::<Vec<_>>().join(" ");
             if excerpt.chars().count() > 120 {
                 excerpt = excerpt.chars().take(120).collect::<String>() + "…";
             }
@@ -1057,6 +1057,38 @@ impl Loop {
     }
 }
 
+/// The words of a body: an HTML error page without its tags, anything else as it is.
+fn text_of(body: &str) -> String {
+    if !body.trim_start().starts_with('<') {
+        return body.to_owned();
+    }
+    let mut words = String::new();
+    let mut in_tag = false;
+    for c in body.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                words.push(' ');
+            }
+            c if !in_tag => words.push(c),
+            _ => {}
+        }
+    }
+    words
+}
+
 fn reason_phrase(status: u16) -> &'static str {
     reqwest::StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn html_error_pages_read_as_their_words() {
+        let page = "<!DOCTYPE html>\n<html><head><title>Error</title></head><body><pre>Cannot POST /sse</pre></body></html>";
+        let words = super::text_of(page).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words, "Error Cannot POST /sse");
+        assert_eq!(super::text_of("plain <3"), "plain <3");
+    }
 }
