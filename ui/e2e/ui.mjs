@@ -87,6 +87,19 @@ try {
     if (await dialog.count()) throw new Error("the dialog is still open");
   });
 
+  await test("a sampling request shows its messages and sends the reply the person writes", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.getByRole("button", { name: /Summarize/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Server request" });
+    await dialog.getByText("Summarize MCP in five words.").waitFor(T);
+    await dialog.getByLabel("Reply").fill("Tools for models, over JSON-RPC");
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await page.getByLabel("Tool result").getByText("Summary: Tools for models, over JSON-RPC").waitFor(T);
+  });
+
   await test("an mcpServers config is imported from a pasted text; bad JSON keeps the text and says why", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Import" }).click();

@@ -7,6 +7,7 @@ const TOOLS = [
   { name: "echo", title: "Echo", description: "Returns the text it is given.", inputSchema: { type: "object", properties: { text: { type: "string", description: "What to echo" } }, required: ["text"] }, annotations: { readOnlyHint: true } },
   { name: "add", title: "Add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] } },
   { name: "greet", title: "Greet", description: "Asks who you are (an elicitation), then greets you.", inputSchema: { type: "object", properties: {} } },
+  { name: "summarize", title: "Summarize", description: "Asks the client's model for a summary (sampling).", inputSchema: { type: "object", properties: {} } },
   { name: "slow", title: "Slow task", description: "Works for a while, reporting progress.", inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } } },
 ];
 
@@ -128,6 +129,23 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
           message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
           const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
           return { content: [{ type: "text", text: r.action === "accept" ? `Hello, ${r.content?.name}!` : `You chose to ${r.action}.` }] };
+        }
+        if (name === "summarize") {
+          const params = { messages: [{ role: "user", content: { type: "text", text: "Summarize MCP in five words." } }], maxTokens: 50 };
+          const askId = 2000 + rid;
+          message(id, "in", { jsonrpc: "2.0", id: askId, method: "sampling/createMessage", params });
+          const qid = nextQid++;
+          const answer = await new Promise<{ result: JsonValue | null; refusal: string | null }>((resolve) => {
+            answers.set(qid, resolve);
+            askPerson?.({ qid, conn: id, method: "sampling/createMessage", params } as ServerQuestion);
+          });
+          if (answer.refusal) {
+            message(id, "out", { jsonrpc: "2.0", id: askId, error: { code: -1, message: answer.refusal } });
+            return { content: [{ type: "text", text: `The client refused: ${answer.refusal}` }], isError: true };
+          }
+          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const reply = answer.result as { content?: { text?: string } };
+          return { content: [{ type: "text", text: `Summary: ${reply.content?.text}` }] };
         }
         if (name === "add") return { content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }], structuredContent: { sum: Number(a.a) + Number(a.b) } };
         const steps = Number(a.steps ?? 5);
