@@ -69,6 +69,9 @@ impl WireLog {
             Vec::new(),
         )?);
         spawn_flusher(Arc::downgrade(&log));
+        // Old sessions go, so the directory cannot grow without bound; a failure here only
+        // leaves more files behind.
+        let _ = prune_sessions(dir, KEEP_SESSIONS);
         Ok(log)
     }
 
@@ -327,6 +330,27 @@ pub fn sessions_dir() -> io::Result<PathBuf> {
     Ok(dirs.data_dir().join("sessions"))
 }
 
+/// How many session files a directory keeps: the newest ones.
+pub const KEEP_SESSIONS: usize = 500;
+
+/// Removes all but the `keep` newest session files (`*.jsonl`) in `dir`; returns how many went.
+pub fn prune_sessions(dir: &Path, keep: usize) -> io::Result<usize> {
+    let mut sessions: Vec<(SystemTime, PathBuf)> = Vec::new();
+    for item in fs::read_dir(dir)? {
+        let item = item?;
+        let path = item.path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            sessions.push((item.metadata()?.modified()?, path));
+        }
+    }
+    sessions.sort_by(|a, b| b.cmp(a));
+    let old = sessions.split_off(keep.min(sessions.len()));
+    for (_, path) in &old {
+        fs::remove_file(path)?;
+    }
+    Ok(old.len())
+}
+
 /// The most recent session file in `dir`.
 pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
     let mut newest: Option<(SystemTime, PathBuf)> = None;
@@ -348,6 +372,26 @@ pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_newest_sessions_are_kept() {
+        let dir = std::env::temp_dir().join(format!("sonde-prune-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        for i in 0..5 {
+            let path = dir.join(format!("s{i}.jsonl"));
+            fs::write(&path, "").unwrap();
+            let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i);
+            fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
+        }
+        fs::write(dir.join("notes.txt"), "not a session").unwrap();
+        assert_eq!(prune_sessions(&dir, 2).unwrap(), 3);
+        let mut left: Vec<String> =
+            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, ["notes.txt", "s3.jsonl", "s4.jsonl"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));
