@@ -17,6 +17,9 @@ TIME_SERVER := mcp-server-time==2026.10.19
 PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+# Node >= 22 (the conformance suite and the Inspector CLI need it), from the npm registry. Defined
+# before the rules that list it: make expands prerequisites as it reads them.
+NODE22 := $(PEERS)/node22/node_modules/.bin/node
 
 .PHONY: run test conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
 
@@ -141,8 +144,6 @@ conformance: peers $(NODE22)
 	tests/conformance/run.sh $(NODE22) $(PEERS)/conformance/node_modules/@modelcontextprotocol/conformance \
 	  $(CARGO_TARGET_DIR)/debug/sonde
 
-# Node >= 22 (the conformance suite and the Inspector CLI need it) from the npm registry.
-NODE22 := $(PEERS)/node22/node_modules/.bin/node
 $(NODE22):
 	mkdir -p $(PEERS)/node22
 	cd $(PEERS)/node22 && { [ -f package.json ] || npm init -y >/dev/null; } && \

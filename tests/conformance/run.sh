@@ -12,11 +12,13 @@ cli="$node $pkg/dist/index.js"
 if [ $# -eq 0 ]; then
   set --
   for version in 2025-11-25 2026-07-28; do
-    for s in $($cli list --client --requirements "$version" 2>/dev/null |
-      sed -n '/^Client scenarios/,/^$/p' | sed -n 's/^  - //p' | grep -v '^auth/'); do
+    listed=$($cli list --client --requirements "$version") || { echo "run.sh: the harness could not list scenarios" >&2; exit 1; }
+    for s in $(echo "$listed" | sed -n '/^Client scenarios/,/^$/p' | sed -n 's/^  - //p' | grep -v '^auth/'); do
       set -- "$@" "$s@$version"
     done
   done
+  # A run of nothing must not pass.
+  [ $# -gt 0 ] || { echo "run.sh: no client scenarios were listed" >&2; exit 1; }
 fi
 out=${CONFORMANCE_OUT:-$(mktemp -d)}
 mkdir -p "$out"
