@@ -194,16 +194,8 @@ pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
                 out.skipped.push(format!("{name}: {why}"));
                 continue;
             }
-            let headers = entry
-                .get("headers")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| Header {
-                    name: k.clone(),
-                    value: v.as_str().map_or_else(|| v.to_string(), str::to_owned),
-                    secret: crate::transport::is_secret_name(k),
-                })
+            let headers = string_pairs(entry, "headers")
+                .map(|(name, value)| Header { secret: crate::transport::is_secret_name(&name), name, value })
                 .collect();
             out.servers.push(SavedServer { url: Some(url.to_owned()), headers, ..SavedServer::blank(name) });
             continue;
@@ -223,16 +215,7 @@ pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
             .chain(args)
             .map(|w| shell_words::quote(&w).into_owned())
             .collect::<Vec<_>>();
-        let env = entry
-            .get("env")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .map(|(k, v)| EnvVar {
-                key: k.clone(),
-                value: v.as_str().map_or_else(|| v.to_string(), str::to_owned),
-            })
-            .collect();
+        let env = string_pairs(entry, "env").map(|(key, value)| EnvVar { key, value }).collect();
         out.servers.push(SavedServer {
             command: line.join(" "),
             env,
@@ -241,6 +224,12 @@ pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
         });
     }
     Ok(out)
+}
+
+/// The members of an object in a config entry (`env`, `headers`), values as text.
+fn string_pairs<'a>(entry: &'a Value, key: &str) -> impl Iterator<Item = (String, String)> + 'a {
+    let members = entry.get(key).and_then(Value::as_object).into_iter().flatten();
+    members.map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
 }
 
 /// A fresh id for a saved server: time and a counter, unique within this machine's use.

@@ -63,8 +63,19 @@ def alive(pid):
         return False
 
 
+def connect_and_echo(name, text):
+    """Connects a saved server-everything (2025-11-25) and calls echo with `text`."""
+    wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//div[text()='{name}']]//button[text()='Connect']")).click()
+    badge = wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//span[text()='{name}']]//span[contains(@class,'era')]"))
+    assert badge.text == "2025-11-25", badge.text
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//code[text()='echo']]")).click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input")).send_keys(text)
+    driver.find_element(By.XPATH, "//button[text()='Call']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Echo: {text}")))
+
+
+wait = WebDriverWait(driver, 30)
 try:
-    wait = WebDriverWait(driver, 30)
     wait.until(lambda d: d.title == "Sonde")
     connect = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']"))
     connect.click()
@@ -122,13 +133,7 @@ try:
     dialog.find_element(By.XPATH, ".//label[contains(., 'Name')]/input").send_keys("Everything")
     dialog.find_element(By.XPATH, ".//label[contains(., 'Command line')]/input").send_keys(f"{everything} stdio")
     dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Everything']]//button[text()='Connect']")).click()
-    badge = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Everything']]//span[contains(@class,'era')]"))
-    assert badge.text == "2025-11-25", badge.text
-    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//code[text()='echo']]")).click()
-    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input")).send_keys("hi from the window")
-    driver.find_element(By.XPATH, "//button[text()='Call']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("Echo: hi from the window")))
+    connect_and_echo("Everything", "hi from the window")
     shot("everything")
     passed += 1
     print("ok   add server-everything through the dialog, connect (2025-11-25), call echo")
@@ -148,13 +153,7 @@ try:
         dialog.find_element(By.CSS_SELECTOR, "input[aria-label='Header name']").send_keys("Authorization")
         dialog.find_element(By.CSS_SELECTOR, "input[aria-label='Header value']").send_keys("Bearer never-recorded")
         dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
-        wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Everything HTTP']]//button[text()='Connect']")).click()
-        badge = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Everything HTTP']]//span[contains(@class,'era')]"))
-        assert badge.text == "2025-11-25", badge.text
-        wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//code[text()='echo']]")).click()
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input")).send_keys("hi over http")
-        driver.find_element(By.XPATH, "//button[text()='Call']").click()
-        wait.until(lambda d: d.find_element(By.XPATH, xpath_text("Echo: hi over http")))
+        connect_and_echo("Everything HTTP", "hi over http")
         # The POST of the call, selected: its headers are shown, the credential redacted.
         driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").send_keys("method:tools/call dir:out kind:message")
         rows = wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]")[1:])
