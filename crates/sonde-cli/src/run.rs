@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use sonde_core::config::EraCache;
-use sonde_core::hub::{Hub, HubError};
+use sonde_core::hub::{Hub, HubError, ServerConfig};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
@@ -19,7 +19,10 @@ pub const TOOL_ERROR: i32 = 3;
 pub const INTERRUPTED: i32 = 130;
 
 pub async fn run(global: &Global, command: Command) -> i32 {
-    let (common, op) = match plan(command) {
+    // Usage errors are found before a session log is made for a run that cannot happen.
+    let planned =
+        plan(command).and_then(|(common, op)| Ok((global.server_config(&common.server)?, common, op)));
+    let (config, common, op) = match planned {
         Ok(planned) => planned,
         Err(message) => {
             eprintln!("sonde: {message}");
@@ -44,7 +47,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     let hub = Arc::new(hub);
     let work = {
         let hub = hub.clone();
-        async move { with_server(&hub, global, &common, op).await }
+        async move { with_server(&hub, &config, &common, op).await }
     };
     let code = tokio::select! {
         code = work => code,
@@ -118,15 +121,8 @@ fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String>
 }
 
 /// Connects, runs the operation, and reports a failure the way the contract says.
-async fn with_server(hub: &Hub, global: &Global, common: &Common, op: Op) -> i32 {
-    let config = match global.server_config(&common.server) {
-        Ok(config) => config,
-        Err(e) => {
-            eprintln!("sonde: {e}");
-            return USAGE;
-        }
-    };
-    let id = match hub.connect(&config).await {
+async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) -> i32 {
+    let id = match hub.connect(config).await {
         Ok(id) => id,
         Err(e) => {
             eprintln!("sonde: {e}");
