@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::era::EraPolicy;
-use crate::hub::ServerConfig;
+use crate::hub::{ServerConfig, Target};
 use crate::process::SpawnSpec;
 use crate::transport::{Header, HttpTarget};
 
@@ -105,6 +105,10 @@ impl SavedServer {
         if let Some(ms) = self.timeout_ms {
             config.options.request_timeout = Duration::from_millis(ms);
             config.connect_timeout = Duration::from_millis(ms);
+            // Over HTTP the response headers are part of the reply the timeout waits for.
+            if let Target::Http(target) = &mut config.target {
+                target.timeouts.headers = Duration::from_millis(ms);
+            }
         }
         if let Some(ms) = self.grace_stdin_ms {
             config.options.graces.stdin = Duration::from_millis(ms);
@@ -244,7 +248,6 @@ pub fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::Target;
 
     #[test]
     fn the_first_load_holds_the_demo_server_and_saves_round_trip() {
