@@ -11,8 +11,10 @@ import socket
 import subprocess
 import sys
 import time
+import traceback
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
@@ -74,7 +76,9 @@ def connect_and_echo(name, text):
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Echo: {text}")))
 
 
-wait = WebDriverWait(driver, 30)
+# React re-renders replace elements under a running query; WebKitWebDriver then reports them
+# stale, which only means "look again".
+wait = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException])
 try:
     wait.until(lambda d: d.title == "Sonde")
     connect = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']"))
@@ -256,6 +260,7 @@ except Exception as e:  # noqa: BLE001 - report any failure with a screenshot
     except Exception:  # noqa: BLE001 - the window may be gone
         pass
     print(f"FAIL desktop: {e!r}")
+    traceback.print_exc(limit=3)
 finally:
     try:
         driver.quit()

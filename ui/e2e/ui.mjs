@@ -146,8 +146,8 @@ try {
     await page.getByText("5000 entries").waitFor(T);
     const rows = page.getByRole("grid", { name: "Wire log" });
     await page.waitForFunction(() => { const el = document.querySelector(".rows"); return el && el.scrollHeight - el.scrollTop - el.clientHeight < 30; }, null, T);
-    await rows.evaluate((el) => el.scrollTo(0, 0));
-    await rows.dispatchEvent("scroll");
+    await rows.hover();
+    await page.mouse.wheel(0, -3000);
     await page.waitForFunction(() => !document.querySelector(".follow input").checked, null, T);
   });
 

@@ -101,9 +101,15 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
     if (follow && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [follow, count, virtualizer]);
 
+  // Only the user scrolling away ends follow mode: the list's own scrolling (rows appended, row
+  // heights measured) also fires scroll events, briefly short of the bottom.
+  const userScrolledAt = useRef(0);
+  const userScrolls = () => {
+    userScrolledAt.current = performance.now();
+  };
   const onScroll = () => {
     const el = scroller.current;
-    if (!el) return;
+    if (!el || performance.now() - userScrolledAt.current > 1000) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
     if (!atBottom && follow) setFollow(false);
   };
@@ -166,7 +172,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
           role="grid"
           aria-label="Wire log"
           onScroll={onScroll}
+          onWheel={userScrolls}
+          onTouchMove={userScrolls}
+          onPointerDown={userScrolls}
           onKeyDown={(e) => {
+            userScrolls(); // PageUp, Home and the arrows scroll too
             if (e.key === "j" || e.key === "ArrowDown") (e.preventDefault(), move(1));
             if (e.key === "k" || e.key === "ArrowUp") (e.preventDefault(), move(-1));
           }}
