@@ -125,3 +125,18 @@ async fn credentials_never_follow_a_redirect_to_another_origin() {
     let recorded = std::fs::read_to_string(hub.log().path()).unwrap();
     assert!(!recorded.contains("s3cret"), "the credential is not in the session log");
 }
+
+#[tokio::test]
+async fn requests_in_flight_when_the_session_expires_all_go_through_in_the_new_one() {
+    let server = HttpServer::fixture(&["--expire-after", "1"]);
+    let hub = Hub::new(new_log("http-expire-many"));
+    let id = hub.connect(&server.config()).await.unwrap();
+    let calls = (0..4).map(|i| hub.call_tool(id, "echo", Some(json!({"text": format!("call {i}")}))));
+    let results = futures_util::future::join_all(calls).await;
+    for (i, result) in results.into_iter().enumerate() {
+        assert_eq!(result.unwrap()["content"][0]["text"], format!("call {i}"));
+    }
+    let inits = hub.log().entries(&Filter::parse("dir:out method:initialize").unwrap()).unwrap();
+    assert_eq!(inits.len(), 2, "one new session for all of them");
+    hub.disconnect(id).await.unwrap();
+}

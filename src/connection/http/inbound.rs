@@ -61,7 +61,13 @@ impl Loop {
                     self.session = Some(session);
                 }
             }
-            Purpose::Request { id, method, body } if status == 404 && self.session.is_some() => {
+            // A 404 on a request sent in a session (or while a new one is being opened, for
+            // requests sent in the old one) means the session expired.
+            Purpose::Request { id, method, body }
+                if status == 404
+                    && method != "initialize"
+                    && (self.session.is_some() || self.reinit.is_some()) =>
+            {
                 self.exchanges.get_mut(&ex).expect("present").superseded = true;
                 self.session_expired(id, method, body);
             }
