@@ -140,3 +140,21 @@ async fn requests_in_flight_when_the_session_expires_all_go_through_in_the_new_o
     assert_eq!(inits.len(), 2, "one new session for all of them");
     hub.disconnect(id).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_request_that_times_out_is_cancelled_in_its_era_and_the_connection_goes_on() {
+    let server = HttpServer::fixture(&["--slow-headers-ms", "3000"]);
+    let hub = Hub::new(new_log("http-timeout"));
+    let mut config = server.config();
+    config.options.request_timeout = Duration::from_millis(300);
+    let id = hub.connect(&config).await.unwrap();
+    let err = hub.call_tool(id, "echo", Some(json!({"text": "x"}))).await.unwrap_err().to_string();
+    assert_eq!(err, "tools/call got no reply within 300 ms");
+    // 2025-11-25 over HTTP: a disconnect is not a cancellation, so the notification is POSTed.
+    let cancelled =
+        hub.log().entries(&Filter::parse("dir:out method:notifications/cancelled").unwrap()).unwrap();
+    assert_eq!(cancelled.len(), 1);
+    let tools = hub.list_tools(id).await.unwrap();
+    assert_eq!(tools[0]["name"], "echo");
+    hub.disconnect(id).await.unwrap();
+}

@@ -41,6 +41,7 @@ impl Loop {
             return;
         };
         exchange.status = Some(status);
+        let sent_in = exchange.session.clone();
         if let Some(location) = header("location").filter(|_| (300..400).contains(&status)) {
             exchange.body_excerpt =
                 Some(format!("redirected to {location}, not followed: credentials stay with the origin"));
@@ -61,15 +62,12 @@ impl Loop {
                     self.session = Some(session);
                 }
             }
-            // A 404 on a request sent in a session (or while a new one is being opened, for
-            // requests sent in the old one) means the session expired.
+            // A 404 on a request sent in a session means that session expired.
             Purpose::Request { id, method, body }
-                if status == 404
-                    && method != "initialize"
-                    && (self.session.is_some() || self.reinit.is_some()) =>
+                if status == 404 && method != "initialize" && sent_in.is_some() =>
             {
                 self.exchanges.get_mut(&ex).expect("present").superseded = true;
-                self.session_expired(id, method, body);
+                self.session_expired(id, method, body, sent_in);
             }
             Purpose::Oneway { what } if what == "notifications/initialized" && ok => self.open_listen(),
             Purpose::Listen if status == 405 => self
@@ -86,12 +84,29 @@ impl Loop {
 
     /// A 404 on a request sent with a session: the session expired. Open a new one without
     /// the header, then send the request again (it keeps its id: ids are per session).
-    pub(super) fn session_expired(&mut self, id: RequestId, method: String, body: Vec<u8>) {
-        let old = self.session.take().unwrap_or_default();
+    /// `sent_in` is the session the request went out with: if a new one has replaced it since,
+    /// the request only needs sending again.
+    pub(super) fn session_expired(
+        &mut self,
+        id: RequestId,
+        method: String,
+        body: Vec<u8>,
+        sent_in: Option<String>,
+    ) {
         if let Some((_, waiting)) = &mut self.reinit {
             waiting.push((id, method, body));
             return;
         }
+        if sent_in != self.session {
+            if let Ok(message) = Message::decode(&body) {
+                self.note(format!(
+                    "{method} {id} went out in the expired session; sending it again in the new one"
+                ));
+                self.post(message, false, Purpose::Request { id, method, body });
+            }
+            return;
+        }
+        let old = self.session.take().unwrap_or_default();
         self.note(format!(
             "session {old} expired (HTTP 404 on {method}); initializing a new session without it"
         ));

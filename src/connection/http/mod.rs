@@ -81,6 +81,8 @@ struct Exchange {
     /// Set when the exchange's outcome is no longer the request's (a 404 on an expired
     /// session: the request is sent again in the new session).
     superseded: bool,
+    /// The session id the request was sent with.
+    session: Option<String>,
     /// How many resumes led to this exchange.
     resumes: u32,
     /// Whether any event arrived (a GET stream that keeps failing at once is not reopened).

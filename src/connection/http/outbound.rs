@@ -176,6 +176,7 @@ impl Loop {
             retry: None,
             body_excerpt: None,
             superseded: false,
+            session: self.session.clone(),
             resumes: 0,
             got_event: false,
         };

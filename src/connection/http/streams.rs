@@ -149,8 +149,9 @@ impl Loop {
     }
 
     /// Closes the stream that carries a request, if it has one of its own.
+    /// An aborted exchange reports nothing more, so it is forgotten here.
     pub(super) fn abort_stream_of(&mut self, id: &RequestId) {
-        for exchange in self.exchanges.values() {
+        self.exchanges.retain(|_, exchange| {
             let carries = match &exchange.purpose {
                 Purpose::Request { id: r, .. } => r == id,
                 Purpose::Resume { id: Some(r) } => r == id,
@@ -159,6 +160,8 @@ impl Loop {
             if carries {
                 exchange.handle.abort();
             }
-        }
+            !carries
+        });
+        self.resumes.retain(|r| r.id.as_ref() != Some(id));
     }
 }
