@@ -65,6 +65,17 @@ def alive(pid):
         return False
 
 
+def set_filter(text):
+    """Replaces the log filter as a person would. (WebDriver's clear() does not always reach
+    React's onChange in WebKitGTK, and the next keys would then be appended.)"""
+    box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    if text:
+        box.send_keys(text)
+    wait.until(lambda d: box.get_attribute("value") == text)
+
+
 def connect_and_echo(name, text):
     """Connects a saved server-everything (2025-11-25) and calls echo with `text`."""
     wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//div[text()='{name}']]//button[text()='Connect']")).click()
@@ -108,7 +119,8 @@ try:
     assert "Who is calling?" in dialog.text, dialog.text
     name = dialog.find_element(By.CSS_SELECTOR, "input.mono")
     assert name.get_attribute("value") == "Ada", name.get_attribute("value")
-    name.clear()
+    name.send_keys(Keys.CONTROL, "a")
+    name.send_keys(Keys.BACKSPACE)
     name.send_keys("Grace")
     shot("elicitation")
     dialog.find_element(By.XPATH, ".//button[text()='Accept']").click()
@@ -159,7 +171,7 @@ try:
         dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
         connect_and_echo("Everything HTTP", "hi over http")
         # The POST of the call, selected: its headers are shown, the credential redacted.
-        driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").send_keys("method:tools/call dir:out kind:message")
+        set_filter("method:tools/call dir:out kind:message")
         rows = wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]")[1:])
         rows[-1].click()
         headers = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='HTTP'] table.headers"))
@@ -184,8 +196,7 @@ try:
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Stubborn']]//button[text()='Connect']")).click()
     status = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//div[@data-status='ready']"))
     stubborn = int(status.text.split("pid")[1].split()[0])
-    driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").clear()
-    driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']").send_keys("kind:lifecycle")
+    set_filter("kind:lifecycle")
     driver.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//button[text()='Stop']").click()
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Stubborn']]//div[@data-status='stopping']"))
     wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'sent SIGTERM to process group')]]"))
@@ -197,10 +208,7 @@ try:
 
     # Follow mode in the real window: turned on, it keeps the newest entry in view as a slow call
     # streams progress notifications into the log.
-    box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']")
-    box.clear()
-    box.send_keys(" ")
-    box.send_keys(Keys.BACKSPACE)
+    set_filter("")
     follow = driver.find_element(By.CSS_SELECTOR, ".follow input")
     if not follow.is_selected():
         follow.click()
