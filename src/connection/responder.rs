@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use tokio::sync::mpsc;
 
+use crate::era::Era;
 use crate::wire::{ErrorObject, Message, RequestId};
 
 /// Answers server→client requests, and declares what it can answer.
@@ -41,27 +42,33 @@ impl Answer {
     }
 }
 
-/// The reply to a server request as a message: now, or (for an answer that comes later) sent
-/// through `late` when it comes, so the connection never waits on a person.
+/// What a connection does with a server request: `Err` with the words to record when the era
+/// forbids it (2026-07-28: servers send no requests; it is flagged and left unanswered), else the
+/// reply to send now, or `None` when the answer comes later and is sent through `late`, so the
+/// connection never waits on a person.
 pub(super) fn reply_to(
     responder: &dyn Responder,
+    era: Option<Era>,
     id: RequestId,
     method: &str,
     params: Option<&Value>,
     late: &mpsc::UnboundedSender<Message>,
-) -> Option<Message> {
+) -> Result<Option<Message>, &'static str> {
+    if era == Some(Era::Modern) {
+        return Err("a server request on a 2026-07-28 connection breaks the protocol; not answered");
+    }
     let message = |id: RequestId, reply: Result<Value, ErrorObject>| match reply {
         Ok(result) => Message::result(id, result),
         Err(error) => Message::Response { id: Some(id), outcome: Err(error) },
     };
     match responder.answer(method, params) {
-        Answer::Now(reply) => Some(message(id, reply)),
+        Answer::Now(reply) => Ok(Some(message(id, reply))),
         Answer::Later(reply) => {
             let late = late.clone();
             tokio::spawn(async move {
                 let _ = late.send(message(id, reply.await));
             });
-            None
+            Ok(None)
         }
     }
 }
@@ -200,6 +207,16 @@ pub fn file_uri(path: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_requests_are_answered_in_2025_11_25_and_refused_in_2026_07_28() {
+        let (late, _) = mpsc::unbounded_channel();
+        let r = BasicResponder::default();
+        let modern = reply_to(&r, Some(Era::Modern), 7.into(), "ping", None, &late);
+        assert!(modern.unwrap_err().contains("breaks the protocol"));
+        let legacy = reply_to(&r, Some(Era::Legacy), 7.into(), "ping", None, &late).unwrap().unwrap();
+        assert_eq!(legacy, Message::result(7.into(), json!({})));
+    }
 
     #[test]
     fn roots_are_listed_as_file_uris_and_unknown_methods_are_refused() {

@@ -268,15 +268,21 @@ impl Loop {
                 self.log.append(entry);
                 self.after_reply(&id);
             }
-            Message::Request { .. } if self.era == Some(Era::Modern) => {
-                let detail = "a server request on a 2026-07-28 connection breaks the protocol; not answered";
-                self.log.append(entry.with_detail(detail));
-            }
             Message::Request { id, method, params } => {
-                self.log.append(entry);
-                let late = &self.late;
-                if let Some(reply) = reply_to(self.responder.as_ref(), id, &method, params.as_ref(), late) {
-                    self.post(reply, false, Purpose::Oneway { what: format!("the reply to {method}") });
+                match reply_to(self.responder.as_ref(), self.era, id, &method, params.as_ref(), &self.late) {
+                    Err(refused) => {
+                        self.log.append(entry.with_detail(refused));
+                    }
+                    Ok(reply) => {
+                        self.log.append(entry);
+                        if let Some(reply) = reply {
+                            self.post(
+                                reply,
+                                false,
+                                Purpose::Oneway { what: format!("the reply to {method}") },
+                            );
+                        }
+                    }
                 }
             }
             Message::Notification { method, params } => {
