@@ -251,12 +251,19 @@ try:
     while alive(pid) and time.time() < deadline:
         time.sleep(0.05)
     assert not alive(pid), f"pid {pid} outlived the app"
+    # The app writes the last entries out as it exits, just after the server is gone: read the
+    # session log until they are there (10 s at most).
     sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
-    latest = max((os.path.join(sessions, f) for f in os.listdir(sessions)), key=os.path.getmtime)
-    with open(latest) as f:
-        entries = [json.loads(line) for line in f if line.strip()]
-    conn = next(e["conn"] for e in entries if (e.get("detail") or "").startswith(f"spawned pid {pid} "))
-    steps = [e.get("detail") or "" for e in entries if e["conn"] == conn and e["kind"] == "lifecycle"]
+    deadline = time.time() + 10
+    while True:
+        latest = max((os.path.join(sessions, f) for f in os.listdir(sessions)), key=os.path.getmtime)
+        with open(latest) as f:
+            entries = [json.loads(line) for line in f if line.strip()]
+        conn = next(e["conn"] for e in entries if (e.get("detail") or "").startswith(f"spawned pid {pid} "))
+        steps = [e.get("detail") or "" for e in entries if e["conn"] == conn and e["kind"] == "lifecycle"]
+        if any(d.startswith("closed stdin") for d in steps) or time.time() > deadline:
+            break
+        time.sleep(0.1)
     assert any(d.startswith("closed stdin") for d in steps), f"no graceful shutdown of connection {conn}: {steps}"
     assert not any("SIGKILL" in d for d in steps), steps
     passed += 1
