@@ -76,15 +76,23 @@ def set_filter(text):
     wait.until(lambda d: box.get_attribute("value") == text)
 
 
+def call_tool(tool, values, expect, by="strong"):
+    """Picks a tool by its title (or `by="code"`: its name), fills its form fields in order,
+    calls it and waits for `expect` in the result."""
+    wait.until(lambda d: d.find_element(By.XPATH, f"//button[contains(@class,'tool')][.//{by}[text()='{tool}']]")).click()
+    inputs = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tool-call input"))
+    for field, value in zip(inputs, values):
+        field.send_keys(value)
+    driver.find_element(By.XPATH, "//button[text()='Call']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text(expect)))
+
+
 def connect_and_echo(name, text):
     """Connects a saved server-everything (2025-11-25) and calls echo with `text`."""
     wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//div[text()='{name}']]//button[text()='Connect']")).click()
     badge = wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//span[text()='{name}']]//span[contains(@class,'era')]"))
     assert badge.text == "2025-11-25", badge.text
-    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//code[text()='echo']]")).click()
-    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input")).send_keys(text)
-    driver.find_element(By.XPATH, "//button[text()='Call']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Echo: {text}")))
+    call_tool("echo", [text], f"Echo: {text}", by="code")
 
 
 # React re-renders replace elements under a running query; WebKitWebDriver then reports them
@@ -97,12 +105,7 @@ try:
     status = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".connections .status[data-status='ready']"))
     pid = int(status.text.split("pid")[1].split()[0])
     assert alive(pid), f"demo server pid {pid} is not running"
-    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//strong[text()='Add']]")).click()
-    inputs = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tool-call input"))
-    inputs[0].send_keys("2")
-    inputs[1].send_keys("40")
-    driver.find_element(By.XPATH, "//button[text()='Call']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("2 + 40 = 42")))
+    call_tool("Add", ["2", "40"], "2 + 40 = 42")
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text("matches the outputSchema")))
     shot("tool-result")
     # The request and its response are in the wire log.
@@ -214,12 +217,7 @@ try:
         follow.click()
     driver.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']").click()
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Demo server']]//div[@data-status='ready']"))
-    wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'tool')][.//strong[text()='Slow task']]")).click()
-    inputs = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tool-call input"))
-    inputs[0].send_keys("1")
-    inputs[1].send_keys("25")
-    driver.find_element(By.XPATH, "//button[text()='Call']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("done after 1 s in 25 steps")))
+    call_tool("Slow task", ["1", "25"], "done after 1 s in 25 steps")
     at_bottom = "const el = document.querySelector('.rows'); return el.scrollHeight - el.scrollTop - el.clientHeight < 30;"
     WebDriverWait(driver, 5).until(lambda d: d.execute_script(at_bottom))
     last = driver.execute_script("const rows = [...document.querySelectorAll('.rows .row')]; return rows.map(r => r.textContent).join('|');")

@@ -120,7 +120,7 @@ fn check_annotation(
     let Some(name) = name.as_str() else {
         return Err(format!("x-mcp-header {name} is not a string"));
     };
-    if name.is_empty() || !name.bytes().all(is_tchar) {
+    if !is_token(name) {
         return Err(format!("x-mcp-header {name:?} is not an HTTP header token"));
     }
     let path = match via {
@@ -140,9 +140,9 @@ fn check_annotation(
     }
 }
 
-/// RFC 9110 `tchar`.
-fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+/// An RFC 9110 token (a header name, an `x-mcp-header` name): one or more `tchar`.
+pub fn is_token(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// The headers that mirror a 2026-07-28 request, or nothing for a message without a

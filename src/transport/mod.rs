@@ -28,9 +28,7 @@ impl Header {
         let (name, value) =
             text.split_once(':').ok_or_else(|| format!("{text:?} is not a header: write Name: value"))?;
         let name = name.trim();
-        if name.is_empty()
-            || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-        {
+        if !headers::is_token(name) {
             return Err(format!("{name:?} is not a header name"));
         }
         let value = value.trim();

@@ -13,11 +13,10 @@ use serde_json::{json, Value};
 use sonde_core::connection::ElicitAnswer;
 use sonde_core::era::{EraPolicy, MODERN};
 use sonde_core::hub::{Hub, HubError};
-use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
 use crate::args::{Global, Server};
-use crate::run::{FAILED, OK, USAGE};
+use crate::run::{session_log, FAILED, OK, USAGE};
 
 /// The harness gives a client 30 s; finishing well inside it leaves time to shut down.
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -49,13 +48,7 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     };
     // The harness names the revision; negotiation still runs (and retries a -32022) within it.
     config.era = if version.as_str() >= MODERN { EraPolicy::Modern } else { EraPolicy::Legacy };
-    let log = match sessions_dir().and_then(|dir| WireLog::create_in(&dir)) {
-        Ok(log) => log,
-        Err(e) => {
-            eprintln!("sonde: cannot create the session log: {e}");
-            return FAILED;
-        }
-    };
+    let Some(log) = session_log() else { return FAILED };
     eprintln!("sonde: conformance scenario {scenario:?} at {version}; session log {}", log.path().display());
     let hub = Hub::new(log.clone());
     let work = async {

@@ -29,13 +29,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
             return USAGE;
         }
     };
-    let log = match sessions_dir().and_then(|dir| WireLog::create_in(&dir)) {
-        Ok(log) => log,
-        Err(e) => {
-            eprintln!("sonde: cannot create the session log: {e}");
-            return FAILED;
-        }
-    };
+    let Some(log) = session_log() else { return FAILED };
     eprintln!("sonde: session log {}", log.path().display());
     let mut hub = Hub::new(log.clone());
     if !global.no_era_cache {
@@ -109,6 +103,14 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
             unreachable!("handled in main")
         }
     })
+}
+
+/// A new session log in the user's data directory, or `None` after saying why there is none.
+pub fn session_log() -> Option<Arc<WireLog>> {
+    sessions_dir()
+        .and_then(|dir| WireLog::create_in(&dir))
+        .inspect_err(|e| eprintln!("sonde: cannot create the session log: {e}"))
+        .ok()
 }
 
 fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String> {

@@ -215,14 +215,14 @@ impl Loop {
                     "endpoint {url} is on another origin: refused, so credentials stay with {}",
                     self.target.url.origin().ascii_serialization()
                 )));
-                self.fail_everything(&format!("the SSE endpoint named another origin ({url})"));
+                self.pending.fail_all(&format!("the SSE endpoint named another origin ({url})"));
                 if let Some(exchange) = self.exchanges.get(&ex) {
                     exchange.handle.abort();
                 }
             }
             Err(e) => {
                 self.log.append(entry.with_detail(format!("the endpoint event is not a URL: {e}")));
-                self.fail_everything("the SSE endpoint event was not a URL");
+                self.pending.fail_all("the SSE endpoint event was not a URL");
             }
         }
     }

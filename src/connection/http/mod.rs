@@ -217,7 +217,7 @@ async fn run(
 ) {
     let mut commands_open = true;
     if lp.mode == HttpMode::LegacySse {
-        lp.open_legacy_stream();
+        lp.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::LegacyStream);
     }
     loop {
         let deadline = lp.pending.next_deadline();
@@ -339,10 +339,6 @@ impl Loop {
             let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
             pending.fail(error);
         }
-    }
-
-    fn fail_everything(&mut self, reason: &str) {
-        self.pending.fail_all(reason);
     }
 
     /// Closing: every stream is dropped, pending requests fail, and a 2025-11-25 session is

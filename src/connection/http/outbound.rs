@@ -214,10 +214,6 @@ impl Loop {
         ex
     }
 
-    pub(super) fn open_legacy_stream(&mut self) {
-        self.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::LegacyStream);
-    }
-
     /// Opens the GET stream once `initialized` is accepted, and holds requests until its head
     /// arrives: a server request sent to a stream that is not open yet is lost.
     pub(super) fn open_listen(&mut self) {

@@ -47,7 +47,7 @@ impl Loop {
                     (_, Some(error)) => format!("the 2024-11-05 SSE stream broke: {error}"),
                     _ => "the server ended the 2024-11-05 SSE stream".to_owned(),
                 };
-                self.fail_everything(&why);
+                self.pending.fail_all(&why);
             }
             Purpose::Delete => {
                 if exchange.status.is_some_and(|s| (200..300).contains(&s)) {
