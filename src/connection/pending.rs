@@ -189,3 +189,235 @@ pub async fn sleep_until(at: Option<Instant>) {
 pub fn round_ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::log::{Direction, Kind};
+
+    /// A table with one request per `(id, method)`, recorded at seq 10, 11, …; the receivers
+    /// get each request's outcome.
+    fn table(requests: &[(RequestId, &str)]) -> (Table, Vec<oneshot::Receiver<Result<Value, RequestError>>>) {
+        let mut table = Table::default();
+        let mut outcomes = Vec::new();
+        for (n, (id, method)) in requests.iter().enumerate() {
+            let (reply, outcome) = oneshot::channel();
+            let pending =
+                Pending::new(Request::new(method, None), 10 + n as u64, Duration::from_secs(60), reply);
+            table.insert(id.clone(), pending);
+            outcomes.push(outcome);
+        }
+        (table, outcomes)
+    }
+
+    fn reply_entry() -> Entry {
+        let mut entry = Entry::new(1, Kind::Message, Direction::In);
+        entry.summary =
+            Some(crate::log::Summary { kind: "result".into(), method: None, id: None, error_code: None });
+        entry
+    }
+
+    #[test]
+    fn replies_find_their_request_by_id_keeping_its_json_type() {
+        let number = RequestId::from(1);
+        let string = RequestId::from("1");
+        // (the id the reply carries, the index of the request it answers)
+        let cases = [(number.clone(), 0), (string.clone(), 1)];
+        for (reply_id, answered) in cases {
+            let (mut table, mut outcomes) =
+                table(&[(number.clone(), "tools/list"), (string.clone(), "ping")]);
+            let entry = table.on_reply(reply_entry(), reply_id.clone(), Ok(json!({"n": answered})));
+            assert_eq!(entry.answers, Some(10 + answered as u64), "{reply_id}");
+            assert!(entry.latency_ms.is_some());
+            let method = ["tools/list", "ping"][answered];
+            assert_eq!(entry.summary.unwrap().method.as_deref(), Some(method));
+            assert_eq!(outcomes[answered].try_recv().unwrap(), Ok(json!({"n": answered})));
+            let other = 1 - answered;
+            assert!(outcomes[other].try_recv().is_err(), "the other request is still waiting");
+            assert!(table.contains(&[number.clone(), string.clone()][other]));
+            assert!(!table.contains(&reply_id));
+        }
+    }
+
+    #[test]
+    fn an_error_reply_fails_its_request_with_the_method_named() {
+        let (mut table, mut outcomes) = table(&[(7.into(), "tools/call")]);
+        let error = ErrorObject { code: -32602, message: "bad".into(), data: None };
+        table.on_reply(reply_entry(), 7.into(), Err(error.clone()));
+        let got = outcomes[0].try_recv().unwrap();
+        assert_eq!(got, Err(RequestError::Rpc { method: "tools/call".into(), error: Box::new(error) }));
+    }
+
+    #[test]
+    fn replies_nobody_waits_for_say_why() {
+        // (abandoned as, the reply's id, the words of its entry)
+        let cases = [
+            (Some("had timed out"), 3, "late reply to tools/call 3, which had timed out; ignored"),
+            (Some("was cancelled"), 3, "late reply to tools/call 3, which was cancelled; ignored"),
+            (None, 3, "reply to id 3, which Sonde never sent or already had answered"),
+            (Some("had timed out"), 4, "reply to id 4, which Sonde never sent or already had answered"),
+        ];
+        for (why, reply_id, words) in cases {
+            let mut table = Table::default();
+            if let Some(why) = why {
+                table.abandon(3.into(), "tools/call".into(), why);
+            }
+            let entry = table.on_reply(reply_entry(), reply_id.into(), Ok(json!({})));
+            assert_eq!(entry.detail.as_deref(), Some(words));
+            assert_eq!(entry.answers, None);
+        }
+        // A late reply is recognised once; a second copy is unknown.
+        let mut table = Table::default();
+        table.abandon(3.into(), "tools/call".into(), "had timed out");
+        table.on_reply(reply_entry(), 3.into(), Ok(json!({})));
+        let again = table.on_reply(reply_entry(), 3.into(), Ok(json!({})));
+        assert!(again.detail.unwrap().starts_with("reply to id 3, which Sonde never sent"));
+    }
+
+    #[test]
+    fn requests_expire_at_their_deadline_and_not_before() {
+        let mut table = Table::default();
+        for (id, secs) in [(1, 1), (2, 5)] {
+            let (reply, _) = oneshot::channel();
+            let mut request = Request::new("tools/call", None);
+            request.timeout = Some(Duration::from_secs(secs));
+            table.insert(id.into(), Pending::new(request, id, Duration::from_secs(60), reply));
+        }
+        let first = table.get(&1.into()).unwrap().deadline;
+        let second = table.get(&2.into()).unwrap().deadline;
+        assert_eq!(table.next_deadline(), Some(first));
+        // (the time of the sweep, the ids that expire then)
+        let cases = [(first - Duration::from_millis(1), vec![]), (first, vec![1]), (second, vec![2])];
+        for (now, ids) in cases {
+            let expired: Vec<RequestId> = table.expired(now).into_iter().map(|(id, _)| id).collect();
+            assert_eq!(expired, ids.into_iter().map(RequestId::from).collect::<Vec<_>>());
+        }
+        assert_eq!(table.next_deadline(), None);
+    }
+
+    #[test]
+    fn a_request_timeout_overrides_the_default() {
+        let (reply, _outcome) = oneshot::channel();
+        let mut request = Request::new("slow", None);
+        request.timeout = Some(Duration::from_millis(250));
+        let pending = Pending::new(request, 1, Duration::from_secs(60), reply);
+        assert_eq!(pending.timeout, Duration::from_millis(250));
+        assert_eq!(pending.deadline - pending.sent, Duration::from_millis(250));
+    }
+
+    #[test]
+    fn progress_goes_to_its_request_and_moves_its_deadline_up_to_the_hard_maximum() {
+        // (the progress token, whether it reaches request 5)
+        let cases = [(json!(5), true), (json!("5"), false), (json!(6), false)];
+        for (token, routed) in cases {
+            let (reply, _outcome) = oneshot::channel();
+            let (progress, mut updates) = mpsc::unbounded_channel();
+            let mut request = Request::new("tools/call", None);
+            request.progress = Some(progress);
+            let mut pending = Pending::new(request, 42, Duration::from_secs(10), reply);
+            // Sent 95 s ago with a hard maximum of 100 s: a reset may add 5 s, not 10.
+            pending.sent = Instant::now() - Duration::from_secs(95);
+            pending.deadline = pending.sent;
+            let mut table = Table::default();
+            table.insert(5.into(), pending);
+            let params = json!({"progressToken": token, "progress": 1});
+            let entry = Entry::new(1, Kind::Message, Direction::In);
+            let hard_max = Duration::from_secs(100);
+            let entry = table.on_notification(entry, "notifications/progress", Some(&params), hard_max);
+            let p = table.get(&5.into()).unwrap();
+            if routed {
+                assert_eq!(entry.answers, Some(42), "{token}");
+                assert_eq!(updates.try_recv().unwrap(), params);
+                assert_eq!(p.deadline, p.sent + hard_max);
+            } else {
+                assert_eq!(entry.answers, None, "{token}");
+                assert!(updates.try_recv().is_err());
+                assert_eq!(p.deadline, p.sent);
+            }
+        }
+    }
+
+    #[test]
+    fn progress_within_the_hard_maximum_resets_the_full_timeout() {
+        let (reply, _outcome) = oneshot::channel();
+        let (progress, _updates) = mpsc::unbounded_channel();
+        let mut request = Request::new("tools/call", None);
+        request.progress = Some(progress);
+        let mut table = Table::default();
+        table.insert(1.into(), Pending::new(request, 1, Duration::from_secs(10), reply));
+        let before = Instant::now();
+        let params = json!({"progressToken": 1});
+        let entry = Entry::new(1, Kind::Message, Direction::In);
+        table.on_notification(entry, "notifications/progress", Some(&params), Duration::from_secs(600));
+        let deadline = table.get(&1.into()).unwrap().deadline;
+        assert!(deadline >= before + Duration::from_secs(10));
+        assert!(deadline <= Instant::now() + Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_server_cancel_fails_the_request_it_names() {
+        // (the requestId the server names, whether request 9 is cancelled)
+        let cases = [(json!(9), true), (json!("9"), false)];
+        for (named, ends) in cases {
+            let (mut table, mut outcomes) = table(&[(9.into(), "subscriptions/listen")]);
+            let params = json!({"requestId": named, "reason": "shutting down"});
+            let entry = Entry::new(1, Kind::Message, Direction::In);
+            let entry = table.on_notification(
+                entry,
+                "notifications/cancelled",
+                Some(&params),
+                Duration::from_secs(1),
+            );
+            if ends {
+                assert_eq!(entry.answers, Some(10));
+                assert_eq!(
+                    outcomes[0].try_recv().unwrap(),
+                    Err(RequestError::Cancelled {
+                        method: "subscriptions/listen".into(),
+                        reason: "the server cancelled it (shutting down)".into()
+                    })
+                );
+                assert!(!table.contains(&9.into()));
+            } else {
+                assert_eq!(entry.answers, None);
+                assert!(outcomes[0].try_recv().is_err());
+                assert!(table.contains(&9.into()));
+            }
+        }
+    }
+
+    #[test]
+    fn other_notifications_touch_no_request() {
+        let (mut table, mut outcomes) = table(&[(1.into(), "tools/call")]);
+        let params = json!({"progressToken": 1, "requestId": 1});
+        let entry = Entry::new(1, Kind::Message, Direction::In);
+        let entry =
+            table.on_notification(entry, "notifications/message", Some(&params), Duration::from_secs(1));
+        assert_eq!(entry.answers, None);
+        assert!(outcomes[0].try_recv().is_err());
+        assert!(table.contains(&1.into()));
+    }
+
+    #[test]
+    fn when_the_server_goes_every_request_fails_with_its_method_named() {
+        let (mut table, mut outcomes) = table(&[(1.into(), "tools/list"), (2.into(), "ping")]);
+        table.fail_all("server exited with code 1");
+        assert_eq!(
+            outcomes[0].try_recv().unwrap(),
+            Err(RequestError::Gone("server exited with code 1 while tools/list was pending".into()))
+        );
+        assert_eq!(
+            outcomes[1].try_recv().unwrap(),
+            Err(RequestError::Gone("server exited with code 1 while ping was pending".into()))
+        );
+        assert!(table.ids().is_empty());
+    }
+
+    #[test]
+    fn milliseconds_are_rounded_to_the_microsecond() {
+        assert_eq!(round_ms(Duration::from_nanos(1_234_567)), 1.235);
+        assert_eq!(round_ms(Duration::from_secs(2)), 2000.0);
+    }
+}
