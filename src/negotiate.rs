@@ -1,8 +1,12 @@
-//! Opening a stdio connection in the right era (design.md §5), with the evidence in words.
+//! Opening a connection, over stdio or HTTP, in the right era (design.md §5), with the
+//! evidence in words.
 //!
 //! Owns: the order of the opening exchange for each `EraPolicy`: a cached verdict first, then
 //! `server/discover` as a marked probe with a short timeout, one retry after a usable
-//! `-32022`, then `initialize` on the same process, or on a fresh one if the probe killed it.
+//! `-32022`, then `initialize` on the same connection, or over stdio on a fresh process if the
+//! probe killed it. Over HTTP, a probe that got no reply is an outage rather than a legacy
+//! server, and an `initialize` refused without a JSON-RPC body (400, 404, 405) is tried again
+//! over the 2024-11-05 HTTP+SSE transport.
 //! A dual-era server pins its era on the first message, so `initialize` is never sent after a
 //! probe that succeeded.
 //! Refuses: the classification itself (pure, in `era`) and remembering verdicts (the hub).
