@@ -205,8 +205,7 @@ impl Session {
         Ok(tools
             .into_iter()
             .filter(|tool| {
-                let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
-                let Err(why) = crate::transport::headers::header_params(schema) else { return true };
+                let Err(why) = crate::transport::headers::tool_header_params(tool) else { return true };
                 let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
                 let detail = format!("tool {name:?} is left out of calls over HTTP: {why}");
                 self.conn.log().append(

@@ -3,18 +3,23 @@
 //! Owns: request ids (monotonic integers, never reused), the pending map, per-request timeouts,
 //! answers to server→client requests, failing every pending request with the factual reason
 //! when the server goes away, and the shutdown of the transport.
-//! Refuses: the meaning of MCP methods beyond the envelope; `mcp` builds the requests.
+//! Refuses: the meaning of MCP methods beyond the envelope and what a transport needs to
+//! carry it (over HTTP: the version `initialize` settled on, tools' `x-mcp-header`
+//! annotations); `mcp` builds the requests and reads the results.
 //!
 //! The task is the only owner of the pending map: callers send it commands over a channel
-//! and wait on a oneshot for the outcome, so there is no shared mutable state.
+//! and wait on a oneshot for the outcome, so there is no shared mutable state. There is one
+//! loop per transport, `stdio` and `http`; what they do alike lives once in `spine`, and the
+//! bookkeeping of waiting requests in `pending`.
 
 mod exchange;
 mod http;
 mod inbound;
 mod pending;
 mod responder;
+mod spine;
 mod stdin;
-mod task;
+mod stdio;
 
 pub use inbound::{classify, summary};
 pub use responder::{file_uri, not_handled, Answer, BasicResponder, ElicitAnswer, Responder};
@@ -92,7 +97,7 @@ fn data_words(data: Option<&Value>) -> String {
 #[derive(Clone)]
 pub struct Connection {
     id: u64,
-    commands: mpsc::UnboundedSender<task::Command>,
+    commands: mpsc::UnboundedSender<spine::Command>,
     log: Arc<WireLog>,
     responder: Arc<dyn Responder>,
     /// Request ids are allocated here, so a caller knows the id it may cancel; they are
@@ -146,7 +151,7 @@ impl Connection {
     ) -> std::io::Result<Connection> {
         let spawned = crate::process::spawn(spec, log.clone(), id)?;
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(task::run(id, spawned, log.clone(), options, responder.clone(), rx));
+        tokio::spawn(stdio::run(id, spawned, log.clone(), options, responder.clone(), rx));
         Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)), http: false })
     }
 
@@ -198,7 +203,7 @@ impl Connection {
         let (reply, outcome) = oneshot::channel();
         let method = request.method.clone();
         self.commands
-            .send(task::Command::Request { id: id.clone(), request, reply })
+            .send(spine::Command::Request { id: id.clone(), request, reply })
             .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))?;
         Ok(Call { id, outcome })
     }
@@ -206,45 +211,45 @@ impl Connection {
     /// Cancels a pending request: its caller gets [`RequestError::Cancelled`], the server gets
     /// `notifications/cancelled` (never for `initialize`), and a late reply is logged and ignored.
     pub fn cancel(&self, id: &RequestId, reason: &str) {
-        let _ = self.commands.send(task::Command::Cancel { id: id.clone(), reason: reason.to_owned() });
+        let _ = self.commands.send(spine::Command::Cancel { id: id.clone(), reason: reason.to_owned() });
     }
 
     /// Cancels every pending request (see [`Connection::cancel`]).
     pub fn cancel_all(&self, reason: &str) {
-        let _ = self.commands.send(task::Command::CancelAll { reason: reason.to_owned() });
+        let _ = self.commands.send(spine::Command::CancelAll { reason: reason.to_owned() });
     }
 
     /// Sends a notification (no reply is expected).
     pub fn notify(&self, method: &str, params: Option<Value>) -> Result<(), RequestError> {
         self.commands
-            .send(task::Command::Notify { method: method.to_owned(), params })
+            .send(spine::Command::Notify { method: method.to_owned(), params })
             .map_err(|_| RequestError::Gone(format!("the connection is closed; {method} was not sent")))
     }
 
     /// How the server process ended, once it has.
     pub async fn exit_info(&self) -> Option<ExitInfo> {
         let (reply, outcome) = oneshot::channel();
-        self.commands.send(task::Command::ExitInfo { reply }).ok()?;
+        self.commands.send(spine::Command::ExitInfo { reply }).ok()?;
         outcome.await.ok().flatten()
     }
 
     /// The server's pid (also its process group id).
     pub async fn pid(&self) -> Option<u32> {
         let (reply, outcome) = oneshot::channel();
-        self.commands.send(task::Command::Pid { reply }).ok()?;
+        self.commands.send(spine::Command::Pid { reply }).ok()?;
         outcome.await.ok()
     }
 
     /// Tells the loop which era was decided, for how it treats server requests.
     pub fn set_era(&self, era: crate::era::Era) {
-        let _ = self.commands.send(task::Command::SetEra(era));
+        let _ = self.commands.send(spine::Command::SetEra(era));
     }
 
     /// Runs the shutdown ladder and waits for it to finish. Requests still pending fail with
     /// the way the server ended. Idempotent.
     pub async fn shutdown(&self) -> Option<ExitInfo> {
         let (reply, outcome) = oneshot::channel();
-        self.commands.send(task::Command::Shutdown { reply }).ok()?;
+        self.commands.send(spine::Command::Shutdown { reply }).ok()?;
         outcome.await.ok().flatten()
     }
 }

@@ -1,71 +1,39 @@
-//! The connection loop: one task, one `select!`, the only owner of the pending map.
+//! The stdio connection loop: one task, one `select!`, the only owner of the pending map.
+//!
+//! Owns: the server's stdin (a frame is recorded, then queued for the writer) and stdout (read
+//! and split into lines in a task of its own), an over-long line failing the request it
+//! answers, failing pending requests once the server is gone, and the shutdown ladder.
+//! Refuses: what both loops share (`spine`: commands, cancels, timeouts, server requests)
+//! and the meaning of MCP methods.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::io::AsyncReadExt;
 use tokio::process::ChildStdout;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::inbound::{classify, sniff_id, with_summary, Inbound};
-use super::pending::{sleep_until, Pending, Table};
-use super::responder::reply_to;
+use super::pending::sleep_until;
+use super::spine::{cancelled, Command, Spine, Transport};
 use super::stdin::Stdin;
-use super::{Options, Request, RequestError, Responder};
-use crate::era::Era;
+use super::{Options, RequestError, Responder};
 use crate::log::{Direction, Entry, Kind, WireLog};
-use crate::process::{duration_words, ExitInfo, Process, Spawned};
+use crate::process::{ExitInfo, Process, Spawned};
 use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
 
 /// How long to wait, once the server has exited, for the last bytes on its stdout (or, once
 /// stdout has closed, for the exit) before failing pending requests with what is known.
 const SETTLE: Duration = Duration::from_millis(300);
 
-pub enum Command {
-    Request {
-        id: RequestId,
-        request: Request,
-        reply: oneshot::Sender<Result<Value, RequestError>>,
-    },
-    Cancel {
-        id: RequestId,
-        reason: String,
-    },
-    CancelAll {
-        reason: String,
-    },
-    Notify {
-        method: String,
-        params: Option<Value>,
-    },
-    ExitInfo {
-        reply: oneshot::Sender<Option<ExitInfo>>,
-    },
-    Pid {
-        reply: oneshot::Sender<u32>,
-    },
-    Shutdown {
-        reply: oneshot::Sender<Option<ExitInfo>>,
-    },
-    /// The era was decided: in 2026-07-28 a server must not send requests, so they are
-    /// flagged and left unanswered instead of answered.
-    SetEra(Era),
-}
-
 struct Loop {
-    conn: u64,
-    log: Arc<WireLog>,
-    options: Options,
-    responder: Arc<dyn Responder>,
-    /// Replies to server requests answered later (by a person), sent when they come.
-    late: mpsc::UnboundedSender<Message>,
+    spine: Spine,
     process: Arc<Process>,
     /// Frames for the stdin writer; `None` once stdin is being closed.
     stdin: Stdin,
-    pending: Table,
     stdout_closed: bool,
     exit: Option<ExitInfo>,
     /// When pending requests are failed even if the other half of the news has not come.
@@ -73,9 +41,7 @@ struct Loop {
     ladder: Option<JoinHandle<Option<ExitInfo>>>,
     /// The id sniffed from the head of an over-long line, until its end arrives.
     over_long_id: Option<RequestId>,
-    shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
     shut_down: bool,
-    era: Option<Era>,
 }
 
 pub async fn run(
@@ -92,28 +58,21 @@ pub async fn run(
     let (pieces_tx, mut pieces) = mpsc::channel(16);
     tokio::spawn(read_stdout(stdout, conn, options.max_line, pieces_tx));
     let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
-    let (late, mut late_replies) = mpsc::unbounded_channel();
+    let (spine, mut late_replies) = Spine::new(conn, log, options, responder);
     let mut lp = Loop {
-        conn,
-        log,
-        options,
-        responder,
-        late,
+        spine,
         process: Arc::new(process),
         stdin: Stdin::new(stdin),
-        pending: Table::default(),
         stdout_closed: false,
         exit: None,
         settle_at: None,
         ladder: None,
         over_long_id: None,
-        shutdown_waiters: Vec::new(),
         shut_down: false,
-        era: None,
     };
     let mut commands_open = true;
     loop {
-        let deadline = lp.pending.next_deadline();
+        let deadline = lp.spine.pending.next_deadline();
         // Every branch is cancellation-safe: mpsc and watch receives lose nothing when dropped
         // unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
         // again after a select! drops the borrow of it.
@@ -127,7 +86,7 @@ pub async fn run(
                 }
             },
             Some(reply) = late_replies.recv() => {
-                lp.send(&reply, false);
+                lp.send_reply(reply, "a reply answered later".into());
             },
             batch = pieces.recv(), if !lp.stdout_closed => match batch {
                 Some(batch) => batch.into_iter().for_each(|read| lp.on_read(read)),
@@ -163,40 +122,13 @@ pub async fn run(
     }
 }
 
-impl Loop {
-    fn on_command(&mut self, command: Command) {
-        match command {
-            Command::Request { id, request, reply } => self.send_request(id, request, reply),
-            Command::Cancel { id, reason } => self.cancel(&id, &reason),
-            Command::CancelAll { reason } => {
-                for id in self.pending.ids() {
-                    self.cancel(&id, &reason);
-                }
-            }
-            Command::Notify { method, params } => {
-                let message = Message::notification(&method, params);
-                self.send(&message, false);
-            }
-            Command::ExitInfo { reply } => {
-                let _ = reply.send(self.exit.clone());
-            }
-            Command::SetEra(era) => self.era = Some(era),
-            Command::Pid { reply } => {
-                let _ = reply.send(self.process.pid());
-            }
-            Command::Shutdown { reply } => {
-                if self.shut_down {
-                    let _ = reply.send(self.exit.clone());
-                } else {
-                    self.shutdown_waiters.push(reply);
-                    self.start_shutdown();
-                }
-            }
-        }
+impl Transport for Loop {
+    fn spine(&mut self) -> &mut Spine {
+        &mut self.spine
     }
 
     /// The reason new requests cannot be sent, once the server is gone or going.
-    fn gone_reason(&self) -> Option<String> {
+    fn refusal(&self) -> Option<String> {
         if let Some(exit) = &self.exit {
             return Some(format!("server {}", exit.describe()));
         }
@@ -206,52 +138,81 @@ impl Loop {
         (!self.stdin.is_open()).then(|| "the connection is shutting down".into())
     }
 
-    fn send_request(
-        &mut self,
-        id: RequestId,
-        mut request: Request,
-        reply: oneshot::Sender<Result<Value, RequestError>>,
-    ) {
-        if let Some(reason) = self.gone_reason() {
-            let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
+    fn send_request(&mut self, _id: &RequestId, _method: &str, message: Message, probe: bool) -> u64 {
+        self.send(&message, probe)
+    }
+
+    fn send_notification(&mut self, method: String, params: Option<Value>) {
+        self.send(&Message::notification(&method, params), false);
+    }
+
+    fn send_reply(&mut self, reply: Message, _what: String) {
+        self.send(&reply, false);
+    }
+
+    /// `notifications/cancelled`, never for `initialize`.
+    fn stop(&mut self, id: &RequestId, method: &str, reason: &str) {
+        if method != "initialize" {
+            self.send(&cancelled(id, reason), false);
+        }
+    }
+
+    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str) {
+        // The probe is never cancelled (the SDKs never do, and a legacy server has not been
+        // initialized yet), and initialize must not be.
+        if probe || method == "initialize" {
+            self.note(format!("{method} {id} got no reply within {after}"));
             return;
         }
-        let mut params = request.params.take();
-        if request.progress.is_some() {
-            params = Some(with_progress_token(params, &id));
-        }
-        let message = Message::request(id.clone(), &request.method, params);
-        let seq = self.send(&message, request.probe);
-        self.pending.insert(id, Pending::new(request, seq, self.options.request_timeout, reply));
+        self.note(format!("{method} {id} got no reply within {after}; sending notifications/cancelled"));
+        self.stop(id, method, &format!("Sonde stopped waiting after {after}"));
     }
 
-    fn cancel(&mut self, id: &RequestId, reason: &str) {
-        let Some(pending) = self.pending.remove(id) else { return };
-        if pending.method != "initialize" {
-            let params = json!({"requestId": id, "reason": reason});
-            self.send(&Message::notification("notifications/cancelled", Some(params)), false);
-        }
-        self.pending.abandon(id.clone(), pending.method.clone(), "was cancelled");
-        let method = pending.method.clone();
-        pending.fail(RequestError::Cancelled { method, reason: reason.to_owned() });
+    fn exit_info(&self) -> Option<ExitInfo> {
+        self.exit.clone()
     }
 
+    fn pid(&self) -> Option<u32> {
+        Some(self.process.pid())
+    }
+
+    fn is_shut_down(&self) -> bool {
+        self.shut_down
+    }
+
+    fn start_shutdown(&mut self) {
+        if self.ladder.is_some() || self.shut_down {
+            return;
+        }
+        // Dropping the sender lets the writer finish what is queued and then close stdin:
+        // step one of the ladder.
+        let graces = self.spine.options.graces;
+        self.process.stdin_closing(graces);
+        self.stdin.close();
+        let process = self.process.clone();
+        self.ladder = Some(tokio::spawn(async move { process.shutdown(graces).await }));
+    }
+}
+
+impl Loop {
     /// Records a frame and queues it for stdin. Returns its seq. Once stdin is closed the
     /// frame is recorded as a note instead, so the log never claims a frame that was not sent.
     fn send(&mut self, message: &Message, probe: bool) -> u64 {
         let json = message.to_json();
+        let conn = self.spine.conn;
         if !self.stdin.is_open() {
             let what = message.method().map_or_else(|| "reply".to_owned(), str::to_owned);
             let detail = format!("not sent: stdin was already closed ({what})");
-            return self.log.append(
-                Entry::new(self.conn, Kind::Note, Direction::Meta).with_bytes(&json).with_detail(detail),
-            );
+            return self
+                .spine
+                .log
+                .append(Entry::new(conn, Kind::Note, Direction::Meta).with_bytes(&json).with_detail(detail));
         }
         // Recorded before it is written: the log never lags behind the wire.
         let mut entry =
-            with_summary(Entry::new(self.conn, Kind::Message, Direction::Out).with_bytes(&json), message);
+            with_summary(Entry::new(conn, Kind::Message, Direction::Out).with_bytes(&json), message);
         entry.probe = probe;
-        let seq = self.log.append(entry);
+        let seq = self.spine.log.append(entry);
         if let Err(e) = self.stdin.send(encode_line(&json)) {
             self.stdin_failed(e);
         }
@@ -263,30 +224,26 @@ impl Loop {
         self.note(format!("could not write to the server's stdin: {e}; later frames are not delivered"));
     }
 
-    fn note(&self, detail: String) {
-        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
-    }
-
     fn on_read(&mut self, read: Read) {
+        let (conn, cap) = (self.spine.conn, self.spine.options.max_line);
         match read {
             Read::Line(inbound) => self.on_line(inbound),
             Read::Piece(Piece::Line(_) | Piece::Unterminated(_)) => {
                 unreachable!("lines are classified by the reader")
             }
             Read::Piece(Piece::Head(head)) => {
-                let cap = self.options.max_line;
-                let entry = Entry::new(self.conn, Kind::DecodeError, Direction::In)
+                let entry = Entry::new(conn, Kind::DecodeError, Direction::In)
                     .with_bytes(&head)
                     .with_detail(format!("the first {cap} bytes of a line longer than the line cap"));
-                self.log.append(entry);
+                self.spine.log.append(entry);
                 self.over_long_id = sniff_id(&head);
             }
             Read::Piece(Piece::Truncated { total_len }) => {
-                let cap = self.options.max_line;
                 let mut detail = format!(
                     "a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on"
                 );
-                if let Some(pending) = self.over_long_id.take().and_then(|id| self.pending.remove(&id)) {
+                if let Some(pending) = self.over_long_id.take().and_then(|id| self.spine.pending.remove(&id))
+                {
                     detail.push_str(&format!("; it answered {} (seq {})", pending.method, pending.seq));
                     let _ = pending.reply.send(Err(RequestError::TooLarge {
                         method: pending.method,
@@ -294,7 +251,7 @@ impl Loop {
                         cap,
                     }));
                 }
-                self.log.append(Entry::new(self.conn, Kind::Truncated, Direction::In).with_detail(detail));
+                self.spine.log.append(Entry::new(conn, Kind::Truncated, Direction::In).with_detail(detail));
             }
         }
     }
@@ -302,38 +259,22 @@ impl Loop {
     fn on_line(&mut self, inbound: Inbound) {
         let entry = inbound.entry;
         let Some(message) = inbound.message else {
-            self.log.append(entry);
+            self.spine.log.append(entry);
             return;
         };
         match message {
-            Message::Response { id: Some(id), outcome } => {
-                let entry = self.pending.on_reply(entry, id, outcome);
-                self.log.append(entry);
-            }
+            Message::Response { id: Some(id), outcome } => self.on_reply(entry, id, outcome),
             Message::Response { id: None, .. } => {
-                self.log.append(
+                self.spine.log.append(
                     entry.with_detail(
                         "an error with id null: the server could not read one of Sonde's frames",
                     ),
                 );
             }
             Message::Request { id, method, params } => {
-                match reply_to(self.responder.as_ref(), self.era, id, &method, params.as_ref(), &self.late) {
-                    Err(refused) => {
-                        self.log.append(entry.with_detail(refused));
-                    }
-                    Ok(reply) => {
-                        self.log.append(entry);
-                        if let Some(reply) = reply {
-                            self.send(&reply, false);
-                        }
-                    }
-                }
+                self.on_server_request(entry, id, &method, params.as_ref())
             }
-            Message::Notification { method, params } => {
-                let hard_max = self.options.max_request_time;
-                self.log.append(self.pending.on_notification(entry, &method, params.as_ref(), hard_max));
-            }
+            Message::Notification { method, params } => self.on_notification(entry, &method, params.as_ref()),
         }
     }
 
@@ -360,53 +301,10 @@ impl Loop {
 
     fn fail_pending(&mut self) {
         self.settle_at = None;
-        let Some(reason) = self.gone_reason() else {
+        let Some(reason) = self.refusal() else {
             return;
         };
-        self.pending.fail_all(&reason);
-    }
-
-    fn on_timeouts(&mut self) {
-        for (id, pending) in self.pending.expired(Instant::now()) {
-            let after = duration_words(pending.timeout);
-            // The probe is never cancelled (the SDKs never do, and a legacy server has not been
-            // initialized yet), and initialize must not be.
-            if pending.probe || pending.method == "initialize" {
-                self.note(format!("{} {id} got no reply within {after}", pending.method));
-                self.pending.abandon(id, pending.method.clone(), "had timed out");
-                let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
-                pending.fail(error);
-                continue;
-            }
-            self.note(format!(
-                "{} {id} got no reply within {after}; sending notifications/cancelled",
-                pending.method
-            ));
-            let reason = format!("Sonde stopped waiting after {after}");
-            self.send(
-                &Message::notification(
-                    "notifications/cancelled",
-                    Some(json!({"requestId": id, "reason": reason})),
-                ),
-                false,
-            );
-            self.pending.abandon(id, pending.method.clone(), "had timed out");
-            let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
-            pending.fail(error);
-        }
-    }
-
-    fn start_shutdown(&mut self) {
-        if self.ladder.is_some() || self.shut_down {
-            return;
-        }
-        // Dropping the sender lets the writer finish what is queued and then close stdin:
-        // step one of the ladder.
-        let graces = self.options.graces;
-        self.process.stdin_closing(graces);
-        self.stdin.close();
-        let process = self.process.clone();
-        self.ladder = Some(tokio::spawn(async move { process.shutdown(graces).await }));
+        self.spine.pending.fail_all(&reason);
     }
 
     fn finish_shutdown(&mut self, exit: Option<ExitInfo>) {
@@ -415,23 +313,8 @@ impl Loop {
             self.exit = exit;
         }
         self.fail_pending();
-        for waiter in self.shutdown_waiters.drain(..) {
-            let _ = waiter.send(self.exit.clone());
-        }
+        self.spine.release_waiters(self.exit.clone());
     }
-}
-
-/// Adds `_meta.progressToken` (the request id) to params, keeping everything else.
-pub(super) fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
-    let mut params = match params {
-        Some(Value::Object(o)) => Value::Object(o),
-        _ => json!({}),
-    };
-    let meta = params.as_object_mut().expect("an object").entry("_meta").or_insert_with(|| json!({}));
-    if let Some(meta) = meta.as_object_mut() {
-        meta.insert("progressToken".into(), serde_json::to_value(id).expect("an id serializes"));
-    }
-    params
 }
 
 /// What the reader hands the loop: a classified line, or a piece of an over-long one.

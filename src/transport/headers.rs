@@ -65,7 +65,7 @@ pub struct HeaderParam {
 
 /// The `x-mcp-header` annotations of a tool's `inputSchema`, or why the tool must be left out
 /// of calls over HTTP (an HTTP client MUST drop such tools).
-pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
+fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
     let mut found = Vec::new();
     walk(schema, Some(Vec::new()), &mut found)?;
     let mut seen: Vec<String> = Vec::new();
@@ -80,6 +80,13 @@ pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
         seen.push(lower);
     }
     Ok(found)
+}
+
+/// The `x-mcp-header` annotations of one tool of a `tools/list` result (those of its
+/// `inputSchema`), or why the tool must be left out of calls over HTTP. The one reading of a
+/// tool's annotations: `mcp` leaves out the tools it refuses, the HTTP loop mirrors the rest.
+pub fn tool_header_params(tool: &Value) -> Result<Vec<HeaderParam>, String> {
+    header_params(tool.get("inputSchema").unwrap_or(&Value::Null))
 }
 
 /// Walks every node of a schema. `via` is the property path when the node is reachable from
@@ -228,6 +235,18 @@ mod tests {
         for schema in bad {
             assert!(header_params(&schema).is_err(), "{schema}");
         }
+    }
+
+    #[test]
+    fn a_tool_is_read_through_its_input_schema() {
+        let schema = json!({"properties":{"region":{"type":"string","x-mcp-header":"Region"}}});
+        let tool = json!({"name": "t", "inputSchema": schema});
+        assert_eq!(tool_header_params(&tool), header_params(&schema));
+        assert_eq!(tool_header_params(&tool).unwrap()[0].header, "Region");
+        assert_eq!(tool_header_params(&json!({"name": "bare"})), Ok(Vec::new()));
+        let bad =
+            json!({"name": "t", "inputSchema": {"properties":{"a":{"type":"number","x-mcp-header":"A"}}}});
+        assert!(tool_header_params(&bad).is_err());
     }
 
     #[test]

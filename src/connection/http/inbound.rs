@@ -1,6 +1,6 @@
 //! Receiving over HTTP: a response's head (session id, a 404 on an expired session, the GET
-//! stream's 405), its body or each SSE event (primers, `endpoint`, messages), and what a reply
-//! teaches the transport (the version `initialize` settled on, tools' `x-mcp-header`).
+//! stream's 405), its body or each SSE event (primers, `endpoint`, messages), handing what a
+//! reply teaches the transport to the session, and re-initializing after a session expired.
 
 use super::*;
 
@@ -29,15 +29,15 @@ impl Loop {
                 ));
             }
         }
-        let mut entry = Entry::new(self.conn, Kind::Http, Direction::In).with_detail(detail);
+        let mut entry = Entry::new(self.spine.conn, Kind::Http, Direction::In).with_detail(detail);
         entry.http = Some(HttpInfo {
             exchange: ex,
             status: Some(status),
             headers: self.redacted(&headers),
             ..HttpInfo::default()
         });
-        let Some(exchange) = self.exchanges.get_mut(&ex) else {
-            self.log.append(entry);
+        let Some(exchange) = self.streams.exchanges.get_mut(&ex) else {
+            self.spine.log.append(entry);
             return;
         };
         exchange.status = Some(status);
@@ -48,25 +48,22 @@ impl Loop {
         }
         let purpose = exchange.purpose.clone();
         if let Purpose::Request { id, .. } = &purpose {
-            entry.answers = self.pending.get(id).map(|p| p.seq);
+            entry.answers = self.spine.pending.get(id).map(|p| p.seq);
         }
-        self.log.append(entry);
-        let release = self.gate == Some(ex);
-        if release {
-            self.gate = None;
-        }
+        self.spine.log.append(entry);
+        let release = self.outbox.release(ex);
         let ok = (200..300).contains(&status);
         match purpose {
             Purpose::Request { method, .. } if method == "initialize" && ok => {
                 if let Some(session) = header("mcp-session-id") {
-                    self.session = Some(session);
+                    self.session.id = Some(session);
                 }
             }
             // A 404 on a request sent in a session means that session expired.
             Purpose::Request { id, method, body }
                 if status == 404 && method != "initialize" && sent_in.is_some() =>
             {
-                self.exchanges.get_mut(&ex).expect("present").superseded = true;
+                self.streams.exchanges.get_mut(&ex).expect("present").superseded = true;
                 self.session_expired(id, method, body, sent_in);
             }
             Purpose::Oneway { what } if what == "notifications/initialized" && ok => self.open_listen(),
@@ -93,11 +90,11 @@ impl Loop {
         body: Vec<u8>,
         sent_in: Option<String>,
     ) {
-        if let Some((_, waiting)) = &mut self.reinit {
+        if let Some((_, waiting)) = &mut self.session.reinit {
             waiting.push((id, method, body));
             return;
         }
-        if sent_in != self.session {
+        if sent_in != self.session.id {
             if let Ok(message) = Message::decode(&body) {
                 self.note(format!(
                     "{method} {id} went out in the expired session; sending it again in the new one"
@@ -106,28 +103,28 @@ impl Loop {
             }
             return;
         }
-        let old = self.session.take().unwrap_or_default();
+        let old = self.session.id.take().unwrap_or_default();
         self.note(format!(
             "session {old} expired (HTTP 404 on {method}); initializing a new session without it"
         ));
-        let init_id = RequestId::String(format!("sonde-reinit-{}", self.next_internal));
-        self.next_internal += 1;
-        let message = Message::request(init_id.clone(), "initialize", self.init_params.clone());
+        let init_id = self.session.next_reinit_id();
+        let message = Message::request(init_id.clone(), "initialize", self.session.init_params.clone());
         let body_init = message.to_json();
         let (reply, _) = oneshot::channel();
         let purpose = Purpose::Request { id: init_id.clone(), method: "initialize".into(), body: body_init };
-        self.version = None;
+        self.session.version = None;
         let seq = self.post(message, false, purpose);
         let request = Request::new("initialize", None);
-        self.pending.insert(init_id.clone(), Pending::new(request, seq, self.options.request_timeout, reply));
-        self.reinit = Some((init_id, vec![(id, method, body)]));
+        let pending = Pending::new(request, seq, self.spine.options.request_timeout, reply);
+        self.spine.pending.insert(init_id.clone(), pending);
+        self.session.reinit = Some((init_id, vec![(id, method, body)]));
     }
 
     pub(super) fn on_body(&mut self, ex: u64, bytes: Vec<u8>) {
         if bytes.is_empty() {
             return;
         }
-        let status = self.exchanges.get(&ex).and_then(|e| e.status);
+        let status = self.streams.exchanges.get(&ex).and_then(|e| e.status);
         let looks_json =
             bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| *b == b'{' || *b == b'[');
         if !looks_json {
@@ -137,14 +134,14 @@ impl Loop {
             if excerpt.chars().count() > 120 {
                 excerpt = excerpt.chars().take(120).collect::<String>() + "…";
             }
-            if let Some(exchange) = self.exchanges.get_mut(&ex) {
+            if let Some(exchange) = self.streams.exchanges.get_mut(&ex) {
                 exchange.body_excerpt.get_or_insert(excerpt);
             }
-            let mut entry = Entry::new(self.conn, Kind::NonProtocol, Direction::In)
+            let mut entry = Entry::new(self.spine.conn, Kind::NonProtocol, Direction::In)
                 .with_owned_bytes(bytes)
                 .with_detail(format!("the HTTP {} body is not JSON-RPC", status.unwrap_or(0)));
             entry.http = Some(HttpInfo { exchange: ex, ..HttpInfo::default() });
-            self.log.append(entry);
+            self.spine.log.append(entry);
             return;
         }
         self.on_message_bytes(ex, bytes, HttpInfo { exchange: ex, ..HttpInfo::default() });
@@ -158,7 +155,7 @@ impl Loop {
             sse_retry: event.retry,
             ..HttpInfo::default()
         };
-        let legacy_stream = if let Some(exchange) = self.exchanges.get_mut(&ex) {
+        let legacy_stream = if let Some(exchange) = self.streams.exchanges.get_mut(&ex) {
             exchange.got_event = true;
             if let Some(id) = &event.id {
                 exchange.last_event_id = Some(id.clone());
@@ -187,12 +184,12 @@ impl Loop {
             if let Some(retry) = event.retry {
                 words.push_str(&format!(" · retry {retry} ms"));
             }
-            let mut entry = Entry::new(self.conn, Kind::Http, Direction::In).with_detail(words);
+            let mut entry = Entry::new(self.spine.conn, Kind::Http, Direction::In).with_detail(words);
             if let Some(data) = event.data.filter(|d| !d.is_empty()) {
                 entry = entry.with_bytes(data.as_bytes());
             }
             entry.http = Some(info);
-            self.log.append(entry);
+            self.spine.log.append(entry);
             return;
         }
         self.on_message_bytes(ex, event.data.unwrap_or_default().into_bytes(), info);
@@ -201,53 +198,48 @@ impl Loop {
     /// The 2024-11-05 stream named where to POST: resolve it (same origin only, so credentials
     /// stay there) and send what was waiting.
     pub(super) fn on_endpoint(&mut self, ex: u64, info: HttpInfo, data: String) {
-        let mut entry = Entry::new(self.conn, Kind::Http, Direction::In).with_bytes(data.as_bytes());
+        let mut entry = Entry::new(self.spine.conn, Kind::Http, Direction::In).with_bytes(data.as_bytes());
         entry.http = Some(info);
         let resolved = self.target.url.join(data.trim());
         match resolved {
             Ok(url) if url.origin() == self.target.url.origin() => {
-                self.log.append(entry.with_detail(format!("endpoint: messages are POSTed to {url}")));
-                self.post_url = Some(url);
+                self.spine.log.append(entry.with_detail(format!("endpoint: messages are POSTed to {url}")));
+                self.outbox.post_url = Some(url);
                 self.flush_queued();
             }
             Ok(url) => {
-                self.log.append(entry.with_detail(format!(
+                self.spine.log.append(entry.with_detail(format!(
                     "endpoint {url} is on another origin: refused, so credentials stay with {}",
                     self.target.url.origin().ascii_serialization()
                 )));
-                self.pending.fail_all(&format!("the SSE endpoint named another origin ({url})"));
-                if let Some(exchange) = self.exchanges.get(&ex) {
+                self.spine.pending.fail_all(&format!("the SSE endpoint named another origin ({url})"));
+                if let Some(exchange) = self.streams.exchanges.get(&ex) {
                     exchange.handle.abort();
                 }
             }
             Err(e) => {
-                self.log.append(entry.with_detail(format!("the endpoint event is not a URL: {e}")));
-                self.pending.fail_all("the SSE endpoint event was not a URL");
+                self.spine.log.append(entry.with_detail(format!("the endpoint event is not a URL: {e}")));
+                self.spine.pending.fail_all("the SSE endpoint event was not a URL");
             }
         }
     }
 
     pub(super) fn on_message_bytes(&mut self, ex: u64, bytes: Vec<u8>, info: HttpInfo) {
-        let inbound = classify(self.conn, bytes, true);
+        let inbound = classify(self.spine.conn, bytes, true);
         let mut entry = inbound.entry;
         entry.http = Some(info);
         let Some(message) = inbound.message else {
-            self.log.append(entry);
+            self.spine.log.append(entry);
             return;
         };
-        let (status, superseded, request_id) = match self.exchanges.get(&ex) {
-            Some(e) => {
-                let id = match &e.purpose {
-                    Purpose::Request { id, .. } => Some(id.clone()),
-                    Purpose::Resume { id } => id.clone(),
-                    _ => None,
-                };
-                (e.status, e.superseded, id)
-            }
+        let (status, superseded, request_id) = match self.streams.exchanges.get(&ex) {
+            Some(e) => (e.status, e.superseded, e.purpose.carries().cloned()),
             None => (None, false, None),
         };
         if superseded {
-            self.log.append(entry.with_detail("the reply of an expired session; the request is sent again"));
+            self.spine
+                .log
+                .append(entry.with_detail("the reply of an expired session; the request is sent again"));
             return;
         }
         if let Some(status) = status.filter(|s| !(200..300).contains(s)) {
@@ -258,72 +250,35 @@ impl Loop {
                 // An error with id null on a request's own exchange answers that request (the
                 // SDKs answer an unreadable or refused request this way, with a 4xx).
                 let Some(id) = id.or_else(|| request_id.filter(|_| outcome.is_err())) else {
-                    self.log.append(
+                    self.spine.log.append(
                         entry.with_detail("an error with id null: the server could not read a request"),
                     );
                     return;
                 };
-                self.before_reply(&id, &outcome);
-                let entry = self.pending.on_reply(entry, id.clone(), outcome);
-                self.log.append(entry);
+                // What a result teaches the transport comes before its caller sees it.
+                if let (Ok(result), Some(pending)) = (&outcome, self.spine.pending.get(&id)) {
+                    self.session.learn(&pending.method, result);
+                }
+                self.on_reply(entry, id.clone(), outcome);
                 self.after_reply(&id);
             }
             Message::Request { id, method, params } => {
-                match reply_to(self.responder.as_ref(), self.era, id, &method, params.as_ref(), &self.late) {
-                    Err(refused) => {
-                        self.log.append(entry.with_detail(refused));
-                    }
-                    Ok(reply) => {
-                        self.log.append(entry);
-                        if let Some(reply) = reply {
-                            self.post(
-                                reply,
-                                false,
-                                Purpose::Oneway { what: format!("the reply to {method}") },
-                            );
-                        }
-                    }
-                }
+                self.on_server_request(entry, id, &method, params.as_ref())
             }
-            Message::Notification { method, params } => {
-                let hard_max = self.options.max_request_time;
-                self.log.append(self.pending.on_notification(entry, &method, params.as_ref(), hard_max));
-            }
-        }
-    }
-
-    /// What a reply teaches the transport before its caller sees it: the version `initialize`
-    /// settled on, and the `x-mcp-header` annotations of listed tools.
-    pub(super) fn before_reply(&mut self, id: &RequestId, outcome: &Result<Value, crate::wire::ErrorObject>) {
-        let Ok(result) = outcome else { return };
-        let Some(method) = self.pending.get(id).map(|p| p.method.clone()) else { return };
-        match method.as_str() {
-            "initialize" => {
-                self.version = result.get("protocolVersion").and_then(Value::as_str).map(str::to_owned);
-            }
-            "tools/list" => {
-                for tool in result.get("tools").and_then(Value::as_array).into_iter().flatten() {
-                    let Some(name) = tool.get("name").and_then(Value::as_str) else { continue };
-                    let params = tool.get("inputSchema").map(headers::header_params);
-                    if let Some(Ok(params)) = params {
-                        self.tool_headers.insert(name.to_owned(), params);
-                    }
-                }
-            }
-            _ => {}
+            Message::Notification { method, params } => self.on_notification(entry, &method, params.as_ref()),
         }
     }
 
     /// After a re-initialize's reply: say `initialized`, then send again what waited.
     pub(super) fn after_reply(&mut self, id: &RequestId) {
-        if self.reinit.as_ref().is_none_or(|(init, _)| init != id) {
+        if self.session.reinit.as_ref().is_none_or(|(init, _)| init != id) {
             return;
         }
-        let (_, waiting) = self.reinit.take().expect("checked");
-        if self.version.is_none() {
+        let (_, waiting) = self.session.reinit.take().expect("checked");
+        if self.session.version.is_none() {
             let words = "re-initializing after the session expired failed";
             for (id, _, _) in waiting {
-                if let Some(p) = self.pending.remove(&id) {
+                if let Some(p) = self.spine.pending.remove(&id) {
                     p.fail(RequestError::Gone(words.into()));
                 }
             }
@@ -332,7 +287,7 @@ impl Loop {
         let initialized = Message::notification("notifications/initialized", None);
         self.post(initialized, false, Purpose::Oneway { what: "notifications/initialized".into() });
         for (id, method, body) in waiting {
-            if !self.pending.contains(&id) {
+            if !self.spine.pending.contains(&id) {
                 continue;
             }
             let Ok(message) = Message::decode(&body) else { continue };

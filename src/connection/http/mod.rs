@@ -7,37 +7,40 @@
 //! correlating replies from any stream, the GET stream, resuming a dropped stream with
 //! `Last-Event-ID` after `retry:`, re-initializing after a 404 on an expired session, cancelling
 //! by era (a notification in 2025-11-25, closing the stream in 2026-07-28), and DELETE on close.
+//! The only MCP results it reads are those the transport needs: the version `initialize`
+//! settled on (the `MCP-Protocol-Version` header) and the tools' `x-mcp-header` annotations in
+//! `tools/list` results (the 2026-07-28 header mirror; `transport::headers` reads them).
 //! Refuses: choosing the era (negotiation sends the requests that decide it; the loop reads a
-//! request's era from its `_meta`) and the meaning of MCP methods.
+//! request's era from its `_meta`), what both loops share (`spine`), and any other meaning of
+//! MCP methods.
 //!
-//! This file holds the loop, its state and its commands (requests, cancels, timeouts, closing);
-//! `outbound` sends, `inbound` receives, `streams` handles how streams end.
+//! This file holds the loop and its transport hooks (sending, cancelling, timeouts, closing);
+//! `state` holds its parts (session, outbox, streams), `outbound` sends, `inbound` receives,
+//! `streams` handles how streams end.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
-use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 mod inbound;
 mod outbound;
+mod state;
 mod streams;
 
 use super::exchange::{self, Event, Outgoing};
 use super::inbound::{classify, with_summary};
-use super::pending::{sleep_until, Pending, Reply, Table};
-use super::responder::reply_to;
-use super::task::Command;
+use super::pending::{sleep_until, Pending};
+use super::spine::{cancelled, Command, Spine, Transport};
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
-use crate::process::duration_words;
-use crate::transport::headers::{self, HeaderParam};
+use crate::process::{duration_words, ExitInfo};
 use crate::transport::{is_secret_name, sse, HttpMode, HttpTarget};
 use crate::wire::{Message, RequestId};
+use state::{Exchange, Outbox, Purpose, Resume, Session, Streams};
 
 /// How long closing waits for the DELETE that ends a session.
 const DELETE_GRACE: Duration = Duration::from_secs(2);
@@ -46,96 +49,17 @@ const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 /// How many times one stream is resumed before its request is given up.
 const MAX_RESUMES: u32 = 5;
 
-/// What an exchange is for.
-#[derive(Debug, Clone)]
-enum Purpose {
-    /// A request of Sonde's; the body is kept to send again after a re-initialize.
-    Request {
-        id: RequestId,
-        method: String,
-        body: Vec<u8>,
-    },
-    /// A notification or a reply to a server request: a `202` is all that is expected.
-    Oneway {
-        what: String,
-    },
-    /// The GET stream for unsolicited server messages (2025-11-25).
-    Listen,
-    /// A GET with `Last-Event-ID` resuming a dropped stream; `id` is the request it carried.
-    Resume {
-        id: Option<RequestId>,
-    },
-    /// The 2024-11-05 GET stream that names the POST endpoint and carries every reply.
-    LegacyStream,
-    Delete,
-}
-
-struct Exchange {
-    purpose: Purpose,
-    handle: AbortHandle,
-    status: Option<u16>,
-    last_event_id: Option<String>,
-    retry: Option<Duration>,
-    /// The start of a body that was not a JSON-RPC message, for the error it becomes.
-    body_excerpt: Option<String>,
-    /// Set when the exchange's outcome is no longer the request's (a 404 on an expired
-    /// session: the request is sent again in the new session).
-    superseded: bool,
-    /// The session id the request was sent with.
-    session: Option<String>,
-    /// How many resumes led to this exchange.
-    resumes: u32,
-    /// Whether any event arrived (a GET stream that keeps failing at once is not reopened).
-    got_event: bool,
-}
-
-/// A request to send again once a new session is open: its id, method and body.
-type Resend = (RequestId, String, Vec<u8>);
-
-/// A stream to resume, and when.
-struct Resume {
-    at: Instant,
-    id: Option<RequestId>,
-    last_event_id: Option<String>,
-    resumes: u32,
-}
-
 struct Loop {
-    conn: u64,
-    log: Arc<WireLog>,
-    options: Options,
-    responder: Arc<dyn Responder>,
-    /// Replies to server requests answered later (by a person), posted when they come.
-    late: mpsc::UnboundedSender<Message>,
+    spine: Spine,
     client: reqwest::Client,
     target: HttpTarget,
     mode: HttpMode,
-    /// Where POSTs go: the URL itself, or (2024-11-05) the endpoint the stream named.
-    post_url: Option<url::Url>,
-    /// Messages waiting for the 2024-11-05 endpoint.
-    queued: Vec<(Message, Purpose)>,
-    /// The exchange of `notifications/initialized` while it is on its way.
-    gate: Option<u64>,
-    events: mpsc::UnboundedSender<Event>,
-    next_ex: u64,
-    exchanges: HashMap<u64, Exchange>,
-    pending: Table,
-    era: Option<Era>,
-    session: Option<String>,
-    /// The version `initialize` settled on: the `MCP-Protocol-Version` of later requests.
-    version: Option<String>,
-    /// The last `initialize` params, to open a new session after the old one expired.
-    init_params: Option<Value>,
-    /// The internal `initialize` of a re-initialize, and the requests waiting for it.
-    reinit: Option<(RequestId, Vec<Resend>)>,
-    next_internal: u64,
-    /// `x-mcp-header` annotations by tool, learnt from `tools/list` results.
-    tool_headers: HashMap<String, Vec<HeaderParam>>,
-    resumes: Vec<Resume>,
-    listen_failures: u32,
+    session: Session,
+    outbox: Outbox,
+    streams: Streams,
+    /// When closing stops waiting for the DELETE that ends the session.
     closing: Option<Instant>,
     closed: bool,
-    shutdown_waiters: Vec<oneshot::Sender<Option<crate::process::ExitInfo>>>,
 }
 
 /// Starts the loop for an HTTP server. Nothing is sent until the first request.
@@ -150,36 +74,18 @@ pub fn start(
 ) -> Result<(), String> {
     let client = client(&target)?;
     let (events, events_rx) = mpsc::unbounded_channel();
-    let (late, late_replies) = mpsc::unbounded_channel();
+    let (spine, late_replies) = Spine::new(conn, log, options, responder);
     let post_url = (mode == HttpMode::Streamable).then(|| target.url.clone());
     let lp = Loop {
-        conn,
-        log,
-        options,
-        responder,
-        late,
+        spine,
         client,
         target,
         mode,
-        post_url,
-        queued: Vec::new(),
-        gate: None,
-        events,
-        next_ex: 1,
-        exchanges: HashMap::new(),
-        pending: Table::default(),
-        era: None,
-        session: None,
-        version: None,
-        init_params: None,
-        reinit: None,
-        next_internal: 1,
-        tool_headers: HashMap::new(),
-        resumes: Vec::new(),
-        listen_failures: 0,
+        session: Session::default(),
+        outbox: Outbox { post_url, ..Outbox::default() },
+        streams: Streams::new(events),
         closing: None,
         closed: false,
-        shutdown_waiters: Vec::new(),
     };
     tokio::spawn(run(lp, commands, events_rx, late_replies));
     Ok(())
@@ -220,20 +126,19 @@ async fn run(
         lp.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::LegacyStream);
     }
     loop {
-        let deadline = lp.pending.next_deadline();
-        let resume_at = lp.resumes.iter().map(|r| r.at).min();
+        let deadline = lp.spine.pending.next_deadline();
+        let resume_at = lp.streams.next_resume_at();
         tokio::select! {
             command = commands.recv(), if commands_open => match command {
                 Some(command) => lp.on_command(command),
                 None => {
                     commands_open = false;
-                    lp.start_close();
+                    lp.start_shutdown();
                 }
             },
             Some(event) = events.recv() => lp.on_event(event),
             Some(reply) = late_replies.recv(), if !lp.closed => {
-                let what = "a reply answered later".to_owned();
-                lp.post(reply, false, Purpose::Oneway { what });
+                lp.send_reply(reply, "a reply answered later".into());
             },
             _ = sleep_until(deadline), if deadline.is_some() => lp.on_timeouts(),
             _ = sleep_until(resume_at), if resume_at.is_some() => lp.on_resumes_due(),
@@ -245,133 +150,100 @@ async fn run(
     }
 }
 
-impl Loop {
-    fn on_command(&mut self, command: Command) {
-        match command {
-            Command::Request { id, request, reply } => self.send_request(id, request, reply),
-            Command::Cancel { id, reason } => self.cancel(&id, &reason),
-            Command::CancelAll { reason } => {
-                for id in self.pending.ids() {
-                    self.cancel(&id, &reason);
-                }
-            }
-            Command::Notify { method, params } => {
-                if self.era == Some(Era::Modern) {
-                    self.note(format!("{method} not sent: 2026-07-28 has no client notifications over HTTP"));
-                } else {
-                    let message = Message::notification(&method, params);
-                    self.post(message, false, Purpose::Oneway { what: method });
-                }
-            }
-            Command::ExitInfo { reply } => {
-                let _ = reply.send(None);
-            }
-            Command::Pid { .. } => {}
-            Command::SetEra(era) => self.era = Some(era),
-            Command::Shutdown { reply } => {
-                if self.closed {
-                    let _ = reply.send(None);
-                } else {
-                    self.shutdown_waiters.push(reply);
-                    self.start_close();
-                }
-            }
-        }
+impl Transport for Loop {
+    fn spine(&mut self) -> &mut Spine {
+        &mut self.spine
     }
 
-    fn note(&self, detail: String) {
-        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+    fn refusal(&self) -> Option<String> {
+        (self.closed || self.closing.is_some()).then(|| "the connection is closed".into())
     }
 
-    fn send_request(&mut self, id: RequestId, mut request: Request, reply: Reply) {
-        if self.closed || self.closing.is_some() {
-            let words = format!("the connection is closed; {} was not sent", request.method);
-            let _ = reply.send(Err(RequestError::Gone(words)));
-            return;
+    fn send_request(&mut self, id: &RequestId, method: &str, message: Message, probe: bool) -> u64 {
+        if let Message::Request { params, .. } = &message {
+            if method == "initialize" {
+                self.session.init_params = params.clone();
+            }
         }
-        let mut params = request.params.take();
-        if request.progress.is_some() {
-            params = Some(super::task::with_progress_token(params, &id));
-        }
-        if request.method == "initialize" {
-            self.init_params = params.clone();
-        }
-        let message = Message::request(id.clone(), &request.method, params);
         let body = message.to_json();
-        let purpose = Purpose::Request { id: id.clone(), method: request.method.clone(), body };
-        let seq = self.post(message, request.probe, purpose);
-        self.pending.insert(id, Pending::new(request, seq, self.options.request_timeout, reply));
+        let purpose = Purpose::Request { id: id.clone(), method: method.to_owned(), body };
+        self.post(message, probe, purpose)
+    }
+
+    fn send_notification(&mut self, method: String, params: Option<Value>) {
+        if self.spine.era == Some(Era::Modern) {
+            self.note(format!("{method} not sent: 2026-07-28 has no client notifications over HTTP"));
+        } else {
+            let message = Message::notification(&method, params);
+            self.post(message, false, Purpose::Oneway { what: method });
+        }
+    }
+
+    fn send_reply(&mut self, reply: Message, what: String) {
+        self.post(reply, false, Purpose::Oneway { what });
     }
 
     /// Cancels by era: 2026-07-28 closes the request's stream (the server MUST take that as
     /// cancellation); 2025-11-25 sends `notifications/cancelled` (never for `initialize`).
-    fn cancel(&mut self, id: &RequestId, reason: &str) {
-        let Some(pending) = self.pending.remove(id) else { return };
-        self.stop(id, &pending.method, reason);
-        self.pending.abandon(id.clone(), pending.method.clone(), "was cancelled");
-        let method = pending.method.clone();
-        pending.fail(RequestError::Cancelled { method, reason: reason.to_owned() });
-    }
-
     fn stop(&mut self, id: &RequestId, method: &str, reason: &str) {
-        if self.era == Some(Era::Modern) {
+        if self.spine.era == Some(Era::Modern) {
             self.note(format!(
                 "closed the stream of {method} {id}: in 2026-07-28 over HTTP that is the cancellation"
             ));
         } else if method != "initialize" {
-            let params = json!({"requestId": id, "reason": reason});
-            let message = Message::notification("notifications/cancelled", Some(params));
-            self.post(message, false, Purpose::Oneway { what: "notifications/cancelled".into() });
+            let what = "notifications/cancelled".to_owned();
+            self.post(cancelled(id, reason), false, Purpose::Oneway { what });
         }
-        self.abort_stream_of(id);
+        self.streams.abort_carrying(id);
     }
 
-    fn on_timeouts(&mut self) {
-        for (id, pending) in self.pending.expired(Instant::now()) {
-            let after = duration_words(pending.timeout);
-            self.note(format!("{} {id} got no reply within {after}", pending.method));
-            if pending.probe {
-                self.abort_stream_of(&id);
-            } else {
-                self.stop(&id, &pending.method.clone(), &format!("Sonde stopped waiting after {after}"));
-            }
-            self.pending.abandon(id, pending.method.clone(), "had timed out");
-            let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
-            pending.fail(error);
+    /// The probe's stream is closed without a word to the server; any other request is stopped.
+    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str) {
+        self.note(format!("{method} {id} got no reply within {after}"));
+        if probe {
+            self.streams.abort_carrying(id);
+        } else {
+            self.stop(id, method, &format!("Sonde stopped waiting after {after}"));
         }
+    }
+
+    fn exit_info(&self) -> Option<ExitInfo> {
+        None
+    }
+
+    fn pid(&self) -> Option<u32> {
+        None
+    }
+
+    fn is_shut_down(&self) -> bool {
+        self.closed
     }
 
     /// Closing: every stream is dropped, pending requests fail, and a 2025-11-25 session is
     /// ended with DELETE (a `405` is fine) within a short grace.
-    fn start_close(&mut self) {
+    fn start_shutdown(&mut self) {
         if self.closed || self.closing.is_some() {
             return;
         }
-        for exchange in self.exchanges.values() {
-            exchange.handle.abort();
-        }
-        self.exchanges.clear();
-        self.resumes.clear();
-        self.pending.fail_all("the connection was closed");
-        if self.session.is_some() && self.mode == HttpMode::Streamable {
+        self.streams.clear();
+        self.spine.pending.fail_all("the connection was closed");
+        if self.session.id.is_some() && self.mode == HttpMode::Streamable {
             self.closing = Some(Instant::now() + DELETE_GRACE);
             self.start_bodiless(reqwest::Method::DELETE, Vec::new(), Purpose::Delete);
         } else {
             self.finish_close("");
         }
     }
+}
 
+impl Loop {
     fn finish_close(&mut self, why: &str) {
         if !why.is_empty() {
             self.note(why.to_owned());
         }
-        for exchange in self.exchanges.values() {
-            exchange.handle.abort();
-        }
+        self.streams.abort_all();
         self.closing = None;
         self.closed = true;
-        for waiter in self.shutdown_waiters.drain(..) {
-            let _ = waiter.send(None);
-        }
+        self.spine.release_waiters(None);
     }
 }

@@ -10,14 +10,9 @@ impl Loop {
     /// as queued) while the 2024-11-05 endpoint is unknown or `notifications/initialized` is
     /// still on its way, so the server never sees a request before it.
     pub(super) fn post(&mut self, message: Message, probe: bool, purpose: Purpose) -> u64 {
-        if self.post_url.is_none() || self.gate.is_some() {
-            let why = if self.post_url.is_none() {
-                "queued until the server names its POST endpoint"
-            } else {
-                "queued until the server has accepted notifications/initialized and answered the GET stream"
-            };
+        if let Some(why) = self.outbox.held() {
             let seq = self.record_out(&message, probe, None, &[], why);
-            self.queued.push((message, purpose));
+            self.outbox.queued.push((message, purpose));
             return seq;
         }
         let (ex, url, headers) = self.prepare(&message);
@@ -31,7 +26,7 @@ impl Loop {
     pub(super) fn post_queued(&mut self, message: Message, purpose: Purpose) {
         let (ex, url, headers) = self.prepare(&message);
         let what = message.method().unwrap_or("reply").to_owned();
-        let mut entry = Entry::new(self.conn, Kind::Http, Direction::Out)
+        let mut entry = Entry::new(self.spine.conn, Kind::Http, Direction::Out)
             .with_detail(format!("POST {url}: sending the queued {what}"));
         entry.http = Some(HttpInfo {
             exchange: ex,
@@ -40,25 +35,24 @@ impl Loop {
             headers: self.redacted(&headers),
             ..HttpInfo::default()
         });
-        self.log.append(entry);
+        self.spine.log.append(entry);
         self.launch(ex, url, headers, message, purpose);
     }
 
     /// The exchange number, URL and headers of a POST of this message.
     pub(super) fn prepare(&mut self, message: &Message) -> (u64, url::Url, Vec<(String, String)>) {
-        let url = self.post_url.clone().expect("known before anything is posted");
+        let url = self.outbox.post_url.clone().expect("known before anything is posted");
         let mut headers = vec![
             ("Content-Type".to_owned(), "application/json".to_owned()),
             ("Accept".to_owned(), "application/json, text/event-stream".to_owned()),
         ];
-        let mirrored =
-            headers::mirror(message, |tool| self.tool_headers.get(tool).cloned().unwrap_or_default());
+        let mirrored = self.session.mirror(message);
         if mirrored.is_empty() {
-            headers.extend(self.session_headers(message.method() == Some("initialize")));
+            headers.extend(self.session.headers(message.method() == Some("initialize")));
         }
         headers.extend(mirrored);
         headers.extend(self.user_headers());
-        (self.next_ex(), url, headers)
+        (self.streams.next_ex(), url, headers)
     }
 
     pub(super) fn launch(
@@ -70,7 +64,7 @@ impl Loop {
         purpose: Purpose,
     ) {
         if self.mode == HttpMode::Streamable && message.method() == Some("notifications/initialized") {
-            self.gate = Some(ex);
+            self.outbox.gate = Some(ex);
         }
         let body = Some(message.to_json());
         self.start_exchange(Outgoing { ex, method: reqwest::Method::POST, url, headers, body }, purpose);
@@ -78,39 +72,17 @@ impl Loop {
 
     /// Sends what waited, once nothing holds it back.
     pub(super) fn flush_queued(&mut self) {
-        for (message, purpose) in std::mem::take(&mut self.queued) {
-            if self.post_url.is_some() && self.gate.is_none() {
+        for (message, purpose) in std::mem::take(&mut self.outbox.queued) {
+            if self.outbox.held().is_none() {
                 self.post_queued(message, purpose);
             } else {
-                self.queued.push((message, purpose));
+                self.outbox.queued.push((message, purpose));
             }
         }
     }
 
-    /// The 2025-11-25 session headers: the session id, and the version once `initialize`
-    /// settled it (never on `initialize` itself).
-    pub(super) fn session_headers(&self, initialize: bool) -> Vec<(String, String)> {
-        let mut headers = Vec::new();
-        if initialize {
-            return headers;
-        }
-        if let Some(session) = &self.session {
-            headers.push(("Mcp-Session-Id".to_owned(), session.clone()));
-        }
-        if let Some(version) = &self.version {
-            headers.push(("MCP-Protocol-Version".to_owned(), version.clone()));
-        }
-        headers
-    }
-
     pub(super) fn user_headers(&self) -> Vec<(String, String)> {
         self.target.headers.iter().map(|h| (h.name.clone(), h.value.clone())).collect()
-    }
-
-    pub(super) fn next_ex(&mut self) -> u64 {
-        let ex = self.next_ex;
-        self.next_ex += 1;
-        ex
     }
 
     pub(super) fn record_out(
@@ -122,7 +94,7 @@ impl Loop {
         queued: &str,
     ) -> u64 {
         let mut entry = with_summary(
-            Entry::new(self.conn, Kind::Message, Direction::Out).with_owned_bytes(message.to_json()),
+            Entry::new(self.spine.conn, Kind::Message, Direction::Out).with_owned_bytes(message.to_json()),
             message,
         );
         entry.probe = probe;
@@ -138,7 +110,7 @@ impl Loop {
             }
             None => entry.detail = Some(queued.to_owned()),
         }
-        self.log.append(entry)
+        self.spine.log.append(entry)
     }
 
     /// Headers as recorded: the values of secret ones are replaced.
@@ -155,7 +127,7 @@ impl Loop {
 
     pub(super) fn start_exchange(&mut self, out: Outgoing, purpose: Purpose) {
         let ex = out.ex;
-        let cap = self.options.max_line;
+        let cap = self.spine.options.max_line;
         let mut timeouts = self.target.timeouts;
         // Streams that exist to wait (the GET stream, a subscription) may be silent for as long
         // as nothing happens; the idle timeout is for streams that owe a reply.
@@ -167,20 +139,9 @@ impl Loop {
         if waits {
             timeouts.idle = Duration::from_secs(365 * 24 * 3600);
         }
-        let handle = exchange::start(&self.client, out, timeouts, cap, self.events.clone());
-        let exchange = Exchange {
-            purpose,
-            handle,
-            status: None,
-            last_event_id: None,
-            retry: None,
-            body_excerpt: None,
-            superseded: false,
-            session: self.session.clone(),
-            resumes: 0,
-            got_event: false,
-        };
-        self.exchanges.insert(ex, exchange);
+        let handle = exchange::start(&self.client, out, timeouts, cap, self.streams.events.clone());
+        let exchange = Exchange::new(purpose, handle, self.session.id.clone());
+        self.streams.exchanges.insert(ex, exchange);
     }
 
     /// A GET (the listen stream, a resume, the 2024-11-05 stream) or a DELETE, recorded as an
@@ -196,12 +157,12 @@ impl Loop {
         if method == reqwest::Method::GET {
             headers.push(("Accept".to_owned(), "text/event-stream".to_owned()));
         }
-        headers.extend(self.session_headers(false));
+        headers.extend(self.session.headers(false));
         headers.extend(extra);
         headers.extend(self.user_headers());
-        let ex = self.next_ex();
+        let ex = self.streams.next_ex();
         let mut entry =
-            Entry::new(self.conn, Kind::Http, Direction::Out).with_detail(format!("{method} {url}"));
+            Entry::new(self.spine.conn, Kind::Http, Direction::Out).with_detail(format!("{method} {url}"));
         entry.http = Some(HttpInfo {
             exchange: ex,
             method: Some(method.to_string()),
@@ -209,7 +170,7 @@ impl Loop {
             headers: self.redacted(&headers),
             ..HttpInfo::default()
         });
-        self.log.append(entry);
+        self.spine.log.append(entry);
         self.start_exchange(Outgoing { ex, method, url, headers, body: None }, purpose);
         ex
     }
@@ -219,7 +180,7 @@ impl Loop {
     pub(super) fn open_listen(&mut self) {
         if self.mode == HttpMode::Streamable && !self.closed && self.closing.is_none() {
             let ex = self.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::Listen);
-            self.gate = Some(ex);
+            self.outbox.gate = Some(ex);
         }
     }
 }

@@ -1,21 +1,20 @@
 //! How HTTP streams end: a request's stream that ended without its reply (failed with its
 //! status, or resumed with GET and `Last-Event-ID` after `retry:`), the GET stream (reopened
-//! unless refused), and closing the stream of a request being cancelled.
+//! unless refused), and streams due to be resumed.
 
 use super::*;
 
 impl Loop {
     pub(super) fn on_end(&mut self, ex: u64, error: Option<String>) {
-        if self.gate == Some(ex) {
-            self.gate = None;
+        if self.outbox.release(ex) {
             self.flush_queued();
         }
-        let Some(exchange) = self.exchanges.remove(&ex) else { return };
+        let Some(exchange) = self.streams.exchanges.remove(&ex) else { return };
         if let Some(error) = &error {
-            let mut entry = Entry::new(self.conn, Kind::Note, Direction::Meta)
+            let mut entry = Entry::new(self.spine.conn, Kind::Note, Direction::Meta)
                 .with_detail(format!("HTTP exchange {ex}: {error}"));
             entry.http = Some(HttpInfo { exchange: ex, ..HttpInfo::default() });
-            self.log.append(entry);
+            self.spine.log.append(entry);
         }
         if exchange.superseded {
             return;
@@ -25,7 +24,7 @@ impl Loop {
                 self.request_stream_ended(id.clone(), method, &exchange, error)
             }
             Purpose::Resume { id: Some(id) } => {
-                let method = self.pending.get(id).map(|p| p.method.clone()).unwrap_or_default();
+                let method = self.spine.pending.get(id).map(|p| p.method.clone()).unwrap_or_default();
                 self.request_stream_ended(id.clone(), &method, &exchange, error)
             }
             Purpose::Resume { id: None } | Purpose::Listen => self.listen_ended(&exchange),
@@ -47,7 +46,7 @@ impl Loop {
                     (_, Some(error)) => format!("the 2024-11-05 SSE stream broke: {error}"),
                     _ => "the server ended the 2024-11-05 SSE stream".to_owned(),
                 };
-                self.pending.fail_all(&why);
+                self.spine.pending.fail_all(&why);
             }
             Purpose::Delete => {
                 if exchange.status.is_some_and(|s| (200..300).contains(&s)) {
@@ -68,7 +67,7 @@ impl Loop {
         exchange: &Exchange,
         error: Option<String>,
     ) {
-        if !self.pending.contains(&id) {
+        if !self.spine.pending.contains(&id) {
             return;
         }
         if self.mode == HttpMode::LegacySse && exchange.status.is_some_and(|s| (200..300).contains(&s)) {
@@ -77,11 +76,11 @@ impl Loop {
         }
         if let Some(status) = exchange.status.filter(|s| !(200..300).contains(s)) {
             let detail = exchange.body_excerpt.clone().unwrap_or_default();
-            let pending = self.pending.remove(&id).expect("checked");
+            let pending = self.spine.pending.remove(&id).expect("checked");
             pending.fail(RequestError::Http { method: method.to_owned(), status, detail });
             return;
         }
-        let modern = self.era == Some(Era::Modern);
+        let modern = self.spine.era == Some(Era::Modern);
         if let (false, Some(last)) = (modern, exchange.last_event_id.clone()) {
             if exchange.resumes < MAX_RESUMES {
                 let wait = exchange.retry.unwrap_or(DEFAULT_RETRY);
@@ -89,7 +88,7 @@ impl Loop {
                     "the stream of {method} {id} ended before its reply; resuming with GET and Last-Event-ID {last} in {}",
                     duration_words(wait)
                 ));
-                self.resumes.push(Resume {
+                self.streams.resumes.push(Resume {
                     at: Instant::now() + wait,
                     id: Some(id),
                     last_event_id: Some(last),
@@ -103,7 +102,7 @@ impl Loop {
             (None, Some(202)) => "the server accepted it (HTTP 202) but sent no reply".to_owned(),
             (None, _) => "the response ended without a reply".to_owned(),
         };
-        let pending = self.pending.remove(&id).expect("checked");
+        let pending = self.spine.pending.remove(&id).expect("checked");
         pending.fail(RequestError::Unreachable { method: method.to_owned(), reason: how });
     }
 
@@ -114,13 +113,14 @@ impl Loop {
         {
             return;
         }
-        self.listen_failures = if exchange.got_event { 0 } else { self.listen_failures + 1 };
-        if self.listen_failures >= MAX_RESUMES {
+        let streams = &mut self.streams;
+        streams.listen_failures = if exchange.got_event { 0 } else { streams.listen_failures + 1 };
+        if streams.listen_failures >= MAX_RESUMES {
             self.note("the GET stream keeps closing at once; not reopened".into());
             return;
         }
         let wait = exchange.retry.unwrap_or(DEFAULT_RETRY);
-        self.resumes.push(Resume {
+        self.streams.resumes.push(Resume {
             at: Instant::now() + wait,
             id: None,
             last_event_id: exchange.last_event_id.clone(),
@@ -129,12 +129,8 @@ impl Loop {
     }
 
     pub(super) fn on_resumes_due(&mut self) {
-        let now = Instant::now();
-        let (due, later): (Vec<Resume>, Vec<Resume>) =
-            std::mem::take(&mut self.resumes).into_iter().partition(|r| r.at <= now);
-        self.resumes = later;
-        for resume in due {
-            if resume.id.as_ref().is_some_and(|id| !self.pending.contains(id)) {
+        for resume in self.streams.due(Instant::now()) {
+            if resume.id.as_ref().is_some_and(|id| !self.spine.pending.contains(id)) {
                 continue;
             }
             let extra: Vec<(String, String)> =
@@ -142,26 +138,9 @@ impl Loop {
             let purpose =
                 if resume.id.is_some() { Purpose::Resume { id: resume.id } } else { Purpose::Listen };
             let ex = self.start_bodiless(reqwest::Method::GET, extra, purpose);
-            if let Some(exchange) = self.exchanges.get_mut(&ex) {
+            if let Some(exchange) = self.streams.exchanges.get_mut(&ex) {
                 exchange.resumes = resume.resumes;
             }
         }
-    }
-
-    /// Closes the stream that carries a request, if it has one of its own.
-    /// An aborted exchange reports nothing more, so it is forgotten here.
-    pub(super) fn abort_stream_of(&mut self, id: &RequestId) {
-        self.exchanges.retain(|_, exchange| {
-            let carries = match &exchange.purpose {
-                Purpose::Request { id: r, .. } => r == id,
-                Purpose::Resume { id: Some(r) } => r == id,
-                _ => false,
-            };
-            if carries {
-                exchange.handle.abort();
-            }
-            !carries
-        });
-        self.resumes.retain(|r| r.id.as_ref() != Some(id));
     }
 }

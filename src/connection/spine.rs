@@ -1,0 +1,250 @@
+//! What both connection loops do the same way, whatever the transport: the commands a
+//! [`Connection`](super::Connection) sends its loop and their dispatch, sending a request and
+//! remembering it, cancelling, sweeping timeouts, handing server requests to the responder,
+//! routing replies and notifications through the pending table, and notes in the log.
+//!
+//! Owns: [`Command`], the [`Spine`] state both loops hold (the pending table, the era, the
+//! responder, who waits for the shutdown), and the [`Transport`] trait, whose provided methods
+//! are that shared logic. Refuses: I/O and anything one transport does its own way. Each loop
+//! implements the trait's hooks: how a message goes out, how a cancel or a timeout reaches the
+//! server, when new requests are refused, and how it shuts down.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::pending::{Pending, Reply, Table};
+use super::responder::reply_to;
+use super::{Options, Request, RequestError, Responder};
+use crate::era::Era;
+use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::process::{duration_words, ExitInfo};
+use crate::wire::{ErrorObject, Message, RequestId};
+
+/// What a [`Connection`](super::Connection) asks of its loop.
+pub enum Command {
+    Request {
+        id: RequestId,
+        request: Request,
+        reply: Reply,
+    },
+    Cancel {
+        id: RequestId,
+        reason: String,
+    },
+    CancelAll {
+        reason: String,
+    },
+    Notify {
+        method: String,
+        params: Option<Value>,
+    },
+    ExitInfo {
+        reply: oneshot::Sender<Option<ExitInfo>>,
+    },
+    Pid {
+        reply: oneshot::Sender<u32>,
+    },
+    Shutdown {
+        reply: oneshot::Sender<Option<ExitInfo>>,
+    },
+    /// The era was decided: in 2026-07-28 a server must not send requests, so they are
+    /// flagged and left unanswered instead of answered.
+    SetEra(Era),
+}
+
+/// The state every loop holds, whatever its transport.
+pub struct Spine {
+    pub conn: u64,
+    pub log: Arc<WireLog>,
+    pub options: Options,
+    responder: Arc<dyn Responder>,
+    /// Replies to server requests answered later (by a person), sent when they come.
+    late: mpsc::UnboundedSender<Message>,
+    pub pending: Table,
+    pub era: Option<Era>,
+    shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
+}
+
+impl Spine {
+    /// The spine of a new loop, and the receiving end of the replies answered later: the loop
+    /// sends each with [`Transport::send_reply`] when it comes.
+    pub fn new(
+        conn: u64,
+        log: Arc<WireLog>,
+        options: Options,
+        responder: Arc<dyn Responder>,
+    ) -> (Spine, mpsc::UnboundedReceiver<Message>) {
+        let (late, late_replies) = mpsc::unbounded_channel();
+        let spine = Spine {
+            conn,
+            log,
+            options,
+            responder,
+            late,
+            pending: Table::default(),
+            era: None,
+            shutdown_waiters: Vec::new(),
+        };
+        (spine, late_replies)
+    }
+
+    /// Records a note (a meta entry) in the log.
+    pub fn note(&self, detail: String) {
+        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    /// Tells everyone waiting for the shutdown how the connection ended.
+    pub fn release_waiters(&mut self, exit: Option<ExitInfo>) {
+        for waiter in self.shutdown_waiters.drain(..) {
+            let _ = waiter.send(exit.clone());
+        }
+    }
+}
+
+/// One loop's transport: the hooks the shared logic calls, and that logic as provided methods.
+pub trait Transport {
+    fn spine(&mut self) -> &mut Spine;
+
+    /// Why new requests cannot be sent, once the connection is gone or going.
+    fn refusal(&self) -> Option<String>;
+    /// Records and sends a request. Returns the seq of its entry.
+    fn send_request(&mut self, id: &RequestId, method: &str, message: Message, probe: bool) -> u64;
+    /// Sends a notification a caller asked for, or says in the log why it cannot go.
+    fn send_notification(&mut self, method: String, params: Option<Value>);
+    /// Records and sends a reply to a server request; `what` names it in the log.
+    fn send_reply(&mut self, reply: Message, what: String);
+    /// Tells the server, by the transport's means, that Sonde stopped waiting for `id`.
+    fn stop(&mut self, id: &RequestId, method: &str, reason: &str);
+    /// Says in the log that a request got no reply in time, and stops it as the transport does.
+    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str);
+    /// How the server process ended, where there is one.
+    fn exit_info(&self) -> Option<ExitInfo>;
+    fn pid(&self) -> Option<u32>;
+    fn is_shut_down(&self) -> bool;
+    /// Starts closing the transport; the loop releases the waiters when it is done.
+    fn start_shutdown(&mut self);
+
+    fn note(&mut self, detail: String) {
+        self.spine().note(detail);
+    }
+
+    fn on_command(&mut self, command: Command) {
+        match command {
+            Command::Request { id, request, reply } => self.request(id, request, reply),
+            Command::Cancel { id, reason } => self.cancel(&id, &reason),
+            Command::CancelAll { reason } => {
+                for id in self.spine().pending.ids() {
+                    self.cancel(&id, &reason);
+                }
+            }
+            Command::Notify { method, params } => self.send_notification(method, params),
+            Command::ExitInfo { reply } => {
+                let _ = reply.send(self.exit_info());
+            }
+            Command::Pid { reply } => {
+                // Without a process, the reply is dropped and the caller gets `None`.
+                if let Some(pid) = self.pid() {
+                    let _ = reply.send(pid);
+                }
+            }
+            Command::SetEra(era) => self.spine().era = Some(era),
+            Command::Shutdown { reply } => {
+                if self.is_shut_down() {
+                    let _ = reply.send(self.exit_info());
+                } else {
+                    self.spine().shutdown_waiters.push(reply);
+                    self.start_shutdown();
+                }
+            }
+        }
+    }
+
+    /// Sends a request (with a progress token when its caller listens for progress) and
+    /// remembers it, or fails it at once when the connection is gone.
+    fn request(&mut self, id: RequestId, mut request: Request, reply: Reply) {
+        if let Some(reason) = self.refusal() {
+            let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
+            return;
+        }
+        let mut params = request.params.take();
+        if request.progress.is_some() {
+            params = Some(with_progress_token(params, &id));
+        }
+        let message = Message::request(id.clone(), &request.method, params);
+        let seq = self.send_request(&id, &request.method, message, request.probe);
+        let timeout = self.spine().options.request_timeout;
+        self.spine().pending.insert(id, Pending::new(request, seq, timeout, reply));
+    }
+
+    /// Cancels a pending request: the transport tells the server, the caller gets
+    /// [`RequestError::Cancelled`], and a late reply is recognised.
+    fn cancel(&mut self, id: &RequestId, reason: &str) {
+        let Some(pending) = self.spine().pending.remove(id) else { return };
+        self.stop(id, &pending.method, reason);
+        self.spine().pending.abandon(id.clone(), pending.method.clone(), "was cancelled");
+        let method = pending.method.clone();
+        pending.fail(RequestError::Cancelled { method, reason: reason.to_owned() });
+    }
+
+    /// Fails every request whose deadline has passed, after the transport has stopped it.
+    fn on_timeouts(&mut self) {
+        for (id, pending) in self.spine().pending.expired(Instant::now()) {
+            let after = duration_words(pending.timeout);
+            self.timed_out(&id, &pending.method, pending.probe, &after);
+            self.spine().pending.abandon(id, pending.method.clone(), "had timed out");
+            let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
+            pending.fail(error);
+        }
+    }
+
+    /// A reply: its request's caller gets the outcome, and the entry is recorded.
+    fn on_reply(&mut self, entry: Entry, id: RequestId, outcome: Result<Value, ErrorObject>) {
+        let entry = self.spine().pending.on_reply(entry, id, outcome);
+        self.spine().log.append(entry);
+    }
+
+    /// A server request: the responder answers it now (the reply goes out at once) or later
+    /// (through the late channel), or the era forbids it and the entry says so.
+    fn on_server_request(&mut self, entry: Entry, id: RequestId, method: &str, params: Option<&Value>) {
+        let spine = self.spine();
+        match reply_to(spine.responder.as_ref(), spine.era, id, method, params, &spine.late) {
+            Err(refused) => {
+                spine.log.append(entry.with_detail(refused));
+            }
+            Ok(reply) => {
+                spine.log.append(entry);
+                if let Some(reply) = reply {
+                    self.send_reply(reply, format!("the reply to {method}"));
+                }
+            }
+        }
+    }
+
+    /// A notification: progress and server cancels go to their requests; it is recorded.
+    fn on_notification(&mut self, entry: Entry, method: &str, params: Option<&Value>) {
+        let hard_max = self.spine().options.max_request_time;
+        let entry = self.spine().pending.on_notification(entry, method, params, hard_max);
+        self.spine().log.append(entry);
+    }
+}
+
+/// The `notifications/cancelled` that tells a server Sonde stopped waiting for `id`.
+pub fn cancelled(id: &RequestId, reason: &str) -> Message {
+    Message::notification("notifications/cancelled", Some(json!({"requestId": id, "reason": reason})))
+}
+
+/// Adds `_meta.progressToken` (the request id) to params, keeping everything else.
+fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
+    let mut params = match params {
+        Some(Value::Object(o)) => Value::Object(o),
+        _ => json!({}),
+    };
+    let meta = params.as_object_mut().expect("an object").entry("_meta").or_insert_with(|| json!({}));
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert("progressToken".into(), serde_json::to_value(id).expect("an id serializes"));
+    }
+    params
+}
