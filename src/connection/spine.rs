@@ -131,6 +131,21 @@ pub trait Transport {
         self.spine().note(detail);
     }
 
+    /// A command, or `None` once every handle is gone: then nobody can ask for a shutdown any
+    /// more, so it starts now. Returns whether more commands may come.
+    fn received(&mut self, command: Option<Command>) -> bool {
+        match command {
+            Some(command) => {
+                self.on_command(command);
+                true
+            }
+            None => {
+                self.start_shutdown();
+                false
+            }
+        }
+    }
+
     fn on_command(&mut self, command: Command) {
         match command {
             Command::Request { id, request, reply } => self.request(id, request, reply),

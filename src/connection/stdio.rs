@@ -77,14 +77,7 @@ pub async fn run(
         // unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
         // again after a select! drops the borrow of it.
         tokio::select! {
-            command = commands.recv(), if commands_open => match command {
-                Some(command) => lp.on_command(command),
-                None => {
-                    // Every handle is gone: nobody can ask for a shutdown any more, so run it now.
-                    commands_open = false;
-                    lp.start_shutdown();
-                }
-            },
+            command = commands.recv(), if commands_open => commands_open = lp.received(command),
             Some(reply) = late_replies.recv() => {
                 lp.send_reply(reply, "a reply answered later".into());
             },

@@ -129,13 +129,7 @@ async fn run(
         let deadline = lp.spine.pending.next_deadline();
         let resume_at = lp.streams.next_resume_at();
         tokio::select! {
-            command = commands.recv(), if commands_open => match command {
-                Some(command) => lp.on_command(command),
-                None => {
-                    commands_open = false;
-                    lp.start_shutdown();
-                }
-            },
+            command = commands.recv(), if commands_open => commands_open = lp.received(command),
             Some(event) = events.recv() => lp.on_event(event),
             Some(reply) = late_replies.recv(), if !lp.closed => {
                 lp.send_reply(reply, "a reply answered later".into());
