@@ -120,7 +120,7 @@ try:
     wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Call']")).click()
     dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
     assert "Who is calling?" in dialog.text, dialog.text
-    name = dialog.find_element(By.CSS_SELECTOR, "input.mono")
+    name = dialog.find_element(By.CSS_SELECTOR, "input[name='name']")
     assert name.get_attribute("value") == "Ada", name.get_attribute("value")
     name.send_keys(Keys.CONTROL, "a")
     name.send_keys(Keys.BACKSPACE)
