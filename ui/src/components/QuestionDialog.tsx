@@ -13,7 +13,15 @@ export interface ServerAnswer {
   refusal: string | null;
 }
 
-export function QuestionDialog({ question, serverName, onAnswer }: { question: ServerQuestion; serverName: string; onAnswer(a: ServerAnswer): Promise<void> }) {
+export function QuestionDialog({
+  question,
+  serverName,
+  onAnswer,
+}: {
+  question: ServerQuestion;
+  serverName: string;
+  onAnswer(a: ServerAnswer): Promise<void>;
+}) {
   const [error, setError] = useState<string | null>(null);
   const answer = async (a: ServerAnswer) => {
     try {
@@ -24,7 +32,14 @@ export function QuestionDialog({ question, serverName, onAnswer }: { question: S
   };
   const params = (question.params ?? {}) as Record<string, JsonValue>;
   return (
-    <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && question.method === "elicitation/create" && answer({ result: { action: "cancel" }, refusal: null })}>
+    <div
+      className="dialog-backdrop"
+      onKeyDown={(e) =>
+        e.key === "Escape" &&
+        question.method === "elicitation/create" &&
+        answer({ result: { action: "cancel" }, refusal: null })
+      }
+    >
       <div className="dialog" role="dialog" aria-label="Server request">
         <h2>{serverName} asks</h2>
         {question.method === "elicitation/create" ? (
@@ -34,7 +49,11 @@ export function QuestionDialog({ question, serverName, onAnswer }: { question: S
         ) : (
           <p>Sonde cannot answer {question.method}.</p>
         )}
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
       </div>
     </div>
   );
@@ -50,7 +69,8 @@ function Elicitation({ params, onAnswer }: { params: Record<string, JsonValue>; 
         e.preventDefault();
         const found = problemsOf(schema, value);
         setProblems(found);
-        if (found.length === 0) onAnswer({ result: { action: "accept", content: toJson(value) as JsonValue }, refusal: null });
+        if (found.length === 0)
+          onAnswer({ result: { action: "accept", content: toJson(value) as JsonValue }, refusal: null });
       }}
     >
       <p className="question">{String(params.message ?? "")}</p>
@@ -82,16 +102,28 @@ function Sampling({ params, onAnswer }: { params: Record<string, JsonValue>; onA
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        onAnswer({ result: { role: "assistant", content: { type: "text", text: reply }, model: "sonde-user", stopReason: "endTurn" }, refusal: null });
+        onAnswer({
+          result: {
+            role: "assistant",
+            content: { type: "text", text: reply },
+            model: "sonde-user",
+            stopReason: "endTurn",
+          },
+          refusal: null,
+        });
       }}
     >
-      <p className="muted">The server asks for a model reply{params.systemPrompt ? ` (system prompt: ${String(params.systemPrompt)})` : ""}. Write it yourself:</p>
+      <p className="muted">
+        The server asks for a model reply{params.systemPrompt ? ` (system prompt: ${String(params.systemPrompt)})` : ""}
+        . Write it yourself:
+      </p>
       <ol className="messages">
         {messages.map((m, i) => {
           const content = m.content as Record<string, JsonValue> | null;
           return (
             <li key={i}>
-              <strong>{String(m.role)}</strong>: {content && content.type === "text" ? String(content.text) : JSON.stringify(m.content)}
+              <strong>{String(m.role)}</strong>:{" "}
+              {content && content.type === "text" ? String(content.text) : JSON.stringify(m.content)}
             </li>
           );
         })}
@@ -101,8 +133,15 @@ function Sampling({ params, onAnswer }: { params: Record<string, JsonValue>; onA
         <textarea autoFocus className="mono" rows={5} value={reply} onChange={(e) => setReply(e.target.value)} />
       </label>
       <footer>
-        <button type="button" onClick={() => onAnswer({ result: null, refusal: "the user refused the sampling request" })}>Refuse</button>
-        <button type="submit" className="primary">Send</button>
+        <button
+          type="button"
+          onClick={() => onAnswer({ result: null, refusal: "the user refused the sampling request" })}
+        >
+          Refuse
+        </button>
+        <button type="submit" className="primary">
+          Send
+        </button>
       </footer>
     </form>
   );

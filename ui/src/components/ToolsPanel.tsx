@@ -54,21 +54,34 @@ export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
           {tools?.map((t) => (
             <li key={t.name} className={chosen?.name === t.name ? "selected" : ""}>
               <button className="tool" onClick={() => setChosen(t)}>
-                {t.icons?.filter((i) => safeIcon(i.src)).slice(0, 1).map((i) => <img key={i.src} src={i.src} alt="" width={16} height={16} />)}
+                {t.icons
+                  ?.filter((i) => safeIcon(i.src))
+                  .slice(0, 1)
+                  .map((i) => (
+                    <img key={i.src} src={i.src} alt="" width={16} height={16} />
+                  ))}
                 <strong>{title(t)}</strong>
                 {title(t) !== t.name && <code>{t.name}</code>}
                 <span className="desc">{t.description}</span>
                 <span className="badges">
                   {Object.entries(t.annotations ?? {})
                     .filter(([k, v]) => k.endsWith("Hint") && v === true)
-                    .map(([k]) => <span key={k} className="badge">{k.replace("Hint", "")}</span>)}
+                    .map(([k]) => (
+                      <span key={k} className="badge">
+                        {k.replace("Hint", "")}
+                      </span>
+                    ))}
                 </span>
               </button>
             </li>
           ))}
         </ul>
       </div>
-      {chosen ? <ToolCall key={chosen.name} conn={conn} tool={chosen} /> : <div className="empty">Choose a tool to call it.</div>}
+      {chosen ? (
+        <ToolCall key={chosen.name} conn={conn} tool={chosen} />
+      ) : (
+        <div className="empty">Choose a tool to call it.</div>
+      )}
     </div>
   );
 }
@@ -145,8 +158,14 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
           <SchemaForm schema={schema} value={value} onChange={setValue} problems={problems} />
         )}
         <div className="call-row">
-          <button type="submit" className="primary" disabled={running}>{running ? "Calling…" : "Call"}</button>
-          {running && <button type="button" onClick={() => backend.requestCancel(conn.id)}>Cancel</button>}
+          <button type="submit" className="primary" disabled={running}>
+            {running ? "Calling…" : "Call"}
+          </button>
+          {running && (
+            <button type="button" onClick={() => backend.requestCancel(conn.id)}>
+              Cancel
+            </button>
+          )}
           {progress && (
             <span className="progress">
               <progress value={progress.progress} max={progress.total ?? undefined} />
@@ -155,7 +174,11 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
           )}
         </div>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {outcome && <ResultView outcome={outcome} />}
     </div>
   );

@@ -14,7 +14,9 @@ const schema = {
 };
 
 const render = (value: unknown, problems = null as { path: string; message: string }[] | null) => {
-  const html = renderToStaticMarkup(<SchemaForm schema={schema} value={value} onChange={() => {}} problems={problems} />);
+  const html = renderToStaticMarkup(
+    <SchemaForm schema={schema} value={value} onChange={() => {}} problems={problems} />,
+  );
   return new Markup(html);
 };
 
@@ -50,7 +52,9 @@ describe("the schema form's markup", () => {
     expect(dom.html).toContain(`id="${byName["name"]["aria-describedby"]}">As you like to be called<`);
   });
   it("offers Add for an array and Remove for each of its items", () => {
-    const buttons = render({ tags: ["a", "b"] }).attrs("button").map((b) => b["aria-label"]);
+    const buttons = render({ tags: ["a", "b"] })
+      .attrs("button")
+      .map((b) => b["aria-label"]);
     expect(buttons).toEqual(["Remove tags 1", "Remove tags 2", "Add an item to tags"]);
   });
 });

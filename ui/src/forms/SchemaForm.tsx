@@ -128,7 +128,8 @@ function Field(props: FieldProps) {
 
 /** An object's properties, in schema order, and a word about the ones it does not name. */
 function Properties({ ctx, schema, path, value, onChange, required, depth, autoFocus }: Omit<FieldProps, "label">) {
-  const given = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, Draft>) : {};
+  const given =
+    typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, Draft>) : {};
   const needed = new Set(schema.required ?? []);
   const properties = Object.entries(schema.properties ?? {});
   const unnamed = Object.keys(given).filter((k) => !(k in (schema.properties ?? {})));

@@ -80,7 +80,10 @@ describe("what the schema asks for", () => {
     expect(branches[0].schema.description).toBeUndefined();
   });
   it("edits a recursive schema as JSON below a depth", () => {
-    const tree: Schema = { $ref: "#/$defs/node", $defs: { node: { type: "object", properties: { kid: { $ref: "#/$defs/node" } } } } };
+    const tree: Schema = {
+      $ref: "#/$defs/node",
+      $defs: { node: { type: "object", properties: { kid: { $ref: "#/$defs/node" } } } },
+    };
     let depth = 0;
     for (let s = resolve(tree, tree); kindOf(s, depth) === "object"; depth++) s = resolve(s.properties!.kid, tree);
     expect(depth).toBe(9);
@@ -89,7 +92,11 @@ describe("what the schema asks for", () => {
 
 describe("a new form", () => {
   it("starts with the required nested objects, and with defaults only when asked", () => {
-    const s = { type: "object", properties: { name: { type: "string", default: "Ada" }, to: order.properties.to }, required: ["to"] };
+    const s = {
+      type: "object",
+      properties: { name: { type: "string", default: "Ada" }, to: order.properties.to },
+      required: ["to"],
+    };
     expect(initialValue(s)).toEqual({ to: {} });
     expect(initialValue(s, s, true)).toEqual({ name: "Ada", to: {} });
     expect(initialValue(order)).toEqual({ to: {} });

@@ -211,7 +211,14 @@ const join = (path: string, name: string) => (path ? `${path}.${name}` : name);
 const said = (path: string) => path || "the value";
 
 /** What keeps a draft from being sent, in form order; empty when it is ready. */
-export function problemsOf(schema: unknown, v: Draft, root: unknown = schema, path = "", required = false, depth = 0): Problem[] {
+export function problemsOf(
+  schema: unknown,
+  v: Draft,
+  root: unknown = schema,
+  path = "",
+  required = false,
+  depth = 0,
+): Problem[] {
   const s = resolve(schema, root);
   const problem = (message: string) => [{ path, message: `${said(path)} ${message}` }];
   if (v === undefined) return required ? problem("is required") : [];
@@ -220,7 +227,9 @@ export function problemsOf(schema: unknown, v: Draft, root: unknown = schema, pa
   switch (kind) {
     case "enum": {
       const options = optionsOf(s) ?? [];
-      return options.some((o) => sameDraft(o.value, v)) ? [] : problem(`must be one of: ${options.map((o) => o.label).join(", ")}`);
+      return options.some((o) => sameDraft(o.value, v))
+        ? []
+        : problem(`must be one of: ${options.map((o) => o.label).join(", ")}`);
     }
     case "choice": {
       const branches = branchesOf(s, root);
@@ -228,7 +237,9 @@ export function problemsOf(schema: unknown, v: Draft, root: unknown = schema, pa
       if (found.some((p) => p.length === 0)) return [];
       const sameType = branches.filter((b) => fitsType(b.schema, v));
       if (sameType.length === 1) return found[branches.indexOf(sameType[0])];
-      return problem(`matches none of the choices (${branches.map((b, i) => `${b.label}: ${found[i][0].message}`).join("; ")})`);
+      return problem(
+        `matches none of the choices (${branches.map((b, i) => `${b.label}: ${found[i][0].message}`).join("; ")})`,
+      );
     }
     case "object": {
       if (!isObject(v)) return problem("must be an object");
