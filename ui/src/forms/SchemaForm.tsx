@@ -279,7 +279,10 @@ function Select({
     <select
       {...control}
       value={current}
-      onChange={(e) => onChange(e.target.value === "" ? undefined : options[Number(e.target.value)].value)}
+      onChange={(e) => {
+        const choice = e.target.value;
+        if (choice !== "other") onChange(choice === "" ? undefined : options[Number(choice)].value);
+      }}
     >
       <option value="">(unset)</option>
       {options.map((o, i) => (
