@@ -15,7 +15,6 @@ export function ServerDialog({
   const [draft, setDraft] = useState<SavedServer>(server);
   const [error, setError] = useState<string | null>(null);
   const set = (patch: Partial<SavedServer>) => setDraft((d) => ({ ...d, ...patch }));
-  const num = (v: string) => (v.trim() === "" ? null : Number(v));
   const [overHttp, setOverHttp] = useState(Boolean(server.url));
   const headers = draft.headers ?? [];
   return (
@@ -171,38 +170,27 @@ export function ServerDialog({
               <option value="modern">modern (2026-07-28)</option>
             </select>
           </label>
-          <label>
-            Request timeout (ms)
-            <input
-              type="number"
-              min={1}
-              value={draft.timeoutMs ?? ""}
-              placeholder="60000"
-              onChange={(e) => set({ timeoutMs: num(e.target.value) })}
-            />
-          </label>
+          <Millis
+            label="Request timeout"
+            min={1}
+            fallback="60000"
+            value={draft.timeoutMs}
+            onChange={(v) => set({ timeoutMs: v })}
+          />
           {!overHttp && (
             <>
-              <label>
-                stdin grace (ms)
-                <input
-                  type="number"
-                  min={0}
-                  value={draft.graceStdinMs ?? ""}
-                  placeholder="2000"
-                  onChange={(e) => set({ graceStdinMs: num(e.target.value) })}
-                />
-              </label>
-              <label>
-                SIGTERM grace (ms)
-                <input
-                  type="number"
-                  min={0}
-                  value={draft.graceTermMs ?? ""}
-                  placeholder="2000"
-                  onChange={(e) => set({ graceTermMs: num(e.target.value) })}
-                />
-              </label>
+              <Millis
+                label="stdin grace"
+                fallback="2000"
+                value={draft.graceStdinMs}
+                onChange={(v) => set({ graceStdinMs: v })}
+              />
+              <Millis
+                label="SIGTERM grace"
+                fallback="2000"
+                value={draft.graceTermMs}
+                onChange={(v) => set({ graceTermMs: v })}
+              />
             </>
           )}
         </div>
@@ -221,5 +209,33 @@ export function ServerDialog({
         </footer>
       </form>
     </div>
+  );
+}
+
+/** A duration in milliseconds; left empty, the default shown greyed out applies. */
+function Millis({
+  label,
+  value,
+  fallback,
+  min = 0,
+  onChange,
+}: {
+  label: string;
+  value: number | null;
+  fallback: string;
+  min?: number;
+  onChange(v: number | null): void;
+}) {
+  return (
+    <label>
+      {label} (ms)
+      <input
+        type="number"
+        min={min}
+        value={value ?? ""}
+        placeholder={fallback}
+        onChange={(e) => onChange(e.target.value.trim() === "" ? null : Number(e.target.value))}
+      />
+    </label>
   );
 }
