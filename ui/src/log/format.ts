@@ -48,6 +48,10 @@ export function showBytes(bytes: Uint8Array): string {
   return out;
 }
 
+/** ESC [ … m: a colour code, as a pty writes them into stderr. */
+// eslint-disable-next-line no-control-regex -- ESC is exactly what a colour code starts with
+const COLOUR_CODE = /\x1b\[[0-9;]*m/g;
+
 /** One line saying what an entry is: method and id, error code, or its text. */
 export function summaryOf(e: Entry): string {
   const s = e.summary;
@@ -61,11 +65,7 @@ export function summaryOf(e: Entry): string {
   }
   if (e.detail) return e.detail;
   const text = e.text ?? (e.base64 ? `base64 ${e.base64.slice(0, 40)}` : "");
-  // eslint-disable-next-line no-control-regex -- ESC is exactly what a colour code starts with
-  return text
-    .replace(/\x1b\[[0-9;]*m/g, "")
-    .replace(/\s+/g, " ")
-    .slice(0, 200);
+  return text.replace(COLOUR_CODE, "").replace(/\s+/g, " ").slice(0, 200);
 }
 
 export function sizeOf(e: Entry): number {
