@@ -33,7 +33,7 @@ run: deps ui-deps desktop
 ## make test: install what the tests need, then fmt, clippy and every test layer.
 test: deps peers ui-deps e2e-deps fmt-check clippy
 	$(MAKE) --no-print-directory conformance
-	cd ui && npx tsc --noEmit && npx vitest run
+	cd ui && npm run lint && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
 	$(MAKE) --no-print-directory desktop
 	$(CARGO) build -p sonde-fixture

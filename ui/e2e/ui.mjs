@@ -1,13 +1,34 @@
 // UI tests in Debian's Chromium against the built UI with the in-memory backend: connect the
-// demo server, call tools, filter the log, follow mode, jump to a response, scroll a large log.
+// demo server, call tools (one with a nested form), filter the log, follow mode, jump to a response, scroll a large log.
 // Run: npm run build && node e2e/ui.mjs   (make test does both)
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
 
-const PORT = 4173;
+// A free port, so that two checkouts can run these tests at once without one testing the other's UI.
+const PORT = await new Promise((resolve, reject) => {
+  const probe = createServer().listen(0, "127.0.0.1", () => {
+    const { port } = probe.address();
+    probe.close(() => resolve(port));
+  });
+  probe.on("error", reject);
+});
 // Vite runs in a process group of its own so that stopping it stops every process it started.
-const server = spawn(process.execPath, ["node_modules/vite/bin/vite.js", "preview", "--port", String(PORT), "--strictPort", "--host", "127.0.0.1", "--bypass-lock"], { stdio: "ignore", detached: true });
+const server = spawn(
+  process.execPath,
+  [
+    "node_modules/vite/bin/vite.js",
+    "preview",
+    "--port",
+    String(PORT),
+    "--strictPort",
+    "--host",
+    "127.0.0.1",
+    "--bypass-lock",
+  ],
+  { stdio: "ignore", detached: true },
+);
 const stopServer = () => {
   try {
     process.kill(-server.pid, "SIGTERM");
@@ -54,7 +75,16 @@ try {
   await waitForServer();
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
   });
 
   await test("connect the demo server, watching its stages, and call a tool", async (page) => {
@@ -69,6 +99,49 @@ try {
     await page.getByLabel("Tool result").getByText("hello from playwright").waitFor(T);
   });
 
+  await test("the tool form fills a nested object, an array, an enum and a oneOf, and says what is missing", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.getByRole("button", { name: /Ship a parcel/ }).click();
+    const form = page.locator(".tool-call form");
+    await form.getByRole("button", { name: "Call", exact: true }).click();
+    await page.locator(".tool-call").getByRole("alert").getByText("to.city is required").waitFor(T);
+    const city = form.getByRole("textbox", { name: "city", exact: true });
+    if ((await city.getAttribute("aria-invalid")) !== "true") throw new Error("the missing field is not marked");
+    await city.fill("Oslo");
+    await form.getByRole("button", { name: "Add an item to items" }).click();
+    await form.getByRole("button", { name: "Add an item to items" }).click();
+    await form.getByRole("textbox", { name: "items 1", exact: true }).fill("book");
+    await form.getByRole("textbox", { name: "items 2", exact: true }).fill("lamp");
+    await form.getByRole("button", { name: "Remove items 1" }).click();
+    if ((await form.getByRole("textbox", { name: "items 1", exact: true }).inputValue()) !== "lamp")
+      throw new Error("Remove took the wrong item");
+    await form.getByRole("combobox", { name: "speed", exact: true }).selectOption("express");
+    await form.getByRole("combobox", { name: "Kind of payment" }).selectOption("Invoice");
+    await form.getByRole("textbox", { name: "invoice", exact: true }).fill("42");
+    await form.getByRole("button", { name: "Call", exact: true }).click();
+    const sent = { to: { city: "Oslo" }, items: ["lamp"], speed: "express", payment: { invoice: 42 } };
+    await page.getByLabel("Tool result").getByText(JSON.stringify(sent)).waitFor(T);
+
+    // Raw JSON → Form → Raw JSON keeps what the form does not know.
+    await page.getByRole("button", { name: "Raw JSON" }).click();
+    const raw = form.getByLabel("Arguments as JSON");
+    if (JSON.stringify(JSON.parse(await raw.inputValue())) !== JSON.stringify(sent))
+      throw new Error(await raw.inputValue());
+    await raw.fill(JSON.stringify({ ...sent, to: { city: "Oslo", floor: 3 }, gift: true }));
+    await page.getByRole("button", { name: "Form" }).click();
+    await form.getByText("Also kept as given: gift").waitFor(T);
+    if ((await form.getByRole("textbox", { name: "invoice", exact: true }).inputValue()) !== "42")
+      throw new Error("the oneOf branch was not found again");
+    await form.getByRole("textbox", { name: "zip", exact: true }).fill("0150");
+    await page.getByRole("button", { name: "Raw JSON" }).click();
+    const back = JSON.parse(await raw.inputValue());
+    const want = { ...sent, to: { city: "Oslo", floor: 3, zip: "0150" }, gift: true };
+    if (JSON.stringify(back) !== JSON.stringify(want))
+      throw new Error(`raw JSON after the form: ${JSON.stringify(back)}`);
+  });
+
   await test("a server's elicitation is answered in a form with its defaults, and the reply is logged", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Connect" }).first().click();
@@ -78,7 +151,8 @@ try {
     const dialog = page.getByRole("dialog", { name: "Server request" });
     await dialog.getByText("Who are you?").waitFor(T);
     const name = dialog.getByRole("textbox").first();
-    if ((await name.inputValue()) !== "Ada") throw new Error(`the default was not filled in: ${await name.inputValue()}`);
+    if ((await name.inputValue()) !== "Ada")
+      throw new Error(`the default was not filled in: ${await name.inputValue()}`);
     await name.fill("Grace");
     await dialog.getByRole("button", { name: "Accept" }).click();
     await page.getByLabel("Tool result").getByText("Hello, Grace!").waitFor(T);
@@ -109,7 +183,9 @@ try {
     await dialog.getByRole("alert").getByText("not JSON").waitFor(T);
     const kept = await dialog.getByRole("textbox").inputValue();
     if (!kept.includes("mcp-server-time")) throw new Error("the pasted text was lost");
-    await dialog.getByRole("textbox").fill('{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}, "odd": {}}}');
+    await dialog
+      .getByRole("textbox")
+      .fill('{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}, "odd": {}}}');
     await dialog.getByRole("button", { name: "Import" }).click();
     await page.getByRole("status").getByText("Imported 1 server(s); skipped: odd: no command and no url").waitFor(T);
     await page.locator(".sidebar").getByText("uvx mcp-server-time").waitFor(T);
@@ -127,7 +203,8 @@ try {
     await page.getByText("unknown kind").waitFor(T);
     await page.getByLabel("Filter the log").fill("method:tools/list dir:in");
     await page.getByRole("button", { name: "dir:in ×" }).click();
-    if ((await page.getByLabel("Filter the log").inputValue()) !== "method:tools/list") throw new Error("chip not removed");
+    if ((await page.getByLabel("Filter the log").inputValue()) !== "method:tools/list")
+      throw new Error("chip not removed");
   });
 
   await test("clicking a request jumps to its response", async (page) => {
@@ -145,7 +222,14 @@ try {
     await page.goto(`http://127.0.0.1:${PORT}/?entries=5000`);
     await page.getByText("5000 entries").waitFor(T);
     const rows = page.getByRole("grid", { name: "Wire log" });
-    await page.waitForFunction(() => { const el = document.querySelector(".rows"); return el && el.scrollHeight - el.scrollTop - el.clientHeight < 30; }, null, T);
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector(".rows");
+        return el && el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+      },
+      null,
+      T,
+    );
     await rows.hover();
     await page.mouse.wheel(0, -3000);
     await page.waitForFunction(() => !document.querySelector(".follow input").checked, null, T);

@@ -30,10 +30,14 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    backend.serversList().then(setServers).catch((e) => setNotice(errorText(e)));
+    backend
+      .serversList()
+      .then(setServers)
+      .catch((e) => setNotice(errorText(e)));
   }, []);
 
-  const update = (id: number, patch: Partial<Live>) => setLive((all) => all.map((l) => (l.id === id ? { ...l, ...patch } : l)));
+  const update = (id: number, patch: Partial<Live>) =>
+    setLive((all) => all.map((l) => (l.id === id ? { ...l, ...patch } : l)));
 
   const connect = useCallback(async (server: SavedServer) => {
     const pending = -Date.now();
@@ -42,7 +46,9 @@ export function App() {
       const conn: ConnectionDto = await backend.connect(server.id, ({ stage }) =>
         setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: stage } : l))),
       );
-      setLive((all) => all.map((l) => (l.id === pending ? { id: conn.id, name: conn.name, status: "ready", conn } : l)));
+      setLive((all) =>
+        all.map((l) => (l.id === pending ? { id: conn.id, name: conn.name, status: "ready", conn } : l)),
+      );
       setSelected(conn.id);
     } catch (e) {
       setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: "failed", reason: errorText(e) } : l)));
@@ -124,11 +130,21 @@ export function App() {
         </section>
         <section className="bottom">
           <div className="tabs" role="tablist">
-            <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>Wire log</button>
-            <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>stderr</button>
+            <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
+              Wire log
+            </button>
+            <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
+              stderr
+            </button>
           </div>
           {bottom === "log" ? (
-            <LogView filter={filter} setFilter={setFilter} follow={follow} setFollow={setFollow} filterBox={filterBox} />
+            <LogView
+              filter={filter}
+              setFilter={setFilter}
+              follow={follow}
+              setFollow={setFollow}
+              filterBox={filterBox}
+            />
           ) : (
             <StderrPane conn={selected} />
           )}
@@ -138,7 +154,9 @@ export function App() {
         <QuestionDialog
           key={String(questions[0].qid)}
           question={questions[0]}
-          serverName={live.find((l) => l.id === Number(questions[0].conn))?.name ?? `connection #${String(questions[0].conn)}`}
+          serverName={
+            live.find((l) => l.id === Number(questions[0].conn))?.name ?? `connection #${String(questions[0].conn)}`
+          }
           onAnswer={async ({ result, refusal }) => {
             const qid = Number(questions[0].qid);
             try {
@@ -158,7 +176,9 @@ export function App() {
             const r = await backend.serversImport(text);
             setServers(await backend.serversList());
             setImporting(false);
-            setNotice(`Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`);
+            setNotice(
+              `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
+            );
           }}
         />
       )}
@@ -177,5 +197,15 @@ export function App() {
 }
 
 function blankServer(): SavedServer {
-  return { id: "", name: "", command: "", env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer;
+  return {
+    id: "",
+    name: "",
+    command: "",
+    env: [],
+    cwd: null,
+    era: "auto",
+    timeoutMs: null,
+    graceStdinMs: null,
+    graceTermMs: null,
+  } as unknown as SavedServer;
 }

@@ -23,12 +23,29 @@ export function ImportDialog({ onImport, onCancel }: { onImport(text: string): P
         <h2>Import servers</h2>
         <label>
           Paste an mcpServers config (Claude Desktop, Cursor) or a VS Code servers config
-          <textarea autoFocus className="mono" rows={12} value={text} placeholder={'{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]}}}'} onChange={(e) => setText(e.target.value)} />
+          <textarea
+            autoFocus
+            className="mono"
+            rows={12}
+            value={text}
+            placeholder={
+              '{"mcpServers": {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]}}}'
+            }
+            onChange={(e) => setText(e.target.value)}
+          />
         </label>
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         <footer>
-          <button type="button" onClick={onCancel}>Cancel</button>
-          <button type="submit" className="primary" disabled={!text.trim()}>Import</button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={!text.trim()}>
+            Import
+          </button>
         </footer>
       </form>
     </div>

@@ -1,10 +1,11 @@
 // A server asking the person at the keyboard: an elicitation (a form generated from its
 // requestedSchema, then Accept, Decline or Cancel) or a sampling request (its messages, and a
 // reply to write, then Send or Refuse). The oldest open question is shown; Escape cancels.
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { errorText } from "../ipc";
 import type { JsonValue, ServerQuestion } from "../ipc/bindings";
-import { fieldsOf, fromArguments, toArguments } from "../forms/schema";
+import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
+import { SchemaForm } from "../forms/SchemaForm";
 
 export interface ServerAnswer {
   result: JsonValue | null;
@@ -12,7 +13,15 @@ export interface ServerAnswer {
   refusal: string | null;
 }
 
-export function QuestionDialog({ question, serverName, onAnswer }: { question: ServerQuestion; serverName: string; onAnswer(a: ServerAnswer): Promise<void> }) {
+export function QuestionDialog({
+  question,
+  serverName,
+  onAnswer,
+}: {
+  question: ServerQuestion;
+  serverName: string;
+  onAnswer(a: ServerAnswer): Promise<void>;
+}) {
   const [error, setError] = useState<string | null>(null);
   const answer = async (a: ServerAnswer) => {
     try {
@@ -23,7 +32,14 @@ export function QuestionDialog({ question, serverName, onAnswer }: { question: S
   };
   const params = (question.params ?? {}) as Record<string, JsonValue>;
   return (
-    <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && question.method === "elicitation/create" && answer({ result: { action: "cancel" }, refusal: null })}>
+    <div
+      className="dialog-backdrop"
+      onKeyDown={(e) =>
+        e.key === "Escape" &&
+        question.method === "elicitation/create" &&
+        answer({ result: { action: "cancel" }, refusal: null })
+      }
+    >
       <div className="dialog" role="dialog" aria-label="Server request">
         <h2>{serverName} asks</h2>
         {question.method === "elicitation/create" ? (
@@ -33,7 +49,11 @@ export function QuestionDialog({ question, serverName, onAnswer }: { question: S
         ) : (
           <p>Sonde cannot answer {question.method}.</p>
         )}
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
       </div>
     </div>
   );
@@ -41,47 +61,35 @@ export function QuestionDialog({ question, serverName, onAnswer }: { question: S
 
 function Elicitation({ params, onAnswer }: { params: Record<string, JsonValue>; onAnswer(a: ServerAnswer): void }) {
   const schema = params.requestedSchema ?? {};
-  const fields = useMemo(() => fieldsOf(schema), [schema]);
-  const defaults = useMemo(() => {
-    const props = ((schema as Record<string, JsonValue>).properties ?? {}) as Record<string, Record<string, JsonValue>>;
-    const given: Record<string, unknown> = {};
-    for (const [name, prop] of Object.entries(props)) if (prop && "default" in prop) given[name] = prop.default;
-    return fromArguments(fields, given);
-  }, [schema, fields]);
-  const [values, setValues] = useState<Record<string, string>>(defaults);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [value, setValue] = useState<Draft>(() => initialValue(schema, schema, true));
+  const [problems, setProblems] = useState<Problem[] | null>(null);
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        const parsed = toArguments(fields, values);
-        if ("error" in parsed) return setProblem(parsed.error);
-        onAnswer({ result: { action: "accept", content: parsed.args as JsonValue }, refusal: null });
+        const found = problemsOf(schema, value);
+        setProblems(found);
+        if (found.length === 0)
+          onAnswer({ result: { action: "accept", content: toJson(value) as JsonValue }, refusal: null });
       }}
     >
       <p className="question">{String(params.message ?? "")}</p>
-      {fields.map((f, i) => (
-        <label key={f.name} className={f.kind === "boolean" ? "check" : undefined}>
-          {f.name}
-          {f.required && " *"}
-          {f.description && <span className="muted"> — {f.description}</span>}
-          {f.kind === "boolean" ? (
-            <input type="checkbox" autoFocus={i === 0} checked={values[f.name] === "true"} onChange={(e) => setValues({ ...values, [f.name]: String(e.target.checked) })} />
-          ) : f.kind === "enum" ? (
-            <select autoFocus={i === 0} value={values[f.name] ?? ""} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
-              <option value="" />
-              {f.options?.map((o) => <option key={o}>{o}</option>)}
-            </select>
-          ) : (
-            <input autoFocus={i === 0} className="mono" value={values[f.name] ?? ""} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })} />
-          )}
-        </label>
-      ))}
-      {problem && <p className="error" role="alert">{problem}</p>}
+      <SchemaForm schema={schema} value={value} onChange={setValue} problems={problems} autoFocus />
+      {problems?.[0] && (
+        <p className="error" role="alert">
+          {problems[0].message}
+        </p>
+      )}
       <footer>
-        <button type="button" onClick={() => onAnswer({ result: { action: "cancel" }, refusal: null })}>Cancel</button>
-        <button type="button" onClick={() => onAnswer({ result: { action: "decline" }, refusal: null })}>Decline</button>
-        <button type="submit" className="primary">Accept</button>
+        <button type="button" onClick={() => onAnswer({ result: { action: "cancel" }, refusal: null })}>
+          Cancel
+        </button>
+        <button type="button" onClick={() => onAnswer({ result: { action: "decline" }, refusal: null })}>
+          Decline
+        </button>
+        <button type="submit" className="primary">
+          Accept
+        </button>
       </footer>
     </form>
   );
@@ -94,16 +102,28 @@ function Sampling({ params, onAnswer }: { params: Record<string, JsonValue>; onA
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        onAnswer({ result: { role: "assistant", content: { type: "text", text: reply }, model: "sonde-user", stopReason: "endTurn" }, refusal: null });
+        onAnswer({
+          result: {
+            role: "assistant",
+            content: { type: "text", text: reply },
+            model: "sonde-user",
+            stopReason: "endTurn",
+          },
+          refusal: null,
+        });
       }}
     >
-      <p className="muted">The server asks for a model reply{params.systemPrompt ? ` (system prompt: ${String(params.systemPrompt)})` : ""}. Write it yourself:</p>
+      <p className="muted">
+        The server asks for a model reply{params.systemPrompt ? ` (system prompt: ${String(params.systemPrompt)})` : ""}
+        . Write it yourself:
+      </p>
       <ol className="messages">
         {messages.map((m, i) => {
           const content = m.content as Record<string, JsonValue> | null;
           return (
             <li key={i}>
-              <strong>{String(m.role)}</strong>: {content && content.type === "text" ? String(content.text) : JSON.stringify(m.content)}
+              <strong>{String(m.role)}</strong>:{" "}
+              {content && content.type === "text" ? String(content.text) : JSON.stringify(m.content)}
             </li>
           );
         })}
@@ -113,8 +133,15 @@ function Sampling({ params, onAnswer }: { params: Record<string, JsonValue>; onA
         <textarea autoFocus className="mono" rows={5} value={reply} onChange={(e) => setReply(e.target.value)} />
       </label>
       <footer>
-        <button type="button" onClick={() => onAnswer({ result: null, refusal: "the user refused the sampling request" })}>Refuse</button>
-        <button type="submit" className="primary">Send</button>
+        <button
+          type="button"
+          onClick={() => onAnswer({ result: null, refusal: "the user refused the sampling request" })}
+        >
+          Refuse
+        </button>
+        <button type="submit" className="primary">
+          Send
+        </button>
       </footer>
     </form>
   );

@@ -2,7 +2,15 @@
 // isError shown as a tool error rather than a crash.
 import type { CallOutcome } from "../ipc";
 
-type Block = { type: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri: string; mimeType?: string; text?: string; blob?: string } };
+type Block = {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
+};
 
 export function ResultView({ outcome }: { outcome: CallOutcome }) {
   const result = outcome.result as { content?: Block[]; structuredContent?: unknown; isError?: boolean };
@@ -25,10 +33,16 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
               <p>
                 Embedded resource <code>{b.resource.uri}</code> {b.resource.mimeType}
               </p>
-              {b.resource.text !== undefined ? <pre className="mono">{b.resource.text}</pre> : <p className="muted">{b.resource.blob?.length ?? 0} base64 characters</p>}
+              {b.resource.text !== undefined ? (
+                <pre className="mono">{b.resource.text}</pre>
+              ) : (
+                <p className="muted">{b.resource.blob?.length ?? 0} base64 characters</p>
+              )}
             </div>
           )}
-          {!["text", "image", "audio", "resource_link", "resource"].includes(b.type) && <pre className="mono">{JSON.stringify(b, null, 2)}</pre>}
+          {!["text", "image", "audio", "resource_link", "resource"].includes(b.type) && (
+            <pre className="mono">{JSON.stringify(b, null, 2)}</pre>
+          )}
         </div>
       ))}
       {result.structuredContent !== undefined && (
@@ -40,7 +54,8 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
       {check && (
         <p className={`verdict ${check.verdict}`}>
           {check.verdict === "valid" && "✓ structuredContent matches the outputSchema"}
-          {check.verdict === "invalid" && `✗ does not match the outputSchema: ${"errors" in check ? check.errors.join("; ") : ""}`}
+          {check.verdict === "invalid" &&
+            `✗ does not match the outputSchema: ${"errors" in check ? check.errors.join("; ") : ""}`}
           {check.verdict === "missing" && "✗ the tool has an outputSchema but the result has no structuredContent"}
           {check.verdict === "bad_schema" && `the outputSchema cannot be used: ${"error" in check ? check.error : ""}`}
         </p>

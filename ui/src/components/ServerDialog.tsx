@@ -3,11 +3,18 @@
 import { useState } from "react";
 import { errorText, type SavedServer } from "../ipc";
 
-export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer; onSave(s: SavedServer): Promise<void>; onCancel(): void }) {
+export function ServerDialog({
+  server,
+  onSave,
+  onCancel,
+}: {
+  server: SavedServer;
+  onSave(s: SavedServer): Promise<void>;
+  onCancel(): void;
+}) {
   const [draft, setDraft] = useState<SavedServer>(server);
   const [error, setError] = useState<string | null>(null);
   const set = (patch: Partial<SavedServer>) => setDraft((d) => ({ ...d, ...patch }));
-  const num = (v: string) => (v.trim() === "" ? null : Number(v));
   const [overHttp, setOverHttp] = useState(Boolean(server.url));
   const headers = draft.headers ?? [];
   return (
@@ -20,60 +27,139 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
           try {
             // Only the chosen kind of server is saved, so a URL never hides a stale command.
             const roots = (draft.roots ?? []).map((r) => r.trim()).filter(Boolean);
-            await onSave(overHttp ? { ...draft, roots, command: "", env: [], cwd: null } : { ...draft, roots, url: null, headers: [] });
+            await onSave(
+              overHttp
+                ? { ...draft, roots, command: "", env: [], cwd: null }
+                : { ...draft, roots, url: null, headers: [] },
+            );
           } catch (err) {
             setError(errorText(err));
           }
         }}
       >
         <h2>{server.id ? "Edit server" : "New server"}</h2>
-        <label>Name<input autoFocus value={draft.name} onChange={(e) => set({ name: e.target.value })} /></label>
+        <label>
+          Name
+          <input autoFocus value={draft.name} onChange={(e) => set({ name: e.target.value })} />
+        </label>
         <div className="segmented" role="radiogroup" aria-label="Server kind">
-          <label><input type="radio" name="kind" checked={!overHttp} onChange={() => setOverHttp(false)} /> Command (stdio)</label>
-          <label><input type="radio" name="kind" checked={overHttp} onChange={() => setOverHttp(true)} /> URL (HTTP)</label>
+          <label>
+            <input type="radio" name="kind" checked={!overHttp} onChange={() => setOverHttp(false)} /> Command (stdio)
+          </label>
+          <label>
+            <input type="radio" name="kind" checked={overHttp} onChange={() => setOverHttp(true)} /> URL (HTTP)
+          </label>
         </div>
         {overHttp ? (
           <>
             <label>
               URL
-              <input className="mono" placeholder="http://127.0.0.1:3001/mcp" value={draft.url ?? ""} onChange={(e) => set({ url: e.target.value })} />
+              <input
+                className="mono"
+                placeholder="http://127.0.0.1:3001/mcp"
+                value={draft.url ?? ""}
+                onChange={(e) => set({ url: e.target.value })}
+              />
             </label>
             <fieldset>
               <legend>Headers (secret ones are sent but never recorded; Authorization and Cookie always are)</legend>
               {headers.map((h, i) => (
                 <div className="env-row" key={i}>
-                  <input aria-label="Header name" className="mono" value={h.name} onChange={(e) => set({ headers: headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })} />
-                  <input aria-label="Header value" className="mono" type={h.secret ? "password" : "text"} value={h.value} onChange={(e) => set({ headers: headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
-                  <label className="inline"><input type="checkbox" checked={h.secret} onChange={(e) => set({ headers: headers.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)) })} /> secret</label>
-                  <button type="button" onClick={() => set({ headers: headers.filter((_, j) => j !== i) })}>Remove</button>
+                  <input
+                    aria-label="Header name"
+                    className="mono"
+                    value={h.name}
+                    onChange={(e) =>
+                      set({ headers: headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })
+                    }
+                  />
+                  <input
+                    aria-label="Header value"
+                    className="mono"
+                    type={h.secret ? "password" : "text"}
+                    value={h.value}
+                    onChange={(e) =>
+                      set({ headers: headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })
+                    }
+                  />
+                  <label className="inline">
+                    <input
+                      type="checkbox"
+                      checked={h.secret}
+                      onChange={(e) =>
+                        set({ headers: headers.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)) })
+                      }
+                    />{" "}
+                    secret
+                  </label>
+                  <button type="button" onClick={() => set({ headers: headers.filter((_, j) => j !== i) })}>
+                    Remove
+                  </button>
                 </div>
               ))}
-              <button type="button" onClick={() => set({ headers: [...headers, { name: "", value: "", secret: false }] })}>Add header</button>
+              <button
+                type="button"
+                onClick={() => set({ headers: [...headers, { name: "", value: "", secret: false }] })}
+              >
+                Add header
+              </button>
             </fieldset>
           </>
         ) : (
           <>
             <label>
               Command line
-              <input className="mono" placeholder="npx -y @modelcontextprotocol/server-everything stdio" value={draft.command} onChange={(e) => set({ command: e.target.value })} />
+              <input
+                className="mono"
+                placeholder="npx -y @modelcontextprotocol/server-everything stdio"
+                value={draft.command}
+                onChange={(e) => set({ command: e.target.value })}
+              />
             </label>
-            <label>Working directory<input className="mono" value={draft.cwd ?? ""} onChange={(e) => set({ cwd: e.target.value || null })} /></label>
+            <label>
+              Working directory
+              <input className="mono" value={draft.cwd ?? ""} onChange={(e) => set({ cwd: e.target.value || null })} />
+            </label>
             <fieldset>
               <legend>Environment (only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG pass through otherwise)</legend>
               {draft.env.map((v, i) => (
                 <div className="env-row" key={i}>
-                  <input aria-label="Variable" className="mono" value={v.key} onChange={(e) => set({ env: draft.env.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })} />
-                  <input aria-label="Value" className="mono" type="password" value={v.value} onChange={(e) => set({ env: draft.env.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })} />
-                  <button type="button" onClick={() => set({ env: draft.env.filter((_, j) => j !== i) })}>Remove</button>
+                  <input
+                    aria-label="Variable"
+                    className="mono"
+                    value={v.key}
+                    onChange={(e) =>
+                      set({ env: draft.env.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })
+                    }
+                  />
+                  <input
+                    aria-label="Value"
+                    className="mono"
+                    type="password"
+                    value={v.value}
+                    onChange={(e) =>
+                      set({ env: draft.env.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })
+                    }
+                  />
+                  <button type="button" onClick={() => set({ env: draft.env.filter((_, j) => j !== i) })}>
+                    Remove
+                  </button>
                 </div>
               ))}
-              <button type="button" onClick={() => set({ env: [...draft.env, { key: "", value: "" }] })}>Add variable</button>
+              <button type="button" onClick={() => set({ env: [...draft.env, { key: "", value: "" }] })}>
+                Add variable
+              </button>
             </fieldset>
           </>
         )}
         <label>
           Roots offered to the server (one directory per line)
-          <textarea className="mono" rows={2} value={(draft.roots ?? []).join("\n")} onChange={(e) => set({ roots: e.target.value.split("\n") })} />
+          <textarea
+            className="mono"
+            rows={2}
+            value={(draft.roots ?? []).join("\n")}
+            onChange={(e) => set({ roots: e.target.value.split("\n") })}
+          />
         </label>
         <div className="grid">
           <label>
@@ -84,20 +170,72 @@ export function ServerDialog({ server, onSave, onCancel }: { server: SavedServer
               <option value="modern">modern (2026-07-28)</option>
             </select>
           </label>
-          <label>Request timeout (ms)<input type="number" min={1} value={draft.timeoutMs ?? ""} placeholder="60000" onChange={(e) => set({ timeoutMs: num(e.target.value) })} /></label>
+          <Millis
+            label="Request timeout"
+            min={1}
+            fallback="60000"
+            value={draft.timeoutMs}
+            onChange={(v) => set({ timeoutMs: v })}
+          />
           {!overHttp && (
             <>
-              <label>stdin grace (ms)<input type="number" min={0} value={draft.graceStdinMs ?? ""} placeholder="2000" onChange={(e) => set({ graceStdinMs: num(e.target.value) })} /></label>
-              <label>SIGTERM grace (ms)<input type="number" min={0} value={draft.graceTermMs ?? ""} placeholder="2000" onChange={(e) => set({ graceTermMs: num(e.target.value) })} /></label>
+              <Millis
+                label="stdin grace"
+                fallback="2000"
+                value={draft.graceStdinMs}
+                onChange={(v) => set({ graceStdinMs: v })}
+              />
+              <Millis
+                label="SIGTERM grace"
+                fallback="2000"
+                value={draft.graceTermMs}
+                onChange={(v) => set({ graceTermMs: v })}
+              />
             </>
           )}
         </div>
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
         <footer>
-          <button type="button" onClick={onCancel}>Cancel</button>
-          <button type="submit" className="primary">Save</button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="primary">
+            Save
+          </button>
         </footer>
       </form>
     </div>
+  );
+}
+
+/** A duration in milliseconds; left empty, the default shown greyed out applies. */
+function Millis({
+  label,
+  value,
+  fallback,
+  min = 0,
+  onChange,
+}: {
+  label: string;
+  value: number | null;
+  fallback: string;
+  min?: number;
+  onChange(v: number | null): void;
+}) {
+  return (
+    <label>
+      {label} (ms)
+      <input
+        type="number"
+        min={min}
+        value={value ?? ""}
+        placeholder={fallback}
+        onChange={(e) => onChange(e.target.value.trim() === "" ? null : Number(e.target.value))}
+      />
+    </label>
   );
 }

@@ -28,17 +28,25 @@ export function Sidebar(p: Props) {
     <aside className="sidebar">
       <header>
         <h1>Sonde</h1>
-        <button title="Import an mcpServers config" onClick={p.onImport}>Import</button>
-        <button title="New connection (Ctrl+N)" aria-label="Add a server" onClick={p.onNew}>+</button>
+        <button title="Import an mcpServers config" onClick={p.onImport}>
+          Import
+        </button>
+        <button title="New connection (Ctrl+N)" aria-label="Add a server" onClick={p.onNew}>
+          +
+        </button>
       </header>
       <h3>Servers</h3>
       <ul className="servers">
         {p.servers.map((s) => (
           <li key={s.id}>
-            <div className="name" title={s.url || s.command}>{s.name}</div>
+            <div className="name" title={s.url || s.command}>
+              {s.name}
+            </div>
             <div className="command">{s.url || s.command}</div>
             <div className="actions">
-              <button className="primary" onClick={() => p.onConnect(s)}>Connect</button>
+              <button className="primary" onClick={() => p.onConnect(s)}>
+                Connect
+              </button>
               <button onClick={() => p.onEdit(s)}>Edit</button>
               <button onClick={() => p.onDelete(s)}>Delete</button>
             </div>
@@ -49,19 +57,23 @@ export function Sidebar(p: Props) {
       <ul className="connections">
         {p.live.length === 0 && <li className="hint">None yet.</li>}
         {p.live.map((l) => (
-          <li key={l.id} className={l.id === p.selected ? "selected" : ""} onClick={() => l.status === "ready" && p.onSelect(l.id)}>
+          <li
+            key={l.id}
+            className={l.id === p.selected ? "selected" : ""}
+            onClick={() => l.status === "ready" && p.onSelect(l.id)}
+          >
             <div className="row">
               <span className={`dot ${l.status}`} aria-hidden />
               <span className="name">{l.name}</span>
               {l.conn && <EraBadge conn={l.conn} />}
             </div>
             <div className="status" data-status={l.status}>
-              {l.status === "ready" && l.conn ? `ready · ${l.conn.pid != null ? `pid ${l.conn.pid}` : "HTTP"}` : l.status}
+              {l.status === "ready" && l.conn
+                ? `ready · ${l.conn.pid != null ? `pid ${l.conn.pid}` : "HTTP"}`
+                : l.status}
               {l.reason && <div className="reason">{l.reason}</div>}
             </div>
-            {l.status === "ready" && (
-              <button onClick={(e) => (e.stopPropagation(), p.onStop(l.id))}>Stop</button>
-            )}
+            {l.status === "ready" && <button onClick={(e) => (e.stopPropagation(), p.onStop(l.id))}>Stop</button>}
           </li>
         ))}
       </ul>

@@ -21,7 +21,9 @@ export function StderrPane({ conn }: { conn: number | null }) {
       }
     };
     const stop = onEntries((entries) => entries.forEach(write));
-    backend.logPage(0, Number.MAX_SAFE_INTEGER, `kind:stderr conn:${conn}`, 5000).then((p) => live && p.entries.forEach(write));
+    backend
+      .logPage(0, Number.MAX_SAFE_INTEGER, `kind:stderr conn:${conn}`, 5000)
+      .then((p) => live && p.entries.forEach(write));
     return () => {
       live = false;
       stop();

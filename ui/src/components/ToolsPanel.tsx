@@ -1,8 +1,9 @@
 // A connection's tools: the list, a form from the inputSchema (or raw JSON), Call with
 // progress and Cancel, and the result.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { backend, errorText, type CallOutcome, type ConnectionDto } from "../ipc";
-import { fieldsOf, fromArguments, toArguments } from "../forms/schema";
+import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
+import { SchemaForm } from "../forms/SchemaForm";
 import { ResultView } from "./ResultView";
 
 interface Tool {
@@ -22,11 +23,23 @@ export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
   const [tools, setTools] = useState<Tool[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Tool | null>(null);
+  // Each Refresh bumps `listed`, which lists again; a listing that comes back after a newer one
+  // started is dropped.
+  const [listed, setListed] = useState(0);
+  useEffect(() => {
+    let current = true;
+    backend.toolsList(conn.id).then(
+      (t) => current && setTools(t as Tool[]),
+      (e) => current && setError(errorText(e)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [conn.id, listed]);
   const load = () => {
     setError(null);
-    backend.toolsList(conn.id).then((t) => setTools(t as Tool[])).catch((e) => setError(errorText(e)));
+    setListed((n) => n + 1);
   };
-  useEffect(load, [conn.id]);
   return (
     <div className="tools">
       <div className="tool-list">
@@ -41,36 +54,56 @@ export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
           {tools?.map((t) => (
             <li key={t.name} className={chosen?.name === t.name ? "selected" : ""}>
               <button className="tool" onClick={() => setChosen(t)}>
-                {t.icons?.filter((i) => safeIcon(i.src)).slice(0, 1).map((i) => <img key={i.src} src={i.src} alt="" width={16} height={16} />)}
+                {t.icons
+                  ?.filter((i) => safeIcon(i.src))
+                  .slice(0, 1)
+                  .map((i) => (
+                    <img key={i.src} src={i.src} alt="" width={16} height={16} />
+                  ))}
                 <strong>{title(t)}</strong>
                 {title(t) !== t.name && <code>{t.name}</code>}
                 <span className="desc">{t.description}</span>
                 <span className="badges">
                   {Object.entries(t.annotations ?? {})
                     .filter(([k, v]) => k.endsWith("Hint") && v === true)
-                    .map(([k]) => <span key={k} className="badge">{k.replace("Hint", "")}</span>)}
+                    .map(([k]) => (
+                      <span key={k} className="badge">
+                        {k.replace("Hint", "")}
+                      </span>
+                    ))}
                 </span>
               </button>
             </li>
           ))}
         </ul>
       </div>
-      {chosen ? <ToolCall key={chosen.name} conn={conn} tool={chosen} /> : <div className="empty">Choose a tool to call it.</div>}
+      {chosen ? (
+        <ToolCall key={chosen.name} conn={conn} tool={chosen} />
+      ) : (
+        <div className="empty">Choose a tool to call it.</div>
+      )}
     </div>
   );
 }
 
 function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
-  const fields = useMemo(() => fieldsOf(tool.inputSchema), [tool]);
-  const [values, setValues] = useState<Record<string, string>>({});
+  const schema = tool.inputSchema ?? {};
+  const [value, setValue] = useState<Draft>(() => initialValue(schema) ?? {});
+  const [problems, setProblems] = useState<Problem[] | null>(null);
   const [raw, setRaw] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // The form's arguments once nothing required is missing; the raw JSON as typed, unchecked,
+  // because it is there to send what the form would not.
   const args = (): { args: unknown } | { error: string } => {
-    if (raw === null) return toArguments(fields, values);
+    if (raw === null) {
+      const found = problemsOf(schema, value);
+      setProblems(found);
+      return found.length ? { error: found[0].message } : { args: toJson(value) ?? {} };
+    }
     try {
       return { args: JSON.parse(raw) };
     } catch (e) {
@@ -79,11 +112,11 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
   };
   const toggleRaw = () => {
     if (raw === null) {
-      const a = toArguments(fields, values);
-      setRaw(JSON.stringify("args" in a ? a.args : {}, null, 2));
+      setRaw(JSON.stringify(toJson(value) ?? {}, null, 2));
     } else {
       try {
-        setValues(fromArguments(fields, JSON.parse(raw)));
+        setValue(JSON.parse(raw));
+        setProblems(null);
         setRaw(null);
       } catch {
         setError("Fix the JSON before switching back to the form; nothing typed is thrown away.");
@@ -114,39 +147,25 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
       <p className="muted">{tool.description}</p>
       <form onSubmit={(e) => (e.preventDefault(), call())}>
         {raw !== null ? (
-          <textarea className="mono" aria-label="Arguments as JSON" rows={8} value={raw} onChange={(e) => setRaw(e.target.value)} />
+          <textarea
+            className="mono"
+            aria-label="Arguments as JSON"
+            rows={8}
+            value={raw}
+            onChange={(e) => setRaw(e.target.value)}
+          />
         ) : (
-          fields.map((f) => (
-            <label key={f.name}>
-              {f.name}
-              {f.required && " *"}
-              {f.kind === "boolean" ? (
-                <select value={values[f.name] ?? ""} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
-                  <option value="">(unset)</option>
-                  <option value="true">true</option>
-                  <option value="false">false</option>
-                </select>
-              ) : f.kind === "enum" ? (
-                <select value={values[f.name] ?? ""} onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}>
-                  <option value="">(unset)</option>
-                  {f.options!.map((o) => <option key={o}>{o}</option>)}
-                </select>
-              ) : (
-                <input
-                  className={f.kind === "json" ? "mono" : ""}
-                  inputMode={f.kind === "number" || f.kind === "integer" ? "decimal" : undefined}
-                  placeholder={f.kind === "json" ? "JSON" : f.kind}
-                  value={values[f.name] ?? ""}
-                  onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
-                />
-              )}
-              {f.description && <small>{f.description}</small>}
-            </label>
-          ))
+          <SchemaForm schema={schema} value={value} onChange={setValue} problems={problems} />
         )}
         <div className="call-row">
-          <button type="submit" className="primary" disabled={running}>{running ? "Calling…" : "Call"}</button>
-          {running && <button type="button" onClick={() => backend.requestCancel(conn.id)}>Cancel</button>}
+          <button type="submit" className="primary" disabled={running}>
+            {running ? "Calling…" : "Call"}
+          </button>
+          {running && (
+            <button type="button" onClick={() => backend.requestCancel(conn.id)}>
+              Cancel
+            </button>
+          )}
           {progress && (
             <span className="progress">
               <progress value={progress.progress} max={progress.total ?? undefined} />
@@ -155,7 +174,11 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
           )}
         </div>
       </form>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {outcome && <ResultView outcome={outcome} />}
     </div>
   );

@@ -8,6 +8,8 @@ const TOOLS = [
   { name: "add", title: "Add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] } },
   { name: "greet", title: "Greet", description: "Asks who you are (an elicitation), then greets you.", inputSchema: { type: "object", properties: {} } },
   { name: "summarize", title: "Summarize", description: "Asks the client's model for a summary (sampling).", inputSchema: { type: "object", properties: {} } },
+  // A form with every shape the schema form handles: nested object, array, enum, oneOf.
+  { name: "ship", title: "Ship a parcel", description: "Returns the arguments it is given.", inputSchema: { type: "object", properties: { to: { type: "object", properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"] }, items: { type: "array", items: { type: "string" } }, speed: { type: "string", enum: ["standard", "express"] }, payment: { oneOf: [{ title: "Card", type: "object", properties: { card: { type: "string" } }, required: ["card"] }, { title: "Invoice", type: "object", properties: { invoice: { type: "integer" } }, required: ["invoice"] }] } }, required: ["to", "speed"] } },
   { name: "slow", title: "Slow task", description: "Works for a while, reporting progress.", inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } } },
 ];
 
@@ -147,6 +149,7 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
           const reply = answer.result as { content?: { text?: string } };
           return { content: [{ type: "text", text: `Summary: ${reply.content?.text}` }] };
         }
+        if (name === "ship") return { content: [{ type: "text", text: JSON.stringify(a) }] };
         if (name === "add") return { content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }], structuredContent: { sum: Number(a.a) + Number(a.b) } };
         const steps = Number(a.steps ?? 5);
         for (let i = 1; i <= steps; i++) {

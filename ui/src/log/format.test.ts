@@ -15,4 +15,9 @@ describe("formatting", () => {
     const e = { summary: { type: "request", method: "tools/call", id: "3" } } as unknown as Entry;
     expect(summaryOf(e)).toBe("tools/call #3");
   });
+  it("summarises stderr without its colour codes, twice in a row", () => {
+    const e = { kind: "stderr", text: "\x1b[1;31merror\x1b[0m:\n  disk   full" } as unknown as Entry;
+    expect(summaryOf(e)).toBe("error: disk full");
+    expect(summaryOf(e)).toBe("error: disk full");
+  });
 });

@@ -48,16 +48,24 @@ export function showBytes(bytes: Uint8Array): string {
   return out;
 }
 
+/** ESC [ … m: a colour code, as a pty writes them into stderr. */
+// eslint-disable-next-line no-control-regex -- ESC is exactly what a colour code starts with
+const COLOUR_CODE = /\x1b\[[0-9;]*m/g;
+
 /** One line saying what an entry is: method and id, error code, or its text. */
 export function summaryOf(e: Entry): string {
   const s = e.summary;
   if (s) {
-    const parts = [s.method ?? "", s.id != null ? `#${s.id}` : "", s.type === "error" ? `error ${s.error_code ?? ""}` : s.type === "result" ? "result" : ""];
+    const parts = [
+      s.method ?? "",
+      s.id != null ? `#${s.id}` : "",
+      s.type === "error" ? `error ${s.error_code ?? ""}` : s.type === "result" ? "result" : "",
+    ];
     return parts.filter(Boolean).join(" ");
   }
   if (e.detail) return e.detail;
   const text = e.text ?? (e.base64 ? `base64 ${e.base64.slice(0, 40)}` : "");
-  return text.replace(/\x1b\[[0-9;]*m/g, "").replace(/\s+/g, " ").slice(0, 200);
+  return text.replace(COLOUR_CODE, "").replace(/\s+/g, " ").slice(0, 200);
 }
 
 export function sizeOf(e: Entry): number {
