@@ -114,14 +114,8 @@ export type Page = { entries: Array<Entry>,
  */
 next: number | null, };
 
-/**
- * What the UI shows of an expression: one chip per condition, or what is wrong with it.
- */
 export type FilterView = { chips: Array<FilterChip>, error: string | null, };
 
-/**
- * One condition of a parsed filter, as the core understood it.
- */
 export type FilterChip = { key: FilterKey, 
 /**
  * The value as the filter holds it: kinds joined by commas, `in`/`out`/`meta`, the text
@@ -133,9 +127,6 @@ value: string,
  */
 without: string, };
 
-/**
- * The condition a term sets. Removing a chip removes every term of its key.
- */
 export type FilterKey = "kind" | "dir" | "conn" | "method" | "id" | "text";
 
 export type Lifecycle = { "event": "spawned", pid: number, command: string, } | { "event": "spawn_failed", command: string, error: string, } | { "event": "stdout_closed" } | { "event": "stdin_closed", grace_ms: number, } | { "event": "signalled", signal: Signal, pgid: number, reason: string, } | { "event": "exited" } & ExitInfo | { "event": "group_gone", pgid: number, } | { "event": "group_stuck", pgid: number, pids: Array<number>, };
