@@ -295,7 +295,9 @@ mod tests {
     #[test]
     fn a_view_has_one_chip_per_condition_each_with_the_expression_without_it() {
         use FilterKey::*;
-        let cases: &[(&str, &[(FilterKey, &str, &str)])] = &[
+        // An expression, and each of its chips as key, value and the expression without it.
+        type Chips = &'static [(FilterKey, &'static str, &'static str)];
+        let cases: &[(&str, Chips)] = &[
             ("", &[]),
             ("   ", &[]),
             (
