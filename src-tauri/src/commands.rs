@@ -343,3 +343,10 @@ pub fn server_request_answer(
         ))
     }
 }
+
+/// How the core reads a filter expression: its chips, or what is wrong with it. The UI shows
+/// this and never parses the grammar itself.
+#[tauri::command]
+pub fn log_filter(filter: String) -> sonde_core::log::FilterView {
+    sonde_core::log::FilterView::of(&filter)
+}

@@ -29,6 +29,7 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState)
         commands::log_page,
         commands::log_follow,
         commands::log_export,
+        commands::log_filter,
         commands::server_requests_follow,
         commands::server_request_answer,
     ])

@@ -140,3 +140,20 @@ fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
     assert_eq!(again.unwrap_err()["code"], "not_found", "a question is answered once");
     invoke(&w, "disconnect", json!({"id": conn["id"]})).unwrap();
 }
+
+#[test]
+fn the_core_reads_a_filter_into_chips_or_an_error() {
+    let (_app, w) = app("filter");
+    let view = invoke(&w, "log_filter", json!({"filter": "method:tools/list dir:< Error"})).unwrap();
+    assert_eq!(
+        view,
+        json!({"chips": [
+            {"key": "dir", "value": "in", "without": "method:tools/list Error"},
+            {"key": "method", "value": "tools/list", "without": "dir:< Error"},
+            {"key": "text", "value": "error", "without": "method:tools/list dir:<"},
+        ], "error": null})
+    );
+    let bad = invoke(&w, "log_filter", json!({"filter": "kind:nope"})).unwrap();
+    assert_eq!(bad["chips"], json!([]));
+    assert!(bad["error"].as_str().unwrap().starts_with("unknown kind \"nope\""), "{bad}");
+}

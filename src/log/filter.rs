@@ -1,8 +1,24 @@
-//! Filters over the wire log, and the small expression language the CLI and UI type them in.
+//! Filters over the wire log, and the one expression language the CLI and the UI type them in.
 //!
-//! Owns: `Filter`, its parsing from `kind:stderr dir:in method:tools/call id:3 free text`, and
-//! matching against an index row (cheap) or a whole entry (for free text).
-//! Refuses: regular expressions and boolean algebra; a filter is a conjunction of terms.
+//! The grammar: whitespace-separated terms, all of which must hold.
+//! - `kind:K[,K…]`: any of these kinds; several `kind:` terms add up.
+//! - `dir:D`: `in`, `out` or `meta` (also `<` `>` `*`, `received`, `sent`).
+//! - `conn:N`: one connection.
+//! - `method:M`: the JSON-RPC method of a message, or of the request a reply answers.
+//! - `id:I`: the id as JSON text: `id:3` is the number 3 or the string "3", `id:"3"` only the string.
+//!
+//! A later `dir`, `conn`, `method` or `id` term replaces an earlier one. Every other word,
+//! `key:value` with a key not listed here included, is free text: the words joined by single
+//! spaces make one phrase, found case-insensitively in an entry's recorded bytes (decoded
+//! lossily when they are not UTF-8) or in its detail. The phrase is searched in each of them on
+//! its own, never across the two.
+//!
+//! Owns: `Filter`, its parsing, matching against an index row (cheap) or a whole entry (for free
+//! text), and `FilterView`, what the UI shows of an expression (its chips, each with the
+//! expression that removes it, or what is wrong), so the UI never parses.
+//! Refuses: regular expressions, quoting and boolean algebra; a filter is a conjunction of terms.
+
+use serde::Serialize;
 
 use super::entry::{Direction, Entry, Kind};
 
@@ -33,18 +49,88 @@ pub struct IndexRow {
     pub id: Option<Box<str>>,
 }
 
+/// The condition a term sets. Removing a chip removes every term of its key.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterKey {
+    Kind,
+    Dir,
+    Conn,
+    Method,
+    Id,
+    Text,
+}
+
+impl FilterKey {
+    /// The key a term sets and its value; a word with no known key is all text.
+    fn of(term: &str) -> (FilterKey, &str) {
+        let Some((key, value)) = term.split_once(':') else {
+            return (FilterKey::Text, term);
+        };
+        let key = match key {
+            "kind" => FilterKey::Kind,
+            "dir" => FilterKey::Dir,
+            "conn" => FilterKey::Conn,
+            "method" => FilterKey::Method,
+            "id" => FilterKey::Id,
+            _ => return (FilterKey::Text, term),
+        };
+        (key, value)
+    }
+}
+
+/// What the UI shows of an expression: one chip per condition, or what is wrong with it.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FilterView {
+    pub chips: Vec<FilterChip>,
+    pub error: Option<String>,
+}
+
+/// One condition of a parsed filter, as the core understood it.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FilterChip {
+    pub key: FilterKey,
+    /// The value as the filter holds it: kinds joined by commas, `in`/`out`/`meta`, the text
+    /// lowercased.
+    pub value: String,
+    /// The expression without this condition's terms, the others kept as they were typed.
+    pub without: String,
+}
+
+impl FilterView {
+    pub fn of(expr: &str) -> FilterView {
+        match Filter::parse(expr) {
+            Err(error) => FilterView { chips: Vec::new(), error: Some(error) },
+            Ok(filter) => FilterView {
+                chips: filter
+                    .conditions()
+                    .into_iter()
+                    .map(|(key, value)| FilterChip { key, value, without: without(expr, key) })
+                    .collect(),
+                error: None,
+            },
+        }
+    }
+}
+
+/// `expr` with every term of `key` removed.
+fn without(expr: &str, key: FilterKey) -> String {
+    let kept: Vec<&str> = expr.split_whitespace().filter(|term| FilterKey::of(term).0 != key).collect();
+    kept.join(" ")
+}
+
 impl Filter {
-    /// Parses `key:value` terms (`kind`, `dir`, `conn`, `method`, `id`); other words are text.
+    /// Parses an expression in the grammar of the module doc, or says what is wrong with it.
     pub fn parse(expr: &str) -> Result<Filter, String> {
         let mut f = Filter::default();
         let mut words = Vec::new();
         for term in expr.split_whitespace() {
-            let Some((key, value)) = term.split_once(':') else {
-                words.push(term);
-                continue;
-            };
+            let (key, value) = FilterKey::of(term);
             match key {
-                "kind" => {
+                FilterKey::Kind => {
                     for k in value.split(',') {
                         let kind = Kind::parse(k).ok_or_else(|| {
                             let names: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
@@ -53,22 +139,45 @@ impl Filter {
                         f.kinds.push(kind);
                     }
                 }
-                "dir" => {
+                FilterKey::Dir => {
                     f.dir = Some(
                         Direction::parse(value)
                             .ok_or_else(|| format!("unknown direction {value:?}; use in, out or meta"))?,
                     )
                 }
-                "conn" => f.conn = Some(value.parse().map_err(|_| format!("conn:{value} is not a number"))?),
-                "method" => f.method = Some(value.to_owned()),
-                "id" => f.id = Some(value.to_owned()),
-                _ => words.push(term),
+                FilterKey::Conn => {
+                    f.conn = Some(value.parse().map_err(|_| format!("conn:{value} is not a number"))?)
+                }
+                FilterKey::Method => f.method = Some(non_empty(term, value)?),
+                FilterKey::Id => f.id = Some(non_empty(term, value)?),
+                FilterKey::Text => words.push(term),
             }
         }
         if !words.is_empty() {
             f.text = Some(words.join(" ").to_lowercase());
         }
         Ok(f)
+    }
+
+    /// Each condition with its value as text, in the order chips show them.
+    fn conditions(&self) -> Vec<(FilterKey, String)> {
+        let kinds: Vec<&str> = self.kinds.iter().map(|k| k.name()).collect();
+        let dir = self.dir.map(|d| match d {
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::Meta => "meta",
+        });
+        [
+            (FilterKey::Kind, (!kinds.is_empty()).then(|| kinds.join(","))),
+            (FilterKey::Dir, dir.map(str::to_owned)),
+            (FilterKey::Conn, self.conn.map(|c| c.to_string())),
+            (FilterKey::Method, self.method.clone()),
+            (FilterKey::Id, self.id.clone()),
+            (FilterKey::Text, self.text.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect()
     }
 
     pub fn needs_entry(&self) -> bool {
@@ -89,10 +198,22 @@ impl Filter {
         let Some(needle) = &self.text else {
             return true;
         };
-        let hay =
-            |s: &Option<String>| s.as_deref().is_some_and(|s| s.to_lowercase().contains(needle.as_str()));
-        hay(&entry.text) || hay(&entry.detail) || hay(&entry.base64)
+        let found = |s: &str| s.to_lowercase().contains(needle.as_str());
+        // Bytes that are not UTF-8 are kept as base64, whose letters mean nothing to a reader.
+        let in_bytes = match &entry.text {
+            Some(text) => found(text),
+            None => entry.bytes().is_some_and(|b| found(&String::from_utf8_lossy(&b))),
+        };
+        in_bytes || entry.detail.as_deref().is_some_and(found)
     }
+}
+
+/// `method:` and `id:` with nothing after them would match nothing at all, silently.
+fn non_empty(term: &str, value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err(format!("{term} needs a value"));
+    }
+    Ok(value.to_owned())
 }
 
 fn id_matches(wanted: &str, recorded: &str) -> bool {
@@ -117,42 +238,150 @@ mod tests {
 
     #[test]
     fn terms_parse_into_fields_and_the_rest_is_text() {
-        let f =
-            Filter::parse("kind:stderr,lifecycle dir:in method:tools/call id:3 conn:2 Hello World").unwrap();
-        assert_eq!(f.kinds, vec![Kind::Stderr, Kind::Lifecycle]);
-        assert_eq!(f.dir, Some(Direction::In));
-        assert_eq!(f.method.as_deref(), Some("tools/call"));
-        assert_eq!(f.id.as_deref(), Some("3"));
-        assert_eq!(f.conn, Some(2));
-        assert_eq!(f.text.as_deref(), Some("hello world"));
+        let cases: &[(&str, Filter)] = &[
+            ("", Filter::default()),
+            (
+                "kind:stderr,lifecycle dir:in method:tools/call id:3 conn:2 Hello World",
+                Filter {
+                    kinds: vec![Kind::Stderr, Kind::Lifecycle],
+                    dir: Some(Direction::In),
+                    conn: Some(2),
+                    method: Some("tools/call".into()),
+                    id: Some("3".into()),
+                    text: Some("hello world".into()),
+                },
+            ),
+            (
+                "kind:stderr   kind:note dir:< dir:sent",
+                Filter {
+                    kinds: vec![Kind::Stderr, Kind::Note],
+                    dir: Some(Direction::Out),
+                    ..Filter::default()
+                },
+            ),
+            ("dir:*", Filter { dir: Some(Direction::Meta), ..Filter::default() }),
+            ("id:\"7\"", Filter { id: Some("\"7\"".into()), ..Filter::default() }),
+            (
+                "Error: url:http://x  method:a method:b",
+                Filter {
+                    method: Some("b".into()),
+                    text: Some("error: url:http://x".into()),
+                    ..Filter::default()
+                },
+            ),
+        ];
+        for (expr, want) in cases {
+            assert_eq!(Filter::parse(expr).as_ref(), Ok(want), "{expr}");
+        }
     }
 
     #[test]
     fn bad_terms_are_explained() {
-        assert!(Filter::parse("kind:frames").unwrap_err().contains("kinds are message"));
-        assert!(Filter::parse("dir:up").unwrap_err().contains("in, out or meta"));
-        assert!(Filter::parse("conn:x").is_err());
+        let cases = [
+            ("kind:frames", "unknown kind \"frames\"; kinds are message, non_protocol"),
+            ("kind:stderr,", "unknown kind \"\""),
+            ("dir:up", "unknown direction \"up\"; use in, out or meta"),
+            ("conn:x", "conn:x is not a number"),
+            ("conn:-1", "conn:-1 is not a number"),
+            ("method:", "method: needs a value"),
+            ("error id:", "id: needs a value"),
+        ];
+        for (expr, want) in cases {
+            let error = Filter::parse(expr).unwrap_err();
+            assert!(error.starts_with(want), "{expr}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_view_has_one_chip_per_condition_each_with_the_expression_without_it() {
+        use FilterKey::*;
+        // An expression, and each of its chips as key, value and the expression without it.
+        type Chips = &'static [(FilterKey, &'static str, &'static str)];
+        let cases: &[(&str, Chips)] = &[
+            ("", &[]),
+            ("   ", &[]),
+            (
+                "method:tools/call error",
+                &[(Method, "tools/call", "error"), (Text, "error", "method:tools/call")],
+            ),
+            (
+                "method:tools/list dir:in",
+                &[(Dir, "in", "method:tools/list"), (Method, "tools/list", "dir:in")],
+            ),
+            (
+                "Late kind:note  reply kind:stderr dir:received",
+                &[
+                    (Kind, "note,stderr", "Late reply dir:received"),
+                    (Dir, "in", "Late kind:note reply kind:stderr"),
+                    (Text, "late reply", "kind:note kind:stderr dir:received"),
+                ],
+            ),
+            ("dir:in dir:out conn:2", &[(Dir, "out", "conn:2"), (Conn, "2", "dir:in dir:out")]),
+            ("id:7", &[(Id, "7", "")]),
+        ];
+        for (expr, want) in cases {
+            let view = FilterView::of(expr);
+            let got: Vec<_> =
+                view.chips.iter().map(|c| (c.key, c.value.as_str(), c.without.as_str())).collect();
+            assert_eq!(&got, want, "{expr}");
+            assert_eq!(view.error, None, "{expr}");
+        }
+    }
+
+    #[test]
+    fn a_view_of_a_bad_expression_has_the_error_and_no_chips() {
+        let view = FilterView::of("method:tools/call kind:frames");
+        assert!(view.chips.is_empty());
+        assert!(view.error.unwrap().starts_with("unknown kind \"frames\""));
     }
 
     #[test]
     fn rows_match_on_every_field() {
-        let r = row(Kind::Message, Direction::In, Some("tools/call"), Some("\"7\""));
-        assert!(Filter::parse("").unwrap().matches_row(&r));
-        assert!(Filter::parse("kind:message dir:in method:tools/call id:7").unwrap().matches_row(&r));
-        assert!(Filter::parse("id:\"7\"").unwrap().matches_row(&r));
-        assert!(!Filter::parse("dir:out").unwrap().matches_row(&r));
-        assert!(!Filter::parse("method:tools/list").unwrap().matches_row(&r));
-        assert!(!Filter::parse("kind:stderr").unwrap().matches_row(&r));
-        let numeric = row(Kind::Message, Direction::In, None, Some("7"));
-        assert!(!Filter::parse("id:\"7\"").unwrap().matches_row(&numeric));
+        let string_id = row(Kind::Message, Direction::In, Some("tools/call"), Some("\"7\""));
+        let number_id = row(Kind::Message, Direction::In, None, Some("7"));
+        let cases = [
+            ("", &string_id, true),
+            ("kind:message dir:in method:tools/call id:7 conn:1", &string_id, true),
+            ("kind:stderr,message", &string_id, true),
+            ("id:\"7\"", &string_id, true),
+            ("dir:out", &string_id, false),
+            ("conn:2", &string_id, false),
+            ("method:tools/list", &string_id, false),
+            ("kind:stderr", &string_id, false),
+            ("id:8", &string_id, false),
+            ("id:7", &number_id, true),
+            ("id:\"7\"", &number_id, false),
+            ("method:tools/call", &number_id, false),
+        ];
+        for (expr, r, want) in cases {
+            assert_eq!(Filter::parse(expr).unwrap().matches_row(r), want, "{expr} on {r:?}");
+        }
     }
 
     #[test]
-    fn text_matches_case_insensitively_in_bytes_and_detail() {
-        let e = Entry::new(1, Kind::Stderr, Direction::In).with_bytes(b"Listening on STDIO");
-        assert!(Filter::parse("stdio").unwrap().matches_text(&e));
-        assert!(!Filter::parse("socket").unwrap().matches_text(&e));
+    fn text_is_one_phrase_found_case_insensitively_in_the_bytes_or_the_detail() {
+        let banner = Entry::new(1, Kind::Stderr, Direction::In).with_bytes(b"Listening on STDIO");
         let note = Entry::new(1, Kind::Note, Direction::Meta).with_detail("late reply ignored");
-        assert!(Filter::parse("LATE").unwrap().matches_text(&note));
+        let binary = Entry::new(1, Kind::NonProtocol, Direction::In).with_bytes(b"\xff\xfebinary Banner");
+        let both = Entry::new(1, Kind::NonProtocol, Direction::In).with_bytes(b"first").with_detail("second");
+        let cases = [
+            ("stdio", &banner, true),
+            ("listening on", &banner, true),
+            ("on   STDIO", &banner, true),
+            ("socket", &banner, false),
+            ("stdio listening", &banner, false),
+            ("LATE", &note, true),
+            ("reply ignored", &note, true),
+            ("binary banner", &binary, true),
+            // The base64 of those bytes, which no one reading the entry sees.
+            ("//5iaw", &binary, false),
+            ("first", &both, true),
+            ("second", &both, true),
+            ("first second", &both, false),
+            ("kind:note late", &note, true),
+        ];
+        for (expr, entry, want) in cases {
+            assert_eq!(Filter::parse(expr).unwrap().matches_text(entry), want, "{expr} on {entry:?}");
+        }
     }
 }

@@ -12,7 +12,7 @@ mod entry;
 mod filter;
 
 pub use entry::{Direction, Entry, HttpInfo, Kind, Summary};
-pub use filter::{Filter, IndexRow};
+pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};

@@ -1,16 +1,16 @@
 // The wire log: one virtualized list for every kind of entry, pages read from the core on
 // demand (never the whole session), a filter with chips, a detail pane with the exact bytes,
 // follow mode, and j/k keys.
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry } from "../ipc";
 import type { HttpInfo } from "../ipc/bindings";
-import { chips, matches, parseFilter, withoutChip } from "../log/filter";
+import { useFilterView } from "../log/filter";
 import { GLYPH, entryBytes, formatMs, formatSize, prettyJson, showBytes, sizeOf, summaryOf } from "../log/format";
+import { useMatches } from "../log/matches";
 import { onEntries, startStream } from "../log/stream";
 
 const PAGE = 200;
-const MAX_MATCHES = 50_000;
 
 interface Props {
   filter: string;
@@ -21,58 +21,27 @@ interface Props {
 }
 
 export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Props) {
-  const parsed = useMemo(() => parseFilter(filter), [filter]);
-  const filtered = filter.trim() !== "" && "filter" in parsed;
+  // The core reads the filter and decides what matches; this view only shows its answers.
+  const { view, applied } = useFilterView(filter);
+  const filtered = applied !== "";
   const [total, setTotal] = useState(0);
-  const [matchesList, setMatches] = useState<Entry[]>([]);
-  const [capped, setCapped] = useState(false);
+  const { matches: matchesList, capped } = useMatches(applied, total);
   const [selected, setSelected] = useState<number | null>(null);
   const [, redraw] = useState(0);
   const cache = useRef(new Map<number, Entry>());
   const loading = useRef(new Set<number>());
   const scroller = useRef<HTMLDivElement>(null);
 
-  // The stream: every new entry lands in the cache; matching ones join the filtered list.
+  // The stream: every new entry lands in the cache, and the log's length grows (a filter's
+  // matches among the new entries are read from the core, by useMatches).
   useEffect(() => {
     startStream().then((n) => setTotal((t) => Math.max(t, n)));
     return onEntries((entries) => {
       for (const e of entries) cache.current.set(Number(e.seq), e);
       const last = entries.at(-1);
       if (last) setTotal((t) => Math.max(t, Number(last.seq) + 1));
-      if ("filter" in parsed && filter.trim() !== "") {
-        const f = parsed.filter;
-        const fresh = entries.filter((e) => matches(f, e));
-        if (fresh.length) setMatches((m) => [...m, ...fresh.filter((e) => !m.length || Number(e.seq) > Number(m[m.length - 1].seq))]);
-      }
     });
-  }, [filter, parsed]);
-
-  // A filter reads its matches from the core, page by page, up to a cap.
-  useEffect(() => {
-    setMatches([]);
-    setCapped(false);
-    if (!filtered) return;
-    let live = true;
-    (async () => {
-      let from = 0;
-      const found: Entry[] = [];
-      for (;;) {
-        const page = await backend.logPage(from, Number.MAX_SAFE_INTEGER, filter, 2000);
-        if (!live) return;
-        found.push(...page.entries);
-        if (page.next == null) break;
-        if (found.length >= MAX_MATCHES) {
-          setCapped(true);
-          break;
-        }
-        from = Number(page.next);
-      }
-      setMatches(found);
-    })().catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [filter, filtered]);
+  }, []);
 
   const count = filtered ? matchesList.length : total;
   const rowAt = useCallback((i: number): Entry | undefined => (filtered ? matchesList[i] : cache.current.get(i)), [filtered, matchesList]);
@@ -142,11 +111,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
-        {"error" in parsed ? (
-          <span className="error">{parsed.error}</span>
+        {view.error != null ? (
+          <span className="error">{view.error}</span>
         ) : (
-          chips(parsed.filter).map((c) => (
-            <button key={c.key + c.value} className="chip" title="Remove" onClick={() => setFilter(withoutChip(filter, c))}>
+          view.chips.map((c) => (
+            <button key={c.key} className="chip" title="Remove" onClick={() => setFilter(c.without)}>
               {c.key}:{c.value} ×
             </button>
           ))
@@ -158,7 +127,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
         <button
           onClick={() => {
             const path = window.prompt("Export the log (JSONL, environment values redacted) to:", "sonde-session.jsonl");
-            if (path) backend.logExport(path, filtered ? filter : "").then((n) => window.alert(`Wrote ${n} entries to ${path}`), (e) => window.alert(errorText(e)));
+            if (path) backend.logExport(path, applied).then((n) => window.alert(`Wrote ${n} entries to ${path}`), (e) => window.alert(errorText(e)));
           }}
         >
           Export

@@ -1,10 +1,10 @@
 // The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
 // it in memory for UI tests and for running the UI in a plain browser.
 import type {
-  AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage,
+  AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage,
 } from "./bindings";
 
-export type { AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage };
+export type { AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage };
 
 /** An error from the backend: a stable code and a sentence for people. */
 export interface BackendError {
@@ -37,6 +37,8 @@ export interface Backend {
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;
   logPage(from: number, to: number, filter: string, limit: number): Promise<Page>;
+  /** How the core reads a filter expression: its chips, or what is wrong with it. */
+  logFilter(filter: string): Promise<FilterView>;
   /** Streams appended entries; resolves with how many entries the log already held. */
   logFollow(onBatch: (batch: LogBatch) => void): Promise<number>;
   logExport(path: string, filter: string): Promise<number>;

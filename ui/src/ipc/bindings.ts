@@ -114,6 +114,21 @@ export type Page = { entries: Array<Entry>,
  */
 next: number | null, };
 
+export type FilterView = { chips: Array<FilterChip>, error: string | null, };
+
+export type FilterChip = { key: FilterKey, 
+/**
+ * The value as the filter holds it: kinds joined by commas, `in`/`out`/`meta`, the text
+ * lowercased.
+ */
+value: string, 
+/**
+ * The expression without this condition's terms, the others kept as they were typed.
+ */
+without: string, };
+
+export type FilterKey = "kind" | "dir" | "conn" | "method" | "id" | "text";
+
 export type Lifecycle = { "event": "spawned", pid: number, command: string, } | { "event": "spawn_failed", command: string, error: string, } | { "event": "stdout_closed" } | { "event": "stdin_closed", grace_ms: number, } | { "event": "signalled", signal: Signal, pgid: number, reason: string, } | { "event": "exited" } & ExitInfo | { "event": "group_gone", pgid: number, } | { "event": "group_stuck", pgid: number, pids: Array<number>, };
 
 export type Signal = "SIGTERM" | "SIGKILL";

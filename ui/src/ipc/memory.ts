@@ -1,7 +1,7 @@
 // An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
 // in a plain browser. It follows the desktop backend's contract, not its implementation.
-import type { Backend, ConnectionDto, Entry, JsonValue, LogBatch, SavedServer, ServerQuestion } from "./backend";
-import { matches, parseFilter } from "../log/filter";
+import type { Backend, ConnectionDto, Entry, FilterView, JsonValue, LogBatch, SavedServer, ServerQuestion } from "./backend";
+import type { FilterKey, Kind } from "./bindings";
 
 const TOOLS = [
   { name: "echo", title: "Echo", description: "Returns the text it is given.", inputSchema: { type: "object", properties: { text: { type: "string", description: "What to echo" } }, required: ["text"] }, annotations: { readOnlyHint: true } },
@@ -168,16 +168,17 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       cancelled.add(nextId - 1);
     },
     logPage: async (from, to, filter, limit) => {
-      const parsed = parseFilter(filter);
-      if ("error" in parsed) throw { code: "bad_input", message: parsed.error };
+      const { view, matches } = readFilter(filter);
+      if (view.error != null) throw { code: "bad_input", message: view.error };
       const out: Entry[] = [];
       for (let s = from; s < Math.min(to, entries.length); s++) {
-        if (!matches(parsed.filter, entries[s])) continue;
+        if (!matches(entries[s])) continue;
         if (out.length === limit) return { entries: out, next: s } as never;
         out.push(entries[s]);
       }
       return { entries: out, next: null } as never;
     },
+    logFilter: async (filter) => readFilter(filter).view,
     logFollow: async (onBatch) => {
       followers.push(onBatch);
       return entries.length;
@@ -197,4 +198,36 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);
     },
   };
+}
+
+// This double's reading of a filter, enough for the UI tests and the preview and no more: the
+// real grammar is the core's (src/log/filter.rs), with its aliases, kind lists, id types and
+// messages. Here `key:value` terms split on whitespace are compared with an entry's field (a
+// later term of a key replaces an earlier one), the other words are one phrase of text, and the
+// only error is an unknown kind.
+const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id"];
+const KINDS: Record<Kind, true> = { message: true, non_protocol: true, decode_error: true, batch: true, truncated: true, stderr: true, lifecycle: true, note: true, http: true };
+const FIELDS: Record<FilterKey, (e: Entry, value: string) => boolean> = {
+  kind: (e, v) => e.kind === v,
+  dir: (e, v) => e.dir === v,
+  conn: (e, v) => String(e.conn) === v,
+  method: (e, v) => e.summary?.method === v,
+  id: (e, v) => e.summary?.id === v,
+  text: (e, v) => [e.text, e.detail].some((s) => s?.toLowerCase().includes(v)),
+};
+
+function readFilter(expr: string): { view: FilterView; matches: (e: Entry) => boolean } {
+  const terms = expr.split(/\s+/).filter(Boolean);
+  const keyOf = (term: string): FilterKey => KEYS.find((k) => term.startsWith(`${k}:`)) ?? "text";
+  const values = new Map<FilterKey, string>();
+  for (const term of terms) if (keyOf(term) !== "text") values.set(keyOf(term), term.slice(term.indexOf(":") + 1));
+  const words = terms.filter((t) => keyOf(t) === "text");
+  if (words.length) values.set("text", words.join(" ").toLowerCase());
+  const kind = values.get("kind");
+  if (kind !== undefined && !Object.hasOwn(KINDS, kind)) return { view: { chips: [], error: `unknown kind "${kind}"` }, matches: () => false };
+  const chips = [...KEYS, "text" as const].flatMap((key) => {
+    const value = values.get(key);
+    return value === undefined ? [] : [{ key, value, without: terms.filter((t) => keyOf(t) !== key).join(" ") }];
+  });
+  return { view: { chips, error: null }, matches: (e) => [...values].every(([key, value]) => FIELDS[key](e, value)) };
 }

@@ -25,6 +25,7 @@ export const tauriBackend: Backend = {
   },
   requestCancel: (id) => invoke("request_cancel", { id }),
   logPage: (from, to, filter, limit) => invoke("log_page", { from, to, filter, limit }),
+  logFilter: (filter) => invoke("log_filter", { filter }),
   logFollow: (onBatch) => {
     const channel = new Channel<LogBatch>();
     channel.onmessage = onBatch;
