@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::era::EraPolicy;
-use crate::hub::{ServerConfig, Target};
+use crate::server_config::{ServerConfig, Target};
 use crate::process::SpawnSpec;
 use crate::transport::{Header, HttpTarget};
 
@@ -137,7 +137,7 @@ impl ServerStore {
     }
 
     pub fn default_location() -> io::Result<ServerStore> {
-        Ok(ServerStore::at(crate::config::config_dir()?.join("servers.json")))
+        Ok(ServerStore::at(crate::files::config_dir()?.join("servers.json")))
     }
 
     pub fn path(&self) -> &Path {
@@ -171,7 +171,7 @@ impl ServerStore {
     }
 
     pub fn save(&self, servers: &[SavedServer]) -> io::Result<()> {
-        crate::config::write_json(&self.path, &File { servers: servers.to_vec() })
+        crate::files::write_json(&self.path, &File { servers: servers.to_vec() })
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sonde_core::config::EraCache;
+use sonde_core::era_cache::EraCache;
 use sonde_core::connection::Responder;
 use sonde_core::hub::Hub;
 use sonde_core::log::{sessions_dir, WireLog};

@@ -8,8 +8,8 @@ use sonde_core::mcp::{tool_call, Session};
 use sonde_core::schema::check_output;
 use tokio::sync::mpsc;
 
+use crate::exit::{OK, TOOL_ERROR};
 use crate::print;
-use crate::run::{OK, TOOL_ERROR};
 
 pub enum Op {
     /// A paginated list method and the key of its items.
