@@ -3,7 +3,8 @@
 //! Owns: connecting (spawn, then the opening exchange of the chosen era, bounded by the
 //! connect deadline, which never bounds the process), remembering era verdicts, the table of
 //! live sessions, and disconnecting.
-//! Refuses: presentation. It returns values and errors; the CLI prints and the UI renders.
+//! Refuses: presentation. It returns values and errors (each error with its stable code); the
+//! CLI prints and the UI renders.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,6 +16,7 @@ use serde_json::Value;
 use crate::connection::{Connection, RequestError, Responder};
 use crate::era::EraPolicy;
 use crate::era_cache::{CachedEra, EraCache};
+use crate::error_code::ErrorCode;
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp::{ServerDescription, Session};
 use crate::negotiate::{self, Plan};
@@ -51,6 +53,27 @@ pub enum HubError {
     Handshake { command: String, reason: String },
     #[error(transparent)]
     Request(#[from] RequestError),
+}
+
+impl HubError {
+    /// The stable code a front end shows with the message.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            HubError::NoSuchConnection(_) => ErrorCode::NotFound,
+            HubError::Spawn { .. } => ErrorCode::SpawnFailed,
+            HubError::Handshake { .. } => ErrorCode::ConnectFailed,
+            HubError::Request(r) => match r {
+                RequestError::Rpc { .. } => ErrorCode::RpcError,
+                RequestError::Timeout { .. } => ErrorCode::Timeout,
+                RequestError::Cancelled { .. } => ErrorCode::Cancelled,
+                RequestError::Gone(_) => ErrorCode::ServerGone,
+                RequestError::Http { .. } => ErrorCode::HttpStatus,
+                RequestError::Unreachable { .. } => ErrorCode::Unreachable,
+                RequestError::TooLarge { .. } => ErrorCode::TooLarge,
+                RequestError::Protocol(_) => ErrorCode::Protocol,
+            },
+        }
+    }
 }
 
 /// Makes the responder of a connection (its id, its config); a front end that asks a person

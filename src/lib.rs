@@ -6,6 +6,7 @@
 pub mod connection;
 pub mod era;
 pub mod era_cache;
+pub mod error_code;
 pub mod files;
 pub mod hub;
 pub mod lifecycle;
