@@ -23,13 +23,13 @@ pub fn typescript() -> String {
         sonde_core::lifecycle::Signal::decl(),
         sonde_core::lifecycle::ExitInfo::decl(),
         sonde_core::schema::OutputCheck::decl(),
+        sonde_core::error_code::ErrorCode::decl(),
         crate::commands::ErrorDto::decl(),
-        crate::commands::AppInfo::decl(),
         crate::commands::ConnectionDto::decl(),
         crate::commands::ConnectStage::decl(),
         sonde_core::hub::Stage::decl(),
-        crate::commands::CallOutcome::decl(),
-        crate::commands::LogBatch::decl(),
+        sonde_core::mcp::CallOutcome::decl(),
+        sonde_core::log::LogBatch::decl(),
         crate::questions::ServerQuestion::decl(),
     ];
     let mut out = String::from(
