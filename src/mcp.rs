@@ -244,7 +244,7 @@ pub fn tool_call(name: &str, arguments: Option<Value>) -> Request {
 pub struct CallOutcome {
     #[cfg_attr(feature = "bindings", ts(type = "unknown"))]
     pub result: Value,
-    /// `None` when the tool declares no `outputSchema` or the result is an error result.
+    /// No verdict when the tool declares no `outputSchema`, or the result is an error result.
     pub check: Option<OutputCheck>,
 }
 

@@ -22,8 +22,8 @@ use crate::state::AppState;
 /// An error as the UI sees it.
 #[derive(Debug, Serialize, TS)]
 pub struct ErrorDto {
-    /// What kind of failure, from the core's one list ([`ErrorCode`]): the core errors say
-    /// theirs, and the checks made here use `bad_input`, `not_found` and `io`.
+    /// What kind of failure, from the core's one list of codes: a core error says its own,
+    /// and the checks made here use `bad_input`, `not_found` and `io`.
     pub code: ErrorCode,
     pub message: String,
 }
