@@ -3,87 +3,28 @@
 //! Owns: connecting (spawn, then the opening exchange of the chosen era, bounded by the
 //! connect deadline, which never bounds the process), remembering era verdicts, the table of
 //! live sessions, and disconnecting.
-//! Refuses: presentation. It returns values and errors; the CLI prints and the UI renders.
+//! Refuses: presentation. It returns values and errors (each error with its stable code); the
+//! CLI prints and the UI renders.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::config::{CachedEra, EraCache};
-use crate::connection::{BasicResponder, Connection, Options, RequestError, Responder};
+use crate::connection::{Connection, RequestError, Responder};
 use crate::era::EraPolicy;
+use crate::era_cache::{CachedEra, EraCache};
+use crate::error_code::ErrorCode;
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp::{ServerDescription, Session};
 use crate::negotiate::{self, Plan};
-use crate::process::{duration_words, ExitInfo, SpawnSpec};
-use crate::transport::{HttpMode, HttpTarget};
+use crate::process::{duration_words, ExitInfo};
+use crate::transport::HttpMode;
 
-/// Where a server is: a command to start, or a URL.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Target {
-    Stdio(SpawnSpec),
-    Http(HttpTarget),
-}
-
-impl Target {
-    /// The command line or the URL, for messages.
-    pub fn describe(&self) -> String {
-        match self {
-            Target::Stdio(spec) => spec.command_line(),
-            Target::Http(http) => http.url.to_string(),
-        }
-    }
-
-    /// Era verdicts are kept per command line and directory, or per URL.
-    pub fn cache_key(&self) -> String {
-        match self {
-            Target::Stdio(spec) => EraCache::stdio_key(spec),
-            Target::Http(http) => http.url.to_string(),
-        }
-    }
-}
-
-/// Everything needed to start and talk to one server.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServerConfig {
-    pub target: Target,
-    pub era: EraPolicy,
-    /// Bounds the opening exchange only, never the server's life (default 30 s).
-    pub connect_timeout: Duration,
-    /// How long the `server/discover` probe waits before falling back (default 3 s).
-    pub probe_timeout: Duration,
-    pub options: Options,
-    /// How server requests (roots, elicitation, sampling) are answered.
-    pub answers: BasicResponder,
-    /// Asks the server for log messages at this level (`_meta` logLevel in 2026-07-28,
-    /// `logging/setLevel` in 2025-11-25).
-    pub log_level: Option<String>,
-}
-
-impl ServerConfig {
-    pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
-        ServerConfig::new(Target::Stdio(spawn))
-    }
-
-    pub fn http(target: HttpTarget) -> ServerConfig {
-        ServerConfig::new(Target::Http(target))
-    }
-
-    fn new(target: Target) -> ServerConfig {
-        ServerConfig {
-            target,
-            era: EraPolicy::Auto,
-            connect_timeout: Duration::from_secs(30),
-            probe_timeout: Duration::from_secs(3),
-            options: Options::default(),
-            answers: BasicResponder::default(),
-            log_level: None,
-        }
-    }
-}
+// What a connect takes, re-exported: callers of the facade name it as the hub's.
+pub use crate::server_config::{ServerConfig, Target};
 
 /// Where an opening connection is, for a front end to show.
 #[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
@@ -112,6 +53,27 @@ pub enum HubError {
     Handshake { command: String, reason: String },
     #[error(transparent)]
     Request(#[from] RequestError),
+}
+
+impl HubError {
+    /// The stable code a front end shows with the message.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            HubError::NoSuchConnection(_) => ErrorCode::NotFound,
+            HubError::Spawn { .. } => ErrorCode::SpawnFailed,
+            HubError::Handshake { .. } => ErrorCode::ConnectFailed,
+            HubError::Request(r) => match r {
+                RequestError::Rpc { .. } => ErrorCode::RpcError,
+                RequestError::Timeout { .. } => ErrorCode::Timeout,
+                RequestError::Cancelled { .. } => ErrorCode::Cancelled,
+                RequestError::Gone(_) => ErrorCode::ServerGone,
+                RequestError::Http { .. } => ErrorCode::HttpStatus,
+                RequestError::Unreachable { .. } => ErrorCode::Unreachable,
+                RequestError::TooLarge { .. } => ErrorCode::TooLarge,
+                RequestError::Protocol(_) => ErrorCode::Protocol,
+            },
+        }
+    }
 }
 
 /// Makes the responder of a connection (its id, its config); a front end that asks a person

@@ -3,15 +3,19 @@
 //! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
 //! crate knows that a user interface exists.
 
-pub mod config;
 pub mod connection;
 pub mod era;
+pub mod era_cache;
+pub mod error_code;
+pub mod files;
 pub mod hub;
+pub mod lifecycle;
 pub mod log;
 pub mod mcp;
 pub mod negotiate;
 pub mod process;
 pub mod schema;
+pub mod server_config;
 pub mod servers;
 pub mod transport;
 pub mod wire;

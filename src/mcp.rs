@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::connection::{Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
+use crate::schema::{check_output, OutputCheck};
 
 /// How many pages a listing follows before deciding the server's cursors never end.
 const MAX_PAGES: usize = 10_000;
@@ -234,6 +235,59 @@ pub fn tool_call(name: &str, arguments: Option<Value>) -> Request {
         params["arguments"] = args;
     }
     Request::new("tools/call", Some(params))
+}
+
+/// A tool result and the outputSchema verdict for it.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CallOutcome {
+    #[cfg_attr(feature = "bindings", ts(type = "unknown"))]
+    pub result: Value,
+    /// No verdict when the tool declares no `outputSchema`, or the result is an error result.
+    pub check: Option<OutputCheck>,
+}
+
+impl Session {
+    /// Calls a tool, handing each progress update to `on_progress` as it comes, and checks the
+    /// result against the tool's `outputSchema`. `definition` is the tool as `tools/list` gave
+    /// it; without one, a result that is not an error is checked against the definition listed
+    /// after the call (the schema only rides in `tools/list`).
+    pub async fn call_tool_checked(
+        &self,
+        name: &str,
+        definition: Option<&Value>,
+        arguments: Option<Value>,
+        mut on_progress: impl FnMut(Value),
+    ) -> Result<CallOutcome, RequestError> {
+        let (tx, mut progress) = tokio::sync::mpsc::unbounded_channel();
+        let mut request = tool_call(name, arguments);
+        request.progress = Some(tx);
+        let call = self.request_with(request);
+        tokio::pin!(call);
+        let result = loop {
+            tokio::select! {
+                // Both are cancellation-safe: an unfinished receive loses no update, and the
+                // pinned call is polled again where it stopped.
+                Some(update) = progress.recv() => on_progress(update),
+                result = &mut call => break result?,
+            }
+        };
+        // The connection passes on a progress update before the reply that follows it, so the
+        // last updates are already waiting here.
+        while let Ok(update) = progress.try_recv() {
+            on_progress(update);
+        }
+        let check = match definition {
+            Some(tool) => check_output(tool, &result),
+            None if result.get("isError") == Some(&Value::Bool(true)) => None,
+            // A listing that fails leaves the result unchecked; the call itself succeeded.
+            None => {
+                let tools = self.list_tools().await.unwrap_or_default();
+                tools.iter().find(|t| t["name"] == name).and_then(|t| check_output(t, &result))
+            }
+        };
+        Ok(CallOutcome { result, check })
+    }
 }
 
 /// The 2025-11-25 handshake: `initialize`, then `notifications/initialized` before anything else.

@@ -13,9 +13,9 @@
 
 use std::time::Duration;
 
-use crate::config::CachedEra;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN};
+use crate::era_cache::CachedEra;
 use crate::mcp::{self, ServerDescription};
 
 /// What the opening needs besides the connection.

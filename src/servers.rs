@@ -2,22 +2,25 @@
 //!
 //! Owns: the saved-server record (a command line entered as one string, env, cwd, era policy,
 //! timeouts, graces), its file (`servers.json`), the embedded "Demo server" on first use, turning
-//! a record into a [`ServerConfig`], and importing `mcpServers` JSON from Claude Desktop and
-//! Cursor (`mcpServers`) or VS Code (`servers`).
+//! a record into a [`ServerConfig`], importing `mcpServers` JSON from Claude Desktop and
+//! Cursor (`mcpServers`) or VS Code (`servers`), and [`Servers`]: the list a front end holds,
+//! where adding, replacing, deleting and importing are each checked and persisted at once.
 //! A record with a `url` is an HTTP server (Streamable HTTP, or 2024-11-05 HTTP+SSE found by
 //! negotiation), with its extra headers; secret ones are never written to the wire log.
 //! Refuses: anything it cannot start; an import says what it skipped and why.
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::era::EraPolicy;
-use crate::hub::{ServerConfig, Target};
+use crate::error_code::ErrorCode;
 use crate::process::SpawnSpec;
+use crate::server_config::{ServerConfig, Target};
 use crate::transport::{Header, HttpTarget};
 
 /// One saved server.
@@ -137,7 +140,7 @@ impl ServerStore {
     }
 
     pub fn default_location() -> io::Result<ServerStore> {
-        Ok(ServerStore::at(crate::config::config_dir()?.join("servers.json")))
+        Ok(ServerStore::at(crate::files::config_dir()?.join("servers.json")))
     }
 
     pub fn path(&self) -> &Path {
@@ -171,7 +174,98 @@ impl ServerStore {
     }
 
     pub fn save(&self, servers: &[SavedServer]) -> io::Result<()> {
-        crate::config::write_json(&self.path, &File { servers: servers.to_vec() })
+        crate::files::write_json(&self.path, &File { servers: servers.to_vec() })
+    }
+}
+
+/// Why a change to the saved servers was refused, or not persisted.
+#[derive(Debug, thiserror::Error)]
+pub enum ServersError {
+    /// The record or the import cannot be used; the words say why.
+    #[error("{0}")]
+    Invalid(String),
+    #[error("no saved server {0}")]
+    NotFound(String),
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl ServersError {
+    /// The stable code a front end shows with the message.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ServersError::Invalid(_) => ErrorCode::BadInput,
+            ServersError::NotFound(_) => ErrorCode::NotFound,
+            ServersError::Io(_) => ErrorCode::Io,
+        }
+    }
+}
+
+/// The saved servers while a front end runs: one list, written to its file after every change.
+/// A change that cannot be written is not kept, so the list and the file never disagree.
+pub struct Servers {
+    store: ServerStore,
+    list: Mutex<Vec<SavedServer>>,
+}
+
+impl Servers {
+    /// The servers in `store` (on first use, the demo server running `demo_command`).
+    pub fn load(store: ServerStore, demo_command: &str) -> io::Result<Servers> {
+        let list = store.load(demo_command)?;
+        Ok(Servers { store, list: Mutex::new(list) })
+    }
+
+    pub fn list(&self) -> Vec<SavedServer> {
+        self.list.lock().unwrap().clone()
+    }
+
+    pub fn get(&self, id: &str) -> Result<SavedServer, ServersError> {
+        let list = self.list.lock().unwrap();
+        list.iter().find(|s| s.id == id).cloned().ok_or_else(|| ServersError::NotFound(id.to_owned()))
+    }
+
+    /// Adds `server` (an empty or unknown id gets a new one) or replaces the one with its id,
+    /// once it has a name and can be started; returns the new list.
+    pub fn save(&self, mut server: SavedServer) -> Result<Vec<SavedServer>, ServersError> {
+        server.to_config().map_err(ServersError::Invalid)?;
+        if server.name.trim().is_empty() {
+            return Err(ServersError::Invalid("a server needs a name".into()));
+        }
+        self.change(|list| match list.iter_mut().find(|s| s.id == server.id && !server.id.is_empty()) {
+            Some(slot) => *slot = server,
+            None => {
+                server.id = new_id();
+                list.push(server);
+            }
+        })
+    }
+
+    /// Removes the server with `id` (nothing if there is none); returns the new list.
+    pub fn delete(&self, id: &str) -> Result<Vec<SavedServer>, ServersError> {
+        self.change(|list| list.retain(|s| s.id != id))
+    }
+
+    /// Imports `mcpServers` JSON (see [`import_mcp_servers`]) and saves what it can.
+    pub fn import(&self, text: &str) -> Result<Imported, ServersError> {
+        let imported = import_mcp_servers(text).map_err(ServersError::Invalid)?;
+        self.change(|list| list.extend(imported.servers.iter().cloned()))?;
+        Ok(imported)
+    }
+
+    /// The values of every saved environment variable long enough to be worth hiding, for
+    /// redacting an export. Short values (`1`, `on`) would blank out unrelated text.
+    pub fn secrets(&self) -> Vec<String> {
+        let list = self.list.lock().unwrap();
+        list.iter().flat_map(|s| s.env.iter().map(|v| v.value.clone())).filter(|v| v.len() >= 4).collect()
+    }
+
+    fn change(&self, edit: impl FnOnce(&mut Vec<SavedServer>)) -> Result<Vec<SavedServer>, ServersError> {
+        let mut list = self.list.lock().unwrap();
+        let mut next = list.clone();
+        edit(&mut next);
+        self.store.save(&next)?;
+        *list = next.clone();
+        Ok(next)
     }
 }
 
@@ -272,6 +366,44 @@ mod tests {
         assert_eq!(store.load("unused").unwrap(), more);
         let Target::Stdio(spawn) = more[1].to_config().unwrap().target else { panic!("a command") };
         assert_eq!(spawn.args, ["b c"]);
+    }
+
+    #[test]
+    fn saving_adds_or_replaces_by_id_and_every_change_is_persisted() {
+        let path = std::env::temp_dir().join(format!("sonde-servers-list-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let servers = Servers::load(ServerStore::at(&path), "demo").unwrap();
+        let time = SavedServer {
+            id: String::new(),
+            command: "uvx mcp-server-time".into(),
+            env: vec![EnvVar { key: "TOKEN".into(), value: "s3cret".into() }],
+            ..SavedServer::blank("Time")
+        };
+        let all = servers.save(time).unwrap();
+        assert_eq!(all.len(), 2);
+        assert!(!all[1].id.is_empty());
+        let renamed = SavedServer { name: "Time (UTC)".into(), ..all[1].clone() };
+        let all = servers.save(renamed).unwrap();
+        assert_eq!((all.len(), all[1].name.as_str()), (2, "Time (UTC)"));
+        assert_eq!(ServerStore::at(&path).load("unused").unwrap(), all);
+        assert_eq!(servers.secrets(), ["s3cret"]);
+        assert_eq!(servers.get(&all[1].id).unwrap().name, "Time (UTC)");
+
+        let nameless = SavedServer { name: " ".into(), ..all[1].clone() };
+        assert_eq!(servers.save(nameless).unwrap_err().code(), ErrorCode::BadInput);
+        let unsplittable = SavedServer { command: "'unclosed".into(), ..all[1].clone() };
+        let err = servers.save(unsplittable).unwrap_err();
+        assert!(err.to_string().contains("cannot be split"), "{err}");
+        assert_eq!(servers.list(), all, "a refused change leaves the list as it was");
+
+        let imported = servers.import(r#"{"mcpServers": {"fs": {"command": "npx"}}}"#).unwrap();
+        assert_eq!(imported.servers.len(), 1);
+        assert_eq!(servers.list().len(), 3);
+        assert_eq!(servers.import("[]").unwrap_err().code(), ErrorCode::BadInput);
+        let left = servers.delete(&all[1].id).unwrap();
+        assert_eq!(left.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["Demo server", "fs"]);
+        assert_eq!(servers.get(&all[1].id).unwrap_err().code(), ErrorCode::NotFound);
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

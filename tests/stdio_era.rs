@@ -6,8 +6,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{fixture, new_log};
-use sonde_core::config::EraCache;
 use sonde_core::era::{Era, EraPolicy};
+use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{Hub, Stage};
 use sonde_core::log::{Filter, Kind};
 use sonde_core::process::Lifecycle;

@@ -122,12 +122,18 @@ async fn tools_list_follows_next_cursor_to_the_end() {
 async fn replies_are_correlated_with_their_request_and_latency() {
     let hub = Hub::new(new_log("correlation"));
     let id = hub.connect(&fixture(&["--ansi-stderr"])).await.unwrap();
+    let started = Instant::now();
     hub.call_tool(id, "echo", Some(json!({"text": "hi"}))).await.unwrap();
+    let wall_ms = started.elapsed().as_secs_f64() * 1000.0;
     let log = hub.log();
     let request = &log.entries(&Filter::parse("dir:out method:tools/call").unwrap()).unwrap()[0];
     let reply = &log.entries(&Filter::parse("dir:in method:tools/call").unwrap()).unwrap()[0];
     assert_eq!(reply.answers, Some(request.seq));
-    assert!(reply.latency_ms.unwrap() >= 0.0);
+    assert_eq!(request.latency_ms, None, "a request has no latency of its own");
+    // Measured from this request, not from the connection or the session: a round trip to
+    // another process takes some time, and never more than the call took.
+    let latency = reply.latency_ms.expect("a reply carries its latency");
+    assert!(latency > 0.0 && latency <= wall_ms, "latency {latency} ms, call took {wall_ms} ms");
     hub.disconnect(id).await.unwrap();
     let stderr: Vec<u8> = log
         .entries(&Filter::parse("kind:stderr").unwrap())

@@ -1,7 +1,7 @@
 //! The Sonde desktop shell: Tauri wiring over `sonde-core`, and nothing else.
 //!
-//! Owns: the app state (one hub, one session log, the saved servers), the menu, the command
-//! list, and stopping every server before the app exits.
+//! Owns: the app state (one hub with its session log and live connections, the saved servers),
+//! the menu, the command list, and stopping every server before the app exits.
 //! Refuses: protocol logic, loops and sleeps; those live in the core. Commands are a few lines.
 
 pub mod bindings;
@@ -15,14 +15,12 @@ use tauri::{Manager, RunEvent, Runtime};
 /// Wires a builder (generic, so tests can pass `tauri::test::mock_builder()`).
 pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState) -> tauri::Builder<R> {
     builder.manage(state).invoke_handler(tauri::generate_handler![
-        commands::app_info,
         commands::servers_list,
         commands::servers_save,
         commands::servers_delete,
         commands::servers_import,
         commands::connect,
         commands::disconnect,
-        commands::connections,
         commands::tools_list,
         commands::tool_call,
         commands::request_cancel,

@@ -1,25 +1,20 @@
-//! What the app holds while it runs: the hub with its session log, and the saved servers.
+//! What the app holds while it runs: the hub (with its session log and its one table of live
+//! connections), the saved servers, and the questions waiting for the person.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use sonde_core::config::EraCache;
 use sonde_core::connection::Responder;
+use sonde_core::era_cache::EraCache;
 use sonde_core::hub::Hub;
 use sonde_core::log::{sessions_dir, WireLog};
-use sonde_core::servers::{SavedServer, ServerStore};
+use sonde_core::servers::{ServerStore, Servers};
 
 use crate::questions::{Questions, UiResponder};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
-    pub store: ServerStore,
-    /// The command line of the embedded demo server: this binary with `demo-server`.
-    pub demo_command: String,
-    pub servers: Mutex<Vec<SavedServer>>,
-    /// Live connection id → the saved server it was started from.
-    pub live: Mutex<HashMap<u64, SavedServer>>,
+    pub servers: Servers,
     /// Server requests waiting for the person (elicitation, sampling).
     pub questions: Arc<Questions>,
     quitting: AtomicBool,
@@ -48,21 +43,13 @@ impl AppState {
         store: ServerStore,
         demo_command: String,
     ) -> std::io::Result<AppState> {
-        let servers = store.load(&demo_command)?;
+        let servers = Servers::load(store, &demo_command)?;
         let questions = Arc::new(Questions::default());
         let asked = questions.clone();
         let hub = hub.with_responders(move |id, config| {
             Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
         });
-        Ok(AppState {
-            hub: Arc::new(hub),
-            questions,
-            store,
-            demo_command,
-            servers: Mutex::new(servers),
-            live: Mutex::new(HashMap::new()),
-            quitting: AtomicBool::new(false),
-        })
+        Ok(AppState { hub: Arc::new(hub), questions, servers, quitting: AtomicBool::new(false) })
     }
 
     /// True the first time only: the caller then stops the servers and exits.

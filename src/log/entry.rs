@@ -7,7 +7,7 @@
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::process::Lifecycle;
+use crate::lifecycle::Lifecycle;
 
 /// What an entry records.
 #[cfg_attr(feature = "bindings", derive(ts_rs::TS))]

@@ -2,7 +2,7 @@
 //!
 //! Owns: appending (assigning `seq` and times), persistence as one JSONL file per session under
 //! the data directory, an in-memory index of file offsets, and queries by seq range and filter
-//! that read only the entries asked for.
+//! that read only the entries asked for, and following the session live ([`Follow`]).
 //! Refuses: interpreting entries; correlation is filled in by the connection before appending.
 //!
 //! Appends go to a buffered writer that a background thread flushes every
@@ -10,9 +10,11 @@
 
 mod entry;
 mod filter;
+mod follow;
 
 pub use entry::{Direction, Entry, HttpInfo, Kind, Summary};
 pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
+pub use follow::{Follow, Followed, LogBatch};
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -159,8 +161,8 @@ impl WireLog {
     }
 
     /// Entries appended from now on, as they are appended.
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Entry>> {
-        self.live.subscribe()
+    pub fn follow(&self) -> Follow {
+        Follow::new(self.live.subscribe())
     }
 
     /// How many entries the session holds.

@@ -12,12 +12,12 @@
 mod env;
 mod group;
 mod keeper;
-mod lifecycle;
 mod pty;
 
 pub use env::PASSED_THROUGH;
 pub use group::live_members;
-pub use lifecycle::{duration_words, signal_name, ExitInfo, Lifecycle, Signal};
+// The events this module records, re-exported: they are what a caller of a process reads.
+pub use crate::lifecycle::{duration_words, signal_name, ExitInfo, Lifecycle, Signal};
 
 use std::io;
 use std::path::PathBuf;

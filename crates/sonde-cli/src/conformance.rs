@@ -16,7 +16,8 @@ use sonde_core::hub::{Hub, HubError};
 use sonde_core::mcp::Session;
 
 use crate::args::{Global, Server};
-use crate::run::{session_log, FAILED, OK, USAGE};
+use crate::exit::{FAILED, OK, USAGE};
+use crate::run::session_log;
 
 /// The harness gives a client 30 s; finishing well inside it leaves time to shut down.
 const DEADLINE: Duration = Duration::from_secs(20);

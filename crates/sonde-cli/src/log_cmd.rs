@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use sonde_core::log::{last_session, sessions_dir, Filter, WireLog};
 
 use crate::args::LogArgs;
+use crate::exit::{FAILED, OK, USAGE};
 use crate::print;
-use crate::run::{FAILED, OK, USAGE};
 
 pub fn run(args: &LogArgs) -> i32 {
     let filter = match args.filter.as_deref().map(Filter::parse).transpose() {

@@ -7,6 +7,7 @@
 
 mod args;
 mod conformance;
+mod exit;
 mod log_cmd;
 mod ops;
 mod print;

@@ -3,13 +3,11 @@
 use serde_json::{json, Value};
 use sonde_core::connection::{Request, RequestError};
 use sonde_core::era::Era;
-use sonde_core::log::{Direction, Kind};
-use sonde_core::mcp::{tool_call, Session};
-use sonde_core::schema::check_output;
-use tokio::sync::mpsc;
+use sonde_core::log::{Direction, Follow, Followed, Kind};
+use sonde_core::mcp::Session;
 
+use crate::exit::{OK, TOOL_ERROR};
 use crate::print;
-use crate::run::{OK, TOOL_ERROR};
 
 pub enum Op {
     /// A paginated list method and the key of its items.
@@ -71,31 +69,18 @@ async fn call(
     arguments: Option<Value>,
     json: bool,
 ) -> Result<i32, RequestError> {
-    let (progress_tx, mut progress) = mpsc::unbounded_channel();
-    let mut request = tool_call(tool, arguments);
-    request.progress = Some(progress_tx);
-    let printer = tokio::spawn(async move {
-        while let Some(p) = progress.recv().await {
-            eprintln!("sonde: {}", print::progress(&p));
-        }
-    });
-    let result = session.request_with(request).await;
-    printer.abort();
-    let result = result?;
+    let outcome = session
+        .call_tool_checked(tool, None, arguments, |p| eprintln!("sonde: {}", print::progress(&p)))
+        .await?;
     if json {
-        print::json_line(&result);
+        print::json_line(&outcome.result);
     } else {
-        print::call_result(&result);
+        print::call_result(&outcome.result);
     }
-    // The verdict needs the tool's outputSchema, which only tools/list carries; an error
-    // result need not conform, so it is not checked.
-    if result.get("isError") != Some(&Value::Bool(true)) {
-        let tools = session.list_tools().await.unwrap_or_default();
-        if let Some(check) = tools.iter().find(|t| t["name"] == tool).and_then(|t| check_output(t, &result)) {
-            eprintln!("sonde: {}", check.describe());
-        }
+    if let Some(check) = outcome.check {
+        eprintln!("sonde: {}", check.describe());
     }
-    if result.get("isError") == Some(&Value::Bool(true)) {
+    if outcome.result.get("isError") == Some(&Value::Bool(true)) {
         eprintln!("sonde: {tool} returned a result with isError: true");
         return Ok(TOOL_ERROR);
     }
@@ -105,7 +90,7 @@ async fn call(
 /// Prints notifications until `count` arrived, the server ends the subscription, or the user
 /// interrupts. The notifications are read from the live wire log, which already holds them.
 async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, RequestError> {
-    let live = session.conn.log().subscribe();
+    let live = session.conn.log().follow();
     let conn = session.conn.id();
     let listen_id = match session.era() {
         Era::Modern => {
@@ -145,7 +130,7 @@ async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, 
 type Outcome = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, RequestError>> + Send>>;
 
 async fn print_notifications(
-    mut live: tokio::sync::broadcast::Receiver<std::sync::Arc<sonde_core::log::Entry>>,
+    mut live: Follow,
     conn: u64,
     wanted_id: Option<Value>,
     mut outcome: Option<Outcome>,
@@ -155,19 +140,26 @@ async fn print_notifications(
     let mut seen = 0usize;
     loop {
         let entry = tokio::select! {
-            entry = live.recv() => match entry {
-                Ok(entry) => entry,
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                    eprintln!("sonde: {n} log entries went by too fast to print; see sonde log");
+            // Both are cancellation-safe: `next` loses no entry when dropped unfinished, and
+            // the pinned outcome is polled again where it stopped.
+            followed = live.next() => match followed {
+                Some(Followed::Entry(entry)) => entry,
+                Some(Followed::Skipped(n)) => {
+                    skipped(n);
                     continue;
                 }
-                Err(_) => return Ok(OK),
+                None => return Ok(OK),
             },
             ended = async { outcome.as_mut().expect("guarded").await }, if outcome.is_some() => {
                 // Everything the server sent before ending is already in the log: print it.
-                while let Ok(entry) = live.try_recv() {
-                    if let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref()) {
-                        show(&message, json);
+                while let Some(followed) = live.try_next() {
+                    match followed {
+                        Followed::Entry(entry) => {
+                            if let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref()) {
+                                show(&message, json);
+                            }
+                        }
+                        Followed::Skipped(n) => skipped(n),
                     }
                 }
                 match ended {
@@ -187,6 +179,10 @@ async fn print_notifications(
             return Ok(OK);
         }
     }
+}
+
+fn skipped(n: u64) {
+    eprintln!("sonde: {n} log entries went by too fast to print; see sonde log");
 }
 
 /// The change notification an entry carries, if it belongs to this subscription: on this

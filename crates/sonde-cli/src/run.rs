@@ -3,20 +3,14 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sonde_core::config::EraCache;
+use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{Hub, HubError, ServerConfig};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
+use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
-
-/// Exit codes of the CLI contract.
-pub const OK: i32 = 0;
-pub const FAILED: i32 = 1;
-pub const USAGE: i32 = 2;
-pub const TOOL_ERROR: i32 = 3;
-pub const INTERRUPTED: i32 = 130;
 
 pub async fn run(global: &Global, command: Command) -> i32 {
     // Usage errors are found before a session log is made for a run that cannot happen.

@@ -1,10 +1,10 @@
 // The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
 // it in memory for UI tests and for running the UI in a plain browser.
 import type {
-  AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage,
+  CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage,
 } from "./bindings";
 
-export type { AppInfo, CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage };
+export type { CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage };
 
 /** An error from the backend: a stable code and a sentence for people. */
 export interface BackendError {
@@ -24,7 +24,6 @@ export function errorText(e: unknown): string {
 export interface Backend {
   /** "desktop" over Tauri IPC, or "memory" for tests and the browser preview. */
   readonly kind: "desktop" | "memory";
-  appInfo(): Promise<AppInfo>;
   serversList(): Promise<SavedServer[]>;
   serversSave(server: SavedServer): Promise<SavedServer[]>;
   serversDelete(id: string): Promise<SavedServer[]>;
@@ -32,7 +31,6 @@ export interface Backend {
   /** Starts a saved server; `onStage` hears each stage of the opening (spawning, probing…). */
   connect(serverId: string, onStage: (s: ConnectStage) => void): Promise<ConnectionDto>;
   disconnect(id: number): Promise<string | null>;
-  connections(): Promise<ConnectionDto[]>;
   toolsList(id: number): Promise<unknown[]>;
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;

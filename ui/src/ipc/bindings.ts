@@ -145,14 +145,14 @@ during?: string | null, };
 
 export type OutputCheck = { "verdict": "valid" } | { "verdict": "invalid", errors: Array<string>, } | { "verdict": "missing" } | { "verdict": "bad_schema", error: string, };
 
+export type ErrorCode = "not_found" | "bad_input" | "io" | "spawn_failed" | "connect_failed" | "rpc_error" | "timeout" | "cancelled" | "server_gone" | "http_status" | "unreachable" | "too_large" | "protocol";
+
 export type ErrorDto = { 
 /**
- * A stable code: `not_found`, `bad_input`, `io`, `spawn_failed`, `connect_failed`,
- * `rpc_error`, `timeout`, `cancelled`, `server_gone`, `too_large`, `protocol`.
+ * What kind of failure, from the core's one list of codes: a core error says its own,
+ * and the checks made here use `bad_input`, `not_found` and `io`.
  */
-code: string, message: string, };
-
-export type AppInfo = { version: string, sessionLog: string, };
+code: ErrorCode, message: string, };
 
 export type ConnectionDto = { id: number, serverId: string, name: string, pid: number | null, server: ServerDescription, };
 
@@ -160,7 +160,11 @@ export type ConnectStage = { id: number, stage: Stage, };
 
 export type Stage = "spawning" | "connecting" | "probing" | "initializing" | "discovering";
 
-export type CallOutcome = { result: unknown, check: OutputCheck | null, };
+export type CallOutcome = { result: unknown, 
+/**
+ * No verdict when the tool declares no `outputSchema`, or the result is an error result.
+ */
+check: OutputCheck | null, };
 
 export type LogBatch = { entries: Array<Entry>, 
 /**

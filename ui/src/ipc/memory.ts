@@ -18,7 +18,6 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
   const followers: ((b: LogBatch) => void)[] = [];
   const menuHandlers: ((id: string) => void)[] = [];
   let servers: SavedServer[] = [{ id: "demo", name: "Demo server", command: "sonde demo-server", env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer];
-  const live = new Map<number, ConnectionDto>();
   let nextConn = 1;
   let nextId = 1;
   const started = Date.now();
@@ -54,7 +53,6 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
 
   return {
     kind: "memory",
-    appInfo: async () => ({ version: "0.1.0 (in-memory preview)", sessionLog: "(memory)" }),
     serversList: async () => servers,
     serversSave: async (server) => {
       if (!server.name.trim()) throw { code: "bad_input", message: "a server needs a name" };
@@ -99,7 +97,6 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       await wait(150);
       await request(conn, "server/discover", { _meta: {} }, () => ({ supportedVersions: ["2026-07-28", "2025-11-25"], capabilities: { tools: {} } }));
       const dto = { id: conn, serverId, name: saved.name, pid, server: { protocolVersion: "2026-07-28", era: "modern", decidedBy: "server/discover", serverInfo: { name: "sonde-demo", version: "0.1.0" }, capabilities: { tools: {} } } } as unknown as ConnectionDto;
-      live.set(conn, dto);
       return dto;
     },
     disconnect: async (id) => {
@@ -108,10 +105,8 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
         await wait(120);
         append({ conn: id, kind: "lifecycle", dir: "meta", detail } as Entry);
       }
-      live.delete(id);
       return "server exited with code 0 after stdin was closed";
     },
-    connections: async () => [...live.values()],
     toolsList: async (id) => (await request(id, "tools/list", {}, () => ({ tools: TOOLS })) as { tools: unknown[] }).tools,
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;

@@ -5,7 +5,6 @@ import type { Backend, ConnectStage, LogBatch, ServerQuestion } from "./backend"
 
 export const tauriBackend: Backend = {
   kind: "desktop",
-  appInfo: () => invoke("app_info"),
   serversList: () => invoke("servers_list"),
   serversSave: (server) => invoke("servers_save", { server }),
   serversDelete: (id) => invoke("servers_delete", { id }),
@@ -16,7 +15,6 @@ export const tauriBackend: Backend = {
     return invoke("connect", { serverId, stages });
   },
   disconnect: (id) => invoke("disconnect", { id }),
-  connections: () => invoke("connections"),
   toolsList: (id) => invoke("tools_list", { id }),
   toolCall: (id, tool, args, onProgress) => {
     const progress = new Channel<unknown>();

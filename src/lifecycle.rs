@@ -1,7 +1,10 @@
-//! The life of a server process as a closed set of events, each recorded with its time.
+//! The life of a server process as a closed set of events: the vocabulary shared by the
+//! process supervisor, which produces these events, and the wire log, which records them.
 //!
-//! Owns: `Lifecycle` (what happened), `ExitInfo` (how it ended and who ended it) and the
-//! factual wording of both. Refuses: acting on them; the supervisor does that.
+//! Owns: `Lifecycle` (what happened), `Signal`, `ExitInfo` (how it ended and who ended it) and
+//! the factual wording of all three, durations and signal names included.
+//! Refuses: acting on them (`process` does) and storing them (`log` does). It imports no other
+//! module of the crate, so both can depend on it.
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;

@@ -1,7 +1,7 @@
-//! Saved state about servers. For now: the era verdict cached per server configuration.
+//! The era verdict remembered per server, so the next connect can skip the probe.
 //!
 //! Owns: the era cache file (`era-cache.json` in the config directory, `$XDG_CONFIG_HOME/sonde`
-//! on Linux), keyed by command line and working directory.
+//! on Linux), keyed by command line and working directory, or by URL.
 //! Refuses: deciding anything; the hub reads and writes verdicts.
 
 use std::collections::BTreeMap;
@@ -11,25 +11,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::era::Era;
+use crate::files::{config_dir, write_json};
 use crate::process::SpawnSpec;
-
-/// Sonde's config directory: `$XDG_CONFIG_HOME/sonde` on Linux.
-pub fn config_dir() -> io::Result<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "sonde")
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no home directory for the config"))?;
-    Ok(dirs.config_dir().to_owned())
-}
-
-/// Writes `value` as pretty JSON to `path` through a temporary file and a rename, so a crash
-/// never leaves half a file behind.
-pub fn write_json(path: &Path, value: &impl Serialize) -> io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_vec_pretty(value).expect("serializes"))?;
-    std::fs::rename(tmp, path)
-}
 
 /// A verdict worth remembering.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

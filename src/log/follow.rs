@@ -1,0 +1,172 @@
+//! Following a live session: entries as they are appended, and the batches a window wants.
+//!
+//! Owns: [`Follow`] (one subscriber's stream of entries, with the entries it missed counted,
+//! never silently dropped) and [`Follow::batches`], which gathers them into [`LogBatch`]es on a
+//! fixed beat so a fast server cannot flood a window with one message per frame.
+//! Refuses: where batches go; the caller hands them to its channel or printer.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
+
+use super::Entry;
+
+/// What a follower gets next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Followed {
+    Entry(Arc<Entry>),
+    /// This many entries went by faster than the follower read them; a reader pages them.
+    Skipped(u64),
+}
+
+/// Entries appended to a log from the moment [`super::WireLog::follow`] was called.
+pub struct Follow {
+    live: broadcast::Receiver<Arc<Entry>>,
+}
+
+/// Entries as they were appended, gathered over one beat.
+#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LogBatch {
+    pub entries: Vec<Entry>,
+    /// Entries that went by too fast to stream; the UI reads them by page.
+    #[cfg_attr(feature = "bindings", ts(type = "number"))]
+    pub skipped: u64,
+}
+
+impl LogBatch {
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty() && self.skipped == 0
+    }
+}
+
+impl Follow {
+    pub(super) fn new(live: broadcast::Receiver<Arc<Entry>>) -> Follow {
+        Follow { live }
+    }
+
+    /// The next entry, or how many were missed; `None` once the log is gone.
+    ///
+    /// Cancellation-safe, as a broadcast receive is: dropped unfinished inside `select!`, it
+    /// loses nothing.
+    pub async fn next(&mut self) -> Option<Followed> {
+        match self.live.recv().await {
+            Ok(entry) => Some(Followed::Entry(entry)),
+            Err(RecvError::Lagged(n)) => Some(Followed::Skipped(n)),
+            Err(RecvError::Closed) => None,
+        }
+    }
+
+    /// Like [`Follow::next`] without waiting: `None` when nothing more has been appended yet.
+    pub fn try_next(&mut self) -> Option<Followed> {
+        match self.live.try_recv() {
+            Ok(entry) => Some(Followed::Entry(entry)),
+            Err(TryRecvError::Lagged(n)) => Some(Followed::Skipped(n)),
+            Err(TryRecvError::Empty | TryRecvError::Closed) => None,
+        }
+    }
+
+    /// Gathers entries into batches and hands each non-empty one to `send` every `beat`, until
+    /// `send` returns false (its receiver is gone) or the log is. What was gathered when the
+    /// log goes is sent first.
+    pub async fn batches(mut self, beat: Duration, mut send: impl FnMut(LogBatch) -> bool) {
+        let mut batch = LogBatch::default();
+        let mut beat = tokio::time::interval(beat);
+        loop {
+            tokio::select! {
+                // Both branches are cancellation-safe: `next` loses nothing when dropped
+                // unfinished, and a missed tick is simply the next one.
+                followed = self.next() => match followed {
+                    Some(Followed::Entry(entry)) => batch.entries.push((*entry).clone()),
+                    Some(Followed::Skipped(n)) => batch.skipped += n,
+                    None => {
+                        if !batch.is_empty() {
+                            send(batch);
+                        }
+                        return;
+                    }
+                },
+                _ = beat.tick() => {
+                    if !batch.is_empty() && !send(std::mem::take(&mut batch)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Direction, Kind, WireLog};
+    use super::*;
+
+    fn log(name: &str) -> Arc<WireLog> {
+        let dir = std::env::temp_dir().join(format!("sonde-follow-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        WireLog::create_in(&dir).unwrap()
+    }
+
+    fn note(i: usize) -> Entry {
+        Entry::new(1, Kind::Note, Direction::Meta).with_detail(format!("note {i}"))
+    }
+
+    #[tokio::test]
+    async fn batches_carry_every_entry_in_order_and_end_with_the_log() {
+        let log = log("order");
+        let follow = log.follow();
+        for i in 0..5 {
+            log.append(note(i));
+        }
+        drop(log);
+        let mut got = Vec::new();
+        follow
+            .batches(Duration::from_millis(1), |b| {
+                got.push(b);
+                true
+            })
+            .await;
+        let seqs: Vec<u64> = got.iter().flat_map(|b| b.entries.iter().map(|e| e.seq)).collect();
+        assert_eq!(seqs, [0, 1, 2, 3, 4]);
+        assert!(got.iter().all(|b| b.skipped == 0));
+    }
+
+    #[tokio::test]
+    async fn entries_that_go_by_too_fast_are_counted_not_lost() {
+        let log = log("lag");
+        let follow = log.follow();
+        let total = 5000;
+        for i in 0..total {
+            log.append(note(i));
+        }
+        drop(log);
+        let (mut streamed, mut skipped) = (0, 0);
+        follow
+            .batches(Duration::from_millis(1), |b| {
+                streamed += b.entries.len() as u64;
+                skipped += b.skipped;
+                true
+            })
+            .await;
+        assert!(skipped > 0, "more entries than the live buffer holds were appended unread");
+        assert_eq!(streamed + skipped, total as u64);
+    }
+
+    #[tokio::test]
+    async fn a_follower_whose_receiver_is_gone_stops() {
+        let log = log("gone");
+        let follow = log.follow();
+        log.append(note(0));
+        let mut sent = 0;
+        follow
+            .batches(Duration::from_millis(1), |_| {
+                sent += 1;
+                false
+            })
+            .await;
+        assert_eq!(sent, 1);
+        assert_eq!(log.len(), 1, "the log is still there: the follower stopped on its own");
+    }
+}

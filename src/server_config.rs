@@ -1,0 +1,78 @@
+//! Everything needed to start and talk to one server, whoever describes it.
+//!
+//! Owns: `Target` (a command to start, or a URL) and `ServerConfig` (the target with its era
+//! policy, timeouts, graces and fixed answers to server requests), with their defaults.
+//! Refuses: starting anything (`hub` does) and where a config comes from (a saved record in
+//! `servers`, or the CLI's flags).
+
+use std::time::Duration;
+
+use crate::connection::{BasicResponder, Options};
+use crate::era::EraPolicy;
+use crate::era_cache::EraCache;
+use crate::process::SpawnSpec;
+use crate::transport::HttpTarget;
+
+/// Where a server is: a command to start, or a URL.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Stdio(SpawnSpec),
+    Http(HttpTarget),
+}
+
+impl Target {
+    /// The command line or the URL, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Target::Stdio(spec) => spec.command_line(),
+            Target::Http(http) => http.url.to_string(),
+        }
+    }
+
+    /// Era verdicts are kept per command line and directory, or per URL.
+    pub fn cache_key(&self) -> String {
+        match self {
+            Target::Stdio(spec) => EraCache::stdio_key(spec),
+            Target::Http(http) => http.url.to_string(),
+        }
+    }
+}
+
+/// Everything needed to start and talk to one server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerConfig {
+    pub target: Target,
+    pub era: EraPolicy,
+    /// Bounds the opening exchange only, never the server's life (default 30 s).
+    pub connect_timeout: Duration,
+    /// How long the `server/discover` probe waits before falling back (default 3 s).
+    pub probe_timeout: Duration,
+    pub options: Options,
+    /// How server requests (roots, elicitation, sampling) are answered.
+    pub answers: BasicResponder,
+    /// Asks the server for log messages at this level (`_meta` logLevel in 2026-07-28,
+    /// `logging/setLevel` in 2025-11-25).
+    pub log_level: Option<String>,
+}
+
+impl ServerConfig {
+    pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
+        ServerConfig::new(Target::Stdio(spawn))
+    }
+
+    pub fn http(target: HttpTarget) -> ServerConfig {
+        ServerConfig::new(Target::Http(target))
+    }
+
+    fn new(target: Target) -> ServerConfig {
+        ServerConfig {
+            target,
+            era: EraPolicy::Auto,
+            connect_timeout: Duration::from_secs(30),
+            probe_timeout: Duration::from_secs(3),
+            options: Options::default(),
+            answers: BasicResponder::default(),
+            log_level: None,
+        }
+    }
+}
