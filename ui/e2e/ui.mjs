@@ -203,7 +203,8 @@ try {
     await page.getByRole("button", { name: "Stop" }).first().click();
     await page.locator(".rows .row", { hasText: "shutdown complete" }).waitFor(T);
     const after = await page.locator(".rows .row .c-kind").allTextContents();
-    if (after.length <= kinds.length || after.some((k) => k !== "lifecycle")) throw new Error(`rows after stopping: ${after}`);
+    if (after.length <= kinds.length || after.some((k) => k !== "lifecycle"))
+      throw new Error(`rows after stopping: ${after}`);
     await page.getByLabel("Filter the log").fill("kind:nonsense");
     await page.getByText("unknown kind").waitFor(T);
     await page.getByLabel("Filter the log").fill("method:tools/list dir:in");

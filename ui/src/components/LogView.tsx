@@ -44,8 +44,17 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
   }, []);
 
   const count = filtered ? matchesList.length : total;
-  const rowAt = useCallback((i: number): Entry | undefined => (filtered ? matchesList[i] : cache.current.get(i)), [filtered, matchesList]);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => 22, overscan: 30 });
+  const rowAt = useCallback(
+    (i: number): Entry | undefined => (filtered ? matchesList[i] : cache.current.get(i)),
+    [filtered, matchesList],
+  );
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual hands back new functions each render, which the React Compiler cannot memoize; this component is not compiled.
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 22,
+    overscan: 30,
+  });
   const items = virtualizer.getVirtualItems();
 
   // Unfiltered rows are seqs; fetch the pages the view shows and does not hold yet.
@@ -83,7 +92,8 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
     if (!atBottom && follow) setFollow(false);
   };
 
-  const selectedIndex = selected === null ? -1 : filtered ? matchesList.findIndex((e) => Number(e.seq) === selected) : selected;
+  const selectedIndex =
+    selected === null ? -1 : filtered ? matchesList.findIndex((e) => Number(e.seq) === selected) : selected;
   const move = (delta: number) => {
     const next = Math.max(0, Math.min(count - 1, (selectedIndex < 0 ? count - 1 : selectedIndex) + delta));
     const e = rowAt(next);
@@ -98,7 +108,12 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
     setTimeout(() => virtualizer.scrollToIndex(seq, { align: "center" }), 0);
   };
 
-  const entry = selected === null ? undefined : filtered ? matchesList.find((e) => Number(e.seq) === selected) : cache.current.get(selected);
+  const entry =
+    selected === null
+      ? undefined
+      : filtered
+        ? matchesList.find((e) => Number(e.seq) === selected)
+        : cache.current.get(selected);
 
   return (
     <div className="log">
@@ -120,14 +135,23 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
             </button>
           ))
         )}
-        <span className="muted count">{filtered ? `${matchesList.length}${capped ? "+" : ""} of ${total}` : `${total} entries`}</span>
+        <span className="muted count">
+          {filtered ? `${matchesList.length}${capped ? "+" : ""} of ${total}` : `${total} entries`}
+        </span>
         <label className="follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
         </label>
         <button
           onClick={() => {
-            const path = window.prompt("Export the log (JSONL, environment values redacted) to:", "sonde-session.jsonl");
-            if (path) backend.logExport(path, applied).then((n) => window.alert(`Wrote ${n} entries to ${path}`), (e) => window.alert(errorText(e)));
+            const path = window.prompt(
+              "Export the log (JSONL, environment values redacted) to:",
+              "sonde-session.jsonl",
+            );
+            if (path)
+              backend.logExport(path, applied).then(
+                (n) => window.alert(`Wrote ${n} entries to ${path}`),
+                (e) => window.alert(errorText(e)),
+              );
           }}
         >
           Export
@@ -146,8 +170,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
           onPointerDown={userScrolls}
           onKeyDown={(e) => {
             userScrolls(); // PageUp, Home and the arrows scroll too
-            if (e.key === "j" || e.key === "ArrowDown") (e.preventDefault(), move(1));
-            if (e.key === "k" || e.key === "ArrowUp") (e.preventDefault(), move(-1));
+            const step = e.key === "j" || e.key === "ArrowDown" ? 1 : e.key === "k" || e.key === "ArrowUp" ? -1 : 0;
+            if (step !== 0) {
+              e.preventDefault();
+              move(step);
+            }
           }}
         >
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
@@ -188,14 +215,19 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
 }
 
 function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void }) {
-  const [reply, setReply] = useState<number | null>(null);
+  // The reply found for a request, kept with the seq of the request it answers, so that an answer
+  // for an entry no longer selected is never shown.
+  const [found, setFound] = useState<{ request: number; reply: number } | null>(null);
   useEffect(() => {
-    setReply(null);
     const s = entry?.summary;
     if (!entry || !s || s.type !== "request" || entry.dir !== "out" || s.id == null) return;
+    const request = Number(entry.seq);
     // The reply to a request Sonde sent: the next received entry with the same id.
-    backend.logPage(Number(entry.seq) + 1, Number.MAX_SAFE_INTEGER, `dir:in kind:message id:${s.id}`, 1).then((p) => p.entries[0] && setReply(Number(p.entries[0].seq)));
+    backend
+      .logPage(request + 1, Number.MAX_SAFE_INTEGER, `dir:in kind:message id:${s.id}`, 1)
+      .then((p) => p.entries[0] && setFound({ request, reply: Number(p.entries[0].seq) }));
   }, [entry]);
+  const reply = found && entry && found.request === Number(entry.seq) ? found.reply : null;
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
   const pretty = prettyJson(entry);
   return (
@@ -226,7 +258,11 @@ function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void })
 
 /** An HTTP entry's exchange, request line or status, SSE fields and headers (secrets redacted). */
 function HttpDetail({ http }: { http: HttpInfo }) {
-  const sse = [http.sse_event && `event ${http.sse_event}`, http.sse_id && `id ${http.sse_id}`, http.sse_retry != null && `retry ${http.sse_retry} ms`].filter(Boolean);
+  const sse = [
+    http.sse_event && `event ${http.sse_event}`,
+    http.sse_id && `id ${http.sse_id}`,
+    http.sse_retry != null && `retry ${http.sse_retry} ms`,
+  ].filter(Boolean);
   return (
     <div className="http-detail" aria-label="HTTP">
       <p className="mono">

@@ -1,10 +1,36 @@
 // The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
 // it in memory for UI tests and for running the UI in a plain browser.
 import type {
-  CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage,
+  CallOutcome,
+  ConnectionDto,
+  ConnectStage,
+  Entry,
+  FilterChip,
+  FilterView,
+  Imported,
+  JsonValue,
+  LogBatch,
+  Page,
+  SavedServer,
+  ServerQuestion,
+  Stage,
 } from "./bindings";
 
-export type { CallOutcome, ConnectionDto, ConnectStage, Entry, FilterChip, FilterView, Imported, JsonValue, LogBatch, Page, SavedServer, ServerQuestion, Stage };
+export type {
+  CallOutcome,
+  ConnectionDto,
+  ConnectStage,
+  Entry,
+  FilterChip,
+  FilterView,
+  Imported,
+  JsonValue,
+  LogBatch,
+  Page,
+  SavedServer,
+  ServerQuestion,
+  Stage,
+};
 
 /** An error from the backend: a stable code and a sentence for people. */
 export interface BackendError {

@@ -1,23 +1,99 @@
 // An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
 // in a plain browser. It follows the desktop backend's contract, not its implementation.
-import type { Backend, ConnectionDto, Entry, FilterView, JsonValue, LogBatch, SavedServer, ServerQuestion } from "./backend";
+import type {
+  Backend,
+  ConnectionDto,
+  Entry,
+  FilterView,
+  JsonValue,
+  LogBatch,
+  SavedServer,
+  ServerQuestion,
+} from "./backend";
 import type { FilterKey, Kind } from "./bindings";
 
+/** How long the in-memory backend keeps a connection in each opening stage. */
+const STAGE_MS = 600;
+
 const TOOLS = [
-  { name: "echo", title: "Echo", description: "Returns the text it is given.", inputSchema: { type: "object", properties: { text: { type: "string", description: "What to echo" } }, required: ["text"] }, annotations: { readOnlyHint: true } },
-  { name: "add", title: "Add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] } },
-  { name: "greet", title: "Greet", description: "Asks who you are (an elicitation), then greets you.", inputSchema: { type: "object", properties: {} } },
-  { name: "summarize", title: "Summarize", description: "Asks the client's model for a summary (sampling).", inputSchema: { type: "object", properties: {} } },
+  {
+    name: "echo",
+    title: "Echo",
+    description: "Returns the text it is given.",
+    inputSchema: {
+      type: "object",
+      properties: { text: { type: "string", description: "What to echo" } },
+      required: ["text"],
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "add",
+    title: "Add",
+    description: "Adds two numbers.",
+    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+  },
+  {
+    name: "greet",
+    title: "Greet",
+    description: "Asks who you are (an elicitation), then greets you.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "summarize",
+    title: "Summarize",
+    description: "Asks the client's model for a summary (sampling).",
+    inputSchema: { type: "object", properties: {} },
+  },
   // A form with every shape the schema form handles: nested object, array, enum, oneOf.
-  { name: "ship", title: "Ship a parcel", description: "Returns the arguments it is given.", inputSchema: { type: "object", properties: { to: { type: "object", properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"] }, items: { type: "array", items: { type: "string" } }, speed: { type: "string", enum: ["standard", "express"] }, payment: { oneOf: [{ title: "Card", type: "object", properties: { card: { type: "string" } }, required: ["card"] }, { title: "Invoice", type: "object", properties: { invoice: { type: "integer" } }, required: ["invoice"] }] } }, required: ["to", "speed"] } },
-  { name: "slow", title: "Slow task", description: "Works for a while, reporting progress.", inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } } },
+  {
+    name: "ship",
+    title: "Ship a parcel",
+    description: "Returns the arguments it is given.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        to: { type: "object", properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"] },
+        items: { type: "array", items: { type: "string" } },
+        speed: { type: "string", enum: ["standard", "express"] },
+        payment: {
+          oneOf: [
+            { title: "Card", type: "object", properties: { card: { type: "string" } }, required: ["card"] },
+            { title: "Invoice", type: "object", properties: { invoice: { type: "integer" } }, required: ["invoice"] },
+          ],
+        },
+      },
+      required: ["to", "speed"],
+    },
+  },
+  {
+    name: "slow",
+    title: "Slow task",
+    description: "Works for a while, reporting progress.",
+    inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } },
+  },
 ];
 
-export function memoryBackend(seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0)): Backend {
+export function memoryBackend(
+  seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0),
+): Backend {
   const entries: Entry[] = [];
   const followers: ((b: LogBatch) => void)[] = [];
   const menuHandlers: ((id: string) => void)[] = [];
-  let servers: SavedServer[] = [{ id: "demo", name: "Demo server", command: "sonde demo-server", env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer];
+  let servers: SavedServer[] = [
+    {
+      id: "demo",
+      name: "Demo server",
+      command: "sonde demo-server",
+      env: [],
+      cwd: null,
+      era: "auto",
+      timeoutMs: null,
+      graceStdinMs: null,
+      graceTermMs: null,
+    } as unknown as SavedServer,
+  ];
   let nextConn = 1;
   let nextId = 1;
   const started = Date.now();
@@ -34,20 +110,54 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
     return entry.seq;
   };
   for (let i = 0; i < seed; i++) {
-    const text = JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `seeded ${i}` } });
-    entries.push({ seq: i, time: new Date(started).toISOString(), ms: i, conn: 0, kind: "message", dir: "in", text, summary: { type: "notification", method: "notifications/message" }, probe: false } as unknown as Entry);
+    const text = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "info", data: `seeded ${i}` },
+    });
+    entries.push({
+      seq: i,
+      time: new Date(started).toISOString(),
+      ms: i,
+      conn: 0,
+      kind: "message",
+      dir: "in",
+      text,
+      summary: { type: "notification", method: "notifications/message" },
+      probe: false,
+    } as unknown as Entry);
   }
   const message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>, extra: Partial<Entry> = {}) =>
-    append({ conn, kind: "message", dir, text: JSON.stringify(msg), summary: { type: "method" in msg ? ("id" in msg ? "request" : "notification") : "error" in msg ? "error" : "result", method: (msg.method as string) ?? extra.summary?.method, id: "id" in msg ? JSON.stringify(msg.id) : undefined } as Entry["summary"], ...extra } as Entry);
+    append({
+      conn,
+      kind: "message",
+      dir,
+      text: JSON.stringify(msg),
+      summary: {
+        type: "method" in msg ? ("id" in msg ? "request" : "notification") : "error" in msg ? "error" : "result",
+        method: (msg.method as string) ?? extra.summary?.method,
+        id: "id" in msg ? JSON.stringify(msg.id) : undefined,
+      } as Entry["summary"],
+      ...extra,
+    } as Entry);
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  const request = async (conn: number, method: string, params: unknown, result: (id: number) => unknown | Promise<unknown>) => {
+  const request = async (
+    conn: number,
+    method: string,
+    params: unknown,
+    result: (id: number) => unknown | Promise<unknown>,
+  ) => {
     const id = nextId++;
     const t0 = performance.now();
     const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
     const value = await result(id);
     if (cancelled.has(id)) throw { code: "cancelled", message: `${method} was cancelled: cancelled by the user` };
-    message(conn, "in", { jsonrpc: "2.0", id, result: value }, { answers: seq, latency_ms: Math.round((performance.now() - t0) * 1000) / 1000, summary: { type: "result", method, id: String(id) } } as Partial<Entry>);
+    message(conn, "in", { jsonrpc: "2.0", id, result: value }, {
+      answers: seq,
+      latency_ms: Math.round((performance.now() - t0) * 1000) / 1000,
+      summary: { type: "result", method, id: String(id) },
+    } as Partial<Entry>);
     return value;
   };
 
@@ -56,9 +166,11 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
     serversList: async () => servers,
     serversSave: async (server) => {
       if (!server.name.trim()) throw { code: "bad_input", message: "a server needs a name" };
-      if (!server.command.trim() && !server.url?.trim()) throw { code: "bad_input", message: "the command line is empty" };
+      if (!server.command.trim() && !server.url?.trim())
+        throw { code: "bad_input", message: "the command line is empty" };
       const i = servers.findIndex((s) => s.id === server.id && server.id !== "");
-      servers = i >= 0 ? servers.map((s, j) => (j === i ? server : s)) : [...servers, { ...server, id: `s${Date.now()}` }];
+      servers =
+        i >= 0 ? servers.map((s, j) => (j === i ? server : s)) : [...servers, { ...server, id: `s${Date.now()}` }];
       return servers;
     },
     serversDelete: async (id) => (servers = servers.filter((s) => s.id !== id)),
@@ -70,8 +182,10 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       } catch (e) {
         throw { code: "bad_input", message: `not JSON: ${(e as Error).message}` };
       }
-      const table = (doc.mcpServers ?? doc.servers) as Record<string, { command?: string; args?: string[]; url?: string }> | undefined;
-      if (!table || typeof table !== "object") throw { code: "bad_input", message: 'no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object' };
+      const table = (doc.mcpServers ?? doc.servers) as
+        Record<string, { command?: string; args?: string[]; url?: string }> | undefined;
+      if (!table || typeof table !== "object")
+        throw { code: "bad_input", message: 'no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object' };
       const added: SavedServer[] = [];
       const skipped: string[] = [];
       for (const [name, entry] of Object.entries(table)) {
@@ -79,7 +193,18 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
           skipped.push(`${name}: no command and no url`);
           continue;
         }
-        added.push({ id: `imported-${name}`, name, command: [entry.command ?? "", ...(entry.args ?? [])].join(" ").trim(), url: entry.url ?? null, env: [], cwd: null, era: "auto", timeoutMs: null, graceStdinMs: null, graceTermMs: null } as unknown as SavedServer);
+        added.push({
+          id: `imported-${name}`,
+          name,
+          command: [entry.command ?? "", ...(entry.args ?? [])].join(" ").trim(),
+          url: entry.url ?? null,
+          env: [],
+          cwd: null,
+          era: "auto",
+          timeoutMs: null,
+          graceStdinMs: null,
+          graceTermMs: null,
+        } as unknown as SavedServer);
       }
       servers = [...servers, ...added];
       return { servers: added, skipped };
@@ -89,33 +214,71 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
       if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
       const conn = nextConn++;
       const pid = 4000 + conn;
+      // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
       onStage({ id: conn, stage: "spawning" });
-      await wait(150);
-      append({ conn, kind: "lifecycle", dir: "meta", detail: `spawned pid ${pid} (own process group): ${saved.command}`, lifecycle: { event: "spawned", pid, command: saved.command } } as Partial<Entry> as Entry);
+      await wait(STAGE_MS);
+      append({
+        conn,
+        kind: "lifecycle",
+        dir: "meta",
+        detail: `spawned pid ${pid} (own process group): ${saved.command}`,
+        lifecycle: { event: "spawned", pid, command: saved.command },
+      } as Partial<Entry> as Entry);
       append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
       onStage({ id: conn, stage: "probing" });
-      await wait(150);
-      await request(conn, "server/discover", { _meta: {} }, () => ({ supportedVersions: ["2026-07-28", "2025-11-25"], capabilities: { tools: {} } }));
-      const dto = { id: conn, serverId, name: saved.name, pid, server: { protocolVersion: "2026-07-28", era: "modern", decidedBy: "server/discover", serverInfo: { name: "sonde-demo", version: "0.1.0" }, capabilities: { tools: {} } } } as unknown as ConnectionDto;
+      await wait(STAGE_MS);
+      await request(conn, "server/discover", { _meta: {} }, () => ({
+        supportedVersions: ["2026-07-28", "2025-11-25"],
+        capabilities: { tools: {} },
+      }));
+      const dto = {
+        id: conn,
+        serverId,
+        name: saved.name,
+        pid,
+        server: {
+          protocolVersion: "2026-07-28",
+          era: "modern",
+          decidedBy: "server/discover",
+          serverInfo: { name: "sonde-demo", version: "0.1.0" },
+          capabilities: { tools: {} },
+        },
+      } as unknown as ConnectionDto;
       return dto;
     },
     disconnect: async (id) => {
-      const steps = ["closed stdin; waiting up to 2 s for exit", "server closed stdout", "server exited with code 0 after stdin was closed", `process group ${4000 + id} is empty; shutdown complete`];
+      const steps = [
+        "closed stdin; waiting up to 2 s for exit",
+        "server closed stdout",
+        "server exited with code 0 after stdin was closed",
+        `process group ${4000 + id} is empty; shutdown complete`,
+      ];
       for (const detail of steps) {
         await wait(120);
         append({ conn: id, kind: "lifecycle", dir: "meta", detail } as Entry);
       }
       return "server exited with code 0 after stdin was closed";
     },
-    toolsList: async (id) => (await request(id, "tools/list", {}, () => ({ tools: TOOLS })) as { tools: unknown[] }).tools,
+    toolsList: async (id) =>
+      ((await request(id, "tools/list", {}, () => ({ tools: TOOLS }))) as { tools: unknown[] }).tools,
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;
       const a = (args ?? {}) as Record<string, unknown>;
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
-        if (name === "echo") return typeof a.text === "string" ? { content: [{ type: "text", text: a.text }] } : { content: [{ type: "text", text: 'echo needs a string argument "text"' }], isError: true };
+        if (name === "echo")
+          return typeof a.text === "string"
+            ? { content: [{ type: "text", text: a.text }] }
+            : { content: [{ type: "text", text: 'echo needs a string argument "text"' }], isError: true };
         if (name === "greet") {
           // The server asks the person through the client, as server-everything's elicitation tool does.
-          const params = { message: "Who are you?", requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" }, admin: { type: "boolean" } }, required: ["name"] } };
+          const params = {
+            message: "Who are you?",
+            requestedSchema: {
+              type: "object",
+              properties: { name: { type: "string", default: "Ada" }, admin: { type: "boolean" } },
+              required: ["name"],
+            },
+          };
           const askId = 1000 + rid;
           message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
           const qid = nextQid++;
@@ -125,10 +288,20 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
           });
           message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
           const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
-          return { content: [{ type: "text", text: r.action === "accept" ? `Hello, ${r.content?.name}!` : `You chose to ${r.action}.` }] };
+          return {
+            content: [
+              {
+                type: "text",
+                text: r.action === "accept" ? `Hello, ${r.content?.name}!` : `You chose to ${r.action}.`,
+              },
+            ],
+          };
         }
         if (name === "summarize") {
-          const params = { messages: [{ role: "user", content: { type: "text", text: "Summarize MCP in five words." } }], maxTokens: 50 };
+          const params = {
+            messages: [{ role: "user", content: { type: "text", text: "Summarize MCP in five words." } }],
+            maxTokens: 50,
+          };
           const askId = 2000 + rid;
           message(id, "in", { jsonrpc: "2.0", id: askId, method: "sampling/createMessage", params });
           const qid = nextQid++;
@@ -145,7 +318,11 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
           return { content: [{ type: "text", text: `Summary: ${reply.content?.text}` }] };
         }
         if (name === "ship") return { content: [{ type: "text", text: JSON.stringify(a) }] };
-        if (name === "add") return { content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }], structuredContent: { sum: Number(a.a) + Number(a.b) } };
+        if (name === "add")
+          return {
+            content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }],
+            structuredContent: { sum: Number(a.a) + Number(a.b) },
+          };
         const steps = Number(a.steps ?? 5);
         for (let i = 1; i <= steps; i++) {
           await wait((Number(a.seconds ?? 2) * 1000) / steps);
@@ -201,7 +378,17 @@ export function memoryBackend(seed = Number(new URLSearchParams(globalThis.locat
 // later term of a key replaces an earlier one), the other words are one phrase of text, and the
 // only error is an unknown kind.
 const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id"];
-const KINDS: Record<Kind, true> = { message: true, non_protocol: true, decode_error: true, batch: true, truncated: true, stderr: true, lifecycle: true, note: true, http: true };
+const KINDS: Record<Kind, true> = {
+  message: true,
+  non_protocol: true,
+  decode_error: true,
+  batch: true,
+  truncated: true,
+  stderr: true,
+  lifecycle: true,
+  note: true,
+  http: true,
+};
 const FIELDS: Record<FilterKey, (e: Entry, value: string) => boolean> = {
   kind: (e, v) => e.kind === v,
   dir: (e, v) => e.dir === v,
@@ -219,7 +406,8 @@ function readFilter(expr: string): { view: FilterView; matches: (e: Entry) => bo
   const words = terms.filter((t) => keyOf(t) === "text");
   if (words.length) values.set("text", words.join(" ").toLowerCase());
   const kind = values.get("kind");
-  if (kind !== undefined && !Object.hasOwn(KINDS, kind)) return { view: { chips: [], error: `unknown kind "${kind}"` }, matches: () => false };
+  if (kind !== undefined && !Object.hasOwn(KINDS, kind))
+    return { view: { chips: [], error: `unknown kind "${kind}"` }, matches: () => false };
   const chips = [...KEYS, "text" as const].flatMap((key) => {
     const value = values.get(key);
     return value === undefined ? [] : [{ key, value, without: terms.filter((t) => keyOf(t) !== key).join(" ") }];

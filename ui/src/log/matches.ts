@@ -65,14 +65,24 @@ export class MatchReader {
   }
 }
 
+const NO_MATCHES: { matches: Entry[]; capped: boolean } = { matches: [], capped: false };
+
 /** The matches of `filter` ("" for none) over a log of `total` entries. */
 export function useMatches(filter: string, total: number): { matches: Entry[]; capped: boolean } {
-  const [state, setState] = useState<{ matches: Entry[]; capped: boolean }>({ matches: [], capped: false });
+  // The matches are kept with the filter they are for, so a new filter shows none until its own.
+  const [state, setState] = useState<{ filter: string; matches: Entry[]; capped: boolean }>({
+    filter: "",
+    matches: [],
+    capped: false,
+  });
   const reader = useRef<MatchReader | null>(null);
   useEffect(() => {
-    setState({ matches: [], capped: false });
     if (!filter) return;
-    const r = new MatchReader(filter, (...page) => backend.logPage(...page), (matches, capped) => setState({ matches, capped }));
+    const r = new MatchReader(
+      filter,
+      (...page) => backend.logPage(...page),
+      (matches, capped) => setState({ filter, matches, capped }),
+    );
     reader.current = r;
     return () => {
       r.stop();
@@ -80,5 +90,5 @@ export function useMatches(filter: string, total: number): { matches: Entry[]; c
     };
   }, [filter]);
   useEffect(() => void reader.current?.reach(total), [filter, total]);
-  return state;
+  return state.filter === filter ? state : NO_MATCHES;
 }
