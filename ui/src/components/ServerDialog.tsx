@@ -1,6 +1,6 @@
 // Add or edit a saved server: a command line (with env and cwd) or a URL (with headers, secret
 // ones never recorded), era, timeouts.
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { errorText, type SavedServer } from "../ipc";
 
 export function ServerDialog({
@@ -63,46 +63,38 @@ export function ServerDialog({
             </label>
             <fieldset>
               <legend>Headers (secret ones are sent but never recorded; Authorization and Cookie always are)</legend>
-              {headers.map((h, i) => (
-                <div className="env-row" key={i}>
-                  <input
-                    aria-label="Header name"
-                    className="mono"
-                    value={h.name}
-                    onChange={(e) =>
-                      set({ headers: headers.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })
-                    }
-                  />
-                  <input
-                    aria-label="Header value"
-                    className="mono"
-                    type={h.secret ? "password" : "text"}
-                    value={h.value}
-                    onChange={(e) =>
-                      set({ headers: headers.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })
-                    }
-                  />
-                  <label className="inline">
-                    <input
-                      type="checkbox"
-                      checked={h.secret}
-                      onChange={(e) =>
-                        set({ headers: headers.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)) })
-                      }
-                    />{" "}
-                    secret
-                  </label>
-                  <button type="button" onClick={() => set({ headers: headers.filter((_, j) => j !== i) })}>
-                    Remove
-                  </button>
-                </div>
-              ))}
-              <button
-                type="button"
-                onClick={() => set({ headers: [...headers, { name: "", value: "", secret: false }] })}
+              <RowList
+                rows={headers}
+                onChange={(headers) => set({ headers })}
+                blank={{ name: "", value: "", secret: false }}
+                addLabel="Add header"
               >
-                Add header
-              </button>
+                {(h, update) => (
+                  <>
+                    <input
+                      aria-label="Header name"
+                      className="mono"
+                      value={h.name}
+                      onChange={(e) => update({ name: e.target.value })}
+                    />
+                    <input
+                      aria-label="Header value"
+                      className="mono"
+                      type={h.secret ? "password" : "text"}
+                      value={h.value}
+                      onChange={(e) => update({ value: e.target.value })}
+                    />
+                    <label className="inline">
+                      <input
+                        type="checkbox"
+                        checked={h.secret}
+                        onChange={(e) => update({ secret: e.target.checked })}
+                      />{" "}
+                      secret
+                    </label>
+                  </>
+                )}
+              </RowList>
             </fieldset>
           </>
         ) : (
@@ -122,33 +114,30 @@ export function ServerDialog({
             </label>
             <fieldset>
               <legend>Environment (only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG pass through otherwise)</legend>
-              {draft.env.map((v, i) => (
-                <div className="env-row" key={i}>
-                  <input
-                    aria-label="Variable"
-                    className="mono"
-                    value={v.key}
-                    onChange={(e) =>
-                      set({ env: draft.env.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)) })
-                    }
-                  />
-                  <input
-                    aria-label="Value"
-                    className="mono"
-                    type="password"
-                    value={v.value}
-                    onChange={(e) =>
-                      set({ env: draft.env.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)) })
-                    }
-                  />
-                  <button type="button" onClick={() => set({ env: draft.env.filter((_, j) => j !== i) })}>
-                    Remove
-                  </button>
-                </div>
-              ))}
-              <button type="button" onClick={() => set({ env: [...draft.env, { key: "", value: "" }] })}>
-                Add variable
-              </button>
+              <RowList
+                rows={draft.env}
+                onChange={(env) => set({ env })}
+                blank={{ key: "", value: "" }}
+                addLabel="Add variable"
+              >
+                {(v, update) => (
+                  <>
+                    <input
+                      aria-label="Variable"
+                      className="mono"
+                      value={v.key}
+                      onChange={(e) => update({ key: e.target.value })}
+                    />
+                    <input
+                      aria-label="Value"
+                      className="mono"
+                      type="password"
+                      value={v.value}
+                      onChange={(e) => update({ value: e.target.value })}
+                    />
+                  </>
+                )}
+              </RowList>
             </fieldset>
           </>
         )}
@@ -237,5 +226,36 @@ function Millis({
         onChange={(e) => onChange(e.target.value.trim() === "" ? null : Number(e.target.value))}
       />
     </label>
+  );
+}
+
+/** Rows edited in place (headers, environment variables), each with Remove, and one Add button. */
+function RowList<T>({
+  rows,
+  onChange,
+  blank,
+  addLabel,
+  children,
+}: {
+  rows: T[];
+  onChange(rows: T[]): void;
+  blank: T;
+  addLabel: string;
+  children(row: T, update: (patch: Partial<T>) => void): ReactNode;
+}) {
+  return (
+    <>
+      {rows.map((row, i) => (
+        <div className="env-row" key={i}>
+          {children(row, (patch) => onChange(rows.map((x, j) => (j === i ? { ...x, ...patch } : x))))}
+          <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => onChange([...rows, blank])}>
+        {addLabel}
+      </button>
+    </>
   );
 }
