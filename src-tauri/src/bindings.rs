@@ -1,6 +1,9 @@
 //! The TypeScript side of IPC, generated from the Rust commands and types and committed as
 //! `ui/src/ipc/bindings.ts`: one typed function per command (its name and argument names as
 //! Tauri expects them) and every type they carry. A test fails when the two drift.
+//!
+//! A type serde reads and writes in different shapes (`#[serde(default)]`, `skip_serializing_if`)
+//! comes in both: `X_Serialize` is what the UI receives, `X_Deserialize` what it may send.
 
 use specta_typescript::Typescript;
 use tauri_specta::ErrorHandlingMode;
@@ -20,7 +23,8 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
         .error_handling(ErrorHandlingMode::Throw)
         // Ids, seqs and durations are u64 in Rust and stay far below 2^53: plain numbers in the
-        // UI, as they cross IPC as JSON numbers anyway.
+        // UI, as they cross IPC as JSON numbers anyway. Builder-wide rather than per field,
+        // because command arguments and results (ids, `from`/`to`, counts) are u64 too.
         .dangerously_cast_bigints_to_number();
     // The exporter writes only to a file; the text is read back from a private temp one.
     let dir = std::env::temp_dir().join(format!("sonde-bindings-{}", std::process::id()));
