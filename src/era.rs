@@ -46,7 +46,7 @@ impl fmt::Display for ProtocolVersion {
 
 /// Legacy: the `initialize` handshake (2025-11-25 and before). Modern: stateless, `_meta` on
 /// every request (2026-07-28).
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Era {
@@ -55,7 +55,7 @@ pub enum Era {
 }
 
 /// What the user asked for.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EraPolicy {

@@ -27,7 +27,7 @@ use crate::transport::HttpMode;
 pub use crate::server_config::{ServerConfig, Target};
 
 /// Where an opening connection is, for a front end to show.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// One step in a server process's life.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Lifecycle {
@@ -21,10 +21,7 @@ pub enum Lifecycle {
     /// The server closed its stdout.
     StdoutClosed,
     /// Shutdown ladder step 1: Sonde closed the server's stdin, the polite request to exit.
-    StdinClosed {
-        #[cfg_attr(feature = "bindings", ts(type = "number"))]
-        grace_ms: u64,
-    },
+    StdinClosed { grace_ms: u64 },
     /// Shutdown ladder step 2 or 3: a signal sent to the whole process group.
     Signalled { signal: Signal, pgid: i32, reason: String },
     /// The server process (the group leader) ended and was reaped.
@@ -36,7 +33,7 @@ pub enum Lifecycle {
 }
 
 /// The two signals of the shutdown ladder.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Signal {
     #[serde(rename = "SIGTERM")]
@@ -62,7 +59,7 @@ impl Signal {
 }
 
 /// How the server process ended.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExitInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]

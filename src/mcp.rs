@@ -24,7 +24,7 @@ pub fn client_info() -> Value {
 }
 
 /// What the server said about itself, and how its protocol version was decided.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerDescription {
@@ -39,7 +39,6 @@ pub struct ServerDescription {
     pub instructions: Option<String>,
     /// 2026-07-28 discover results are cacheable: how long, and for whom.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub ttl_ms: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_scope: Option<String>,
@@ -238,10 +237,9 @@ pub fn tool_call(name: &str, arguments: Option<Value>) -> Request {
 }
 
 /// A tool result and the outputSchema verdict for it.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CallOutcome {
-    #[cfg_attr(feature = "bindings", ts(type = "unknown"))]
     pub result: Value,
     /// No verdict when the tool declares no `outputSchema`, or the result is an error result.
     pub check: Option<OutputCheck>,

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// What Sonde found when it checked a result.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum OutputCheck {

@@ -24,7 +24,7 @@ use crate::server_config::{ServerConfig, Target};
 use crate::transport::{Header, HttpTarget};
 
 /// One saved server.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SavedServer {
@@ -48,17 +48,14 @@ pub struct SavedServer {
     #[serde(default)]
     pub era: EraPolicy,
     #[serde(default)]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub timeout_ms: Option<u64>,
     #[serde(default)]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub grace_stdin_ms: Option<u64>,
     #[serde(default)]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub grace_term_ms: Option<u64>,
 }
 
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvVar {
     pub key: String,
@@ -270,7 +267,7 @@ impl Servers {
 }
 
 /// What an import found: the servers it can save, and what it skipped and why.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Default, PartialEq, Serialize)]
 pub struct Imported {
     pub servers: Vec<SavedServer>,

@@ -7,7 +7,7 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  // bindings.ts is generated from the Rust types (see its header).
+  // bindings.ts is generated from the Rust commands and types (see its header).
   { ignores: ["dist/", "node_modules/", "src/ipc/bindings.ts"] },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -1,49 +1,37 @@
-//! The TypeScript declarations of every type that crosses IPC, generated from the Rust types
-//! and committed as `ui/src/ipc/bindings.ts`; a test fails when the two drift.
+//! The TypeScript side of IPC, generated from the Rust commands and types and committed as
+//! `ui/src/ipc/bindings.ts`: one typed function per command (its name and argument names as
+//! Tauri expects them) and every type they carry. A test fails when the two drift.
+//!
+//! A type serde reads and writes in different shapes (`#[serde(default)]`, `skip_serializing_if`)
+//! comes in both: `X_Serialize` is what the UI receives, `X_Deserialize` what it may send.
 
-use ts_rs::TS;
+use specta_typescript::Typescript;
+use tauri_specta::ErrorHandlingMode;
+
+const HEADER: &str =
+    "// Generated from the Rust commands and types by src-tauri (bindings.rs); do not edit.\n\
+     // Regenerate: SONDE_UPDATE_BINDINGS=1 cargo test -p sonde-desktop --test bindings";
+
+/// `serde_json::Value` is exported as `Value`; the UI names it for what it holds.
+const JSON_VALUE: &str = "/** Any JSON value (`serde_json::Value`). */\nexport type JsonValue = Value;";
 
 /// The bindings file's whole text.
-pub fn typescript() -> String {
-    let decls = [
-        sonde_core::servers::SavedServer::decl(),
-        sonde_core::servers::EnvVar::decl(),
-        sonde_core::transport::Header::decl(),
-        sonde_core::servers::Imported::decl(),
-        sonde_core::era::EraPolicy::decl(),
-        sonde_core::era::Era::decl(),
-        sonde_core::mcp::ServerDescription::decl(),
-        sonde_core::log::Entry::decl(),
-        sonde_core::log::Kind::decl(),
-        sonde_core::log::Direction::decl(),
-        sonde_core::log::Summary::decl(),
-        sonde_core::log::HttpInfo::decl(),
-        sonde_core::log::Page::decl(),
-        sonde_core::log::FilterView::decl(),
-        sonde_core::log::FilterChip::decl(),
-        sonde_core::log::FilterKey::decl(),
-        sonde_core::lifecycle::Lifecycle::decl(),
-        sonde_core::lifecycle::Signal::decl(),
-        sonde_core::lifecycle::ExitInfo::decl(),
-        sonde_core::schema::OutputCheck::decl(),
-        sonde_core::error_code::ErrorCode::decl(),
-        crate::commands::ErrorDto::decl(),
-        crate::commands::ConnectionDto::decl(),
-        crate::commands::ConnectStage::decl(),
-        sonde_core::hub::Stage::decl(),
-        sonde_core::mcp::CallOutcome::decl(),
-        sonde_core::log::LogBatch::decl(),
-        crate::questions::ServerQuestion::decl(),
-    ];
-    let mut out = String::from(
-        "// Generated from the Rust types by src-tauri (bindings.rs); do not edit.\n\
-         // Regenerate: SONDE_UPDATE_BINDINGS=1 cargo test -p sonde-desktop --test bindings\n\n\
-         export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]?: JsonValue } | null;\n\n",
-    );
-    for decl in decls {
-        out.push_str("export ");
-        out.push_str(&decl);
-        out.push_str("\n\n");
-    }
-    out.trim_end().to_owned() + "\n"
+pub fn typescript() -> Result<String, specta_typescript::Error> {
+    let builder = crate::commands::<tauri::Wry>()
+        // The error every command rejects with, so the UI can name it.
+        .typ::<crate::commands::ErrorDto>()
+        // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
+        .error_handling(ErrorHandlingMode::Throw)
+        // Ids, seqs and durations are u64 in Rust and stay far below 2^53: plain numbers in the
+        // UI, as they cross IPC as JSON numbers anyway. Builder-wide rather than per field,
+        // because command arguments and results (ids, `from`/`to`, counts) are u64 too.
+        .dangerously_cast_bigints_to_number();
+    // The exporter writes only to a file; the text is read back from a private temp one.
+    let dir = std::env::temp_dir().join(format!("sonde-bindings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join("bindings.ts");
+    builder.export(Typescript::default().header(HEADER).with_raw(JSON_VALUE), &path)?;
+    let text = std::fs::read_to_string(&path)?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(text)
 }

@@ -14,13 +14,12 @@ use sonde_core::servers::{Imported, SavedServer, ServersError};
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tauri::State;
-use ts_rs::TS;
 
 use crate::questions::ServerQuestion;
 use crate::state::AppState;
 
 /// An error as the UI sees it.
-#[derive(Debug, Serialize, TS)]
+#[derive(Debug, Serialize, specta::Type)]
 pub struct ErrorDto {
     /// What kind of failure, from the core's one list of codes: a core error says its own,
     /// and the checks made here use `bad_input`, `not_found` and `io`.
@@ -53,40 +52,42 @@ impl From<ServersError> for ErrorDto {
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn servers_list(state: State<'_, AppState>) -> Vec<SavedServer> {
     state.servers.list()
 }
 
 /// Adds a server (empty id) or replaces the one with its id; returns the new list.
 #[tauri::command]
+#[specta::specta]
 pub fn servers_save(state: State<'_, AppState>, server: SavedServer) -> Result<Vec<SavedServer>> {
     Ok(state.servers.save(server)?)
 }
 
 #[tauri::command]
+#[specta::specta]
 pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<SavedServer>> {
     Ok(state.servers.delete(&id)?)
 }
 
 /// Imports `mcpServers` JSON, saves what it can, and says what it skipped.
 #[tauri::command]
+#[specta::specta]
 pub fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
     Ok(state.servers.import(&text)?)
 }
 
 /// An opening connection's stage, as it moves on.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct ConnectStage {
-    #[ts(type = "number")]
     pub id: u64,
     pub stage: Stage,
 }
 
 /// A live connection as the sidebar shows it.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionDto {
-    #[ts(type = "number")]
     pub id: u64,
     pub server_id: String,
     pub name: String,
@@ -96,6 +97,7 @@ pub struct ConnectionDto {
 
 /// Starts a saved server and opens it in its era.
 #[tauri::command]
+#[specta::specta]
 pub async fn connect(
     state: State<'_, AppState>,
     server_id: String,
@@ -119,6 +121,7 @@ pub async fn connect(
 
 /// Stops a connection's server with the full shutdown ladder; returns how it ended.
 #[tauri::command]
+#[specta::specta]
 pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<String>> {
     let exit = state.hub.disconnect(id).await?;
     tracing::info!(connection = id, "stopped: {exit:?}");
@@ -126,18 +129,21 @@ pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<St
 }
 
 #[tauri::command]
+#[specta::specta]
 pub async fn tools_list(state: State<'_, AppState>, id: u64) -> Result<Vec<Value>> {
     Ok(state.hub.list_tools(id).await?)
 }
 
 /// Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
-/// `progress` as they come.
+/// `progress` as they come. The arguments are `args`: the generated TypeScript function takes
+/// the same names, and `arguments` cannot name a parameter in strict-mode JavaScript.
 #[tauri::command]
+#[specta::specta]
 pub async fn tool_call(
     state: State<'_, AppState>,
     id: u64,
     tool: Value,
-    arguments: Option<Value>,
+    args: Option<Value>,
     progress: Channel<Value>,
 ) -> Result<CallOutcome> {
     let session = state.hub.session(id)?;
@@ -148,11 +154,12 @@ pub async fn tool_call(
     let on_progress = |update| {
         let _ = progress.send(update);
     };
-    Ok(session.call_tool_checked(name, Some(&tool), arguments, on_progress).await?)
+    Ok(session.call_tool_checked(name, Some(&tool), args, on_progress).await?)
 }
 
 /// Cancels every request in flight on a connection (the UI runs one call at a time).
 #[tauri::command]
+#[specta::specta]
 pub fn request_cancel(state: State<'_, AppState>, id: u64) -> Result<()> {
     state.hub.connection(id)?.cancel_all("cancelled by the user");
     Ok(())
@@ -160,6 +167,7 @@ pub fn request_cancel(state: State<'_, AppState>, id: u64) -> Result<()> {
 
 /// A page of the session log: entries with seq in `from..to` matching `filter`, at most `limit`.
 #[tauri::command]
+#[specta::specta]
 pub fn log_page(
     state: State<'_, AppState>,
     from: u64,
@@ -174,6 +182,7 @@ pub fn log_page(
 /// Streams new entries on `channel`; returns the number of entries already in the log (the
 /// UI pages those). An entry may arrive both ways; the UI keeps one per seq.
 #[tauri::command]
+#[specta::specta]
 pub fn log_follow(state: State<'_, AppState>, channel: Channel<LogBatch>) -> u64 {
     let follow = state.hub.log().follow();
     let existing = state.hub.log().len();
@@ -186,6 +195,7 @@ pub fn log_follow(state: State<'_, AppState>, channel: Channel<LogBatch>) -> u64
 /// Writes the session (or the entries matching `filter`) as JSONL to `path`, with the values
 /// of every saved server's environment variables redacted. Returns how many entries.
 #[tauri::command]
+#[specta::specta]
 pub fn log_export(state: State<'_, AppState>, path: String, filter: String) -> Result<u64> {
     let filter = Filter::parse(&filter).map_err(|e| err(ErrorCode::BadInput, e))?;
     let secrets = state.servers.secrets();
@@ -195,12 +205,14 @@ pub fn log_export(state: State<'_, AppState>, path: String, filter: String) -> R
 
 /// Shows server requests that need a person (elicitation, sampling) on this channel.
 #[tauri::command]
+#[specta::specta]
 pub fn server_requests_follow(state: State<'_, AppState>, on_question: Channel<ServerQuestion>) {
     state.questions.show_on(on_question);
 }
 
 /// The person's answer to a server request: a result, or a refusal in words.
 #[tauri::command]
+#[specta::specta]
 pub fn server_request_answer(
     state: State<'_, AppState>,
     qid: u64,
@@ -225,6 +237,7 @@ pub fn server_request_answer(
 /// How the core reads a filter expression: its chips, or what is wrong with it. The UI shows
 /// this and never parses the grammar itself.
 #[tauri::command]
+#[specta::specta]
 pub fn log_filter(filter: String) -> sonde_core::log::FilterView {
     sonde_core::log::FilterView::of(&filter)
 }

@@ -12,9 +12,10 @@ pub mod state;
 
 use tauri::{Manager, RunEvent, Runtime};
 
-/// Wires a builder (generic, so tests can pass `tauri::test::mock_builder()`).
-pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState) -> tauri::Builder<R> {
-    builder.manage(state).invoke_handler(tauri::generate_handler![
+/// Every command the UI can invoke, in one list: the invoke handler is built from it and the
+/// TypeScript bindings (`bindings.rs`) are generated from it, so the two cannot disagree.
+pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
+    tauri_specta::Builder::new().commands(tauri_specta::collect_commands![
         commands::servers_list,
         commands::servers_save,
         commands::servers_delete,
@@ -31,6 +32,11 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState)
         commands::server_requests_follow,
         commands::server_request_answer,
     ])
+}
+
+/// Wires a builder (generic, so tests can pass `tauri::test::mock_builder()`).
+pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState) -> tauri::Builder<R> {
+    builder.manage(state).invoke_handler(commands().invoke_handler())
 }
 
 /// Traces go to `sonde-desktop.log` in the data directory (next to `sessions/`), never to a

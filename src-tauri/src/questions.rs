@@ -16,17 +16,14 @@ use sonde_core::connection::{Answer, BasicResponder, Responder};
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tokio::sync::oneshot;
-use ts_rs::TS;
 
 /// A server request waiting for the person at the keyboard.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerQuestion {
     /// Names the question in the answer.
-    #[ts(type = "number")]
     pub qid: u64,
     /// The connection that asked.
-    #[ts(type = "number")]
     pub conn: u64,
     pub method: String,
     pub params: Value,

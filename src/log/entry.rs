@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::lifecycle::Lifecycle;
 
 /// What an entry records.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -68,7 +68,7 @@ impl Kind {
 }
 
 /// Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
@@ -97,7 +97,7 @@ impl Direction {
 }
 
 /// The decoded outline of a message: enough to filter and correlate without parsing again.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// `request`, `notification`, `result` or `error`.
@@ -109,16 +109,14 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub error_code: Option<i64>,
 }
 
 /// Where an entry sits in an HTTP exchange. Secret header values are never recorded.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HttpInfo {
     /// The exchange (one HTTP request and its response) this entry belongs to.
-    #[cfg_attr(feature = "bindings", ts(type = "number"))]
     pub exchange: u64,
     /// The request method and URL, on the entry that records the request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,22 +134,21 @@ pub struct HttpInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sse_event: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub sse_retry: Option<u64>,
 }
 
 /// One entry of the wire log.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
-    #[cfg_attr(feature = "bindings", ts(type = "number"))]
     pub seq: u64,
     /// Wall-clock time, RFC 3339 with milliseconds.
     pub time: String,
     /// Milliseconds since the session started, from a monotonic clock.
+    // Always finite: a plain number in TypeScript (a bare f64 could be NaN, which JSON sends as null).
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub ms: f64,
     /// The connection this entry belongs to (0 for the session itself).
-    #[cfg_attr(feature = "bindings", ts(type = "number"))]
     pub conn: u64,
     pub kind: Kind,
     pub dir: Direction,
@@ -165,7 +162,6 @@ pub struct Entry {
     pub summary: Option<Summary>,
     /// The seq of the request this entry answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub answers: Option<u64>,
     /// Milliseconds between the request and this reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]

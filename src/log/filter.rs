@@ -50,7 +50,7 @@ pub struct IndexRow {
 }
 
 /// The condition a term sets. Removing a chip removes every term of its key.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FilterKey {
@@ -81,7 +81,7 @@ impl FilterKey {
 }
 
 /// What the UI shows of an expression: one chip per condition, or what is wrong with it.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FilterView {
     pub chips: Vec<FilterChip>,
@@ -89,7 +89,7 @@ pub struct FilterView {
 }
 
 /// One condition of a parsed filter, as the core understood it.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FilterChip {
     pub key: FilterKey,

@@ -27,12 +27,11 @@ pub struct Follow {
 }
 
 /// Entries as they were appended, gathered over one beat.
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct LogBatch {
     pub entries: Vec<Entry>,
     /// Entries that went by too fast to stream; the UI reads them by page.
-    #[cfg_attr(feature = "bindings", ts(type = "number"))]
     pub skipped: u64,
 }
 

@@ -49,11 +49,10 @@ struct Inner {
 
 /// A page of entries and where the next page starts.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "bindings", derive(ts_rs::TS))]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 pub struct Page {
     pub entries: Vec<Entry>,
     /// The seq to ask for next, or `None` when the range was read to its end.
-    #[cfg_attr(feature = "bindings", ts(type = "number | null"))]
     pub next: Option<u64>,
 }
 

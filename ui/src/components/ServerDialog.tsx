@@ -30,7 +30,7 @@ export function ServerDialog({
             await onSave(
               overHttp
                 ? { ...draft, roots, command: "", env: [], cwd: null }
-                : { ...draft, roots, url: null, headers: [] },
+                : { ...draft, roots, url: undefined, headers: [] },
             );
           } catch (err) {
             setError(errorText(err));

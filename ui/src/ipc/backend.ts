@@ -1,17 +1,20 @@
 // The one interface the UI talks to. `tauri.ts` implements it over IPC; `memory.ts` implements
 // it in memory for UI tests and for running the UI in a plain browser.
+// The types as the backend sends them. Rust serializes and deserializes some of them with
+// different shapes (`#[serde(default)]` fields may be missing on the way in, never on the way
+// out), so the bindings name both; the UI reads what the backend sends.
 import type {
-  CallOutcome,
-  ConnectionDto,
+  CallOutcome_Serialize as CallOutcome,
+  ConnectionDto_Serialize as ConnectionDto,
   ConnectStage,
-  Entry,
+  Entry_Serialize as Entry,
   FilterChip,
-  FilterView,
-  Imported,
+  FilterView_Serialize as FilterView,
+  Imported_Serialize as Imported,
   JsonValue,
-  LogBatch,
-  Page,
-  SavedServer,
+  LogBatch_Serialize as LogBatch,
+  Page_Serialize as Page,
+  SavedServer_Serialize as SavedServer,
   ServerQuestion,
   Stage,
 } from "./bindings";

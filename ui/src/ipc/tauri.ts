@@ -1,41 +1,39 @@
-// The desktop backend: every call is one Tauri command (see src-tauri/src/commands.rs).
-import { Channel, invoke } from "@tauri-apps/api/core";
+// The desktop backend: every call is one generated command function (bindings.ts, from
+// src-tauri/src/commands.rs), so a renamed command or argument fails to type-check here.
+// A command's promise rejects with its `{code, message}` error, as the bindings are generated
+// to throw.
+import { Channel } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { Backend, ConnectStage, LogBatch, ServerQuestion } from "./backend";
+import type { Backend, JsonValue } from "./backend";
+import { commands, type LogBatch_Deserialize } from "./bindings";
+
+/** A channel that hands each message to `onMessage`. */
+function channel<T>(onMessage: (message: T) => void): Channel<T> {
+  const c = new Channel<T>();
+  c.onmessage = onMessage;
+  return c;
+}
 
 export const tauriBackend: Backend = {
   kind: "desktop",
-  serversList: () => invoke("servers_list"),
-  serversSave: (server) => invoke("servers_save", { server }),
-  serversDelete: (id) => invoke("servers_delete", { id }),
-  serversImport: (text) => invoke("servers_import", { text }),
-  connect: (serverId, onStage) => {
-    const stages = new Channel<ConnectStage>();
-    stages.onmessage = onStage;
-    return invoke("connect", { serverId, stages });
-  },
-  disconnect: (id) => invoke("disconnect", { id }),
-  toolsList: (id) => invoke("tools_list", { id }),
-  toolCall: (id, tool, args, onProgress) => {
-    const progress = new Channel<unknown>();
-    progress.onmessage = onProgress;
-    return invoke("tool_call", { id, tool, arguments: args, progress });
-  },
-  requestCancel: (id) => invoke("request_cancel", { id }),
-  logPage: (from, to, filter, limit) => invoke("log_page", { from, to, filter, limit }),
-  logFilter: (filter) => invoke("log_filter", { filter }),
-  logFollow: (onBatch) => {
-    const channel = new Channel<LogBatch>();
-    channel.onmessage = onBatch;
-    return invoke("log_follow", { channel });
-  },
-  logExport: (path, filter) => invoke("log_export", { path, filter }),
-  onServerRequest: (handler) => {
-    const onQuestion = new Channel<ServerQuestion>();
-    onQuestion.onmessage = handler;
-    return invoke("server_requests_follow", { onQuestion });
-  },
-  answerServerRequest: (qid, result, refusal) => invoke("server_request_answer", { qid, result, refusal }),
+  serversList: () => commands.serversList(),
+  serversSave: (server) => commands.serversSave(server),
+  serversDelete: (id) => commands.serversDelete(id),
+  serversImport: (text) => commands.serversImport(text),
+  connect: (serverId, onStage) => commands.connect(serverId, channel(onStage)),
+  disconnect: (id) => commands.disconnect(id),
+  toolsList: (id) => commands.toolsList(id),
+  toolCall: (id, tool, args, onProgress) =>
+    commands.toolCall(id, tool as JsonValue, (args ?? null) as JsonValue | null, channel(onProgress)),
+  requestCancel: async (id) => void (await commands.requestCancel(id)),
+  logPage: (from, to, filter, limit) => commands.logPage(from, to, filter, limit),
+  logFilter: (filter) => commands.logFilter(filter),
+  // The bindings type a channel argument's messages in their deserialize shape; they are what
+  // Rust serializes, the shape `onBatch` takes.
+  logFollow: (onBatch) => commands.logFollow(channel(onBatch) as unknown as Channel<LogBatch_Deserialize>),
+  logExport: (path, filter) => commands.logExport(path, filter),
+  onServerRequest: (handler) => commands.serverRequestsFollow(channel(handler)),
+  answerServerRequest: async (qid, result, refusal) => void (await commands.serverRequestAnswer(qid, result, refusal)),
   onMenu: (handler) => {
     let stop: (() => void) | undefined;
     let stopped = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_MATCHES, MatchReader } from "./matches";
-import type { Entry, Page } from "../ipc/bindings";
+import type { Entry, Page } from "../ipc";
 
 /** A stand-in for the core's log: `filter` is a predicate on seqs, not the grammar. */
 function fakeLog(size: number, keep: (seq: number) => boolean) {
