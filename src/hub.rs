@@ -202,9 +202,12 @@ impl Hub {
         let opened = async {
             tokio::pin!(opened);
             if matches!(config.target, Target::Stdio(_)) {
+                // Biased: when the first output and the end of the opening come together, the
+                // output is seen first, so a front end hears the stage come back.
                 tokio::select! {
-                    opened = &mut opened => return opened,
+                    biased;
                     () = starting::report_until_output(follow, id, stage, report) => {}
+                    opened = &mut opened => return opened,
                 }
             }
             opened.await
