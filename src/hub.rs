@@ -19,9 +19,11 @@ use crate::era_cache::{CachedEra, EraCache};
 use crate::error_code::ErrorCode;
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp::{ServerDescription, Session};
-use crate::negotiate::{self, Plan};
+use crate::negotiate::{self, Plan, ReachedBy};
 use crate::process::{duration_words, ExitInfo};
 use crate::transport::HttpMode;
+
+mod starting;
 
 // What a connect takes, re-exported: callers of the facade name it as the hub's.
 pub use crate::server_config::{ServerConfig, Target};
@@ -33,6 +35,11 @@ pub use crate::server_config::{ServerConfig, Target};
 pub enum Stage {
     /// Starting the server process.
     Spawning,
+    /// The server has written nothing at all yet, neither on stdout nor on stderr, for this
+    /// many seconds: it is still starting (`npx -y` and `uvx` install first), not silent.
+    /// Reported about once a second after the first; once it writes, the stage before comes
+    /// back.
+    Starting(u32),
     /// Reaching an HTTP server.
     Connecting,
     /// Asking `server/discover` to find the era (`auto` with no cached verdict).
@@ -159,6 +166,8 @@ impl Hub {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let command = config.target.describe();
         let key = config.target.cache_key();
+        // Followed from before the spawn, so the server's first byte cannot be missed.
+        let follow = self.log.follow();
         report(
             id,
             if matches!(config.target, Target::Stdio(_)) { Stage::Spawning } else { Stage::Connecting },
@@ -170,18 +179,12 @@ impl Hub {
             (EraPolicy::Auto, Some(cache)) => cache.get(&key),
             _ => None,
         };
-        report(
-            id,
-            match (config.era, cached.as_ref().map(|c| c.era)) {
-                (EraPolicy::Legacy, _) | (EraPolicy::Auto, Some(crate::era::Era::Legacy)) => {
-                    Stage::Initializing
-                }
-                (EraPolicy::Modern, _) | (EraPolicy::Auto, Some(crate::era::Era::Modern)) => {
-                    Stage::Discovering
-                }
-                (EraPolicy::Auto, None) => Stage::Probing,
-            },
-        );
+        let stage = match (config.era, cached.as_ref().map(|c| c.era)) {
+            (EraPolicy::Legacy, _) | (EraPolicy::Auto, Some(crate::era::Era::Legacy)) => Stage::Initializing,
+            (EraPolicy::Modern, _) | (EraPolicy::Auto, Some(crate::era::Era::Modern)) => Stage::Discovering,
+            (EraPolicy::Auto, None) => Stage::Probing,
+        };
+        report(id, stage);
         let plan = Plan {
             policy: config.era,
             probe_timeout: config.probe_timeout,
@@ -196,9 +199,29 @@ impl Hub {
             config.connect_timeout,
             negotiate::open(conn, plan, || self.open(id, config, true)),
         );
+        let opened = async {
+            tokio::pin!(opened);
+            if matches!(config.target, Target::Stdio(_)) {
+                // Biased: when the first output and the end of the opening come together, the
+                // output is seen first, so a front end hears the stage come back.
+                tokio::select! {
+                    biased;
+                    () = starting::report_until_output(follow, id, stage, report) => {}
+                    opened = &mut opened => return opened,
+                }
+            }
+            opened.await
+        };
         let (conn, reason) = match opened.await {
-            Ok(Ok((conn, server))) => {
-                self.remember(config, cached.as_ref(), &server);
+            Ok(Ok((conn, server, reached))) => {
+                if reached == ReachedBy::Answer {
+                    self.remember(config, cached.as_ref(), &server);
+                } else {
+                    self.note(
+                        id,
+                        "the era verdict is not cached: a deadline reached it, not an answer".into(),
+                    );
+                }
                 self.note(id, format!("protocol {} ({})", server.protocol_version, server.decided_by));
                 let session = Session::new(conn, server, config.log_level.as_deref());
                 if let (Some(level), crate::era::Era::Legacy) = (&config.log_level, session.era()) {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::connection::{Connection, Request, RequestError};
+use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
 use crate::schema::{check_output, OutputCheck};
 
@@ -164,7 +164,7 @@ impl Session {
 
     /// Starts a request with the era's envelope without waiting (for `subscriptions/listen`,
     /// whose id is the subscription id). No `input_required` rounds.
-    pub fn start(&self, mut request: Request) -> Result<crate::connection::Call, RequestError> {
+    pub fn start(&self, mut request: Request) -> Result<Call, RequestError> {
         if let Some(meta) = &self.meta {
             request.params = Some(era::with_meta(request.params.take(), meta));
         }
@@ -290,12 +290,27 @@ impl Session {
 
 /// The 2025-11-25 handshake: `initialize`, then `notifications/initialized` before anything else.
 pub async fn initialize(conn: &Connection, decided_by: String) -> Result<ServerDescription, RequestError> {
+    let reply = start_initialize(conn)?.outcome().await;
+    initialized(conn, reply, decided_by)
+}
+
+/// Sends `initialize` without waiting for its reply (to race it against a late probe).
+pub fn start_initialize(conn: &Connection) -> Result<Call, RequestError> {
     let params = json!({
         "protocolVersion": era::LEGACY,
         "capabilities": conn.client_capabilities(),
         "clientInfo": client_info(),
     });
-    let result = conn.request(Request::new("initialize", Some(params))).await?;
+    conn.start(Request::new("initialize", Some(params)))
+}
+
+/// Reads the reply to `initialize` and ends the handshake with `notifications/initialized`.
+pub fn initialized(
+    conn: &Connection,
+    reply: Result<Value, RequestError>,
+    decided_by: String,
+) -> Result<ServerDescription, RequestError> {
+    let result = reply?;
     let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned();
     if era::ProtocolVersion(version.clone()).era() != Some(Era::Legacy) {
         return Err(RequestError::Protocol(format!(
@@ -318,11 +333,31 @@ pub async fn initialize(conn: &Connection, decided_by: String) -> Result<ServerD
 /// Sends `server/discover` at `version`. Returns the outcome the era classifier reads; a
 /// probe is marked in the log and never cancelled.
 pub async fn discover(conn: &Connection, version: &str, timeout: Duration, probe: bool) -> ProbeOutcome {
+    let reply = match start_discover(conn, version, timeout, probe) {
+        Ok(call) => call.outcome().await,
+        Err(e) => Err(e),
+    };
+    probe_outcome(conn, reply).await
+}
+
+/// Sends `server/discover` at `version` without waiting for its reply, so a probe can be
+/// raced against its deadline and still be heard after it.
+pub fn start_discover(
+    conn: &Connection,
+    version: &str,
+    timeout: Duration,
+    probe: bool,
+) -> Result<Call, RequestError> {
     let meta = era::request_meta(version, &conn.client_capabilities(), &client_info());
     let mut request = Request::new("server/discover", Some(era::with_meta(None, &meta)));
     request.timeout = Some(timeout);
     request.probe = probe;
-    match conn.request(request).await {
+    conn.start(request)
+}
+
+/// What the reply to a `server/discover` says to the era classifier.
+pub async fn probe_outcome(conn: &Connection, reply: Result<Value, RequestError>) -> ProbeOutcome {
+    match reply {
         Ok(result) => ProbeOutcome::Result(result),
         Err(RequestError::Rpc { error, .. }) => ProbeOutcome::Error(*error),
         Err(RequestError::Timeout { .. }) => ProbeOutcome::Timeout,

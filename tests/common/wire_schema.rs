@@ -64,18 +64,26 @@ impl WireSchema {
 }
 
 /// Validates every message Sonde sent on connection `conn` of `log`: probe frames against
-/// 2026-07-28, the rest against `version`. Returns how many were validated; panics listing
+/// 2026-07-28, `initialize` against 2025-11-25 (after a probe deadline it goes out before the
+/// era is known), the rest against `version`. Returns how many were validated; panics listing
 /// every violation.
 pub fn check_sent(log: &WireLog, conn: u64, version: &str) -> usize {
     let mut era = WireSchema::load(version);
     let mut probe = WireSchema::load("2026-07-28");
+    let mut handshake = WireSchema::load("2025-11-25");
     let filter = Filter { kinds: vec![Kind::Message], conn: Some(conn), ..Filter::parse("dir:out").unwrap() };
     let sent: Vec<Entry> = log.entries(&filter).unwrap();
     let mut problems = Vec::new();
     for entry in &sent {
         let message: Value = serde_json::from_str(entry.text.as_deref().unwrap()).unwrap();
         let answering = entry.summary.as_ref().and_then(|s| s.method.as_deref());
-        let schema = if entry.probe { &mut probe } else { &mut era };
+        let schema = if entry.probe {
+            &mut probe
+        } else if message["method"] == "initialize" {
+            &mut handshake
+        } else {
+            &mut era
+        };
         for v in schema.violations(&message, answering) {
             problems.push(format!("seq {}: {v}\n  {message}", entry.seq));
         }

@@ -51,7 +51,8 @@ pub struct Global {
     /// sends initialize (2025-11-25); modern speaks 2026-07-28 only.
     #[arg(long, global = true, value_name = "auto|legacy|modern", default_value = "auto")]
     pub era: EraPolicy,
-    /// How long the server/discover probe waits before falling back to initialize.
+    /// How long to wait for the server/discover probe before also sending initialize on the
+    /// same process; whichever answers first decides the era.
     #[arg(long, global = true, value_name = "MS", default_value_t = 3_000)]
     pub probe_timeout: u64,
     /// Ignore and do not update the cached era verdict of this server.

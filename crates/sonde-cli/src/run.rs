@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use sonde_core::era_cache::EraCache;
-use sonde_core::hub::{Hub, HubError, ServerConfig};
+use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
@@ -118,7 +118,7 @@ fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String>
 
 /// Connects, runs the operation, and reports a failure the way the contract says.
 async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) -> i32 {
-    let id = match hub.connect(config).await {
+    let id = match hub.connect_reporting(config, &say_starting).await {
         Ok(id) => id,
         Err(e) => {
             eprintln!("sonde: {e}");
@@ -137,6 +137,15 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         eprintln!("sonde: server {}", exit.describe());
     }
     code
+}
+
+/// While the server has written nothing at all, says on stderr how long it has been starting,
+/// once a second after the first, whether or not stderr is a terminal: a log of a slow start
+/// is as useful as the sight of it.
+fn say_starting(_: u64, stage: Stage) {
+    if let Stage::Starting(secs) = stage {
+        eprintln!("sonde: starting: no output yet, {secs} s");
+    }
 }
 
 async fn run_op(session: &Session, op: Op, json: bool) -> Result<i32, HubError> {

@@ -194,6 +194,42 @@ fn fixture_bin() -> PathBuf {
     Path::new(SONDE).with_file_name("sonde-fixture")
 }
 
+/// A dual-era server that reads nothing for 1.5 s, against a 300 ms probe deadline: it reads
+/// the probe first, so its answer decides, the user is told it is starting meanwhile, and the
+/// verdict (an answer, not a deadline) is cached.
+#[test]
+fn info_on_a_slow_starter_keeps_the_era_of_its_first_answer() {
+    let home = data_home("slow");
+    let fixture = fixture_bin();
+    let args = [
+        "info",
+        "--json",
+        "--probe-timeout",
+        "300",
+        "--",
+        fixture.to_str().unwrap(),
+        "--dual-era",
+        "--start-delay-ms",
+        "1500",
+    ];
+    let out = sonde(&home, &args);
+    assert!(out.status.success(), "{out:?}");
+    let info = stdout_json(&out);
+    assert_eq!(info["protocolVersion"], "2026-07-28");
+    assert_eq!(info["decidedBy"], "server/discover answered after the 300 ms probe deadline");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("sonde: starting: no output yet, 1 s"), "{stderr}");
+    let notes = sonde(&home, &["log", "--filter", "kind:note"]);
+    let text = String::from_utf8_lossy(&notes.stdout);
+    assert!(
+        text.contains("protocol 2026-07-28 (server/discover answered after the 300 ms probe deadline)"),
+        "{text}"
+    );
+
+    let again = stdout_json(&sonde(&home, &args));
+    assert_eq!(again["decidedBy"], "cached verdict; server/discover");
+}
+
 #[test]
 fn listen_prints_changes_until_the_server_ends_the_subscription_either_way() {
     let home = data_home("listen");

@@ -28,6 +28,10 @@
 //!                      notifications/tools/list_changed, then end it: `complete` or `cancel`
 //! --dual-era           answer server/discover too; the first message pins the era, and a late
 //!                      `initialize` after discover gets -32022 (as the Python SDK does)
+//! --modern-only        answer server/discover (2026-07-28 only) and refuse `initialize` with
+//!                      -32022, like the TypeScript SDK v2's strict handler
+//! --start-delay-ms N   read nothing from stdin and write nothing for N ms first, like a server
+//!                      that `npx -y` or `uvx` is still installing; combines with every mode
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -53,6 +57,8 @@ struct Knobs {
     silent_unknown: bool,
     exit_on_unknown: bool,
     dual_era: bool,
+    modern_only: bool,
+    start_delay_ms: u64,
     progress_steps: u64,
     step_ms: u64,
     reply_delay_ms: u64,
@@ -90,6 +96,8 @@ fn parse_args() -> Knobs {
             "--silent-unknown" => k.silent_unknown = true,
             "--exit-on-unknown" => k.exit_on_unknown = true,
             "--dual-era" => k.dual_era = true,
+            "--modern-only" => k.modern_only = true,
+            "--start-delay-ms" => k.start_delay_ms = number(&value("--start-delay-ms")),
             "--progress-steps" => k.progress_steps = number(&value("--progress-steps")),
             "--step-ms" => k.step_ms = number(&value("--step-ms")),
             "--reply-delay-ms" => k.reply_delay_ms = number(&value("--reply-delay-ms")),
@@ -121,6 +129,9 @@ fn send(out: &mut impl Write, v: &Value) {
 
 fn main() {
     let k = parse_args();
+    // Before anything else, stderr and the banner included: a server still being installed
+    // has written nothing at all.
+    std::thread::sleep(Duration::from_millis(k.start_delay_ms));
     if k.ignore_sigterm {
         // SAFETY: setting a signal to SIG_IGN has no preconditions.
         unsafe { libc::signal(libc::SIGTERM, libc::SIG_IGN) };
@@ -185,15 +196,15 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         return;
     };
     let params = msg.get("params").cloned().unwrap_or(Value::Null);
+    if k.modern_only && method == "initialize" {
+        return refuse_initialize(id, &params, out);
+    }
     if k.dual_era && method != "ping" {
         let modern = method == "server/discover"
             || params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").is_some();
         let pinned = *state.modern.get_or_insert(modern);
         if method == "initialize" && pinned {
-            let data = json!({"supported": ["2026-07-28"], "requested": params["protocolVersion"]});
-            let error = json!({"code": -32022, "message": "Unsupported protocol version", "data": data});
-            send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
-            return;
+            return refuse_initialize(id, &params, out);
         }
     }
     if method == "subscriptions/listen" && k.dual_era {
@@ -201,8 +212,9 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             return listen(how, id, &params, out);
         }
     }
+    let modern = k.dual_era || k.modern_only;
     let known = ["initialize", "ping", "tools/list", "tools/call"].contains(&method)
-        || (k.dual_era && method == "server/discover");
+        || (modern && method == "server/discover");
     if !known {
         if k.exit_on_unknown && !state.initialized {
             eprintln!("sonde-fixture: {method} before initialize; exiting as asked");
@@ -213,9 +225,9 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         }
     }
     let result = match method {
-        "server/discover" if k.dual_era => json!({
+        "server/discover" if modern => json!({
             "resultType": "complete",
-            "supportedVersions": ["2026-07-28", "2025-11-25"],
+            "supportedVersions": if k.modern_only { json!(["2026-07-28"]) } else { json!(["2026-07-28", "2025-11-25"]) },
             "capabilities": {"tools": {}},
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")}},
             "ttlMs": 0,
@@ -240,6 +252,13 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         }
     };
     send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+}
+
+/// `-32022` to an `initialize` on a connection that speaks 2026-07-28.
+fn refuse_initialize(id: Value, params: &Value, out: &mut impl Write) {
+    let data = json!({"supported": ["2026-07-28"], "requested": params["protocolVersion"]});
+    let error = json!({"code": -32022, "message": "Unsupported protocol version", "data": data});
+    send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
 }
 
 fn list_tools(k: &Knobs, params: &Value) -> Value {

@@ -63,14 +63,14 @@ export function Sidebar(p: Props) {
             onClick={() => l.status === "ready" && p.onSelect(l.id)}
           >
             <div className="row">
-              <span className={`dot ${l.status}`} aria-hidden />
+              <span className={`dot ${statusName(l.status)}`} aria-hidden />
               <span className="name">{l.name}</span>
               {l.conn && <EraBadge conn={l.conn} />}
             </div>
-            <div className="status" data-status={l.status}>
+            <div className="status" data-status={statusName(l.status)}>
               {l.status === "ready" && l.conn
                 ? `ready · ${l.conn.pid != null ? `pid ${l.conn.pid}` : "HTTP"}`
-                : l.status}
+                : statusText(l.status)}
               {l.reason && <div className="reason">{l.reason}</div>}
             </div>
             {l.status === "ready" && <button onClick={(e) => (e.stopPropagation(), p.onStop(l.id))}>Stop</button>}
@@ -79,6 +79,16 @@ export function Sidebar(p: Props) {
       </ul>
     </aside>
   );
+}
+
+/** A status's name, for styling: a server still starting is `starting` however long it has been. */
+function statusName(s: Live["status"]): string {
+  return typeof s === "object" ? "starting" : s;
+}
+
+/** A status in words; a server that has written nothing yet says for how long it has been starting. */
+function statusText(s: Live["status"]): string {
+  return typeof s === "object" ? `starting: no output yet, ${s.starting} s` : s;
 }
 
 export function EraBadge({ conn }: { conn: ConnectionDto }) {
