@@ -541,6 +541,13 @@ export type Signal = "SIGTERM" | "SIGKILL";
 export type Stage = 
 /**  Starting the server process. */
 "spawning" | 
+/**
+ *  The server has written nothing at all yet, neither on stdout nor on stderr, for this
+ *  many seconds: it is still starting (`npx -y` and `uvx` install first), not silent.
+ *  Reported about once a second after the first; once it writes, the stage before comes
+ *  back.
+ */
+{ starting: number } | 
 /**  Reaching an HTTP server. */
 "connecting" | 
 /**  Asking `server/discover` to find the era (`auto` with no cached verdict). */
