@@ -102,3 +102,24 @@ fn lifecycle(hub: &Hub, conn: u64) -> Vec<Lifecycle> {
     let filter = Filter { kinds: vec![Kind::Lifecycle], conn: Some(conn), ..Filter::default() };
     hub.log().entries(&filter).unwrap().into_iter().filter_map(|e| e.lifecycle).collect()
 }
+
+#[tokio::test]
+async fn what_a_server_writes_to_stderr_as_it_exits_is_in_the_log_when_shutdown_returns() {
+    // Each round is a fresh server whose last stderr line comes after stdin closes; the
+    // shutdown must not return before the recorder has read it.
+    for round in 0..5 {
+        let hub = Hub::new(new_log("last-words"));
+        let words = format!("last words {round}");
+        let id = hub.connect(&fixture(&["--last-words", &words])).await.unwrap();
+        hub.disconnect(id).await.unwrap();
+        let stderr: Vec<u8> = hub
+            .log()
+            .entries(&Filter { kinds: vec![Kind::Stderr], ..Filter::default() })
+            .unwrap()
+            .iter()
+            .flat_map(|e| e.bytes().unwrap())
+            .collect();
+        let stderr = String::from_utf8_lossy(&stderr);
+        assert!(stderr.contains(&words), "round {round}: {words:?} missing from stderr {stderr:?}");
+    }
+}

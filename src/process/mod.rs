@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use tokio::process::{ChildStdin, ChildStdout, Command};
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 
 use crate::log::{Direction, Entry, Kind, WireLog};
 use pty::StderrPty;
@@ -85,6 +85,8 @@ impl Default for Graces {
 
 /// How long to wait for the kernel after SIGKILL before reporting the group stuck.
 const KILL_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a shutdown waits for the stderr recorder to read the last of what the server wrote.
+const STDERR_DRAIN: Duration = Duration::from_secs(1);
 
 /// A freshly started server: the process handle and its two pipes.
 pub struct Spawned {
@@ -104,6 +106,8 @@ pub struct Process {
     history: Arc<Mutex<Vec<(SystemTime, Lifecycle)>>>,
     /// Behind a mutex only because portable-pty's master is `Send` but not `Sync`.
     pty: Mutex<StderrPty>,
+    /// Completes when the stderr recorder has read its last chunk; taken by the shutdown.
+    stderr_drained: Mutex<Option<oneshot::Receiver<()>>>,
     done: AtomicBool,
 }
 
@@ -114,7 +118,7 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
     let history = Arc::new(Mutex::new(Vec::new()));
     let command_line = spec.command_line();
     let result = start(spec, &log, conn);
-    let (mut child, pty) = match result {
+    let (mut child, pty, stderr_drained) = match result {
         Ok(started) => started,
         Err(e) => {
             record(
@@ -165,12 +169,15 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
         step,
         history,
         pty: Mutex::new(pty),
+        stderr_drained: Mutex::new(Some(stderr_drained)),
         done: AtomicBool::new(false),
     };
     Ok(Spawned { process, stdin, stdout })
 }
 
-fn start(spec: &SpawnSpec, log: &Arc<WireLog>, conn: u64) -> io::Result<(tokio::process::Child, StderrPty)> {
+type Started = (tokio::process::Child, StderrPty, oneshot::Receiver<()>);
+
+fn start(spec: &SpawnSpec, log: &Arc<WireLog>, conn: u64) -> io::Result<Started> {
     let mut pty = StderrPty::open()?;
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
@@ -187,8 +194,8 @@ fn start(spec: &SpawnSpec, log: &Arc<WireLog>, conn: u64) -> io::Result<(tokio::
     // The Command holds our copy of the pty slave; dropping it lets the reader see EOF once
     // the server and its children have closed theirs.
     drop(cmd);
-    pty.record_into(log.clone(), conn)?;
-    Ok((child, pty))
+    let drained = pty.record_into(log.clone(), conn)?;
+    Ok((child, pty, drained))
 }
 
 fn record(log: &WireLog, conn: u64, history: &Mutex<Vec<(SystemTime, Lifecycle)>>, event: Lifecycle) {
@@ -287,6 +294,13 @@ impl Process {
             }
         }
         self.sweep(graces).await;
+        // The group is gone, so the terminal's last holder has closed it: wait for the recorder
+        // to write what the server said last, bounded in case a process that left the group
+        // still holds the terminal.
+        let drained = self.stderr_drained.lock().unwrap().take();
+        if let Some(drained) = drained {
+            let _ = tokio::time::timeout(STDERR_DRAIN, drained).await;
+        }
         self.done.store(true, Ordering::SeqCst);
         self.exit_info()
     }

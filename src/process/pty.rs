@@ -12,6 +12,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 
 use portable_pty::{MasterPty, PtySize};
+use tokio::sync::oneshot;
 
 use crate::log::{Direction, Entry, Kind, WireLog};
 
@@ -42,10 +43,14 @@ impl StderrPty {
     }
 
     /// Starts a thread that records each chunk read from the terminal until every holder of the
-    /// slave (the server and its children) has closed it.
-    pub fn record_into(&self, log: Arc<WireLog>, conn: u64) -> io::Result<()> {
+    /// slave (the server and its children) has closed it. The receiver completes when the
+    /// thread has recorded the last chunk, so a shutdown can wait for the server's last words.
+    pub fn record_into(&self, log: Arc<WireLog>, conn: u64) -> io::Result<oneshot::Receiver<()>> {
         let mut reader = self.master.try_clone_reader().map_err(|e| io::Error::other(e.to_string()))?;
+        let (drained, done) = oneshot::channel();
         std::thread::Builder::new().name(format!("stderr-{conn}")).spawn(move || {
+            // Dropped (or sent) when the loop ends, whichever way it ends.
+            let _drained = drained;
             let mut buf = vec![0u8; 64 * 1024];
             loop {
                 match reader.read(&mut buf) {
@@ -59,7 +64,7 @@ impl StderrPty {
                 }
             }
         })?;
-        Ok(())
+        Ok(done)
     }
 
     /// Tells the server its terminal changed size.

@@ -9,6 +9,7 @@
 //! --ignore-sigterm     ignore SIGTERM
 //! --stay-on-eof        keep running after stdin closes
 //! --exit-delay-ms N    wait N ms after stdin closes before exiting
+//! --last-words TEXT    write TEXT to stderr after stdin closes, just before exiting
 //! --crash-on-call      exit with code 1 on tools/call, before answering
 //! --never-answer       read everything, answer nothing
 //! --big-mib N          answer tools/call with one line of N MiB
@@ -46,6 +47,7 @@ struct Knobs {
     ignore_sigterm: bool,
     stay_on_eof: bool,
     exit_delay_ms: u64,
+    last_words: Option<String>,
     crash_on_call: bool,
     never_answer: bool,
     big_mib: Option<u64>,
@@ -85,6 +87,7 @@ fn parse_args() -> Knobs {
             "--ignore-sigterm" => k.ignore_sigterm = true,
             "--stay-on-eof" => k.stay_on_eof = true,
             "--exit-delay-ms" => k.exit_delay_ms = number(&value("--exit-delay-ms")),
+            "--last-words" => k.last_words = Some(value("--last-words")),
             "--crash-on-call" => k.crash_on_call = true,
             "--never-answer" => k.never_answer = true,
             "--big-mib" => k.big_mib = Some(number(&value("--big-mib"))),
@@ -178,6 +181,9 @@ fn main() {
     // stdin closed: the polite request to exit.
     if k.exit_delay_ms > 0 {
         std::thread::sleep(Duration::from_millis(k.exit_delay_ms));
+    }
+    if let Some(words) = &k.last_words {
+        eprintln!("{words}");
     }
     if k.stay_on_eof {
         loop {
