@@ -1,7 +1,7 @@
 // The window: saved servers and live connections on the left, the selected connection's tools
 // above, the wire log (or stderr) below.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { backend, errorText, type ConnectionDto, type SavedServer } from "./ipc";
+import { backend, blankServer, errorText, type ConnectionDto, type SavedServer } from "./ipc";
 import { ServerDialog } from "./components/ServerDialog";
 import { Sidebar, type Live } from "./components/Sidebar";
 import { ToolsPanel } from "./components/ToolsPanel";
@@ -194,18 +194,4 @@ export function App() {
       )}
     </div>
   );
-}
-
-function blankServer(): SavedServer {
-  return {
-    id: "",
-    name: "",
-    command: "",
-    env: [],
-    cwd: null,
-    era: "auto",
-    timeoutMs: null,
-    graceStdinMs: null,
-    graceTermMs: null,
-  } as unknown as SavedServer;
 }

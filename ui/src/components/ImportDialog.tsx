@@ -2,6 +2,7 @@
 // config, pasted whole. Bad JSON keeps the dialog open with the text as typed and the error.
 import { useState } from "react";
 import { errorText } from "../ipc";
+import { FormFooter } from "./FormFooter";
 
 export function ImportDialog({ onImport, onCancel }: { onImport(text: string): Promise<void>; onCancel(): void }) {
   const [text, setText] = useState("");
@@ -34,19 +35,7 @@ export function ImportDialog({ onImport, onCancel }: { onImport(text: string): P
             onChange={(e) => setText(e.target.value)}
           />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={!text.trim()}>
-            Import
-          </button>
-        </footer>
+        <FormFooter error={error} onCancel={onCancel} submit="Import" disabled={!text.trim()} />
       </form>
     </div>
   );

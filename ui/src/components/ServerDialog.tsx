@@ -2,6 +2,7 @@
 // ones never recorded), era, timeouts.
 import { useState, type ReactNode } from "react";
 import { errorText, type SavedServer } from "../ipc";
+import { FormFooter } from "./FormFooter";
 
 export function ServerDialog({
   server,
@@ -183,19 +184,7 @@ export function ServerDialog({
             </>
           )}
         </div>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="primary">
-            Save
-          </button>
-        </footer>
+        <FormFooter error={error} onCancel={onCancel} submit="Save" />
       </form>
     </div>
   );

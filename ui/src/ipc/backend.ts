@@ -3,37 +3,36 @@
 // The types as the backend sends them. Rust serializes and deserializes some of them with
 // different shapes (`#[serde(default)]` fields may be missing on the way in, never on the way
 // out), so the bindings name both; the UI reads what the backend sends.
-import type {
-  CallOutcome_Serialize as CallOutcome,
-  ConnectionDto_Serialize as ConnectionDto,
-  ConnectStage,
-  Entry_Serialize as Entry,
-  FilterChip,
-  FilterView_Serialize as FilterView,
-  Imported_Serialize as Imported,
-  JsonValue,
-  LogBatch_Serialize as LogBatch,
-  Page_Serialize as Page,
-  SavedServer_Serialize as SavedServer,
-  ServerQuestion,
-  Stage,
-} from "./bindings";
+import type * as B from "./bindings";
 
-export type {
-  CallOutcome,
-  ConnectionDto,
-  ConnectStage,
-  Entry,
-  FilterChip,
-  FilterView,
-  Imported,
-  JsonValue,
-  LogBatch,
-  Page,
-  SavedServer,
-  ServerQuestion,
-  Stage,
-};
+export type CallOutcome = B.CallOutcome_Serialize;
+export type ConnectionDto = B.ConnectionDto_Serialize;
+export type ConnectStage = B.ConnectStage;
+export type Entry = B.Entry_Serialize;
+export type FilterChip = B.FilterChip;
+export type FilterView = B.FilterView_Serialize;
+export type Imported = B.Imported_Serialize;
+export type JsonValue = B.JsonValue;
+export type LogBatch = B.LogBatch_Serialize;
+export type Page = B.Page_Serialize;
+export type SavedServer = B.SavedServer_Serialize;
+export type ServerQuestion = B.ServerQuestion;
+export type Stage = B.Stage;
+
+/** A saved server with nothing filled in: what the dialog starts from and records are made from. */
+export function blankServer(): SavedServer {
+  return {
+    id: "",
+    name: "",
+    command: "",
+    env: [],
+    cwd: null,
+    era: "auto",
+    timeoutMs: null,
+    graceStdinMs: null,
+    graceTermMs: null,
+  } as unknown as SavedServer;
+}
 
 /** An error from the backend: a stable code and a sentence for people. */
 export interface BackendError {

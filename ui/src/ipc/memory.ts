@@ -10,6 +10,7 @@ import type {
   SavedServer,
   ServerQuestion,
 } from "./backend";
+import { blankServer } from "./backend";
 import type { FilterKey, Kind } from "./bindings";
 
 /** How long the in-memory backend keeps a connection in each opening stage. */
@@ -81,19 +82,7 @@ export function memoryBackend(
   const entries: Entry[] = [];
   const followers: ((b: LogBatch) => void)[] = [];
   const menuHandlers: ((id: string) => void)[] = [];
-  let servers: SavedServer[] = [
-    {
-      id: "demo",
-      name: "Demo server",
-      command: "sonde demo-server",
-      env: [],
-      cwd: null,
-      era: "auto",
-      timeoutMs: null,
-      graceStdinMs: null,
-      graceTermMs: null,
-    } as unknown as SavedServer,
-  ];
+  let servers: SavedServer[] = [{ ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" }];
   let nextConn = 1;
   let nextId = 1;
   const started = Date.now();
@@ -194,17 +183,12 @@ export function memoryBackend(
           continue;
         }
         added.push({
+          ...blankServer(),
           id: `imported-${name}`,
           name,
           command: [entry.command ?? "", ...(entry.args ?? [])].join(" ").trim(),
-          url: entry.url ?? null,
-          env: [],
-          cwd: null,
-          era: "auto",
-          timeoutMs: null,
-          graceStdinMs: null,
-          graceTermMs: null,
-        } as unknown as SavedServer);
+          url: entry.url ?? undefined,
+        });
       }
       servers = [...servers, ...added];
       return { servers: added, skipped };
