@@ -18,6 +18,9 @@ use crate::wire::{ErrorObject, RequestId};
 
 pub type Reply = oneshot::Sender<Result<Value, RequestError>>;
 
+/// An outcome on its way to the caller that waits for it.
+type Delivery = (Reply, Result<Value, RequestError>);
+
 pub struct Pending {
     pub method: String,
     /// The seq of the request's log entry, for correlation.
@@ -106,14 +109,30 @@ impl Table {
         }
     }
 
-    /// A reply: fills its entry in (what it answers, latency) and hands the outcome to the
-    /// caller. Returns the entry to record.
+    /// A reply: fills its entry in (what it answers, latency), gives it to `record`, and only
+    /// then hands the outcome to the caller, so that nothing the caller writes on hearing the
+    /// answer (a note, a verdict) is recorded before the reply itself.
     pub fn on_reply(
+        &mut self,
+        entry: Entry,
+        id: RequestId,
+        outcome: Result<Value, ErrorObject>,
+        record: impl FnOnce(Entry),
+    ) {
+        let (entry, delivery) = self.annotate_reply(entry, id, outcome);
+        record(entry);
+        if let Some((reply, result)) = delivery {
+            let _ = reply.send(result);
+        }
+    }
+
+    /// The reply's entry filled in, and the outcome for its caller if one waits.
+    fn annotate_reply(
         &mut self,
         mut entry: Entry,
         id: RequestId,
         outcome: Result<Value, ErrorObject>,
-    ) -> Entry {
+    ) -> (Entry, Option<Delivery>) {
         if let Some(pending) = self.pending.remove(&id) {
             entry.answers = Some(pending.seq);
             entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
@@ -123,15 +142,18 @@ impl Table {
             entry.probe = pending.probe;
             let result =
                 outcome.map_err(|error| RequestError::Rpc { method: pending.method, error: Box::new(error) });
-            let _ = pending.reply.send(result);
-            entry
+            (entry, Some((pending.reply, result)))
         } else if let Some((method, why)) = self.abandoned.remove(&id) {
             if let Some(s) = entry.summary.as_mut() {
                 s.method = Some(method.clone());
             }
-            entry.with_detail(format!("late reply to {method} {id}, which {why}; ignored"))
+            (entry.with_detail(format!("late reply to {method} {id}, which {why}; ignored")), None)
         } else {
-            entry.with_detail(format!("reply to id {id}, which Sonde never sent or already had answered"))
+            (
+                entry
+                    .with_detail(format!("reply to id {id}, which Sonde never sent or already had answered")),
+                None,
+            )
         }
     }
 
@@ -219,6 +241,24 @@ mod tests {
         entry
     }
 
+    /// A reply through the table, returning the entry it would record.
+    fn reply(table: &mut Table, id: RequestId, outcome: Result<Value, ErrorObject>) -> Entry {
+        let mut recorded = None;
+        table.on_reply(reply_entry(), id, outcome, |entry| recorded = Some(entry));
+        recorded.expect("every reply is recorded")
+    }
+
+    #[test]
+    fn a_reply_is_recorded_before_its_caller_hears_it() {
+        let (mut table, mut outcomes) = table(&[(5.into(), "tools/call")]);
+        let mut waiting_while_recorded = false;
+        table.on_reply(reply_entry(), 5.into(), Ok(json!({})), |_| {
+            waiting_while_recorded = outcomes[0].try_recv().is_err();
+        });
+        assert!(waiting_while_recorded, "the caller heard the answer before it was recorded");
+        assert_eq!(outcomes[0].try_recv().unwrap(), Ok(json!({})));
+    }
+
     #[test]
     fn replies_find_their_request_by_id_keeping_its_json_type() {
         let number = RequestId::from(1);
@@ -228,7 +268,7 @@ mod tests {
         for (reply_id, answered) in cases {
             let (mut table, mut outcomes) =
                 table(&[(number.clone(), "tools/list"), (string.clone(), "ping")]);
-            let entry = table.on_reply(reply_entry(), reply_id.clone(), Ok(json!({"n": answered})));
+            let entry = reply(&mut table, reply_id.clone(), Ok(json!({"n": answered})));
             assert_eq!(entry.answers, Some(10 + answered as u64), "{reply_id}");
             assert!(entry.latency_ms.is_some());
             let method = ["tools/list", "ping"][answered];
@@ -245,7 +285,7 @@ mod tests {
     fn an_error_reply_fails_its_request_with_the_method_named() {
         let (mut table, mut outcomes) = table(&[(7.into(), "tools/call")]);
         let error = ErrorObject { code: -32602, message: "bad".into(), data: None };
-        table.on_reply(reply_entry(), 7.into(), Err(error.clone()));
+        reply(&mut table, 7.into(), Err(error.clone()));
         let got = outcomes[0].try_recv().unwrap();
         assert_eq!(got, Err(RequestError::Rpc { method: "tools/call".into(), error: Box::new(error) }));
     }
@@ -264,15 +304,15 @@ mod tests {
             if let Some(why) = why {
                 table.abandon(3.into(), "tools/call".into(), why);
             }
-            let entry = table.on_reply(reply_entry(), reply_id.into(), Ok(json!({})));
+            let entry = reply(&mut table, reply_id.into(), Ok(json!({})));
             assert_eq!(entry.detail.as_deref(), Some(words));
             assert_eq!(entry.answers, None);
         }
         // A late reply is recognised once; a second copy is unknown.
         let mut table = Table::default();
         table.abandon(3.into(), "tools/call".into(), "had timed out");
-        table.on_reply(reply_entry(), 3.into(), Ok(json!({})));
-        let again = table.on_reply(reply_entry(), 3.into(), Ok(json!({})));
+        reply(&mut table, 3.into(), Ok(json!({})));
+        let again = reply(&mut table, 3.into(), Ok(json!({})));
         assert!(again.detail.unwrap().starts_with("reply to id 3, which Sonde never sent"));
     }
 

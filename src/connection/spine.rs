@@ -217,8 +217,11 @@ pub trait Transport {
 
     /// A reply: its request's caller gets the outcome, and the entry is recorded.
     fn on_reply(&mut self, entry: Entry, id: RequestId, outcome: Result<Value, ErrorObject>) {
-        let entry = self.spine().pending.on_reply(entry, id, outcome);
-        self.spine().log.append(entry);
+        let spine = self.spine();
+        let log = &spine.log;
+        spine.pending.on_reply(entry, id, outcome, |entry| {
+            log.append(entry);
+        });
     }
 
     /// A server request: the responder answers it now (the reply goes out at once) or later
