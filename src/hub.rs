@@ -17,6 +17,7 @@ use crate::connection::{Connection, RequestError, Responder};
 use crate::era::EraPolicy;
 use crate::era_cache::{CachedEra, EraCache};
 use crate::error_code::ErrorCode;
+use crate::last_words::{self, LastWords};
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp::{ServerDescription, Session};
 use crate::negotiate::{self, Plan, ReachedBy};
@@ -56,8 +57,9 @@ pub enum HubError {
     NoSuchConnection(u64),
     #[error("could not start {command}: {source}")]
     Spawn { command: String, source: std::io::Error },
+    /// The opening failed; `words` holds what the server last said and the environment hint.
     #[error("could not connect to {command}: {reason}")]
-    Handshake { command: String, reason: String },
+    Handshake { command: String, reason: String, words: LastWords },
     #[error(transparent)]
     Request(#[from] RequestError),
 }
@@ -250,11 +252,31 @@ impl Hub {
             }
         }
         let exit = conn.shutdown().await;
+        // An exit Sonde did not ask for (no shutdown step) is the server ending by itself.
+        let words = self.last_words(id, config, exit.as_ref().is_some_and(|e| e.during.is_none()));
         let reason = match exit {
             Some(exit) if !reason.contains("server ") => format!("{reason}; the server {}", exit.describe()),
             _ => reason,
         };
-        Err(HubError::Handshake { command, reason })
+        Err(HubError::Handshake { command, reason, words })
+    }
+
+    /// What connection `id` last wrote on stderr and, when it `ended_itself` during startup
+    /// after being given the minimal environment, that hint and the withheld variables its
+    /// stderr names. Call it after the shutdown: the log then holds all the server wrote.
+    pub fn last_words(&self, id: u64, config: &ServerConfig, ended_itself: bool) -> LastWords {
+        let lines =
+            self.log.last_stderr(id, last_words::MAX_LINES, last_words::MAX_BYTES).unwrap_or_default();
+        let spec = match &config.target {
+            Target::Stdio(spec) if ended_itself && !spec.inherit_env => spec,
+            _ => return LastWords { lines, ..LastWords::default() },
+        };
+        let mut given: Vec<&str> = crate::process::PASSED_THROUGH.to_vec();
+        given.push("TERM");
+        given.extend(spec.env.iter().map(|(k, _)| k.as_str()));
+        let host: Vec<String> = std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).collect();
+        let withheld = last_words::withheld_named(&lines.join("\n"), host.iter().map(String::as_str), &given);
+        LastWords { lines, minimal_env: true, withheld }
     }
 
     fn remember(&self, config: &ServerConfig, cached: Option<&CachedEra>, server: &ServerDescription) {

@@ -9,6 +9,7 @@ pub mod era_cache;
 pub mod error_code;
 pub mod files;
 pub mod hub;
+pub mod last_words;
 pub mod lifecycle;
 pub mod log;
 pub mod mcp;

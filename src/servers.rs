@@ -249,6 +249,21 @@ impl Servers {
         Ok(imported)
     }
 
+    /// Adds `name` to the environment of the saved server `id` (replacing it if set) with the
+    /// value it has in Sonde's own environment, read here so a front end never holds or shows
+    /// it; returns the new list. The fix the last-words hint offers for a withheld variable.
+    pub fn add_env_from_host(&self, id: &str, name: &str) -> Result<Vec<SavedServer>, ServersError> {
+        let value = std::env::var(name)
+            .map_err(|_| ServersError::Invalid(format!("{name} is not set in Sonde's environment")))?;
+        self.get(id)?;
+        self.change(|list| {
+            if let Some(server) = list.iter_mut().find(|s| s.id == id) {
+                server.env.retain(|v| v.key != name);
+                server.env.push(EnvVar { key: name.to_owned(), value });
+            }
+        })
+    }
+
     /// The values of every saved environment variable long enough to be worth hiding, for
     /// redacting an export. Short values (`1`, `on`) would blank out unrelated text.
     pub fn secrets(&self) -> Vec<String> {
@@ -400,6 +415,24 @@ mod tests {
         let left = servers.delete(&all[1].id).unwrap();
         assert_eq!(left.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["Demo server", "fs"]);
         assert_eq!(servers.get(&all[1].id).unwrap_err().code(), ErrorCode::NotFound);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_variable_is_added_from_sondes_environment_by_name() {
+        let path = std::env::temp_dir().join(format!("sonde-servers-env-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let servers = Servers::load(ServerStore::at(&path), "demo").unwrap();
+        let id = servers.list()[0].id.clone();
+        // PATH is set in every test run; added twice, it is there once.
+        servers.add_env_from_host(&id, "PATH").unwrap();
+        let all = servers.add_env_from_host(&id, "PATH").unwrap();
+        assert_eq!(all[0].env, [EnvVar { key: "PATH".into(), value: std::env::var("PATH").unwrap() }]);
+        assert_eq!(ServerStore::at(&path).load("unused").unwrap(), all);
+
+        let unset = servers.add_env_from_host(&id, "SONDE_TEST_SURELY_UNSET_XYZ").unwrap_err();
+        assert_eq!(unset.code(), ErrorCode::BadInput);
+        assert_eq!(servers.add_env_from_host("nope", "PATH").unwrap_err().code(), ErrorCode::NotFound);
         let _ = std::fs::remove_file(&path);
     }
 

@@ -8,6 +8,7 @@ use serde_json::Value;
 use sonde_core::connection::RequestError;
 use sonde_core::error_code::ErrorCode;
 use sonde_core::hub::{HubError, Stage};
+use sonde_core::last_words::LastWords;
 use sonde_core::log::{Filter, LogBatch, Page};
 use sonde_core::mcp::{CallOutcome, ServerDescription};
 use sonde_core::servers::{Imported, SavedServer, ServersError};
@@ -25,17 +26,25 @@ pub struct ErrorDto {
     /// and the checks made here use `bad_input`, `not_found` and `io`.
     pub code: ErrorCode,
     pub message: String,
+    /// For a server that failed to open: what it last said on stderr and the environment hint;
+    /// `null` for every other error.
+    #[serde(rename = "lastWords")]
+    pub last_words: Option<LastWords>,
 }
 
 type Result<T> = std::result::Result<T, ErrorDto>;
 
 fn err(code: ErrorCode, message: impl ToString) -> ErrorDto {
-    ErrorDto { code, message: message.to_string() }
+    ErrorDto { code, message: message.to_string(), last_words: None }
 }
 
 impl From<HubError> for ErrorDto {
     fn from(e: HubError) -> Self {
-        err(e.code(), e)
+        let mut dto = err(e.code(), &e);
+        if let HubError::Handshake { words, .. } = e {
+            dto.last_words = Some(words);
+        }
+        dto
     }
 }
 
@@ -75,6 +84,18 @@ pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<Save
 #[specta::specta]
 pub fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
     Ok(state.servers.import(&text)?)
+}
+
+/// Adds `name` to the saved server's environment with the value it has in Sonde's environment
+/// (the fix for a withheld variable); the value never crosses to the UI. Returns the new list.
+#[tauri::command]
+#[specta::specta]
+pub fn servers_add_env_from_host(
+    state: State<'_, AppState>,
+    server_id: String,
+    name: String,
+) -> Result<Vec<SavedServer>> {
+    Ok(state.servers.add_env_from_host(&server_id, &name)?)
 }
 
 /// An opening connection's stage, as it moves on.

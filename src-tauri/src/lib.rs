@@ -20,6 +20,7 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::servers_save,
         commands::servers_delete,
         commands::servers_import,
+        commands::servers_add_env_from_host,
         commands::connect,
         commands::disconnect,
         commands::tools_list,

@@ -89,6 +89,30 @@ fn errors_cross_ipc_as_code_and_message() {
 }
 
 #[test]
+fn a_failed_opening_carries_its_last_words_and_the_withheld_variable_is_added_by_name() {
+    let (_app, w) = app("last-words");
+    // In this test's own environment (nextest runs each test in a process of its own), as a
+    // user's shell would have it; the minimal environment withholds it from the server.
+    std::env::set_var("SONDE_IPC_TEST_KEY", "ipc-secret-value");
+    let script = r#"echo "Error: SONDE_IPC_TEST_KEY is not set" >&2; exit 1"#;
+    let command = format!("sh -c '{script}'");
+    let server = json!({"id": "", "name": "Needs a key", "command": command, "env": [], "era": "legacy"});
+    let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
+    let id = all[1]["id"].clone();
+    let err = invoke(&w, "connect", json!({"serverId": id, "stages": "__CHANNEL__:8"})).unwrap_err();
+    assert_eq!(err["code"], "connect_failed", "{err}");
+    assert_eq!(err["lastWords"]["lines"], json!(["Error: SONDE_IPC_TEST_KEY is not set"]), "{err}");
+    assert_eq!(err["lastWords"]["minimalEnv"], true, "{err}");
+    assert_eq!(err["lastWords"]["withheld"], json!(["SONDE_IPC_TEST_KEY"]), "{err}");
+
+    let all = invoke(&w, "servers_add_env_from_host", json!({"serverId": id, "name": "SONDE_IPC_TEST_KEY"}))
+        .unwrap();
+    assert_eq!(all[1]["env"], json!([{"key": "SONDE_IPC_TEST_KEY", "value": "ipc-secret-value"}]));
+    let err = invoke(&w, "tools_list", json!({"id": 99})).unwrap_err();
+    assert_eq!(err["lastWords"], Value::Null, "other errors carry none: {err}");
+}
+
+#[test]
 fn saved_servers_are_added_edited_and_deleted() {
     let (_app, w) = app("crud");
     let server = json!({"id": "", "name": "Time", "command": "uvx mcp-server-time", "env": [{"key": "TZ", "value": "UTC"}], "era": "legacy"});

@@ -212,6 +212,41 @@ impl WireLog {
         Ok(self.page(0, u64::MAX, filter, usize::MAX)?.entries)
     }
 
+    /// The last stderr lines of connection `conn`'s latest process (a respawn for the era
+    /// fallback starts a new one), made safe to print (see [`crate::last_words::clean`]): at
+    /// most `max_lines` lines and `max_bytes` bytes. Reads only the newest chunks, enough to
+    /// fill the budget.
+    pub fn last_stderr(&self, conn: u64, max_lines: usize, max_bytes: usize) -> io::Result<Vec<String>> {
+        self.flush()?;
+        let rows: Vec<IndexRow> = {
+            let inner = self.inner.lock().expect("wire log lock");
+            let wanted = |r: &&IndexRow| r.conn == conn && matches!(r.kind, Kind::Stderr | Kind::Lifecycle);
+            inner.index.iter().rev().filter(wanted).cloned().collect()
+        };
+        // Newest first until the raw text surely covers the budget; colour codes, which
+        // cleaning drops, are why the byte margin is wide.
+        let mut chunks = Vec::new();
+        let (mut bytes, mut newlines) = (0, 0);
+        for row in rows {
+            if bytes > 4 * max_bytes || newlines > max_lines + 1 {
+                break;
+            }
+            let entry = self.read_row(&row)?;
+            if matches!(entry.lifecycle, Some(crate::lifecycle::Lifecycle::Spawned { .. })) {
+                break;
+            }
+            if entry.kind != Kind::Stderr {
+                continue;
+            }
+            let text = String::from_utf8_lossy(&entry.bytes().unwrap_or_default()).into_owned();
+            bytes += text.len();
+            newlines += text.matches('\n').count();
+            chunks.push(text);
+        }
+        chunks.reverse();
+        Ok(crate::last_words::tail(&crate::last_words::clean(&chunks.concat()), max_lines, max_bytes))
+    }
+
     fn read_row(&self, row: &IndexRow) -> io::Result<Entry> {
         let mut buf = vec![0; row.len as usize];
         self.reader.read_exact_at(&mut buf, row.offset)?;
@@ -402,6 +437,26 @@ mod tests {
 
     fn stderr(text: &str) -> Entry {
         Entry::new(1, Kind::Stderr, Direction::In).with_bytes(text.as_bytes())
+    }
+
+    #[test]
+    fn last_stderr_is_the_latest_process_s_tail_of_one_connection_cleaned() {
+        let log = WireLog::create_in(&temp_dir("last-stderr")).unwrap();
+        let spawned = |conn| {
+            let mut e = Entry::new(conn, Kind::Lifecycle, Direction::Meta);
+            e.lifecycle = Some(crate::lifecycle::Lifecycle::Spawned { pid: 1, command: "x".into() });
+            e
+        };
+        log.append(spawned(1));
+        log.append(stderr("first process\r\n"));
+        log.append(spawned(1));
+        log.append(stderr("\u{1b}[31mError\u{1b}[0m: one\r\r\ntw"));
+        log.append(Entry::new(2, Kind::Stderr, Direction::In).with_bytes(b"other connection\n"));
+        log.append(stderr("o\r\nthree\r\n"));
+        assert_eq!(log.last_stderr(1, 20, 4096).unwrap(), ["Error: one", "two", "three"]);
+        assert_eq!(log.last_stderr(1, 2, 4096).unwrap(), ["two", "three"]);
+        assert_eq!(log.last_stderr(2, 20, 4096).unwrap(), ["other connection"]);
+        assert!(log.last_stderr(3, 20, 4096).unwrap().is_empty());
     }
 
     #[test]

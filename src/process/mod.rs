@@ -117,8 +117,8 @@ pub struct Process {
 pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawned> {
     let history = Arc::new(Mutex::new(Vec::new()));
     let command_line = spec.command_line();
-    let result = start(spec, &log, conn);
-    let (mut child, pty, stderr_drained) = match result {
+    let result = start(spec);
+    let (mut child, pty) = match result {
         Ok(started) => started,
         Err(e) => {
             record(
@@ -137,6 +137,10 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
         log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(note));
     }
     record(&log, conn, &history, Lifecycle::Spawned { pid, command: command_line });
+    // Read only once the spawn is recorded, so a process's stderr always follows its spawn in
+    // the log (the pty keeps what was written meanwhile) and the last words of a respawned
+    // server are told apart from those of the process before it.
+    let stderr_drained = pty.record_into(log.clone(), conn)?;
 
     let stdin = child.stdin.take().expect("stdin was piped");
     let stdout = child.stdout.take().expect("stdout was piped");
@@ -175,9 +179,9 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
     Ok(Spawned { process, stdin, stdout })
 }
 
-type Started = (tokio::process::Child, StderrPty, oneshot::Receiver<()>);
+type Started = (tokio::process::Child, StderrPty);
 
-fn start(spec: &SpawnSpec, log: &Arc<WireLog>, conn: u64) -> io::Result<Started> {
+fn start(spec: &SpawnSpec) -> io::Result<Started> {
     let mut pty = StderrPty::open()?;
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
@@ -194,8 +198,7 @@ fn start(spec: &SpawnSpec, log: &Arc<WireLog>, conn: u64) -> io::Result<Started>
     // The Command holds our copy of the pty slave; dropping it lets the reader see EOF once
     // the server and its children have closed theirs.
     drop(cmd);
-    let drained = pty.record_into(log.clone(), conn)?;
-    Ok((child, pty, drained))
+    Ok((child, pty))
 }
 
 fn record(log: &WireLog, conn: u64, history: &Mutex<Vec<(SystemTime, Lifecycle)>>, event: Lifecycle) {

@@ -3,6 +3,8 @@
 // Run: npm run build && node e2e/ui.mjs   (make test does both)
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
 
@@ -189,6 +191,29 @@ try {
     await dialog.getByRole("button", { name: "Import" }).click();
     await page.getByRole("status").getByText("Imported 1 server(s); skipped: odd: no command and no url").waitFor(T);
     await page.locator(".sidebar").getByText("uvx mcp-server-time").waitFor(T);
+  });
+
+  await test("a server that fails to open shows its last words and adds a withheld variable in one click", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("form", { name: "Import servers" });
+    await dialog.getByRole("textbox").fill('{"mcpServers": {"weather": {"command": "weather-server"}}}');
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await page.getByRole("button", { name: "Connect" }).last().click();
+    const card = page.locator(".connections li").last();
+    await card.locator(".status[data-status='failed']").waitFor(T);
+    await card.getByText("server exited with code 1").waitFor(T);
+    await card.getByLabel("The server's last words").getByText("Error: API_KEY is not set; export it first").waitFor(T);
+    await card.getByText("It names API_KEY, set in Sonde's environment but not passed.").waitFor(T);
+    if ((await page.content()).includes("memory-secret-value")) throw new Error("a variable's value is shown");
+    // The card as a person sees it, for the issue's closing note.
+    await page.screenshot({ path: join(tmpdir(), "sonde-e2e-last-words.png") });
+    await card.getByRole("button", { name: "Add API_KEY from my environment" }).click();
+    await page.getByRole("status").getByText("Added API_KEY from your environment").waitFor(T);
+    if ((await page.content()).includes("memory-secret-value")) throw new Error("a variable's value is shown");
+    await page.getByRole("button", { name: "Connect" }).last().click();
+    await page.locator(".connections li").last().getByText("ready · pid").waitFor(T);
   });
 
   await test("the filter narrows the log and its chips remove terms", async (page) => {

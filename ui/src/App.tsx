@@ -1,7 +1,7 @@
 // The window: saved servers and live connections on the left, the selected connection's tools
 // above, the wire log (or stderr) below.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { backend, blankServer, errorText, type ConnectionDto, type SavedServer } from "./ipc";
+import { backend, blankServer, errorText, lastWordsOf, type ConnectionDto, type SavedServer } from "./ipc";
 import { ServerDialog } from "./components/ServerDialog";
 import { Sidebar, type Live } from "./components/Sidebar";
 import { ToolsPanel } from "./components/ToolsPanel";
@@ -41,17 +41,23 @@ export function App() {
 
   const connect = useCallback(async (server: SavedServer) => {
     const pending = -Date.now();
-    setLive((all) => [...all, { id: pending, name: server.name, status: server.url ? "connecting" : "spawning" }]);
+    setLive((all) => [
+      ...all,
+      { id: pending, name: server.name, serverId: server.id, status: server.url ? "connecting" : "spawning" },
+    ]);
     try {
-      const conn: ConnectionDto = await backend.connect(server.id, ({ stage }) =>
-        setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: stage } : l))),
+      const conn: ConnectionDto = await backend.connect(server.id, ({ id, stage }) =>
+        setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: stage, connId: Number(id) } : l))),
       );
       setLive((all) =>
         all.map((l) => (l.id === pending ? { id: conn.id, name: conn.name, status: "ready", conn } : l)),
       );
       setSelected(conn.id);
     } catch (e) {
-      setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: "failed", reason: errorText(e) } : l)));
+      const words = lastWordsOf(e) ?? undefined;
+      setLive((all) =>
+        all.map((l) => (l.id === pending ? { ...l, status: "failed", reason: errorText(e), words } : l)),
+      );
     }
   }, []);
 
@@ -108,6 +114,18 @@ export function App() {
         onEdit={setEditing}
         onNew={() => setEditing(blankServer())}
         onImport={() => setImporting(true)}
+        onAddEnv={async (serverId, name) => {
+          try {
+            setServers(await backend.serversAddEnvFromHost(serverId, name));
+            setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
+          } catch (e) {
+            setNotice(errorText(e));
+          }
+        }}
+        onShowStderr={(connId) => {
+          setSelected(connId);
+          setBottom("stderr");
+        }}
         onDelete={async (s) => {
           if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
         }}

@@ -41,6 +41,9 @@ pub struct Global {
     /// Pass Sonde's whole environment to the server.
     #[arg(long, global = true)]
     pub inherit_env: bool,
+    /// Copy the server's stderr to Sonde's stderr as it arrives, each line prefixed `server: `.
+    #[arg(long, global = true)]
+    pub stderr: bool,
     /// The server's working directory.
     #[arg(long, global = true, value_name = "DIR")]
     pub cwd: Option<PathBuf>,

@@ -12,6 +12,7 @@ mod log_cmd;
 mod ops;
 mod print;
 mod run;
+mod words;
 
 use clap::Parser;
 

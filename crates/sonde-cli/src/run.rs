@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use sonde_core::connection::RequestError;
 use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
 use sonde_core::log::{sessions_dir, WireLog};
@@ -11,6 +12,7 @@ use sonde_core::mcp::Session;
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
 use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
+use crate::words;
 
 pub async fn run(global: &Global, command: Command) -> i32 {
     // Usage errors are found before a session log is made for a run that cannot happen.
@@ -33,6 +35,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         }
     }
     let hub = Arc::new(hub);
+    let copying = global.stderr.then(|| words::stream(&log));
     let work = {
         let hub = hub.clone();
         async move { with_server(&hub, &config, &common, op).await }
@@ -46,6 +49,10 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         }
     };
     hub.disconnect_all().await;
+    if let Some((stop, task)) = copying {
+        let _ = stop.send(());
+        let _ = task.await;
+    }
     let _ = log.flush();
     code
 }
@@ -116,12 +123,16 @@ fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String>
     }
 }
 
-/// Connects, runs the operation, and reports a failure the way the contract says.
+/// Connects, runs the operation, and reports a failure the way the contract says: when the
+/// server failed to open, died under a request or ended by itself, with its last words.
 async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) -> i32 {
     let id = match hub.connect_reporting(config, &say_starting).await {
         Ok(id) => id,
         Err(e) => {
             eprintln!("sonde: {e}");
+            if let HubError::Handshake { words, .. } = &e {
+                words::print(words);
+            }
             return FAILED;
         }
     };
@@ -129,12 +140,19 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         Ok(session) => run_op(&session, op, common.json).await,
         Err(e) => Err(e),
     };
+    let mut died = false;
     let code = outcome.unwrap_or_else(|e| {
         eprintln!("sonde: {e}");
+        died = matches!(e, HubError::Request(RequestError::Gone(_)));
         FAILED
     });
     if let Ok(Some(exit)) = hub.disconnect(id).await {
         eprintln!("sonde: server {}", exit.describe());
+        // No shutdown step: the server ended by itself, before Sonde asked.
+        died |= exit.during.is_none();
+    }
+    if died {
+        words::print(&hub.last_words(id, config, false));
     }
     code
 }

@@ -1,5 +1,6 @@
 // Saved servers and live connections, each connection with its state and era badge.
-import type { ConnectionDto, SavedServer, Stage } from "../ipc";
+import type { ConnectionDto, LastWords, SavedServer, Stage } from "../ipc";
+import { LastWordsView } from "./LastWordsView";
 
 export interface Live {
   id: number;
@@ -8,6 +9,12 @@ export interface Live {
   status: Stage | "ready" | "stopping" | "exited" | "failed";
   reason?: string;
   conn?: ConnectionDto;
+  /** The saved server it was started from. */
+  serverId?: string;
+  /** The connection's id in the log, known from its first stage report. */
+  connId?: number;
+  /** For a failed opening: what the server last said and the environment hint. */
+  words?: LastWords;
 }
 
 interface Props {
@@ -21,6 +28,9 @@ interface Props {
   onNew(): void;
   onImport(): void;
   onDelete(s: SavedServer): void;
+  /** Adds a withheld variable from Sonde's environment to a saved server. */
+  onAddEnv(serverId: string, name: string): void;
+  onShowStderr(connId: number): void;
 }
 
 export function Sidebar(p: Props) {
@@ -73,12 +83,24 @@ export function Sidebar(p: Props) {
                 : statusText(l.status)}
               {l.reason && <div className="reason">{l.reason}</div>}
             </div>
+            {l.words && <LastWordsView words={l.words} {...fixes(p, l)} />}
             {l.status === "ready" && <button onClick={(e) => (e.stopPropagation(), p.onStop(l.id))}>Stop</button>}
           </li>
         ))}
       </ul>
     </aside>
   );
+}
+
+/** What a failed card offers: the fixes that apply to its saved server, and its stderr. */
+function fixes(p: Props, l: Live) {
+  const saved = p.servers.find((s) => s.id === l.serverId);
+  const connId = l.connId;
+  return {
+    onAddEnv: saved && ((name: string) => p.onAddEnv(saved.id, name)),
+    onEdit: saved && (() => p.onEdit(saved)),
+    onShowStderr: connId !== undefined ? () => p.onShowStderr(connId) : undefined,
+  };
 }
 
 /** A status's name, for styling: a server still starting is `starting` however long it has been. */

@@ -13,6 +13,7 @@ export type FilterChip = B.FilterChip;
 export type FilterView = B.FilterView_Serialize;
 export type Imported = B.Imported_Serialize;
 export type JsonValue = B.JsonValue;
+export type LastWords = B.LastWords;
 export type LogBatch = B.LogBatch_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
@@ -34,14 +35,21 @@ export function blankServer(): SavedServer {
   } as unknown as SavedServer;
 }
 
-/** An error from the backend: a stable code and a sentence for people. */
+/** An error from the backend: a stable code and a sentence for people; for a server that failed
+ * to open, what it last said on stderr and the environment hint. */
 export interface BackendError {
   code: string;
   message: string;
+  lastWords?: LastWords | null;
 }
 
 export function isBackendError(e: unknown): e is BackendError {
   return typeof e === "object" && e !== null && "code" in e && "message" in e;
+}
+
+/** A failed opening's last words, when the error carries them. */
+export function lastWordsOf(e: unknown): LastWords | null {
+  return isBackendError(e) ? (e.lastWords ?? null) : null;
 }
 
 export function errorText(e: unknown): string {
@@ -56,6 +64,9 @@ export interface Backend {
   serversSave(server: SavedServer): Promise<SavedServer[]>;
   serversDelete(id: string): Promise<SavedServer[]>;
   serversImport(text: string): Promise<Imported>;
+  /** Adds `name` to a saved server's environment with the value it has in Sonde's environment,
+   * read by the backend: the value never reaches the UI. Returns the new list. */
+  serversAddEnvFromHost(serverId: string, name: string): Promise<SavedServer[]>;
   /** Starts a saved server; `onStage` hears each stage of the opening (spawning, probing…). */
   connect(serverId: string, onStage: (s: ConnectStage) => void): Promise<ConnectionDto>;
   disconnect(id: number): Promise<string | null>;

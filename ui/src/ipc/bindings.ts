@@ -12,6 +12,11 @@ export const commands = {
 	serversDelete: (id: string) => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_delete", { id }),
 	/**  Imports `mcpServers` JSON, saves what it can, and says what it skipped. */
 	serversImport: (text: string) => __TAURI_INVOKE<Imported_Serialize>("servers_import", { text }),
+	/**
+	 *  Adds `name` to the saved server's environment with the value it has in Sonde's environment
+	 *  (the fix for a withheld variable); the value never crosses to the UI. Returns the new list.
+	 */
+	serversAddEnvFromHost: (serverId: string, name: string) => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_add_env_from_host", { serverId, name }),
 	/**  Starts a saved server and opens it in its era. */
 	connect: (serverId: string, stages: Channel<ConnectStage>) => __TAURI_INVOKE<ConnectionDto_Serialize>("connect", { serverId, stages }),
 	/**  Stops a connection's server with the full shutdown ladder; returns how it ended. */
@@ -205,13 +210,36 @@ export type ErrorCode =
 "protocol";
 
 /**  An error as the UI sees it. */
-export type ErrorDto = {
+export type ErrorDto = ErrorDto_Serialize | ErrorDto_Deserialize;
+
+/**  An error as the UI sees it. */
+export type ErrorDto_Deserialize = {
 	/**
 	 *  What kind of failure, from the core's one list of codes: a core error says its own,
 	 *  and the checks made here use `bad_input`, `not_found` and `io`.
 	 */
 	code: ErrorCode,
 	message: string,
+	/**
+	 *  For a server that failed to open: what it last said on stderr and the environment hint;
+	 *  `null` for every other error.
+	 */
+	lastWords?: LastWords | null,
+};
+
+/**  An error as the UI sees it. */
+export type ErrorDto_Serialize = {
+	/**
+	 *  What kind of failure, from the core's one list of codes: a core error says its own,
+	 *  and the checks made here use `bad_input`, `not_found` and `io`.
+	 */
+	code: ErrorCode,
+	message: string,
+	/**
+	 *  For a server that failed to open: what it last said on stderr and the environment hint;
+	 *  `null` for every other error.
+	 */
+	lastWords: LastWords | null,
 };
 
 /**  How the server process ended. */
@@ -355,6 +383,22 @@ export type Kind =
  *  headers, an SSE event that carries no message (a primer, an `endpoint`).
  */
 "http";
+
+/**  A failed or ended server's last stderr lines and the environment hint. */
+export type LastWords = {
+	/**  The last lines the server wrote on stderr, escaped, oldest first. */
+	lines: string[],
+	/**
+	 *  True when the server was a process started with the minimal environment and ended
+	 *  during startup: a missing variable may be why.
+	 */
+	minimalEnv: boolean,
+	/**
+	 *  Variables the server's stderr names that exist in Sonde's environment but were not
+	 *  passed to it. Names only, never values.
+	 */
+	withheld: string[],
+};
 
 /**  One step in a server process's life. */
 export type Lifecycle = Lifecycle_Serialize | Lifecycle_Deserialize;

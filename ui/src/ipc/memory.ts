@@ -13,6 +13,10 @@ import type {
 import { blankServer } from "./backend";
 import type { FilterKey, Kind } from "./bindings";
 
+/** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
+ * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
+const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
+
 /** How long the in-memory backend keeps a connection in each opening stage. */
 const STAGE_MS = 600;
 
@@ -193,6 +197,16 @@ export function memoryBackend(
       servers = [...servers, ...added];
       return { servers: added, skipped };
     },
+    serversAddEnvFromHost: async (serverId, name) => {
+      if (!(name in HOST_ENV)) throw { code: "bad_input", message: `${name} is not set in Sonde's environment` };
+      if (!servers.some((s) => s.id === serverId)) throw { code: "not_found", message: `no saved server ${serverId}` };
+      servers = servers.map((s) =>
+        s.id === serverId
+          ? { ...s, env: [...s.env.filter((v) => v.key !== name), { key: name, value: HOST_ENV[name] }] }
+          : s,
+      );
+      return servers;
+    },
     connect: async (serverId, onStage) => {
       const saved = servers.find((s) => s.id === serverId);
       if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
@@ -208,6 +222,17 @@ export function memoryBackend(
         detail: `spawned pid ${pid} (own process group): ${saved.command}`,
         lifecycle: { event: "spawned", pid, command: saved.command },
       } as Partial<Entry> as Entry);
+      if (!saved.command.includes("demo-server") && !saved.env.some((v) => v.key === "API_KEY")) {
+        // The most common failure: a variable the minimal environment withheld.
+        const said = "Error: API_KEY is not set; export it first";
+        append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${said}\u001b[0m\r\n` } as Entry);
+        append({ conn, kind: "lifecycle", dir: "meta", detail: "server exited with code 1" } as Entry);
+        throw {
+          code: "connect_failed",
+          message: `could not connect to ${saved.command}: server exited with code 1 while initialize was pending`,
+          lastWords: { lines: [said], minimalEnv: true, withheld: ["API_KEY"] },
+        };
+      }
       append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
       onStage({ id: conn, stage: "probing" });
       await wait(STAGE_MS);

@@ -20,6 +20,7 @@ export const tauriBackend: Backend = {
   serversSave: (server) => commands.serversSave(server),
   serversDelete: (id) => commands.serversDelete(id),
   serversImport: (text) => commands.serversImport(text),
+  serversAddEnvFromHost: (serverId, name) => commands.serversAddEnvFromHost(serverId, name),
   connect: (serverId, onStage) => commands.connect(serverId, channel(onStage)),
   disconnect: (id) => commands.disconnect(id),
   toolsList: (id) => commands.toolsList(id),
