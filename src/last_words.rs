@@ -3,8 +3,8 @@
 //! Owns: turning the stderr a server wrote through its pseudo-terminal into lines a person can
 //! read safely (colour codes stripped, other control characters escaped, `\r\n` folded), keeping
 //! the tail of them within a budget, and finding the variables Sonde withheld that the server
-//! names. Every function here is pure; [`crate::log::WireLog::last_stderr`] feeds it the
-//! recorded chunks and [`crate::hub::Hub::last_words`] the environments.
+//! names. Every function here is pure; `WireLog::last_stderr` feeds it the
+//! recorded chunks and `Hub::last_words` the environments.
 //! Refuses: wording the hint; each front end names its own fix (a flag, a table).
 
 use serde::Serialize;
