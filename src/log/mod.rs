@@ -218,10 +218,26 @@ impl WireLog {
     /// fill the budget.
     pub fn last_stderr(&self, conn: u64, max_lines: usize, max_bytes: usize) -> io::Result<Vec<String>> {
         self.flush()?;
+        // Only the newest rows are taken from the index (a long session holds millions): an
+        // entry's recorded form is never shorter than its text, so rows whose records add up
+        // to far more than the budget surely cover it.
         let rows: Vec<IndexRow> = {
             let inner = self.inner.lock().expect("wire log lock");
             let wanted = |r: &&IndexRow| r.conn == conn && matches!(r.kind, Kind::Stderr | Kind::Lifecycle);
-            inner.index.iter().rev().filter(wanted).cloned().collect()
+            let mut recorded = 0u64;
+            let covered = 64 * max_bytes as u64;
+            inner
+                .index
+                .iter()
+                .rev()
+                .filter(wanted)
+                .take_while(|r| {
+                    let more = recorded <= covered;
+                    recorded += r.len;
+                    more
+                })
+                .cloned()
+                .collect()
         };
         // Newest first until the raw text surely covers the budget; colour codes, which
         // cleaning drops, are why the byte margin is wide.
