@@ -2,7 +2,8 @@
 //!
 //! Owns: connecting (spawn, then the opening exchange of the chosen era, bounded by the
 //! connect deadline, which never bounds the process), remembering era verdicts, the table of
-//! live sessions, and disconnecting.
+//! live sessions, every connection's state as it changes (`states`), restarts and supervision
+//! (`line`), and disconnecting.
 //! Refuses: presentation. It returns values and errors (each error with its stable code); the
 //! CLI prints and the UI renders.
 
@@ -24,7 +25,12 @@ use crate::negotiate::{self, Plan, ReachedBy};
 use crate::process::{duration_words, ExitInfo};
 use crate::transport::HttpMode;
 
+mod backoff;
+mod line;
 mod starting;
+mod states;
+
+pub use states::{ConnState, StateEvent, States};
 
 // What a connect takes, re-exported: callers of the facade name it as the hub's.
 pub use crate::server_config::{ServerConfig, Target};
@@ -65,6 +71,15 @@ pub enum HubError {
 }
 
 impl HubError {
+    /// Why an opening failed, and what the server last said (empty when it said nothing or
+    /// there was no server to speak).
+    pub fn failure(&self) -> (String, LastWords) {
+        match self {
+            HubError::Handshake { reason, words, .. } => (reason.clone(), words.clone()),
+            other => (other.to_string(), LastWords::default()),
+        }
+    }
+
     /// The stable code a front end shows with the message.
     pub fn code(&self) -> ErrorCode {
         match self {
@@ -89,13 +104,16 @@ impl HubError {
 /// supplies one.
 pub type ResponderFactory = dyn Fn(u64, &ServerConfig) -> Arc<dyn Responder> + Send + Sync;
 
-/// Live sessions sharing one session log.
+/// Live sessions sharing one session log. Cheap to clone: clones share everything, so the
+/// tasks that watch connections hold one.
+#[derive(Clone)]
 pub struct Hub {
     log: Arc<WireLog>,
-    responders: Option<Box<ResponderFactory>>,
+    responders: Option<Arc<ResponderFactory>>,
     era_cache: Option<EraCache>,
-    next_id: AtomicU64,
-    live: Mutex<HashMap<u64, Session>>,
+    next_id: Arc<AtomicU64>,
+    live: Arc<Mutex<HashMap<u64, Session>>>,
+    states: Arc<States>,
 }
 
 impl Hub {
@@ -104,8 +122,9 @@ impl Hub {
             log,
             responders: None,
             era_cache: None,
-            next_id: AtomicU64::new(1),
-            live: Mutex::new(HashMap::new()),
+            next_id: Arc::new(AtomicU64::new(1)),
+            live: Arc::default(),
+            states: Arc::default(),
         }
     }
 
@@ -121,12 +140,17 @@ impl Hub {
         mut self,
         factory: impl Fn(u64, &ServerConfig) -> Arc<dyn Responder> + Send + Sync + 'static,
     ) -> Hub {
-        self.responders = Some(Box::new(factory));
+        self.responders = Some(Arc::new(factory));
         self
     }
 
     pub fn log(&self) -> &Arc<WireLog> {
         &self.log
+    }
+
+    /// Every connection's state: the newest of each line, and every change as it happens.
+    pub fn states(&self) -> &States {
+        &self.states
     }
 
     /// Starts the server (stdio) or the loop that talks to it (HTTP). `fallback` asks for the
@@ -159,21 +183,71 @@ impl Hub {
     }
 
     /// [`Hub::connect`], saying which stage the opening is in as it moves on: the id the
-    /// connection will have, and the stage.
+    /// connection will have, and the stage. A config with a restart policy is supervised from
+    /// here on, a failed opening included: the error is returned and the restarts follow.
     pub async fn connect_reporting(
         &self,
         config: &ServerConfig,
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
+        self.open_line(config, None, report, line::of(config)).await
+    }
+
+    /// Opens one connection: the states table hears every stage, then `Ready` or `Failed`;
+    /// `replaces` (the connection and why) is recorded as the new one's first lifecycle entry.
+    /// A failure comes with the id the connection had.
+    async fn open_one(
+        &self,
+        config: &ServerConfig,
+        replaces: Option<(u64, String)>,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, (u64, HubError)> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let first =
+            if matches!(config.target, Target::Stdio(_)) { Stage::Spawning } else { Stage::Connecting };
+        self.states.begin(id, config, replaces.as_ref().map(|r| r.0), first);
+        if let Some((previous, why)) = replaces {
+            // The one it replaces has ended; its session is no longer asked for.
+            self.live.lock().unwrap().remove(&previous);
+            self.lifecycle(id, crate::lifecycle::Lifecycle::Replaces { previous, why });
+        }
+        let report = |id, stage| {
+            self.states.set(id, ConnState::Opening { stage });
+            report(id, stage);
+        };
+        report(id, first);
+        match self.open_reporting(id, config, &report).await {
+            Ok(pid) => {
+                let server = self.server(id).map_err(|e| (id, e))?;
+                self.states.set(id, ConnState::Ready { pid, server });
+                Ok(id)
+            }
+            Err(e) => {
+                let (reason, words) = e.failure();
+                self.states.set(id, ConnState::Failed { reason, words });
+                Err((id, e))
+            }
+        }
+    }
+
+    /// Records a lifecycle event of connection `conn` that the hub decided.
+    fn lifecycle(&self, conn: u64, event: crate::lifecycle::Lifecycle) {
+        let mut entry = Entry::new(conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
+        entry.lifecycle = Some(event);
+        self.log.append(entry);
+    }
+
+    /// The opening itself; returns the server's pid, if it has one.
+    async fn open_reporting(
+        &self,
+        id: u64,
+        config: &ServerConfig,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<Option<u32>, HubError> {
         let command = config.target.describe();
         let key = config.target.cache_key();
         // Followed from before the spawn, so the server's first byte cannot be missed.
         let follow = self.log.follow();
-        report(
-            id,
-            if matches!(config.target, Target::Stdio(_)) { Stage::Spawning } else { Stage::Connecting },
-        );
         let conn = self
             .open(id, config, false)
             .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
@@ -233,8 +307,9 @@ impl Hub {
                         .request("logging/setLevel", Some(serde_json::json!({ "level": level })))
                         .await;
                 }
+                let pid = session.conn.pid().await;
                 self.live.lock().unwrap().insert(id, session);
-                return Ok(id);
+                return Ok(pid);
             }
             Ok(Err((conn, reason))) => (conn, reason),
             Err(_) => (
@@ -251,7 +326,9 @@ impl Hub {
                 self.note(id, "dropped the cached era verdict for this server".into());
             }
         }
-        let exit = conn.shutdown().await;
+        // The ladder's steps reach the states table as they are taken.
+        let mut status = conn.status();
+        let (exit, _) = tokio::join!(conn.shutdown(), self.follow_status(id, &mut status));
         // An exit Sonde did not ask for (no shutdown step) is the server ending by itself.
         let words = self.last_words(id, config, exit.as_ref().is_some_and(|e| e.during.is_none()));
         let reason = match exit {
@@ -314,9 +391,15 @@ impl Hub {
         Ok(self.session(id)?.call_tool(name, arguments).await?)
     }
 
-    /// Shuts the server down with the full ladder and forgets the connection.
+    /// Shuts the server down with the full ladder and forgets the connection; a supervised
+    /// connection is not restarted after it, and one waiting to be restarted stays ended.
     pub async fn disconnect(&self, id: u64) -> Result<Option<ExitInfo>, HubError> {
-        let conn = self.connection(id)?;
+        self.states.halt(id);
+        let conn = match self.connection(id) {
+            Ok(conn) => conn,
+            // Ended already (perhaps waiting for a restart, which the halt has stopped).
+            Err(e) => return if self.states.get(id).is_some() { Ok(None) } else { Err(e) },
+        };
         let exit = conn.shutdown().await;
         self.live.lock().unwrap().remove(&id);
         Ok(exit)
@@ -329,8 +412,11 @@ impl Hub {
         }
     }
 
-    /// Shuts every live connection down, concurrently.
+    /// Shuts every live connection down, concurrently, and stops all supervision.
     pub async fn disconnect_all(&self) {
+        for event in self.states.snapshot() {
+            self.states.halt(event.conn);
+        }
         let conns: Vec<Connection> = self.live.lock().unwrap().drain().map(|(_, s)| s.conn).collect();
         let mut tasks = tokio::task::JoinSet::new();
         for conn in conns {

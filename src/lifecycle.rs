@@ -30,6 +30,14 @@ pub enum Lifecycle {
     GroupGone { pgid: i32 },
     /// The group could not be emptied by the deadline (a process stuck in the kernel).
     GroupStuck { pgid: i32, pids: Vec<i32> },
+    /// This connection was started to replace connection `previous` (`why`: a restart the
+    /// user asked for, or supervision's attempt).
+    Replaces { previous: u64, why: String },
+    /// Supervision: the server ended by itself (`reason`); attempt `attempt` starts after
+    /// `wait_ms`.
+    RestartWait { attempt: u32, wait_ms: u64, reason: String },
+    /// Supervision gave up: the server ended `exits` times within `window_ms`.
+    CrashLoop { exits: u32, window_ms: u64 },
 }
 
 /// The two signals of the shutdown ladder.
@@ -111,6 +119,16 @@ impl Lifecycle {
             }
             Lifecycle::GroupStuck { pgid, pids } => {
                 format!("process group {pgid} still has {pids:?} after SIGKILL")
+            }
+            Lifecycle::Replaces { previous, why } => format!("replaces connection #{previous} ({why})"),
+            Lifecycle::RestartWait { attempt, wait_ms, reason } => {
+                format!("{reason}; restart attempt {attempt} in {}", ms(*wait_ms))
+            }
+            Lifecycle::CrashLoop { exits, window_ms } => {
+                format!(
+                    "crash loop: the server ended {exits} times within {}; not restarting it",
+                    ms(*window_ms)
+                )
             }
         }
     }

@@ -53,6 +53,32 @@ pub struct ServerConfig {
     /// Asks the server for log messages at this level (`_meta` logLevel in 2026-07-28,
     /// `logging/setLevel` in 2025-11-25).
     pub log_level: Option<String>,
+    /// Start the server again when it ends by itself (`None`: never).
+    pub restart: Option<RestartPolicy>,
+}
+
+/// How a supervised server is started again: waits that double from `first` up to `cap`,
+/// back to `first` once it stayed up for `healthy`; and no more tries once it ended
+/// `max_exits` times within `window`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RestartPolicy {
+    pub first: Duration,
+    pub cap: Duration,
+    pub healthy: Duration,
+    pub max_exits: u32,
+    pub window: Duration,
+}
+
+impl Default for RestartPolicy {
+    fn default() -> Self {
+        RestartPolicy {
+            first: Duration::from_secs(1),
+            cap: Duration::from_secs(60),
+            healthy: Duration::from_secs(60),
+            max_exits: 5,
+            window: Duration::from_secs(120),
+        }
+    }
 }
 
 impl ServerConfig {
@@ -73,6 +99,7 @@ impl ServerConfig {
             options: Options::default(),
             answers: BasicResponder::default(),
             log_level: None,
+            restart: None,
         }
     }
 }

@@ -18,18 +18,20 @@ mod inbound;
 mod pending;
 mod responder;
 mod spine;
+mod status;
 mod stdin;
 mod stdio;
 
 pub use inbound::{classify, summary};
 pub use responder::{file_uri, not_handled, Answer, BasicResponder, ElicitAnswer, Responder};
+pub use status::Status;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::log::WireLog;
 use crate::process::{ExitInfo, Graces, SpawnSpec};
@@ -104,6 +106,7 @@ pub struct Connection {
     /// monotonic and never reused.
     next_id: Arc<AtomicU64>,
     http: bool,
+    status: watch::Receiver<Status>,
 }
 
 /// A request on its way: its id (to cancel it) and its outcome.
@@ -149,10 +152,15 @@ impl Connection {
         options: Options,
         responder: Arc<dyn Responder>,
     ) -> std::io::Result<Connection> {
-        let spawned = crate::process::spawn(spec, log.clone(), id)?;
+        let (status_tx, status) = watch::channel(Status::Open);
+        let graces = options.graces;
+        let observer: crate::process::Observer =
+            Arc::new(move |event| status::observe(&status_tx, event, graces));
+        let spawned = crate::process::spawn(spec, log.clone(), id, Some(observer))?;
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(stdio::run(id, spawned, log.clone(), options, responder.clone(), rx));
-        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)), http: false })
+        let next_id = Arc::new(AtomicU64::new(1));
+        Ok(Connection { id, commands: tx, log, responder, next_id, http: false, status })
     }
 
     /// Starts the loop for an HTTP server (nothing is sent until the first request).
@@ -165,8 +173,14 @@ impl Connection {
         responder: Arc<dyn Responder>,
     ) -> Result<Connection, String> {
         let (tx, rx) = mpsc::unbounded_channel();
-        http::start(id, target, mode, log.clone(), options, responder.clone(), rx)?;
-        Ok(Connection { id, commands: tx, log, responder, next_id: Arc::new(AtomicU64::new(1)), http: true })
+        let status = http::start(id, target, mode, log.clone(), options, responder.clone(), rx)?;
+        let next_id = Arc::new(AtomicU64::new(1));
+        Ok(Connection { id, commands: tx, log, responder, next_id, http: true, status })
+    }
+
+    /// Where the connection stands, as its loop knows it; changes as they happen.
+    pub fn status(&self) -> watch::Receiver<Status> {
+        self.status.clone()
     }
 
     /// The responder that answers this server's requests.

@@ -9,6 +9,7 @@
 //! implements the trait's hooks: how a message goes out, how a cancel or a timeout reaches the
 //! server, when new requests are refused, and how it shuts down.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
@@ -64,8 +65,20 @@ pub struct Spine {
     /// Replies to server requests answered later (by a person), sent when they come.
     late: mpsc::UnboundedSender<Message>,
     pub pending: Table,
+    /// Requests the transport could not take yet (stdin is full), oldest first: not recorded,
+    /// not pending, and dropped unsent if their caller goes before their turn.
+    held: VecDeque<Held>,
     pub era: Option<Era>,
     shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
+}
+
+/// A request waiting for the transport to take it.
+struct Held {
+    id: RequestId,
+    request: Request,
+    reply: Reply,
+    /// Its timeout counts from when its caller asked, not from when it is written.
+    deadline: Instant,
 }
 
 impl Spine {
@@ -85,6 +98,7 @@ impl Spine {
             responder,
             late,
             pending: Table::default(),
+            held: VecDeque::new(),
             era: None,
             shutdown_waiters: Vec::new(),
         };
@@ -94,6 +108,33 @@ impl Spine {
     /// Records a note (a meta entry) in the log.
     pub fn note(&self, detail: String) {
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    /// The next deadline of a pending or a held request.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        let held = self.held.iter().map(|h| h.deadline).min();
+        match (self.pending.next_deadline(), held) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    pub fn has_held(&self) -> bool {
+        !self.held.is_empty()
+    }
+
+    /// Records that a request was not sent, and why; nothing of it reached the server.
+    pub fn not_sent(&self, id: &RequestId, method: &str, why: &str) {
+        self.note(format!("not sent: {why}; {method} {id} was never written"));
+    }
+
+    /// Fails every held request with `reason` (the connection is going away).
+    pub fn drop_held(&mut self, reason: &str) {
+        for held in std::mem::take(&mut self.held) {
+            self.not_sent(&held.id, &held.request.method, reason);
+            let error = RequestError::Gone(format!("{reason}; {} was not sent", held.request.method));
+            let _ = held.reply.send(Err(error));
+        }
     }
 
     /// Tells everyone waiting for the shutdown how the connection ended.
@@ -151,7 +192,8 @@ pub trait Transport {
             Command::Request { id, request, reply } => self.request(id, request, reply),
             Command::Cancel { id, reason } => self.cancel(&id, &reason),
             Command::CancelAll { reason } => {
-                for id in self.spine().pending.ids() {
+                let held: Vec<RequestId> = self.spine().held.iter().map(|h| h.id.clone()).collect();
+                for id in held.into_iter().chain(self.spine().pending.ids()) {
                     self.cancel(&id, &reason);
                 }
             }
@@ -177,13 +219,51 @@ pub trait Transport {
         }
     }
 
+    /// Whether the transport cannot take a request now (stdin is full): new requests are
+    /// held, unrecorded, until [`Transport::release_held`].
+    fn busy(&self) -> bool {
+        false
+    }
+
     /// Sends a request (with a progress token when its caller listens for progress) and
-    /// remembers it, or fails it at once when the connection is gone.
-    fn request(&mut self, id: RequestId, mut request: Request, reply: Reply) {
+    /// remembers it; fails it at once when the connection is gone; holds it while the
+    /// transport is busy; and never sends it once its caller has gone.
+    fn request(&mut self, id: RequestId, request: Request, reply: Reply) {
         if let Some(reason) = self.refusal() {
             let _ = reply.send(Err(RequestError::Gone(format!("{reason}; {} was not sent", request.method))));
             return;
         }
+        if reply.is_closed() {
+            self.spine().not_sent(&id, &request.method, "the caller had gone (it stopped waiting)");
+            return;
+        }
+        if self.busy() || self.spine().has_held() {
+            let timeout = request.timeout.unwrap_or(self.spine().options.request_timeout);
+            let deadline = Instant::now() + timeout;
+            self.spine().held.push_back(Held { id, request, reply, deadline });
+            return;
+        }
+        self.dispatch(id, request, reply);
+    }
+
+    /// Sends what was held, oldest first, while the transport takes it; a request whose
+    /// caller has gone is dropped unsent.
+    fn release_held(&mut self) {
+        while !self.busy() {
+            let Some(held) = self.spine().held.pop_front() else { return };
+            if held.reply.is_closed() {
+                self.spine().not_sent(
+                    &held.id,
+                    &held.request.method,
+                    "the caller had gone (it stopped waiting)",
+                );
+                continue;
+            }
+            self.dispatch(held.id, held.request, held.reply);
+        }
+    }
+
+    fn dispatch(&mut self, id: RequestId, mut request: Request, reply: Reply) {
         let mut params = request.params.take();
         if request.progress.is_some() {
             params = Some(with_progress_token(params, &id));
@@ -197,6 +277,13 @@ pub trait Transport {
     /// Cancels a pending request: the transport tells the server, the caller gets
     /// [`RequestError::Cancelled`], and a late reply is recognised.
     fn cancel(&mut self, id: &RequestId, reason: &str) {
+        let held = self.spine().held.iter().position(|h| h.id == *id);
+        if let Some(held) = held.and_then(|i| self.spine().held.remove(i)) {
+            let method = held.request.method;
+            self.spine().not_sent(id, &method, &format!("the caller had gone (cancelled: {reason})"));
+            let _ = held.reply.send(Err(RequestError::Cancelled { method, reason: reason.to_owned() }));
+            return;
+        }
         let Some(pending) = self.spine().pending.remove(id) else { return };
         self.stop(id, &pending.method, reason);
         self.spine().pending.abandon(id.clone(), pending.method.clone(), "was cancelled");
@@ -206,7 +293,16 @@ pub trait Transport {
 
     /// Fails every request whose deadline has passed, after the transport has stopped it.
     fn on_timeouts(&mut self) {
-        for (id, pending) in self.spine().pending.expired(Instant::now()) {
+        let now = Instant::now();
+        while let Some(i) = self.spine().held.iter().position(|h| h.deadline <= now) {
+            let held = self.spine().held.remove(i).expect("found");
+            let timeout = held.request.timeout.unwrap_or(self.spine().options.request_timeout);
+            let why = format!("it waited {} for the transport to take it", duration_words(timeout));
+            self.spine().not_sent(&held.id, &held.request.method, &why);
+            let error = RequestError::Timeout { method: held.request.method, after: timeout };
+            let _ = held.reply.send(Err(error));
+        }
+        for (id, pending) in self.spine().pending.expired(now) {
             let after = duration_words(pending.timeout);
             self.timed_out(&id, &pending.method, pending.probe, &after);
             self.spine().pending.abandon(id, pending.method.clone(), "had timed out");

@@ -1,6 +1,7 @@
 //! The stdio connection loop: one task, one `select!`, the only owner of the pending map.
 //!
-//! Owns: the server's stdin (a frame is recorded, then queued for the writer) and stdout (read
+//! Owns: the server's stdin (a frame is recorded, then queued for the writer; a request waits
+//! unrecorded while earlier frames fill the pipe, see `Transport::busy`) and stdout (read
 //! and split into lines in a task of its own), an over-long line failing the request it
 //! answers, failing pending requests once the server is gone, and the shutdown ladder.
 //! Refuses: what both loops share (`spine`: commands, cancels, timeouts, server requests)
@@ -72,7 +73,7 @@ pub async fn run(
     };
     let mut commands_open = true;
     loop {
-        let deadline = lp.spine.pending.next_deadline();
+        let deadline = lp.spine.next_deadline();
         // Every branch is cancellation-safe: mpsc and watch receives lose nothing when dropped
         // unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
         // again after a select! drops the borrow of it.
@@ -93,10 +94,9 @@ pub async fn run(
                     (Ok(()), None) => {}
                 }
             },
-            written = lp.stdin.drain(), if lp.stdin.has_backlog() => {
-                if let Err(e) = written {
-                    lp.stdin_failed(e);
-                }
+            written = lp.stdin.drain(), if lp.stdin.has_backlog() => match written {
+                Err(e) => lp.stdin_failed(e),
+                Ok(()) => lp.release_held(),
             },
             _ = sleep_until(deadline), if deadline.is_some() => lp.on_timeouts(),
             _ = sleep_until(lp.settle_at), if lp.settle_at.is_some() => lp.fail_pending(),
@@ -173,10 +173,17 @@ impl Transport for Loop {
         self.shut_down
     }
 
+    /// Busy while earlier frames wait for room in the pipe: a request is written only when
+    /// its turn comes, so one whose caller has gone meanwhile is never written.
+    fn busy(&self) -> bool {
+        self.stdin.has_backlog()
+    }
+
     fn start_shutdown(&mut self) {
         if self.ladder.is_some() || self.shut_down {
             return;
         }
+        self.spine.drop_held("the connection is shutting down");
         // Dropping the sender lets the writer finish what is queued and then close stdin:
         // step one of the ladder.
         let graces = self.spine.options.graces;
@@ -215,6 +222,7 @@ impl Loop {
     fn stdin_failed(&mut self, e: std::io::Error) {
         self.stdin.abandon();
         self.note(format!("could not write to the server's stdin: {e}; later frames are not delivered"));
+        self.spine.drop_held("the server's stdin could not be written");
     }
 
     fn on_read(&mut self, read: Read) {
@@ -297,6 +305,7 @@ impl Loop {
         let Some(reason) = self.refusal() else {
             return;
         };
+        self.spine.drop_held(&reason);
         self.spine.pending.fail_all(&reason);
     }
 

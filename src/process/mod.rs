@@ -88,6 +88,30 @@ const KILL_DEADLINE: Duration = Duration::from_secs(5);
 /// How long a shutdown waits for the stderr recorder to read the last of what the server wrote.
 const STDERR_DRAIN: Duration = Duration::from_secs(1);
 
+/// Hears each lifecycle event as it is recorded (the connection turns them into its status).
+pub type Observer = Arc<dyn Fn(&Lifecycle) + Send + Sync>;
+
+/// Where a process's lifecycle events go: the log, its history, and the observer.
+struct Events {
+    log: Arc<WireLog>,
+    conn: u64,
+    history: Mutex<Vec<(SystemTime, Lifecycle)>>,
+    observer: Option<Observer>,
+}
+
+impl Events {
+    fn record(&self, event: Lifecycle) {
+        let mut entry = Entry::new(self.conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
+        entry.lifecycle = Some(event.clone());
+        self.log.append(entry);
+        // After the log: whoever hears of the event finds it already recorded.
+        if let Some(observer) = &self.observer {
+            observer(&event);
+        }
+        self.history.lock().unwrap().push((SystemTime::now(), event));
+    }
+}
+
 /// A freshly started server: the process handle and its two pipes.
 pub struct Spawned {
     pub process: Process,
@@ -103,7 +127,7 @@ pub struct Process {
     exit: watch::Receiver<Option<ExitInfo>>,
     /// The shutdown step reached, worded for [`ExitInfo::during`].
     step: Arc<Mutex<Option<String>>>,
-    history: Arc<Mutex<Vec<(SystemTime, Lifecycle)>>>,
+    events: Arc<Events>,
     /// Behind a mutex only because portable-pty's master is `Send` but not `Sync`.
     pty: Mutex<StderrPty>,
     /// Completes when the stderr recorder has read its last chunk; taken by the shutdown.
@@ -111,22 +135,23 @@ pub struct Process {
     done: AtomicBool,
 }
 
-/// Starts `spec` in a new process group, recording its lifecycle and stderr in `log`.
+/// Starts `spec` in a new process group, recording its lifecycle and stderr in `log`, and
+/// telling `observer` of each lifecycle event once it is recorded.
 ///
 /// Must be called inside a Tokio runtime: a task owns the child and reaps it.
-pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawned> {
-    let history = Arc::new(Mutex::new(Vec::new()));
+pub fn spawn(
+    spec: &SpawnSpec,
+    log: Arc<WireLog>,
+    conn: u64,
+    observer: Option<Observer>,
+) -> io::Result<Spawned> {
+    let events = Arc::new(Events { log: log.clone(), conn, history: Mutex::new(Vec::new()), observer });
     let command_line = spec.command_line();
     let result = start(spec);
     let (mut child, pty) = match result {
         Ok(started) => started,
         Err(e) => {
-            record(
-                &log,
-                conn,
-                &history,
-                Lifecycle::SpawnFailed { command: command_line, error: e.to_string() },
-            );
+            events.record(Lifecycle::SpawnFailed { command: command_line, error: e.to_string() });
             return Err(e);
         }
     };
@@ -136,7 +161,7 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
             format!("could not start the keeper ({e}); if Sonde is killed, this server may outlive it");
         log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(note));
     }
-    record(&log, conn, &history, Lifecycle::Spawned { pid, command: command_line });
+    events.record(Lifecycle::Spawned { pid, command: command_line });
     // Read only once the spawn is recorded, so a process's stderr always follows its spawn in
     // the log (the pty keeps what was written meanwhile) and the last words of a respawned
     // server are told apart from those of the process before it.
@@ -147,7 +172,7 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
     let (exit_tx, exit_rx) = watch::channel(None);
     let step = Arc::new(Mutex::new(None::<String>));
     {
-        let (log, history, step) = (log.clone(), history.clone(), step.clone());
+        let (events, step) = (events.clone(), step.clone());
         tokio::spawn(async move {
             let status = child.wait().await;
             let info = match status {
@@ -161,7 +186,7 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
                 }
                 Err(e) => ExitInfo { code: None, signal: None, during: Some(format!("(wait failed: {e})")) },
             };
-            record(&log, conn, &history, Lifecycle::Exited(info.clone()));
+            events.record(Lifecycle::Exited(info.clone()));
             let _ = exit_tx.send(Some(info));
         });
     }
@@ -171,7 +196,7 @@ pub fn spawn(spec: &SpawnSpec, log: Arc<WireLog>, conn: u64) -> io::Result<Spawn
         conn,
         exit: exit_rx,
         step,
-        history,
+        events,
         pty: Mutex::new(pty),
         stderr_drained: Mutex::new(Some(stderr_drained)),
         done: AtomicBool::new(false),
@@ -201,13 +226,6 @@ fn start(spec: &SpawnSpec) -> io::Result<Started> {
     Ok((child, pty))
 }
 
-fn record(log: &WireLog, conn: u64, history: &Mutex<Vec<(SystemTime, Lifecycle)>>, event: Lifecycle) {
-    let mut entry = Entry::new(conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
-    entry.lifecycle = Some(event.clone());
-    log.append(entry);
-    history.lock().unwrap().push((SystemTime::now(), event));
-}
-
 impl Process {
     /// The server's pid, which is also its process group id.
     pub fn pid(&self) -> u32 {
@@ -216,7 +234,7 @@ impl Process {
 
     /// Every lifecycle event so far, with its time.
     pub fn history(&self) -> Vec<(SystemTime, Lifecycle)> {
-        self.history.lock().unwrap().clone()
+        self.events.history.lock().unwrap().clone()
     }
 
     /// Watches for the exit; the value is `Some` once the server process has ended.
@@ -238,7 +256,7 @@ impl Process {
     }
 
     fn record(&self, event: Lifecycle) {
-        record(&self.log, self.conn, &self.history, event);
+        self.events.record(event);
     }
 
     fn set_step(&self, words: String) {

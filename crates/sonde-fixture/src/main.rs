@@ -33,6 +33,9 @@
 //!                      -32022, like the TypeScript SDK v2's strict handler
 //! --start-delay-ms N   read nothing from stdin and write nothing for N ms first, like a server
 //!                      that `npx -y` or `uvx` is still installing; combines with every mode
+//! --exit-after-ms N    say so on stderr and exit N ms after starting (0: at once)
+//! --exit-code C        the code --exit-after-ms exits with (default 3)
+//! --record FILE        append every line read from stdin to FILE, as it is read
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -66,6 +69,9 @@ struct Knobs {
     reply_delay_ms: u64,
     listen_end: Option<String>,
     flood: u64,
+    exit_after_ms: Option<u64>,
+    exit_code: i32,
+    record: Option<String>,
 }
 
 /// What the conversation so far has fixed.
@@ -77,7 +83,7 @@ struct State {
 }
 
 fn parse_args() -> Knobs {
-    let mut k = Knobs { tools: 1, step_ms: 100, ..Knobs::default() };
+    let mut k = Knobs { tools: 1, step_ms: 100, exit_code: 3, ..Knobs::default() };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().unwrap_or_else(|| die(&format!("{name} needs a value")));
@@ -106,6 +112,9 @@ fn parse_args() -> Knobs {
             "--reply-delay-ms" => k.reply_delay_ms = number(&value("--reply-delay-ms")),
             "--flood" => k.flood = number(&value("--flood")),
             "--listen-end" => k.listen_end = Some(value("--listen-end")),
+            "--exit-after-ms" => k.exit_after_ms = Some(number(&value("--exit-after-ms"))),
+            "--exit-code" => k.exit_code = number(&value("--exit-code")) as i32,
+            "--record" => k.record = Some(value("--record")),
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -135,6 +144,21 @@ fn main() {
     // Before anything else, stderr and the banner included: a server still being installed
     // has written nothing at all.
     std::thread::sleep(Duration::from_millis(k.start_delay_ms));
+    if let Some(ms) = k.exit_after_ms {
+        let code = k.exit_code;
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(ms));
+            eprintln!("sonde-fixture: exiting on purpose after {ms} ms");
+            std::process::exit(code);
+        });
+    }
+    let mut record = k.record.as_ref().map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap_or_else(|e| die(&format!("cannot open {path}: {e}")))
+    });
     if k.ignore_sigterm {
         // SAFETY: setting a signal to SIG_IGN has no preconditions.
         unsafe { libc::signal(libc::SIGTERM, libc::SIG_IGN) };
@@ -160,6 +184,10 @@ fn main() {
     let mut state = State::default();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
+        if let Some(file) = record.as_mut() {
+            // Written before it is handled, so the file holds whatever reached the server.
+            let _ = writeln!(file, "{line}").and_then(|_| file.flush());
+        }
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
             send(
                 &mut out,

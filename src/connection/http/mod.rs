@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 mod inbound;
@@ -34,7 +34,7 @@ use super::exchange::{self, Event, Outgoing};
 use super::inbound::{classify, with_summary};
 use super::pending::{sleep_until, Pending};
 use super::spine::{cancelled, Command, Spine, Transport};
-use super::{Options, Request, RequestError, Responder};
+use super::{Options, Request, RequestError, Responder, Status};
 use crate::era::Era;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::process::{duration_words, ExitInfo};
@@ -60,9 +60,11 @@ struct Loop {
     /// When closing stops waiting for the DELETE that ends the session.
     closing: Option<Instant>,
     closed: bool,
+    status: watch::Sender<Status>,
 }
 
-/// Starts the loop for an HTTP server. Nothing is sent until the first request.
+/// Starts the loop for an HTTP server. Nothing is sent until the first request. Returns the
+/// connection's status.
 pub fn start(
     conn: u64,
     target: HttpTarget,
@@ -71,8 +73,9 @@ pub fn start(
     options: Options,
     responder: Arc<dyn Responder>,
     commands: mpsc::UnboundedReceiver<Command>,
-) -> Result<(), String> {
+) -> Result<watch::Receiver<Status>, String> {
     let client = client(&target)?;
+    let (status, status_rx) = watch::channel(Status::Open);
     let (events, events_rx) = mpsc::unbounded_channel();
     let (spine, late_replies) = Spine::new(conn, log, options, responder);
     let post_url = (mode == HttpMode::Streamable).then(|| target.url.clone());
@@ -86,9 +89,10 @@ pub fn start(
         streams: Streams::new(events),
         closing: None,
         closed: false,
+        status,
     };
     tokio::spawn(run(lp, commands, events_rx, late_replies));
-    Ok(())
+    Ok(status_rx)
 }
 
 /// The HTTP client: rustls, the connect timeout, and redirects only within the origin, so
@@ -126,7 +130,7 @@ async fn run(
         lp.start_bodiless(reqwest::Method::GET, Vec::new(), Purpose::LegacyStream);
     }
     loop {
-        let deadline = lp.spine.pending.next_deadline();
+        let deadline = lp.spine.next_deadline();
         let resume_at = lp.streams.next_resume_at();
         tokio::select! {
             command = commands.recv(), if commands_open => commands_open = lp.received(command),
@@ -180,6 +184,17 @@ impl Transport for Loop {
     /// Cancels by era: 2026-07-28 closes the request's stream (the server MUST take that as
     /// cancellation); 2025-11-25 sends `notifications/cancelled` (never for `initialize`).
     fn stop(&mut self, id: &RequestId, method: &str, reason: &str) {
+        let queued = self
+            .outbox
+            .queued
+            .iter()
+            .position(|(_, p)| matches!(p, Purpose::Request { id: q, .. } if q == id));
+        if let Some(i) = queued {
+            // Still waiting to be posted: the server never hears of it.
+            self.outbox.queued.remove(i);
+            self.spine.not_sent(id, method, &format!("the caller had gone (cancelled: {reason})"));
+            return;
+        }
         if self.spine.era == Some(Era::Modern) {
             self.note(format!(
                 "closed the stream of {method} {id}: in 2026-07-28 over HTTP that is the cancellation"
@@ -223,6 +238,7 @@ impl Transport for Loop {
         self.spine.pending.fail_all("the connection was closed");
         if self.session.id.is_some() && self.mode == HttpMode::Streamable {
             self.closing = Some(Instant::now() + DELETE_GRACE);
+            self.status.send_replace(Status::Stopping("ending the session with DELETE".into()));
             self.start_bodiless(reqwest::Method::DELETE, Vec::new(), Purpose::Delete);
         } else {
             self.finish_close("");
@@ -238,6 +254,7 @@ impl Loop {
         self.streams.abort_all();
         self.closing = None;
         self.closed = true;
+        self.status.send_replace(Status::Ended { reason: "Sonde closed the connection".into(), exit: None });
         self.spine.release_waiters(None);
     }
 }

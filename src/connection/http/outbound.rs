@@ -70,9 +70,17 @@ impl Loop {
         self.start_exchange(Outgoing { ex, method: reqwest::Method::POST, url, headers, body }, purpose);
     }
 
-    /// Sends what waited, once nothing holds it back.
+    /// Sends what waited, once nothing holds it back. A request whose caller has gone
+    /// meanwhile is not sent, and no longer waited on.
     pub(super) fn flush_queued(&mut self) {
         for (message, purpose) in std::mem::take(&mut self.outbox.queued) {
+            if let Purpose::Request { id, method, .. } = &purpose {
+                if self.spine.pending.get(id).is_some_and(|p| p.reply.is_closed()) {
+                    self.spine.pending.remove(id);
+                    self.spine.not_sent(id, method, "the caller had gone (it stopped waiting)");
+                    continue;
+                }
+            }
             if self.outbox.held().is_none() {
                 self.post_queued(message, purpose);
             } else {

@@ -17,6 +17,7 @@
 //! --slow-headers-ms N  wait N ms before the response headers of tools/call
 //! --big-mib N          answer tools/call with a JSON body of N MiB
 //! --redirect URL       answer every POST with 307 to URL
+//! --record FILE        append every POST body to FILE, one line each, as it arrives
 //! ```
 
 use std::collections::HashSet;
@@ -36,6 +37,7 @@ struct Knobs {
     slow_headers_ms: u64,
     big_mib: Option<usize>,
     redirect: Option<String>,
+    record: Option<String>,
 }
 
 #[derive(Default)]
@@ -77,6 +79,7 @@ fn parse_args() -> Knobs {
             "--slow-headers-ms" => k.slow_headers_ms = number(value("--slow-headers-ms")),
             "--big-mib" => k.big_mib = Some(number(value("--big-mib")) as usize),
             "--redirect" => k.redirect = Some(value("--redirect")),
+            "--record" => k.record = Some(value("--record")),
             other => die(&format!("unknown flag {other}")),
         }
     }
@@ -209,6 +212,12 @@ fn post(
     knobs: &Knobs,
     shared: &Mutex<Shared>,
 ) -> std::io::Result<()> {
+    if let Some(path) = &knobs.record {
+        // Appended whole in one write, before anything else is done with it.
+        let mut line = request.body.clone();
+        line.push(b'\n');
+        std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(&line)?;
+    }
     if let Some(to) = &knobs.redirect {
         return respond(stream, 307, &[("Location", to.clone())], b"");
     }

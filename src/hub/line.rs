@@ -1,0 +1,187 @@
+//! A line of connections to one configured server: the first, and each one started to replace
+//! the one before (a restart the user asked for, or supervision's).
+//!
+//! Owns: watching a ready connection until it ends (its stopping steps and its end reach the
+//! states table as they happen, with the server's last words), restarting on request, and
+//! supervision: after an end the server did not ask for, waiting as the [`Backoff`] says and
+//! starting the same config again, until it is healthy, halted, or in a crash loop.
+//! Refuses: the opening itself (`Hub::open_one`) and deciding when to wait (`backoff`).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::backoff::{Backoff, Next};
+use super::{ConnState, Hub, HubError, Stage};
+use crate::connection::Status;
+use crate::last_words::LastWords;
+use crate::lifecycle::{ExitInfo, Lifecycle};
+use crate::server_config::ServerConfig;
+
+/// The restart schedule a supervised line shares across its connections.
+pub(super) type Line = Option<Arc<Mutex<Backoff>>>;
+
+pub(super) fn of(config: &ServerConfig) -> Line {
+    config.restart.map(|policy| Arc::new(Mutex::new(Backoff::new(policy))))
+}
+
+/// How an ended connection ended, for what follows.
+struct End {
+    conn: u64,
+    reason: String,
+    words: LastWords,
+    /// How long it was ready (zero when it never opened).
+    ran: Duration,
+}
+
+impl Hub {
+    /// Opens a connection of a line and watches it; when the opening fails on a supervised
+    /// line, supervision takes over (the error is still returned).
+    pub(super) async fn open_line(
+        &self,
+        config: &ServerConfig,
+        replaces: Option<(u64, String)>,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+        line: Line,
+    ) -> Result<u64, HubError> {
+        match self.open_one(config, replaces, report).await {
+            Ok(id) => {
+                self.adopt(id, line).await;
+                Ok(id)
+            }
+            Err((conn, error)) => {
+                if line.is_some() {
+                    let (reason, words) = error.failure();
+                    let end = End { conn, reason, words, ran: Duration::ZERO };
+                    self.spawn_supervise(Arc::new(config.clone()), end, line);
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Stops connection `id` (if it is still up) and starts its config again as a new
+    /// connection on the same line. Returns the new connection's id.
+    pub async fn restart(
+        &self,
+        id: u64,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
+        let config = self.states.config(id).ok_or(HubError::NoSuchConnection(id))?;
+        // Halts any supervision waiting to replace it: this restart is the replacement.
+        self.disconnect(id).await?;
+        self.open_line(&config, Some((id, "restart".into())), report, of(&config)).await
+    }
+
+    /// Publishes the stopping steps of connection `id` until it ends; returns how it ended.
+    pub(super) async fn follow_status(
+        &self,
+        id: u64,
+        status: &mut watch::Receiver<Status>,
+    ) -> (String, Option<ExitInfo>) {
+        loop {
+            let now = status.borrow_and_update().clone();
+            match now {
+                Status::Open => {}
+                Status::Stopping(step) => self.states.set(id, ConnState::Stopping { step }),
+                Status::Ended { reason, exit } => return (reason, exit),
+            }
+            if status.changed().await.is_err() {
+                return ("the connection ended".into(), None);
+            }
+        }
+    }
+
+    /// Watches a connection that just opened; one the user stopped while it was opening is
+    /// stopped now.
+    async fn adopt(&self, id: u64, line: Line) {
+        self.spawn_watch(id, line);
+        if self.states.is_halted(id) {
+            // The stop's effect is in the states and the log; there is nothing to return it to.
+            let _ = self.disconnect(id).await;
+        }
+    }
+
+    // A plain function that spawns: the watch and the supervision start each other, and an
+    // async function cannot hold a future of its own type.
+    fn spawn_watch(&self, id: u64, line: Line) {
+        let hub = self.clone();
+        tokio::spawn(async move { hub.watch(id, line).await });
+    }
+
+    fn spawn_supervise(&self, config: Arc<ServerConfig>, end: End, line: Line) {
+        let hub = self.clone();
+        tokio::spawn(async move { hub.supervise(config, end, line).await });
+    }
+
+    /// Watches a ready connection until it ends, then records the end with the server's last
+    /// words and, on a supervised line, hands over to supervision.
+    async fn watch(self, id: u64, line: Line) {
+        let Ok(conn) = self.connection(id) else { return };
+        let Some(config) = self.states.config(id) else { return };
+        let ready_at = Instant::now();
+        let mut status = conn.status();
+        let (reason, exit) = self.follow_status(id, &mut status).await;
+        let ran = ready_at.elapsed();
+        // Sonde asked when it had started the ladder (or closed the HTTP connection).
+        let requested = exit.as_ref().is_none_or(|e| e.during.is_some());
+        let words = self.last_words(id, &config, false);
+        self.states.set(id, ConnState::Exited { reason: reason.clone(), requested, words });
+        // The ladder sweeps what the server left in its group and reads the last of its
+        // stderr; for a shutdown Sonde started, this waits for that one to finish.
+        // The session stays until it is disconnected or replaced, so a request sent to it
+        // later is refused with the facts ("server exited with code 1; tools/list was not sent").
+        conn.shutdown().await;
+        let words = self.last_words(id, &config, false);
+        self.states.set(id, ConnState::Exited { reason: reason.clone(), requested, words: words.clone() });
+        if !requested && line.is_some() && !self.states.is_halted(id) {
+            self.supervise(config, End { conn: id, reason, words, ran }, line).await;
+        }
+    }
+
+    /// After an end the server did not ask for: waits as the line's schedule says and starts
+    /// the config again, each attempt a new connection replacing the last; stops at a crash
+    /// loop or when the user halts the line.
+    async fn supervise(self, config: Arc<ServerConfig>, mut end: End, line: Line) {
+        let Some(schedule) = line.clone() else { return };
+        loop {
+            let next = schedule.lock().unwrap().on_exit(Instant::now(), end.ran);
+            let (attempt, after) = match next {
+                Next::GiveUp { exits } => {
+                    let window = config.restart.map_or(Duration::ZERO, |p| p.window);
+                    let window_ms = u64::try_from(window.as_millis()).unwrap_or(u64::MAX);
+                    self.lifecycle(end.conn, Lifecycle::CrashLoop { exits, window_ms });
+                    self.states
+                        .set(end.conn, ConnState::CrashLoop { exits, reason: end.reason, words: end.words });
+                    return;
+                }
+                Next::Wait { attempt, after } => (attempt, after),
+            };
+            let wait_ms = u64::try_from(after.as_millis()).unwrap_or(u64::MAX);
+            let reason = end.reason.clone();
+            self.lifecycle(end.conn, Lifecycle::RestartWait { attempt, wait_ms, reason: reason.clone() });
+            self.states.set(end.conn, ConnState::Waiting { attempt, wait_ms, reason });
+            tokio::select! {
+                () = tokio::time::sleep(after) => {}
+                () = self.states.halted(end.conn) => {
+                    let reason = format!("{}; not restarted: stopped by the user", end.reason);
+                    self.states.set(end.conn, ConnState::Exited { reason, requested: true, words: end.words });
+                    return;
+                }
+            }
+            let why = format!("supervised restart, attempt {attempt}");
+            match self.open_one(&config, Some((end.conn, why)), &|_, _| {}).await {
+                Ok(id) => {
+                    self.adopt(id, line).await;
+                    return;
+                }
+                Err((conn, error)) => {
+                    let (reason, words) = error.failure();
+                    end = End { conn, reason, words, ran: Duration::ZERO };
+                }
+            }
+        }
+    }
+}
