@@ -14,6 +14,7 @@ pub mod lifecycle;
 pub mod log;
 pub mod mcp;
 pub mod negotiate;
+pub mod resend;
 pub mod process;
 pub mod schema;
 pub mod server_config;

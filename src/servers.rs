@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::era::EraPolicy;
 use crate::error_code::ErrorCode;
 use crate::process::SpawnSpec;
-use crate::server_config::{ServerConfig, Target};
+use crate::server_config::{RestartPolicy, ServerConfig, Target};
 use crate::transport::{Header, HttpTarget};
 
 /// One saved server.
@@ -53,6 +53,12 @@ pub struct SavedServer {
     pub grace_stdin_ms: Option<u64>,
     #[serde(default)]
     pub grace_term_ms: Option<u64>,
+    /// Give the server Sonde's whole environment instead of the minimal one.
+    #[serde(default)]
+    pub inherit_env: bool,
+    /// Start it again when it ends by itself, backing off, until a crash loop.
+    #[serde(default)]
+    pub restart_on_exit: bool,
 }
 
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -78,6 +84,8 @@ impl SavedServer {
             timeout_ms: None,
             grace_stdin_ms: None,
             grace_term_ms: None,
+            inherit_env: false,
+            restart_on_exit: false,
         }
     }
 
@@ -96,10 +104,12 @@ impl SavedServer {
                 let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
                 spec.env = self.env.iter().map(|v| (v.key.clone(), v.value.clone())).collect();
                 spec.cwd = self.cwd.as_ref().filter(|c| !c.trim().is_empty()).map(PathBuf::from);
+                spec.inherit_env = self.inherit_env;
                 ServerConfig::stdio(spec)
             }
         };
         config.era = self.era;
+        config.restart = self.restart_on_exit.then(RestartPolicy::default);
         config.answers.roots =
             self.roots.iter().filter(|r| !r.trim().is_empty()).map(PathBuf::from).collect();
         if let Some(ms) = self.timeout_ms {

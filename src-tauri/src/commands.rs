@@ -7,17 +7,17 @@ use serde::Serialize;
 use serde_json::Value;
 use sonde_core::connection::RequestError;
 use sonde_core::error_code::ErrorCode;
-use sonde_core::hub::{HubError, Stage};
+use sonde_core::hub::{Hub, HubError, Stage, StateEvent};
 use sonde_core::last_words::LastWords;
 use sonde_core::log::{Filter, LogBatch, Page};
-use sonde_core::mcp::{CallOutcome, ServerDescription};
+use sonde_core::mcp::CallOutcome;
 use sonde_core::servers::{Imported, SavedServer, ServersError};
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tauri::State;
 
 use crate::questions::ServerQuestion;
-use crate::state::AppState;
+use crate::state::{AppState, Lines};
 
 /// An error as the UI sees it.
 #[derive(Debug, Serialize, specta::Type)]
@@ -98,46 +98,79 @@ pub fn servers_add_env_from_host(
     Ok(state.servers.add_env_from_host(&server_id, &name)?)
 }
 
-/// An opening connection's stage, as it moves on.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct ConnectStage {
-    pub id: u64,
-    pub stage: Stage,
-}
-
-/// A live connection as the sidebar shows it.
+/// A connection's state as the window shows it: the core's event, and the saved server its
+/// line was started from.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-pub struct ConnectionDto {
-    pub id: u64,
-    pub server_id: String,
+pub struct ConnectionState {
+    pub event: StateEvent,
+    /// The saved server, when the line was started from one.
+    pub server_id: Option<String>,
     pub name: String,
-    pub pid: Option<u32>,
-    pub server: ServerDescription,
 }
 
-/// Starts a saved server and opens it in its era.
+/// Starts a saved server and opens it in its era; returns the connection's id. Its stages,
+/// and everything after, arrive as states (`connections_follow`).
 #[tauri::command]
 #[specta::specta]
-pub async fn connect(
-    state: State<'_, AppState>,
-    server_id: String,
-    stages: Channel<ConnectStage>,
-) -> Result<ConnectionDto> {
+pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u64> {
     let saved = state.servers.get(&server_id)?;
     let config = saved.to_config().map_err(|e| err(ErrorCode::BadInput, e))?;
-    let report = move |id: u64, stage: Stage| {
-        let _ = stages.send(ConnectStage { id, stage });
-    };
+    let lines = state.lines.clone();
+    let origin = (saved.id.clone(), saved.name.clone());
+    // The first stage names the new line's id: the saved server is known from then on.
+    let report = move |id: u64, _: Stage| lines.started(id, &origin);
     let id = state
         .hub
         .connect_reporting(&config, &report)
         .await
         .inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
     tracing::info!(server = %saved.name, connection = id, "connected");
-    let session = state.hub.session(id)?;
-    let pid = session.conn.pid().await;
-    Ok(ConnectionDto { id, server_id: saved.id, name: saved.name, pid, server: session.server })
+    Ok(id)
+}
+
+/// Stops connection `id` and starts its server again as a new connection on the same line.
+#[tauri::command]
+#[specta::specta]
+pub async fn restart(state: State<'_, AppState>, id: u64) -> Result<u64> {
+    Ok(state.hub.restart(id, &|_, _| {}).await?)
+}
+
+/// Every line's newest state now; each change after it arrives on `channel` as it happens.
+#[tauri::command]
+#[specta::specta]
+pub fn connections_follow(state: State<'_, AppState>, channel: Channel<ConnectionState>) -> Vec<ConnectionState> {
+    let mut changes = state.hub.states().follow();
+    let (hub, lines) = (state.hub.clone(), state.lines.clone());
+    let snapshot = move || hub.states().snapshot().into_iter().map(|e| named(&hub, &lines, e)).collect();
+    let now: Vec<ConnectionState> = snapshot();
+    let (hub, lines) = (state.hub.clone(), state.lines.clone());
+    tauri::async_runtime::spawn(async move {
+        loop {
+            let events = match changes.recv().await {
+                Ok(event) => vec![named(&hub, &lines, event)],
+                // Fell behind: the newest of every line replaces what was missed (the UI keeps
+                // the newest version of each).
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => snapshot(),
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            if events.into_iter().any(|e| channel.send(e).is_err()) {
+                return;
+            }
+        }
+    });
+    now
+}
+
+/// An event with the saved server of its line (or, for a line started otherwise, its command).
+fn named(hub: &Hub, lines: &Lines, event: StateEvent) -> ConnectionState {
+    match lines.origin(event.line) {
+        Some((server_id, name)) => ConnectionState { event, server_id: Some(server_id), name },
+        None => {
+            let name = hub.states().config(event.conn).map(|c| c.target.describe()).unwrap_or_default();
+            ConnectionState { event, server_id: None, name }
+        }
+    }
 }
 
 /// Stops a connection's server with the full shutdown ladder; returns how it ended.
@@ -147,6 +180,14 @@ pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<St
     let exit = state.hub.disconnect(id).await?;
     tracing::info!(connection = id, "stopped: {exit:?}");
     Ok(exit.map(|e| format!("server {}", e.describe())))
+}
+
+/// Why sending a call of `tool` again (after its server died) needs the person's
+/// confirmation, or `null` when its annotations say it is safe.
+#[tauri::command]
+#[specta::specta]
+pub fn tool_resend_risk(tool: Value) -> Option<String> {
+    sonde_core::resend::risk(&tool)
 }
 
 #[tauri::command]

@@ -1,8 +1,9 @@
 //! What the app holds while it runs: the hub (with its session log and its one table of live
 //! connections), the saved servers, and the questions waiting for the person.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use sonde_core::connection::Responder;
 use sonde_core::era_cache::EraCache;
@@ -17,7 +18,24 @@ pub struct AppState {
     pub servers: Servers,
     /// Server requests waiting for the person (elicitation, sampling).
     pub questions: Arc<Questions>,
+    /// The saved server each line of connections was started from.
+    pub lines: Lines,
     quitting: AtomicBool,
+}
+
+/// The saved server (id and name) each line of connections was started from, by line.
+#[derive(Clone, Default)]
+pub struct Lines(Arc<Mutex<HashMap<u64, (String, String)>>>);
+
+impl Lines {
+    /// Line `line` was started from this saved server (the first report of it wins).
+    pub fn started(&self, line: u64, origin: &(String, String)) {
+        self.0.lock().unwrap().entry(line).or_insert_with(|| origin.clone());
+    }
+
+    pub fn origin(&self, line: u64) -> Option<(String, String)> {
+        self.0.lock().unwrap().get(&line).cloned()
+    }
 }
 
 impl AppState {
@@ -49,7 +67,13 @@ impl AppState {
         let hub = hub.with_responders(move |id, config| {
             Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
         });
-        Ok(AppState { hub: Arc::new(hub), questions, servers, quitting: AtomicBool::new(false) })
+        Ok(AppState {
+            hub: Arc::new(hub),
+            questions,
+            servers,
+            lines: Lines::default(),
+            quitting: AtomicBool::new(false),
+        })
     }
 
     /// True the first time only: the caller then stops the servers and exits.

@@ -54,10 +54,14 @@ fn the_demo_server_is_saved_connects_lists_its_tools_and_stops() {
     let (_app, w) = app("demo");
     let servers = invoke(&w, "servers_list", json!({})).unwrap();
     assert_eq!(servers[0]["name"], "Demo server");
-    let conn = invoke(&w, "connect", json!({"serverId": "demo", "stages": "__CHANNEL__:8"})).unwrap();
-    assert_eq!(conn["server"]["protocolVersion"], "2026-07-28");
-    assert_eq!(conn["server"]["decidedBy"], "server/discover");
-    let id = conn["id"].clone();
+    let id = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    let states = invoke(&w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap();
+    let ready = &states[0];
+    assert_eq!((&ready["serverId"], &ready["name"]), (&json!("demo"), &json!("Demo server")));
+    assert_eq!(ready["event"]["conn"], id);
+    assert_eq!(ready["event"]["state"]["state"], "ready");
+    assert_eq!(ready["event"]["state"]["server"]["protocolVersion"], "2026-07-28");
+    assert_eq!(ready["event"]["state"]["server"]["decidedBy"], "server/discover");
     let tools = invoke(&w, "tools_list", json!({"id": id})).unwrap();
     let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["echo", "add", "slow", "greet", "image"]);
@@ -84,7 +88,7 @@ fn errors_cross_ipc_as_code_and_message() {
     let err =
         invoke(&w, "log_page", json!({"from": 0, "to": 10, "filter": "kind:nope", "limit": 10})).unwrap_err();
     assert_eq!(err["code"], "bad_input");
-    let err = invoke(&w, "connect", json!({"serverId": "missing", "stages": "__CHANNEL__:8"})).unwrap_err();
+    let err = invoke(&w, "connect", json!({"serverId": "missing"})).unwrap_err();
     assert_eq!(err["code"], "not_found");
 }
 
@@ -99,7 +103,7 @@ fn a_failed_opening_carries_its_last_words_and_the_withheld_variable_is_added_by
     let server = json!({"id": "", "name": "Needs a key", "command": command, "env": [], "era": "legacy"});
     let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
     let id = all[1]["id"].clone();
-    let err = invoke(&w, "connect", json!({"serverId": id, "stages": "__CHANNEL__:8"})).unwrap_err();
+    let err = invoke(&w, "connect", json!({"serverId": id})).unwrap_err();
     assert_eq!(err["code"], "connect_failed", "{err}");
     assert_eq!(err["lastWords"]["lines"], json!(["Error: SONDE_IPC_TEST_KEY is not set"]), "{err}");
     assert_eq!(err["lastWords"]["minimalEnv"], true, "{err}");
@@ -137,14 +141,13 @@ fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
         asked_tx.send(body.deserialize::<Value>().unwrap()).unwrap();
         Ok(())
     }));
-    let conn = invoke(&w, "connect", json!({"serverId": "demo", "stages": "__CHANNEL__:8"})).unwrap();
-    let id = conn["id"].clone();
-    let caller = w.clone();
+    let id = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    let (caller, call_id) = (w.clone(), id.clone());
     let call = std::thread::spawn(move || {
         invoke(
             &caller,
             "tool_call",
-            json!({"id": id, "tool": {"name": "greet"}, "progress": "__CHANNEL__:9"}),
+            json!({"id": call_id, "tool": {"name": "greet"}, "progress": "__CHANNEL__:9"}),
         )
     });
     let question =
@@ -162,7 +165,27 @@ fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
         json!({"qid": question["qid"], "result": answer, "refusal": null}),
     );
     assert_eq!(again.unwrap_err()["code"], "not_found", "a question is answered once");
-    invoke(&w, "disconnect", json!({"id": conn["id"]})).unwrap();
+    invoke(&w, "disconnect", json!({"id": id})).unwrap();
+}
+
+#[test]
+fn a_restart_is_a_new_connection_of_the_same_saved_server_and_resending_asks_first() {
+    let (_app, w) = app("restart");
+    let first = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    let second = invoke(&w, "restart", json!({"id": first})).unwrap();
+    assert_ne!(first, second);
+    let states = invoke(&w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap();
+    let line = states.as_array().unwrap();
+    assert_eq!(line.len(), 1, "one line, at its newest connection: {states}");
+    assert_eq!((&line[0]["serverId"], &line[0]["event"]["conn"]), (&json!("demo"), &second));
+    assert_eq!((&line[0]["event"]["line"], &line[0]["event"]["replaces"]), (&first, &first));
+    assert_eq!(line[0]["event"]["state"]["state"], "ready");
+    invoke(&w, "disconnect", json!({"id": second})).unwrap();
+
+    let risk = invoke(&w, "tool_resend_risk", json!({"tool": {"name": "wipe"}})).unwrap();
+    assert!(risk.as_str().unwrap().starts_with("wipe may have run before its server ended"), "{risk}");
+    let safe = json!({"tool": {"name": "echo", "annotations": {"readOnlyHint": true}}});
+    assert_eq!(invoke(&w, "tool_resend_risk", safe).unwrap(), Value::Null);
 }
 
 #[test]

@@ -216,6 +216,31 @@ try {
     await page.locator(".connections li").last().getByText("ready · pid").waitFor(T);
   });
 
+  await test("a call whose server died is sent again to the restarted server after a confirmation", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    const card = page.locator(".connections li").first();
+    await card.getByText("ready · pid").waitFor(T);
+    await page.getByRole("button", { name: /^Crash/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    await page.getByRole("alert").getByText("server killed by SIGKILL while tools/call was pending").waitFor(T);
+    // The card leaves "ready" as the state changes, with the reason and the last words.
+    await card.locator(".status[data-status='exited']").getByText("server killed by SIGKILL").waitFor(T);
+    await card.getByLabel("The server's last words").getByText("panic: crashed on purpose").waitFor(T);
+    await page.getByText("Restart the server (or let supervision restart it)").waitFor(T);
+    await card.getByRole("button", { name: "Restart" }).click();
+    await card.getByText("ready · pid").waitFor(T);
+    await page.getByRole("button", { name: /^Send again to connection #/ }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Send again?" });
+    await confirm.getByText("crash may have run before its server ended").waitFor(T);
+    await page.screenshot({ path: join(tmpdir(), "sonde-e2e-send-again.png") });
+    await confirm.getByRole("button", { name: "Send again" }).click();
+    await page.getByRole("alert").getByText("server killed by SIGKILL while tools/call was pending").waitFor(T);
+    // The second request went to the new connection, with a new id.
+    const sent = await page.locator(".rows .row", { hasText: "tools/call" }).count();
+    if (sent < 2) throw new Error(`expected two tools/call rows, saw ${sent}`);
+  });
+
   await test("the filter narrows the log and its chips remove terms", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Connect" }).first().click();

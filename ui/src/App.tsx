@@ -1,9 +1,10 @@
-// The window: saved servers and live connections on the left, the selected connection's tools
+// The window: saved servers and their connections on the left, the selected line's tools
 // above, the wire log (or stderr) below.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { backend, blankServer, errorText, lastWordsOf, type ConnectionDto, type SavedServer } from "./ipc";
+import { backend, blankServer, errorText, isBackendError, type SavedServer } from "./ipc";
 import { ServerDialog } from "./components/ServerDialog";
-import { Sidebar, type Live } from "./components/Sidebar";
+import { Sidebar } from "./components/Sidebar";
+import { useConnections } from "./connections/lines";
 import { ToolsPanel } from "./components/ToolsPanel";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
@@ -13,8 +14,13 @@ import type { ServerQuestion } from "./ipc";
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
-  const [live, setLive] = useState<Live[]>([]);
+  // Every line's state comes from the core as it changes; the window only chooses which to show.
+  const { lines, error: linesError } = useConnections();
+  const [dismissed, setDismissed] = useState<ReadonlySet<number>>(new Set());
   const [selected, setSelected] = useState<number | null>(null);
+  // The connection whose stderr the bottom pane shows, when a card's link chose one; otherwise
+  // the selected line's current connection.
+  const [stderrConn, setStderrConn] = useState<number | null>(null);
   const [editing, setEditing] = useState<SavedServer | null>(null);
   const [bottom, setBottom] = useState<"log" | "stderr">("log");
   const [filter, setFilter] = useState("");
@@ -24,6 +30,8 @@ export function App() {
   const [importing, setImporting] = useState(false);
   // Server requests waiting for an answer, oldest first.
   const [questions, setQuestions] = useState<ServerQuestion[]>([]);
+  const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
+  const current = selected === null ? undefined : lines.get(selected);
 
   useEffect(() => {
     backend.onServerRequest((q) => setQuestions((all) => [...all, q])).catch((e) => setNotice(errorText(e)));
@@ -36,38 +44,33 @@ export function App() {
       .catch((e) => setNotice(errorText(e)));
   }, []);
 
-  const update = (id: number, patch: Partial<Live>) =>
-    setLive((all) => all.map((l) => (l.id === id ? { ...l, ...patch } : l)));
+  // A failed opening's reason and last words are in its line's state; other errors (a saved
+  // server that cannot be started at all) are told here.
+  const told = (e: unknown) => {
+    if (!(isBackendError(e) && (e.code === "connect_failed" || e.code === "spawn_failed"))) setNotice(errorText(e));
+  };
 
   const connect = useCallback(async (server: SavedServer) => {
-    const pending = -Date.now();
-    setLive((all) => [
-      ...all,
-      { id: pending, name: server.name, serverId: server.id, status: server.url ? "connecting" : "spawning" },
-    ]);
     try {
-      const conn: ConnectionDto = await backend.connect(server.id, ({ id, stage }) =>
-        setLive((all) => all.map((l) => (l.id === pending ? { ...l, status: stage, connId: Number(id) } : l))),
-      );
-      setLive((all) =>
-        all.map((l) => (l.id === pending ? { id: conn.id, name: conn.name, status: "ready", conn } : l)),
-      );
-      setSelected(conn.id);
+      setSelected(await backend.connect(server.id));
     } catch (e) {
-      const words = lastWordsOf(e) ?? undefined;
-      setLive((all) =>
-        all.map((l) => (l.id === pending ? { ...l, status: "failed", reason: errorText(e), words } : l)),
-      );
+      told(e);
     }
   }, []);
 
-  const stop = useCallback(async (id: number) => {
-    update(id, { status: "stopping" });
+  const stop = useCallback(async (conn: number) => {
     try {
-      const how = await backend.disconnect(id);
-      update(id, { status: "exited", reason: how ?? "stopped" });
+      await backend.disconnect(conn);
     } catch (e) {
-      update(id, { status: "exited", reason: errorText(e) });
+      setNotice(errorText(e));
+    }
+  }, []);
+
+  const restart = useCallback(async (conn: number) => {
+    try {
+      await backend.restart(conn);
+    } catch (e) {
+      told(e);
     }
   }, []);
 
@@ -75,14 +78,14 @@ export function App() {
     () =>
       backend.onMenu((id) => {
         if (id === "new-connection") setEditing(blankServer());
-        if (id === "close-connection" && selected !== null) stop(selected);
+        if (id === "close-connection" && current) stop(current.event.conn);
         if (id === "find") filterBox.current?.focus();
         if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
         if (id === "toggle-lifecycle") setFilter((f) => (f.includes("kind:lifecycle") ? "" : "kind:lifecycle"));
         if (id === "toggle-follow") setFollow((f) => !f);
         if (id === "import") setImporting(true);
       }),
-    [selected, stop],
+    [current, stop],
   );
 
   useEffect(() => {
@@ -100,17 +103,20 @@ export function App() {
     return () => window.removeEventListener("keydown", keys);
   }, []);
 
-  const current = live.find((l) => l.id === selected && l.status === "ready");
-
   return (
     <div className="app">
       <Sidebar
         servers={servers}
-        live={live}
+        lines={shown}
         selected={selected}
-        onSelect={setSelected}
+        onSelect={(line) => {
+          setSelected(line);
+          setStderrConn(null);
+        }}
         onConnect={connect}
         onStop={stop}
+        onRestart={restart}
+        onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
         onEdit={setEditing}
         onNew={() => setEditing(blankServer())}
         onImport={() => setImporting(true)}
@@ -122,8 +128,8 @@ export function App() {
             setNotice(errorText(e));
           }
         }}
-        onShowStderr={(connId) => {
-          setSelected(connId);
+        onShowStderr={(conn) => {
+          setStderrConn(conn);
           setBottom("stderr");
         }}
         onDelete={async (s) => {
@@ -131,14 +137,19 @@ export function App() {
         }}
       />
       <main className="main">
+        {linesError && (
+          <div className="notice error" role="alert">
+            Connection states cannot be followed: {linesError}
+          </div>
+        )}
         {notice && (
           <div className="notice" role="status">
             {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
           </div>
         )}
         <section className="top">
-          {current?.conn ? (
-            <ToolsPanel key={current.id} conn={current.conn} />
+          {current ? (
+            <ToolsPanel key={current.event.line} line={current} />
           ) : (
             <div className="empty">
               <h2>No server selected</h2>
@@ -164,7 +175,7 @@ export function App() {
               filterBox={filterBox}
             />
           ) : (
-            <StderrPane conn={selected} />
+            <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
           )}
         </section>
       </main>
@@ -173,7 +184,8 @@ export function App() {
           key={String(questions[0].qid)}
           question={questions[0]}
           serverName={
-            live.find((l) => l.id === Number(questions[0].conn))?.name ?? `connection #${String(questions[0].conn)}`
+            [...lines.values()].find((l) => l.event.conn === Number(questions[0].conn))?.name ??
+            `connection #${String(questions[0].conn)}`
           }
           onAnswer={async ({ result, refusal }) => {
             const qid = Number(questions[0].qid);

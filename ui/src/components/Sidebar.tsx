@@ -1,36 +1,28 @@
-// Saved servers and live connections, each connection with its state and era badge.
-import type { ConnectionDto, LastWords, SavedServer, Stage } from "../ipc";
+// Saved servers, and the lines of connections started from them: each card shows the state the
+// core reports, as it happens (never a guess), with what the user does next.
+import type { ConnectionState, SavedServer, ServerDescription } from "../ipc";
+import { canStop, isFinal, reasonOf, stateName, stateText } from "../connections/lines";
 import { LastWordsView } from "./LastWordsView";
-
-export interface Live {
-  id: number;
-  name: string;
-  /** An opening stage (spawning, probing…), then ready, stopping, exited, or failed. */
-  status: Stage | "ready" | "stopping" | "exited" | "failed";
-  reason?: string;
-  conn?: ConnectionDto;
-  /** The saved server it was started from. */
-  serverId?: string;
-  /** The connection's id in the log, known from its first stage report. */
-  connId?: number;
-  /** For a failed opening: what the server last said and the environment hint. */
-  words?: LastWords;
-}
 
 interface Props {
   servers: SavedServer[];
-  live: Live[];
+  /** The newest state of each line, oldest line first. */
+  lines: ConnectionState[];
+  /** The selected line. */
   selected: number | null;
-  onSelect(id: number): void;
+  onSelect(line: number): void;
   onConnect(s: SavedServer): void;
-  onStop(id: number): void;
+  onStop(conn: number): void;
+  onRestart(conn: number): void;
+  /** Hides an ended line's card. */
+  onDismiss(line: number): void;
   onEdit(s: SavedServer): void;
   onNew(): void;
   onImport(): void;
   onDelete(s: SavedServer): void;
   /** Adds a withheld variable from Sonde's environment to a saved server. */
   onAddEnv(serverId: string, name: string): void;
-  onShowStderr(connId: number): void;
+  onShowStderr(conn: number): void;
 }
 
 export function Sidebar(p: Props) {
@@ -65,59 +57,55 @@ export function Sidebar(p: Props) {
       </ul>
       <h3>Connections</h3>
       <ul className="connections">
-        {p.live.length === 0 && <li className="hint">None yet.</li>}
-        {p.live.map((l) => (
-          <li
-            key={l.id}
-            className={l.id === p.selected ? "selected" : ""}
-            onClick={() => l.status === "ready" && p.onSelect(l.id)}
-          >
-            <div className="row">
-              <span className={`dot ${statusName(l.status)}`} aria-hidden />
-              <span className="name">{l.name}</span>
-              {l.conn && <EraBadge conn={l.conn} />}
-            </div>
-            <div className="status" data-status={statusName(l.status)}>
-              {l.status === "ready" && l.conn
-                ? `ready · ${l.conn.pid != null ? `pid ${l.conn.pid}` : "HTTP"}`
-                : statusText(l.status)}
-              {l.reason && <div className="reason">{l.reason}</div>}
-            </div>
-            {l.words && <LastWordsView words={l.words} {...fixes(p, l)} />}
-            {l.status === "ready" && <button onClick={(e) => (e.stopPropagation(), p.onStop(l.id))}>Stop</button>}
-          </li>
-        ))}
+        {p.lines.length === 0 && <li className="hint">None yet.</li>}
+        {p.lines.map((l) => {
+          const { conn, line, state } = l.event;
+          const words = "words" in state && !isEmpty(state.words) ? state.words : null;
+          const reason = reasonOf(state);
+          return (
+            <li key={line} className={line === p.selected ? "selected" : ""} onClick={() => p.onSelect(line)}>
+              <div className="row">
+                <span className={`dot ${stateName(state)}`} aria-hidden />
+                <span className="name">{l.name}</span>
+                {state.state === "ready" && <EraBadge server={state.server} />}
+                <span className="conn muted">#{conn}</span>
+              </div>
+              <div className="status" data-status={stateName(state)} role="status">
+                {stateText(state)}
+                {reason && <div className="reason">{reason}</div>}
+              </div>
+              {words && <LastWordsView words={words} {...fixes(p, l.serverId, conn)} />}
+              <div className="actions" onClick={(e) => e.stopPropagation()}>
+                {canStop(state) && <button onClick={() => p.onStop(conn)}>Stop</button>}
+                {(state.state === "ready" || isFinal(state)) && l.serverId !== null && (
+                  <button onClick={() => p.onRestart(conn)}>Restart</button>
+                )}
+                {isFinal(state) && <button onClick={() => p.onDismiss(line)}>Dismiss</button>}
+              </div>
+            </li>
+          );
+        })}
       </ul>
     </aside>
   );
 }
 
-/** What a failed card offers: the fixes that apply to its saved server, and its stderr. */
-function fixes(p: Props, l: Live) {
-  const saved = p.servers.find((s) => s.id === l.serverId);
-  const connId = l.connId;
+const isEmpty = (w: { lines: string[]; minimalEnv: boolean }) => w.lines.length === 0 && !w.minimalEnv;
+
+/** What a card with last words offers: the fixes that apply to its saved server, and its stderr. */
+function fixes(p: Props, serverId: string | null, conn: number) {
+  const saved = p.servers.find((s) => s.id === serverId);
   return {
     onAddEnv: saved && ((name: string) => p.onAddEnv(saved.id, name)),
     onEdit: saved && (() => p.onEdit(saved)),
-    onShowStderr: connId !== undefined ? () => p.onShowStderr(connId) : undefined,
+    onShowStderr: () => p.onShowStderr(conn),
   };
 }
 
-/** A status's name, for styling: a server still starting is `starting` however long it has been. */
-function statusName(s: Live["status"]): string {
-  return typeof s === "object" ? "starting" : s;
-}
-
-/** A status in words; a server that has written nothing yet says for how long it has been starting. */
-function statusText(s: Live["status"]): string {
-  return typeof s === "object" ? `starting: no output yet, ${s.starting} s` : s;
-}
-
-export function EraBadge({ conn }: { conn: ConnectionDto }) {
-  const s = conn.server;
+export function EraBadge({ server }: { server: ServerDescription }) {
   return (
-    <span className={`era ${s.era}`} title={`${s.protocolVersion}: ${s.decidedBy}`}>
-      {s.protocolVersion}
+    <span className={`era ${server.era}`} title={`${server.protocolVersion}: ${server.decidedBy}`}>
+      {server.protocolVersion}
     </span>
   );
 }

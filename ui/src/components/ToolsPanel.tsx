@@ -1,7 +1,15 @@
-// A connection's tools: the list, a form from the inputSchema (or raw JSON), Call with
-// progress and Cancel, and the result.
+// A line's tools: the list, a form from the inputSchema (or raw JSON), Call with progress and
+// Cancel, the result, and Send again when a call's server died and a new one is ready.
 import { useEffect, useState } from "react";
-import { backend, errorText, type CallOutcome, type ConnectionDto } from "../ipc";
+import {
+  backend,
+  errorText,
+  isBackendError,
+  type CallOutcome,
+  type ConnectionState,
+  type ServerDescription,
+} from "../ipc";
+import { reasonOf, stateText } from "../connections/lines";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
 import { ResultView } from "./ResultView";
@@ -19,23 +27,36 @@ interface Tool {
 const title = (t: Tool) => t.title ?? t.annotations?.title ?? t.name;
 const safeIcon = (src: string) => src.startsWith("https:") || src.startsWith("data:");
 
-export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
+/** The connection a line is at, and whether requests may go to it. */
+interface Target {
+  conn: number;
+  ready: boolean;
+}
+
+export function ToolsPanel({ line }: { line: ConnectionState }) {
+  const { conn, state } = line.event;
+  const ready = state.state === "ready";
+  // The server as its last ready connection described it: kept while the line is down, so the
+  // tools stay readable; the banner says the connection is not ready.
+  const [server, setServer] = useState<ServerDescription | null>(ready ? state.server : null);
+  if (ready && state.server !== server) setServer(state.server);
   const [tools, setTools] = useState<Tool[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Tool | null>(null);
   // Each Refresh bumps `listed`, which lists again; a listing that comes back after a newer one
-  // started is dropped.
+  // started is dropped. A new ready connection on the line lists again too.
   const [listed, setListed] = useState(0);
   useEffect(() => {
+    if (!ready) return;
     let current = true;
-    backend.toolsList(conn.id).then(
+    backend.toolsList(conn).then(
       (t) => current && setTools(t as Tool[]),
       (e) => current && setError(errorText(e)),
     );
     return () => {
       current = false;
     };
-  }, [conn.id, listed]);
+  }, [conn, ready, listed]);
   const load = () => {
     setError(null);
     setListed((n) => n + 1);
@@ -45,11 +66,19 @@ export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
       <div className="tool-list">
         <header>
           <h2>Tools</h2>
-          <span className="muted">{conn.server.serverInfo && (conn.server.serverInfo as { name?: string }).name}</span>
-          <button onClick={load}>Refresh</button>
+          <span className="muted">{server?.serverInfo && (server.serverInfo as { name?: string }).name}</span>
+          <button onClick={load} disabled={!ready}>
+            Refresh
+          </button>
         </header>
+        {!ready && (
+          <p className="banner" role="status">
+            Connection #{conn} is not ready: {stateText(state)}
+            {reasonOf(state) && ` (${reasonOf(state)})`}. Calls wait for a ready connection.
+          </p>
+        )}
         {error && <p className="error">{error}</p>}
-        {tools === null && !error && <p className="muted">Listing tools…</p>}
+        {tools === null && !error && ready && <p className="muted">Listing tools…</p>}
         <ul>
           {tools?.map((t) => (
             <li key={t.name} className={chosen?.name === t.name ? "selected" : ""}>
@@ -78,7 +107,7 @@ export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
         </ul>
       </div>
       {chosen ? (
-        <ToolCall key={chosen.name} conn={conn} tool={chosen} />
+        <ToolCall key={chosen.name} target={{ conn, ready }} tool={chosen} />
       ) : (
         <div className="empty">Choose a tool to call it.</div>
       )}
@@ -86,7 +115,7 @@ export function ToolsPanel({ conn }: { conn: ConnectionDto }) {
   );
 }
 
-function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
+function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const schema = tool.inputSchema ?? {};
   const [value, setValue] = useState<Draft>(() => initialValue(schema) ?? {});
   const [problems, setProblems] = useState<Problem[] | null>(null);
@@ -95,6 +124,11 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The arguments and connection of a call that failed because its server died: it may be sent
+  // again, as a new request, once the line has a new ready connection.
+  const [died, setDied] = useState<{ conn: number; args: unknown } | null>(null);
+  // The risk the core sees in sending it again, shown for confirmation.
+  const [risk, setRisk] = useState<string | null>(null);
 
   // The form's arguments once nothing required is missing; the raw JSON as typed, unchecked,
   // because it is there to send what the form would not.
@@ -123,20 +157,36 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
       }
     }
   };
-  const call = async () => {
-    const a = args();
-    if ("error" in a) return setError(a.error);
+  const send = async (conn: number, callArgs: unknown) => {
     setError(null);
     setOutcome(null);
     setProgress(null);
+    setDied(null);
+    setRisk(null);
     setRunning(true);
     try {
-      setOutcome(await backend.toolCall(conn.id, tool, a.args, (p) => setProgress(p as never)));
+      setOutcome(await backend.toolCall(conn, tool, callArgs, (p) => setProgress(p as never)));
     } catch (e) {
       setError(errorText(e));
+      if (isBackendError(e) && e.code === "server_gone") setDied({ conn, args: callArgs });
     } finally {
       setRunning(false);
     }
+  };
+  const call = async () => {
+    const a = args();
+    if ("error" in a) return setError(a.error);
+    await send(target.conn, a.args);
+  };
+  // Send again goes to the line's new connection; the core says whether that needs a yes.
+  const canResend = died !== null && target.ready && target.conn !== died.conn;
+  const sendAgain = async (confirmed: boolean) => {
+    if (!died) return;
+    if (!confirmed) {
+      const why = await backend.toolResendRisk(tool);
+      if (why) return setRisk(why);
+    }
+    await send(target.conn, died.args);
   };
   return (
     <div className="tool-call">
@@ -158,11 +208,11 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
           <SchemaForm schema={schema} value={value} onChange={setValue} problems={problems} />
         )}
         <div className="call-row">
-          <button type="submit" className="primary" disabled={running}>
+          <button type="submit" className="primary" disabled={running || !target.ready}>
             {running ? "Calling…" : "Call"}
           </button>
           {running && (
-            <button type="button" onClick={() => backend.requestCancel(conn.id)}>
+            <button type="button" onClick={() => backend.requestCancel(target.conn)}>
               Cancel
             </button>
           )}
@@ -178,6 +228,23 @@ function ToolCall({ conn, tool }: { conn: ConnectionDto; tool: Tool }) {
         <p className="error" role="alert">
           {error}
         </p>
+      )}
+      {died && !canResend && !running && (
+        <p className="muted">Restart the server (or let supervision restart it) to send this call again.</p>
+      )}
+      {canResend && risk === null && !running && (
+        <button className="primary" onClick={() => sendAgain(false)}>
+          Send again to connection #{target.conn}
+        </button>
+      )}
+      {canResend && risk !== null && (
+        <div className="confirm" role="alertdialog" aria-label="Send again?">
+          <p>{risk}</p>
+          <button className="primary" autoFocus onClick={() => sendAgain(true)}>
+            Send again
+          </button>
+          <button onClick={() => setRisk(null)}>Cancel</button>
+        </div>
       )}
       {outcome && <ResultView outcome={outcome} />}
     </div>

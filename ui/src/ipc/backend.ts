@@ -6,8 +6,8 @@
 import type * as B from "./bindings";
 
 export type CallOutcome = B.CallOutcome_Serialize;
-export type ConnectionDto = B.ConnectionDto_Serialize;
-export type ConnectStage = B.ConnectStage;
+export type ConnectionState = B.ConnectionState_Serialize;
+export type ConnState = B.ConnState_Serialize;
 export type Entry = B.Entry_Serialize;
 export type FilterChip = B.FilterChip;
 export type FilterView = B.FilterView_Serialize;
@@ -17,6 +17,7 @@ export type LastWords = B.LastWords;
 export type LogBatch = B.LogBatch_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
+export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion;
 export type Stage = B.Stage;
 
@@ -32,6 +33,8 @@ export function blankServer(): SavedServer {
     timeoutMs: null,
     graceStdinMs: null,
     graceTermMs: null,
+    inheritEnv: false,
+    restartOnExit: false,
   } as unknown as SavedServer;
 }
 
@@ -67,9 +70,16 @@ export interface Backend {
   /** Adds `name` to a saved server's environment with the value it has in Sonde's environment,
    * read by the backend: the value never reaches the UI. Returns the new list. */
   serversAddEnvFromHost(serverId: string, name: string): Promise<SavedServer[]>;
-  /** Starts a saved server; `onStage` hears each stage of the opening (spawning, probing…). */
-  connect(serverId: string, onStage: (s: ConnectStage) => void): Promise<ConnectionDto>;
+  /** Starts a saved server; resolves with the connection's id once it is ready. Its stages and
+   * everything after arrive on `followConnections`. */
+  connect(serverId: string): Promise<number>;
+  /** Stops a connection and starts its server again as a new connection on the same line. */
+  restart(id: number): Promise<number>;
+  /** Every line's newest state now; `onState` hears each change after it, as it happens. */
+  followConnections(onState: (s: ConnectionState) => void): Promise<ConnectionState[]>;
   disconnect(id: number): Promise<string | null>;
+  /** Why sending a call of `tool` again needs confirmation, or null when it is safe. */
+  toolResendRisk(tool: unknown): Promise<string | null>;
   toolsList(id: number): Promise<unknown[]>;
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;

@@ -17,10 +17,22 @@ export const commands = {
 	 *  (the fix for a withheld variable); the value never crosses to the UI. Returns the new list.
 	 */
 	serversAddEnvFromHost: (serverId: string, name: string) => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_add_env_from_host", { serverId, name }),
-	/**  Starts a saved server and opens it in its era. */
-	connect: (serverId: string, stages: Channel<ConnectStage>) => __TAURI_INVOKE<ConnectionDto_Serialize>("connect", { serverId, stages }),
+	/**
+	 *  Starts a saved server and opens it in its era; returns the connection's id. Its stages,
+	 *  and everything after, arrive as states (`connections_follow`).
+	 */
+	connect: (serverId: string) => __TAURI_INVOKE<number>("connect", { serverId }),
+	/**  Stops connection `id` and starts its server again as a new connection on the same line. */
+	restart: (id: number) => __TAURI_INVOKE<number>("restart", { id }),
+	/**  Every line's newest state now; each change after it arrives on `channel` as it happens. */
+	connectionsFollow: (channel: Channel<ConnectionState_Deserialize>) => __TAURI_INVOKE<ConnectionState_Serialize[]>("connections_follow", { channel }),
 	/**  Stops a connection's server with the full shutdown ladder; returns how it ended. */
 	disconnect: (id: number) => __TAURI_INVOKE<string | null>("disconnect", { id }),
+	/**
+	 *  Why sending a call of `tool` again (after its server died) needs the person's
+	 *  confirmation, or `null` when its annotations say it is safe.
+	 */
+	toolResendRisk: (tool: Value) => __TAURI_INVOKE<string | null>("tool_resend_risk", { tool }),
 	toolsList: (id: number) => __TAURI_INVOKE<Value[]>("tools_list", { id }),
 	/**
 	 *  Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
@@ -71,31 +83,75 @@ export type CallOutcome_Serialize = {
 	check: OutputCheck | null,
 };
 
-/**  An opening connection's stage, as it moves on. */
-export type ConnectStage = {
-	id: number,
-	stage: Stage,
+/**  Where a connection is. Every state a front end shows comes from here. */
+export type ConnState = ConnState_Serialize | ConnState_Deserialize;
+
+/**  Where a connection is. Every state a front end shows comes from here. */
+export type ConnState_Deserialize = 
+/**  Being opened, at this stage. */
+{ state: "opening"; stage: Stage } | 
+/**  Open in its era; requests may be sent. */
+{ state: "ready"; pid?: number | null; server: ServerDescription_Deserialize } | 
+/**  Sonde is shutting it down; `step` names the step of the ladder it is at. */
+{ state: "stopping"; step: string } | 
+/**  The opening failed; `reason` says how, `words` what the server last said. */
+{ state: "failed"; reason: string; words: LastWords } | 
+/**  It ended. `requested` is true when Sonde stopped it (the user, a restart, quitting). */
+{ state: "exited"; reason: string; requested: boolean; words: LastWords } | 
+/**  Supervised: it ended by itself and attempt `attempt` starts after `wait_ms`. */
+{ state: "waiting"; attempt: number; wait_ms: number; reason: string } | 
+/**
+ *  Supervised: it ended too often (`exits` times within the window), so Sonde stopped
+ *  trying. `reason` and `words` are those of the last exit.
+ */
+{ state: "crash_loop"; exits: number; reason: string; words: LastWords };
+
+/**  Where a connection is. Every state a front end shows comes from here. */
+export type ConnState_Serialize = 
+/**  Being opened, at this stage. */
+{ state: "opening"; stage: Stage } | 
+/**  Open in its era; requests may be sent. */
+{ state: "ready"; pid: number | null; server: ServerDescription_Serialize } | 
+/**  Sonde is shutting it down; `step` names the step of the ladder it is at. */
+{ state: "stopping"; step: string } | 
+/**  The opening failed; `reason` says how, `words` what the server last said. */
+{ state: "failed"; reason: string; words: LastWords } | 
+/**  It ended. `requested` is true when Sonde stopped it (the user, a restart, quitting). */
+{ state: "exited"; reason: string; requested: boolean; words: LastWords } | 
+/**  Supervised: it ended by itself and attempt `attempt` starts after `wait_ms`. */
+{ state: "waiting"; attempt: number; wait_ms: number; reason: string } | 
+/**
+ *  Supervised: it ended too often (`exits` times within the window), so Sonde stopped
+ *  trying. `reason` and `words` are those of the last exit.
+ */
+{ state: "crash_loop"; exits: number; reason: string; words: LastWords };
+
+/**
+ *  A connection's state as the window shows it: the core's event, and the saved server its
+ *  line was started from.
+ */
+export type ConnectionState = ConnectionState_Serialize | ConnectionState_Deserialize;
+
+/**
+ *  A connection's state as the window shows it: the core's event, and the saved server its
+ *  line was started from.
+ */
+export type ConnectionState_Deserialize = {
+	event: StateEvent_Deserialize,
+	/**  The saved server, when the line was started from one. */
+	serverId?: string | null,
+	name: string,
 };
 
-/**  A live connection as the sidebar shows it. */
-export type ConnectionDto = ConnectionDto_Serialize | ConnectionDto_Deserialize;
-
-/**  A live connection as the sidebar shows it. */
-export type ConnectionDto_Deserialize = {
-	id: number,
-	serverId: string,
+/**
+ *  A connection's state as the window shows it: the core's event, and the saved server its
+ *  line was started from.
+ */
+export type ConnectionState_Serialize = {
+	event: StateEvent_Serialize,
+	/**  The saved server, when the line was started from one. */
+	serverId: string | null,
 	name: string,
-	pid?: number | null,
-	server: ServerDescription_Deserialize,
-};
-
-/**  A live connection as the sidebar shows it. */
-export type ConnectionDto_Serialize = {
-	id: number,
-	serverId: string,
-	name: string,
-	pid: number | null,
-	server: ServerDescription_Serialize,
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -406,44 +462,68 @@ export type Lifecycle = Lifecycle_Serialize | Lifecycle_Deserialize;
 /**  One step in a server process's life. */
 export type Lifecycle_Deserialize = 
 /**  The process started in a process group of its own (pgid = pid). */
-({ event: "spawned"; pid: number; command: string }) & { error?: never; grace_ms?: never; pgid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "spawned"; pid: number; command: string }) & { attempt?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The process could not be started. */
-({ event: "spawn_failed"; command: string; error: string }) & { grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "spawn_failed"; command: string; error: string }) & { attempt?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server closed its stdout. */
-({ event: "stdout_closed" }) & { command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "stdout_closed" }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 1: Sonde closed the server's stdin, the polite request to exit. */
-({ event: "stdin_closed"; grace_ms: number }) & { command?: never; error?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "stdin_closed"; grace_ms: number }) & { attempt?: never; command?: never; error?: never; exits?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 2 or 3: a signal sent to the whole process group. */
-({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { command?: never; error?: never; grace_ms?: never; pid?: never; pids?: never } | 
+({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server process (the group leader) ended and was reaped. */
 {
 	event: "exited",
 } & ExitInfo_Deserialize | 
 /**  The process group is empty: no server, no grandchild left. */
-({ event: "group_gone"; pgid: number }) & { command?: never; error?: never; grace_ms?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "group_gone"; pgid: number }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The group could not be emptied by the deadline (a process stuck in the kernel). */
-({ event: "group_stuck"; pgid: number; pids: number[] }) & { command?: never; error?: never; grace_ms?: never; pid?: never; reason?: never; signal?: never };
+({ event: "group_stuck"; pgid: number; pids: number[] }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+/**
+ *  This connection was started to replace connection `previous` (`why`: a restart the
+ *  user asked for, or supervision's attempt).
+ */
+({ event: "replaces"; previous: number; why: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never; wait_ms?: never; window_ms?: never } | 
+/**
+ *  Supervision: the server ended by itself (`reason`); attempt `attempt` starts after
+ *  `wait_ms`.
+ */
+({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
+/**  Supervision gave up: the server ended `exits` times within `window_ms`. */
+({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
 /**  One step in a server process's life. */
 export type Lifecycle_Serialize = 
 /**  The process started in a process group of its own (pgid = pid). */
-({ event: "spawned"; pid: number; command: string }) & { error?: never; grace_ms?: never; pgid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "spawned"; pid: number; command: string }) & { attempt?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The process could not be started. */
-({ event: "spawn_failed"; command: string; error: string }) & { grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "spawn_failed"; command: string; error: string }) & { attempt?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server closed its stdout. */
-({ event: "stdout_closed" }) & { command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "stdout_closed" }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 1: Sonde closed the server's stdin, the polite request to exit. */
-({ event: "stdin_closed"; grace_ms: number }) & { command?: never; error?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "stdin_closed"; grace_ms: number }) & { attempt?: never; command?: never; error?: never; exits?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 2 or 3: a signal sent to the whole process group. */
-({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { command?: never; error?: never; grace_ms?: never; pid?: never; pids?: never } | 
+({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server process (the group leader) ended and was reaped. */
 {
 	event: "exited",
 } & ExitInfo_Serialize | 
 /**  The process group is empty: no server, no grandchild left. */
-({ event: "group_gone"; pgid: number }) & { command?: never; error?: never; grace_ms?: never; pid?: never; pids?: never; reason?: never; signal?: never } | 
+({ event: "group_gone"; pgid: number }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The group could not be emptied by the deadline (a process stuck in the kernel). */
-({ event: "group_stuck"; pgid: number; pids: number[] }) & { command?: never; error?: never; grace_ms?: never; pid?: never; reason?: never; signal?: never };
+({ event: "group_stuck"; pgid: number; pids: number[] }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+/**
+ *  This connection was started to replace connection `previous` (`why`: a restart the
+ *  user asked for, or supervision's attempt).
+ */
+({ event: "replaces"; previous: number; why: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never; wait_ms?: never; window_ms?: never } | 
+/**
+ *  Supervision: the server ended by itself (`reason`); attempt `attempt` starts after
+ *  `wait_ms`.
+ */
+({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
+/**  Supervision gave up: the server ended `exits` times within `window_ms`. */
+({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch = LogBatch_Serialize | LogBatch_Deserialize;
@@ -510,6 +590,10 @@ export type SavedServer_Deserialize = {
 	timeoutMs?: number | null,
 	graceStdinMs?: number | null,
 	graceTermMs?: number | null,
+	/**  Give the server Sonde's whole environment instead of the minimal one. */
+	inheritEnv?: boolean,
+	/**  Start it again when it ends by itself, backing off, until a crash loop. */
+	restartOnExit?: boolean,
 };
 
 /**  One saved server. */
@@ -529,6 +613,10 @@ export type SavedServer_Serialize = {
 	timeoutMs: number | null,
 	graceStdinMs: number | null,
 	graceTermMs: number | null,
+	/**  Give the server Sonde's whole environment instead of the minimal one. */
+	inheritEnv: boolean,
+	/**  Start it again when it ends by itself, backing off, until a crash loop. */
+	restartOnExit: boolean,
 };
 
 /**  What the server said about itself, and how its protocol version was decided. */
@@ -600,6 +688,33 @@ export type Stage =
 "initializing" | 
 /**  `server/discover` in 2026-07-28. */
 "discovering";
+
+/**  One change of one connection's state. */
+export type StateEvent = StateEvent_Serialize | StateEvent_Deserialize;
+
+/**  One change of one connection's state. */
+export type StateEvent_Deserialize = {
+	/**  Increases with every event of the hub: a front end keeps the newest it has seen. */
+	version: number,
+	conn: number,
+	/**  The first connection of its line: a restart starts a new connection on the same line. */
+	line: number,
+	/**  The connection this one was started to replace. */
+	replaces?: number | null,
+	state: ConnState_Deserialize,
+};
+
+/**  One change of one connection's state. */
+export type StateEvent_Serialize = {
+	/**  Increases with every event of the hub: a front end keeps the newest it has seen. */
+	version: number,
+	conn: number,
+	/**  The first connection of its line: a restart starts a new connection on the same line. */
+	line: number,
+	/**  The connection this one was started to replace. */
+	replaces: number | null,
+	state: ConnState_Serialize,
+};
 
 /**  The decoded outline of a message: enough to filter and correlate without parsing again. */
 export type Summary = Summary_Serialize | Summary_Deserialize;

@@ -2,7 +2,8 @@
 // in a plain browser. It follows the desktop backend's contract, not its implementation.
 import type {
   Backend,
-  ConnectionDto,
+  ConnectionState,
+  ConnState,
   Entry,
   FilterView,
   JsonValue,
@@ -73,6 +74,12 @@ const TOOLS = [
     },
   },
   {
+    name: "crash",
+    title: "Crash",
+    description: "Kills its server in the middle of the call, as a crash would.",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
     name: "slow",
     title: "Slow task",
     description: "Works for a while, reporting progress.",
@@ -135,12 +142,115 @@ export function memoryBackend(
     } as Entry);
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+  // Connection states, as the core's hub keeps them: the newest of each line, and followers.
+  const stateFollowers: ((s: ConnectionState) => void)[] = [];
+  const lines = new Map<number, ConnectionState>();
+  const lineOf = new Map<number, { line: number; serverId: string; name: string; replaces: number | null }>();
+  const alive = new Set<number>();
+  let version = 0;
+  const publish = (conn: number, state: ConnState) => {
+    const l = lineOf.get(conn)!;
+    const s = {
+      event: { version: ++version, conn, line: l.line, replaces: l.replaces, state },
+      serverId: l.serverId,
+      name: l.name,
+    } as ConnectionState;
+    lines.set(l.line, s);
+    for (const f of stateFollowers) f(s);
+  };
+  const noWords = { lines: [], minimalEnv: false, withheld: [] };
+  const lifecycle = (conn: number, detail: string) => append({ conn, kind: "lifecycle", dir: "meta", detail } as Entry);
+
+  /** Opens a saved server as a new connection, on `replaces`'s line when it replaces one. */
+  const open = async (saved: SavedServer, replaces: number | null): Promise<number> => {
+    const conn = nextConn++;
+    const pid = 4000 + conn;
+    const line = replaces === null ? conn : lineOf.get(replaces)!.line;
+    lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
+    // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
+    publish(conn, { state: "opening", stage: "spawning" });
+    if (replaces !== null) lifecycle(conn, `replaces connection #${replaces} (restart)`);
+    await wait(STAGE_MS);
+    append({
+      conn,
+      kind: "lifecycle",
+      dir: "meta",
+      detail: `spawned pid ${pid} (own process group): ${saved.command}`,
+      lifecycle: { event: "spawned", pid, command: saved.command },
+    } as Partial<Entry> as Entry);
+    if (!saved.command.includes("demo-server") && !saved.env.some((v) => v.key === "API_KEY")) {
+      // The most common failure: a variable the minimal environment withheld.
+      const said = "Error: API_KEY is not set; export it first";
+      append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${said}\u001b[0m\r\n` } as Entry);
+      lifecycle(conn, "server exited with code 1");
+      const reason = `could not connect to ${saved.command}: server exited with code 1 while initialize was pending`;
+      const words = { lines: [said], minimalEnv: true, withheld: ["API_KEY"] };
+      publish(conn, { state: "failed", reason, words });
+      throw { code: "connect_failed", message: reason, lastWords: words };
+    }
+    append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
+    publish(conn, { state: "opening", stage: "probing" });
+    await wait(STAGE_MS);
+    await request(conn, "server/discover", { _meta: {} }, () => ({
+      supportedVersions: ["2026-07-28", "2025-11-25"],
+      capabilities: { tools: {} },
+    }));
+    alive.add(conn);
+    publish(conn, {
+      state: "ready",
+      pid,
+      server: {
+        protocolVersion: "2026-07-28",
+        era: "modern",
+        decidedBy: "server/discover",
+        serverInfo: { name: "sonde-demo", version: "0.1.0" },
+        capabilities: { tools: {} },
+      },
+    } as ConnState);
+    return conn;
+  };
+
+  /** The shutdown ladder's first step, as the demo server takes it. */
+  const stop = async (id: number): Promise<string> => {
+    publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
+    const steps = [
+      "closed stdin; waiting up to 2 s for exit",
+      "server closed stdout",
+      "server exited with code 0 after stdin was closed",
+      `process group ${4000 + id} is empty; shutdown complete`,
+    ];
+    for (const detail of steps) {
+      await wait(120);
+      lifecycle(id, detail);
+    }
+    alive.delete(id);
+    const reason = "server exited with code 0 after stdin was closed";
+    publish(id, { state: "exited", reason, requested: true, words: noWords });
+    return reason;
+  };
+
+  /** The server dies by itself, as a crash would. */
+  const crash = (id: number) => {
+    const said = "panic: crashed on purpose";
+    append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
+    lifecycle(id, "server killed by SIGKILL");
+    alive.delete(id);
+    publish(id, {
+      state: "exited",
+      reason: "server killed by SIGKILL",
+      requested: false,
+      words: { ...noWords, lines: [said] },
+    });
+  };
+
   const request = async (
     conn: number,
     method: string,
     params: unknown,
     result: (id: number) => unknown | Promise<unknown>,
   ) => {
+    if (!alive.has(conn) && method !== "server/discover")
+      throw { code: "server_gone", message: `server killed by SIGKILL; ${method} was not sent` };
     const id = nextId++;
     const t0 = performance.now();
     const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
@@ -207,66 +317,33 @@ export function memoryBackend(
       );
       return servers;
     },
-    connect: async (serverId, onStage) => {
+    connect: async (serverId) => {
       const saved = servers.find((s) => s.id === serverId);
       if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
-      const conn = nextConn++;
-      const pid = 4000 + conn;
-      // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
-      onStage({ id: conn, stage: "spawning" });
-      await wait(STAGE_MS);
-      append({
-        conn,
-        kind: "lifecycle",
-        dir: "meta",
-        detail: `spawned pid ${pid} (own process group): ${saved.command}`,
-        lifecycle: { event: "spawned", pid, command: saved.command },
-      } as Partial<Entry> as Entry);
-      if (!saved.command.includes("demo-server") && !saved.env.some((v) => v.key === "API_KEY")) {
-        // The most common failure: a variable the minimal environment withheld.
-        const said = "Error: API_KEY is not set; export it first";
-        append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${said}\u001b[0m\r\n` } as Entry);
-        append({ conn, kind: "lifecycle", dir: "meta", detail: "server exited with code 1" } as Entry);
-        throw {
-          code: "connect_failed",
-          message: `could not connect to ${saved.command}: server exited with code 1 while initialize was pending`,
-          lastWords: { lines: [said], minimalEnv: true, withheld: ["API_KEY"] },
-        };
-      }
-      append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
-      onStage({ id: conn, stage: "probing" });
-      await wait(STAGE_MS);
-      await request(conn, "server/discover", { _meta: {} }, () => ({
-        supportedVersions: ["2026-07-28", "2025-11-25"],
-        capabilities: { tools: {} },
-      }));
-      const dto = {
-        id: conn,
-        serverId,
-        name: saved.name,
-        pid,
-        server: {
-          protocolVersion: "2026-07-28",
-          era: "modern",
-          decidedBy: "server/discover",
-          serverInfo: { name: "sonde-demo", version: "0.1.0" },
-          capabilities: { tools: {} },
-        },
-      } as unknown as ConnectionDto;
-      return dto;
+      return open(saved, null);
+    },
+    restart: async (id) => {
+      const line = lineOf.get(id);
+      if (!line) throw { code: "not_found", message: `no connection ${id}` };
+      if (alive.has(id)) await stop(id);
+      const saved = servers.find((s) => s.id === line.serverId);
+      if (!saved) throw { code: "not_found", message: `no saved server ${line.serverId}` };
+      return open(saved, id);
+    },
+    followConnections: async (onState) => {
+      stateFollowers.push(onState);
+      return [...lines.values()];
     },
     disconnect: async (id) => {
-      const steps = [
-        "closed stdin; waiting up to 2 s for exit",
-        "server closed stdout",
-        "server exited with code 0 after stdin was closed",
-        `process group ${4000 + id} is empty; shutdown complete`,
-      ];
-      for (const detail of steps) {
-        await wait(120);
-        append({ conn: id, kind: "lifecycle", dir: "meta", detail } as Entry);
-      }
-      return "server exited with code 0 after stdin was closed";
+      if (!lineOf.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      return alive.has(id) ? stop(id) : null;
+    },
+    toolResendRisk: async (tool) => {
+      // The core's rule, reduced to what the preview's tools need: read-only tools go again.
+      const t = tool as { name: string; annotations?: { readOnlyHint?: boolean } };
+      return t.annotations?.readOnlyHint
+        ? null
+        : `${t.name} may have run before its server ended, and it is not marked idempotent. Send it again as a new request?`;
     },
     toolsList: async (id) =>
       ((await request(id, "tools/list", {}, () => ({ tools: TOOLS }))) as { tools: unknown[] }).tools,
@@ -325,6 +402,11 @@ export function memoryBackend(
           message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
           const reply = answer.result as { content?: { text?: string } };
           return { content: [{ type: "text", text: `Summary: ${reply.content?.text}` }] };
+        }
+        if (name === "crash") {
+          await wait(200);
+          crash(id);
+          throw { code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" };
         }
         if (name === "ship") return { content: [{ type: "text", text: JSON.stringify(a) }] };
         if (name === "add")

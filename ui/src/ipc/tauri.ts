@@ -5,7 +5,7 @@
 import { Channel } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { Backend, JsonValue } from "./backend";
-import { commands, type LogBatch_Deserialize } from "./bindings";
+import { commands, type ConnectionState_Deserialize, type LogBatch_Deserialize } from "./bindings";
 
 /** A channel that hands each message to `onMessage`. */
 function channel<T>(onMessage: (message: T) => void): Channel<T> {
@@ -21,8 +21,13 @@ export const tauriBackend: Backend = {
   serversDelete: (id) => commands.serversDelete(id),
   serversImport: (text) => commands.serversImport(text),
   serversAddEnvFromHost: (serverId, name) => commands.serversAddEnvFromHost(serverId, name),
-  connect: (serverId, onStage) => commands.connect(serverId, channel(onStage)),
+  connect: (serverId) => commands.connect(serverId),
+  restart: (id) => commands.restart(id),
+  // As for the log, the channel's messages are what Rust serializes.
+  followConnections: (onState) =>
+    commands.connectionsFollow(channel(onState) as unknown as Channel<ConnectionState_Deserialize>),
   disconnect: (id) => commands.disconnect(id),
+  toolResendRisk: (tool) => commands.toolResendRisk(tool as JsonValue),
   toolsList: (id) => commands.toolsList(id),
   toolCall: (id, tool, args, onProgress) =>
     commands.toolCall(id, tool as JsonValue, (args ?? null) as JsonValue | null, channel(onProgress)),
