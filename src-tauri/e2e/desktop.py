@@ -31,7 +31,7 @@ shots = os.environ.get("SONDE_SHOTS", "")
 opts = ArgOptions()
 opts.set_capability("browserName", "wry")
 opts.set_capability("tauri:options", {"application": app})
-driver = webdriver.Remote(command_executor="http://127.0.0.1:4444", options=opts)
+driver = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts)
 # React re-renders replace elements under a running query; WebKitWebDriver then reports them
 # stale, which only means "look again".
 wait = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException])
@@ -142,7 +142,7 @@ def ensure_call():
         call_tool("Add", ["2", "40"], "2 + 40 = 42")
 
 
-def add_server(name, command=None, url=None, header=None, graces=None):
+def add_server(name, command=None, url=None, header=None, graces=None, restart=False):
     """Saves a server through the Add dialog, as a new user would."""
     driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
     dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
@@ -158,6 +158,8 @@ def add_server(name, command=None, url=None, header=None, graces=None):
         dialog.find_element(By.CSS_SELECTOR, "input[aria-label='Header value']").send_keys(header[1])
     for field, ms in (graces or {}).items():
         dialog.find_element(By.XPATH, f".//label[contains(., '{field}')]/input").send_keys(ms)
+    if restart:
+        dialog.find_element(By.XPATH, ".//label[contains(., 'Restart when it exits')]/input").click()
     dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
     wait.until(lambda d: saved(name))
 
@@ -341,6 +343,71 @@ def follow_mode_keeps_the_newest_entry_in_view():
     shot("follow")
 
 
+def card(name, status):
+    """The XPath of the newest card of saved server `name` in state `status`."""
+    return f"(//ul[@class='connections']/li[.//span[@class='name'][text()='{name}']])[last()]//div[@data-status='{status}']"
+
+
+@check
+def a_killed_server_leaves_ready_within_a_second_and_restarts():
+    """a server killed from outside leaves "ready" within a second; Restart brings a new one"""
+    pid = ensure_connected("Demo server")
+    os.kill(pid, 9)
+    killed = time.monotonic()
+    exited = WebDriverWait(driver, 1, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: d.find_element(By.XPATH, card("Demo server", "exited")))
+    print(f"     the card left ready {1000 * (time.monotonic() - killed):.0f} ms after the kill")
+    assert "server killed by SIGKILL" in exited.text, exited.text
+    shot("killed")
+    driver.find_element(By.XPATH, "(//ul[@class='connections']/li[.//span[text()='Demo server']])[last()]//button[text()='Restart']").click()
+    again = wait.until(lambda d: pid_of(d.find_element(By.XPATH, card("Demo server", "ready"))))
+    assert again != pid and alive(again), (pid, again)
+    set_filter("kind:lifecycle replaces")
+    wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'replaces connection #')]]"))
+
+
+@check
+def send_again_goes_to_the_new_server_after_a_confirmation():
+    """a call whose server died is sent again to the restarted server, after a confirmation"""
+    if not saved("Crasher"):
+        add_server("Crasher", command=f"{os.environ['SONDE_FIXTURE']} --crash-on-call")
+    connect("Crasher")
+    call_tool("echo", ["once"], "server exited with code 1 while tools/call was pending")
+    wait.until(lambda d: d.find_element(By.XPATH, card("Crasher", "exited")))
+    driver.find_element(By.XPATH, "(//ul[@class='connections']/li[.//span[text()='Crasher']])[last()]//button[text()='Restart']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, card("Crasher", "ready")))
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[starts-with(text(),'Send again to connection #')]")).click()
+    confirm = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='alertdialog'][aria-label='Send again?']"))
+    assert confirm.text.startswith("echo may have run before its server ended"), confirm.text
+    shot("send-again")
+    confirm.find_element(By.XPATH, ".//button[text()='Send again']").click()
+    # The fixture crashes on every call: the second one fails the same way, on the new connection.
+    set_filter("method:tools/call dir:out")
+    rows = lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]")
+    wait.until(lambda d: len(rows(d)) >= 2)
+    conns = {r.find_element(By.CSS_SELECTOR, ".c-conn").get_attribute("textContent") for r in rows(driver)}
+    assert len(conns) == 2, f"both calls on one connection: {conns}"
+
+
+@check
+def a_crash_looping_server_stops_at_crash_loop():
+    """a supervised server that keeps exiting is restarted with backoff and stops at crash loop"""
+    if not saved("Crash loop"):
+        add_server("Crash loop", command=f"{os.environ['SONDE_FIXTURE']} --exit-after-ms 300", restart=True)
+    # Its first run may end before or after it opens; either way supervision takes over.
+    driver.find_element(By.XPATH, "//li[.//div[text()='Crash loop']]//button[text()='Connect']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, card("Crash loop", "waiting")))
+    # 1 + 2 + 4 + 8 s of waits and five short runs: well within 40 s.
+    looped = WebDriverWait(driver, 40, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: d.find_element(By.XPATH, card("Crash loop", "crash_loop")))
+    assert "server exited with code 3" in looped.text, looped.text
+    words = driver.find_element(By.XPATH, "(//ul[@class='connections']/li[.//span[text()='Crash loop']])[last()]//pre")
+    assert "exiting on purpose after 300 ms" in words.text, words.text
+    shot("crash-loop")
+    set_filter("kind:lifecycle restart attempt")
+    wait.until(lambda d: len(d.find_elements(By.XPATH, "//div[@role='row']")) >= 4)
+
+
 @check
 def deleting_a_server_asks_first():
     """deleting a saved server asks for confirmation first"""
@@ -400,8 +467,10 @@ def run(fn):
     return True
 
 
+# SONDE_CHECKS=name,name runs only those checks (by function name), for working on one.
+only = [n for n in os.environ.get("SONDE_CHECKS", "").split(",") if n]
 try:
-    results = [run(fn) for fn in checks]
+    results = [run(fn) for fn in checks if not only or fn.__name__ in only]
 finally:
     try:
         driver.quit()

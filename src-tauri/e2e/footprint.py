@@ -60,7 +60,7 @@ def footprint():
 opts = ArgOptions()
 opts.set_capability("browserName", "wry")
 opts.set_capability("tauri:options", {"application": app})
-driver = webdriver.Remote(command_executor="http://127.0.0.1:4444", options=opts)
+driver = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts)
 try:
     wait = WebDriverWait(driver, 60)
     connect = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']"))

@@ -6,8 +6,14 @@ APP=$1
 PY=$2
 SCRIPT=${3:-desktop.py}
 shift $(( $# < 3 ? $# : 3 ))
-tauri-driver --port 4444 --native-driver /usr/bin/WebKitWebDriver > "${TMPDIR:-/tmp}/tauri-driver.log" 2>&1 &
+# Free ports, so that two checkouts can run their window tests at once.
+read -r PORT NATIVE < <("$PY" -c 'import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
+export SONDE_DRIVER_URL="http://127.0.0.1:$PORT"
+tauri-driver --port "$PORT" --native-port "$NATIVE" --native-driver /usr/bin/WebKitWebDriver > "${TMPDIR:-/tmp}/tauri-driver-$PORT.log" 2>&1 &
 DRV=$!
 trap 'kill $DRV 2>/dev/null; wait $DRV 2>/dev/null || true' EXIT
-for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/4444) 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
 "$PY" "$(dirname "$0")/$SCRIPT" "$APP" "$@"

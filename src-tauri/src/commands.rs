@@ -139,7 +139,10 @@ pub async fn restart(state: State<'_, AppState>, id: u64) -> Result<u64> {
 /// Every line's newest state now; each change after it arrives on `channel` as it happens.
 #[tauri::command]
 #[specta::specta]
-pub fn connections_follow(state: State<'_, AppState>, channel: Channel<ConnectionState>) -> Vec<ConnectionState> {
+pub fn connections_follow(
+    state: State<'_, AppState>,
+    channel: Channel<ConnectionState>,
+) -> Vec<ConnectionState> {
     let mut changes = state.hub.states().follow();
     let (hub, lines) = (state.hub.clone(), state.lines.clone());
     let snapshot = move || hub.states().snapshot().into_iter().map(|e| named(&hub, &lines, e)).collect();

@@ -127,14 +127,16 @@ impl Hub {
         let ran = ready_at.elapsed();
         // Sonde asked when it had started the ladder (or closed the HTTP connection).
         let requested = exit.as_ref().is_none_or(|e| e.during.is_some());
-        let words = self.last_words(id, &config, false);
-        self.states.set(id, ConnState::Exited { reason: reason.clone(), requested, words });
+        // What a server said before Sonde stopped it explains nothing; its own end it may.
+        let words =
+            |hub: &Hub| if requested { LastWords::default() } else { hub.last_words(id, &config, false) };
+        self.states.set(id, ConnState::Exited { reason: reason.clone(), requested, words: words(&self) });
         // The ladder sweeps what the server left in its group and reads the last of its
         // stderr; for a shutdown Sonde started, this waits for that one to finish.
         // The session stays until it is disconnected or replaced, so a request sent to it
         // later is refused with the facts ("server exited with code 1; tools/list was not sent").
         conn.shutdown().await;
-        let words = self.last_words(id, &config, false);
+        let words = words(&self);
         self.states.set(id, ConnState::Exited { reason: reason.clone(), requested, words: words.clone() });
         if !requested && line.is_some() && !self.states.is_halted(id) {
             self.supervise(config, End { conn: id, reason, words, ran }, line).await;

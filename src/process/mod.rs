@@ -286,7 +286,8 @@ impl Process {
     /// closes the pipe, so an exit that follows at once is attributed to it.
     pub fn stdin_closing(&self, graces: Graces) {
         let mut step = self.step.lock().unwrap();
-        if step.is_none() {
+        // A server that has ended already is not asked to end: the pipe just closes.
+        if step.is_none() && self.exit_info().is_none() {
             *step = Some("after stdin was closed".into());
             drop(step);
             self.record(Lifecycle::StdinClosed { grace_ms: graces.stdin.as_millis() as u64 });

@@ -37,7 +37,7 @@ export function LastWordsView({ words, onAddEnv, onEdit, onShowStderr }: Props) 
           Sonde started it with a minimal environment (only {PASSED}).{" "}
           {words.withheld.length > 0
             ? `It names ${words.withheld.join(", ")}, set in Sonde's environment but not passed.`
-            : "If it needs a variable, add it to the server's environment table."}
+            : "If it needs a variable, add it to the server's environment table, or let it inherit yours."}
           <div className="actions">
             {onAddEnv &&
               words.withheld.map((name) => (
@@ -45,7 +45,7 @@ export function LastWordsView({ words, onAddEnv, onEdit, onShowStderr }: Props) 
                   Add {name} from my environment
                 </button>
               ))}
-            {onEdit && <button onClick={onEdit}>Edit environment</button>}
+            {onEdit && <button onClick={onEdit}>Edit environment (or inherit mine)</button>}
           </div>
         </div>
       )}

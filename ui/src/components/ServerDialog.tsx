@@ -115,6 +115,14 @@ export function ServerDialog({
             </label>
             <fieldset>
               <legend>Environment (only PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG pass through otherwise)</legend>
+              <label className="inline">
+                <input
+                  type="checkbox"
+                  checked={draft.inheritEnv ?? false}
+                  onChange={(e) => set({ inheritEnv: e.target.checked })}
+                />
+                Inherit my whole environment (every variable Sonde has, then the ones below)
+              </label>
               <RowList
                 rows={draft.env}
                 onChange={(env) => set({ env })}
@@ -150,6 +158,14 @@ export function ServerDialog({
             value={(draft.roots ?? []).join("\n")}
             onChange={(e) => set({ roots: e.target.value.split("\n") })}
           />
+        </label>
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={draft.restartOnExit ?? false}
+            onChange={(e) => set({ restartOnExit: e.target.checked })}
+          />
+          Restart when it exits (waits 1 s, 2 s, 4 s … up to 60 s; stops after 5 exits within 2 minutes)
         </label>
         <div className="grid">
           <label>
