@@ -409,6 +409,30 @@ def a_crash_looping_server_stops_at_crash_loop():
 
 
 @check
+def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
+    """a server that fails for lack of a withheld variable says so in its card; one click adds it"""
+    # XDG_CONFIG_HOME is in the app's environment (make test sets it) and not passed through.
+    key = "XDG_CONFIG_HOME"
+    script = f'[ -n "${key}" ] || {{ echo "Error: {key} is not set; export it first" >&2; exit 1; }}; exec {os.environ["SONDE_FIXTURE"]}'
+    if not saved("Needs a key"):
+        add_server("Needs a key", command=f"sh -c '{script}'")
+    driver.find_element(By.XPATH, "//li[.//div[text()='Needs a key']]//button[text()='Connect']").click()
+    failed = wait.until(lambda d: d.find_element(By.XPATH, card("Needs a key", "failed")))
+    assert "server exited with code 1" in failed.text, failed.text
+    newest = "(//ul[@class='connections']/li[.//span[text()='Needs a key']])[last()]"
+    words = driver.find_element(By.XPATH, f"{newest}//pre")
+    assert words.text == f"Error: {key} is not set; export it first", words.text
+    hint = driver.find_element(By.XPATH, f"{newest}//div[@role='note']")
+    assert f"It names {key}, set in Sonde's environment but not passed." in hint.text, hint.text
+    assert os.environ[key] not in driver.page_source, "a variable's value is on screen"
+    shot("last-words-card")
+    driver.find_element(By.XPATH, f"{newest}//button[normalize-space(.)='Add {key} from my environment']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Added {key} from your environment")))
+    assert os.environ[key] not in driver.page_source, "a variable's value is on screen"
+    connect("Needs a key")
+
+
+@check
 def deleting_a_server_asks_first():
     """deleting a saved server asks for confirmation first"""
     # A WebKitGTK confirm dialog, then it is gone. (If the HTTP check could not save its server,
@@ -457,7 +481,7 @@ def run(fn):
         fn()
     except Exception as e:  # noqa: BLE001 - any failure is this check's, reported with a screenshot
         print(f"FAIL {name}: {type(e).__name__}: {e}".rstrip())
-        traceback.print_exc(limit=-2)
+        traceback.print_exc(limit=None if os.environ.get("SONDE_TRACE") else -2)
         try:
             shot(f"failure-{fn.__name__}")
         except Exception:  # noqa: BLE001 - the window may be gone

@@ -400,3 +400,21 @@ fn stderr_copies_the_servers_stderr_live_with_a_prefix() {
         failing(&home, &["--stderr"], &["sh", "-c", "echo 'hello from the server' >&2; exit 1"], &[]);
     assert!(stderr.contains("server: hello from the server\n"), "{stderr}");
 }
+
+#[test]
+fn a_server_that_dies_during_a_call_is_shown_with_its_last_words() {
+    let home = data_home("last-words-call");
+    let fixture = fixture_bin();
+    let out = sonde(
+        &home,
+        &["call", "echo", "--args", r#"{"text":"x"}"#, "--", fixture.to_str().unwrap(), "--crash-on-call"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("server exited with code 1 while tools/call was pending"), "{stderr}");
+    let words =
+        stderr.split("the server's last words on stderr:").nth(1).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(words.contains("  | sonde-fixture: crashing during tools/call as asked\n"), "{stderr}");
+    // It opened first, so the environment did not stop it starting: no startup hint.
+    assert!(!stderr.contains("minimal environment"), "{stderr}");
+}
