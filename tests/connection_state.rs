@@ -50,7 +50,9 @@ fn latency_ms(hub: &Hub, id: u64) -> f64 {
     let filter = Filter { conn: Some(id), ..Filter::parse("kind:lifecycle").unwrap() };
     let entries = hub.log().entries(&filter).unwrap();
     let exited = entries.iter().find(|e| matches!(e.lifecycle, Some(Lifecycle::Exited(_))));
-    hub.log().elapsed_ms() - exited.expect("the exit is in the log").ms
+    let latency = hub.log().elapsed_ms() - exited.expect("the exit is in the log").ms;
+    eprintln!("connection {id}: the state arrived {latency:.2} ms after the log recorded the exit");
+    latency
 }
 
 fn is_exit(state: &ConnState) -> bool {
