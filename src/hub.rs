@@ -205,6 +205,9 @@ impl Hub {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let first =
             if matches!(config.target, Target::Stdio(_)) { Stage::Spawning } else { Stage::Connecting };
+        // The caller hears the new id before anyone following the states does, so what it
+        // keeps about the connection (the window: its saved server) is there for the first event.
+        report(id, first);
         self.states.begin(id, config, replaces.as_ref().map(|r| r.0), first);
         if let Some((previous, why)) = replaces {
             // The one it replaces has ended; its session is no longer asked for.
@@ -215,7 +218,6 @@ impl Hub {
             self.states.set(id, ConnState::Opening { stage });
             report(id, stage);
         };
-        report(id, first);
         match self.open_reporting(id, config, &report).await {
             Ok(pid) => {
                 let server = self.server(id).map_err(|e| (id, e))?;
