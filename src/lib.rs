@@ -18,5 +18,6 @@ pub mod process;
 pub mod schema;
 pub mod server_config;
 pub mod servers;
+pub mod shape;
 pub mod transport;
 pub mod wire;
