@@ -44,7 +44,7 @@ impl AppState {
         demo_command: String,
     ) -> std::io::Result<AppState> {
         let servers = Servers::load(store, &demo_command)?;
-        let questions = Arc::new(Questions::default());
+        let questions = Arc::new(Questions::new(hub.log().clone()));
         let asked = questions.clone();
         let hub = hub.with_responders(move |id, config| {
             Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
