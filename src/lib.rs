@@ -19,5 +19,6 @@ pub mod resend;
 pub mod schema;
 pub mod server_config;
 pub mod servers;
+pub mod shape;
 pub mod transport;
 pub mod wire;

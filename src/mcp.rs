@@ -179,8 +179,18 @@ impl Session {
         for _ in 0..MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
             let page = self.request(method, params).await?;
-            if let Some(list) = page.get(key).and_then(Value::as_array) {
-                items.extend(list.iter().cloned());
+            // A page without its list is not an empty page: saying "no tools" would not be true.
+            match page.get(key) {
+                Some(Value::Array(list)) => items.extend(list.iter().cloned()),
+                Some(other) => {
+                    return Err(RequestError::Protocol(format!(
+                        "{method} answered `{key}` as {}, not an array",
+                        crate::shape::kind(other)
+                    )))
+                }
+                None => {
+                    return Err(RequestError::Protocol(format!("{method} answered without a `{key}` array")))
+                }
             }
             match page.get("nextCursor") {
                 None | Some(Value::Null) => return Ok(items),
@@ -236,11 +246,14 @@ pub fn tool_call(name: &str, arguments: Option<Value>) -> Request {
     Request::new("tools/call", Some(params))
 }
 
-/// A tool result and the outputSchema verdict for it.
+/// A tool result, what is wrong with its shape, and the outputSchema verdict for it.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CallOutcome {
     pub result: Value,
+    /// What keeps the result from being read as the protocol says (`content` that is not an
+    /// array, a block without its text), in words; empty when nothing does.
+    pub problems: Vec<String>,
     /// No verdict when the tool declares no `outputSchema`, or the result is an error result.
     pub check: Option<OutputCheck>,
 }
@@ -284,7 +297,8 @@ impl Session {
                 tools.iter().find(|t| t["name"] == name).and_then(|t| check_output(t, &result))
             }
         };
-        Ok(CallOutcome { result, check })
+        let problems = crate::shape::result_problems(&result);
+        Ok(CallOutcome { result, problems, check })
     }
 }
 

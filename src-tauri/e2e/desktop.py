@@ -9,7 +9,8 @@ so one failure does not hide the others; a check starts by re-establishing what 
 (a connection, a saved server) rather than trusting the one before it to have left it there.
 The last line is "N passed, N failed"; the exit status is non-zero when any check failed.
 
-usage: desktop.py APP_BINARY     (make test runs it through xvfb-run with tauri-driver up)
+usage: desktop.py APP_BINARY [NAME ...]   (make test runs it through xvfb-run with tauri-driver up;
+       NAMEs run only the checks whose function name contains one of them)
 """
 import json
 import os
@@ -24,6 +25,7 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
 app = os.path.abspath(sys.argv[1])
@@ -31,7 +33,10 @@ shots = os.environ.get("SONDE_SHOTS", "")
 opts = ArgOptions()
 opts.set_capability("browserName", "wry")
 opts.set_capability("tauri:options", {"application": app})
-driver = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts)
+# No WebDriver command takes a minute: a window that stops answering fails the check that froze
+# it (and each after it) instead of hanging the run, as selenium waits forever by default.
+driver = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts,
+                          client_config=ClientConfig(os.environ["SONDE_DRIVER_URL"], timeout=60))
 # React re-renders replace elements under a running query; WebKitWebDriver then reports them
 # stale, which only means "look again".
 wait = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException])
@@ -447,6 +452,76 @@ def deleting_a_server_asks_first():
 
 
 @check
+def a_hostile_server_leaves_the_window_usable():
+    """a hostile server (malformed tools, 1 MiB of invalid UTF-8, 100 questions at once): the window stays usable"""
+    if not saved("Hostile"):
+        knobs = "--malformed-tools --invalid-utf8-mib 1 --ask-many 100"
+        add_server("Hostile", command=f"{os.environ['SONDE_FIXTURE']} {knobs}")
+    connect("Hostile")
+    pid = newest_pid("Hostile")
+    # Every malformed tool is listed, each with what is wrong with it in words.
+    listed = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Problems with object_title']"))
+    assert "title is an object, not a string" in listed.text, listed.text
+    tools = driver.find_element(By.CSS_SELECTOR, ".tool-list").text
+    for said in ("icons is an object, not an array", "inputSchema.required is a number, not a list of property names"):
+        assert said in tools, tools
+    def into_view(tool):
+        """The list is taller than its panel with the problems shown: scroll `tool` into view."""
+        button = driver.find_element(By.XPATH, f"//button[contains(@class,'tool')][.//strong[text()='{tool}']]")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+
+    # A schema with `required: 5` still gives a form; a result whose content is no array says so.
+    into_view("numeric_required")
+    call_tool("numeric_required", ["typed into the form"], "numeric_required was called")
+    into_view("content_not_array")
+    call_tool("content_not_array", [], "The result is malformed")
+    problems = driver.find_element(By.CSS_SELECTOR, "[aria-label='Problems with the result']").text
+    assert "content is an object, not an array" in problems, problems
+    shot("hostile-tools")
+
+    # The frame of 1 MiB of invalid UTF-8: selecting it shows its entry within a deadline.
+    set_filter("method:notifications/message")
+    row = wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'notifications/message')]]"))
+    started = time.monotonic()
+    row.click()
+    WebDriverWait(driver, 20).until(lambda d: "not UTF-8" in d.find_element(By.CSS_SELECTOR, ".detail").text)
+    print(f"     the 1 MiB entry was shown {time.monotonic() - started:.1f} s after the click")
+    set_filter("")
+
+    # A hundred questions at once: eight wait, the rest are declined and counted, and the panel
+    # leaves Stop uncovered. Decline all answers the eight.
+    def ask_many():
+        into_view("ask_many")
+        driver.find_element(By.XPATH, "//button[contains(@class,'tool')][.//strong[text()='ask_many']]").click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Call']")).click()
+        return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
+
+    panel = ask_many()
+    waiting = "[aria-label='Questions waiting']"
+    wait.until(lambda d: panel.find_element(By.CSS_SELECTOR, waiting).text == "1 of 8 waiting from this server")
+    declined = "[aria-label='Questions declined at once']"
+    wait.until(lambda d: panel.find_element(By.CSS_SELECTOR, declined).text.startswith("92 questions from this server"))
+    stop = f"//ul[@class='connections']/li[.//span[text()='Hostile']][.//div[@data-status='ready']]//button[text()='Stop']"
+    uncovered = """const el = arguments[0], r = el.getBoundingClientRect();
+        return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));"""
+    assert driver.execute_script(uncovered, driver.find_element(By.XPATH, stop)), "the questions cover Stop"
+    shot("hostile-questions")
+    panel.find_element(By.XPATH, ".//button[text()='Decline all from this server']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("asked 100 questions: 8 declined; 92 refused")))
+    assert not driver.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']")
+    set_filter("kind:note declined elicitation/create at once")
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("92 of ")))
+    set_filter("")
+
+    # Asked again, then stopped with the questions open: Stop works and takes them away.
+    ask_many()
+    driver.find_element(By.XPATH, stop).click()
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
+    wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Hostile']]//div[@data-status='exited']"))
+    assert wait_gone(pid, 5), f"pid {pid} outlived Stop"
+
+
+@check
 def quitting_stops_servers_first():
     """Ctrl+Q (File → Quit) stops the connected server gracefully before the app exits"""
     pid = ensure_connected("Demo server")
@@ -491,10 +566,9 @@ def run(fn):
     return True
 
 
-# SONDE_CHECKS=name,name runs only those checks (by function name), for working on one.
-only = [n for n in os.environ.get("SONDE_CHECKS", "").split(",") if n]
+chosen = [fn for fn in checks if not sys.argv[2:] or any(name in fn.__name__ for name in sys.argv[2:])]
 try:
-    results = [run(fn) for fn in checks if not only or fn.__name__ in only]
+    results = [run(fn) for fn in chosen]
 finally:
     try:
         driver.quit()

@@ -12,11 +12,12 @@ use sonde_core::last_words::LastWords;
 use sonde_core::log::{Filter, LogBatch, Page};
 use sonde_core::mcp::CallOutcome;
 use sonde_core::servers::{Imported, SavedServer, ServersError};
+use sonde_core::shape::{read_tools, ToolView};
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::questions::ServerQuestion;
+use crate::questions::QuestionEvent;
 use crate::state::{AppState, Lines};
 
 /// An error as the UI sees it.
@@ -180,6 +181,8 @@ fn named(hub: &Hub, lines: &Lines, event: StateEvent) -> ConnectionState {
 #[tauri::command]
 #[specta::specta]
 pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<String>> {
+    // Its questions go first: the window clears them at once, not after the shutdown ladder.
+    state.questions.forget_connection(id);
     let exit = state.hub.disconnect(id).await?;
     tracing::info!(connection = id, "stopped: {exit:?}");
     Ok(exit.map(|e| format!("server {}", e.describe())))
@@ -193,10 +196,11 @@ pub fn tool_resend_risk(tool: Value) -> Option<String> {
     sonde_core::resend::risk(&tool)
 }
 
+/// Every tool of the server, each read into the core's checked view (with its raw entry).
 #[tauri::command]
 #[specta::specta]
-pub async fn tools_list(state: State<'_, AppState>, id: u64) -> Result<Vec<Value>> {
-    Ok(state.hub.list_tools(id).await?)
+pub async fn tools_list(state: State<'_, AppState>, id: u64) -> Result<Vec<ToolView>> {
+    Ok(read_tools(&state.hub.list_tools(id).await?))
 }
 
 /// Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
@@ -268,11 +272,19 @@ pub fn log_export(state: State<'_, AppState>, path: String, filter: String) -> R
         .map_err(|e| err(ErrorCode::Io, e))
 }
 
-/// Shows server requests that need a person (elicitation, sampling) on this channel.
+/// Shows server requests that need a person (elicitation, sampling) on this channel, with the
+/// ones declined for the per-connection limit and the ones withdrawn.
 #[tauri::command]
 #[specta::specta]
-pub fn server_requests_follow(state: State<'_, AppState>, on_question: Channel<ServerQuestion>) {
+pub fn server_requests_follow(state: State<'_, AppState>, on_question: Channel<QuestionEvent>) {
     state.questions.show_on(on_question);
+}
+
+/// Declines every question connection `id` has waiting; returns how many.
+#[tauri::command]
+#[specta::specta]
+pub fn server_requests_decline_all(state: State<'_, AppState>, id: u64) -> u64 {
+    state.questions.decline_all(id) as u64
 }
 
 /// The person's answer to a server request: a result, or a refusal in words.

@@ -35,6 +35,7 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::log_filter,
         commands::server_requests_follow,
         commands::server_request_answer,
+        commands::server_requests_decline_all,
     ])
 }
 

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use sonde_core::connection::Responder;
 use sonde_core::era_cache::EraCache;
-use sonde_core::hub::Hub;
+use sonde_core::hub::{ConnState, Hub};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::servers::{ServerStore, Servers};
 
@@ -62,22 +62,44 @@ impl AppState {
         demo_command: String,
     ) -> std::io::Result<AppState> {
         let servers = Servers::load(store, &demo_command)?;
-        let questions = Arc::new(Questions::default());
+        let questions = Arc::new(Questions::new(hub.log().clone()));
         let asked = questions.clone();
         let hub = hub.with_responders(move |id, config| {
             Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
         });
-        Ok(AppState {
-            hub: Arc::new(hub),
-            questions,
-            servers,
-            lines: Lines::default(),
-            quitting: AtomicBool::new(false),
-        })
+        let hub = Arc::new(hub);
+        tauri::async_runtime::spawn(forget_questions_of_ended(hub.clone(), questions.clone()));
+        Ok(AppState { hub, questions, servers, lines: Lines::default(), quitting: AtomicBool::new(false) })
     }
 
     /// True the first time only: the caller then stops the servers and exits.
     pub fn begin_quit(&self) -> bool {
         !self.quitting.swap(true, Ordering::SeqCst)
     }
+}
+
+/// A connection that is stopping or has ended asks nothing more: its questions leave the window
+/// as soon as the core says so, whoever ended it (the user's Stop also withdraws them at once).
+async fn forget_questions_of_ended(hub: Arc<Hub>, questions: Arc<Questions>) {
+    let mut changes = hub.states().follow();
+    loop {
+        let event = match changes.recv().await {
+            Ok(event) => event,
+            // Fell behind: whatever has ended by now is in the table.
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                for event in hub.states().snapshot().into_iter().filter(|e| ends(&e.state)) {
+                    questions.forget_connection(event.conn);
+                }
+                continue;
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+        };
+        if ends(&event.state) {
+            questions.forget_connection(event.conn);
+        }
+    }
+}
+
+fn ends(state: &ConnState) -> bool {
+    state.is_final() || matches!(state, ConnState::Stopping { .. })
 }

@@ -25,6 +25,19 @@ fn sonde_cli() -> PathBuf {
     target.join("debug/sonde")
 }
 
+fn fixture() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "-p", "sonde-fixture"])
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    target.join("debug/sonde-fixture")
+}
+
 fn app(name: &str) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let dir = std::env::temp_dir().join(format!("sonde-ipc-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -150,8 +163,10 @@ fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
             json!({"id": call_id, "tool": {"name": "greet"}, "progress": "__CHANNEL__:9"}),
         )
     });
-    let question =
+    let event =
         asked.recv_timeout(std::time::Duration::from_secs(20)).expect("the demo server asks who is calling");
+    assert_eq!(event["event"], "asked");
+    let question = &event["question"];
     assert_eq!(question["method"], "elicitation/create");
     assert_eq!(question["params"]["message"], "Who is calling?");
     let answer = json!({"action": "accept", "content": {"name": "Grace", "formal": true}});
@@ -186,6 +201,107 @@ fn a_restart_is_a_new_connection_of_the_same_saved_server_and_resending_asks_fir
     assert!(risk.as_str().unwrap().starts_with("wipe may have run before its server ended"), "{risk}");
     let safe = json!({"tool": {"name": "echo", "annotations": {"readOnlyHint": true}}});
     assert_eq!(invoke(&w, "tool_resend_risk", safe).unwrap(), Value::Null);
+}
+
+/// Saves a fixture server with `knobs` and connects it; returns the connection's id.
+fn connect_fixture(w: &WebviewWindow<MockRuntime>, name: &str, knobs: &str) -> Value {
+    let command = format!("{} {knobs}", fixture().display());
+    let server = json!({"id": "", "name": name, "command": command, "env": [], "era": "legacy"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["id"].clone();
+    invoke(w, "connect", json!({"serverId": saved, "stages": "__CHANNEL__:8"})).unwrap()["id"].clone()
+}
+
+/// The window's question channel, as `server_requests_follow` registers it: each event as JSON.
+fn follow_questions(app: &tauri::App<MockRuntime>) -> std::sync::mpsc::Receiver<Value> {
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let state = tauri::Manager::state::<AppState>(app);
+    state.questions.show_on(tauri::ipc::Channel::new(move |body| {
+        let _ = tx.send(body.deserialize::<Value>().unwrap());
+        Ok(())
+    }));
+    rx
+}
+
+/// The next `n` question events, each within 20 s.
+fn next_events(events: &std::sync::mpsc::Receiver<Value>, n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            events
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .unwrap_or_else(|e| panic!("event {i}: {e}"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_server_asking_twenty_questions_at_once_gets_eight_shown_and_the_rest_declined() {
+    let (app, w) = app("question-cap");
+    let events = follow_questions(&app);
+    let id = connect_fixture(&w, "Asks a lot", "--ask-many 20");
+    let caller = w.clone();
+    let call_id = id.clone();
+    let call = std::thread::spawn(move || {
+        let tool = json!({"name": "ask_many"});
+        invoke(&caller, "tool_call", json!({"id": call_id, "tool": tool, "progress": "__CHANNEL__:9"}))
+    });
+    let heard = next_events(&events, 20);
+    let asked: Vec<&Value> = heard.iter().filter(|e| e["event"] == "asked").collect();
+    let declined: Vec<&Value> = heard.iter().filter(|e| e["event"] == "declined").collect();
+    assert_eq!(asked.len(), 8, "{heard:?}");
+    assert_eq!(declined.len(), 12, "{heard:?}");
+    assert_eq!(declined.last().unwrap()["declined"], 12);
+    assert_eq!(declined[0]["limit"], 8);
+    assert_eq!(asked[0]["question"]["params"]["message"], "Question 1 of 20: who is asking?");
+
+    let notes = invoke(
+        &w,
+        "log_page",
+        json!({"from": 0, "to": 1_000_000, "filter": "kind:note declined", "limit": 100}),
+    )
+    .unwrap();
+    assert_eq!(notes["entries"].as_array().unwrap().len(), 12, "a note for each question declined: {notes}");
+
+    let count = invoke(&w, "server_requests_decline_all", json!({"id": id})).unwrap();
+    assert_eq!(count, 8);
+    let withdrawn = next_events(&events, 1).remove(0);
+    assert_eq!(withdrawn["event"], "withdrawn");
+    let qids: Vec<&Value> = asked.iter().map(|q| &q["question"]["qid"]).collect();
+    assert_eq!(withdrawn["qids"].as_array().unwrap().iter().collect::<Vec<_>>(), qids);
+    let outcome = call.join().unwrap().unwrap();
+    let text = outcome["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("asked 20 questions: 8 declined; 12 refused: Sonde declined"), "{text}");
+    invoke(&w, "disconnect", json!({"id": id})).unwrap();
+}
+
+#[test]
+fn a_connection_that_ends_takes_its_questions_with_it() {
+    let (app, w) = app("question-forget");
+    let events = follow_questions(&app);
+    let id = connect_fixture(&w, "Asks three", "--ask-many 3");
+    let caller = w.clone();
+    let call_id = id.clone();
+    let call = std::thread::spawn(move || {
+        let tool = json!({"name": "ask_many"});
+        invoke(&caller, "tool_call", json!({"id": call_id, "tool": tool, "progress": "__CHANNEL__:9"}))
+    });
+    let asked = next_events(&events, 3);
+    assert!(asked.iter().all(|e| e["event"] == "asked"), "{asked:?}");
+    invoke(&w, "disconnect", json!({"id": id})).unwrap();
+    let withdrawn = next_events(&events, 1).remove(0);
+    assert_eq!(withdrawn["event"], "withdrawn");
+    assert_eq!(withdrawn["reason"], "the connection ended");
+    assert_eq!(withdrawn["qids"].as_array().unwrap().len(), 3);
+    // The call ends with its server: failed, or answered if the fixture heard the questions
+    // dismissed before its stdin closed.
+    let _ = call.join().unwrap();
+    let qid = asked[0]["question"]["qid"].clone();
+    let late = invoke(
+        &w,
+        "server_request_answer",
+        json!({"qid": qid, "result": {"action": "decline"}, "refusal": null}),
+    );
+    assert_eq!(late.unwrap_err()["code"], "not_found");
 }
 
 #[test]

@@ -176,6 +176,47 @@ try {
     await page.getByLabel("Tool result").getByText("Summary: Tools for models, over JSON-RPC").waitFor(T);
   });
 
+  await test("a hostile server's malformed tools and hundred questions leave the window usable, Stop uncovered", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Import" }).click();
+    const dialog = page.getByRole("form", { name: "Import servers" });
+    const fixture = { command: "sonde-fixture", args: ["--malformed-tools", "--ask-many", "100"] };
+    await dialog.getByRole("textbox").fill(JSON.stringify({ mcpServers: { hostile: fixture } }));
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await page.getByRole("button", { name: "Connect" }).last().click();
+    await page.locator(".connections li").last().getByText("ready · pid").waitFor(T);
+    // Each malformed tool is listed with what is wrong with it, in words.
+    await page.getByLabel("Problems with object_title").getByText("title is an object, not a string").waitFor(T);
+    await page.getByLabel("Problems with bad_icons").getByText("icons is an object, not an array").waitFor(T);
+    await page.getByRole("button", { name: /numeric_required/ }).click();
+    await page.locator(".tool-call").getByRole("textbox", { name: "text", exact: true }).fill("still a form");
+    await page.getByRole("button", { name: /content_not_array/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    await page.getByLabel("Problems with the result").getByText("content is an object, not an array").waitFor(T);
+    // A hundred questions at once: eight wait, the rest are declined, and Stop is not covered.
+    await page.getByRole("button", { name: /ask_many/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    const asks = page.getByRole("dialog", { name: "Server request" });
+    await asks.getByLabel("Questions waiting").getByText("1 of 8 waiting from this server").waitFor(T);
+    await asks.getByLabel("Questions declined at once").getByText("92 questions from this server declined").waitFor(T);
+    const stop = page.locator(".connections li").last().getByRole("button", { name: "Stop" });
+    const uncovered = await stop.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+    });
+    if (!uncovered) throw new Error("something covers the Stop button");
+    await asks.getByRole("button", { name: "Decline all from this server" }).click();
+    await page.getByLabel("Tool result").getByText("asked 100 questions: 8 declined; 92 refused").waitFor(T);
+    if (await asks.count()) throw new Error("the questions are still shown");
+    await page.getByLabel("Filter the log").fill("kind:note declined");
+    await page.locator(".rows .row", { hasText: "declined elicitation/create at once" }).first().waitFor(T);
+    await page.getByText(/^92 of \d+$/).waitFor(T);
+    await page.screenshot({ path: join(tmpdir(), "sonde-e2e-hostile.png") });
+    await stop.click();
+    await page.locator(".connections li").last().getByText("exited").waitFor(T);
+  });
+
   await test("an mcpServers config is imported from a pasted text; bad JSON keeps the text and says why", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByRole("button", { name: "Import" }).click();

@@ -10,7 +10,8 @@ import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
 import { ImportDialog } from "./components/ImportDialog";
-import type { ServerQuestion } from "./ipc";
+import { ErrorBoundary } from "./components/ErrorBoundary";
+import { useQuestions } from "./components/useQuestions";
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
@@ -29,13 +30,11 @@ export function App() {
   const filterBox = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
   // Server requests waiting for an answer, oldest first.
-  const [questions, setQuestions] = useState<ServerQuestion[]>([]);
+  const { questions, declined, remove: removeQuestion } = useQuestions(setNotice);
+  const asking = questions[0];
+  const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
   const current = selected === null ? undefined : lines.get(selected);
-
-  useEffect(() => {
-    backend.onServerRequest((q) => setQuestions((all) => [...all, q])).catch((e) => setNotice(errorText(e)));
-  }, []);
 
   useEffect(() => {
     backend
@@ -105,37 +104,39 @@ export function App() {
 
   return (
     <div className="app">
-      <Sidebar
-        servers={servers}
-        lines={shown}
-        selected={selected}
-        onSelect={(line) => {
-          setSelected(line);
-          setStderrConn(null);
-        }}
-        onConnect={connect}
-        onStop={stop}
-        onRestart={restart}
-        onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
-        onEdit={setEditing}
-        onNew={() => setEditing(blankServer())}
-        onImport={() => setImporting(true)}
-        onAddEnv={async (serverId, name) => {
-          try {
-            setServers(await backend.serversAddEnvFromHost(serverId, name));
-            setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
-          } catch (e) {
-            setNotice(errorText(e));
-          }
-        }}
-        onShowStderr={(conn) => {
-          setStderrConn(conn);
-          setBottom("stderr");
-        }}
-        onDelete={async (s) => {
-          if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
-        }}
-      />
+      <ErrorBoundary name="sidebar">
+        <Sidebar
+          servers={servers}
+          lines={shown}
+          selected={selected}
+          onSelect={(line) => {
+            setSelected(line);
+            setStderrConn(null);
+          }}
+          onConnect={connect}
+          onStop={stop}
+          onRestart={restart}
+          onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
+          onEdit={setEditing}
+          onNew={() => setEditing(blankServer())}
+          onImport={() => setImporting(true)}
+          onAddEnv={async (serverId, name) => {
+            try {
+              setServers(await backend.serversAddEnvFromHost(serverId, name));
+              setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
+            } catch (e) {
+              setNotice(errorText(e));
+            }
+          }}
+          onShowStderr={(conn) => {
+            setStderrConn(conn);
+            setBottom("stderr");
+          }}
+          onDelete={async (s) => {
+            if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
+          }}
+        />
+      </ErrorBoundary>
       <main className="main">
         {linesError && (
           <div className="notice error" role="alert">
@@ -147,9 +148,35 @@ export function App() {
             {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
           </div>
         )}
+        {asking && (
+          <ErrorBoundary key={String(asking.qid)} name="question panel">
+            <QuestionDialog
+              question={asking}
+              serverName={
+                [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection #${askingConn}`
+              }
+              waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
+              others={questions.filter((q) => Number(q.conn) !== askingConn).length}
+              declined={declined.get(askingConn)}
+              onDeclineAll={async () => void (await backend.declineAllServerRequests(askingConn))}
+              onAnswer={async ({ result, refusal }) => {
+                const qid = Number(asking.qid);
+                try {
+                  await backend.answerServerRequest(qid, result, refusal);
+                } catch (e) {
+                  setNotice(`The answer was not delivered: ${errorText(e)}`);
+                } finally {
+                  removeQuestion(qid);
+                }
+              }}
+            />
+          </ErrorBoundary>
+        )}
         <section className="top">
           {current ? (
-            <ToolsPanel key={current.event.line} line={current} />
+            <ErrorBoundary key={current.event.line} name="tools panel">
+              <ToolsPanel line={current} />
+            </ErrorBoundary>
           ) : (
             <div className="empty">
               <h2>No server selected</h2>
@@ -166,39 +193,21 @@ export function App() {
               stderr
             </button>
           </div>
-          {bottom === "log" ? (
-            <LogView
-              filter={filter}
-              setFilter={setFilter}
-              follow={follow}
-              setFollow={setFollow}
-              filterBox={filterBox}
-            />
-          ) : (
-            <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
-          )}
+          <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
+            {bottom === "log" ? (
+              <LogView
+                filter={filter}
+                setFilter={setFilter}
+                follow={follow}
+                setFollow={setFollow}
+                filterBox={filterBox}
+              />
+            ) : (
+              <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+            )}
+          </ErrorBoundary>
         </section>
       </main>
-      {questions[0] && (
-        <QuestionDialog
-          key={String(questions[0].qid)}
-          question={questions[0]}
-          serverName={
-            [...lines.values()].find((l) => l.event.conn === Number(questions[0].conn))?.name ??
-            `connection #${String(questions[0].conn)}`
-          }
-          onAnswer={async ({ result, refusal }) => {
-            const qid = Number(questions[0].qid);
-            try {
-              await backend.answerServerRequest(qid, result, refusal);
-            } catch (e) {
-              setNotice(`The answer was not delivered: ${errorText(e)}`);
-            } finally {
-              setQuestions((all) => all.filter((q) => Number(q.qid) !== qid));
-            }
-          }}
-        />
-      )}
       {importing && (
         <ImportDialog
           onCancel={() => setImporting(false)}

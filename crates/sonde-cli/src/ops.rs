@@ -77,6 +77,9 @@ async fn call(
     } else {
         print::call_result(&outcome.result);
     }
+    for problem in &outcome.problems {
+        eprintln!("sonde: the result is malformed: {problem}");
+    }
     if let Some(check) = outcome.check {
         eprintln!("sonde: {}", check.describe());
     }

@@ -36,6 +36,13 @@
 //! --exit-after-ms N    say so on stderr and exit N ms after starting (0: at once)
 //! --exit-code C        the code --exit-after-ms exits with (default 3)
 //! --record FILE        append every line read from stdin to FILE, as it is read
+//! --malformed-tools    also list tools of the wrong shapes: `bad_icons` (icons an object),
+//!                      `object_title` (title an object), `numeric_required` (inputSchema with
+//!                      `required: 5`) and `content_not_array` (its result's content an object)
+//! --invalid-utf8-mib N after `initialized`, write one notifications/message frame whose data
+//!                      holds N MiB of 0xFF bytes (invalid UTF-8)
+//! --ask-many N         list `ask_many`: a call sends N elicitation/create requests at once and
+//!                      answers, once every one is answered, with a count of the answers
 //! ```
 
 use std::io::{self, BufRead, Write};
@@ -72,6 +79,9 @@ struct Knobs {
     exit_after_ms: Option<u64>,
     exit_code: i32,
     record: Option<String>,
+    malformed_tools: bool,
+    invalid_utf8_mib: u64,
+    ask_many: u64,
 }
 
 /// What the conversation so far has fixed.
@@ -80,6 +90,16 @@ struct State {
     initialized: bool,
     /// Set by the first request in --dual-era: true for 2026-07-28.
     modern: Option<bool>,
+    /// An `ask_many` call waiting for the answers to its questions.
+    asking: Option<Asking>,
+}
+
+/// The questions of an `ask_many` call: how many are still unanswered, and the answers so far.
+struct Asking {
+    call: Value,
+    asked: u64,
+    unanswered: u64,
+    answers: std::collections::BTreeMap<String, u64>,
 }
 
 fn parse_args() -> Knobs {
@@ -115,6 +135,9 @@ fn parse_args() -> Knobs {
             "--exit-after-ms" => k.exit_after_ms = Some(number(&value("--exit-after-ms"))),
             "--exit-code" => k.exit_code = number(&value("--exit-code")) as i32,
             "--record" => k.record = Some(value("--record")),
+            "--malformed-tools" => k.malformed_tools = true,
+            "--invalid-utf8-mib" => k.invalid_utf8_mib = number(&value("--invalid-utf8-mib")),
+            "--ask-many" => k.ask_many = number(&value("--ask-many")),
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -223,9 +246,15 @@ fn main() {
 fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
     let id = msg.get("id").cloned();
     let method = msg.get("method").and_then(Value::as_str);
+    if method.is_none() {
+        return heard_answer(state, msg, out);
+    }
     let (Some(id), Some(method)) = (id, method) else {
         if method == Some("notifications/initialized") && k.ask_ping {
             send(out, &json!({"jsonrpc":"2.0","id":"fixture-1","method":"ping"}));
+        }
+        if method == Some("notifications/initialized") && k.invalid_utf8_mib > 0 {
+            invalid_utf8(k.invalid_utf8_mib, out);
         }
         return;
     };
@@ -278,7 +307,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         }
         "ping" => json!({}),
         "tools/list" => list_tools(k, &params),
-        "tools/call" => return call_tool(k, id, &params, out),
+        "tools/call" => return call_tool(k, state, id, &params, out),
         _ => {
             let error = json!({"code": -32601, "message": format!("Method not found: {method}")});
             send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
@@ -297,23 +326,109 @@ fn refuse_initialize(id: Value, params: &Value, out: &mut impl Write) {
 
 fn list_tools(k: &Knobs, params: &Value) -> Value {
     let start: usize = params.get("cursor").and_then(Value::as_str).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let page = k.page_size.unwrap_or(k.tools.max(1));
-    let end = (start + page).min(k.tools);
-    let tools: Vec<Value> = (start..end)
+    let mut all: Vec<Value> = (0..k.tools)
         .map(|i| {
             let name = if i == 0 { "echo".to_owned() } else { format!("filler_{}", i + 1) };
             json!({"name": name, "description": "Echoes its text back.",
                    "inputSchema": {"type":"object","properties":{"text":{"type":"string"}}}})
         })
         .collect();
-    let mut result = json!({ "tools": tools });
-    if end < k.tools {
+    if k.malformed_tools {
+        all.extend(malformed_tools());
+    }
+    if k.ask_many > 0 {
+        all.push(json!({"name": "ask_many",
+            "description": format!("Asks {} questions at once (elicitation/create).", k.ask_many),
+            "inputSchema": {"type": "object", "properties": {}}}));
+    }
+    let page = k.page_size.unwrap_or(all.len().max(1));
+    let end = (start + page).min(all.len());
+    let mut result = json!({ "tools": all[start.min(end)..end] });
+    if end < all.len() {
         result["nextCursor"] = json!(end.to_string());
     }
     result
 }
 
-fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
+/// Tools whose definitions break the schema, one way each.
+fn malformed_tools() -> [Value; 4] {
+    let text = json!({"type": "object", "properties": {"text": {"type": "string"}}});
+    [
+        json!({"name": "bad_icons", "description": "Its icons are an object, not an array.",
+               "icons": {"src": "data:image/png;base64,iVBORw0KGgo="}, "inputSchema": text}),
+        json!({"name": "object_title", "title": {"text": "A title in an object"},
+               "description": "Its title is an object, not a string.", "inputSchema": text}),
+        json!({"name": "numeric_required", "description": "Its inputSchema says required: 5.",
+               "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": 5}}),
+        json!({"name": "content_not_array", "description": "Its result's content is an object, not an array.",
+               "inputSchema": text}),
+    ]
+}
+
+/// One notification frame carrying `mib` MiB of 0xFF bytes inside a JSON string, written in
+/// pieces so the fixture never holds it whole.
+fn invalid_utf8(mib: u64, out: &mut impl Write) {
+    let chunk = vec![0xFF_u8; 1024 * 1024];
+    let mut write = || -> io::Result<()> {
+        out.write_all(
+            br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":""#,
+        )?;
+        for _ in 0..mib {
+            out.write_all(&chunk)?;
+        }
+        out.write_all(b"\"}}\n")?;
+        out.flush()
+    };
+    if write().is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Sends `n` elicitation/create requests at once for the `ask_many` call `id`.
+fn ask_many(n: u64, state: &mut State, id: Value, out: &mut impl Write) {
+    state.asking = Some(Asking { call: id, asked: n, unanswered: n, answers: Default::default() });
+    let mut burst = io::BufWriter::new(&mut *out);
+    for i in 1..=n {
+        let params = json!({"message": format!("Question {i} of {n}: who is asking?"),
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}});
+        let ask = json!({"jsonrpc": "2.0", "id": format!("ask-{i}"), "method": "elicitation/create", "params": params});
+        let mut line = serde_json::to_vec(&ask).expect("serializes");
+        line.push(b'\n');
+        if burst.write_all(&line).is_err() {
+            std::process::exit(0);
+        }
+    }
+    if burst.flush().is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// A reply from the client: one answer to an `ask_many` question. The call is answered with a
+/// count of the answers once the last one is in.
+fn heard_answer(state: &mut State, msg: &Value, out: &mut impl Write) {
+    let ours = msg.get("id").and_then(Value::as_str).is_some_and(|id| id.starts_with("ask-"));
+    let Some(asking) = state.asking.as_mut().filter(|_| ours) else { return };
+    let answer = match (msg.pointer("/result/action").and_then(Value::as_str), msg.get("error")) {
+        (Some("accept"), _) => "accepted".to_owned(),
+        (Some("decline"), _) => "declined".to_owned(),
+        (Some("cancel"), _) => "cancelled".to_owned(),
+        (Some(other), _) => format!("answered {other:?}"),
+        (None, Some(error)) => format!("refused: {}", error["message"].as_str().unwrap_or("(no message)")),
+        (None, None) => "answered without an action".to_owned(),
+    };
+    *asking.answers.entry(answer).or_default() += 1;
+    asking.unanswered = asking.unanswered.saturating_sub(1);
+    if asking.unanswered > 0 {
+        return;
+    }
+    let asking = state.asking.take().expect("checked above");
+    let counts: Vec<String> = asking.answers.iter().map(|(answer, n)| format!("{n} {answer}")).collect();
+    let text = format!("asked {} questions: {}", asking.asked, counts.join("; "));
+    let result = json!({"content": [{"type": "text", "text": text}]});
+    send(out, &json!({"jsonrpc": "2.0", "id": asking.call, "result": result}));
+}
+
+fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut impl Write) {
     if k.crash_on_call {
         eprintln!("sonde-fixture: crashing during tools/call as asked");
         std::process::exit(1);
@@ -368,6 +483,13 @@ fn call_tool(k: &Knobs, id: Value, params: &Value, out: &mut impl Write) {
     }
     let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
     let result = match name {
+        "ask_many" if k.ask_many > 0 => return ask_many(k.ask_many, state, id, out),
+        "content_not_array" if k.malformed_tools => {
+            json!({"content": {"type": "text", "text": "content in an object, not an array"}})
+        }
+        "bad_icons" | "object_title" | "numeric_required" if k.malformed_tools => {
+            json!({"content": [{"type": "text", "text": format!("{name} was called")}]})
+        }
         "echo" => {
             let text = params.pointer("/arguments/text").and_then(Value::as_str).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}]})

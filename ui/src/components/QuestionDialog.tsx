@@ -1,11 +1,16 @@
 // A server asking the person at the keyboard: an elicitation (a form generated from its
 // requestedSchema, then Accept, Decline or Cancel) or a sampling request (its messages, and a
 // reply to write, then Send or Refuse). The oldest open question is shown; Escape cancels.
+// It is a panel docked in the main area, not a modal over the window: a server that asks and
+// asks must never cover the sidebar's Stop. It says how many more wait, how many the backend
+// declined at once for its limit, and offers "Decline all from this server".
 import { useState } from "react";
 import { errorText } from "../ipc";
 import type { JsonValue, ServerQuestion } from "../ipc/bindings";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
+import { Problems } from "./ToolsPanel";
+import type { Declined } from "./useQuestions";
 
 export interface ServerAnswer {
   result: JsonValue | null;
@@ -16,11 +21,21 @@ export interface ServerAnswer {
 export function QuestionDialog({
   question,
   serverName,
+  waiting,
+  others,
+  declined,
   onAnswer,
+  onDeclineAll,
 }: {
   question: ServerQuestion;
   serverName: string;
+  /** How many questions of this server wait, this one included. */
+  waiting: number;
+  /** How many questions of other servers wait after it. */
+  others: number;
+  declined?: Declined;
   onAnswer(a: ServerAnswer): Promise<void>;
+  onDeclineAll(): Promise<void>;
 }) {
   const [error, setError] = useState<string | null>(null);
   const answer = async (a: ServerAnswer) => {
@@ -32,30 +47,50 @@ export function QuestionDialog({
   };
   const params = (question.params ?? {}) as Record<string, JsonValue>;
   return (
-    <div
-      className="dialog-backdrop"
+    <section
+      className="question-panel"
+      role="dialog"
+      aria-label="Server request"
       onKeyDown={(e) =>
         e.key === "Escape" &&
         question.method === "elicitation/create" &&
         answer({ result: { action: "cancel" }, refusal: null })
       }
     >
-      <div className="dialog" role="dialog" aria-label="Server request">
+      <header>
         <h2>{serverName} asks</h2>
-        {question.method === "elicitation/create" ? (
-          <Elicitation params={params} onAnswer={answer} />
-        ) : question.method === "sampling/createMessage" ? (
-          <Sampling params={params} onAnswer={answer} />
-        ) : (
-          <p>Sonde cannot answer {question.method}.</p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-    </div>
+        <span className="muted" aria-label="Questions waiting">
+          {waiting > 1 ? `1 of ${waiting} waiting from this server` : "the only question from this server"}
+          {others > 0 && `; ${others} from other servers after it`}
+        </span>
+        <button
+          type="button"
+          onClick={() => onDeclineAll().catch((e) => setError(errorText(e)))}
+          title="Decline every question this server has waiting"
+        >
+          Decline all from this server
+        </button>
+      </header>
+      {declined && declined.declined > 0 && (
+        <p className="warn" role="status" aria-label="Questions declined at once">
+          {declined.declined} question{declined.declined > 1 ? "s" : ""} from this server declined at once: Sonde keeps
+          at most {declined.limit} from one server waiting (each is noted in the wire log).
+        </p>
+      )}
+      <Problems problems={question.problems} what="the requested form" />
+      {question.method === "elicitation/create" ? (
+        <Elicitation params={params} onAnswer={answer} />
+      ) : question.method === "sampling/createMessage" ? (
+        <Sampling params={params} onAnswer={answer} />
+      ) : (
+        <p>Sonde cannot answer {question.method}.</p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -1,6 +1,8 @@
 // A CallToolResult: every content kind, structuredContent with its outputSchema verdict, and
-// isError shown as a tool error rather than a crash.
+// isError shown as a tool error rather than a crash. What the core found wrong with its shape is
+// listed first; a part of the wrong shape is shown as JSON rather than read.
 import type { CallOutcome } from "../ipc";
+import { Problems } from "./ToolsPanel";
 
 type Block = {
   type: string;
@@ -12,37 +14,52 @@ type Block = {
   resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
 };
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const texts = (b: Record<string, unknown>, keys: string[]) => keys.every((k) => typeof b[k] === "string");
+
+/** A block whose fields have the kinds its type needs; anything else is `null` and shown as JSON. */
+function readable(b: unknown): Block | null {
+  if (!isObject(b) || typeof b.type !== "string") return null;
+  const needs: Record<string, string[]> = {
+    text: ["text"],
+    image: ["data", "mimeType"],
+    audio: ["data", "mimeType"],
+    resource_link: ["uri"],
+  };
+  if (b.type === "resource") {
+    const r = b.resource;
+    return isObject(r) && typeof r.uri === "string" && (typeof r.text === "string" || typeof r.blob === "string")
+      ? (b as Block)
+      : null;
+  }
+  return needs[b.type] && texts(b, needs[b.type]) ? (b as Block) : null;
+}
+
 export function ResultView({ outcome }: { outcome: CallOutcome }) {
-  const result = outcome.result as { content?: Block[]; structuredContent?: unknown; isError?: boolean };
+  const result = (isObject(outcome.result) ? outcome.result : {}) as {
+    content?: unknown;
+    structuredContent?: unknown;
+    isError?: unknown;
+  };
   const check = outcome.check;
+  const content = Array.isArray(result.content) ? result.content : [];
   return (
-    <div className={`result ${result.isError ? "tool-error" : ""}`} aria-label="Tool result">
-      {result.isError && <p className="error-title">The tool reported an error (isError: true)</p>}
-      {(result.content ?? []).map((b, i) => (
+    <div className={`result ${result.isError === true ? "tool-error" : ""}`} aria-label="Tool result">
+      {result.isError === true && <p className="error-title">The tool reported an error (isError: true)</p>}
+      {outcome.problems.length > 0 && (
+        <>
+          <p className="error-title">The result is malformed:</p>
+          <Problems problems={outcome.problems} what="the result" />
+        </>
+      )}
+      {content.length === 0 && outcome.problems.length > 0 && (
+        <pre className="mono" aria-label="The result as received">
+          {JSON.stringify(outcome.result, null, 2)}
+        </pre>
+      )}
+      {content.map((raw, i) => (
         <div className="block" key={i}>
-          {b.type === "text" && <pre className="mono">{b.text}</pre>}
-          {b.type === "image" && <img alt="tool image" src={`data:${b.mimeType};base64,${b.data}`} />}
-          {b.type === "audio" && <audio controls src={`data:${b.mimeType};base64,${b.data}`} />}
-          {b.type === "resource_link" && (
-            <p>
-              Resource link: <code>{b.uri}</code> {b.name}
-            </p>
-          )}
-          {b.type === "resource" && b.resource && (
-            <div>
-              <p>
-                Embedded resource <code>{b.resource.uri}</code> {b.resource.mimeType}
-              </p>
-              {b.resource.text !== undefined ? (
-                <pre className="mono">{b.resource.text}</pre>
-              ) : (
-                <p className="muted">{b.resource.blob?.length ?? 0} base64 characters</p>
-              )}
-            </div>
-          )}
-          {!["text", "image", "audio", "resource_link", "resource"].includes(b.type) && (
-            <pre className="mono">{JSON.stringify(b, null, 2)}</pre>
-          )}
+          <BlockView raw={raw} />
         </div>
       ))}
       {result.structuredContent !== undefined && (
@@ -59,6 +76,35 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
           {check.verdict === "missing" && "✗ the tool has an outputSchema but the result has no structuredContent"}
           {check.verdict === "bad_schema" && `the outputSchema cannot be used: ${"error" in check ? check.error : ""}`}
         </p>
+      )}
+    </div>
+  );
+}
+
+/** One content block, or its JSON when it is not of a shape Sonde reads. */
+function BlockView({ raw }: { raw: unknown }) {
+  const b = readable(raw);
+  const word = (v: unknown) => (typeof v === "string" ? v : "");
+  if (b === null) return <pre className="mono">{JSON.stringify(raw, null, 2)}</pre>;
+  if (b.type === "text") return <pre className="mono">{b.text}</pre>;
+  if (b.type === "image") return <img alt="tool image" src={`data:${b.mimeType};base64,${b.data}`} />;
+  if (b.type === "audio") return <audio controls src={`data:${b.mimeType};base64,${b.data}`} />;
+  if (b.type === "resource_link")
+    return (
+      <p>
+        Resource link: <code>{b.uri}</code> {word(b.name)}
+      </p>
+    );
+  const resource = b.resource!;
+  return (
+    <div>
+      <p>
+        Embedded resource <code>{resource.uri}</code> {word(resource.mimeType)}
+      </p>
+      {typeof resource.text === "string" ? (
+        <pre className="mono">{resource.text}</pre>
+      ) : (
+        <p className="muted">{resource.blob?.length ?? 0} base64 characters</p>
       )}
     </div>
   );

@@ -1,5 +1,6 @@
-// A line's tools: the list, a form from the inputSchema (or raw JSON), Call with progress and
-// Cancel, the result, and Send again when a call's server died and a new one is ready.
+// A line's tools as the core read them: the list (each with what is wrong with it), a form from
+// the inputSchema (or raw JSON), Call with progress and Cancel, the result, and Send again when
+// a call's server died and a new one is ready.
 import { useEffect, useState } from "react";
 import {
   backend,
@@ -8,24 +9,30 @@ import {
   type CallOutcome,
   type ConnectionState,
   type ServerDescription,
+  type ToolView,
 } from "../ipc";
 import { reasonOf, stateText } from "../connections/lines";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
+import { ErrorBoundary } from "./ErrorBoundary";
 import { ResultView } from "./ResultView";
 
-interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: Record<string, unknown> & { title?: string };
-  icons?: { src: string }[];
-}
+/** A listed tool and where it is in the list (two entries can share a name, or have none). */
+type Tool = ToolView & { at: number };
 
-const title = (t: Tool) => t.title ?? t.annotations?.title ?? t.name;
-const safeIcon = (src: string) => src.startsWith("https:") || src.startsWith("data:");
+const title = (t: Tool) => t.title ?? t.name ?? `(entry ${t.at + 1}: no name)`;
+
+/** What the core found wrong with a tool or a result, as a list under it. */
+export function Problems({ problems, what }: { problems: string[]; what: string }) {
+  if (!problems.length) return null;
+  return (
+    <ul className="problems" aria-label={`Problems with ${what}`}>
+      {problems.map((p, i) => (
+        <li key={i}>⚠ {p}</li>
+      ))}
+    </ul>
+  );
+}
 
 /** The connection a line is at, and whether requests may go to it. */
 interface Target {
@@ -50,7 +57,7 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
     if (!ready) return;
     let current = true;
     backend.toolsList(conn).then(
-      (t) => current && setTools(t as Tool[]),
+      (t) => current && setTools(t.map((view, at) => ({ ...view, at }))),
       (e) => current && setError(errorText(e)),
     );
     return () => {
@@ -81,33 +88,36 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
         {tools === null && !error && ready && <p className="muted">Listing tools…</p>}
         <ul>
           {tools?.map((t) => (
-            <li key={t.name} className={chosen?.name === t.name ? "selected" : ""}>
+            <li key={t.at} className={chosen?.at === t.at ? "selected" : ""}>
               <button className="tool" onClick={() => setChosen(t)}>
-                {t.icons
-                  ?.filter((i) => safeIcon(i.src))
-                  .slice(0, 1)
-                  .map((i) => (
-                    <img key={i.src} src={i.src} alt="" width={16} height={16} />
-                  ))}
+                {t.icons.slice(0, 1).map((src) => (
+                  <img key={src} src={src} alt="" width={16} height={16} />
+                ))}
                 <strong>{title(t)}</strong>
-                {title(t) !== t.name && <code>{t.name}</code>}
+                {t.name !== null && title(t) !== t.name && <code>{t.name}</code>}
                 <span className="desc">{t.description}</span>
                 <span className="badges">
-                  {Object.entries(t.annotations ?? {})
-                    .filter(([k, v]) => k.endsWith("Hint") && v === true)
-                    .map(([k]) => (
-                      <span key={k} className="badge">
-                        {k.replace("Hint", "")}
-                      </span>
-                    ))}
+                  {t.hints.map((hint) => (
+                    <span key={hint} className="badge">
+                      {hint}
+                    </span>
+                  ))}
+                  {t.problems.length > 0 && (
+                    <span className="badge bad" title={t.problems.join("\n")}>
+                      {t.problems.length} problem{t.problems.length > 1 ? "s" : ""}
+                    </span>
+                  )}
                 </span>
               </button>
+              <Problems problems={t.problems} what={title(t)} />
             </li>
           ))}
         </ul>
       </div>
       {chosen ? (
-        <ToolCall key={chosen.name} target={{ conn, ready }} tool={chosen} />
+        <ErrorBoundary key={chosen.at} name={`form of ${title(chosen)}`}>
+          <ToolCall target={{ conn, ready }} tool={chosen} />
+        </ErrorBoundary>
       ) : (
         <div className="empty">Choose a tool to call it.</div>
       )}
@@ -119,7 +129,8 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const schema = tool.inputSchema ?? {};
   const [value, setValue] = useState<Draft>(() => initialValue(schema) ?? {});
   const [problems, setProblems] = useState<Problem[] | null>(null);
-  const [raw, setRaw] = useState<string | null>(null);
+  // Without a schema a form can start from, the arguments are typed as JSON.
+  const [raw, setRaw] = useState<string | null>(tool.inputSchema == null ? "{}" : null);
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
@@ -165,7 +176,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     setRisk(null);
     setRunning(true);
     try {
-      setOutcome(await backend.toolCall(conn, tool, callArgs, (p) => setProgress(p as never)));
+      setOutcome(await backend.toolCall(conn, tool.raw, callArgs, (p) => setProgress(p as never)));
     } catch (e) {
       setError(errorText(e));
       if (isBackendError(e) && e.code === "server_gone") setDied({ conn, args: callArgs });
@@ -183,7 +194,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const sendAgain = async (confirmed: boolean) => {
     if (!died) return;
     if (!confirmed) {
-      const why = await backend.toolResendRisk(tool);
+      const why = await backend.toolResendRisk(tool.raw);
       if (why) return setRisk(why);
     }
     await send(target.conn, died.args);
@@ -195,6 +206,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
         <button onClick={toggleRaw}>{raw === null ? "Raw JSON" : "Form"}</button>
       </header>
       <p className="muted">{tool.description}</p>
+      <Problems problems={tool.problems} what={title(tool)} />
       <form onSubmit={(e) => (e.preventDefault(), call())}>
         {raw !== null ? (
           <textarea
@@ -208,7 +220,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           <SchemaForm schema={schema} value={value} onChange={setValue} problems={problems} />
         )}
         <div className="call-row">
-          <button type="submit" className="primary" disabled={running || !target.ready}>
+          <button type="submit" className="primary" disabled={running || !target.ready || tool.name === null}>
             {running ? "Calling…" : "Call"}
           </button>
           {running && (
@@ -246,7 +258,11 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           <button onClick={() => setRisk(null)}>Cancel</button>
         </div>
       )}
-      {outcome && <ResultView outcome={outcome} />}
+      {outcome && (
+        <ErrorBoundary name="result view">
+          <ResultView outcome={outcome} />
+        </ErrorBoundary>
+      )}
     </div>
   );
 }

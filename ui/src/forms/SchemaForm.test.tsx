@@ -57,4 +57,23 @@ describe("the schema form's markup", () => {
       .map((b) => b["aria-label"]);
     expect(buttons).toEqual(["Remove tags 1", "Remove tags 2", "Add an item to tags"]);
   });
+  it("renders a hostile schema's fields and skips what is of the wrong kind", () => {
+    const hostile = {
+      type: "object",
+      title: { text: "an object as a title" },
+      properties: {
+        text: { type: "string", title: { a: 1 }, description: 7 },
+        pick: { enum: ["a", "b"], enumNames: [{ x: 1 }, "B"] },
+        pay: { oneOf: [{ const: 1, title: { y: 2 } }, { const: 2 }] },
+        odd: { properties: [], required: { city: true } },
+      },
+      required: 5,
+    };
+    const html = renderToStaticMarkup(<SchemaForm schema={hostile} value={{}} onChange={() => {}} problems={null} />);
+    const dom = new Markup(html);
+    expect(dom.attrs("input").map((c) => c.name)).toEqual(["text", "odd"]);
+    expect(dom.attrs("select").map((c) => c.name)).toEqual(["pick", "pay"]);
+    expect(html).toContain("{&quot;x&quot;:1}");
+    expect(html).not.toContain("[object Object]");
+  });
 });

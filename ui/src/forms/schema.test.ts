@@ -176,3 +176,29 @@ describe("raw JSON → form → raw JSON", () => {
     expect(withProperty({ city: "Oslo", floor: 3 }, "city", undefined, false)).toEqual({ floor: 3 });
   });
 });
+
+describe("a schema of the wrong shapes", () => {
+  const hostile = {
+    type: "object",
+    properties: { text: { type: "string" }, nested: { type: "object", properties: { a: { type: 3 } }, required: "a" } },
+    required: 5,
+  };
+  it("starts a form and finds problems without throwing, ignoring what it cannot read", () => {
+    expect(initialValue(hostile)).toEqual({});
+    expect(problemsOf(hostile, {})).toEqual([]);
+    expect(problemsOf(hostile, { text: 3 })).toEqual([{ path: "text", message: "text must be a string" }]);
+    expect(resolve({ required: [1, "b"], title: {}, enum: "x", properties: [] }, {})).toEqual({ required: ["b"] });
+  });
+  it("names a branch or an option by its title only when the title is text", () => {
+    const s = resolve(
+      {
+        oneOf: [
+          { const: 1, title: { a: 1 } },
+          { const: 2, title: "Two" },
+        ],
+      },
+      {},
+    );
+    expect(optionsOf(s)?.map((o) => o.label)).toEqual(["1", "Two"]);
+  });
+});

@@ -58,7 +58,10 @@ const MAX_DEPTH = 8;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A schema with its local `$ref` followed (`#/$defs/…`, `#/definitions/…`); anything else is `{}`. */
+/** A schema with its local `$ref` followed (`#/$defs/…`, `#/definitions/…`); anything else is `{}`.
+ * The keywords a form reads are kept only when they have the kind it expects: a server's schema
+ * can say `required: 5` or give an object as a title (the core says so in words; the form just
+ * goes on without them). */
 export function resolve(schema: unknown, root: unknown): Schema {
   let s = isObject(schema) ? (schema as Schema) : {};
   for (let hops = 0; typeof s.$ref === "string" && hops < MAX_DEPTH; hops++) {
@@ -69,7 +72,28 @@ export function resolve(schema: unknown, root: unknown): Schema {
     }
     s = { ...(isObject(target) ? (target as Schema) : {}), ...siblings };
   }
-  return s;
+  return readable(s);
+}
+
+const isText = (v: unknown): v is string => typeof v === "string";
+
+/** `s` without the keywords a form reads that are of the wrong kind. */
+function readable(s: Schema): Schema {
+  const out: Schema = { ...s };
+  const raw = s as Record<string, unknown>;
+  for (const key of ["title", "description", "$ref"] as const) if (key in raw && !isText(raw[key])) delete out[key];
+  if ("type" in raw && !isText(raw.type) && !(Array.isArray(raw.type) && raw.type.every(isText))) delete out.type;
+  if ("required" in raw) {
+    if (Array.isArray(raw.required)) out.required = raw.required.filter(isText);
+    else delete out.required;
+  }
+  if ("enumNames" in raw) {
+    if (Array.isArray(raw.enumNames)) out.enumNames = raw.enumNames.map((n) => (isText(n) ? n : JSON.stringify(n)));
+    else delete out.enumNames;
+  }
+  for (const key of ["enum", "oneOf", "anyOf"] as const) if (key in raw && !Array.isArray(raw[key])) delete out[key];
+  for (const key of ["properties", "$defs"] as const) if (key in raw && !isObject(raw[key])) delete out[key];
+  return out;
 }
 
 /** The JSON type a schema asks for (the first that is not "null"); properties alone mean an object. */
@@ -84,7 +108,7 @@ export function optionsOf(s: Schema): Option[] | null {
   if (Array.isArray(s.enum)) return s.enum.map((value, i) => ({ value, label: s.enumNames?.[i] ?? jsonLabel(value) }));
   const alternatives = (s.oneOf ?? s.anyOf)?.filter(isObject) as Schema[] | undefined;
   if (alternatives?.length && alternatives.every((a) => "const" in a)) {
-    return alternatives.map((a) => ({ value: a.const, label: a.title ?? jsonLabel(a.const) }));
+    return alternatives.map((a) => ({ value: a.const, label: isText(a.title) ? a.title : jsonLabel(a.const) }));
   }
   return null;
 }

@@ -17,9 +17,11 @@ export type LastWords = B.LastWords;
 export type LogBatch = B.LogBatch_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
+export type QuestionEvent = B.QuestionEvent;
 export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion;
 export type Stage = B.Stage;
+export type ToolView = B.ToolView_Serialize;
 
 /** A saved server with nothing filled in: what the dialog starts from and records are made from. */
 export function blankServer(): SavedServer {
@@ -80,7 +82,8 @@ export interface Backend {
   disconnect(id: number): Promise<string | null>;
   /** Why sending a call of `tool` again needs confirmation, or null when it is safe. */
   toolResendRisk(tool: unknown): Promise<string | null>;
-  toolsList(id: number): Promise<unknown[]>;
+  /** Every tool, read by the core: the fields it could read, what is wrong, and the raw entry. */
+  toolsList(id: number): Promise<ToolView[]>;
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;
   logPage(from: number, to: number, filter: string, limit: number): Promise<Page>;
@@ -89,10 +92,13 @@ export interface Backend {
   /** Streams appended entries; resolves with how many entries the log already held. */
   logFollow(onBatch: (batch: LogBatch) => void): Promise<number>;
   logExport(path: string, filter: string): Promise<number>;
-  /** Server requests that need a person (elicitation, sampling), as they come. */
-  onServerRequest(handler: (q: ServerQuestion) => void): Promise<void>;
+  /** Server requests that need a person (elicitation, sampling) as they come, the ones declined
+   * at once for the per-connection limit, and the ones withdrawn. */
+  onServerRequest(handler: (e: QuestionEvent) => void): Promise<void>;
   /** The answer to one: a result, or a refusal in words. */
   answerServerRequest(qid: number, result: JsonValue | null, refusal: string | null): Promise<void>;
+  /** Declines every question a connection has waiting; resolves with how many. */
+  declineAllServerRequests(connId: number): Promise<number>;
   /** Menu items chosen in the app menu, by id. */
   onMenu(handler: (id: string) => void): () => void;
 }

@@ -33,7 +33,8 @@ export const commands = {
 	 *  confirmation, or `null` when its annotations say it is safe.
 	 */
 	toolResendRisk: (tool: Value) => __TAURI_INVOKE<string | null>("tool_resend_risk", { tool }),
-	toolsList: (id: number) => __TAURI_INVOKE<Value[]>("tools_list", { id }),
+	/**  Every tool of the server, each read into the core's checked view (with its raw entry). */
+	toolsList: (id: number) => __TAURI_INVOKE<ToolView_Serialize[]>("tools_list", { id }),
 	/**
 	 *  Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
 	 *  `progress` as they come. The arguments are `args`: the generated TypeScript function takes
@@ -59,26 +60,41 @@ export const commands = {
 	 *  this and never parses the grammar itself.
 	 */
 	logFilter: (filter: string) => __TAURI_INVOKE<FilterView_Serialize>("log_filter", { filter }),
-	/**  Shows server requests that need a person (elicitation, sampling) on this channel. */
-	serverRequestsFollow: (onQuestion: Channel<ServerQuestion>) => __TAURI_INVOKE<void>("server_requests_follow", { onQuestion }),
+	/**
+	 *  Shows server requests that need a person (elicitation, sampling) on this channel, with the
+	 *  ones declined for the per-connection limit and the ones withdrawn.
+	 */
+	serverRequestsFollow: (onQuestion: Channel<QuestionEvent>) => __TAURI_INVOKE<void>("server_requests_follow", { onQuestion }),
 	/**  The person's answer to a server request: a result, or a refusal in words. */
 	serverRequestAnswer: (qid: number, result: Value | null, refusal: string | null) => __TAURI_INVOKE<null>("server_request_answer", { qid, result, refusal }),
+	/**  Declines every question connection `id` has waiting; returns how many. */
+	serverRequestsDeclineAll: (id: number) => __TAURI_INVOKE<number>("server_requests_decline_all", { id }),
 };
 
 /* Types */
-/**  A tool result and the outputSchema verdict for it. */
+/**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
 export type CallOutcome = CallOutcome_Serialize | CallOutcome_Deserialize;
 
-/**  A tool result and the outputSchema verdict for it. */
+/**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
 export type CallOutcome_Deserialize = {
 	result: Value,
+	/**
+	 *  What keeps the result from being read as the protocol says (`content` that is not an
+	 *  array, a block without its text), in words; empty when nothing does.
+	 */
+	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check?: OutputCheck | null,
 };
 
-/**  A tool result and the outputSchema verdict for it. */
+/**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
 export type CallOutcome_Serialize = {
 	result: Value,
+	/**
+	 *  What keeps the result from being read as the protocol says (`content` that is not an
+	 *  array, a block without its text), in words; empty when nothing does.
+	 */
+	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check: OutputCheck | null,
 };
@@ -570,6 +586,18 @@ export type Page_Serialize = {
 	next: number | null,
 };
 
+/**  What the window hears about server questions. */
+export type QuestionEvent = 
+/**  A question for the person. */
+{ event: "asked"; question: ServerQuestion } | 
+/**
+ *  A question declined at once: its connection already had `limit` waiting. `declined`
+ *  counts the questions of that connection declined so far for this reason.
+ */
+{ event: "declined"; conn: number; method: string; declined: number; limit: number } | 
+/**  Questions that no longer wait: the person declined them all, or their connection ended. */
+{ event: "withdrawn"; qids: number[]; reason: string };
+
 /**  One saved server. */
 export type SavedServer = SavedServer_Serialize | SavedServer_Deserialize;
 
@@ -664,6 +692,11 @@ export type ServerQuestion = {
 	conn: number,
 	method: string,
 	params: Value,
+	/**
+	 *  What keeps an elicitation's `requestedSchema` from being read as a form, in words (the
+	 *  core's shape check); empty when nothing does.
+	 */
+	problems: string[],
 };
 
 /**  The two signals of the shutdown ladder. */
@@ -737,6 +770,53 @@ export type Summary_Serialize = {
 	/**  The id as JSON text, so `1` and `"1"` stay different. */
 	id?: string,
 	error_code?: number,
+};
+
+/**  One listed tool, read. */
+export type ToolView = ToolView_Serialize | ToolView_Deserialize;
+
+/**  One listed tool, read. */
+export type ToolView_Deserialize = {
+	/**  `None` when the entry has no name that is a string: such a tool cannot be called. */
+	name?: string | null,
+	/**  What to call it: `title`, else the `annotations.title` older servers use, when a string. */
+	title?: string | null,
+	description?: string | null,
+	/**
+	 *  The `inputSchema` when it is an object a form can start from (its inner problems are in
+	 *  `problems`; a form copes with them); `None` when the arguments can only be typed as JSON.
+	 */
+	inputSchema?: Value | null,
+	/**  The icons that may be shown: `data:` raster images only (no SVG, nothing fetched). */
+	icons: string[],
+	/**  The annotations that are hints set to `true` (`readOnlyHint` → `readOnly`). */
+	hints: string[],
+	/**  What is wrong with the entry, in words; empty when nothing is. */
+	problems: string[],
+	/**  The entry exactly as the server sent it (a call passes it back for the outputSchema check). */
+	raw: Value,
+};
+
+/**  One listed tool, read. */
+export type ToolView_Serialize = {
+	/**  `None` when the entry has no name that is a string: such a tool cannot be called. */
+	name: string | null,
+	/**  What to call it: `title`, else the `annotations.title` older servers use, when a string. */
+	title: string | null,
+	description: string | null,
+	/**
+	 *  The `inputSchema` when it is an object a form can start from (its inner problems are in
+	 *  `problems`; a form copes with them); `None` when the arguments can only be typed as JSON.
+	 */
+	inputSchema: Value | null,
+	/**  The icons that may be shown: `data:` raster images only (no SVG, nothing fetched). */
+	icons: string[],
+	/**  The annotations that are hints set to `true` (`readOnlyHint` → `readOnly`). */
+	hints: string[],
+	/**  What is wrong with the entry, in words; empty when nothing is. */
+	problems: string[],
+	/**  The entry exactly as the server sent it (a call passes it back for the outputSchema check). */
+	raw: Value,
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };

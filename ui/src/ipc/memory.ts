@@ -8,8 +8,10 @@ import type {
   FilterView,
   JsonValue,
   LogBatch,
+  QuestionEvent,
   SavedServer,
   ServerQuestion,
+  ToolView,
 } from "./backend";
 import { blankServer } from "./backend";
 import type { FilterKey, Kind } from "./bindings";
@@ -87,6 +89,58 @@ const TOOLS = [
   },
 ];
 
+/** A well-formed tool as the core reads it. */
+const view = (raw: (typeof TOOLS)[number]): ToolView =>
+  ({
+    name: raw.name,
+    title: raw.title,
+    description: raw.description,
+    inputSchema: raw.inputSchema,
+    icons: [],
+    hints: Object.entries(("annotations" in raw && raw.annotations) || {})
+      .filter(([k, v]) => k.endsWith("Hint") && v === true)
+      .map(([k]) => k.replace(/Hint$/, "")),
+    problems: [],
+    raw,
+  }) as unknown as ToolView;
+
+/** What the core says of sonde-fixture's `--malformed-tools` and `--ask-many`, for a saved server
+ * whose command runs the fixture: its views are the core's words, copied (src/shape). */
+const HOSTILE_TOOLS = [
+  { name: "echo", description: "Echoes its text back.", problems: [] },
+  {
+    name: "bad_icons",
+    description: "Its icons are an object, not an array.",
+    problems: ["icons is an object, not an array"],
+  },
+  {
+    name: "object_title",
+    description: "Its title is an object, not a string.",
+    problems: ["title is an object, not a string"],
+  },
+  {
+    name: "numeric_required",
+    description: "Its inputSchema says required: 5.",
+    problems: ["inputSchema.required is a number, not a list of property names"],
+    required: 5,
+  },
+  { name: "content_not_array", description: "Its result's content is an object, not an array.", problems: [] },
+  { name: "ask_many", description: "Asks 100 questions at once (elicitation/create).", problems: [] },
+].map(
+  ({ required, ...t }) =>
+    ({
+      ...t,
+      title: null,
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, ...(required ? { required } : {}) },
+      icons: [],
+      hints: [],
+      raw: { name: t.name },
+    }) as unknown as ToolView,
+);
+
+/** How many questions of one connection wait at once; past it they are declined (questions.rs). */
+const MAX_OPEN = 8;
+
 export function memoryBackend(
   seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0),
 ): Backend {
@@ -98,9 +152,42 @@ export function memoryBackend(
   let nextId = 1;
   const started = Date.now();
   const cancelled = new Set<number>();
-  let askPerson: ((q: ServerQuestion) => void) | null = null;
+  let askPerson: ((e: QuestionEvent) => void) | null = null;
   let nextQid = 1;
-  const answers = new Map<number, (a: { result: JsonValue | null; refusal: string | null }) => void>();
+  type Reply = { result: JsonValue | null; refusal: string | null };
+  const answers = new Map<number, { conn: number; method: string; resolve: (a: Reply) => void }>();
+  const declinedFor = new Map<number, number>();
+  const hostile = new Set<number>();
+  /** Asks the person, as the desktop's Questions does: at most MAX_OPEN waiting per connection. */
+  const ask = (conn: number, method: string, params: JsonValue): Promise<Reply> => {
+    if ([...answers.values()].filter((a) => a.conn === conn).length >= MAX_OPEN) {
+      const declined = (declinedFor.get(conn) ?? 0) + 1;
+      declinedFor.set(conn, declined);
+      append({
+        conn,
+        kind: "note",
+        dir: "meta",
+        detail: `declined ${method} at once: ${MAX_OPEN} questions of this connection already wait for the person (Sonde's limit); ${declined} declined so far`,
+      } as Entry);
+      askPerson?.({ event: "declined", conn, method, declined, limit: MAX_OPEN });
+      return Promise.resolve({ result: null, refusal: `Sonde declined this ${method}: ${MAX_OPEN} questions wait` });
+    }
+    const qid = nextQid++;
+    return new Promise<Reply>((resolve) => {
+      answers.set(qid, { conn, method, resolve });
+      askPerson?.({ event: "asked", question: { qid, conn, method, params, problems: [] } as ServerQuestion });
+    });
+  };
+  const withdraw = (conn: number, reply: (method: string) => Reply, reason: string) => {
+    const qids = [...answers].filter(([, a]) => a.conn === conn).map(([qid]) => qid);
+    for (const qid of qids) {
+      const waiting = answers.get(qid)!;
+      answers.delete(qid);
+      waiting.resolve(reply(waiting.method));
+    }
+    if (qids.length) askPerson?.({ event: "withdrawn", qids, reason });
+    return qids.length;
+  };
 
   const append = (e: Partial<Entry> & Pick<Entry, "conn" | "kind" | "dir">) => {
     const ms = Date.now() - started;
@@ -178,7 +265,10 @@ export function memoryBackend(
       detail: `spawned pid ${pid} (own process group): ${saved.command}`,
       lifecycle: { event: "spawned", pid, command: saved.command },
     } as Partial<Entry> as Entry);
-    if (!saved.command.includes("demo-server") && !saved.env.some((v) => v.key === "API_KEY")) {
+    // The test fixture, as the hostile server of issue 11: malformed tools, a question flood.
+    if (saved.command.includes("sonde-fixture")) hostile.add(conn);
+    const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
+    if (needsKey && !saved.env.some((v) => v.key === "API_KEY")) {
       // The most common failure: a variable the minimal environment withheld.
       const said = "Error: API_KEY is not set; export it first";
       append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${said}\u001b[0m\r\n` } as Entry);
@@ -200,10 +290,10 @@ export function memoryBackend(
       state: "ready",
       pid,
       server: {
-        protocolVersion: "2026-07-28",
-        era: "modern",
-        decidedBy: "server/discover",
-        serverInfo: { name: "sonde-demo", version: "0.1.0" },
+        protocolVersion: hostile.has(conn) ? "2025-11-25" : "2026-07-28",
+        era: hostile.has(conn) ? "legacy" : "modern",
+        decidedBy: hostile.has(conn) ? "server/discover answered -32601; initialize" : "server/discover",
+        serverInfo: { name: hostile.has(conn) ? "sonde-fixture" : "sonde-demo", version: "0.1.0" },
         capabilities: { tools: {} },
       },
     } as ConnState);
@@ -212,6 +302,7 @@ export function memoryBackend(
 
   /** The shutdown ladder's first step, as the demo server takes it. */
   const stop = async (id: number): Promise<string> => {
+    withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
     publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
     const steps = [
       "closed stdin; waiting up to 2 s for exit",
@@ -231,6 +322,7 @@ export function memoryBackend(
 
   /** The server dies by itself, as a crash would. */
   const crash = (id: number) => {
+    withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
     const said = "panic: crashed on purpose";
     append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
     lifecycle(id, "server killed by SIGKILL");
@@ -262,6 +354,32 @@ export function memoryBackend(
       summary: { type: "result", method, id: String(id) },
     } as Partial<Entry>);
     return value;
+  };
+
+  /** A call to the fixture's hostile tools: a result of the wrong shape, or a hundred questions. */
+  const hostileCall = async (id: number, name: string) => {
+    const result = await request(id, "tools/call", { name }, async () => {
+      if (name === "content_not_array")
+        return { content: { type: "text", text: "content in an object, not an array" } };
+      if (name !== "ask_many") return { content: [{ type: "text", text: `${name} was called` }] };
+      const params = { requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          ask(id, "elicitation/create", { ...params, message: `Question ${i + 1} of 100: who is asking?` }),
+        ),
+      );
+      const counts = new Map<string, number>();
+      for (const r of replies) {
+        const action = (r.result as { action: string } | null)?.action ?? "";
+        const done: Record<string, string> = { accept: "accepted", decline: "declined", cancel: "cancelled" };
+        const said = r.refusal ? `refused: ${r.refusal}` : (done[action] ?? action);
+        counts.set(said, (counts.get(said) ?? 0) + 1);
+      }
+      const text = [...counts].map(([said, n]) => `${n} ${said}`).join("; ");
+      return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
+    });
+    const problems = name === "content_not_array" ? ["content is an object, not an array"] : [];
+    return { result, problems, check: null } as never;
   };
 
   return {
@@ -345,11 +463,18 @@ export function memoryBackend(
         ? null
         : `${t.name} may have run before its server ended, and it is not marked idempotent. Send it again as a new request?`;
     },
-    toolsList: async (id) =>
-      ((await request(id, "tools/list", {}, () => ({ tools: TOOLS }))) as { tools: unknown[] }).tools,
+    toolsList: async (id) => {
+      if (hostile.has(id)) {
+        await request(id, "tools/list", {}, () => ({ tools: HOSTILE_TOOLS.map((t) => t.raw) }));
+        return HOSTILE_TOOLS;
+      }
+      await request(id, "tools/list", {}, () => ({ tools: TOOLS }));
+      return TOOLS.map(view);
+    },
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;
       const a = (args ?? {}) as Record<string, unknown>;
+      if (hostile.has(id)) return hostileCall(id, name);
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
         if (name === "echo")
           return typeof a.text === "string"
@@ -367,11 +492,7 @@ export function memoryBackend(
           };
           const askId = 1000 + rid;
           message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
-          const qid = nextQid++;
-          const answer = await new Promise<{ result: JsonValue | null; refusal: string | null }>((resolve) => {
-            answers.set(qid, resolve);
-            askPerson?.({ qid, conn: id, method: "elicitation/create", params } as ServerQuestion);
-          });
+          const answer = await ask(id, "elicitation/create", params);
           message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
           const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
           return {
@@ -390,11 +511,7 @@ export function memoryBackend(
           };
           const askId = 2000 + rid;
           message(id, "in", { jsonrpc: "2.0", id: askId, method: "sampling/createMessage", params });
-          const qid = nextQid++;
-          const answer = await new Promise<{ result: JsonValue | null; refusal: string | null }>((resolve) => {
-            answers.set(qid, resolve);
-            askPerson?.({ qid, conn: id, method: "sampling/createMessage", params } as ServerQuestion);
-          });
+          const answer = await ask(id, "sampling/createMessage", params);
           if (answer.refusal) {
             message(id, "out", { jsonrpc: "2.0", id: askId, error: { code: -1, message: answer.refusal } });
             return { content: [{ type: "text", text: `The client refused: ${answer.refusal}` }], isError: true };
@@ -425,7 +542,7 @@ export function memoryBackend(
         return { content: [{ type: "text", text: `done in ${steps} steps` }] };
       });
       const check = name === "add" ? { verdict: "valid" } : null;
-      return { result, check } as never;
+      return { result, problems: [], check } as never;
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);
@@ -451,11 +568,20 @@ export function memoryBackend(
       askPerson = handler;
     },
     answerServerRequest: async (qid, result, refusal) => {
-      const resolve = answers.get(qid);
-      if (!resolve) throw { code: "not_found", message: `question ${qid} is no longer waiting` };
+      const waiting = answers.get(qid);
+      if (!waiting) throw { code: "not_found", message: `question ${qid} is no longer waiting` };
       answers.delete(qid);
-      resolve({ result, refusal });
+      waiting.resolve({ result, refusal });
     },
+    declineAllServerRequests: async (connId) =>
+      withdraw(
+        connId,
+        (method) =>
+          method === "elicitation/create"
+            ? { result: { action: "decline" }, refusal: null }
+            : { result: null, refusal: "the user declined the request" },
+        "declined all from this server",
+      ),
     onMenu: (handler) => {
       menuHandlers.push(handler);
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);

@@ -40,6 +40,7 @@ export const tauriBackend: Backend = {
   logExport: (path, filter) => commands.logExport(path, filter),
   onServerRequest: (handler) => commands.serverRequestsFollow(channel(handler)),
   answerServerRequest: async (qid, result, refusal) => void (await commands.serverRequestAnswer(qid, result, refusal)),
+  declineAllServerRequests: (connId) => commands.serverRequestsDeclineAll(connId),
   onMenu: (handler) => {
     let stop: (() => void) | undefined;
     let stopped = false;

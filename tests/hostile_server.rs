@@ -1,0 +1,63 @@
+//! A hostile fixture server: tools of the wrong shapes, one frame of 1 MiB of invalid UTF-8, a
+//! hundred elicitations at once. The core reads what it can, says what is wrong in words, records
+//! every byte, and the connection goes on serving.
+
+mod common;
+
+use common::{fixture, new_log};
+use serde_json::json;
+use sonde_core::connection::BasicResponder;
+use sonde_core::hub::Hub;
+use sonde_core::log::Filter;
+use sonde_core::shape::read_tools;
+
+#[tokio::test]
+async fn malformed_tools_are_listed_with_their_problems_and_a_bad_result_is_said() {
+    let hub = Hub::new(new_log("hostile-shapes"));
+    let id = hub.connect(&fixture(&["--malformed-tools"])).await.unwrap();
+    let views = read_tools(&hub.list_tools(id).await.unwrap());
+    let names: Vec<_> = views.iter().map(|v| v.name.as_deref().unwrap()).collect();
+    assert_eq!(names, ["echo", "bad_icons", "object_title", "numeric_required", "content_not_array"]);
+    assert_eq!(views[0].problems, Vec::<String>::new());
+    assert_eq!(views[1].problems, ["icons is an object, not an array"]);
+    assert_eq!(views[2].problems, ["title is an object, not a string"]);
+    assert_eq!(views[2].title, None);
+    assert_eq!(views[3].problems, ["inputSchema.required is a number, not a list of property names"]);
+    assert!(views[3].input_schema.is_some(), "the form still gets the schema");
+
+    let session = hub.session(id).unwrap();
+    let outcome =
+        session.call_tool_checked("content_not_array", Some(&views[4].raw), None, |_| {}).await.unwrap();
+    assert_eq!(outcome.problems, ["content is an object, not an array"]);
+    assert_eq!(
+        outcome.result["content"]["text"], "content in an object, not an array",
+        "the raw result is kept"
+    );
+    let fine = session.call_tool_checked("echo", None, Some(json!({"text": "ok"})), |_| {}).await.unwrap();
+    assert_eq!(fine.problems, Vec::<String>::new());
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_mebibyte_of_invalid_utf8_in_one_frame_is_recorded_and_the_connection_goes_on() {
+    let hub = Hub::new(new_log("hostile-utf8"));
+    let id = hub.connect(&fixture(&["--invalid-utf8-mib", "1"])).await.unwrap();
+    // The frame comes right after `initialized`, so it is in the log before this reply is.
+    assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
+    let bad = hub.log().entries(&Filter::parse("method:notifications/message").unwrap()).unwrap();
+    assert_eq!(bad.len(), 1, "one frame, one entry");
+    let base64 = bad[0].base64.as_deref().expect("bytes that are not UTF-8 are kept as base64");
+    assert!(base64.len() > 4 * 1024 * 1024 / 3, "every byte is recorded: {} base64 characters", base64.len());
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_hundred_elicitations_at_once_are_each_answered() {
+    let hub = Hub::new(new_log("hostile-ask"));
+    let mut config = fixture(&["--ask-many", "100"]);
+    config.answers = BasicResponder { elicit: Some("decline".parse().unwrap()), ..BasicResponder::default() };
+    let id = hub.connect(&config).await.unwrap();
+    let result = hub.call_tool(id, "ask_many", None).await.unwrap();
+    assert_eq!(result["content"][0]["text"], "asked 100 questions: 100 declined");
+    hub.disconnect(id).await.unwrap();
+}
