@@ -209,7 +209,7 @@ fn connect_fixture(w: &WebviewWindow<MockRuntime>, name: &str, knobs: &str) -> V
     let server = json!({"id": "", "name": name, "command": command, "env": [], "era": "legacy"});
     let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
     let saved = all.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["id"].clone();
-    invoke(w, "connect", json!({"serverId": saved, "stages": "__CHANNEL__:8"})).unwrap()["id"].clone()
+    invoke(w, "connect", json!({"serverId": saved})).unwrap()
 }
 
 /// The window's question channel, as `server_requests_follow` registers it: each event as JSON.
