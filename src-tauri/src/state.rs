@@ -1,5 +1,6 @@
 //! What the app holds while it runs: the hub (with its session log and its one table of live
-//! connections), the saved servers, and the questions waiting for the person.
+//! connections), the saved servers, the questions waiting for the person, and the session
+//! catalog (past sessions opened for reading).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -7,7 +8,7 @@ use std::sync::Arc;
 use sonde_core::connection::Responder;
 use sonde_core::era_cache::EraCache;
 use sonde_core::hub::Hub;
-use sonde_core::log::{sessions_dir, WireLog};
+use sonde_core::log::{sessions_dir, Catalog, WireLog};
 use sonde_core::servers::{ServerStore, Servers};
 
 use crate::questions::{Questions, UiResponder};
@@ -17,6 +18,8 @@ pub struct AppState {
     pub servers: Servers,
     /// Server requests waiting for the person (elicitation, sampling).
     pub questions: Arc<Questions>,
+    /// This session and the past ones the window opened; the log commands read either.
+    pub sessions: Catalog,
     quitting: AtomicBool,
 }
 
@@ -49,7 +52,8 @@ impl AppState {
         let hub = hub.with_responders(move |id, config| {
             Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
         });
-        Ok(AppState { hub: Arc::new(hub), questions, servers, quitting: AtomicBool::new(false) })
+        let sessions = Catalog::new(hub.log().clone());
+        Ok(AppState { hub: Arc::new(hub), questions, servers, sessions, quitting: AtomicBool::new(false) })
     }
 
     /// True the first time only: the caller then stops the servers and exits.
