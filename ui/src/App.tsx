@@ -9,6 +9,8 @@ import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
 import { ImportDialog } from "./components/ImportDialog";
+import { OpenSessionDialog } from "./components/OpenSessionDialog";
+import { usePastSession } from "./log/past";
 import type { ServerQuestion } from "./ipc";
 
 export function App() {
@@ -22,6 +24,9 @@ export function App() {
   const [notice, setNotice] = useState<string | null>(null);
   const filterBox = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
+  // File → Open Session, and the past session the log view shows instead of the live one.
+  const [choosingSession, setChoosingSession] = useState(false);
+  const { past, showPast } = usePastSession();
   // Server requests waiting for an answer, oldest first.
   const [questions, setQuestions] = useState<ServerQuestion[]>([]);
 
@@ -81,6 +86,7 @@ export function App() {
         if (id === "toggle-lifecycle") setFilter((f) => (f.includes("kind:lifecycle") ? "" : "kind:lifecycle"));
         if (id === "toggle-follow") setFollow((f) => !f);
         if (id === "import") setImporting(true);
+        if (id === "open-session") setChoosingSession(true);
       }),
     [selected, stop],
   );
@@ -94,6 +100,10 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && e.key === "f") {
         e.preventDefault();
         filterBox.current?.focus();
+      }
+      if ((e.ctrlKey || e.metaKey) && e.key === "o") {
+        e.preventDefault();
+        setChoosingSession(true);
       }
     };
     window.addEventListener("keydown", keys);
@@ -157,6 +167,9 @@ export function App() {
           </div>
           {bottom === "log" ? (
             <LogView
+              key={past ? `past-${String(past.id)}` : "live"}
+              past={past}
+              onBackToLive={() => showPast(null)}
               filter={filter}
               setFilter={setFilter}
               follow={follow}
@@ -197,6 +210,21 @@ export function App() {
             setNotice(
               `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
             );
+          }}
+        />
+      )}
+      {choosingSession && (
+        <OpenSessionDialog
+          onCancel={() => setChoosingSession(false)}
+          onLive={() => {
+            showPast(null);
+            setChoosingSession(false);
+            setBottom("log");
+          }}
+          onOpen={(opened) => {
+            showPast(opened);
+            setChoosingSession(false);
+            setBottom("log");
           }}
         />
       )}

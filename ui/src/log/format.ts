@@ -1,5 +1,5 @@
 // How entries read in the log: glyphs, sizes, times, summaries, and bytes shown exactly.
-import type { Entry } from "../ipc/bindings";
+import type { Entry, SessionInfo_Serialize as SessionInfo } from "../ipc/bindings";
 
 export const GLYPH: Record<string, string> = { out: ">", in: "<", meta: "*" };
 
@@ -11,6 +11,22 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** When a session started, in the person's time zone: `2026-11-30 14:03:12`. */
+export function formatStarted(rfc3339: string): string {
+  const at = new Date(rfc3339);
+  if (Number.isNaN(at.getTime())) return rfc3339;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const date = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+  return `${date} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+}
+
+/** The servers a session talked to, in words, as its card says. */
+export function serversOf(s: Pick<SessionInfo, "servers">): string {
+  if (s.servers == null) return "servers not recorded";
+  if (s.servers.length === 0) return "no server";
+  return s.servers.join(", ");
 }
 
 /** The recorded bytes of an entry. */
