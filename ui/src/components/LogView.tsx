@@ -229,6 +229,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           role="grid"
           aria-label="Wire log"
           data-held={rows.size}
+          data-filter={applied}
           onScroll={onScroll}
           onWheel={userScrolls}
           onTouchMove={userScrolls}
