@@ -203,10 +203,12 @@ pub fn request_cancel(state: State<'_, AppState>, id: u64) -> Result<()> {
 }
 
 // The log commands read the window's own session (`session` null) or a past one it opened
-// (`session_open`'s id): one code path for both.
+// (`session_open`'s id): one code path for both. Those that read files run on the async
+// runtime's threads (`async`), never on the main thread, which draws the window: opening a big
+// session or counting a filter's matches must not freeze it.
 
 /// A page of a session log: entries with seq in `from..to` matching `filter`, at most `limit`.
-#[tauri::command]
+#[tauri::command(async)]
 #[specta::specta]
 pub fn log_page(
     state: State<'_, AppState>,
@@ -222,7 +224,7 @@ pub fn log_page(
 
 /// Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
 /// call again until `scanned` reaches `to`.
-#[tauri::command]
+#[tauri::command(async)]
 #[specta::specta]
 pub fn log_count_matches(
     state: State<'_, AppState>,
@@ -235,7 +237,7 @@ pub fn log_count_matches(
 }
 
 /// The matches of `filter` at positions `from..from + limit` among all its matches.
-#[tauri::command]
+#[tauri::command(async)]
 #[specta::specta]
 pub fn log_match_page(
     state: State<'_, AppState>,
@@ -268,7 +270,7 @@ pub fn log_follow(
 
 /// Writes a session (or the entries matching `filter`) as JSONL to `path`, with the values
 /// of every saved server's environment variables redacted. Returns how many entries.
-#[tauri::command]
+#[tauri::command(async)]
 #[specta::specta]
 pub fn log_export(
     state: State<'_, AppState>,
@@ -284,7 +286,7 @@ pub fn log_export(
 
 /// Every session file in the data directory, newest first: the window's own, other windows'
 /// and the CLI's, with their servers and whether a process still writes them.
-#[tauri::command]
+#[tauri::command(async)]
 #[specta::specta]
 pub fn sessions_list(state: State<'_, AppState>) -> Result<Vec<SessionInfo>> {
     state.sessions.list().map_err(io_error)
@@ -292,7 +294,7 @@ pub fn sessions_list(state: State<'_, AppState>) -> Result<Vec<SessionInfo>> {
 
 /// Opens a past session read-only by the name the listing gave it; the log commands read it by
 /// the returned id until `session_close`.
-#[tauri::command]
+#[tauri::command(async)]
 #[specta::specta]
 pub fn session_open(state: State<'_, AppState>, name: String) -> Result<OpenedSession> {
     Ok(state.sessions.open(&name)?)
