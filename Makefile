@@ -36,7 +36,7 @@ test: deps peers ui-deps e2e-deps fmt-check clippy
 	cd ui && npm run lint && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
 	$(MAKE) --no-print-directory desktop
-	$(CARGO) build -p sonde-fixture
+	$(CARGO) build -p sonde-fixture -p sonde-cli
 	rm -rf $(CACHE)/e2e-home && mkdir -p $(CACHE)/shots
 	SONDE_FIXTURE=$(CARGO_TARGET_DIR)/debug/sonde-fixture SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
 	  XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \

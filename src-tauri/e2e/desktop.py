@@ -2,7 +2,8 @@
 
 Launch, connect the demo server, call a tool, see the request and its response in the wire
 log, stop the server and check that its process is gone; then real third-party servers, the
-shutdown ladder, follow mode, deleting a server and quitting. Screenshots go to $SONDE_SHOTS.
+shutdown ladder, follow mode, past sessions of the sonde CLI (one finished, one still being
+written), deleting a server and quitting. Screenshots go to $SONDE_SHOTS.
 
 Each behaviour is one function, run and reported on its own line (ok or FAIL with the reason),
 so one failure does not hide the others; a check starts by re-establishing what it needs
@@ -86,14 +87,18 @@ def wait_gone(pid, seconds):
 
 
 def set_filter(text):
-    """Replaces the log filter as a person would. (WebDriver's clear() does not always reach
-    React's onChange in WebKitGTK, and the next keys would then be appended.)"""
+    """Replaces the log filter as a person would, and waits until the log shows its matches (the
+    list's `data-filter`): typed a key at a time, the filter passes through others first.
+    (WebDriver's clear() does not always reach React's onChange in WebKitGTK, and the next keys
+    would then be appended.)"""
     box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']")
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys(Keys.BACKSPACE)
     if text:
         box.send_keys(text)
     wait.until(lambda d: box.get_attribute("value") == text)
+    grid = "[role='grid'][aria-label='Wire log']"
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, grid).get_attribute("data-filter") == text)
 
 
 def call_tool(tool, values, expect, by="strong"):
@@ -191,6 +196,8 @@ def settle():
         pass
     for cancel in driver.find_elements(By.XPATH, "//div[@class='dialog-backdrop']//button[text()='Cancel']"):
         cancel.click()
+    for back in driver.find_elements(By.XPATH, "//button[text()='Back to the live session']"):
+        back.click()
     wait.until(lambda d: d.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']")).click()
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']"))
     set_filter("")
@@ -435,6 +442,107 @@ def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Added {key} from your environment")))
     assert os.environ[key] not in driver.page_source, "a variable's value is on screen"
     connect("Needs a key")
+def sonde_cli():
+    """The sonde CLI built beside the fixture server."""
+    return os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde")
+
+
+def session_of(stderr_line):
+    """The session file a sonde CLI run names on stderr, or None for another line."""
+    prefix = "sonde: session log "
+    return os.path.basename(stderr_line.strip()[len(prefix):]) if stderr_line.startswith(prefix) else None
+
+
+def press_on_window(keys):
+    """Keys pressed on the Sonde window through X, as a person presses them (menu accelerators
+    included)."""
+    window = subprocess.run(["xdotool", "search", "--name", "^Sonde$"], capture_output=True, text=True, check=True)
+    subprocess.run(["xdotool", "windowfocus", "--sync", window.stdout.split()[0], "key", "--clearmodifiers", keys],
+                   check=True)
+
+
+def open_session(name):
+    """File → Open Session (Ctrl+O), then the session `name` picked and opened from the keyboard.
+    Returns the dialog's row for it as it was listed."""
+    press_on_window("ctrl+o")
+    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+    option = wait.until(lambda d: dialog.find_element(By.XPATH, f".//li[@role='option'][@title='{name}']"))
+    # innerText: WebKitWebDriver's visible text leaves out the cells of a grid row that clip
+    # their overflow.
+    listed = option.get_attribute("innerText")
+    option.click()
+    dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ENTER)
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+    return listed
+
+
+def past_banner():
+    return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Past session']"))
+
+
+@check
+def a_past_cli_session_is_opened_and_filtered():
+    """a past CLI session (sonde tools list on the fixture) is opened via File → Open Session and filtered"""
+    fixture = os.environ["SONDE_FIXTURE"]
+    # The real CLI, writing where this app keeps its sessions (the same XDG_DATA_HOME).
+    run = subprocess.run([sonde_cli(), "tools", "list", "--", fixture, "--tools", "3"], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    name = next(n for n in map(session_of, run.stderr.splitlines()) if n)
+    listed = open_session(name)
+    assert f"{fixture} --tools 3" in listed and "sonde" in listed, listed
+    banner = past_banner()
+    assert "read-only" in banner.text and "--tools 3" in banner.text, banner.text
+    set_filter("method:tools/list")
+    rows = "//div[@role='row'][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
+    wait.until(lambda d: len(d.find_elements(By.XPATH, rows)) == 2)
+    count = driver.find_element(By.CSS_SELECTOR, ".log-bar .count").text
+    assert count.startswith("2 of "), count
+    # The reply, as the CLI received it: the fixture's three tools.
+    driver.find_element(By.XPATH, f"{rows}[.//span[@class='c-dir' and text()='<']]").click()
+    detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".detail"))
+    wait.until(lambda d: "filler_3" in detail.text)
+    shot("past-session")
+    driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Past session']"))
+
+
+@check
+def a_session_the_cli_is_still_writing_is_followed_live():
+    """a session the CLI is still writing is followed live in the window until the CLI ends"""
+    fixture = os.environ["SONDE_FIXTURE"]
+    # Eight progress updates, 600 ms apart: the call takes about five seconds.
+    cli = subprocess.Popen([sonde_cli(), "call", "echo", "--args", '{"text": "live"}', "--", fixture,
+                            "--progress-steps", "8", "--step-ms", "600"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        name = None
+        while name is None:
+            line = cli.stderr.readline()
+            assert line, "the CLI ended without naming its session log"
+            name = session_of(line)
+        listed = open_session(name)
+        assert "being written" in listed, listed
+        banner = past_banner()
+        assert "being written by another Sonde process" in banner.text, banner.text
+        set_filter("method:notifications/progress")
+
+        def progress_rows(d):
+            """The rows shown, once they are all progress notifications (the filter applied)."""
+            sums = [e.get_attribute("innerText") for e in d.find_elements(By.CSS_SELECTOR, ".rows .row .c-sum")]
+            return len(sums) if sums and all(s.startswith("notifications/progress") for s in sums) else None
+
+        # Some arrive while the window watches (the call is still under way), then all eight.
+        seen = wait.until(progress_rows)
+        assert seen < 8 or cli.poll() is None, "nothing was left to follow live"
+        shot("live-session")
+        wait.until(lambda d: progress_rows(d) == 8)
+        assert cli.wait(timeout=30) == 0
+        wait.until(lambda d: "read-only" in past_banner().text)
+    finally:
+        if cli.poll() is None:
+            os.killpg(cli.pid, 9)
+        cli.wait()
 
 
 @check
@@ -527,16 +635,15 @@ def quitting_stops_servers_first():
     pid = ensure_connected("Demo server")
     assert alive(pid), f"demo server pid {pid} is not running"
     # Ctrl+Q on the window, as a person quits (File → Quit); the app must stop servers first.
-    window = subprocess.run(["xdotool", "search", "--name", "^Sonde$"], capture_output=True, text=True, check=True)
-    wid = window.stdout.split()[0]
-    subprocess.run(["xdotool", "windowfocus", "--sync", wid, "key", "--clearmodifiers", "ctrl+q"], check=True)
+    press_on_window("ctrl+q")
     assert wait_gone(pid, 10), f"pid {pid} outlived the app"
     # The app writes the last entries out as it exits, just after the server is gone: read the
     # session log until they are there (10 s at most).
     sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
     deadline = time.time() + 10
     while True:
-        latest = max((os.path.join(sessions, f) for f in os.listdir(sessions)), key=os.path.getmtime)
+        latest = max((os.path.join(sessions, f) for f in os.listdir(sessions) if f.endswith(".jsonl")),
+                     key=os.path.getmtime)
         with open(latest) as f:
             entries = [json.loads(line) for line in f if line.strip()]
         conn = next(e["conn"] for e in entries if (e.get("detail") or "").startswith(f"spawned pid {pid} "))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs a WebDriver script (desktop.py by default) against the app with tauri-driver up;
-# make test and make bench wrap this in xvfb-run.
+# make test and make bench wrap this in xvfb-run. The driver listens on free ports (handed to the
+# script as SONDE_DRIVER_URL), so two checkouts can run their window tests at once.
 set -euo pipefail
 APP=$1
 PY=$2

@@ -9,7 +9,9 @@ use sonde_core::connection::RequestError;
 use sonde_core::error_code::ErrorCode;
 use sonde_core::hub::{Hub, HubError, Stage, StateEvent};
 use sonde_core::last_words::LastWords;
-use sonde_core::log::{Filter, LogBatch, Page};
+use sonde_core::log::{
+    CatalogError, Entry, Filter, LogBatch, MatchCount, OpenedSession, Page, SessionInfo, COUNT_BUDGET,
+};
 use sonde_core::mcp::CallOutcome;
 use sonde_core::servers::{Imported, SavedServer, ServersError};
 use sonde_core::shape::{read_tools, ToolView};
@@ -59,6 +61,20 @@ impl From<ServersError> for ErrorDto {
     fn from(e: ServersError) -> Self {
         err(e.code(), e)
     }
+}
+
+impl From<CatalogError> for ErrorDto {
+    fn from(e: CatalogError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+fn io_error(e: std::io::Error) -> ErrorDto {
+    err(ErrorCode::Io, e)
+}
+
+fn filter_of(expr: &str) -> Result<Filter> {
+    Filter::parse(expr).map_err(|e| err(ErrorCode::BadInput, e))
 }
 
 #[tauri::command]
@@ -234,42 +250,108 @@ pub fn request_cancel(state: State<'_, AppState>, id: u64) -> Result<()> {
     Ok(())
 }
 
-/// A page of the session log: entries with seq in `from..to` matching `filter`, at most `limit`.
-#[tauri::command]
+// The log commands read the window's own session (`session` null) or a past one it opened
+// (`session_open`'s id): one code path for both. Those that read files run on the async
+// runtime's threads (`async`), never on the main thread, which draws the window: opening a big
+// session or counting a filter's matches must not freeze it.
+
+/// A page of a session log: entries with seq in `from..to` matching `filter`, at most `limit`.
+#[tauri::command(async)]
 #[specta::specta]
 pub fn log_page(
     state: State<'_, AppState>,
+    session: Option<u64>,
     from: u64,
     to: u64,
     filter: String,
     limit: usize,
 ) -> Result<Page> {
-    let filter = Filter::parse(&filter).map_err(|e| err(ErrorCode::BadInput, e))?;
-    state.hub.log().page(from, to, &filter, limit.min(5000)).map_err(|e| err(ErrorCode::Io, e))
+    let filter = filter_of(&filter)?;
+    state.sessions.log(session)?.page(from, to, &filter, limit.min(5000)).map_err(io_error)
+}
+
+/// Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
+/// call again until `scanned` reaches `to`.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_count_matches(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+    filter: String,
+    to: u64,
+) -> Result<MatchCount> {
+    let filter = filter_of(&filter)?;
+    state.sessions.log(session)?.count_matches(&filter, to, COUNT_BUDGET).map_err(io_error)
+}
+
+/// The matches of `filter` at positions `from..from + limit` among all its matches.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_match_page(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+    filter: String,
+    from: u64,
+    limit: usize,
+) -> Result<Vec<Entry>> {
+    let filter = filter_of(&filter)?;
+    state.sessions.log(session)?.match_page(&filter, from, limit.min(5000)).map_err(io_error)
 }
 
 /// Streams new entries on `channel`; returns the number of entries already in the log (the
-/// UI pages those). An entry may arrive both ways; the UI keeps one per seq.
+/// UI pages those). An entry may arrive both ways; the UI keeps one per seq. A batch with
+/// `ended` is the last: the session can grow no more.
 #[tauri::command]
 #[specta::specta]
-pub fn log_follow(state: State<'_, AppState>, channel: Channel<LogBatch>) -> u64 {
-    let follow = state.hub.log().follow();
-    let existing = state.hub.log().len();
+pub fn log_follow(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+    channel: Channel<LogBatch>,
+) -> Result<u64> {
+    let log = state.sessions.log(session)?;
+    let follow = log.follow();
     // About 60 batches a second at most: smooth to watch, never one message per frame.
     let batches = follow.batches(Duration::from_millis(16), move |batch| channel.send(batch).is_ok());
     tauri::async_runtime::spawn(batches);
-    existing
+    Ok(log.len())
 }
 
-/// Writes the session (or the entries matching `filter`) as JSONL to `path`, with the values
+/// Writes a session (or the entries matching `filter`) as JSONL to `path`, with the values
 /// of every saved server's environment variables redacted. Returns how many entries.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_export(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+    path: String,
+    filter: String,
+) -> Result<u64> {
+    let filter = filter_of(&filter)?;
+    let secrets = state.servers.secrets();
+    let log = state.sessions.log(session)?;
+    sonde_core::log::export_jsonl(&log, &filter, &secrets, std::path::Path::new(&path)).map_err(io_error)
+}
+
+/// Every session file in the data directory, newest first: the window's own, other windows'
+/// and the CLI's, with their servers and whether a process still writes them.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn sessions_list(state: State<'_, AppState>) -> Result<Vec<SessionInfo>> {
+    state.sessions.list().map_err(io_error)
+}
+
+/// Opens a past session read-only by the name the listing gave it; the log commands read it by
+/// the returned id until `session_close`.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn session_open(state: State<'_, AppState>, name: String) -> Result<OpenedSession> {
+    Ok(state.sessions.open(&name)?)
+}
+
 #[tauri::command]
 #[specta::specta]
-pub fn log_export(state: State<'_, AppState>, path: String, filter: String) -> Result<u64> {
-    let filter = Filter::parse(&filter).map_err(|e| err(ErrorCode::BadInput, e))?;
-    let secrets = state.servers.secrets();
-    sonde_core::log::export_jsonl(state.hub.log(), &filter, &secrets, std::path::Path::new(&path))
-        .map_err(|e| err(ErrorCode::Io, e))
+pub fn session_close(state: State<'_, AppState>, id: u64) -> Result<()> {
+    Ok(state.sessions.close(id)?)
 }
 
 /// Shows server requests that need a person (elicitation, sampling) on this channel, with the

@@ -1,7 +1,8 @@
 //! The Sonde desktop shell: Tauri wiring over `sonde-core`, and nothing else.
 //!
-//! Owns: the app state (one hub with its session log and live connections, the saved servers),
-//! the menu, the command list, and stopping every server before the app exits.
+//! Owns: the app state (one hub with its session log and live connections, the saved servers,
+//! the catalog of past sessions opened), the menu, the command list, and stopping every server
+//! before the app exits.
 //! Refuses: protocol logic, loops and sleeps; those live in the core. Commands are a few lines.
 
 pub mod bindings;
@@ -30,9 +31,14 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::tool_call,
         commands::request_cancel,
         commands::log_page,
+        commands::log_count_matches,
+        commands::log_match_page,
         commands::log_follow,
         commands::log_export,
         commands::log_filter,
+        commands::sessions_list,
+        commands::session_open,
+        commands::session_close,
         commands::server_requests_follow,
         commands::server_request_answer,
         commands::server_requests_decline_all,

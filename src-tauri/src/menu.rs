@@ -17,6 +17,7 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     let file = SubmenuBuilder::new(app, "File")
         .item(&item("new-connection", "New Connection…", Some("CmdOrCtrl+N"))?)
         .item(&item("import", "Import mcpServers Config…", None)?)
+        .item(&item("open-session", "Open Session…", Some("CmdOrCtrl+O"))?)
         .item(&item("close-connection", "Close Connection", Some("CmdOrCtrl+W"))?)
         .separator()
         .item(&item("quit", "Quit", Some("CmdOrCtrl+Q"))?)

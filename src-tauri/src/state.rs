@@ -1,5 +1,6 @@
 //! What the app holds while it runs: the hub (with its session log and its one table of live
-//! connections), the saved servers, and the questions waiting for the person.
+//! connections), the saved servers, the questions waiting for the person, and the session
+//! catalog (past sessions opened for reading).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use sonde_core::connection::Responder;
 use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{ConnState, Hub};
-use sonde_core::log::{sessions_dir, WireLog};
+use sonde_core::log::{sessions_dir, Catalog, WireLog};
 use sonde_core::servers::{ServerStore, Servers};
 
 use crate::questions::{Questions, UiResponder};
@@ -20,6 +21,8 @@ pub struct AppState {
     pub questions: Arc<Questions>,
     /// The saved server each line of connections was started from.
     pub lines: Lines,
+    /// This session and the past ones the window opened; the log commands read either.
+    pub sessions: Catalog,
     quitting: AtomicBool,
 }
 
@@ -67,9 +70,17 @@ impl AppState {
         let hub = hub.with_responders(move |id, config| {
             Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
         });
+        let sessions = Catalog::new(hub.log().clone());
         let hub = Arc::new(hub);
         tauri::async_runtime::spawn(forget_questions_of_ended(hub.clone(), questions.clone()));
-        Ok(AppState { hub, questions, servers, lines: Lines::default(), quitting: AtomicBool::new(false) })
+        Ok(AppState {
+            hub,
+            questions,
+            servers,
+            sessions,
+            lines: Lines::default(),
+            quitting: AtomicBool::new(false),
+        })
     }
 
     /// True the first time only: the caller then stops the servers and exits.

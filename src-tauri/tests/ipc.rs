@@ -1,6 +1,7 @@
 //! The commands through Tauri's IPC with a mock runtime: no window, real servers.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use sonde_core::hub::Hub;
@@ -41,7 +42,12 @@ fn fixture() -> PathBuf {
 fn app(name: &str) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
     let dir = std::env::temp_dir().join(format!("sonde-ipc-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let hub = Hub::new(WireLog::create_in(&dir.join("sessions")).unwrap());
+    app_in(&dir, &dir.join("sessions"))
+}
+
+/// An app whose own session is written in `sessions`, with its saved servers in `dir`.
+fn app_in(dir: &Path, sessions: &Path) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let hub = Hub::new(WireLog::create_in(sessions).unwrap());
     let demo = format!("{} demo-server", sonde_cli().display());
     let state = AppState::with_demo_command(hub, ServerStore::at(dir.join("servers.json")), demo).unwrap();
     let app = sonde_desktop::configure(mock_builder(), state).build(mock_context(noop_assets())).unwrap();
@@ -319,4 +325,133 @@ fn the_core_reads_a_filter_into_chips_or_an_error() {
     let bad = invoke(&w, "log_filter", json!({"filter": "kind:nope"})).unwrap();
     assert_eq!(bad["chips"], json!([]));
     assert!(bad["error"].as_str().unwrap().starts_with("unknown kind \"nope\""), "{bad}");
+}
+
+/// A data directory for the `sonde` CLI (`XDG_DATA_HOME`) and an app whose own session is
+/// written where the CLI writes its sessions, as on a person's machine.
+fn app_beside_the_cli(name: &str) -> (PathBuf, tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
+    let dir = std::env::temp_dir().join(format!("sonde-ipc-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("data");
+    let (app, w) = app_in(&dir, &data.join("sonde/sessions"));
+    (data, app, w)
+}
+
+fn cli_with_demo(data: &Path, args: &[&str]) -> std::process::Command {
+    let cli = sonde_cli();
+    let mut command = std::process::Command::new(&cli);
+    command.env("XDG_DATA_HOME", data).args(args).arg("--").arg(&cli).arg("demo-server");
+    command
+}
+
+#[test]
+fn a_past_cli_session_is_listed_opened_filtered_exported_and_closed() {
+    let (data, _app, w) = app_beside_the_cli("past");
+    let out = cli_with_demo(&data, &["tools", "list"]).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+
+    let list = invoke(&w, "sessions_list", json!({})).unwrap();
+    let all = list.as_array().unwrap();
+    assert_eq!(all.len(), 2, "{list}");
+    let own = all.iter().find(|s| s["current"] == true).expect("the window's own session");
+    assert_eq!(own["writing"], true, "{own}");
+    let past = all.iter().find(|s| s["current"] == false).expect("the CLI's session");
+    assert_eq!((&past["program"], &past["writing"]), (&json!("sonde"), &json!(false)), "{past}");
+    let servers = past["servers"].as_array().unwrap();
+    assert!(servers.len() == 1 && servers[0].as_str().unwrap().ends_with(" demo-server"), "{past}");
+    assert!(past["size"].as_u64().unwrap() > 0 && past["started"].as_str().unwrap().ends_with('Z'), "{past}");
+
+    let opened = invoke(&w, "session_open", json!({"name": past["name"]})).unwrap();
+    assert_eq!(opened["session"]["name"], past["name"]);
+    let id = opened["id"].clone();
+    let filter = "method:tools/list";
+    let count =
+        invoke(&w, "log_count_matches", json!({"session": id, "filter": filter, "to": 1_000_000})).unwrap();
+    assert_eq!(count["count"], 2, "the request and its reply: {count}");
+    let matches =
+        invoke(&w, "log_match_page", json!({"session": id, "filter": filter, "from": 1, "limit": 10}))
+            .unwrap();
+    let reply = &matches.as_array().unwrap()[..];
+    assert!(
+        reply.len() == 1 && reply[0]["dir"] == "in" && reply[0]["summary"]["type"] == "result",
+        "{matches}"
+    );
+    let page = invoke(&w, "log_page", json!({"session": id, "from": 0, "to": 1, "filter": "", "limit": 10}))
+        .unwrap();
+    assert_eq!(page["entries"][0]["lifecycle"]["event"], "spawned", "{page}");
+    let own_count =
+        invoke(&w, "log_count_matches", json!({"session": null, "filter": filter, "to": 1_000_000})).unwrap();
+    assert_eq!(own_count["count"], 0, "the window's own session is another log");
+
+    let export = data.join("export.jsonl");
+    let n = invoke(&w, "log_export", json!({"session": id, "path": export, "filter": filter})).unwrap();
+    assert_eq!(n, 2);
+    assert!(std::fs::read_to_string(&export).unwrap().contains("tools/list"));
+
+    invoke(&w, "session_close", json!({"id": id})).unwrap();
+    let err = invoke(&w, "log_page", json!({"session": id, "from": 0, "to": 1, "filter": "", "limit": 1}))
+        .unwrap_err();
+    assert_eq!(err["code"], "not_found", "{err}");
+    let err = invoke(&w, "session_open", json!({"name": "../servers.json"})).unwrap_err();
+    assert_eq!(err["code"], "bad_input", "{err}");
+}
+
+#[test]
+fn a_session_the_cli_is_still_writing_is_followed_live_to_its_end() {
+    let (data, app, w) = app_beside_the_cli("live");
+    let mut cli = cli_with_demo(&data, &["call", "slow", "--args", r#"{"seconds": 3, "steps": 6}"#])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let past = loop {
+        let list = invoke(&w, "sessions_list", json!({})).unwrap();
+        if let Some(s) = list.as_array().unwrap().iter().find(|s| s["current"] == false) {
+            break s.clone();
+        }
+        assert!(Instant::now() < deadline, "the CLI's session never appeared: {list}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(past["writing"], true, "listed while the CLI runs: {past}");
+    let opened = invoke(&w, "session_open", json!({"name": past["name"]})).unwrap();
+    assert_eq!(opened["session"]["writing"], true);
+
+    // The window's channel, as the log view hands it to `log_follow`.
+    let (tx, batches) = std::sync::mpsc::channel::<Value>();
+    let channel = tauri::ipc::Channel::new(move |body| {
+        tx.send(body.deserialize::<Value>().unwrap()).unwrap();
+        Ok(())
+    });
+    let id = opened["id"].as_u64().unwrap();
+    let state = tauri::Manager::state::<AppState>(&app);
+    let existing = sonde_desktop::commands::log_follow(state, Some(id), channel).unwrap();
+    let mut streamed = Vec::new();
+    loop {
+        let batch =
+            batches.recv_timeout(Duration::from_secs(30)).expect("a batch, the last one saying it ended");
+        streamed.extend(batch["entries"].as_array().unwrap().iter().cloned());
+        if batch["ended"] == true {
+            break;
+        }
+    }
+    assert!(cli.wait().unwrap().success());
+    let progress = streamed.iter().filter(|e| e["summary"]["method"] == "notifications/progress").count();
+    assert_eq!(progress, 6, "every progress notification arrived as the CLI wrote it");
+    // In order and none missed, from where the entries already indexed ended (an entry indexed
+    // as the follow began may come both ways).
+    let seqs: Vec<u64> = streamed.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert!(seqs[0] <= existing, "{seqs:?} after {existing}");
+    assert_eq!(seqs, (seqs[0]..seqs[0] + seqs.len() as u64).collect::<Vec<_>>());
+    let all = invoke(
+        &w,
+        "log_page",
+        json!({"session": id, "from": 0, "to": 1_000_000, "filter": "", "limit": 5000}),
+    )
+    .unwrap();
+    let last = all["entries"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(streamed.last(), Some(&last), "the stream went on to the CLI's last entry");
+    let list = invoke(&w, "sessions_list", json!({})).unwrap();
+    let done = list.as_array().unwrap().iter().find(|s| s["name"] == past["name"]).unwrap().clone();
+    assert_eq!(done["writing"], false, "{done}");
 }

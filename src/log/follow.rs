@@ -33,6 +33,9 @@ pub struct LogBatch {
     pub entries: Vec<Entry>,
     /// Entries that went by too fast to stream; the UI reads them by page.
     pub skipped: u64,
+    /// The log will grow no more (a past session whose writer is gone, or a log dropped): this
+    /// is the last batch.
+    pub ended: bool,
 }
 
 impl LogBatch {
@@ -68,8 +71,9 @@ impl Follow {
     }
 
     /// Gathers entries into batches and hands each non-empty one to `send` every `beat`, until
-    /// `send` returns false (its receiver is gone) or the log is. What was gathered when the
-    /// log goes is sent first.
+    /// `send` returns false (its receiver is gone) or the log ends (it is dropped, or it is a
+    /// past session whose writer is gone). The last batch, with what was still gathered, says
+    /// that it is the last.
     pub async fn batches(mut self, beat: Duration, mut send: impl FnMut(LogBatch) -> bool) {
         let mut batch = LogBatch::default();
         let mut beat = tokio::time::interval(beat);
@@ -81,9 +85,7 @@ impl Follow {
                     Some(Followed::Entry(entry)) => batch.entries.push((*entry).clone()),
                     Some(Followed::Skipped(n)) => batch.skipped += n,
                     None => {
-                        if !batch.is_empty() {
-                            send(batch);
-                        }
+                        send(LogBatch { ended: true, ..batch });
                         return;
                     }
                 },
@@ -130,6 +132,12 @@ mod tests {
         let seqs: Vec<u64> = got.iter().flat_map(|b| b.entries.iter().map(|e| e.seq)).collect();
         assert_eq!(seqs, [0, 1, 2, 3, 4]);
         assert!(got.iter().all(|b| b.skipped == 0));
+        assert_eq!(
+            got.iter().map(|b| b.ended).collect::<Vec<_>>().last(),
+            Some(&true),
+            "the last batch says so"
+        );
+        assert_eq!(got.iter().filter(|b| b.ended).count(), 1);
     }
 
     #[tokio::test]

@@ -1,23 +1,34 @@
 //! The wire log: every frame, stderr chunk, lifecycle event and decode error of a session.
 //!
 //! Owns: appending (assigning `seq` and times), persistence as one JSONL file per session under
-//! the data directory, an in-memory index of file offsets, and queries by seq range and filter
-//! that read only the entries asked for, and following the session live ([`Follow`]).
+//! the data directory, an in-memory index of file offsets, queries by seq range and filter that
+//! read only the entries asked for, a filter's matches by position ([`MatchCount`]), following
+//! the session live ([`Follow`]), whether this process writes it or another one does (`tail`),
+//! and the session files themselves (`sessions`, [`Catalog`]).
 //! Refuses: interpreting entries; correlation is filled in by the connection before appending.
 //!
 //! Appends go to a buffered writer that a background thread flushes every
 //! [`FLUSH_INTERVAL`], so a crash loses at most the last batch, not the session.
 
+mod catalog;
 mod entry;
 mod filter;
 mod follow;
+mod matches;
+mod sessions;
+mod tail;
 
+pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, Summary};
 pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 pub use follow::{Follow, Followed, LogBatch};
+pub use matches::{MatchCount, COUNT_BUDGET};
+pub use sessions::{last_session, list_sessions, prune_sessions, sessions_dir, SessionInfo, KEEP_SESSIONS};
+pub use tail::TAIL_INTERVAL;
 
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
@@ -28,23 +39,39 @@ use tokio::sync::broadcast;
 /// How often buffered entries reach the file.
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(25);
 
+/// How many seqs of the index a query looks at per hold of its lock.
+const INDEX_CHUNK: u64 = 4096;
+
 /// A session's wire log. Cheap to share as `Arc<WireLog>`; every method takes `&self`.
 pub struct WireLog {
     path: PathBuf,
     started: Instant,
     inner: Mutex<Inner>,
+    /// Reads entries back. In the process that writes the session it also holds the writer's
+    /// lock, which goes with it when the log is dropped or the process ends.
     reader: File,
-    live: broadcast::Sender<Arc<Entry>>,
+    /// The session's card, for a log this process writes; its lock makes rewrites of the file
+    /// follow one another, so the last one written names every server.
+    card: Option<Mutex<sessions::Card>>,
+    /// The last few filters' matches (see `matches`).
+    matches: Mutex<matches::Matches>,
 }
 
 struct Inner {
     /// `None` for a session opened read-only.
     writer: Option<BufWriter<File>>,
+    /// Where the next entry goes in the file: after the last complete line.
     end: u64,
     dirty: bool,
     index: Vec<IndexRow>,
     /// Method names shared by every index row that has them.
-    methods: std::collections::HashSet<Arc<str>>,
+    methods: HashSet<Arc<str>>,
+    /// Where entries are streamed as they are added; `None` once the log can grow no more (a
+    /// session read from a file no process writes).
+    live: Option<broadcast::Sender<Arc<Entry>>>,
+    /// The servers the session talked to, for its card, and the connections already named.
+    servers: Vec<String>,
+    named: HashSet<u64>,
 }
 
 /// A page of entries and where the next page starts.
@@ -57,18 +84,19 @@ pub struct Page {
 }
 
 impl WireLog {
-    /// Creates a new session file in `dir` (created if missing).
+    /// Creates a new session file in `dir` (created if missing), locked as being written for as
+    /// long as the log lives.
     pub fn create_in(dir: &Path) -> io::Result<Arc<WireLog>> {
         fs::create_dir_all(dir)?;
-        let stamp = humantime::format_rfc3339_millis(SystemTime::now()).to_string().replace(':', "-");
-        let path = dir.join(format!("{stamp}-{}.jsonl", std::process::id()));
+        let path = dir.join(sessions::file_name(SystemTime::now()));
         let file = OpenOptions::new().create_new(true).append(true).open(&path)?;
-        let log = Arc::new(WireLog::with_writer(
-            path,
-            Some(BufWriter::with_capacity(256 * 1024, file)),
-            0,
-            Vec::new(),
-        )?);
+        let card = sessions::Card { program: sessions::this_program(), servers: Vec::new() };
+        let log = WireLog::new(path, Some(BufWriter::with_capacity(256 * 1024, file)), Some(card))?;
+        sessions::lock_for_writing(&log.reader);
+        // A card from the start, so a listing tells "no server yet" from "no card"; a session
+        // without one is recorded all the same.
+        let _ = log.write_card();
+        let log = Arc::new(log);
         spawn_flusher(Arc::downgrade(&log));
         // Old sessions go, so the directory cannot grow without bound; a failure here only
         // leaves more files behind.
@@ -76,42 +104,44 @@ impl WireLog {
         Ok(log)
     }
 
-    /// Opens a recorded session read-only, indexing it by one streaming pass.
+    /// Opens a recorded session read-only, indexing it by one streaming pass. A session another
+    /// process (or this one) is still writing goes on growing: entries it appends are indexed
+    /// and streamed to followers within [`TAIL_INTERVAL`], until its writer lets go.
     pub fn open(path: &Path) -> io::Result<Arc<WireLog>> {
-        let mut reader = BufReader::with_capacity(1 << 20, File::open(path)?);
-        let mut index = Vec::new();
-        let mut methods = std::collections::HashSet::new();
-        let mut offset = 0u64;
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            let n = reader.read_until(b'\n', &mut line)? as u64;
-            if n == 0 {
-                break;
-            }
-            // A crash can leave a partial last line; it is not an entry.
-            if line.last() == Some(&b'\n') {
-                if let Ok(e) = serde_json::from_slice::<Entry>(&line) {
-                    index.push(row_of(&e, offset, n, &mut methods));
-                }
-            }
-            offset += n;
+        let log = Arc::new(WireLog::new(path.to_owned(), None, None)?);
+        // The lock is looked at before the file is read: once it is free, what the writer wrote
+        // is all in the file, and nothing more will come.
+        let writing = sessions::writer_holds(&log.reader);
+        log.catch_up()?;
+        if writing {
+            tail::spawn_tailer(Arc::downgrade(&log));
+        } else {
+            log.end_growth();
         }
-        Ok(Arc::new(WireLog::with_writer(path.to_owned(), None, offset, index)?))
+        Ok(log)
     }
 
-    fn with_writer(
+    fn new(
         path: PathBuf,
         writer: Option<BufWriter<File>>,
-        end: u64,
-        index: Vec<IndexRow>,
+        card: Option<sessions::Card>,
     ) -> io::Result<WireLog> {
         Ok(WireLog {
             reader: File::open(&path)?,
             path,
             started: Instant::now(),
-            inner: Mutex::new(Inner { writer, end, dirty: false, index, methods: Default::default() }),
-            live: broadcast::channel(4096).0,
+            inner: Mutex::new(Inner {
+                writer,
+                end: 0,
+                dirty: false,
+                index: Vec::new(),
+                methods: HashSet::new(),
+                live: Some(broadcast::channel(4096).0),
+                servers: Vec::new(),
+                named: HashSet::new(),
+            }),
+            card: card.map(Mutex::new),
+            matches: Mutex::default(),
         })
     }
 
@@ -151,17 +181,32 @@ impl WireLog {
         inner.dirty = true;
         let row = row_of(&entry, offset, len, &mut inner.methods);
         inner.index.push(row);
-        drop(guard);
+        let new_server =
+            sessions::server_named(&entry, &mut inner.named).filter(|s| !inner.servers.contains(s));
+        if let Some(server) = &new_server {
+            inner.servers.push(server.clone());
+        }
         let seq = entry.seq;
-        if self.live.receiver_count() > 0 {
-            let _ = self.live.send(Arc::new(entry));
+        // Streamed under the lock, so followers get entries in seq order.
+        if let Some(live) = inner.live.as_ref().filter(|l| l.receiver_count() > 0) {
+            let _ = live.send(Arc::new(entry));
+        }
+        drop(guard);
+        if new_server.is_some() {
+            // Rare (once per server), so the card is rewritten at once rather than on a beat.
+            let _ = self.write_card();
         }
         seq
     }
 
-    /// Entries appended from now on, as they are appended.
+    /// Entries added from now on, as they are added. For a log that can grow no more, the
+    /// follower hears at once that it has ended.
     pub fn follow(&self) -> Follow {
-        Follow::new(self.live.subscribe())
+        match &self.inner.lock().expect("wire log lock").live {
+            Some(live) => Follow::new(live.subscribe()),
+            // Its sender is dropped here: the receiver is closed from the start.
+            None => Follow::new(broadcast::channel(1).1),
+        }
     }
 
     /// How many entries the session holds.
@@ -186,32 +231,50 @@ impl WireLog {
     /// Reads up to `limit` entries with seq in `from..to` that match `filter`.
     pub fn page(&self, from: u64, to: u64, filter: &Filter, limit: usize) -> io::Result<Page> {
         self.flush()?;
-        let rows: Vec<(u64, IndexRow)> = {
-            let inner = self.inner.lock().expect("wire log lock");
-            let end = to.min(inner.index.len() as u64);
-            (from.min(end)..end)
-                .filter(|&seq| filter.matches_row(&inner.index[seq as usize]))
-                .map(|seq| (seq, inner.index[seq as usize].clone()))
-                .collect()
-        };
         let mut entries = Vec::new();
-        for (seq, row) in rows {
-            if entries.len() == limit {
-                return Ok(Page { entries, next: Some(seq) });
-            }
-            let entry = self.read_row(&row)?;
-            if filter.matches_text(&entry) {
-                entries.push(entry);
+        let mut seq = from;
+        loop {
+            // The index is read a chunk at a time, so a page of a huge log never copies more
+            // than a chunk of rows and never holds the lock for long.
+            let rows = match self.rows_matching(filter, seq, to) {
+                Some((rows, stop)) => {
+                    seq = stop;
+                    rows
+                }
+                None => return Ok(Page { entries, next: None }),
+            };
+            for (at, row) in rows {
+                if entries.len() == limit {
+                    return Ok(Page { entries, next: Some(at) });
+                }
+                let entry = self.read_row(&row)?;
+                if filter.matches_text(&entry) {
+                    entries.push(entry);
+                }
             }
         }
-        Ok(Page { entries, next: None })
+    }
+
+    /// The rows in one chunk of the index from `from` (below `to`) that `filter` may match
+    /// (everything but its text is checked), with the seq after the chunk; `None` at the end.
+    fn rows_matching(&self, filter: &Filter, from: u64, to: u64) -> Option<(Vec<(u64, IndexRow)>, u64)> {
+        let inner = self.inner.lock().expect("wire log lock");
+        let end = to.min(inner.index.len() as u64);
+        if from >= end {
+            return None;
+        }
+        let stop = end.min(from.saturating_add(INDEX_CHUNK));
+        let rows = (from..stop)
+            .filter(|&seq| filter.matches_row(&inner.index[seq as usize]))
+            .map(|seq| (seq, inner.index[seq as usize].clone()))
+            .collect();
+        Some((rows, stop))
     }
 
     /// Every entry matching `filter`, in order (reads them one by one from the file).
     pub fn entries(&self, filter: &Filter) -> io::Result<Vec<Entry>> {
         Ok(self.page(0, u64::MAX, filter, usize::MAX)?.entries)
     }
-
     /// The last stderr lines of connection `conn`'s latest process (a respawn for the era
     /// fallback starts a new one), made safe to print (see [`crate::last_words::clean`]): at
     /// most `max_lines` lines and `max_bytes` bytes. Reads only the newest chunks, enough to
@@ -267,6 +330,47 @@ impl WireLog {
         let mut buf = vec![0; row.len as usize];
         self.reader.read_exact_at(&mut buf, row.offset)?;
         serde_json::from_slice(&buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+
+    /// Rewrites the card with the servers seen so far (a log this process writes only).
+    fn write_card(&self) -> io::Result<()> {
+        let Some(card) = &self.card else { return Ok(()) };
+        let mut card = card.lock().expect("card lock");
+        card.servers = self.inner.lock().expect("wire log lock").servers.clone();
+        sessions::write_card(&self.path, &card)
+    }
+}
+
+/// Calls `on_line` with each complete line of `file` from offset `from` and the line's offset,
+/// until `max` bytes have been read or the file ends; returns the offset after the last
+/// complete line. A partial last line (being written, or left by a crash) is not a line yet.
+fn scan_lines(file: &File, from: u64, max: u64, mut on_line: impl FnMut(&[u8], u64)) -> io::Result<u64> {
+    let mut reader = BufReader::with_capacity(1 << 20, ReadAt { file, at: from });
+    let mut line = Vec::new();
+    let mut offset = from;
+    while offset - from < max {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line)? as u64;
+        if n == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        on_line(&line, offset);
+        offset += n;
+    }
+    Ok(offset)
+}
+
+/// Reads a file from an offset of its own, leaving the file's shared position alone.
+struct ReadAt<'a> {
+    file: &'a File,
+    at: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
     }
 }
 
@@ -375,75 +479,9 @@ pub fn export_jsonl(log: &WireLog, filter: &Filter, secrets: &[String], path: &P
     Ok(written)
 }
 
-/// Where sessions are kept: `$XDG_DATA_HOME/sonde/sessions` on Linux.
-pub fn sessions_dir() -> io::Result<PathBuf> {
-    let dirs = directories::ProjectDirs::from("", "", "sonde")
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no home directory to keep sessions in"))?;
-    Ok(dirs.data_dir().join("sessions"))
-}
-
-/// How many session files a directory keeps: the newest ones.
-pub const KEEP_SESSIONS: usize = 500;
-
-/// Removes all but the `keep` newest session files (`*.jsonl`) in `dir`; returns how many went.
-pub fn prune_sessions(dir: &Path, keep: usize) -> io::Result<usize> {
-    let mut sessions: Vec<(SystemTime, PathBuf)> = Vec::new();
-    for item in fs::read_dir(dir)? {
-        let item = item?;
-        let path = item.path();
-        if path.extension().is_some_and(|e| e == "jsonl") {
-            sessions.push((item.metadata()?.modified()?, path));
-        }
-    }
-    sessions.sort_by(|a, b| b.cmp(a));
-    let old = sessions.split_off(keep.min(sessions.len()));
-    for (_, path) in &old {
-        fs::remove_file(path)?;
-    }
-    Ok(old.len())
-}
-
-/// The most recent session file in `dir`.
-pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
-    let mut newest: Option<(SystemTime, PathBuf)> = None;
-    for item in fs::read_dir(dir)? {
-        let item = item?;
-        let path = item.path();
-        if path.extension().is_some_and(|e| e == "jsonl") {
-            let modified = item.metadata()?.modified()?;
-            if newest.as_ref().is_none_or(|(t, p)| (modified, &path) > (*t, p)) {
-                newest = Some((modified, path));
-            }
-        }
-    }
-    newest
-        .map(|(_, p)| p)
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("no session in {}", dir.display())))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_the_newest_sessions_are_kept() {
-        let dir = std::env::temp_dir().join(format!("sonde-prune-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        for i in 0..5 {
-            let path = dir.join(format!("s{i}.jsonl"));
-            fs::write(&path, "").unwrap();
-            let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i);
-            fs::File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-        }
-        fs::write(dir.join("notes.txt"), "not a session").unwrap();
-        assert_eq!(prune_sessions(&dir, 2).unwrap(), 3);
-        let mut left: Vec<String> =
-            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        left.sort();
-        assert_eq!(left, ["notes.txt", "s3.jsonl", "s4.jsonl"]);
-        fs::remove_dir_all(&dir).unwrap();
-    }
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));

@@ -1,5 +1,6 @@
 // UI tests in Debian's Chromium against the built UI with the in-memory backend: connect the
-// demo server, call tools (one with a nested form), filter the log, follow mode, jump to a response, scroll a large log.
+// demo server, call tools (one with a nested form), filter the log, follow mode, jump to a response, scroll a large log,
+// open past sessions (one still being written).
 // Run: npm run build && node e2e/ui.mjs   (make test does both)
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -347,6 +348,84 @@ try {
     await rows.press("k");
     await rows.press("k");
     await page.locator(".row.selected[data-seq='99999']").waitFor(T);
+  });
+  await test("File → Open Session lists the recorded sessions and opens a CLI one read-only, filtered, then back", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    await page.keyboard.press("Control+o");
+    const dialog = page.getByRole("dialog", { name: "Open session" });
+    const options = dialog.getByRole("option");
+    await options.nth(3).waitFor(T);
+    const own = options.nth(0);
+    await own.getByText("this window").waitFor(T);
+    await own.getByText("sonde demo-server").waitFor(T);
+    await options.nth(1).getByText("being written").waitFor(T);
+    const cli = options.nth(2);
+    await cli.getByText("sonde-fixture --tools 3").waitFor(T);
+    await cli.getByText("sonde", { exact: true }).waitFor(T);
+    await options.nth(3).getByText("servers not recorded").waitFor(T);
+    // Keyboard only: down twice to the CLI's session, Enter opens it.
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("j");
+    if ((await cli.getAttribute("aria-selected")) !== "true") throw new Error("the arrow keys did not move");
+    await page.keyboard.press("Enter");
+    const banner = page.getByRole("status", { name: "Past session" });
+    await banner.getByText("sonde-fixture --tools 3").waitFor(T);
+    await banner.getByText("read-only").waitFor(T);
+    await page.getByText("9 entries").waitFor(T);
+    if (await dialog.count()) throw new Error("the dialog is still open");
+    await page.getByLabel("Filter the log").fill("method:tools/list");
+    await page.getByText("2 of 9").waitFor(T);
+    const sums = await page.locator(".rows .row .c-sum").allTextContents();
+    if (sums.length !== 2 || sums.some((t) => !t.startsWith("tools/list"))) throw new Error(`rows: ${sums}`);
+    // The request's reply is found in the same past session.
+    await page.locator(".rows .row").first().click();
+    await page.getByRole("button", { name: "Jump to response" }).click();
+    await page.getByLabel("Entry detail").getByText("#5 < message").waitFor(T);
+    await page.getByRole("button", { name: "Back to the live session" }).click();
+    await banner.waitFor({ state: "detached", ...T });
+    await page.getByText("tools/list #", { exact: false }).first().waitFor(T);
+  });
+
+  await test("a session still being written is followed as it grows, and says when its writer is done", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByText("No server selected").waitFor(T);
+    await page.keyboard.press("Control+o");
+    const dialog = page.getByRole("dialog", { name: "Open session" });
+    await dialog.getByRole("option").nth(1).getByText("being written").waitFor(T);
+    await dialog.getByRole("option").nth(1).dblclick();
+    const banner = page.getByRole("status", { name: "Past session" });
+    await banner.getByText("being written by another Sonde process").waitFor(T);
+    await page.locator(".rows .row", { hasText: "notifications/message" }).first().waitFor(T);
+    await page.getByText("11 entries").waitFor(T);
+    await banner.getByText("read-only").waitFor(T);
+    // Escape closes the dialog without opening anything.
+    await page.keyboard.press("Control+o");
+    await dialog.getByRole("option").first().waitFor(T);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached", ...T });
+    await banner.getByText("read-only").waitFor(T);
+  });
+
+  await test("a filter matching 200,000 entries pages its matches from the core and holds a bounded number", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/?entries=200000`);
+    await page.getByText("200000 entries").waitFor(T);
+    await page.getByLabel("Filter the log").fill("kind:message seeded");
+    await page.getByText("200000 of 200000").waitFor({ timeout: 30_000 });
+    const rows = page.getByRole("grid", { name: "Wire log" });
+    // Every match is reachable (the window once loaded 50,000 at most): the middle and the end.
+    for (const at of [0.25, 0.5, 0.75, 1]) {
+      await rows.evaluate((el, f) => el.scrollTo(0, el.scrollHeight * f), at);
+      await page.waitForTimeout(50);
+    }
+    await page.locator(".row[data-seq='199999'] .c-sum", { hasText: "notifications/message" }).waitFor(T);
+    await page.locator(".row[data-seq='199999']").click();
+    await rows.press("k");
+    await page.locator(".row.selected[data-seq='199998']").waitFor(T);
+    await page.getByLabel("Entry detail").locator("pre.raw", { hasText: "seeded 199998" }).waitFor(T);
+    const held = Number(await rows.getAttribute("data-held"));
+    if (!(held > 0 && held <= 20_000)) throw new Error(`${held} rows held`);
   });
 } finally {
   await browser?.close();

@@ -12,6 +12,8 @@ import { QuestionDialog } from "./components/QuestionDialog";
 import { ImportDialog } from "./components/ImportDialog";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { useQuestions } from "./components/useQuestions";
+import { OpenSessionDialog } from "./components/OpenSessionDialog";
+import { usePastSession } from "./log/past";
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
@@ -29,6 +31,9 @@ export function App() {
   const [notice, setNotice] = useState<string | null>(null);
   const filterBox = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
+  // File → Open Session, and the past session the log view shows instead of the live one.
+  const [choosingSession, setChoosingSession] = useState(false);
+  const { past, showPast } = usePastSession();
   // Server requests waiting for an answer, oldest first.
   const { questions, declined, remove: removeQuestion } = useQuestions(setNotice);
   const asking = questions[0];
@@ -83,6 +88,7 @@ export function App() {
         if (id === "toggle-lifecycle") setFilter((f) => (f.includes("kind:lifecycle") ? "" : "kind:lifecycle"));
         if (id === "toggle-follow") setFollow((f) => !f);
         if (id === "import") setImporting(true);
+        if (id === "open-session") setChoosingSession(true);
       }),
     [current, stop],
   );
@@ -96,6 +102,10 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && e.key === "f") {
         e.preventDefault();
         filterBox.current?.focus();
+      }
+      if ((e.ctrlKey || e.metaKey) && e.key === "o") {
+        e.preventDefault();
+        setChoosingSession(true);
       }
     };
     window.addEventListener("keydown", keys);
@@ -196,6 +206,9 @@ export function App() {
           <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
             {bottom === "log" ? (
               <LogView
+                key={past ? `past-${String(past.id)}` : "live"}
+                past={past}
+                onBackToLive={() => showPast(null)}
                 filter={filter}
                 setFilter={setFilter}
                 follow={follow}
@@ -218,6 +231,21 @@ export function App() {
             setNotice(
               `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
             );
+          }}
+        />
+      )}
+      {choosingSession && (
+        <OpenSessionDialog
+          onCancel={() => setChoosingSession(false)}
+          onLive={() => {
+            showPast(null);
+            setChoosingSession(false);
+            setBottom("log");
+          }}
+          onOpen={(opened) => {
+            showPast(opened);
+            setChoosingSession(false);
+            setBottom("log");
           }}
         />
       )}

@@ -1,16 +1,27 @@
-// The wire log: one virtualized list for every kind of entry, pages read from the core on
-// demand (never the whole session), a filter with chips, a detail pane with the exact bytes,
-// follow mode, and j/k keys.
-import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+// The wire log of the window's own session or of a past one opened read-only: one virtualized
+// list for every kind of entry, rows read from the core by page as they come into view and at most
+// a few tens of thousands held (rows.ts), a filter with chips whose matches the core counts and
+// pages, a detail pane with the exact bytes, follow mode, and j/k keys.
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { backend, errorText, type Entry } from "../ipc";
+import { backend, errorText, type Entry, type OpenedSession, type SessionRef } from "../ipc";
 import type { HttpInfo } from "../ipc/bindings";
 import { useFilterView } from "../log/filter";
-import { GLYPH, entryBytes, formatMs, formatSize, prettyJson, showBytes, sizeOf, summaryOf } from "../log/format";
-import { useMatches } from "../log/matches";
-import { onEntries, startStream } from "../log/stream";
-
-const PAGE = 200;
+import {
+  GLYPH,
+  entryBytes,
+  formatMs,
+  formatSize,
+  formatStarted,
+  prettyJson,
+  serversOf,
+  showBytes,
+  sizeOf,
+  summaryOf,
+} from "../log/format";
+import { useMatchCount } from "../log/matches";
+import { PAGE, RowCache } from "../log/rows";
+import { followPast, onEntries, startStream } from "../log/stream";
 
 interface Props {
   filter: string;
@@ -18,36 +29,80 @@ interface Props {
   follow: boolean;
   setFollow(f: boolean): void;
   filterBox: RefObject<HTMLInputElement | null>;
+  /** A past session opened read-only, or null for the window's own live session. Mount one
+   * LogView per session (a `key`): the rows held are that session's. */
+  past?: OpenedSession | null;
+  onBackToLive?(): void;
 }
 
-export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Props) {
+/** Which entry is selected: its position in the list it was selected in, and the entry. */
+interface Selection {
+  list: string;
+  index: number | null;
+  entry: Entry | null;
+}
+
+export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive }: Props) {
+  const session: SessionRef = past ? Number(past.id) : null;
   // The core reads the filter and decides what matches; this view only shows its answers.
   const { view, applied } = useFilterView(filter);
   const filtered = applied !== "";
   const [total, setTotal] = useState(0);
-  const { matches: matchesList, capped } = useMatches(applied, total);
-  const [selected, setSelected] = useState<number | null>(null);
+  const [writing, setWriting] = useState(past?.session.writing ?? false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const matched = useMatchCount(applied, total, session);
   const [, redraw] = useState(0);
-  const cache = useRef(new Map<number, Entry>());
-  const loading = useRef(new Set<number>());
   const scroller = useRef<HTMLDivElement>(null);
 
+  // The session's entries by seq (streamed ones land here too), and the filter's matches by
+  // position: each a bounded cache of pages read from the core.
+  const [seqRows] = useState(
+    () =>
+      new RowCache(
+        (start) =>
+          backend.logPage(start, start + PAGE, "", PAGE, session).then((p) => {
+            const rows: Entry[] = [];
+            for (const e of p.entries) rows[Number(e.seq) - start] = e;
+            return rows;
+          }),
+        () => redraw((n) => n + 1),
+      ),
+  );
+  const matchRows = useMemo(
+    () =>
+      applied
+        ? new RowCache(
+            (start) => backend.logMatchPage(applied, start, PAGE, session),
+            () => redraw((n) => n + 1),
+          )
+        : null,
+    [applied, session],
+  );
+  useEffect(() => () => matchRows?.drop(), [matchRows]);
+  const rows = matchRows ?? seqRows;
+
   // The stream: every new entry lands in the cache, and the log's length grows (a filter's
-  // matches among the new entries are read from the core, by useMatches).
+  // matches among the new entries are counted by the core, by useMatchCount).
   useEffect(() => {
-    startStream().then((n) => setTotal((t) => Math.max(t, n)));
-    return onEntries((entries) => {
-      for (const e of entries) cache.current.set(Number(e.seq), e);
+    const onBatch = (entries: Entry[], _skipped: number, ended: boolean) => {
+      for (const e of entries) seqRows.put(Number(e.seq), e);
       const last = entries.at(-1);
       if (last) setTotal((t) => Math.max(t, Number(last.seq) + 1));
-    });
-  }, []);
+      if (ended) setWriting(false);
+    };
+    if (session === null) {
+      startStream().then((n) => setTotal((t) => Math.max(t, n)));
+      return onEntries(onBatch);
+    }
+    const following = followPast(session, onBatch);
+    following.held.then(
+      (n) => setTotal((t) => Math.max(t, n)),
+      (e) => setProblem(errorText(e)),
+    );
+    return following.stop;
+  }, [session, seqRows]);
 
-  const count = filtered ? matchesList.length : total;
-  const rowAt = useCallback(
-    (i: number): Entry | undefined => (filtered ? matchesList[i] : cache.current.get(i)),
-    [filtered, matchesList],
-  );
+  const count = filtered ? (matched?.count ?? 0) : total;
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual hands back new functions each render, which the React Compiler cannot memoize; this component is not compiled.
   const virtualizer = useVirtualizer({
     count,
@@ -57,21 +112,9 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
   });
   const items = virtualizer.getVirtualItems();
 
-  // Unfiltered rows are seqs; fetch the pages the view shows and does not hold yet.
+  // Read the pages the view shows and does not hold yet; let go of the ones not shown for longest.
   useEffect(() => {
-    if (filtered || items.length === 0) return;
-    const first = Math.floor(items[0].index / PAGE) * PAGE;
-    for (let start = first; start <= items[items.length - 1].index; start += PAGE) {
-      if (loading.current.has(start) || cache.current.has(start)) continue;
-      loading.current.add(start);
-      backend
-        .logPage(start, start + PAGE, "", PAGE)
-        .then((p) => {
-          p.entries.forEach((e) => cache.current.set(Number(e.seq), e));
-          redraw((n) => n + 1);
-        })
-        .finally(() => loading.current.delete(start));
-    }
+    if (items.length > 0) rows.show(items[0].index, items[items.length - 1].index, count);
   });
 
   // Follow mode keeps the newest row in view until the user scrolls away.
@@ -92,31 +135,50 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
     if (!atBottom && follow) setFollow(false);
   };
 
-  const selectedIndex =
-    selected === null ? -1 : filtered ? matchesList.findIndex((e) => Number(e.seq) === selected) : selected;
+  // A selection's position counts in the list it was made in; in another list (the filter
+  // changed) the entry stays shown and is found again by its seq.
+  const list = `${session}|${applied}`;
+  const [selection, select] = useState<Selection>({ list, index: null, entry: null });
+  const selectedIndex = selection.list === list ? selection.index : null;
+  const entry = (selectedIndex !== null ? rows.get(selectedIndex) : undefined) ?? selection.entry ?? undefined;
+  const isSelected = (index: number, e: Entry | undefined) =>
+    selectedIndex !== null ? index === selectedIndex : e !== undefined && Number(e.seq) === Number(entry?.seq);
   const move = (delta: number) => {
-    const next = Math.max(0, Math.min(count - 1, (selectedIndex < 0 ? count - 1 : selectedIndex) + delta));
-    const e = rowAt(next);
-    setSelected(e ? Number(e.seq) : filtered ? null : next);
+    const from = selectedIndex ?? (entry ? rows.indexOf(Number(entry.seq)) : null) ?? count - 1;
+    const next = Math.max(0, Math.min(count - 1, from + delta));
+    select({ list, index: next, entry: rows.get(next) ?? null });
     setFollow(false);
     virtualizer.scrollToIndex(next);
   };
   const jumpTo = (seq: number) => {
     setFilter("");
     setFollow(false);
-    setSelected(seq);
+    // Unfiltered, an entry's position is its seq.
+    select({ list: `${session}|`, index: seq, entry: null });
     setTimeout(() => virtualizer.scrollToIndex(seq, { align: "center" }), 0);
   };
 
-  const entry =
-    selected === null
-      ? undefined
-      : filtered
-        ? matchesList.find((e) => Number(e.seq) === selected)
-        : cache.current.get(selected);
-
   return (
     <div className="log">
+      {past && (
+        <div className="session-banner" role="status" aria-label="Past session">
+          <span>
+            <strong>Session of {formatStarted(past.session.started)}</strong>
+            {past.session.program && ` by ${past.session.program}`} · {serversOf(past.session)} ·{" "}
+            {writing ? (
+              <span className="writing">being written by another Sonde process: followed as it grows</span>
+            ) : (
+              "read-only"
+            )}
+          </span>
+          <button onClick={onBackToLive}>Back to the live session</button>
+        </div>
+      )}
+      {problem && (
+        <div className="error" role="alert">
+          {problem}
+        </div>
+      )}
       <div className="log-bar">
         <input
           ref={filterBox}
@@ -136,7 +198,9 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
           ))
         )}
         <span className="muted count">
-          {filtered ? `${matchesList.length}${capped ? "+" : ""} of ${total}` : `${total} entries`}
+          {filtered
+            ? `${matched?.count ?? 0} of ${total}${matched?.counting ? " (counting…)" : ""}`
+            : `${total} entries`}
         </span>
         <label className="follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
@@ -148,7 +212,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
               "sonde-session.jsonl",
             );
             if (path)
-              backend.logExport(path, applied).then(
+              backend.logExport(path, applied, session).then(
                 (n) => window.alert(`Wrote ${n} entries to ${path}`),
                 (e) => window.alert(errorText(e)),
               );
@@ -164,6 +228,8 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
           tabIndex={0}
           role="grid"
           aria-label="Wire log"
+          data-held={rows.size}
+          data-filter={applied}
           onScroll={onScroll}
           onWheel={userScrolls}
           onTouchMove={userScrolls}
@@ -179,16 +245,16 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
         >
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
-              const e = rowAt(item.index);
+              const e = rows.get(item.index);
               const seq = e ? Number(e.seq) : item.index;
               return (
                 <div
                   key={item.key}
                   role="row"
-                  className={`row ${e?.kind ?? "loading"} ${e?.dir ?? ""} ${seq === selected ? "selected" : ""}`}
+                  className={`row ${e?.kind ?? "loading"} ${e?.dir ?? ""} ${isSelected(item.index, e) ? "selected" : ""}`}
                   style={{ transform: `translateY(${item.start}px)` }}
-                  onClick={() => e && (setSelected(seq), setFollow(false))}
-                  data-seq={seq}
+                  onClick={() => e && (select({ list, index: item.index, entry: e }), setFollow(false))}
+                  data-seq={e ? seq : undefined}
                 >
                   {e ? (
                     <>
@@ -208,13 +274,13 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox }: Pro
             })}
           </div>
         </div>
-        <Detail entry={entry} jumpTo={jumpTo} />
+        <Detail entry={entry} jumpTo={jumpTo} session={session} />
       </div>
     </div>
   );
 }
 
-function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void }) {
+function Detail({ entry, jumpTo, session }: { entry?: Entry; jumpTo(seq: number): void; session: SessionRef }) {
   // The reply found for a request, kept with the seq of the request it answers, so that an answer
   // for an entry no longer selected is never shown.
   const [found, setFound] = useState<{ request: number; reply: number } | null>(null);
@@ -224,9 +290,9 @@ function Detail({ entry, jumpTo }: { entry?: Entry; jumpTo(seq: number): void })
     const request = Number(entry.seq);
     // The reply to a request Sonde sent: the next received entry with the same id.
     backend
-      .logPage(request + 1, Number.MAX_SAFE_INTEGER, `dir:in kind:message id:${s.id}`, 1)
+      .logPage(request + 1, Number.MAX_SAFE_INTEGER, `dir:in kind:message id:${s.id}`, 1, session)
       .then((p) => p.entries[0] && setFound({ request, reply: Number(p.entries[0].seq) }));
-  }, [entry]);
+  }, [entry, session]);
   const reply = found && entry && found.request === Number(entry.seq) ? found.reply : null;
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
   const pretty = prettyJson(entry);

@@ -15,13 +15,20 @@ export type Imported = B.Imported_Serialize;
 export type JsonValue = B.JsonValue;
 export type LastWords = B.LastWords;
 export type LogBatch = B.LogBatch_Serialize;
+export type MatchCount = B.MatchCount;
+export type OpenedSession = B.OpenedSession_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
 export type QuestionEvent = B.QuestionEvent;
 export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion;
+export type SessionInfo = B.SessionInfo_Serialize;
 export type Stage = B.Stage;
 export type ToolView = B.ToolView_Serialize;
+
+/** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the
+ * window's own live session. */
+export type SessionRef = number | null;
 
 /** A saved server with nothing filled in: what the dialog starts from and records are made from. */
 export function blankServer(): SavedServer {
@@ -86,12 +93,24 @@ export interface Backend {
   toolsList(id: number): Promise<ToolView[]>;
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;
-  logPage(from: number, to: number, filter: string, limit: number): Promise<Page>;
+  // The log calls read the window's own session unless given a past one's id (`session`).
+  logPage(from: number, to: number, filter: string, limit: number, session?: SessionRef): Promise<Page>;
+  /** Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
+   * call again until `scanned` reaches `to`. */
+  logCountMatches(filter: string, to: number, session?: SessionRef): Promise<MatchCount>;
+  /** The matches of `filter` at positions `from..from + limit` among all of its matches. */
+  logMatchPage(filter: string, from: number, limit: number, session?: SessionRef): Promise<Entry[]>;
   /** How the core reads a filter expression: its chips, or what is wrong with it. */
   logFilter(filter: string): Promise<FilterView>;
-  /** Streams appended entries; resolves with how many entries the log already held. */
-  logFollow(onBatch: (batch: LogBatch) => void): Promise<number>;
-  logExport(path: string, filter: string): Promise<number>;
+  /** Streams appended entries; resolves with how many entries the log already held. A batch
+   * with `ended` is the last: the session can grow no more. */
+  logFollow(onBatch: (batch: LogBatch) => void, session?: SessionRef): Promise<number>;
+  logExport(path: string, filter: string, session?: SessionRef): Promise<number>;
+  /** Every recorded session (the window's own, other windows', the CLI's), newest first. */
+  sessionsList(): Promise<SessionInfo[]>;
+  /** Opens a past session read-only by its listed name; the log calls read it by the id. */
+  sessionOpen(name: string): Promise<OpenedSession>;
+  sessionClose(id: number): Promise<void>;
   /** Server requests that need a person (elicitation, sampling) as they come, the ones declined
    * at once for the per-connection limit, and the ones withdrawn. */
   onServerRequest(handler: (e: QuestionEvent) => void): Promise<void>;

@@ -43,23 +43,42 @@ export const commands = {
 	toolCall: (id: number, tool: Value, args: Value | null, progress: Channel<Value>) => __TAURI_INVOKE<CallOutcome_Serialize>("tool_call", { id, tool, args, progress }),
 	/**  Cancels every request in flight on a connection (the UI runs one call at a time). */
 	requestCancel: (id: number) => __TAURI_INVOKE<null>("request_cancel", { id }),
-	/**  A page of the session log: entries with seq in `from..to` matching `filter`, at most `limit`. */
-	logPage: (from: number, to: number, filter: string, limit: number) => __TAURI_INVOKE<Page_Serialize>("log_page", { from, to, filter, limit }),
+	/**  A page of a session log: entries with seq in `from..to` matching `filter`, at most `limit`. */
+	logPage: (session: number | null, from: number, to: number, filter: string, limit: number) => __TAURI_INVOKE<Page_Serialize>("log_page", { session, from, to, filter, limit }),
+	/**
+	 *  Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
+	 *  call again until `scanned` reaches `to`.
+	 */
+	logCountMatches: (session: number | null, filter: string, to: number) => __TAURI_INVOKE<MatchCount>("log_count_matches", { session, filter, to }),
+	/**  The matches of `filter` at positions `from..from + limit` among all its matches. */
+	logMatchPage: (session: number | null, filter: string, from: number, limit: number) => __TAURI_INVOKE<Entry_Serialize[]>("log_match_page", { session, filter, from, limit }),
 	/**
 	 *  Streams new entries on `channel`; returns the number of entries already in the log (the
-	 *  UI pages those). An entry may arrive both ways; the UI keeps one per seq.
+	 *  UI pages those). An entry may arrive both ways; the UI keeps one per seq. A batch with
+	 *  `ended` is the last: the session can grow no more.
 	 */
-	logFollow: (channel: Channel<LogBatch_Deserialize>) => __TAURI_INVOKE<number>("log_follow", { channel }),
+	logFollow: (session: number | null, channel: Channel<LogBatch_Deserialize>) => __TAURI_INVOKE<number>("log_follow", { session, channel }),
 	/**
-	 *  Writes the session (or the entries matching `filter`) as JSONL to `path`, with the values
+	 *  Writes a session (or the entries matching `filter`) as JSONL to `path`, with the values
 	 *  of every saved server's environment variables redacted. Returns how many entries.
 	 */
-	logExport: (path: string, filter: string) => __TAURI_INVOKE<number>("log_export", { path, filter }),
+	logExport: (session: number | null, path: string, filter: string) => __TAURI_INVOKE<number>("log_export", { session, path, filter }),
 	/**
 	 *  How the core reads a filter expression: its chips, or what is wrong with it. The UI shows
 	 *  this and never parses the grammar itself.
 	 */
 	logFilter: (filter: string) => __TAURI_INVOKE<FilterView_Serialize>("log_filter", { filter }),
+	/**
+	 *  Every session file in the data directory, newest first: the window's own, other windows'
+	 *  and the CLI's, with their servers and whether a process still writes them.
+	 */
+	sessionsList: () => __TAURI_INVOKE<SessionInfo_Serialize[]>("sessions_list"),
+	/**
+	 *  Opens a past session read-only by the name the listing gave it; the log commands read it by
+	 *  the returned id until `session_close`.
+	 */
+	sessionOpen: (name: string) => __TAURI_INVOKE<OpenedSession_Serialize>("session_open", { name }),
+	sessionClose: (id: number) => __TAURI_INVOKE<null>("session_close", { id }),
 	/**
 	 *  Shows server requests that need a person (elicitation, sampling) on this channel, with the
 	 *  ones declined for the per-connection limit and the ones withdrawn.
@@ -549,6 +568,11 @@ export type LogBatch_Deserialize = {
 	entries: Entry_Deserialize[],
 	/**  Entries that went by too fast to stream; the UI reads them by page. */
 	skipped: number,
+	/**
+	 *  The log will grow no more (a past session whose writer is gone, or a log dropped): this
+	 *  is the last batch.
+	 */
+	ended: boolean,
 };
 
 /**  Entries as they were appended, gathered over one beat. */
@@ -556,6 +580,34 @@ export type LogBatch_Serialize = {
 	entries: Entry_Serialize[],
 	/**  Entries that went by too fast to stream; the UI reads them by page. */
 	skipped: number,
+	/**
+	 *  The log will grow no more (a past session whose writer is gone, or a log dropped): this
+	 *  is the last batch.
+	 */
+	ended: boolean,
+};
+
+/**  How far a filter's matches have been counted. */
+export type MatchCount = {
+	/**  Matches among the entries with seq below `scanned`. */
+	count: number,
+	/**  Every entry below this seq has been looked at. */
+	scanned: number,
+};
+
+/**  A past session, opened: the id that names it to the log commands, and what a listing says. */
+export type OpenedSession = OpenedSession_Serialize | OpenedSession_Deserialize;
+
+/**  A past session, opened: the id that names it to the log commands, and what a listing says. */
+export type OpenedSession_Deserialize = {
+	id: number,
+	session: SessionInfo_Deserialize,
+};
+
+/**  A past session, opened: the id that names it to the log commands, and what a listing says. */
+export type OpenedSession_Serialize = {
+	id: number,
+	session: SessionInfo_Serialize,
 };
 
 /**  What Sonde found when it checked a result. */
@@ -697,6 +749,63 @@ export type ServerQuestion = {
 	 *  core's shape check); empty when nothing does.
 	 */
 	problems: string[],
+};
+
+/**  One session file as a listing shows it. */
+export type SessionInfo = SessionInfo_Serialize | SessionInfo_Deserialize;
+
+/**  One session file as a listing shows it. */
+export type SessionInfo_Deserialize = {
+	/**  The file's name in the sessions directory: what opens it. */
+	name: string,
+	/**
+	 *  When the session started, RFC 3339 with milliseconds: from the file's name, or its
+	 *  modification time for a file named otherwise.
+	 */
+	started: string,
+	/**
+	 *  The program that wrote it (`sonde` for the CLI, `sonde-desktop` for the app), from its
+	 *  card; `None` when the session has no card.
+	 */
+	program?: string | null,
+	/**
+	 *  The servers it talked to, in the order they were first seen: commands as spawned, URLs
+	 *  without credentials or query. `None` when the session has no card to say.
+	 */
+	servers?: string[] | null,
+	/**  The file's size in bytes. */
+	size: number,
+	/**  A Sonde process (this one or another) is still writing it. */
+	writing: boolean,
+	/**  It is this process's own session, the one its window shows live. */
+	current: boolean,
+};
+
+/**  One session file as a listing shows it. */
+export type SessionInfo_Serialize = {
+	/**  The file's name in the sessions directory: what opens it. */
+	name: string,
+	/**
+	 *  When the session started, RFC 3339 with milliseconds: from the file's name, or its
+	 *  modification time for a file named otherwise.
+	 */
+	started: string,
+	/**
+	 *  The program that wrote it (`sonde` for the CLI, `sonde-desktop` for the app), from its
+	 *  card; `None` when the session has no card.
+	 */
+	program: string | null,
+	/**
+	 *  The servers it talked to, in the order they were first seen: commands as spawned, URLs
+	 *  without credentials or query. `None` when the session has no card to say.
+	 */
+	servers: string[] | null,
+	/**  The file's size in bytes. */
+	size: number,
+	/**  A Sonde process (this one or another) is still writing it. */
+	writing: boolean,
+	/**  It is this process's own session, the one its window shows live. */
+	current: boolean,
 };
 
 /**  The two signals of the shutdown ladder. */

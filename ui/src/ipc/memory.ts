@@ -7,13 +7,14 @@ import type {
   Entry,
   FilterView,
   JsonValue,
-  LogBatch,
   QuestionEvent,
   SavedServer,
   ServerQuestion,
+  SessionRef,
   ToolView,
 } from "./backend";
 import { blankServer } from "./backend";
+import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import type { FilterKey, Kind } from "./bindings";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
@@ -144,8 +145,19 @@ const MAX_OPEN = 8;
 export function memoryBackend(
   seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0),
 ): Backend {
-  const entries: Entry[] = [];
-  const followers: ((b: LogBatch) => void)[] = [];
+  // The window's own session, and the recorded ones it may open (by id once opened).
+  const own = new MemoryLog(matcherOf);
+  const entries = own.entries;
+  const recorded = recordedSessions(matcherOf);
+  const opened = new Map<number, Recorded>();
+  let nextSession = 1;
+  const ownServers: string[] = [];
+  const logOf = (session: SessionRef = null): MemoryLog => {
+    if (session === null) return own;
+    const r = opened.get(session);
+    if (!r) throw { code: "not_found", message: `session ${session} is not open (it was closed, or never opened)` };
+    return r.log;
+  };
   const menuHandlers: ((id: string) => void)[] = [];
   let servers: SavedServer[] = [{ ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" }];
   let nextConn = 1;
@@ -192,8 +204,7 @@ export function memoryBackend(
   const append = (e: Partial<Entry> & Pick<Entry, "conn" | "kind" | "dir">) => {
     const ms = Date.now() - started;
     const entry = { seq: entries.length, time: new Date().toISOString(), ms, probe: false, ...e } as Entry;
-    entries.push(entry);
-    for (const f of followers) f({ entries: [entry], skipped: 0 } as LogBatch);
+    own.append(entry);
     return entry.seq;
   };
   for (let i = 0; i < seed; i++) {
@@ -258,6 +269,7 @@ export function memoryBackend(
     publish(conn, { state: "opening", stage: "spawning" });
     if (replaces !== null) lifecycle(conn, `replaces connection #${replaces} (restart)`);
     await wait(STAGE_MS);
+    if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
     append({
       conn,
       kind: "lifecycle",
@@ -547,23 +559,38 @@ export function memoryBackend(
     requestCancel: async () => {
       cancelled.add(nextId - 1);
     },
-    logPage: async (from, to, filter, limit) => {
-      const { view, matches } = readFilter(filter);
-      if (view.error != null) throw { code: "bad_input", message: view.error };
-      const out: Entry[] = [];
-      for (let s = from; s < Math.min(to, entries.length); s++) {
-        if (!matches(entries[s])) continue;
-        if (out.length === limit) return { entries: out, next: s } as never;
-        out.push(entries[s]);
-      }
-      return { entries: out, next: null } as never;
-    },
+    logPage: async (from, to, filter, limit, session) => logOf(session).page(from, to, filter, limit),
+    logCountMatches: async (filter, to, session) => logOf(session).countMatches(filter, to),
+    logMatchPage: async (filter, from, limit, session) => logOf(session).matchPage(filter, from, limit),
     logFilter: async (filter) => readFilter(filter).view,
-    logFollow: async (onBatch) => {
-      followers.push(onBatch);
-      return entries.length;
+    logFollow: async (onBatch, session) => logOf(session).follow(onBatch),
+    logExport: async (_path, filter, session) => {
+      const log = logOf(session);
+      return log.page(0, log.entries.length, filter, log.entries.length).entries.length;
     },
-    logExport: async () => entries.length,
+    sessionsList: async () => [
+      {
+        name: `${new Date(started).toISOString().replace(/:/g, "-")}-4242.jsonl`,
+        started: new Date(started).toISOString(),
+        program: "sonde-desktop",
+        servers: [...ownServers],
+        size: own.size(),
+        writing: true,
+        current: true,
+      },
+      ...recorded.map(infoOf),
+    ],
+    sessionOpen: async (name) => {
+      const r = recorded.find((s) => s.info.name === name);
+      if (!r) throw { code: "not_found", message: `there is no session "${name}"` };
+      const id = nextSession++;
+      opened.set(id, r);
+      keepWriting(r);
+      return { id, session: infoOf(r) };
+    },
+    sessionClose: async (id) => {
+      if (!opened.delete(id)) throw { code: "not_found", message: `session ${id} is not open` };
+    },
     onServerRequest: async (handler) => {
       askPerson = handler;
     },
@@ -614,6 +641,13 @@ const FIELDS: Record<FilterKey, (e: Entry, value: string) => boolean> = {
   id: (e, v) => e.summary?.id === v,
   text: (e, v) => [e.text, e.detail].some((s) => s?.toLowerCase().includes(v)),
 };
+
+/** The double's reading of `filter` as a predicate; a bad filter is refused as the core does. */
+function matcherOf(filter: string): (e: Entry) => boolean {
+  const { view, matches } = readFilter(filter);
+  if (view.error != null) throw { code: "bad_input", message: view.error };
+  return matches;
+}
 
 function readFilter(expr: string): { view: FilterView; matches: (e: Entry) => boolean } {
   const terms = expr.split(/\s+/).filter(Boolean);

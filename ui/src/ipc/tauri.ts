@@ -32,12 +32,18 @@ export const tauriBackend: Backend = {
   toolCall: (id, tool, args, onProgress) =>
     commands.toolCall(id, tool as JsonValue, (args ?? null) as JsonValue | null, channel(onProgress)),
   requestCancel: async (id) => void (await commands.requestCancel(id)),
-  logPage: (from, to, filter, limit) => commands.logPage(from, to, filter, limit),
+  logPage: (from, to, filter, limit, session = null) => commands.logPage(session, from, to, filter, limit),
+  logCountMatches: (filter, to, session = null) => commands.logCountMatches(session, filter, to),
+  logMatchPage: (filter, from, limit, session = null) => commands.logMatchPage(session, filter, from, limit),
   logFilter: (filter) => commands.logFilter(filter),
   // The bindings type a channel argument's messages in their deserialize shape; they are what
   // Rust serializes, the shape `onBatch` takes.
-  logFollow: (onBatch) => commands.logFollow(channel(onBatch) as unknown as Channel<LogBatch_Deserialize>),
-  logExport: (path, filter) => commands.logExport(path, filter),
+  logFollow: (onBatch, session = null) =>
+    commands.logFollow(session, channel(onBatch) as unknown as Channel<LogBatch_Deserialize>),
+  logExport: (path, filter, session = null) => commands.logExport(session, path, filter),
+  sessionsList: () => commands.sessionsList(),
+  sessionOpen: (name) => commands.sessionOpen(name),
+  sessionClose: async (id) => void (await commands.sessionClose(id)),
   onServerRequest: (handler) => commands.serverRequestsFollow(channel(handler)),
   answerServerRequest: async (qid, result, refusal) => void (await commands.serverRequestAnswer(qid, result, refusal)),
   declineAllServerRequests: (connId) => commands.serverRequestsDeclineAll(connId),

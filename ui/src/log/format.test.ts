@@ -6,6 +6,32 @@ describe("formatting", () => {
   it("shows invalid UTF-8 as escapes and keeps the rest", () => {
     expect(showBytes(new Uint8Array([0x61, 0xff, 0xfe, 0x62, 0xc3, 0xa9]))).toBe("a\\xff\\xfebé");
   });
+  it("escapes every byte of a sequence that is not well formed, and keeps the ones that are", () => {
+    const bytes = (...b: number[]) => new Uint8Array(b);
+    // A truncated sequence, then one cut short by the end.
+    expect(showBytes(bytes(0xe2, 0x82, 0x61, 0xe2, 0x82))).toBe("\\xe2\\x82a\\xe2\\x82");
+    // Overlong forms, a surrogate, a code point above U+10FFFF, a lone continuation byte.
+    expect(showBytes(bytes(0xc0, 0x80, 0xe0, 0x80, 0x80))).toBe("\\xc0\\x80\\xe0\\x80\\x80");
+    expect(showBytes(bytes(0xed, 0xa0, 0x80, 0xf4, 0x90, 0x80, 0x80, 0x80))).toBe(
+      "\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80\\x80",
+    );
+    // The edges of each length, a byte-order mark kept as it is, and the empty input.
+    const valid = "\u0000\u007f\u0080\u07ff\u0800\ud7ff\ue000\uffff\u{10000}\u{10ffff}😀";
+    expect(showBytes(new TextEncoder().encode(valid))).toBe(valid);
+    expect(showBytes(bytes(0xef, 0xbb, 0xbf, 0x41))).toBe("\ufeffA");
+    expect(showBytes(bytes())).toBe("");
+  });
+  it("shows a megabyte of invalid bytes in one pass", () => {
+    // Retrying the decode once per invalid byte would take billions of steps here.
+    const n = 1 << 20;
+    const shown = showBytes(new Uint8Array(n).fill(0xff));
+    expect(shown.length).toBe(4 * n);
+    expect(shown).toBe("\\xff".repeat(n));
+    // Valid runs between invalid bytes, many times over, decode the same as alone.
+    const mixed = new Uint8Array(3 * n);
+    for (let i = 0; i < n; i++) mixed.set([0xc3, 0xa9, 0xfe], 3 * i);
+    expect(showBytes(mixed)).toBe("é\\xfe".repeat(n));
+  });
   it("formats times and sizes", () => {
     expect(formatMs(12.34)).toBe("12.3 ms");
     expect(formatMs(12345)).toBe("12.345 s");

@@ -1,5 +1,5 @@
 // How entries read in the log: glyphs, sizes, times, summaries, and bytes shown exactly.
-import type { Entry } from "../ipc/bindings";
+import type { Entry, SessionInfo_Serialize as SessionInfo } from "../ipc/bindings";
 
 export const GLYPH: Record<string, string> = { out: ">", in: "<", meta: "*" };
 
@@ -13,6 +13,22 @@ export function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** When a session started, in the person's time zone: `2026-11-30 14:03:12`. */
+export function formatStarted(rfc3339: string): string {
+  const at = new Date(rfc3339);
+  if (Number.isNaN(at.getTime())) return rfc3339;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const date = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+  return `${date} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+}
+
+/** The servers a session talked to, in words, as its card says. */
+export function serversOf(s: Pick<SessionInfo, "servers">): string {
+  if (s.servers == null) return "servers not recorded";
+  if (s.servers.length === 0) return "no server";
+  return s.servers.join(", ");
+}
+
 /** The recorded bytes of an entry. */
 export function entryBytes(e: Entry): Uint8Array {
   if (e.text != null) return new TextEncoder().encode(e.text);
@@ -20,32 +36,75 @@ export function entryBytes(e: Entry): Uint8Array {
   return new Uint8Array();
 }
 
+/** The UTF-16 code units of `\xNN` for each byte value, made once. */
+const ESCAPES = Array.from({ length: 256 }, (_, b) =>
+  Array.from(`\\x${b.toString(16).padStart(2, "0")}`, (c) => c.charCodeAt(0)),
+);
+
+/** Whether `b[i]` exists and is in `lo..=hi` (a continuation byte by default). */
+function inRange(b: Uint8Array, i: number, lo = 0x80, hi = 0xbf): boolean {
+  return i < b.length && b[i] >= lo && b[i] <= hi;
+}
+
 /**
- * The bytes as text exactly: valid UTF-8 as it is, every invalid byte as `\xNN`, so nothing
- * is hidden or replaced.
+ * How many bytes the well-formed UTF-8 sequence at `i` takes (Unicode's table 3-7: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when none starts there.
+ */
+function sequenceAt(b: Uint8Array, i: number): number {
+  const lead = b[i];
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return inRange(b, i + 1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    const second = inRange(b, i + 1, lead === 0xe0 ? 0xa0 : 0x80, lead === 0xed ? 0x9f : 0xbf);
+    return second && inRange(b, i + 2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    const second = inRange(b, i + 1, lead === 0xf0 ? 0x90 : 0x80, lead === 0xf4 ? 0x8f : 0xbf);
+    return second && inRange(b, i + 2) && inRange(b, i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** How many UTF-16 code units are turned into a string at a time. */
+const CHUNK = 1 << 16;
+
+/**
+ * The bytes as text exactly: valid UTF-8 as it is (a byte-order mark included), every byte
+ * that is not part of a well-formed sequence as `\xNN`, so nothing is hidden or replaced.
+ * One pass that looks at each byte once and decodes by hand what it has just found well formed
+ * (a decoder called per valid run would cost a call per run on text that alternates).
  */
 export function showBytes(bytes: Uint8Array): string {
-  let out = "";
-  let i = 0;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  while (i < bytes.length) {
-    let end = bytes.length;
-    for (; end > i; end--) {
-      try {
-        out += decoder.decode(bytes.subarray(i, end));
-        break;
-      } catch {
-        /* shrink until the prefix is valid */
-      }
-    }
-    if (end === i) {
-      out += `\\x${bytes[i].toString(16).padStart(2, "0")}`;
-      i += 1;
+  const parts: string[] = [];
+  // ignoreBOM: a leading U+FEFF is text to show, not a mark to drop.
+  const utf16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+  // Room for a chunk and the longest thing written at once (an escape: 4 units).
+  const units = new Uint16Array(CHUNK + 4);
+  let n = 0;
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    const length = sequenceAt(bytes, i);
+    if (length === 1) units[n++] = b;
+    else if (length === 2) units[n++] = ((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
+    else if (length === 3) units[n++] = ((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
+    else if (length === 4) {
+      const above =
+        (((b & 0x07) << 18) | ((bytes[i + 1] & 0x3f) << 12) | ((bytes[i + 2] & 0x3f) << 6) | (bytes[i + 3] & 0x3f)) -
+        0x10000;
+      units[n++] = 0xd800 + (above >> 10);
+      units[n++] = 0xdc00 + (above & 0x3ff);
     } else {
-      i = end;
+      units.set(ESCAPES[b], n);
+      n += 4;
+    }
+    i += Math.max(length, 1);
+    if (n >= CHUNK) {
+      parts.push(utf16.decode(units.subarray(0, n)));
+      n = 0;
     }
   }
-  return out;
+  parts.push(utf16.decode(units.subarray(0, n)));
+  return parts.join("");
 }
 
 /** ESC [ … m: a colour code, as a pty writes them into stderr. */

@@ -1,81 +1,67 @@
 import { describe, expect, it } from "vitest";
-import { MAX_MATCHES, MatchReader } from "./matches";
-import type { Entry, Page } from "../ipc";
+import { MatchCounter } from "./matches";
+import type { MatchCount } from "../ipc";
 
-/** A stand-in for the core's log: `filter` is a predicate on seqs, not the grammar. */
-function fakeLog(size: number, keep: (seq: number) => boolean) {
-  const log = { size, reads: [] as [number, number][] };
-  const logPage = async (from: number, to: number, _filter: string, limit: number): Promise<Page> => {
-    log.reads.push([from, to]);
-    const entries: Entry[] = [];
-    for (let seq = from; seq < Math.min(to, log.size); seq++) {
-      if (!keep(seq)) continue;
-      if (entries.length === limit) return { entries, next: seq };
-      entries.push({ seq } as Entry);
-    }
-    return { entries, next: null };
+/** A stand-in for the core's count: a log of `size` entries whose matches are the even seqs,
+ * counted at most `budget` entries per call, going on from where the last call stopped. */
+function fakeCore(size: number, budget: number) {
+  const core = { size, calls: [] as number[], scanned: 0 };
+  const count = async (_filter: string, to: number): Promise<MatchCount> => {
+    core.calls.push(to);
+    core.scanned = Math.min(to, core.size, core.scanned + budget);
+    return { count: Math.ceil(core.scanned / 2), scanned: core.scanned };
   };
-  return { log, logPage };
+  return { core, count };
 }
 
-const seqs = (found: Entry[]) => found.map((e) => Number(e.seq));
-
-describe("reading a filter's matches from the core", () => {
-  it("reads each seq once as the log grows and publishes what it found", async () => {
-    const { log, logPage } = fakeLog(4, (seq) => seq % 2 === 0);
-    const published: number[][] = [];
-    const reader = new MatchReader("even", logPage, (found) => published.push(seqs(found)));
-    await reader.reach(4);
-    log.size = 9;
-    await reader.reach(9);
-    await reader.reach(9);
-    expect(log.reads).toEqual([
-      [0, 4],
-      [4, 9],
-    ]);
+describe("counting a filter's matches in the core", () => {
+  it("calls again until the whole log is counted, publishing each answer", async () => {
+    const { core, count } = fakeCore(25, 10);
+    const published: MatchCount[] = [];
+    await new MatchCounter("even", count, (c) => published.push(c)).reach(25);
+    expect(core.calls).toEqual([25, 25, 25]);
     expect(published).toEqual([
-      [0, 2],
-      [0, 2, 4, 6, 8],
+      { count: 5, scanned: 10 },
+      { count: 10, scanned: 20 },
+      { count: 13, scanned: 25 },
     ]);
   });
 
-  it("goes on to the new end when the log grows during a read", async () => {
-    const { log, logPage } = fakeLog(6, () => true);
+  it("goes on from where it was as the log grows, and to the new end when it grows during a count", async () => {
+    const { core, count } = fakeCore(10, 100);
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
-    const slow = async (...args: Parameters<typeof logPage>) => (await gate, logPage(...args));
-    const published: number[][] = [];
-    const reader = new MatchReader("all", slow, (found) => published.push(seqs(found)));
-    const first = reader.reach(3);
-    const second = reader.reach(6);
+    const slow = async (f: string, to: number) => (await gate, count(f, to));
+    const published: number[] = [];
+    const counter = new MatchCounter("even", slow, (c) => published.push(Number(c.scanned)));
+    const first = counter.reach(10);
+    core.size = 30;
+    const second = counter.reach(30);
     release();
     await Promise.all([first, second]);
-    expect(log.reads).toEqual([
-      [0, 3],
-      [3, 6],
-    ]);
-    expect(published).toEqual([[0, 1, 2, 3, 4, 5]]);
+    expect(core.calls).toEqual([10, 30]);
+    expect(published).toEqual([10, 30]);
+    core.size = 31;
+    await counter.reach(31);
+    expect(core.calls).toEqual([10, 30, 31]);
+    expect(published).toEqual([10, 30, 31]);
   });
 
   it("drops the answers of a filter that was replaced", async () => {
-    const { logPage } = fakeLog(3, () => true);
-    const published: number[][] = [];
-    const reader = new MatchReader("all", logPage, (found) => published.push(seqs(found)));
-    const reading = reader.reach(3);
-    reader.stop();
-    await reading;
+    const { count } = fakeCore(10, 100);
+    const published: MatchCount[] = [];
+    const counter = new MatchCounter("even", count, (c) => published.push(c));
+    const counting = counter.reach(10);
+    counter.stop();
+    await counting;
     expect(published).toEqual([]);
   });
 
-  it("stops at the cap and still takes the entries that arrive later", async () => {
-    const { log, logPage } = fakeLog(MAX_MATCHES + 5000, () => true);
-    let last = { found: [] as Entry[], capped: false };
-    const reader = new MatchReader("all", logPage, (found, capped) => (last = { found, capped }));
-    await reader.reach(log.size);
-    expect(last.found.length).toBe(MAX_MATCHES);
-    expect(last.capped).toBe(true);
-    log.size += 2;
-    await reader.reach(log.size);
-    expect(seqs(last.found.slice(-3))).toEqual([MAX_MATCHES - 1, MAX_MATCHES + 5000, MAX_MATCHES + 5001]);
+  it("does not spin when the core has looked at all it holds", async () => {
+    const { core, count } = fakeCore(5, 100);
+    const published: MatchCount[] = [];
+    await new MatchCounter("even", count, (c) => published.push(c)).reach(8);
+    expect(core.calls).toEqual([8, 8]);
+    expect(published.at(-1)).toEqual({ count: 3, scanned: 5 });
   });
 });

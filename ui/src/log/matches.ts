@@ -1,35 +1,30 @@
-// The entries a filter matches, as the core decides: read page by page, and read on from where
-// the last read ended each time the log grows. The UI never matches an entry itself, not even a
-// streamed one.
+// How many entries a filter matches, as the core counts them: a bounded amount of work per call,
+// called again until the count covers the log, and again from there each time the log grows. The
+// UI never matches an entry itself; the matching rows are paged from the core by position
+// (`backend.logMatchPage`, held by rows.ts).
 import { useEffect, useRef, useState } from "react";
-import { backend, type Entry, type Page } from "../ipc";
+import { backend, type MatchCount, type SessionRef } from "../ipc";
 
-/** How many matches a filter loads before it skips to the entries that arrive later. */
-export const MAX_MATCHES = 50_000;
-const PAGE = 2000;
+type CountMatches = (filter: string, to: number) => Promise<MatchCount>;
 
-type LogPage = (from: number, to: number, filter: string, limit: number) => Promise<Page>;
-
-/** Reads one filter's matches over a growing log, one read at a time, each seq once. */
-export class MatchReader {
-  private found: Entry[] = [];
-  private capped = false;
-  /** Every seq below this has been read. */
-  private read = 0;
+/** Counts one filter's matches over a growing log, one call at a time. */
+export class MatchCounter {
   /** How many entries the log is known to hold. */
   private end = 0;
+  /** Every seq below this has been counted. */
+  private scanned = 0;
   private running: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
     private readonly filter: string,
-    private readonly logPage: LogPage,
-    private readonly publish: (found: Entry[], capped: boolean) => void,
+    private readonly count: CountMatches,
+    private readonly publish: (count: MatchCount) => void,
   ) {}
 
   /**
-   * The log holds `total` entries now: reads those not read yet, then publishes what it found.
-   * Resolves when the reader has caught up (a read under way goes on to the new end).
+   * The log holds `total` entries now: counts on until the core has looked at all of them,
+   * publishing each answer. Resolves when it has (a count under way goes on to the new end).
    */
   reach(total: number): Promise<void> {
     this.end = Math.max(this.end, total);
@@ -43,52 +38,48 @@ export class MatchReader {
   }
 
   private async catchUp() {
-    let grew = false;
     try {
-      while (!this.stopped && this.read < this.end) {
-        const end = this.end;
-        const page = await this.logPage(this.read, end, this.filter, PAGE);
+      while (!this.stopped && this.scanned < this.end) {
+        const answer = await this.count(this.filter, this.end);
         if (this.stopped) return;
-        this.found.push(...page.entries);
-        grew ||= page.entries.length > 0;
-        this.read = page.next == null ? end : Number(page.next);
-        if (page.next != null && this.found.length >= MAX_MATCHES) {
-          // Too many to hold: the rest of this read is skipped, entries that arrive later still join.
-          this.capped = true;
-          this.read = end;
-        }
+        const moved = answer.scanned > this.scanned;
+        this.scanned = answer.scanned;
+        this.publish(answer);
+        // The core holds fewer entries than the UI was told (it cannot, but a loop must not
+        // spin on it): the next growth of the log asks again.
+        if (!moved) return;
       }
     } catch {
-      return; // The log could not be read (an IO error in the core); the list stays as it was.
+      return; // The log could not be read (an IO error in the core); the count stays as it was.
     }
-    if (grew && !this.stopped) this.publish([...this.found], this.capped);
   }
 }
 
-const NO_MATCHES: { matches: Entry[]; capped: boolean } = { matches: [], capped: false };
-
-/** The matches of `filter` ("" for none) over a log of `total` entries. */
-export function useMatches(filter: string, total: number): { matches: Entry[]; capped: boolean } {
-  // The matches are kept with the filter they are for, so a new filter shows none until its own.
-  const [state, setState] = useState<{ filter: string; matches: Entry[]; capped: boolean }>({
-    filter: "",
-    matches: [],
-    capped: false,
-  });
-  const reader = useRef<MatchReader | null>(null);
+/** The count of `filter`'s matches ("" for none: null) in a session of `total` entries, and
+ * whether the core has looked at all of them yet. */
+export function useMatchCount(
+  filter: string,
+  total: number,
+  session: SessionRef,
+): { count: number; counting: boolean } | null {
+  // The count is kept with the filter it is for, so a new filter shows none until its own.
+  const [state, setState] = useState<{ filter: string; count: MatchCount } | null>(null);
+  const counter = useRef<MatchCounter | null>(null);
   useEffect(() => {
     if (!filter) return;
-    const r = new MatchReader(
+    const c = new MatchCounter(
       filter,
-      (...page) => backend.logPage(...page),
-      (matches, capped) => setState({ filter, matches, capped }),
+      (f, to) => backend.logCountMatches(f, to, session),
+      (count) => setState({ filter, count }),
     );
-    reader.current = r;
+    counter.current = c;
     return () => {
-      r.stop();
-      reader.current = null;
+      c.stop();
+      counter.current = null;
     };
-  }, [filter]);
-  useEffect(() => void reader.current?.reach(total), [filter, total]);
-  return state.filter === filter ? state : NO_MATCHES;
+  }, [filter, session]);
+  useEffect(() => void counter.current?.reach(total), [filter, total, session]);
+  if (!filter) return null;
+  const count = state?.filter === filter ? state.count : { count: 0, scanned: 0 };
+  return { count: Number(count.count), counting: Number(count.scanned) < total };
 }

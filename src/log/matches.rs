@@ -1,0 +1,188 @@
+//! A filter's matches over a growing log, found once and kept as their seqs, so that a window
+//! pages through a filter's matches by position and holds only the ones it shows.
+//!
+//! Owns: [`MatchCount`], the memory of the last few filters' matches of one log (seqs only, 8
+//! bytes a match), [`WireLog::count_matches`], which finds them a bounded amount of work at a
+//! time, and [`WireLog::match_page`], which reads the matches at some positions.
+//! Refuses: what a filter means (`filter`) and which matches a window keeps (the window's cache).
+//! The log only grows, so matches found stay matches; nothing here is ever invalidated.
+
+use std::collections::VecDeque;
+use std::io;
+
+use serde::Serialize;
+
+use super::{Entry, Filter, WireLog};
+
+/// How many entries a count reads from the file at most (a filter with free text reads each
+/// candidate; other filters read nothing and count the whole log at once).
+pub const COUNT_BUDGET: usize = 20_000;
+
+/// How many filters' matches a log remembers.
+const REMEMBERED: usize = 4;
+
+/// How far a filter's matches have been counted.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MatchCount {
+    /// Matches among the entries with seq below `scanned`.
+    pub count: u64,
+    /// Every entry below this seq has been looked at.
+    pub scanned: u64,
+}
+
+/// The last few filters' matches, the most recently used first.
+#[derive(Default)]
+pub(super) struct Matches {
+    recent: VecDeque<Found>,
+}
+
+struct Found {
+    filter: Filter,
+    seqs: Vec<u64>,
+    /// Every seq below this has been looked at.
+    scanned: u64,
+}
+
+impl Matches {
+    /// The matches found so far for `filter`, remembered from now on.
+    fn of(&mut self, filter: &Filter) -> &mut Found {
+        let found = match self.recent.iter().position(|f| f.filter == *filter) {
+            Some(i) => self.recent.remove(i).expect("found at i"),
+            None => Found { filter: filter.clone(), seqs: Vec::new(), scanned: 0 },
+        };
+        self.recent.push_front(found);
+        self.recent.truncate(REMEMBERED);
+        &mut self.recent[0]
+    }
+}
+
+impl WireLog {
+    /// Counts `filter`'s matches among the entries with seq below `to`, reading at most
+    /// `budget` entries from the file; call again (with the same filter) to go on.
+    pub fn count_matches(&self, filter: &Filter, to: u64, budget: usize) -> io::Result<MatchCount> {
+        self.flush()?;
+        let mut matches = self.matches.lock().expect("matches lock");
+        let found = matches.of(filter);
+        self.seek(found, to, budget, usize::MAX)?;
+        Ok(MatchCount { count: found.seqs.len() as u64, scanned: found.scanned })
+    }
+
+    /// The matches of `filter` at positions `from..from + limit` (fewer at the log's end),
+    /// finding more of them first when fewer have been counted.
+    pub fn match_page(&self, filter: &Filter, from: u64, limit: usize) -> io::Result<Vec<Entry>> {
+        self.flush()?;
+        let seqs: Vec<u64> = {
+            let mut matches = self.matches.lock().expect("matches lock");
+            let found = matches.of(filter);
+            let want = usize::try_from(from).unwrap_or(usize::MAX).saturating_add(limit);
+            self.seek(found, u64::MAX, usize::MAX, want)?;
+            let end = want.min(found.seqs.len());
+            found.seqs[end.min(from as usize)..end].to_vec()
+        };
+        let rows: Vec<_> = {
+            let inner = self.inner.lock().expect("wire log lock");
+            seqs.iter().map(|&seq| inner.index[seq as usize].clone()).collect()
+        };
+        rows.iter().map(|row| self.read_row(row)).collect()
+    }
+
+    /// Looks at the entries after `found.scanned` (below `to`) until `want` matches are known,
+    /// `budget` entries have been read, or none is left.
+    fn seek(&self, found: &mut Found, to: u64, budget: usize, want: usize) -> io::Result<()> {
+        let mut reads = 0;
+        while let Some((rows, stop)) = self.rows_matching(&found.filter, found.scanned, to) {
+            for (seq, row) in rows {
+                let reading = found.filter.needs_entry();
+                if found.seqs.len() >= want || (reading && reads >= budget) {
+                    // Stopped before this row: it is where the next look starts.
+                    found.scanned = seq;
+                    return Ok(());
+                }
+                let matched = !reading || {
+                    reads += 1;
+                    found.filter.matches_text(&self.read_row(&row)?)
+                };
+                if matched {
+                    found.seqs.push(seq);
+                }
+            }
+            found.scanned = stop;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Direction, Kind};
+    use super::*;
+
+    fn log_of(n: u64) -> std::sync::Arc<WireLog> {
+        let dir = std::env::temp_dir().join(format!("sonde-matches-{n}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let log = WireLog::create_in(&dir).unwrap();
+        for i in 0..n {
+            let kind = if i % 3 == 0 { Kind::Lifecycle } else { Kind::Stderr };
+            log.append(Entry::new(1, kind, Direction::Meta).with_detail(format!("step {i}")));
+        }
+        log
+    }
+
+    fn seqs(entries: &[Entry]) -> Vec<u64> {
+        entries.iter().map(|e| e.seq).collect()
+    }
+
+    #[test]
+    fn a_text_filter_is_counted_a_budget_at_a_time_and_paged_by_position() {
+        let log = log_of(10_000);
+        // "step 1" is in step 1, 10..19, 100..199, 1000..1999: 1 + 10 + 100 + 1000 entries.
+        let filter = Filter::parse("step 1").unwrap();
+        let first = log.count_matches(&filter, 10_000, 500).unwrap();
+        assert_eq!(first, MatchCount { count: 1 + 10 + 100, scanned: 500 });
+        let mut last = first;
+        while last.scanned < 10_000 {
+            let next = log.count_matches(&filter, 10_000, 500).unwrap();
+            assert!(next.scanned > last.scanned, "each count goes on from the last");
+            last = next;
+        }
+        assert_eq!(last.count, 1111);
+        assert_eq!(seqs(&log.match_page(&filter, 0, 3).unwrap()), [1, 10, 11]);
+        assert_eq!(seqs(&log.match_page(&filter, 1110, 5).unwrap()), [1999]);
+        assert!(log.match_page(&filter, 5000, 5).unwrap().is_empty());
+    }
+
+    #[test]
+    fn an_index_filter_is_counted_whole_and_grows_with_the_log() {
+        let log = log_of(9000);
+        let filter = Filter::parse("kind:lifecycle").unwrap();
+        assert_eq!(
+            log.count_matches(&filter, u64::MAX, 0).unwrap(),
+            MatchCount { count: 3000, scanned: 9000 }
+        );
+        log.append(Entry::new(1, Kind::Lifecycle, Direction::Meta));
+        assert_eq!(
+            log.count_matches(&filter, u64::MAX, 0).unwrap(),
+            MatchCount { count: 3001, scanned: 9001 }
+        );
+        assert_eq!(seqs(&log.match_page(&filter, 2999, 10).unwrap()), [8997, 9000]);
+    }
+
+    #[test]
+    fn a_page_past_the_count_finds_its_matches_first() {
+        let log = log_of(3000);
+        let filter = Filter::parse("kind:lifecycle step").unwrap();
+        assert_eq!(seqs(&log.match_page(&filter, 500, 2).unwrap()), [1500, 1503]);
+        // Other filters come and go; a remembered one goes on where it was, a forgotten one
+        // starts again.
+        let others = |exprs: &[&str]| {
+            for expr in exprs {
+                log.count_matches(&Filter::parse(expr).unwrap(), 10, 100).unwrap();
+            }
+        };
+        others(&["step 2", "step 3", "step 4"]);
+        assert_eq!(log.count_matches(&filter, 3000, 10).unwrap().count, 502 + 10);
+        others(&["step 5", "step 6", "step 7", "kind:stderr"]);
+        assert_eq!(log.count_matches(&filter, 3000, 10).unwrap(), MatchCount { count: 10, scanned: 30 });
+    }
+}

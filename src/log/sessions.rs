@@ -1,0 +1,362 @@
+//! The session files in the data directory: where they are, what they are named, which one is
+//! the newest, pruning the old ones, and listing them with what a person picks one by.
+//!
+//! Owns: [`sessions_dir`], the file name a session gets (its start time and the writer's pid),
+//! the session's *card* (a small JSON file beside it naming the servers it talked to, so a
+//! listing reads a few hundred bytes per session and never the log itself), the writer's lock
+//! (an advisory `flock` the writing process holds on the file, released by the kernel when the
+//! process ends however it ends, so a crash never leaves a session marked as being written),
+//! [`list_sessions`], [`last_session`] and [`prune_sessions`].
+//! Refuses: reading entries (the [`super::WireLog`] does) and deciding which session a window
+//! shows ([`super::Catalog`] does).
+
+use std::collections::HashSet;
+use std::fs::{self, File};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use super::entry::Entry;
+use crate::lifecycle::Lifecycle;
+
+/// Where sessions are kept: `$XDG_DATA_HOME/sonde/sessions` on Linux.
+pub fn sessions_dir() -> io::Result<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "sonde")
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no home directory to keep sessions in"))?;
+    Ok(dirs.data_dir().join("sessions"))
+}
+
+/// How many session files a directory keeps: the newest ones.
+pub const KEEP_SESSIONS: usize = 500;
+
+/// One session file as a listing shows it.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SessionInfo {
+    /// The file's name in the sessions directory: what opens it.
+    pub name: String,
+    /// When the session started, RFC 3339 with milliseconds: from the file's name, or its
+    /// modification time for a file named otherwise.
+    pub started: String,
+    /// The program that wrote it (`sonde` for the CLI, `sonde-desktop` for the app), from its
+    /// card; `None` when the session has no card.
+    pub program: Option<String>,
+    /// The servers it talked to, in the order they were first seen: commands as spawned, URLs
+    /// without credentials or query. `None` when the session has no card to say.
+    pub servers: Option<Vec<String>>,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// A Sonde process (this one or another) is still writing it.
+    pub writing: bool,
+    /// It is this process's own session, the one its window shows live.
+    pub current: bool,
+}
+
+/// What a session's card holds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(super) struct Card {
+    pub program: String,
+    pub servers: Vec<String>,
+}
+
+/// The name of a session file started now by this process.
+pub(super) fn file_name(now: SystemTime) -> String {
+    // Colons are not welcome in file names everywhere; they come back in `started_of`.
+    let stamp = humantime::format_rfc3339_millis(now).to_string().replace(':', "-");
+    format!("{stamp}-{}.jsonl", std::process::id())
+}
+
+/// When a session named by [`file_name`] started, RFC 3339; `None` for another name.
+fn started_of(name: &str) -> Option<String> {
+    let stem = name.strip_suffix(".jsonl")?;
+    let (stamp, _pid) = stem.rsplit_once('-')?;
+    let (date, time) = stamp.split_once('T')?;
+    let text = format!("{date}T{}", time.replace('-', ":"));
+    let at = humantime::parse_rfc3339(&text).ok()?;
+    Some(humantime::format_rfc3339_millis(at).to_string())
+}
+
+/// The card beside a session file: `X.jsonl` has `X.card.json`.
+pub(super) fn card_path(session: &Path) -> PathBuf {
+    session.with_extension("card.json")
+}
+
+/// Writes a session's card whole (a temporary file renamed over the old one), so a reader sees
+/// the old card or the new one, never half of one.
+pub(super) fn write_card(session: &Path, card: &Card) -> io::Result<()> {
+    let path = card_path(session);
+    let temp = path.with_extension("json.tmp");
+    fs::write(&temp, serde_json::to_vec(card).expect("a card serializes"))?;
+    fs::rename(&temp, &path)
+}
+
+fn read_card(session: &Path) -> Option<Card> {
+    serde_json::from_slice(&fs::read(card_path(session)).ok()?).ok()
+}
+
+/// The program this process runs, as a card names it.
+pub(super) fn this_program() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "sonde".into())
+}
+
+/// The server an entry names, if it is the first entry of its connection that names one: the
+/// command of a (failed) spawn, or the URL of an HTTP request without credentials or query.
+/// `named` holds the connections named already.
+pub(super) fn server_named(entry: &Entry, named: &mut HashSet<u64>) -> Option<String> {
+    let name = match (&entry.lifecycle, &entry.http) {
+        (Some(Lifecycle::Spawned { command, .. } | Lifecycle::SpawnFailed { command, .. }), _) => {
+            command.clone()
+        }
+        (_, Some(http)) => {
+            let mut url = url::Url::parse(http.url.as_deref()?).ok()?;
+            let _ = url.set_username("");
+            let _ = url.set_password(None);
+            url.set_query(None);
+            url.set_fragment(None);
+            url.to_string()
+        }
+        _ => return None,
+    };
+    named.insert(entry.conn).then_some(name)
+}
+
+/// Takes the writer's lock on a session file: held while `file` stays open.
+///
+/// Best effort: on a file system without `flock` the session is written all the same, and
+/// listings show it as finished.
+pub(super) fn lock_for_writing(file: &File) {
+    // SAFETY: flock on a descriptor this `File` owns; it touches no memory.
+    let _ = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+}
+
+/// Whether a writer holds the lock on the file `file` reads. Takes a shared lock for an instant
+/// when none does, which never stands in a writer's way: a writer locks a file as it creates it.
+pub(super) fn writer_holds(file: &File) -> bool {
+    let fd = file.as_raw_fd();
+    // SAFETY: as in `lock_for_writing`.
+    if unsafe { libc::flock(fd, libc::LOCK_SH | libc::LOCK_NB) } == 0 {
+        // SAFETY: as above; releases the shared lock just taken.
+        unsafe { libc::flock(fd, libc::LOCK_UN) };
+        return false;
+    }
+    io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK)
+}
+
+fn is_session(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "jsonl")
+}
+
+/// One session file as a listing shows it (`current` is false; the catalog knows better).
+pub(super) fn info_of(path: &Path) -> io::Result<SessionInfo> {
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let card = read_card(path);
+    Ok(SessionInfo {
+        started: started_of(&name).unwrap_or_else(|| {
+            humantime::format_rfc3339_millis(meta.modified().unwrap_or(SystemTime::UNIX_EPOCH)).to_string()
+        }),
+        name,
+        program: card.as_ref().map(|c| c.program.clone()),
+        servers: card.map(|c| c.servers),
+        size: meta.len(),
+        writing: writer_holds(&file),
+        current: false,
+    })
+}
+
+/// Every session file in `dir`, newest first; none when the directory does not exist yet.
+/// Reads each file's metadata and card, never its entries.
+pub fn list_sessions(dir: &Path) -> io::Result<Vec<SessionInfo>> {
+    let items = match fs::read_dir(dir) {
+        Ok(items) => items,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut sessions = Vec::new();
+    for item in items {
+        let path = item?.path();
+        if !is_session(&path) {
+            continue;
+        }
+        match info_of(&path) {
+            Ok(info) => sessions.push(info),
+            // Pruned by another process between the listing and the look.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    sessions.sort_by(|a, b| (&b.started, &b.name).cmp(&(&a.started, &a.name)));
+    Ok(sessions)
+}
+
+/// Removes all but the `keep` newest session files (`*.jsonl`) in `dir` with their cards, and
+/// cards left without a session; returns how many sessions went. A session still being written
+/// is never removed, however old.
+pub fn prune_sessions(dir: &Path, keep: usize) -> io::Result<usize> {
+    let mut sessions: Vec<(SystemTime, PathBuf)> = Vec::new();
+    let mut cards = Vec::new();
+    for item in fs::read_dir(dir)? {
+        let item = item?;
+        let path = item.path();
+        if is_session(&path) {
+            sessions.push((item.metadata()?.modified()?, path));
+        } else if path.to_string_lossy().ends_with(".card.json") {
+            cards.push(path);
+        }
+    }
+    sessions.sort_by(|a, b| b.cmp(a));
+    let old = sessions.split_off(keep.min(sessions.len()));
+    let mut removed = 0;
+    for (_, path) in &old {
+        if File::open(path).is_ok_and(|f| writer_holds(&f)) {
+            continue;
+        }
+        fs::remove_file(path)?;
+        removed += 1;
+    }
+    for card in cards {
+        let session =
+            PathBuf::from(card.to_string_lossy().trim_end_matches(".card.json").to_owned() + ".jsonl");
+        if !session.exists() {
+            let _ = fs::remove_file(card);
+        }
+    }
+    Ok(removed)
+}
+
+/// The most recent session file in `dir`.
+pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
+    let mut newest: Option<(SystemTime, PathBuf)> = None;
+    for item in fs::read_dir(dir)? {
+        let item = item?;
+        let path = item.path();
+        if is_session(&path) {
+            let modified = item.metadata()?.modified()?;
+            if newest.as_ref().is_none_or(|(t, p)| (modified, &path) > (*t, p)) {
+                newest = Some((modified, path));
+            }
+        }
+    }
+    newest
+        .map(|(_, p)| p)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("no session in {}", dir.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Direction, Entry, HttpInfo, Kind, WireLog};
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sonde-sessions-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn spawned(conn: u64, command: &str) -> Entry {
+        let mut e = Entry::new(conn, Kind::Lifecycle, Direction::Meta);
+        e.lifecycle = Some(Lifecycle::Spawned { pid: 1, command: command.into() });
+        e
+    }
+
+    fn posted(conn: u64, url: &str) -> Entry {
+        let mut e = Entry::new(conn, Kind::Message, Direction::Out).with_bytes(b"{}");
+        e.http = Some(HttpInfo {
+            exchange: 1,
+            method: Some("POST".into()),
+            url: Some(url.into()),
+            ..Default::default()
+        });
+        e
+    }
+
+    #[test]
+    fn a_session_s_start_comes_back_from_its_name() {
+        let at = humantime::parse_rfc3339("2026-11-30T12:34:56.789Z").unwrap();
+        let name = file_name(at);
+        assert!(!name.contains(':'), "{name}");
+        assert_eq!(started_of(&name).as_deref(), Some("2026-11-30T12:34:56.789Z"));
+        assert_eq!(started_of("notes.jsonl"), None);
+    }
+
+    #[test]
+    fn only_the_newest_sessions_are_kept_with_their_cards() {
+        let dir = temp_dir("prune");
+        fs::create_dir_all(&dir).unwrap();
+        for i in 0..5 {
+            let path = dir.join(format!("s{i}.jsonl"));
+            fs::write(&path, "").unwrap();
+            write_card(&path, &Card::default()).unwrap();
+            let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i);
+            File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
+        }
+        fs::write(dir.join("notes.txt"), "not a session").unwrap();
+        assert_eq!(prune_sessions(&dir, 2).unwrap(), 3);
+        let mut left: Vec<String> =
+            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, ["notes.txt", "s3.card.json", "s3.jsonl", "s4.card.json", "s4.jsonl"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_session_being_written_is_never_pruned() {
+        let dir = temp_dir("prune-live");
+        let live = WireLog::create_in(&dir).unwrap();
+        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        File::options().write(true).open(live.path()).unwrap().set_modified(old).unwrap();
+        let done = dir.join("done.jsonl");
+        fs::write(&done, "").unwrap();
+        assert_eq!(prune_sessions(&dir, 0).unwrap(), 1);
+        assert!(live.path().exists() && !done.exists());
+        assert!(card_path(live.path()).exists(), "the live session keeps its card");
+    }
+
+    #[test]
+    fn the_listing_names_servers_sizes_and_the_sessions_still_being_written() {
+        let dir = temp_dir("list");
+        let finished = WireLog::create_in(&dir).unwrap();
+        finished.append(spawned(1, "sonde-fixture --slow"));
+        // A respawn of the same connection (the era fallback) names no new server.
+        finished.append(spawned(1, "sonde-fixture --slow"));
+        finished.append(posted(2, "https://user:pw@example.test:8443/mcp?token=abc#x"));
+        finished.append(posted(2, "https://example.test:8443/messages?session=1"));
+        finished.append(spawned(3, "sonde-fixture --slow"));
+        let finished_path = finished.path().to_owned();
+        drop(finished);
+        let writing = WireLog::create_in(&dir).unwrap();
+        writing.append(spawned(1, "npx server-everything"));
+        writing.flush().unwrap();
+        fs::write(dir.join("foreign.jsonl"), "{}\n").unwrap();
+
+        let list = list_sessions(&dir).unwrap();
+        let by_name = |path: &Path| {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            list.iter().find(|s| s.name == name).unwrap().clone()
+        };
+        let done = by_name(&finished_path);
+        assert_eq!(
+            done.servers.as_deref(),
+            Some(&["sonde-fixture --slow".to_owned(), "https://example.test:8443/mcp".to_owned()][..])
+        );
+        assert!(!done.writing);
+        assert_eq!(done.size, fs::metadata(&finished_path).unwrap().len());
+        assert!(done.size > 0);
+        assert_eq!(done.program.as_deref(), Some(this_program().as_str()));
+        let live = by_name(writing.path());
+        assert!(live.writing, "a WireLog alive in this process holds its lock");
+        assert_eq!(live.servers.as_deref(), Some(&["npx server-everything".to_owned()][..]));
+        let foreign = by_name(&dir.join("foreign.jsonl"));
+        assert_eq!((foreign.servers, foreign.program, foreign.writing), (None, None, false));
+        assert_eq!(list.len(), 3);
+        assert!(list.windows(2).all(|w| w[0].started >= w[1].started), "newest first");
+        assert!(list_sessions(&dir.join("missing")).unwrap().is_empty());
+    }
+}

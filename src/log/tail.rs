@@ -1,0 +1,189 @@
+//! Reading a session file as it grows: the lines another process (or another log of this one)
+//! appends are indexed and streamed to followers, the same way a live log's appends are.
+//!
+//! Owns: indexing complete lines from where the index ends (`WireLog::catch_up`, also the first
+//! pass of [`super::WireLog::open`]), the poll that keeps doing it while the writer's lock is
+//! held, and ending the log's growth when the lock is let go.
+//! Refuses: file-change notifications. No watcher crate is in the dependency tree, and a poll of
+//! one `flock` and one `read` per beat is cheap, works on every file system, and has a bounded
+//! latency ([`TAIL_INTERVAL`]).
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use super::{row_of, scan_lines, sessions, Entry, WireLog};
+
+/// How often a session written by another process is looked at for new entries.
+pub const TAIL_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How many bytes of new lines are indexed per hold of the log's lock.
+const CHUNK_BYTES: u64 = 8 << 20;
+
+impl WireLog {
+    /// Indexes the complete lines after the index's end, streaming them to followers.
+    pub(super) fn catch_up(&self) -> std::io::Result<()> {
+        loop {
+            let from = self.inner.lock().expect("wire log lock").end;
+            let mut read: Vec<(u64, u64, Entry)> = Vec::new();
+            // Parsed without the lock; a line that is not an entry is passed over, as `open`
+            // always has (a torn write can only be the last line, which is not complete).
+            let end = scan_lines(&self.reader, from, CHUNK_BYTES, |line, offset| {
+                if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
+                    read.push((offset, line.len() as u64, entry));
+                }
+            })?;
+            if end == from {
+                return Ok(());
+            }
+            let mut guard = self.inner.lock().expect("wire log lock");
+            let inner = &mut *guard;
+            let live = inner.live.as_ref().filter(|l| l.receiver_count() > 0).cloned();
+            for (offset, len, entry) in read {
+                let row = row_of(&entry, offset, len, &mut inner.methods);
+                inner.index.push(row);
+                if let Some(live) = &live {
+                    let _ = live.send(Arc::new(entry));
+                }
+            }
+            inner.end = end;
+        }
+    }
+
+    /// The log will grow no more: its followers hear that it has ended.
+    pub(super) fn end_growth(&self) {
+        self.inner.lock().expect("wire log lock").live = None;
+    }
+}
+
+/// Keeps indexing what the writer appends, every [`TAIL_INTERVAL`], until the writer lets go of
+/// its lock (it finished, or its process ended however it ended) or the log is dropped.
+pub(super) fn spawn_tailer(log: Weak<WireLog>) {
+    std::thread::Builder::new()
+        .name("wire-log-tail".into())
+        .spawn(move || loop {
+            std::thread::sleep(TAIL_INTERVAL);
+            let Some(log) = log.upgrade() else { return };
+            // As in `open`: the lock first, then the file, so the last look reads everything.
+            let writing = sessions::writer_holds(&log.reader);
+            // A read that fails (the file is gone, say) is tried again on the next beat; the
+            // entries indexed so far stay readable.
+            let _ = log.catch_up();
+            if !writing {
+                log.end_growth();
+                return;
+            }
+        })
+        .expect("spawn the wire log tailer");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write as _;
+    use std::time::Instant;
+
+    use super::super::{Direction, Filter, Followed, Kind, LogBatch};
+    use super::*;
+
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("sonde-tail-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn note(i: usize) -> Entry {
+        Entry::new(1, Kind::Note, Direction::Meta).with_detail(format!("note {i}"))
+    }
+
+    #[tokio::test]
+    async fn a_session_written_by_another_log_is_followed_live_until_its_writer_ends() {
+        let writer = WireLog::create_in(&temp_dir("live")).unwrap();
+        writer.append(note(0));
+        writer.flush().unwrap();
+        let reader = WireLog::open(writer.path()).unwrap();
+        assert_eq!(reader.len(), 1);
+        let mut follow = reader.follow();
+        // The writer appends on its own thread, as another process would, flushing on its beat.
+        let writing = std::thread::spawn(move || {
+            for i in 1..=20 {
+                writer.append(note(i));
+            }
+            writer
+        });
+        let mut seen = Vec::new();
+        let deadline = Duration::from_secs(10);
+        while seen.len() < 20 {
+            match tokio::time::timeout(deadline, follow.next()).await {
+                Ok(Some(Followed::Entry(e))) => seen.push(e.seq),
+                other => panic!("expected entry {} of the writer, got {other:?}", seen.len() + 1),
+            }
+        }
+        assert_eq!(seen, (1..=20).collect::<Vec<u64>>());
+        assert_eq!(reader.len(), 21);
+        let page = reader.page(15, 18, &Filter::default(), 10).unwrap();
+        assert_eq!(page.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [15, 16, 17]);
+
+        // The writer goes (its lock with it): the follower hears the end, after every entry.
+        let writer = writing.join().unwrap();
+        writer.append(note(21));
+        drop(writer);
+        let rest = tokio::time::timeout(deadline, async {
+            let mut rest = Vec::new();
+            while let Some(followed) = follow.next().await {
+                rest.push(followed);
+            }
+            rest
+        })
+        .await
+        .expect("the follower hears the end within 10 s");
+        assert!(matches!(&rest[..], [Followed::Entry(e)] if e.seq == 21), "{rest:?}");
+        assert_eq!(reader.len(), 22);
+    }
+
+    #[tokio::test]
+    async fn a_finished_session_ends_its_followers_at_once() {
+        let writer = WireLog::create_in(&temp_dir("done")).unwrap();
+        writer.append(note(0));
+        let path = writer.path().to_owned();
+        drop(writer);
+        let reader = WireLog::open(&path).unwrap();
+        let mut batches: Vec<LogBatch> = Vec::new();
+        let ended = tokio::time::timeout(
+            Duration::from_secs(10),
+            reader.follow().batches(Duration::from_millis(5), |b| {
+                batches.push(b);
+                true
+            }),
+        )
+        .await;
+        assert!(ended.is_ok(), "batches end with the log's growth");
+        assert_eq!(batches, [LogBatch { entries: vec![], skipped: 0, ended: true }]);
+    }
+
+    #[test]
+    fn a_line_being_written_is_indexed_once_it_is_whole() {
+        let writer = WireLog::create_in(&temp_dir("partial")).unwrap();
+        writer.append(note(0));
+        writer.flush().unwrap();
+        let reader = WireLog::open(writer.path()).unwrap();
+        // Half a line, as a writer's buffer may reach the file: not an entry yet.
+        let line = serde_json::to_string(&{
+            let mut e = note(1);
+            e.seq = 1;
+            e
+        })
+        .unwrap();
+        let (head, tail) = line.split_at(line.len() / 2);
+        let mut file = std::fs::OpenOptions::new().append(true).open(writer.path()).unwrap();
+        file.write_all(head.as_bytes()).unwrap();
+        reader.catch_up().unwrap();
+        assert_eq!(reader.len(), 1);
+        file.write_all(format!("{tail}\n").as_bytes()).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while reader.len() < 2 {
+            assert!(Instant::now() < deadline, "the whole line was never indexed");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let entries = reader.entries(&Filter::default()).unwrap();
+        assert_eq!(entries[1].detail.as_deref(), Some("note 1"));
+    }
+}

@@ -1,0 +1,131 @@
+// File → Open Session: the sessions recorded in the data directory (this window's, other
+// windows', the sonde CLI's), newest first, with when each started, the servers it talked to, its
+// size and whether a process still writes it. Arrow keys or j/k move, Enter opens, Escape closes.
+import { useEffect, useRef, useState } from "react";
+import { backend, errorText, type OpenedSession, type SessionInfo } from "../ipc";
+import { formatSize, formatStarted, serversOf } from "../log/format";
+
+interface Props {
+  /** A past session was opened read-only. */
+  onOpen(opened: OpenedSession): void;
+  /** The window's own session was picked: back to the live log. */
+  onLive(): void;
+  onCancel(): void;
+}
+
+export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
+  const [sessions, setSessions] = useState<SessionInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [at, setAt] = useState(0);
+  const [opening, setOpening] = useState(false);
+  const list = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    backend.sessionsList().then(setSessions, (e) => setError(errorText(e)));
+  }, []);
+  useEffect(() => {
+    list.current?.focus();
+    list.current?.querySelector("[aria-selected='true']")?.scrollIntoView({ block: "nearest" });
+  }, [at, sessions]);
+
+  const open = async (s: SessionInfo | undefined) => {
+    if (!s || opening) return;
+    if (s.current) return onLive();
+    setOpening(true);
+    try {
+      onOpen(await backend.sessionOpen(s.name));
+    } catch (e) {
+      setError(errorText(e));
+      setOpening(false);
+    }
+  };
+  const last = (sessions?.length ?? 1) - 1;
+  const keys = (e: React.KeyboardEvent) => {
+    const to: Record<string, number> = {
+      ArrowDown: at + 1,
+      j: at + 1,
+      ArrowUp: at - 1,
+      k: at - 1,
+      Home: 0,
+      End: last,
+      PageDown: at + 10,
+      PageUp: at - 10,
+    };
+    if (e.key in to) {
+      e.preventDefault();
+      setAt(Math.max(0, Math.min(last, to[e.key])));
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      void open(sessions?.[at]);
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onCancel()}>
+      <div className="dialog sessions-dialog" role="dialog" aria-label="Open session">
+        <h2>Open a session</h2>
+        <p className="muted">
+          Sessions recorded by Sonde and the sonde CLI, newest first. One opens read-only in the log view; one still
+          being written is followed as it grows.
+        </p>
+        {sessions === null && !error && <p className="muted">Reading the sessions…</p>}
+        {sessions?.length === 0 && <p>No session has been recorded yet.</p>}
+        {sessions && sessions.length > 0 && (
+          <ul
+            ref={list}
+            className="sessions"
+            role="listbox"
+            aria-label="Sessions"
+            tabIndex={0}
+            aria-activedescendant={`session-${at}`}
+            onKeyDown={keys}
+          >
+            {sessions.map((s, i) => (
+              <li
+                key={s.name}
+                id={`session-${i}`}
+                role="option"
+                aria-selected={i === at}
+                title={s.name}
+                onClick={() => setAt(i)}
+                onDoubleClick={() => void open(s)}
+              >
+                <span className="s-started">{formatStarted(s.started)}</span>
+                <span className="s-program muted">{s.program ?? ""}</span>
+                <span className="s-servers mono" title={serversOf(s)}>
+                  {serversOf(s)}
+                </span>
+                <span className="s-size">{formatSize(Number(s.size))}</span>
+                <span className="s-state">
+                  {s.current ? (
+                    <span className="badge">this window</span>
+                  ) : s.writing ? (
+                    <span className="badge writing">being written</span>
+                  ) : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <footer>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="primary"
+            disabled={!sessions?.length || opening}
+            onClick={() => void open(sessions?.[at])}
+          >
+            Open
+          </button>
+        </footer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+// The in-memory backend's session logs: the window's own and a few recorded ones to open (one of
+// them still being written, as by another Sonde process), each with what the desktop backend's
+// log calls answer: pages by seq, a filter's matches counted a bounded amount at a time and paged
+// by position, a follow stream that ends when the log can grow no more. A double of the core's
+// contract (src/log), not of its implementation; the filter is the double's (memory.ts).
+import type { Entry, LogBatch, MatchCount, Page, SessionInfo } from "./backend";
+
+/** How many entries a count looks at per call, so callers are seen to call again. */
+const COUNT_BUDGET = 50_000;
+/** How often the session "being written" gets its next entry, once it is opened. */
+const WRITE_MS = 300;
+
+export type Matcher = (filter: string) => (e: Entry) => boolean;
+
+export class MemoryLog {
+  readonly entries: Entry[] = [];
+  private followers: ((b: LogBatch) => void)[] = [];
+  private counts = new Map<string, { seqs: number[]; scanned: number }>();
+  ended = false;
+
+  constructor(private readonly matcher: Matcher) {}
+
+  append(entry: Entry) {
+    this.entries.push(entry);
+    for (const f of this.followers) f({ entries: [entry], skipped: 0, ended: false });
+  }
+
+  end() {
+    this.ended = true;
+    for (const f of this.followers) f({ entries: [], skipped: 0, ended: true });
+    this.followers = [];
+  }
+
+  follow(onBatch: (b: LogBatch) => void): number {
+    if (this.ended) setTimeout(() => onBatch({ entries: [], skipped: 0, ended: true }), 0);
+    else this.followers.push(onBatch);
+    return this.entries.length;
+  }
+
+  page(from: number, to: number, filter: string, limit: number): Page {
+    const matches = this.matcher(filter);
+    const out: Entry[] = [];
+    for (let s = from; s < Math.min(to, this.entries.length); s++) {
+      if (!matches(this.entries[s])) continue;
+      if (out.length === limit) return { entries: out, next: s };
+      out.push(this.entries[s]);
+    }
+    return { entries: out, next: null };
+  }
+
+  private seek(filter: string, to: number, budget: number, want: number) {
+    const matches = this.matcher(filter);
+    let found = this.counts.get(filter);
+    if (!found) this.counts.set(filter, (found = { seqs: [], scanned: 0 }));
+    const end = Math.min(to, this.entries.length);
+    for (let looked = 0; found.scanned < end && looked < budget && found.seqs.length < want; looked++) {
+      if (matches(this.entries[found.scanned])) found.seqs.push(found.scanned);
+      found.scanned++;
+    }
+    return found;
+  }
+
+  countMatches(filter: string, to: number): MatchCount {
+    const found = this.seek(filter, to, COUNT_BUDGET, Infinity);
+    return { count: found.seqs.length, scanned: found.scanned };
+  }
+
+  matchPage(filter: string, from: number, limit: number): Entry[] {
+    const found = this.seek(filter, Infinity, Infinity, from + limit);
+    return found.seqs.slice(from, from + limit).map((s) => this.entries[s]);
+  }
+
+  size(): number {
+    return this.entries.reduce((n, e) => n + JSON.stringify(e).length + 1, 0);
+  }
+}
+
+/** A recorded session: what a listing says of it, its log, and the entries still to be written. */
+export interface Recorded {
+  info: Omit<SessionInfo, "size" | "writing">;
+  log: MemoryLog;
+  toWrite: Entry[];
+  writing: boolean;
+}
+
+type Partial_ = Partial<Entry> & Pick<Entry, "kind" | "dir">;
+
+function entryAt(started: number, seq: number, e: Partial_): Entry {
+  return { seq, time: new Date(started + seq * 37).toISOString(), ms: seq * 37, conn: 1, probe: false, ...e } as Entry;
+}
+
+function message(dir: "in" | "out", msg: Record<string, unknown>, type: string, method: string): Partial_ {
+  const id = "id" in msg ? JSON.stringify(msg.id) : undefined;
+  return { kind: "message", dir, text: JSON.stringify(msg), summary: { type, method, id } } as Partial_;
+}
+
+/** A `sonde tools list` run against the fixture server, recorded by the CLI. */
+function cliSession(matcher: Matcher): Recorded {
+  const started = Date.parse("2026-11-29T09:12:03.412Z");
+  const command = "sonde-fixture --tools 3";
+  const steps: Partial_[] = [
+    { kind: "lifecycle", dir: "meta", detail: `spawned pid 5121 (own process group): ${command}` },
+    { kind: "stderr", dir: "in", text: "fixture: ready on stdio\r\n" },
+    message("out", { jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }, "request", "server/discover"),
+    message(
+      "in",
+      { jsonrpc: "2.0", id: 1, result: { supportedVersions: ["2026-07-28"] } },
+      "result",
+      "server/discover",
+    ),
+    message("out", { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, "request", "tools/list"),
+    message(
+      "in",
+      { jsonrpc: "2.0", id: 2, result: { tools: [{ name: "echo" }, { name: "add" }, { name: "fail" }] } },
+      "result",
+      "tools/list",
+    ),
+    { kind: "lifecycle", dir: "meta", detail: "closed stdin; waiting up to 2 s for exit" },
+    { kind: "lifecycle", dir: "meta", detail: "server exited with code 0 after stdin was closed" },
+    { kind: "lifecycle", dir: "meta", detail: "process group 5121 is empty; shutdown complete" },
+  ];
+  const log = new MemoryLog(matcher);
+  steps.forEach((s, i) => log.append(entryAt(started, i, s)));
+  log.ended = true;
+  const info = {
+    name: "2026-11-29T09-12-03.412Z-5120.jsonl",
+    started: new Date(started).toISOString(),
+    program: "sonde",
+    servers: [command],
+    current: false,
+  };
+  return { info, log, toWrite: [], writing: false };
+}
+
+/** A `sonde listen` run that is still going: it writes a notification every WRITE_MS once opened. */
+function liveSession(matcher: Matcher): Recorded {
+  const started = Date.parse("2026-11-30T08:00:00.000Z");
+  const command = "npx -y @modelcontextprotocol/server-everything";
+  const log = new MemoryLog(matcher);
+  log.append(entryAt(started, 0, { kind: "lifecycle", dir: "meta", detail: `spawned pid 6001: ${command}` }));
+  const note = (i: number) =>
+    message(
+      "in",
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: `tick ${i}` } },
+      "notification",
+      "notifications/message",
+    );
+  const toWrite = Array.from({ length: 10 }, (_, i) => entryAt(started, i + 1, note(i + 1)));
+  const info = {
+    name: "2026-11-30T08-00-00.000Z-6000.jsonl",
+    started: new Date(started).toISOString(),
+    program: "sonde",
+    servers: [command],
+    current: false,
+  };
+  return { info, log, toWrite, writing: true };
+}
+
+/** A session from before sessions had cards: its servers are not recorded. */
+function oldSession(matcher: Matcher): Recorded {
+  const started = Date.parse("2026-11-02T17:45:10.001Z");
+  const log = new MemoryLog(matcher);
+  log.append(entryAt(started, 0, { kind: "note", dir: "meta", detail: "an old session" }));
+  log.ended = true;
+  const info = {
+    name: "2026-11-02T17-45-10.001Z-777.jsonl",
+    started: new Date(started).toISOString(),
+    program: null,
+    servers: null,
+    current: false,
+  };
+  return { info, log, toWrite: [], writing: false };
+}
+
+/** The recorded sessions a fresh in-memory backend offers, newest first. */
+export function recordedSessions(matcher: Matcher): Recorded[] {
+  return [liveSession(matcher), cliSession(matcher), oldSession(matcher)];
+}
+
+/** Starts writing what a recorded session has still to write, if it has not started yet. */
+export function keepWriting(r: Recorded) {
+  if (r.toWrite.length === 0 || !r.writing) return;
+  const next = r.toWrite;
+  r.toWrite = [];
+  const timer = setInterval(() => {
+    const e = next.shift();
+    if (e) r.log.append(e);
+    if (next.length === 0) {
+      clearInterval(timer);
+      r.writing = false;
+      r.log.end();
+    }
+  }, WRITE_MS);
+}
+
+export function infoOf(r: Recorded): SessionInfo {
+  return { ...r.info, size: r.log.size(), writing: r.writing };
+}
