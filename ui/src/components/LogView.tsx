@@ -274,13 +274,18 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
             })}
           </div>
         </div>
-        <Detail entry={entry} jumpTo={jumpTo} session={session} />
+        <Detail key={entry ? String(entry.seq) : "none"} entry={entry} jumpTo={jumpTo} session={session} />
       </div>
     </div>
   );
 }
 
+/** How many bytes of an entry the detail shows before the person asks for all: laying out
+ * megabytes of text takes the webview tens of seconds. */
+const SHOWN = 64 * 1024;
+
 function Detail({ entry, jumpTo, session }: { entry?: Entry; jumpTo(seq: number): void; session: SessionRef }) {
+  const [whole, setWhole] = useState(false);
   // The reply found for a request, kept with the seq of the request it answers, so that an answer
   // for an entry no longer selected is never shown.
   const [found, setFound] = useState<{ request: number; reply: number } | null>(null);
@@ -295,7 +300,9 @@ function Detail({ entry, jumpTo, session }: { entry?: Entry; jumpTo(seq: number)
   }, [entry, session]);
   const reply = found && entry && found.request === Number(entry.seq) ? found.reply : null;
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
-  const pretty = prettyJson(entry);
+  const bytes = entryBytes(entry);
+  const cut = !whole && bytes.length > SHOWN;
+  const pretty = cut ? null : prettyJson(entry);
   return (
     <div className="detail" aria-label="Entry detail">
       <header>
@@ -311,7 +318,14 @@ function Detail({ entry, jumpTo, session }: { entry?: Entry; jumpTo(seq: number)
       {entry.http && <HttpDetail http={entry.http} />}
       {entry.latency_ms != null && <p className="muted">latency {formatMs(entry.latency_ms)}</p>}
       <h4>Bytes as received</h4>
-      <pre className="mono raw">{showBytes(entryBytes(entry))}</pre>
+      {cut && (
+        <p className="muted" role="note">
+          The first {formatSize(SHOWN)} of {formatSize(bytes.length)}.{" "}
+          <button onClick={() => setWhole(true)}>Show all {formatSize(bytes.length)}</button> (slow for very large
+          entries; Export writes them whole)
+        </p>
+      )}
+      <pre className="mono raw">{showBytes(cut ? bytes.subarray(0, SHOWN) : bytes)}</pre>
       {pretty && (
         <>
           <h4>JSON</h4>
