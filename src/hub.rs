@@ -328,16 +328,30 @@ impl Hub {
                 self.note(id, "dropped the cached era verdict for this server".into());
             }
         }
+        // A server that had closed its stdout before Sonde began to stop it was going by itself,
+        // whichever of its exit and the first shutdown step the kernel reports first.
+        let going = self.stdout_closed(id);
         // The ladder's steps reach the states table as they are taken.
         let mut status = conn.status();
         let (exit, _) = tokio::join!(conn.shutdown(), self.follow_status(id, &mut status));
         // An exit Sonde did not ask for (no shutdown step) is the server ending by itself.
-        let words = self.last_words(id, config, exit.as_ref().is_some_and(|e| e.during.is_none()));
+        let ended_itself = going || exit.as_ref().is_some_and(|e| e.during.is_none());
+        let words = self.last_words(id, config, ended_itself);
         let reason = match exit {
-            Some(exit) if !reason.contains("server ") => format!("{reason}; the server {}", exit.describe()),
+            Some(exit) if !reason.contains(&exit.describe()) => {
+                format!("{reason}; the server {}", exit.describe())
+            }
             _ => reason,
         };
         Err(HubError::Handshake { command, reason, words })
+    }
+
+    /// Whether the log says connection `id`'s server closed its stdout.
+    fn stdout_closed(&self, id: u64) -> bool {
+        let filter =
+            crate::log::Filter { conn: Some(id), kinds: vec![Kind::Lifecycle], ..Default::default() };
+        let entries = self.log.entries(&filter).unwrap_or_default();
+        entries.iter().any(|e| matches!(e.lifecycle, Some(crate::lifecycle::Lifecycle::StdoutClosed)))
     }
 
     /// What connection `id` last wrote on stderr and, when it `ended_itself` during startup
