@@ -13,6 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Real third-party servers the integration tests talk to (pinned).
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+FILESYSTEM := @modelcontextprotocol/server-filesystem@2026.8.31
 TIME_SERVER := mcp-server-time==2026.10.19
 PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
@@ -103,13 +104,19 @@ deps:
 	fi
 
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
-peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/py/.installed-2026.10.19-2.3.0 \
+peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
+	$(PEERS)/py/.installed-2026.10.19-2.3.0 \
 	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/schemas/schema-2026-07-28.json
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
 	mkdir -p $(PEERS)/npm
 	cd $(PEERS)/npm && { [ -f package.json ] || npm init -y >/dev/null; } && \
 	  npm install --no-audit --no-fund --loglevel=error $(EVERYTHING)
+	touch $@
+
+# After server-everything: both install into the same npm directory, one at a time.
+$(PEERS)/npm/.installed-server-filesystem-2026.8.31: $(PEERS)/npm/.installed-server-everything-2026.8.31
+	cd $(PEERS)/npm && npm install --no-audit --no-fund --loglevel=error $(FILESYSTEM)
 	touch $@
 
 $(PEERS)/py/.installed-2026.10.19-2.3.0:

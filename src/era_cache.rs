@@ -45,10 +45,27 @@ impl EraCache {
         &self.path
     }
 
-    /// The key of a stdio server: its command line and working directory.
+    /// The key of a stdio server: the program it resolves to, its arguments, and the directory
+    /// it runs in, both resolved, so `./srv.sh` run from two directories is two servers and the
+    /// same program named two ways is one.
     pub fn stdio_key(spec: &SpawnSpec) -> String {
-        let cwd = spec.cwd.as_ref().map_or_else(String::new, |d| d.display().to_string());
-        format!("{} (cwd: {cwd})", spec.command_line())
+        let here = std::env::current_dir().unwrap_or_default();
+        let cwd = match &spec.cwd {
+            Some(dir) => canonical(&here.join(dir)),
+            None => canonical(&here),
+        };
+        let path_var = spec
+            .env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone())
+            .or_else(|| std::env::var("PATH").ok())
+            .unwrap_or_default();
+        let program = resolve_program(&spec.program, &cwd, &path_var);
+        let mut resolved = spec.clone();
+        resolved.program = program.display().to_string();
+        format!("{} (cwd: {})", resolved.command_line(), cwd.display())
     }
 
     fn load(&self) -> BTreeMap<String, CachedEra> {
@@ -79,6 +96,26 @@ impl EraCache {
     }
 }
 
+/// `path` with its symbolic links and `..` resolved, or as it is when it does not exist.
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Where `program` is, as a spawn in `cwd` with `path_var` as PATH finds it: a name with a
+/// slash is a path from `cwd`; a bare name is the first executable of that name on PATH (a
+/// name found nowhere is kept as it is: the spawn will fail, and the key does not matter).
+fn resolve_program(program: &str, cwd: &Path, path_var: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    if program.contains('/') {
+        return canonical(&cwd.join(program));
+    }
+    let executable = |p: &Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    std::env::split_paths(path_var)
+        .map(|dir| cwd.join(dir).join(program))
+        .find(|candidate| executable(candidate))
+        .map_or_else(|| PathBuf::from(program), |found| canonical(&found))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +140,25 @@ mod tests {
         assert_eq!(cache.get(&b), None);
         cache.forget(&a).unwrap();
         assert_eq!(cache.get(&a), None);
+    }
+
+    #[test]
+    fn a_relative_command_is_one_server_per_directory_and_a_program_is_keyed_by_where_it_is() {
+        let root = std::env::temp_dir().join(format!("sonde-era-key-{}", std::process::id()));
+        let (one, two) = (root.join("one"), root.join("two"));
+        std::fs::create_dir_all(&one).unwrap();
+        std::fs::create_dir_all(&two).unwrap();
+        let in_dir = |dir: &Path| SpawnSpec { cwd: Some(dir.to_path_buf()), ..SpawnSpec::new("./srv.sh", ["x"]) };
+        let (k1, k2) = (EraCache::stdio_key(&in_dir(&one)), EraCache::stdio_key(&in_dir(&two)));
+        assert_ne!(k1, k2);
+        assert!(k1.starts_with(&format!("{}/srv.sh x (cwd: ", canonical(&one).display())), "{k1}");
+        // `sh` by name and by its path are the same program.
+        let by_name = EraCache::stdio_key(&SpawnSpec { cwd: Some(one.clone()), ..SpawnSpec::new("sh", ["-c", "x"]) });
+        let sh = canonical(Path::new("/bin/sh"));
+        let by_path = EraCache::stdio_key(&SpawnSpec {
+            cwd: Some(one.clone()),
+            ..SpawnSpec::new(sh.to_str().unwrap(), ["-c", "x"])
+        });
+        assert_eq!(by_name, by_path);
     }
 }

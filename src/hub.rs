@@ -27,6 +27,7 @@ use crate::transport::HttpMode;
 
 mod backoff;
 mod line;
+mod roots;
 mod starting;
 mod states;
 
@@ -308,6 +309,9 @@ impl Hub {
                     let _ = session
                         .request("logging/setLevel", Some(serde_json::json!({ "level": level })))
                         .await;
+                }
+                if !config.answers.roots.is_empty() && session.era() == crate::era::Era::Legacy {
+                    roots::wait_for_ask(&self.log, id, roots::ASK_WAIT).await;
                 }
                 let pid = session.conn.pid().await;
                 self.live.lock().unwrap().insert(id, session);

@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(head.len(), cap);
                 kept += head.len();
             }
-            Piece::Truncated { total_len } => assert!(total_len as usize > cap),
+            Piece::Truncated { total_len, .. } => assert!(total_len as usize > cap),
         }
     }
     assert!(kept <= bytes.len());

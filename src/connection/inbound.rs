@@ -111,9 +111,36 @@ pub fn sniff_id(head: &[u8]) -> Option<RequestId> {
     }
 }
 
+/// The id of a reply whose `"id"` is its last member, from the line's last bytes: `…,"id":3}`.
+/// Only a top-level id counts: the value must be followed by the one closing brace.
+pub fn sniff_last_id(tail: &[u8]) -> Option<RequestId> {
+    let text = String::from_utf8_lossy(tail);
+    let at = text.rfind("\"id\"")?;
+    let rest = text[at + 4..].trim_start().strip_prefix(':')?.trim_start();
+    let mut de = serde_json::Deserializer::from_str(rest).into_iter::<serde_json::Value>();
+    let value = de.next()?.ok()?;
+    if rest[de.byte_offset()..].trim() != "}" {
+        return None;
+    }
+    match value {
+        serde_json::Value::Number(n) => Some(RequestId::Number(n)),
+        serde_json::Value::String(s) => Some(RequestId::String(s)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_whose_id_comes_last_is_named_by_its_tail_and_a_nested_id_is_not() {
+        let tail = br#"xxxxx"}]},"jsonrpc":"2.0","id":3}"#;
+        assert_eq!(sniff_last_id(tail), Some(RequestId::from(3u64)));
+        assert_eq!(sniff_last_id(br#""more":{"id":"a"},"id":"req-7"}"#), Some(RequestId::String("req-7".into())));
+        assert_eq!(sniff_last_id(br#"{"data":{"id":5}}"#), None, "an id inside the result");
+        assert_eq!(sniff_last_id(br#"xxxx"jsonrpc":"2.0"}"#), None);
+    }
 
     #[test]
     fn every_line_is_one_entry_of_the_right_kind() {

@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::inbound::{classify, sniff_id, with_summary, Inbound};
+use super::inbound::{classify, sniff_id, sniff_last_id, with_summary, Inbound};
 use super::pending::sleep_until;
 use super::spine::{cancelled, Command, Spine, Transport};
 use super::stdin::Stdin;
@@ -239,12 +239,14 @@ impl Loop {
                 self.spine.log.append(entry);
                 self.over_long_id = sniff_id(&head);
             }
-            Read::Piece(Piece::Truncated { total_len }) => {
+            Read::Piece(Piece::Truncated { total_len, tail }) => {
                 let mut detail = format!(
                     "a {total_len}-byte line was cut to the {cap}-byte line cap; the connection goes on"
                 );
-                if let Some(pending) = self.over_long_id.take().and_then(|id| self.spine.pending.remove(&id))
-                {
+                // The id leads the line (Sonde's order) or ends it (the TypeScript SDK writes
+                // `result` first): either way the request fails now, not at its timeout.
+                let id = self.over_long_id.take().or_else(|| sniff_last_id(&tail));
+                if let Some(pending) = id.and_then(|id| self.spine.pending.remove(&id)) {
                     detail.push_str(&format!("; it answered {} (seq {})", pending.method, pending.seq));
                     let _ = pending.reply.send(Err(RequestError::TooLarge {
                         method: pending.method,

@@ -233,8 +233,13 @@ pub fn prune_sessions(dir: &Path, keep: usize) -> io::Result<usize> {
 
 /// The most recent session file in `dir`.
 pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
+    let none = || io::Error::new(io::ErrorKind::NotFound, format!("no sessions recorded yet; they go in {}", dir.display()));
     let mut newest: Option<(SystemTime, PathBuf)> = None;
-    for item in fs::read_dir(dir)? {
+    let items = match fs::read_dir(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(none()),
+        other => other?,
+    };
+    for item in items {
         let item = item?;
         let path = item.path();
         if is_session(&path) {
@@ -244,9 +249,7 @@ pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
             }
         }
     }
-    newest
-        .map(|(_, p)| p)
-        .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("no session in {}", dir.display())))
+    newest.map(|(_, p)| p).ok_or_else(none)
 }
 
 #[cfg(test)]

@@ -12,8 +12,9 @@ pub enum Piece {
     /// The first `max_line` bytes of a line that is longer than the cap. The rest of that line
     /// is counted, not kept, and a [`Piece::Truncated`] follows when the line ends.
     Head(Vec<u8>),
-    /// The end of an over-long line: how many bytes it had in all (without its terminator).
-    Truncated { total_len: u64 },
+    /// The end of an over-long line: how many bytes it had in all (without its terminator), and
+    /// its last bytes (at most [`TAIL`]), where a reply whose id comes last names its request.
+    Truncated { total_len: u64, tail: Vec<u8> },
     /// Bytes after the last LF when the stream ended.
     Unterminated(Vec<u8>),
 }
@@ -25,14 +26,19 @@ pub struct FrameSplitter {
     buf: Vec<u8>,
     /// Bytes of the current line counted past the cap; `Some` while discarding its tail.
     overflow: Option<u64>,
+    /// The last bytes of the over-long line being discarded.
+    tail: Vec<u8>,
 }
+
+/// How many of an over-long line's last bytes are kept.
+pub const TAIL: usize = 256;
 
 /// The default cap on one line: 64 MiB.
 pub const DEFAULT_MAX_LINE: usize = 64 * 1024 * 1024;
 
 impl FrameSplitter {
     pub fn new(max_line: usize) -> Self {
-        FrameSplitter { max_line: max_line.max(1), buf: Vec::new(), overflow: None }
+        FrameSplitter { max_line: max_line.max(1), buf: Vec::new(), overflow: None, tail: Vec::new() }
     }
 
     /// Feeds bytes as they were read and returns the pieces they complete.
@@ -46,7 +52,10 @@ impl FrameSplitter {
             };
             bytes = rest;
             match self.overflow.as_mut() {
-                Some(counted) => *counted += chunk.len() as u64,
+                Some(counted) => {
+                    *counted += chunk.len() as u64;
+                    self.keep_tail(chunk);
+                }
                 None => {
                     let room = self.max_line - self.buf.len();
                     if chunk.len() <= room {
@@ -54,7 +63,13 @@ impl FrameSplitter {
                     } else {
                         self.buf.extend_from_slice(&chunk[..room]);
                         self.overflow = Some((chunk.len() - room) as u64);
-                        out.push(Piece::Head(std::mem::take(&mut self.buf)));
+                        let head = std::mem::take(&mut self.buf);
+                        // The tail starts with the head's last bytes: a line just over the cap
+                        // has its end in both.
+                        self.tail.clear();
+                        self.keep_tail(&head[head.len().saturating_sub(TAIL)..]);
+                        self.keep_tail(&chunk[room..]);
+                        out.push(Piece::Head(head));
                     }
                 }
             }
@@ -76,11 +91,24 @@ impl FrameSplitter {
         Some(Piece::Unterminated(std::mem::take(&mut self.buf)))
     }
 
+    /// Keeps the last [`TAIL`] bytes of what has been discarded so far.
+    fn keep_tail(&mut self, bytes: &[u8]) {
+        self.tail.extend_from_slice(&bytes[bytes.len().saturating_sub(TAIL)..]);
+        let excess = self.tail.len().saturating_sub(TAIL);
+        self.tail.drain(..excess);
+    }
+
     fn finish_line(&mut self) -> Piece {
         match self.overflow.take() {
             // The count is every byte before the LF, a CR included: the line was not kept, so
             // there is no terminator to strip.
-            Some(counted) => Piece::Truncated { total_len: self.max_line as u64 + counted },
+            Some(counted) => {
+                let mut tail = std::mem::take(&mut self.tail);
+                if tail.last() == Some(&b'\r') {
+                    tail.pop();
+                }
+                Piece::Truncated { total_len: self.max_line as u64 + counted, tail }
+            }
             None => {
                 let mut line = std::mem::take(&mut self.buf);
                 if line.last() == Some(&b'\r') {
@@ -143,7 +171,7 @@ mod tests {
             split(4, &[b"abcdef", b"gh\nok\n"]),
             vec![
                 Piece::Head(b"abcd".to_vec()),
-                Piece::Truncated { total_len: 8 },
+                Piece::Truncated { total_len: 8, tail: b"abcdefgh".to_vec() },
                 Piece::Line(b"ok".to_vec())
             ]
         );
@@ -156,7 +184,7 @@ mod tests {
 
     #[test]
     fn an_over_long_line_cut_by_end_of_stream_is_still_reported() {
-        assert_eq!(split(2, &[b"abc"]), vec![Piece::Head(b"ab".to_vec()), Piece::Truncated { total_len: 3 }]);
+        assert_eq!(split(2, &[b"abc"]), vec![Piece::Head(b"ab".to_vec()), Piece::Truncated { total_len: 3, tail: b"abc".to_vec() }]);
     }
 
     #[test]
@@ -166,6 +194,6 @@ mod tests {
             s.push(&[b'x'; 1024]);
         }
         assert!(s.buf.capacity() <= 1024, "the buffer grew to {}", s.buf.capacity());
-        assert_eq!(s.push(b"\n"), vec![Piece::Truncated { total_len: 1024 * 1000 }]);
+        assert_eq!(s.push(b"\n"), vec![Piece::Truncated { total_len: 1024 * 1000, tail: vec![b'x'; TAIL] }]);
     }
 }

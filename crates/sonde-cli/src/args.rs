@@ -138,12 +138,13 @@ pub enum Command {
         action: PromptsAction,
     },
     /// Ask for completions of a prompt or resource-template argument.
+    #[command(group(clap::ArgGroup::new("reference").required(true).args(["prompt", "resource"])))]
     Complete {
         /// Complete an argument of this prompt.
-        #[arg(long, value_name = "NAME", conflicts_with = "resource", required_unless_present = "resource")]
+        #[arg(long, value_name = "NAME")]
         prompt: Option<String>,
-        /// Complete a variable of this resource template.
-        #[arg(long, value_name = "URI_TEMPLATE")]
+        /// Complete a variable of this resource template (its URI template).
+        #[arg(long, value_name = "TEMPLATE")]
         resource: Option<String>,
         /// The argument being completed.
         #[arg(long, value_name = "NAME")]

@@ -47,12 +47,14 @@ pub fn run(args: &LogArgs) -> i32 {
         };
         for e in &page.entries {
             if args.json {
-                println!("{}", serde_json::to_string(e).expect("serializes"));
+                outln!("{}", serde_json::to_string(e).expect("serializes"));
             } else {
-                println!("{}", print::entry(e));
+                outln!("{}", print::entry(e));
             }
         }
         match page.next {
+            // The reader has gone (`| head`): nothing more to print.
+            Some(_) if crate::out::closed() => return OK,
             Some(next) => from = next,
             None => return OK,
         }

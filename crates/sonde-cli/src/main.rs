@@ -5,8 +5,13 @@
 //! 0 success, 3 a tool result with `isError: true`, 1 a JSON-RPC error or transport failure,
 //! 2 a usage error, 130 interrupted.
 
+// First, so its `outln!` is in scope in every module after it.
+#[macro_use]
+mod out;
+
 mod args;
 mod conformance;
+mod echo;
 mod exit;
 mod log_cmd;
 mod ops;
@@ -16,8 +21,17 @@ mod words;
 
 use clap::Parser;
 
+
 fn main() {
-    let cli = args::Cli::parse();
+    let cli = args::Cli::try_parse().unwrap_or_else(|e| {
+        // A server command typed without `--` reads as arguments Sonde does not know.
+        let hint = e.kind() == clap::error::ErrorKind::UnknownArgument;
+        let _ = e.print();
+        if hint {
+            eprintln!("sonde: put the server's command after `--`, as in: sonde tools list -- npx -y SERVER");
+        }
+        std::process::exit(e.exit_code());
+    });
     let code = match cli.command {
         args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Log(log) => log_cmd::run(&log),

@@ -30,6 +30,26 @@ pub struct ListenSpec {
     pub count: Option<usize>,
 }
 
+impl ListenSpec {
+    /// Whether a notification is of a kind this listen asked for; with no kind named, every
+    /// change is. The acknowledgement always is.
+    fn asks_for(&self, message: &Value) -> bool {
+        if !(self.tools || self.prompts || self.resources || !self.uris.is_empty()) {
+            return true;
+        }
+        match message["method"].as_str().unwrap_or_default() {
+            "notifications/tools/list_changed" => self.tools,
+            "notifications/prompts/list_changed" => self.prompts,
+            "notifications/resources/list_changed" => self.resources,
+            "notifications/resources/updated" => {
+                message["params"]["uri"].as_str().is_some_and(|uri| self.uris.iter().any(|u| u == uri))
+            }
+            "notifications/subscriptions/acknowledged" => true,
+            _ => false,
+        }
+    }
+}
+
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
     match op {
         Op::List(method, key) => {
@@ -117,7 +137,7 @@ async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, 
     let call_id = listen_id.as_ref().map(|c| c.id.clone());
     eprintln!("sonde: listening; Ctrl-C stops");
     let outcome = listen_id.map(|c| Box::pin(c.outcome()) as Outcome);
-    let code = print_notifications(live, conn, wanted_id, outcome, spec.count, json).await;
+    let code = print_notifications(live, conn, wanted_id, outcome, &spec, json).await;
     // Ending it ourselves: cancel the listen request (2026-07-28 on stdio), or unsubscribe.
     match call_id {
         Some(id) => session.conn.cancel(&id, "sonde listen is done"),
@@ -137,9 +157,10 @@ async fn print_notifications(
     conn: u64,
     wanted_id: Option<Value>,
     mut outcome: Option<Outcome>,
-    count: Option<usize>,
+    spec: &ListenSpec,
     json: bool,
 ) -> Result<i32, RequestError> {
+    let count = spec.count;
     let mut seen = 0usize;
     loop {
         let entry = tokio::select! {
@@ -158,7 +179,7 @@ async fn print_notifications(
                 while let Some(followed) = live.try_next() {
                     match followed {
                         Followed::Entry(entry) => {
-                            if let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref()) {
+                            if let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref(), spec) {
                                 show(&message, json);
                             }
                         }
@@ -173,7 +194,7 @@ async fn print_notifications(
                 return Ok(OK);
             }
         };
-        let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref()) else { continue };
+        let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref(), spec) else { continue };
         if !show(&message, json) {
             continue;
         }
@@ -190,16 +211,22 @@ fn skipped(n: u64) {
 
 /// The change notification an entry carries, if it belongs to this subscription: on this
 /// connection, received, a notification other than progress and log messages, and (in
-/// 2026-07-28) tagged with the listen request's id, JSON type included. The server ending the
-/// subscription with `notifications/cancelled` is handled by the request itself.
-fn subscription_message(entry: &sonde_core::log::Entry, conn: u64, wanted: Option<&Value>) -> Option<Value> {
+/// 2026-07-28) tagged with the listen request's id, JSON type included, and of a kind `spec`
+/// asked for (a server may send changes nobody asked about; 2025-11-25 servers always do). The
+/// server ending the subscription with `notifications/cancelled` is handled by the request itself.
+fn subscription_message(
+    entry: &sonde_core::log::Entry,
+    conn: u64,
+    wanted: Option<&Value>,
+    spec: &ListenSpec,
+) -> Option<Value> {
     if entry.conn != conn || entry.kind != Kind::Message || entry.dir != Direction::In {
         return None;
     }
     let message: Value = serde_json::from_str(entry.text.as_deref()?).ok()?;
     let method = message["method"].as_str()?;
     let skipped = ["notifications/progress", "notifications/message", "notifications/cancelled"];
-    if !method.starts_with("notifications/") || skipped.contains(&method) {
+    if !method.starts_with("notifications/") || skipped.contains(&method) || !spec.asks_for(&message) {
         return None;
     }
     if let Some(wanted) = wanted {
@@ -221,7 +248,7 @@ fn show(message: &Value, json: bool) -> bool {
         print::json_line(message);
     } else {
         let params = message.get("params").map(Value::to_string).unwrap_or_default();
-        println!("{} {params}", message["method"].as_str().unwrap_or_default());
+        outln!("{} {params}", message["method"].as_str().unwrap_or_default());
     }
     true
 }

@@ -5,7 +5,7 @@ use sonde_core::log::{Entry, Kind};
 use sonde_core::mcp::ServerDescription;
 
 pub fn json_line(v: &Value) {
-    println!("{}", serde_json::to_string(v).expect("serializes"));
+    outln!("{}", serde_json::to_string(v).expect("serializes"));
 }
 
 /// A list of tools, prompts, resources or templates: one line each, name then description.
@@ -21,7 +21,7 @@ pub fn items(key: &str, items: &[Value]) {
             "resourceTemplates" => item["uriTemplate"].as_str().unwrap_or_default().to_owned(),
             _ => item["description"].as_str().unwrap_or("").lines().next().unwrap_or("").to_owned(),
         };
-        println!("{:width$}  {detail}", label(item));
+        outln!("{:width$}  {detail}", label(item));
     }
     eprintln!("sonde: {} {key}", items.len());
 }
@@ -40,14 +40,14 @@ pub fn result(method: &str, result: &Value) {
         "resources/read" => {
             for content in result["contents"].as_array().into_iter().flatten() {
                 match (content["text"].as_str(), content["blob"].as_str()) {
-                    (Some(text), _) => println!("{text}"),
-                    (None, Some(blob)) => println!(
+                    (Some(text), _) => outln!("{text}"),
+                    (None, Some(blob)) => outln!(
                         "[blob {} {}, about {} bytes]",
                         content["uri"].as_str().unwrap_or(""),
                         content["mimeType"].as_str().unwrap_or("?"),
                         blob.len() * 3 / 4
                     ),
-                    _ => println!("{content}"),
+                    _ => outln!("{content}"),
                 }
             }
         }
@@ -55,49 +55,49 @@ pub fn result(method: &str, result: &Value) {
             for message in result["messages"].as_array().into_iter().flatten() {
                 let role = message["role"].as_str().unwrap_or("?");
                 match message["content"]["text"].as_str() {
-                    Some(text) => println!("{role}: {text}"),
-                    None => println!("{role}: {}", message["content"]),
+                    Some(text) => outln!("{role}: {text}"),
+                    None => outln!("{role}: {}", message["content"]),
                 }
             }
         }
         "completion/complete" => {
             for value in result["completion"]["values"].as_array().into_iter().flatten() {
-                println!("{}", value.as_str().map_or_else(|| value.to_string(), str::to_owned));
+                outln!("{}", value.as_str().map_or_else(|| value.to_string(), str::to_owned));
             }
         }
-        _ => println!("{}", serde_json::to_string_pretty(result).expect("serializes")),
+        _ => outln!("{}", serde_json::to_string_pretty(result).expect("serializes")),
     }
 }
 
 pub fn call_result(result: &Value) {
     for block in result["content"].as_array().into_iter().flatten() {
         match block["type"].as_str() {
-            Some("text") => println!("{}", block["text"].as_str().unwrap_or("")),
+            Some("text") => outln!("{}", block["text"].as_str().unwrap_or("")),
             Some(kind @ ("image" | "audio")) => {
                 let bytes = block["data"].as_str().map_or(0, |d| d.len() * 3 / 4);
-                println!("[{kind} {}, about {bytes} bytes]", block["mimeType"].as_str().unwrap_or("?"));
+                outln!("[{kind} {}, about {bytes} bytes]", block["mimeType"].as_str().unwrap_or("?"));
             }
-            _ => println!("{}", serde_json::to_string_pretty(block).expect("serializes")),
+            _ => outln!("{}", serde_json::to_string_pretty(block).expect("serializes")),
         }
     }
     if let Some(structured) = result.get("structuredContent") {
-        println!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
+        outln!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
     }
 }
 
 pub fn server(s: &ServerDescription) {
     let name = s.server_info["name"].as_str().unwrap_or("(unnamed)");
     let version = s.server_info["version"].as_str().unwrap_or("");
-    println!("protocol      {} ({})", s.protocol_version, s.decided_by);
-    println!("server        {name} {version}");
+    outln!("protocol      {} ({})", s.protocol_version, s.decided_by);
+    outln!("server        {name} {version}");
     let caps: Vec<&String> = s.capabilities.as_object().map(|o| o.keys().collect()).unwrap_or_default();
     let caps: Vec<&str> = caps.iter().map(|s| s.as_str()).collect();
-    println!("capabilities  {}", if caps.is_empty() { "(none)".to_owned() } else { caps.join(", ") });
+    outln!("capabilities  {}", if caps.is_empty() { "(none)".to_owned() } else { caps.join(", ") });
     if let (Some(ttl), Some(scope)) = (s.ttl_ms, &s.cache_scope) {
-        println!("cacheable     ttlMs {ttl}, cacheScope {scope}");
+        outln!("cacheable     ttlMs {ttl}, cacheScope {scope}");
     }
     if let Some(instructions) = &s.instructions {
-        println!("instructions  {instructions}");
+        outln!("instructions  {instructions}");
     }
 }
 

@@ -11,6 +11,7 @@ use sonde_core::mcp::Session;
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
 use crate::exit::{FAILED, INTERRUPTED, USAGE};
+use crate::echo;
 use crate::ops::{self, Op};
 use crate::words;
 
@@ -35,7 +36,8 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         }
     }
     let hub = Arc::new(hub);
-    let copying = global.stderr.then(|| words::stream(&log));
+    let echo = echo::Echo { stderr: global.stderr, messages: global.log_level.is_some() };
+    let copying = (echo.stderr || echo.messages).then(|| echo::start(&log, echo));
     let work = {
         let hub = hub.clone();
         async move { with_server(&hub, &config, &common, op).await }
@@ -89,7 +91,9 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
             let reference = match (prompt, resource) {
                 (Some(name), _) => json!({"type": "ref/prompt", "name": name}),
                 (None, Some(uri)) => json!({"type": "ref/resource", "uri": uri}),
-                (None, None) => return Err("complete needs --prompt NAME or --resource URI".into()),
+                (None, None) => {
+                    return Err("complete needs --prompt NAME or --resource TEMPLATE (a resource template's URI)".into())
+                }
             };
             let mut params = json!({"ref": reference, "argument": {"name": argument, "value": value}});
             if let Some(context) = object_arg("--context", context)? {
@@ -143,6 +147,9 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
     let mut died = false;
     let code = outcome.unwrap_or_else(|e| {
         eprintln!("sonde: {e}");
+        if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
+            eprintln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
+        }
         died = matches!(e, HubError::Request(RequestError::Gone(_)));
         FAILED
     });

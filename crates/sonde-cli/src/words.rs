@@ -1,17 +1,11 @@
-//! What the server said on stderr, as the CLI shows it: its last words under a failure, the
-//! environment hint in the CLI's own flags, and `--stderr`'s live copy.
+//! What the server said on stderr, as the CLI shows it under a failure: its last words and the
+//! environment hint in the CLI's own flags.
 //!
-//! Owns: the wording and the `server: ` prefix. Refuses: finding the lines or the withheld
-//! variables; the core's [`sonde_core::last_words`] does, for the window as well.
+//! Owns: the wording. Refuses: finding the lines or the withheld variables; the core's
+//! [`sonde_core::last_words`] does, for the window as well. The live copy is `echo`'s.
 
-use std::collections::HashMap;
-
-use sonde_core::last_words::{clean, LastWords};
-use sonde_core::lifecycle::Lifecycle;
-use sonde_core::log::{Followed, Kind, WireLog};
+use sonde_core::last_words::LastWords;
 use sonde_core::process::PASSED_THROUGH;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 /// Prints the server's last stderr lines and the environment hint, if there are any.
 pub fn print(words: &LastWords) {
@@ -47,66 +41,6 @@ fn hint(words: &LastWords) -> Option<String> {
             )
         }
     })
-}
-
-/// Copies every connection's stderr to Sonde's stderr as it is recorded, line by line, each
-/// prefixed `server: `, until `stop` is sent; then prints what was recorded before it and any
-/// unfinished last line. Followed from the call on, so call it before connecting.
-pub fn stream(log: &WireLog) -> (oneshot::Sender<()>, JoinHandle<()>) {
-    let mut live = log.follow();
-    let (stop, mut stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        let mut partial: HashMap<u64, String> = HashMap::new();
-        loop {
-            let followed = tokio::select! {
-                followed = live.next() => followed,
-                _ = &mut stopped => break,
-            };
-            match followed {
-                Some(f) => show(f, &mut partial),
-                None => break,
-            }
-        }
-        while let Some(f) = live.try_next() {
-            show(f, &mut partial);
-        }
-        for rest in partial.values().filter(|r| !r.is_empty()) {
-            print_lines(rest);
-        }
-    });
-    (stop, task)
-}
-
-fn show(followed: Followed, partial: &mut HashMap<u64, String>) {
-    let entry = match followed {
-        Followed::Entry(entry) if entry.kind == Kind::Stderr => entry,
-        // A respawn (the era fallback) starts a new process: the old one's unfinished line ends.
-        Followed::Entry(entry) if matches!(entry.lifecycle, Some(Lifecycle::Spawned { .. })) => {
-            if let Some(rest) = partial.remove(&entry.conn).filter(|r| !r.is_empty()) {
-                print_lines(&rest);
-            }
-            return;
-        }
-        Followed::Entry(_) => return,
-        Followed::Skipped(n) => {
-            eprintln!("sonde: {n} log entries went by too fast to copy; see sonde log");
-            return;
-        }
-    };
-    let bytes = entry.bytes().unwrap_or_default();
-    let buffer = partial.entry(entry.conn).or_default();
-    buffer.push_str(&String::from_utf8_lossy(&bytes));
-    // Whole lines only, so a colour code or a line split across chunks is cleaned whole.
-    if let Some(end) = buffer.rfind('\n') {
-        let whole: String = buffer.drain(..=end).collect();
-        print_lines(&whole);
-    }
-}
-
-fn print_lines(raw: &str) {
-    for line in clean(raw).trim_end_matches('\n').split('\n') {
-        eprintln!("server: {line}");
-    }
 }
 
 #[cfg(test)]
