@@ -109,7 +109,8 @@ fn resolve_program(program: &str, cwd: &Path, path_var: &str) -> PathBuf {
     if program.contains('/') {
         return canonical(&cwd.join(program));
     }
-    let executable = |p: &Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    let executable =
+        |p: &Path| p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
     std::env::split_paths(path_var)
         .map(|dir| cwd.join(dir).join(program))
         .find(|candidate| executable(candidate))
@@ -148,12 +149,14 @@ mod tests {
         let (one, two) = (root.join("one"), root.join("two"));
         std::fs::create_dir_all(&one).unwrap();
         std::fs::create_dir_all(&two).unwrap();
-        let in_dir = |dir: &Path| SpawnSpec { cwd: Some(dir.to_path_buf()), ..SpawnSpec::new("./srv.sh", ["x"]) };
+        let in_dir =
+            |dir: &Path| SpawnSpec { cwd: Some(dir.to_path_buf()), ..SpawnSpec::new("./srv.sh", ["x"]) };
         let (k1, k2) = (EraCache::stdio_key(&in_dir(&one)), EraCache::stdio_key(&in_dir(&two)));
         assert_ne!(k1, k2);
         assert!(k1.starts_with(&format!("{}/srv.sh x (cwd: ", canonical(&one).display())), "{k1}");
         // `sh` by name and by its path are the same program.
-        let by_name = EraCache::stdio_key(&SpawnSpec { cwd: Some(one.clone()), ..SpawnSpec::new("sh", ["-c", "x"]) });
+        let by_name =
+            EraCache::stdio_key(&SpawnSpec { cwd: Some(one.clone()), ..SpawnSpec::new("sh", ["-c", "x"]) });
         let sh = canonical(Path::new("/bin/sh"));
         let by_path = EraCache::stdio_key(&SpawnSpec {
             cwd: Some(one.clone()),

@@ -137,7 +137,10 @@ mod tests {
     fn a_reply_whose_id_comes_last_is_named_by_its_tail_and_a_nested_id_is_not() {
         let tail = br#"xxxxx"}]},"jsonrpc":"2.0","id":3}"#;
         assert_eq!(sniff_last_id(tail), Some(RequestId::from(3u64)));
-        assert_eq!(sniff_last_id(br#""more":{"id":"a"},"id":"req-7"}"#), Some(RequestId::String("req-7".into())));
+        assert_eq!(
+            sniff_last_id(br#""more":{"id":"a"},"id":"req-7"}"#),
+            Some(RequestId::String("req-7".into()))
+        );
         assert_eq!(sniff_last_id(br#"{"data":{"id":5}}"#), None, "an id inside the result");
         assert_eq!(sniff_last_id(br#"xxxx"jsonrpc":"2.0"}"#), None);
     }

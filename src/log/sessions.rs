@@ -233,7 +233,12 @@ pub fn prune_sessions(dir: &Path, keep: usize) -> io::Result<usize> {
 
 /// The most recent session file in `dir`.
 pub fn last_session(dir: &Path) -> io::Result<PathBuf> {
-    let none = || io::Error::new(io::ErrorKind::NotFound, format!("no sessions recorded yet; they go in {}", dir.display()));
+    let none = || {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("no sessions recorded yet; they go in {}", dir.display()),
+        )
+    };
     let mut newest: Option<(SystemTime, PathBuf)> = None;
     let items = match fs::read_dir(dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(none()),

@@ -211,7 +211,10 @@ fn start(spec: &SpawnSpec) -> io::Result<Started> {
     // ENOENT, and "No such file or directory" would send the user looking for the program.
     if let Some(dir) = spec.cwd.as_ref().filter(|d| !d.is_dir()) {
         let what = if dir.exists() { "is not a directory" } else { "does not exist" };
-        return Err(io::Error::new(io::ErrorKind::NotFound, format!("the working directory {} {what}", dir.display())));
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the working directory {} {what}", dir.display()),
+        ));
     }
     let mut pty = StderrPty::open()?;
     let mut cmd = Command::new(&spec.program);

@@ -184,7 +184,10 @@ mod tests {
 
     #[test]
     fn an_over_long_line_cut_by_end_of_stream_is_still_reported() {
-        assert_eq!(split(2, &[b"abc"]), vec![Piece::Head(b"ab".to_vec()), Piece::Truncated { total_len: 3, tail: b"abc".to_vec() }]);
+        assert_eq!(
+            split(2, &[b"abc"]),
+            vec![Piece::Head(b"ab".to_vec()), Piece::Truncated { total_len: 3, tail: b"abc".to_vec() }]
+        );
     }
 
     #[test]

@@ -87,7 +87,6 @@ fn print_lines(raw: &str) {
     }
 }
 
-
 fn is_log_message(entry: &Entry) -> bool {
     entry.kind == Kind::Message
         && entry.dir == Direction::In

@@ -21,7 +21,6 @@ mod words;
 
 use clap::Parser;
 
-
 fn main() {
     let cli = args::Cli::try_parse().unwrap_or_else(|e| {
         // A server command typed without `--` reads as arguments Sonde does not know.

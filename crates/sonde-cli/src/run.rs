@@ -10,8 +10,8 @@ use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
-use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::echo;
+use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
 use crate::words;
 
@@ -92,7 +92,10 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
                 (Some(name), _) => json!({"type": "ref/prompt", "name": name}),
                 (None, Some(uri)) => json!({"type": "ref/resource", "uri": uri}),
                 (None, None) => {
-                    return Err("complete needs --prompt NAME or --resource TEMPLATE (a resource template's URI)".into())
+                    return Err(
+                        "complete needs --prompt NAME or --resource TEMPLATE (a resource template's URI)"
+                            .into(),
+                    )
                 }
             };
             let mut params = json!({"ref": reference, "argument": {"name": argument, "value": value}});

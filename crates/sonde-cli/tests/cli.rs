@@ -438,8 +438,17 @@ fn a_reply_over_the_line_cap_fails_its_call_at_once_naming_the_cap_and_the_size(
     let out = sonde(
         &home,
         &[
-            "call", "read_text_file", "--max-line", "100000", "--timeout", "60000", "--args", &args, "--",
-            server.to_str().unwrap(), dir.to_str().unwrap(),
+            "call",
+            "read_text_file",
+            "--max-line",
+            "100000",
+            "--timeout",
+            "60000",
+            "--args",
+            &args,
+            "--",
+            server.to_str().unwrap(),
+            dir.to_str().unwrap(),
         ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -561,7 +570,16 @@ fn roots_are_asked_for_before_the_first_call_of_a_server_that_reads_them_at_star
     let args = format!(r#"{{"path":"{}"}}"#, small.display());
     let out = sonde(
         &home,
-        &["call", "read_text_file", "--root", dir.to_str().unwrap(), "--args", &args, "--", server.to_str().unwrap()],
+        &[
+            "call",
+            "read_text_file",
+            "--root",
+            dir.to_str().unwrap(),
+            "--args",
+            &args,
+            "--",
+            server.to_str().unwrap(),
+        ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -579,7 +597,10 @@ fn messages_say_how_to_fix_the_mistake() {
     let no_sessions = sonde(&home, &["log"]);
     let said = String::from_utf8_lossy(&no_sessions.stderr);
     assert_eq!(no_sessions.status.code(), Some(1), "{said}");
-    assert!(said.contains("no sessions recorded yet; they go in") && !said.contains("No such file"), "{said}");
+    assert!(
+        said.contains("no sessions recorded yet; they go in") && !said.contains("No such file"),
+        "{said}"
+    );
     let complete = with_demo(&home, &["complete", "--argument", "x", "--value", "y"]);
     let said = String::from_utf8_lossy(&complete.stderr);
     assert!(said.contains("--prompt <NAME>") && said.contains("--resource <TEMPLATE>"), "{said}");
