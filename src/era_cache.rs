@@ -96,9 +96,11 @@ impl EraCache {
     }
 }
 
-/// `path` with its symbolic links and `..` resolved, or as it is when it does not exist.
+/// `path` with its symbolic links and `..` resolved, or without its `.` parts when it does not
+/// exist.
 fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.components().filter(|c| *c != std::path::Component::CurDir).collect())
 }
 
 /// Where `program` is, as a spawn in `cwd` with `path_var` as PATH finds it: a name with a

@@ -2,7 +2,9 @@
 //! for the server to ask for them, so a server that applies them as it starts (the filesystem
 //! server allows no path until it has) is not sent a call it must refuse.
 //!
-//! Owns: that wait, bounded, ending as soon as the server has asked, and its note in the log.
+//! Owns: that wait, bounded, ending once the server has asked and then said anything more (a
+//! server applies roots after answering for them: the filesystem server checks each directory
+//! first and says so on stderr), or a short while after the ask; and its note in the log.
 //! Refuses: answering `roots/list` (the responder does) and any wait when no roots are offered.
 
 use std::time::Duration;
@@ -13,6 +15,8 @@ use crate::log::{Direction, Entry, Filter, Followed, Kind, WireLog};
 
 /// The longest the first request waits for the server to ask for roots.
 pub const ASK_WAIT: Duration = Duration::from_secs(2);
+/// After the ask, how long the first request waits for the server to say anything more.
+const APPLY_WAIT: Duration = Duration::from_millis(250);
 
 fn asked(entry: &Entry, conn: u64) -> bool {
     entry.conn == conn
@@ -47,9 +51,23 @@ pub async fn wait_for_ask(log: &WireLog, conn: u64, limit: Duration) {
         })
         .await
         .unwrap_or(false);
+    let spoke = heard
+        && tokio::time::timeout(APPLY_WAIT, async {
+            while let Some(followed) = follow.next().await {
+                match followed {
+                    Followed::Entry(e) if e.conn == conn && e.dir == Direction::In && !asked(&e, conn) => {
+                        return
+                    }
+                    _ => {}
+                }
+            }
+        })
+        .await
+        .is_ok();
     let detail = if heard {
+        let then = if spoke { "it said more" } else { "nothing more came" };
         format!(
-            "the server asked for the roots Sonde offers ({} after opening); requests go out now",
+            "the server asked for the roots Sonde offers and {then} ({} after opening); requests go out now",
             crate::process::duration_words(started.elapsed())
         )
     } else {
