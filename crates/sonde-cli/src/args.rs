@@ -116,8 +116,11 @@ pub enum Command {
     Call {
         /// The tool's name.
         tool: String,
-        /// The arguments, a JSON object.
-        #[arg(long, value_name = "JSON")]
+        /// Arguments as KEY=VALUE (VALUE is JSON when it parses, else a string; `a.b=1` nests).
+        #[arg(value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+        /// The arguments, a JSON object: the text, @FILE, or - for stdin.
+        #[arg(long, value_name = "JSON|@FILE|-")]
         args: Option<String>,
         #[command(flatten)]
         common: Common,
@@ -227,8 +230,11 @@ pub enum PromptsAction {
     /// Get a prompt with its arguments filled in.
     Get {
         name: String,
-        /// The arguments, a JSON object of strings.
-        #[arg(long, value_name = "JSON")]
+        /// Arguments as KEY=VALUE (prompt arguments are strings).
+        #[arg(value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+        /// The arguments, a JSON object of strings: the text, @FILE, or - for stdin.
+        #[arg(long, value_name = "JSON|@FILE|-")]
         args: Option<String>,
         #[command(flatten)]
         common: Common,

@@ -10,6 +10,7 @@
 mod out;
 
 mod args;
+mod arguments;
 mod conformance;
 mod echo;
 mod exit;
@@ -17,6 +18,7 @@ mod log_cmd;
 mod ops;
 mod print;
 mod run;
+mod suggest;
 mod words;
 
 use clap::Parser;

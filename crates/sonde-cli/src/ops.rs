@@ -6,7 +6,7 @@ use sonde_core::era::Era;
 use sonde_core::log::{Direction, Follow, Followed, Kind};
 use sonde_core::mcp::Session;
 
-use crate::exit::{OK, TOOL_ERROR};
+use crate::exit::{FAILED, OK, TOOL_ERROR};
 use crate::print;
 
 pub enum Op {
@@ -89,9 +89,22 @@ async fn call(
     arguments: Option<Value>,
     json: bool,
 ) -> Result<i32, RequestError> {
-    let outcome = session
-        .call_tool_checked(tool, None, arguments, |p| eprintln!("sonde: {}", print::progress(&p)))
-        .await?;
+    let called = session.call_tool_checked(tool, None, arguments, |p| eprintln!("sonde: {}", print::progress(&p))).await;
+    let outcome = match called {
+        Ok(outcome) => outcome,
+        Err(e @ RequestError::Rpc { .. }) => {
+            // The server's error first, then what it does have, when the name was the mistake.
+            eprintln!("sonde: {e}");
+            if let Ok(tools) = session.list_all("tools/list", "tools").await {
+                let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+                if !names.contains(&tool) {
+                    eprintln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
+                }
+            }
+            return Ok(FAILED);
+        }
+        Err(e) => return Err(e),
+    };
     if json {
         print::json_line(&outcome.result);
     } else {

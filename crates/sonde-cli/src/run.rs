@@ -10,6 +10,7 @@ use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
+use crate::arguments;
 use crate::echo;
 use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
@@ -64,8 +65,8 @@ pub async fn run(global: &Global, command: Command) -> i32 {
 fn plan(command: Command) -> Result<(Common, Op), String> {
     Ok(match command {
         Command::Tools { action: ListAction::List { common } } => (common, Op::List("tools/list", "tools")),
-        Command::Call { tool, args, common } => {
-            (common, Op::Call { tool, arguments: object_arg("--args", args)? })
+        Command::Call { tool, pairs, args, common } => {
+            (common, Op::Call { tool, arguments: arguments::object("--args", args, &pairs)? })
         }
         Command::Info { common } => (common, Op::Info),
         Command::Resources { action: ResourcesAction::List { common } } => {
@@ -80,10 +81,10 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         Command::Prompts { action: PromptsAction::List { common } } => {
             (common, Op::List("prompts/list", "prompts"))
         }
-        Command::Prompts { action: PromptsAction::Get { name, args, common } } => {
+        Command::Prompts { action: PromptsAction::Get { name, pairs, args, common } } => {
             let mut params = json!({ "name": name });
-            if let Some(args) = object_arg("--args", args)? {
-                params["arguments"] = args;
+            if let Some(args) = arguments::object("--args", args, &pairs)? {
+                params["arguments"] = arguments::strings(args);
             }
             (common, Op::Simple("prompts/get", params))
         }
@@ -99,7 +100,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
                 }
             };
             let mut params = json!({"ref": reference, "argument": {"name": argument, "value": value}});
-            if let Some(context) = object_arg("--context", context)? {
+            if let Some(context) = arguments::object("--context", context, &[])? {
                 params["context"] = json!({ "arguments": context });
             }
             (common, Op::Simple("completion/complete", params))
@@ -119,15 +120,6 @@ pub fn session_log() -> Option<Arc<WireLog>> {
         .and_then(|dir| WireLog::create_in(&dir))
         .inspect_err(|e| eprintln!("sonde: cannot create the session log: {e}"))
         .ok()
-}
-
-fn object_arg(flag: &str, text: Option<String>) -> Result<Option<Value>, String> {
-    match text.as_deref().map(serde_json::from_str::<Value>) {
-        None => Ok(None),
-        Some(Ok(v @ Value::Object(_))) => Ok(Some(v)),
-        Some(Ok(other)) => Err(format!("{flag} must be a JSON object, not {other}")),
-        Some(Err(e)) => Err(format!("{flag} is not JSON: {e}")),
-    }
 }
 
 /// Connects, runs the operation, and reports a failure the way the contract says: when the
@@ -152,6 +144,11 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         eprintln!("sonde: {e}");
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
             eprintln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
+        }
+        if let (HubError::Request(RequestError::Rpc { error, .. }), Ok(server)) = (&e, hub.server(id)) {
+            if error.code == -32601 {
+                eprintln!("sonde: {}", declared(&server.capabilities));
+            }
         }
         died = matches!(e, HubError::Request(RequestError::Gone(_)));
         FAILED
@@ -178,4 +175,14 @@ fn say_starting(_: u64, stage: Stage) {
 
 async fn run_op(session: &Session, op: Op, json: bool) -> Result<i32, HubError> {
     ops::run(session, op, json).await.map_err(HubError::from)
+}
+
+/// The capabilities a server declared, for a method it does not have (`-32601`).
+fn declared(capabilities: &Value) -> String {
+    let names: Vec<&str> = capabilities.as_object().map(|c| c.keys().map(String::as_str).collect()).unwrap_or_default();
+    if names.is_empty() {
+        "the server declared no capabilities".into()
+    } else {
+        format!("the server declared these capabilities: {}", names.join(", "))
+    }
 }

@@ -605,3 +605,47 @@ fn messages_say_how_to_fix_the_mistake() {
     let said = String::from_utf8_lossy(&complete.stderr);
     assert!(said.contains("--prompt <NAME>") && said.contains("--resource <TEMPLATE>"), "{said}");
 }
+
+#[test]
+fn arguments_are_taken_as_people_type_them() {
+    let home = data_home("key-value");
+    let words = with_demo(&home, &["call", "add", "a=2", "b=40", "--json"]);
+    assert_eq!(stdout_json(&words)["structuredContent"]["sum"], 42.0, "{words:?}");
+
+    let file = home.join("args.json");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(&file, r#"{"a": 1, "b": 2}"#).unwrap();
+    let at_file = with_demo(&home, &["call", "add", "--args", &format!("@{}", file.display()), "--json"]);
+    assert_eq!(stdout_json(&at_file)["structuredContent"]["sum"], 3.0, "{at_file:?}");
+
+    let mut child = Command::new(SONDE)
+        .args(["call", "add", "--args", "-", "--json", "--", SONDE, "demo-server"])
+        .env("XDG_DATA_HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), br#"{"a": 3, "b": 4}"#).unwrap();
+    let from_stdin = child.wait_with_output().unwrap();
+    assert_eq!(stdout_json(&from_stdin)["structuredContent"]["sum"], 7.0, "{from_stdin:?}");
+
+    let bare = with_demo(&home, &["call", "add", "npx"]);
+    assert_eq!(bare.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bare.stderr).contains("\"npx\" is not KEY=VALUE"));
+}
+
+#[test]
+fn an_unknown_tool_gets_the_closest_names_and_an_undeclared_method_the_capabilities() {
+    let home = data_home("did-you-mean");
+    let typo = with_demo(&home, &["call", "ecoh", "text=x"]);
+    let said = String::from_utf8_lossy(&typo.stderr);
+    assert_eq!(typo.status.code(), Some(1), "{said}");
+    assert!(said.contains("there is no tool ecoh; did you mean echo?"), "{said}");
+    let fixture = fixture_bin();
+    let prompts = sonde(&home, &["prompts", "list", "--", fixture.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&prompts.stderr);
+    assert_eq!(prompts.status.code(), Some(1), "{said}");
+    assert!(said.contains("the server declared these capabilities: tools"), "{said}");
+}
