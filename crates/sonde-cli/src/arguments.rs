@@ -52,7 +52,8 @@ pub fn strings(args: Value) -> Value {
 /// The text of `--args`: itself, a file's contents (`@path`), or standard input (`-`).
 fn read(flag: &str, text: &str) -> Result<String, String> {
     if text == "-" {
-        return std::io::read_to_string(std::io::stdin()).map_err(|e| format!("{flag} -: cannot read stdin: {e}"));
+        return std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("{flag} -: cannot read stdin: {e}"));
     }
     match text.strip_prefix('@') {
         Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{flag} @{path}: {e}")),
@@ -95,8 +96,12 @@ mod tests {
 
     #[test]
     fn words_are_json_when_they_parse_strings_otherwise_and_dots_nest() {
-        let got = object("--args", None, &words(&["a=2", "b=x y", "ok=true", "to.city=Paris", "to.zip=75001"]));
-        assert_eq!(got.unwrap(), Some(json!({"a": 2, "b": "x y", "ok": true, "to": {"city": "Paris", "zip": 75001}})));
+        let got =
+            object("--args", None, &words(&["a=2", "b=x y", "ok=true", "to.city=Paris", "to.zip=75001"]));
+        assert_eq!(
+            got.unwrap(),
+            Some(json!({"a": 2, "b": "x y", "ok": true, "to": {"city": "Paris", "zip": 75001}}))
+        );
         let merged = object("--args", Some(r#"{"a":1,"c":3}"#.into()), &words(&["a=5"])).unwrap();
         assert_eq!(merged, Some(json!({"a": 5, "c": 3})), "a word overrides --args");
         assert_eq!(object("--args", None, &[]).unwrap(), None);
@@ -109,7 +114,9 @@ mod tests {
         let clash = object("--args", None, &words(&["a=1", "a.b=2"])).unwrap_err();
         assert_eq!(clash, r#""a.b=2": a is already a value, not an object"#);
         assert!(object("--args", Some("[1]".into()), &[]).unwrap_err().contains("must be a JSON object"));
-        assert!(object("--args", Some("@/nonexistent/args.json".into()), &[]).unwrap_err().starts_with("--args @/nonexistent"));
+        assert!(object("--args", Some("@/nonexistent/args.json".into()), &[])
+            .unwrap_err()
+            .starts_with("--args @/nonexistent"));
     }
 
     #[test]

@@ -89,7 +89,9 @@ async fn call(
     arguments: Option<Value>,
     json: bool,
 ) -> Result<i32, RequestError> {
-    let called = session.call_tool_checked(tool, None, arguments, |p| eprintln!("sonde: {}", print::progress(&p))).await;
+    let called = session
+        .call_tool_checked(tool, None, arguments, |p| eprintln!("sonde: {}", print::progress(&p)))
+        .await;
     let outcome = match called {
         Ok(outcome) => outcome,
         Err(e @ RequestError::Rpc { .. }) => {

@@ -179,7 +179,8 @@ async fn run_op(session: &Session, op: Op, json: bool) -> Result<i32, HubError> 
 
 /// The capabilities a server declared, for a method it does not have (`-32601`).
 fn declared(capabilities: &Value) -> String {
-    let names: Vec<&str> = capabilities.as_object().map(|c| c.keys().map(String::as_str).collect()).unwrap_or_default();
+    let names: Vec<&str> =
+        capabilities.as_object().map(|c| c.keys().map(String::as_str).collect()).unwrap_or_default();
     if names.is_empty() {
         "the server declared no capabilities".into()
     } else {
