@@ -7,16 +7,18 @@
 //! - `method:M`: the JSON-RPC method of a message, or of the request a reply answers.
 //! - `id:I`: the id as JSON text: `id:3` is the number 3 or the string "3", `id:"3"` only the string.
 //!
-//! A later `dir`, `conn`, `method` or `id` term replaces an earlier one. Every other word,
-//! `key:value` with a key not listed here included, is free text: the words joined by single
-//! spaces make one phrase, found case-insensitively in an entry's recorded bytes (decoded
-//! lossily when they are not UTF-8) or in its detail. The phrase is searched in each of them on
-//! its own, never across the two.
+//! Keys are case-insensitive. A later `dir`, `conn`, `method` or `id` term replaces an earlier
+//! one. A `word:value` whose word is letters only and not one of the keys is an error that lists
+//! them (a typo must not quietly become text); text with such a colon goes in double quotes,
+//! which also group words (`"Error: not found"`). Every other word is free text: the words
+//! joined by single spaces make one phrase, found case-insensitively in an entry's recorded
+//! bytes (decoded lossily when they are not UTF-8) or in its detail. The phrase is searched in
+//! each of them on its own, never across the two.
 //!
 //! Owns: `Filter`, its parsing, matching against an index row (cheap) or a whole entry (for free
 //! text), and `FilterView`, what the UI shows of an expression (its chips, each with the
 //! expression that removes it, or what is wrong), so the UI never parses.
-//! Refuses: regular expressions, quoting and boolean algebra; a filter is a conjunction of terms.
+//! Refuses: regular expressions and boolean algebra; a filter is a conjunction of terms.
 
 use serde::Serialize;
 
@@ -65,10 +67,13 @@ pub enum FilterKey {
 impl FilterKey {
     /// The key a term sets and its value; a word with no known key is all text.
     fn of(term: &str) -> (FilterKey, &str) {
+        if let Some(quoted) = term.strip_prefix('"') {
+            return (FilterKey::Text, quoted.strip_suffix('"').unwrap_or(quoted));
+        }
         let Some((key, value)) = term.split_once(':') else {
             return (FilterKey::Text, term);
         };
-        let key = match key {
+        let key = match key.to_ascii_lowercase().as_str() {
             "kind" => FilterKey::Kind,
             "dir" => FilterKey::Dir,
             "conn" => FilterKey::Conn,
@@ -118,8 +123,32 @@ impl FilterView {
 
 /// `expr` with every term of `key` removed.
 fn without(expr: &str, key: FilterKey) -> String {
-    let kept: Vec<&str> = expr.split_whitespace().filter(|term| FilterKey::of(term).0 != key).collect();
+    let kept: Vec<&str> = terms(expr).into_iter().filter(|term| FilterKey::of(term).0 != key).collect();
     kept.join(" ")
+}
+
+/// The terms of an expression: split on whitespace, except that a term starting with a double
+/// quote runs to the next one (or to the end), quotes included.
+fn terms(expr: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = expr.trim_start();
+    while !rest.is_empty() {
+        let end = if let Some(inner) = rest.strip_prefix('"') {
+            inner.find('"').map_or(rest.len(), |i| i + 2)
+        } else {
+            rest.find(char::is_whitespace).unwrap_or(rest.len())
+        };
+        out.push(&rest[..end]);
+        rest = rest[end..].trim_start();
+    }
+    out
+}
+
+/// The word of a `word:value` term that looks like a key but is none of them.
+fn unknown_key(term: &str) -> Option<&str> {
+    let (word, value) = term.split_once(':')?;
+    let looks_like_a_key = !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphabetic());
+    (looks_like_a_key && !value.is_empty() && !value.starts_with('/')).then_some(word)
 }
 
 impl Filter {
@@ -127,8 +156,13 @@ impl Filter {
     pub fn parse(expr: &str) -> Result<Filter, String> {
         let mut f = Filter::default();
         let mut words = Vec::new();
-        for term in expr.split_whitespace() {
+        for term in terms(expr) {
             let (key, value) = FilterKey::of(term);
+            if let (FilterKey::Text, false, Some(word)) = (key, term.starts_with('"'), unknown_key(term)) {
+                return Err(format!(
+                    "unknown key {word:?}; keys are kind, dir, conn, method and id (put text with a colon in double quotes)"
+                ));
+            }
             match key {
                 FilterKey::Kind => {
                     for k in value.split(',') {
@@ -150,7 +184,7 @@ impl Filter {
                 }
                 FilterKey::Method => f.method = Some(non_empty(term, value)?),
                 FilterKey::Id => f.id = Some(non_empty(term, value)?),
-                FilterKey::Text => words.push(term),
+                FilterKey::Text => words.push(value),
             }
         }
         if !words.is_empty() {
@@ -262,13 +296,26 @@ mod tests {
             ("dir:*", Filter { dir: Some(Direction::Meta), ..Filter::default() }),
             ("id:\"7\"", Filter { id: Some("\"7\"".into()), ..Filter::default() }),
             (
-                "Error: url:http://x  method:a method:b",
+                "Error: \"url:http://x\"  method:a method:b",
                 Filter {
                     method: Some("b".into()),
                     text: Some("error: url:http://x".into()),
                     ..Filter::default()
                 },
             ),
+            (
+                "Kind:note METHOD:ping",
+                Filter { kinds: vec![Kind::Note], method: Some("ping".into()), ..Filter::default() },
+            ),
+            (
+                "\"Starting  default\" dir:in",
+                Filter {
+                    dir: Some(Direction::In),
+                    text: Some("starting  default".into()),
+                    ..Filter::default()
+                },
+            ),
+            ("see http://x/y", Filter { text: Some("see http://x/y".into()), ..Filter::default() }),
         ];
         for (expr, want) in cases {
             assert_eq!(Filter::parse(expr).as_ref(), Ok(want), "{expr}");
@@ -285,6 +332,7 @@ mod tests {
             ("conn:-1", "conn:-1 is not a number"),
             ("method:", "method: needs a value"),
             ("error id:", "id: needs a value"),
+            ("methd:tools/list", "unknown key \"methd\"; keys are kind, dir, conn, method and id"),
         ];
         for (expr, want) in cases {
             let error = Filter::parse(expr).unwrap_err();

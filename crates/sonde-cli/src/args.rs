@@ -181,6 +181,12 @@ pub enum Command {
     },
     /// Print a recorded session.
     Log(LogArgs),
+    /// List the recorded sessions, newest first: when, which program and servers, size.
+    Sessions {
+        /// One JSON object per session on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run the bundled demo MCP server on stdio.
     DemoServer,
     /// The client the official MCP conformance harness runs: `sonde conformance-client URL`,
@@ -263,9 +269,13 @@ pub struct LogArgs {
     /// One JSON entry per line on stdout.
     #[arg(long)]
     pub json: bool,
-    /// A session file, or `last` for the most recent one.
-    #[arg(long, value_name = "PATH|last", default_value = "last")]
+    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
+    /// be left off), or a path to a session file.
+    #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
     pub session: String,
+    /// Print each frame whole instead of clipped to one line.
+    #[arg(long)]
+    pub full: bool,
     /// Terms like `kind:lifecycle dir:in method:tools/call id:3 conn:1`; other words are text.
     #[arg(long, value_name = "EXPR")]
     pub filter: Option<String>,

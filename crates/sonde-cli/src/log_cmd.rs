@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use sonde_core::log::{last_session, sessions_dir, Filter, WireLog};
+use sonde_core::log::{last_session, list_sessions, sessions_dir, Filter, WireLog};
 
 use crate::args::LogArgs;
 use crate::exit::{FAILED, OK, USAGE};
@@ -16,16 +16,12 @@ pub fn run(args: &LogArgs) -> i32 {
             return USAGE;
         }
     };
-    let path = if args.session == "last" {
-        match sessions_dir().and_then(|d| last_session(&d)) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("sonde: {e}");
-                return FAILED;
-            }
+    let path = match find(&args.session) {
+        Ok(path) => path,
+        Err(e) => {
+            eprintln!("sonde: {e}");
+            return FAILED;
         }
-    } else {
-        PathBuf::from(&args.session)
     };
     let log = match WireLog::open(&path) {
         Ok(log) => log,
@@ -37,6 +33,7 @@ pub fn run(args: &LogArgs) -> i32 {
     eprintln!("sonde: session log {}", path.display());
     // Page by page, so a huge session is never held whole.
     let mut from = 0;
+    let mut printed = 0usize;
     loop {
         let page = match log.page(from, u64::MAX, &filter, 1000) {
             Ok(p) => p,
@@ -45,18 +42,77 @@ pub fn run(args: &LogArgs) -> i32 {
                 return FAILED;
             }
         };
+        printed += page.entries.len();
         for e in &page.entries {
             if args.json {
                 outln!("{}", serde_json::to_string(e).expect("serializes"));
             } else {
-                outln!("{}", print::entry(e));
+                outln!("{}", print::entry(e, args.full));
             }
         }
         match page.next {
             // The reader has gone (`| head`): nothing more to print.
             Some(_) if crate::out::closed() => return OK,
             Some(next) => from = next,
-            None => return OK,
+            None => {
+                if printed == 0 && args.filter.is_some() {
+                    eprintln!("sonde: no entry of {} entries matches the filter", log.len());
+                }
+                return OK;
+            }
         }
     }
+}
+
+/// The session file `session` names: `last`, a name in the sessions directory (with or
+/// without `.jsonl`), or a path.
+fn find(session: &str) -> std::io::Result<PathBuf> {
+    let dir = sessions_dir()?;
+    if session == "last" {
+        return last_session(&dir);
+    }
+    let named = [dir.join(session), dir.join(format!("{session}.jsonl"))];
+    if let Some(found) = named.into_iter().find(|p| p.is_file()) {
+        return Ok(found);
+    }
+    let path = PathBuf::from(session);
+    if path.is_file() {
+        return Ok(path);
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        format!("no session {session:?}: not a name in {} (see sonde sessions), nor a file", dir.display()),
+    ))
+}
+
+/// `sonde sessions`: every recorded session, newest first.
+pub fn list(json: bool) -> i32 {
+    let listed = sessions_dir().and_then(|dir| Ok((list_sessions(&dir)?, dir)));
+    let (sessions, dir) = match listed {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("sonde: {e}");
+            return FAILED;
+        }
+    };
+    for s in &sessions {
+        if json {
+            print::json_line(&serde_json::to_value(s).expect("serializes"));
+        } else {
+            let writing = if s.writing { "  (being written)" } else { "" };
+            let program = s.program.as_deref().unwrap_or("?");
+            outln!(
+                "{}  {:>9}  {program:<13} {}{writing}",
+                s.name,
+                print::size(s.size),
+                crate::print::servers(s)
+            );
+        }
+    }
+    if sessions.is_empty() {
+        eprintln!("sonde: no sessions recorded yet; they go in {}", dir.display());
+    } else {
+        eprintln!("sonde: {} sessions in {}", sessions.len(), dir.display());
+    }
+    OK
 }

@@ -36,6 +36,7 @@ fn main() {
     let code = match cli.command {
         args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Log(log) => log_cmd::run(&log),
+        args::Command::Sessions { json } => log_cmd::list(json),
         command => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)

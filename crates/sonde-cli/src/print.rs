@@ -22,6 +22,9 @@ pub fn items(key: &str, items: &[Value]) {
             _ => item["description"].as_str().unwrap_or("").lines().next().unwrap_or("").to_owned(),
         };
         outln!("{:width$}  {detail}", label(item));
+        for argument in arguments(key, item) {
+            outln!("{:width$}    {argument}", "");
+        }
     }
     eprintln!("sonde: {} {key}", items.len());
 }
@@ -80,8 +83,16 @@ pub fn call_result(result: &Value) {
             _ => outln!("{}", serde_json::to_string_pretty(block).expect("serializes")),
         }
     }
+    // Printed only when it adds to the text: a server that sends the same JSON both ways
+    // (as the spec suggests) would otherwise have its result printed twice.
     if let Some(structured) = result.get("structuredContent") {
-        outln!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
+        let repeated = result["content"].as_array().into_iter().flatten().any(|block| {
+            block["text"].as_str().and_then(|t| serde_json::from_str::<Value>(t).ok()).as_ref()
+                == Some(structured)
+        });
+        if !repeated {
+            outln!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
+        }
     }
 }
 
@@ -105,7 +116,9 @@ pub fn server(s: &ServerDescription) {
 const CLIP: usize = 240;
 
 /// One entry as a line: seq, time since start, connection, glyph, kind, then what it says.
-pub fn entry(e: &Entry) -> String {
+/// One entry on one line; `full` keeps the frame whole instead of clipping it.
+pub fn entry(e: &Entry, full: bool) -> String {
+    let clip = |text: &str| if full { text.to_owned() } else { clip(text) };
     let body = match e.kind {
         Kind::Lifecycle | Kind::Note | Kind::Truncated => e.detail.clone().unwrap_or_default(),
         _ => {
@@ -140,4 +153,52 @@ fn clip(s: &str) -> String {
         end -= 1;
     }
     format!("{}… ({} bytes)", &s[..end], s.len())
+}
+
+/// A tool's or a prompt's arguments, one line each: name, type, whether it is required.
+fn arguments(key: &str, item: &Value) -> Vec<String> {
+    match key {
+        "tools" => {
+            let schema = &item["inputSchema"];
+            let required: Vec<&str> =
+                schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let properties = schema["properties"].as_object().into_iter().flatten();
+            properties
+                .map(|(name, p)| {
+                    let kind = p["type"].as_str().map_or_else(|| p["type"].to_string(), str::to_owned);
+                    let kind = if p.get("type").is_some() { kind } else { "any".to_owned() };
+                    let need = if required.contains(&name.as_str()) { ", required" } else { "" };
+                    format!("{name}: {kind}{need}")
+                })
+                .collect()
+        }
+        "prompts" => item["arguments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| {
+                let need = if a["required"] == Value::Bool(true) { ", required" } else { "" };
+                format!("{}: string{need}", a["name"].as_str().unwrap_or("?"))
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A size in bytes as people read it.
+pub fn size(bytes: u64) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} B"),
+        b if b < 1024 * 1024 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{:.1} MiB", b as f64 / 1024.0 / 1024.0),
+    }
+}
+
+/// A session's servers, as its card names them.
+pub fn servers(s: &sonde_core::log::SessionInfo) -> String {
+    match &s.servers {
+        None => "servers not recorded".into(),
+        Some(list) if list.is_empty() => "no server".into(),
+        Some(list) => list.join(", "),
+    }
 }

@@ -108,7 +108,10 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         Command::Listen { tools, prompts, resources, resource, count, common } => {
             (common, Op::Listen(ops::ListenSpec { tools, prompts, resources, uris: resource, count }))
         }
-        Command::Log(_) | Command::DemoServer | Command::ConformanceClient { .. } => {
+        Command::Log(_)
+        | Command::Sessions { .. }
+        | Command::DemoServer
+        | Command::ConformanceClient { .. } => {
             unreachable!("handled in main")
         }
     })

@@ -649,3 +649,33 @@ fn an_unknown_tool_gets_the_closest_names_and_an_undeclared_method_the_capabilit
     assert_eq!(prompts.status.code(), Some(1), "{said}");
     assert!(said.contains("the server declared these capabilities: tools"), "{said}");
 }
+
+#[test]
+fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did() {
+    let home = data_home("sessions-cmd");
+    let out = with_demo(&home, &["tools", "list"]);
+    let path = session_path(&out.stderr);
+    let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+    let listed = sonde(&home, &["sessions"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(text.starts_with(&name) && text.contains("demo-server"), "{text}");
+    let json = sonde(&home, &["sessions", "--json"]);
+    assert_eq!(stdout_json(&json)["name"], name.as_str());
+
+    let stem = name.trim_end_matches(".jsonl");
+    let clipped = sonde(&home, &["log", "--session", stem, "--filter", "method:tools/list dir:in"]);
+    assert!(clipped.status.success(), "{clipped:?}");
+    let full = sonde(&home, &["log", "--session", &name, "--full", "--filter", "method:tools/list dir:in"]);
+    let (clipped, full) = (String::from_utf8_lossy(&clipped.stdout), String::from_utf8_lossy(&full.stdout));
+    assert!(clipped.contains('…') && !full.contains('…') && full.len() > clipped.len(), "{full}");
+    assert!(full.contains("\"name\":\"image\""), "every tool is there: {full}");
+
+    let typo = sonde(&home, &["log", "--filter", "methd:tools/list"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr)
+        .contains("unknown key \"methd\"; keys are kind, dir, conn, method and id"));
+    let nothing = sonde(&home, &["log", "--filter", "\"no such words here\""]);
+    assert!(String::from_utf8_lossy(&nothing.stderr).contains("no entry of"), "{nothing:?}");
+    let missing = sonde(&home, &["log", "--session", "nope"]);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("see sonde sessions"), "{missing:?}");
+}
