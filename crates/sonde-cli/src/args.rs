@@ -26,75 +26,75 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 pub struct Global {
     /// Request timeout and connect (handshake) deadline, in milliseconds.
-    #[arg(long, global = true, value_name = "MS", default_value_t = 60_000)]
+    #[arg(help_heading = "Server process", long, global = true, value_name = "MS", default_value_t = 60_000)]
     pub timeout: u64,
     /// Shutdown: how long to wait after closing stdin before SIGTERM.
-    #[arg(long, global = true, value_name = "MS", default_value_t = 2_000)]
+    #[arg(help_heading = "Server process", long, global = true, value_name = "MS", default_value_t = 2_000)]
     pub grace_stdin: u64,
     /// Shutdown: how long to wait after SIGTERM before SIGKILL.
-    #[arg(long, global = true, value_name = "MS", default_value_t = 2_000)]
+    #[arg(help_heading = "Server process", long, global = true, value_name = "MS", default_value_t = 2_000)]
     pub grace_term: u64,
     /// A variable for the server's environment (repeatable). Only PATH, HOME, USER, LOGNAME,
     /// SHELL, TERM and LANG are passed through unless --inherit-env is given.
-    #[arg(long = "env", global = true, value_name = "K=V", value_parser = parse_env)]
+    #[arg(help_heading = "Server process", long = "env", global = true, value_name = "K=V", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
     /// Pass Sonde's whole environment to the server.
-    #[arg(long, global = true)]
+    #[arg(help_heading = "Server process", long, global = true)]
     pub inherit_env: bool,
     /// Copy the server's stderr to Sonde's stderr as it arrives, each line prefixed `server: `.
-    #[arg(long, global = true)]
+    #[arg(help_heading = "Server process", long, global = true)]
     pub stderr: bool,
     /// The server's working directory.
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(help_heading = "Server process", long, global = true, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// The longest stdout line kept whole, in bytes (default 64 MiB).
-    #[arg(long, global = true, value_name = "BYTES", default_value_t = sonde_core::wire::DEFAULT_MAX_LINE)]
+    #[arg(help_heading = "Server process", long, global = true, value_name = "BYTES", default_value_t = sonde_core::wire::DEFAULT_MAX_LINE)]
     pub max_line: usize,
     /// Protocol era: auto probes with server/discover and falls back to initialize; legacy
     /// sends initialize (2025-11-25); modern speaks 2026-07-28 only.
-    #[arg(long, global = true, value_name = "auto|legacy|modern", default_value = "auto")]
+    #[arg(help_heading = "Protocol era", long, global = true, value_name = "auto|legacy|modern", default_value = "auto")]
     pub era: EraPolicy,
     /// How long to wait for the server/discover probe before also sending initialize on the
     /// same process; whichever answers first decides the era.
-    #[arg(long, global = true, value_name = "MS", default_value_t = 3_000)]
+    #[arg(help_heading = "Protocol era", long, global = true, value_name = "MS", default_value_t = 3_000)]
     pub probe_timeout: u64,
     /// Ignore and do not update the cached era verdict of this server.
-    #[arg(long, global = true)]
+    #[arg(help_heading = "Protocol era", long, global = true)]
     pub no_era_cache: bool,
     /// Answer the server's elicitation requests: accept:JSON, decline or cancel.
-    #[arg(long, global = true, value_name = "accept:JSON|decline|cancel")]
+    #[arg(help_heading = "Answering the server", long, global = true, value_name = "accept:JSON|decline|cancel")]
     pub elicit: Option<ElicitAnswer>,
     /// Answer the server's sampling requests with this text.
-    #[arg(long, global = true, value_name = "TEXT")]
+    #[arg(help_heading = "Answering the server", long, global = true, value_name = "TEXT")]
     pub sample_reply: Option<String>,
     /// Ask the server for log messages at this level (debug, info, notice, warning, error, …).
-    #[arg(long, global = true, value_name = "LEVEL")]
+    #[arg(help_heading = "Answering the server", long, global = true, value_name = "LEVEL")]
     pub log_level: Option<String>,
     /// A directory offered to the server as a root (repeatable).
-    #[arg(long = "root", global = true, value_name = "PATH")]
+    #[arg(help_heading = "Answering the server", long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
     /// Talk to an HTTP server at this URL instead of starting a command (Streamable HTTP in
     /// either era; the 2024-11-05 HTTP+SSE transport is found when that is refused).
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(help_heading = "HTTP servers", long, global = true, value_name = "URL")]
     pub url: Option<String>,
     /// An extra HTTP request header, `Name: value` (repeatable).
-    #[arg(long = "header", global = true, value_name = "NAME:VALUE")]
+    #[arg(help_heading = "HTTP servers", long = "header", global = true, value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
     /// An extra HTTP header whose value is a secret: sent, never recorded (repeatable).
     /// Authorization, Cookie and names with token/secret/key in them are secret anyway.
-    #[arg(long = "secret-header", global = true, value_name = "NAME:VALUE")]
+    #[arg(help_heading = "HTTP servers", long = "secret-header", global = true, value_name = "NAME:VALUE")]
     pub secret_headers: Vec<String>,
     /// Sends `Authorization: Bearer TOKEN` (never recorded).
-    #[arg(long, global = true, value_name = "TOKEN")]
+    #[arg(help_heading = "HTTP servers", long, global = true, value_name = "TOKEN")]
     pub bearer: Option<String>,
     /// HTTP: how long opening a connection may take.
-    #[arg(long, global = true, value_name = "MS", default_value_t = 10_000)]
+    #[arg(help_heading = "HTTP servers", long, global = true, value_name = "MS", default_value_t = 10_000)]
     pub connect_timeout: u64,
     /// HTTP: how long a response's headers may take (default: --timeout).
-    #[arg(long, global = true, value_name = "MS")]
+    #[arg(help_heading = "HTTP servers", long, global = true, value_name = "MS")]
     pub headers_timeout: Option<u64>,
     /// HTTP: the longest silence on a response stream before it is given up.
-    #[arg(long, global = true, value_name = "MS", default_value_t = 300_000)]
+    #[arg(help_heading = "HTTP servers", long, global = true, value_name = "MS", default_value_t = 300_000)]
     pub idle_timeout: u64,
 }
 

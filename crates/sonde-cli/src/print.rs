@@ -4,8 +4,20 @@ use serde_json::Value;
 use sonde_core::log::{Entry, Kind};
 use sonde_core::mcp::ServerDescription;
 
+/// JSON on stdout: one line for a pipe (scripts read line by line), indented for a person at a
+/// terminal.
 pub fn json_line(v: &Value) {
-    outln!("{}", serde_json::to_string(v).expect("serializes"));
+    use std::io::IsTerminal;
+    outln!("{}", json_text(v, std::io::stdout().is_terminal()));
+}
+
+fn json_text(v: &Value, terminal: bool) -> String {
+    if terminal {
+        serde_json::to_string_pretty(v)
+    } else {
+        serde_json::to_string(v)
+    }
+    .expect("serializes")
 }
 
 /// A list of tools, prompts, resources or templates: one line each, name then description.
@@ -200,5 +212,18 @@ pub fn servers(s: &sonde_core::log::SessionInfo) -> String {
         None => "servers not recorded".into(),
         Some(list) if list.is_empty() => "no server".into(),
         Some(list) => list.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_is_one_line_for_a_pipe_and_indented_for_a_terminal() {
+        let v = json!({"a": [1, 2]});
+        assert_eq!(json_text(&v, false), r#"{"a":[1,2]}"#);
+        assert_eq!(json_text(&v, true), "{\n  \"a\": [\n    1,\n    2\n  ]\n}");
     }
 }

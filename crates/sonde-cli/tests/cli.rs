@@ -679,3 +679,14 @@ fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did
     let missing = sonde(&home, &["log", "--session", "nope"]);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("see sonde sessions"), "{missing:?}");
 }
+
+#[test]
+fn a_subcommands_help_shows_its_own_options_first_and_the_rest_under_headings() {
+    let out = Command::new(SONDE).args(["call", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    let at = |text: &str| help.find(text).unwrap_or_else(|| panic!("no {text:?} in:\n{help}"));
+    assert!(at("--args") < at("Server process:"), "{help}");
+    assert!(at("Server process:") < at("Protocol era:") && at("Protocol era:") < at("Answering the server:"));
+    assert!(at("Answering the server:") < at("HTTP servers:"), "{help}");
+    assert!(!help.lines().any(|l| l.trim_end().ends_with("--json")), "no blank help texts: {help}");
+}
