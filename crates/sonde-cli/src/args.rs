@@ -52,7 +52,13 @@ pub struct Global {
     pub max_line: usize,
     /// Protocol era: auto probes with server/discover and falls back to initialize; legacy
     /// sends initialize (2025-11-25); modern speaks 2026-07-28 only.
-    #[arg(help_heading = "Protocol era", long, global = true, value_name = "auto|legacy|modern", default_value = "auto")]
+    #[arg(
+        help_heading = "Protocol era",
+        long,
+        global = true,
+        value_name = "auto|legacy|modern",
+        default_value = "auto"
+    )]
     pub era: EraPolicy,
     /// How long to wait for the server/discover probe before also sending initialize on the
     /// same process; whichever answers first decides the era.
@@ -62,7 +68,12 @@ pub struct Global {
     #[arg(help_heading = "Protocol era", long, global = true)]
     pub no_era_cache: bool,
     /// Answer the server's elicitation requests: accept:JSON, decline or cancel.
-    #[arg(help_heading = "Answering the server", long, global = true, value_name = "accept:JSON|decline|cancel")]
+    #[arg(
+        help_heading = "Answering the server",
+        long,
+        global = true,
+        value_name = "accept:JSON|decline|cancel"
+    )]
     pub elicit: Option<ElicitAnswer>,
     /// Answer the server's sampling requests with this text.
     #[arg(help_heading = "Answering the server", long, global = true, value_name = "TEXT")]

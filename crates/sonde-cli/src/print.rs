@@ -12,12 +12,7 @@ pub fn json_line(v: &Value) {
 }
 
 fn json_text(v: &Value, terminal: bool) -> String {
-    if terminal {
-        serde_json::to_string_pretty(v)
-    } else {
-        serde_json::to_string(v)
-    }
-    .expect("serializes")
+    if terminal { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) }.expect("serializes")
 }
 
 /// A list of tools, prompts, resources or templates: one line each, name then description.
