@@ -67,12 +67,13 @@ pub struct Global {
     /// Ignore and do not update the cached era verdict of this server.
     #[arg(help_heading = "Protocol era", long, global = true)]
     pub no_era_cache: bool,
-    /// Answer the server's elicitation requests: accept:JSON, decline or cancel.
+    /// Answer the server's elicitation requests: accept:JSON, defaults (accept with each
+    /// field's schema default), decline or cancel.
     #[arg(
         help_heading = "Answering the server",
         long,
         global = true,
-        value_name = "accept:JSON|decline|cancel"
+        value_name = "accept:JSON|defaults|decline|cancel"
     )]
     pub elicit: Option<ElicitAnswer>,
     /// Answer the server's sampling requests with this text.
