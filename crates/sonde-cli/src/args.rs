@@ -191,6 +191,13 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Keep one connection open and run commands on it, typed at a prompt (with line editing
+    /// and history) or read from a pipe as a script: tools, call NAME K=V…, read URI, prompt
+    /// NAME K=V…, listen, log FILTER, help.
+    Shell {
+        #[command(flatten)]
+        common: Common,
+    },
     /// Print a recorded session.
     Log(LogArgs),
     /// List the recorded sessions, newest first: when, which program and servers, size.

@@ -18,6 +18,7 @@ mod log_cmd;
 mod ops;
 mod print;
 mod run;
+mod shell;
 mod suggest;
 mod words;
 

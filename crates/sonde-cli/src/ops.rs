@@ -20,6 +20,8 @@ pub enum Op {
     /// One request whose result is printed as it is.
     Simple(&'static str, Value),
     Listen(ListenSpec),
+    /// Many steps on one connection (`shell`), run by `run` rather than here.
+    Shell,
 }
 
 pub struct ListenSpec {
@@ -80,6 +82,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             Ok(OK)
         }
         Op::Listen(spec) => listen(session, spec, json).await,
+        Op::Shell => Err(RequestError::Protocol("the shell is not a single operation".into())),
     }
 }
 

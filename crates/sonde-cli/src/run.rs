@@ -105,6 +105,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
             }
             (common, Op::Simple("completion/complete", params))
         }
+        Command::Shell { common } => (common, Op::Shell),
         Command::Listen { tools, prompts, resources, resource, count, common } => {
             (common, Op::Listen(ops::ListenSpec { tools, prompts, resources, uris: resource, count }))
         }
@@ -177,7 +178,11 @@ fn say_starting(_: u64, stage: Stage) {
 }
 
 async fn run_op(session: &Session, op: Op, json: bool) -> Result<i32, HubError> {
-    ops::run(session, op, json).await.map_err(HubError::from)
+    match op {
+        Op::Shell => crate::shell::run(session, json).await,
+        op => ops::run(session, op, json).await,
+    }
+    .map_err(HubError::from)
 }
 
 /// The capabilities a server declared, for a method it does not have (`-32601`).

@@ -690,3 +690,28 @@ fn a_subcommands_help_shows_its_own_options_first_and_the_rest_under_headings() 
     assert!(at("Answering the server:") < at("HTTP servers:"), "{help}");
     assert!(!help.lines().any(|l| l.trim_end().ends_with("--json")), "no blank help texts: {help}");
 }
+
+#[test]
+fn shell_runs_a_piped_script_on_one_connection() {
+    let home = data_home("shell");
+    let mut child = Command::new(SONDE)
+        .args(["shell", "--", SONDE, "demo-server"])
+        .env("XDG_DATA_HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script =
+        "# a script\ntools\ncall add a=2 b=40\ncall echo text='hi there'\nlog method:tools/call dir:out\n";
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains("2 + 40 = 42") && stdout.contains("hi there"), "{stdout}");
+    // One connection for every step: one spawn in the session.
+    let log = std::fs::read_to_string(session_path(&out.stderr)).unwrap();
+    assert_eq!(log.matches("\"event\":\"spawned\"").count(), 1, "{log}");
+    assert_eq!(stdout.lines().filter(|l| l.contains("\"method\":\"tools/call\"")).count(), 2, "{stdout}");
+}

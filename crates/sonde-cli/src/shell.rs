@@ -1,0 +1,247 @@
+//! `sonde shell`: one server, many steps. One connection stays open while commands are read:
+//! typed at a prompt with line editing and history (rustyline), or read from a pipe as a script,
+//! so a tool that creates a resource can be followed by reading it.
+//!
+//! Owns: the shell's small command language and its loop. Refuses: what each step does; the
+//! same operations as the one-shot commands run them (`ops`).
+
+use std::io::IsTerminal;
+
+use serde_json::json;
+use sonde_core::connection::RequestError;
+use sonde_core::log::Filter;
+use sonde_core::mcp::Session;
+
+use crate::exit::{FAILED, OK};
+use crate::ops::{self, ListenSpec, Op};
+use crate::{arguments, print, suggest};
+
+const COMMANDS: [&str; 13] = [
+    "tools",
+    "prompts",
+    "resources",
+    "templates",
+    "info",
+    "call",
+    "read",
+    "prompt",
+    "listen",
+    "log",
+    "help",
+    "exit",
+    "quit",
+];
+
+const HELP: &str = "\
+tools | prompts | resources | templates   list them
+info                                      protocol, server, capabilities
+call NAME [KEY=VALUE…]                    call a tool
+read URI                                  read a resource
+prompt NAME [KEY=VALUE…]                  get a prompt
+listen [tools] [prompts] [resources] [N]  print N change notifications (default 1)
+log [FILTER…]                             this session's log, filtered
+help, exit";
+
+/// One line of the shell, read.
+enum Step {
+    Run(Op),
+    Log(String),
+    Help,
+    Exit,
+}
+
+fn parse(line: &str) -> Result<Option<Step>, String> {
+    let words = shell_words::split(line).map_err(|e| format!("cannot split the line: {e}"))?;
+    let Some((command, rest)) = words.split_first() else { return Ok(None) };
+    if command.starts_with('#') {
+        return Ok(None);
+    }
+    let name = |what: &str| rest.first().cloned().ok_or_else(|| format!("{command} needs {what}"));
+    let step = match command.as_str() {
+        "tools" => Step::Run(Op::List("tools/list", "tools")),
+        "prompts" => Step::Run(Op::List("prompts/list", "prompts")),
+        "resources" => Step::Run(Op::List("resources/list", "resources")),
+        "templates" => Step::Run(Op::List("resources/templates/list", "resourceTemplates")),
+        "info" => Step::Run(Op::Info),
+        "call" => {
+            let tool = name("a tool name")?;
+            Step::Run(Op::Call { tool, arguments: arguments::object("call", None, &rest[1..])? })
+        }
+        "read" => Step::Run(Op::Simple("resources/read", json!({ "uri": name("a URI")? }))),
+        "prompt" => {
+            let mut params = json!({ "name": name("a prompt name")? });
+            if let Some(args) = arguments::object("prompt", None, &rest[1..])? {
+                params["arguments"] = arguments::strings(args);
+            }
+            Step::Run(Op::Simple("prompts/get", params))
+        }
+        "listen" => {
+            let mut spec =
+                ListenSpec { tools: false, prompts: false, resources: false, uris: vec![], count: Some(1) };
+            for word in rest {
+                match word.as_str() {
+                    "tools" => spec.tools = true,
+                    "prompts" => spec.prompts = true,
+                    "resources" => spec.resources = true,
+                    n => {
+                        spec.count =
+                            Some(n.parse().map_err(|_| format!("listen: {n:?} is not a kind or a count"))?)
+                    }
+                }
+            }
+            Step::Run(Op::Listen(spec))
+        }
+        "log" => Step::Log(rest.join(" ")),
+        "help" => Step::Help,
+        "exit" | "quit" => Step::Exit,
+        other => {
+            return Err(format!("{}; help lists the commands", suggest::words(other, &COMMANDS, "command")))
+        }
+    };
+    Ok(Some(step))
+}
+
+/// Where lines come from: an editor at a terminal, or a pipe.
+enum Input {
+    Terminal(Box<rustyline::DefaultEditor>),
+    Pipe,
+}
+
+impl Input {
+    fn open() -> Input {
+        if std::io::stdin().is_terminal() {
+            if let Ok(mut editor) = rustyline::DefaultEditor::new() {
+                if let Some(path) = history() {
+                    let _ = editor.load_history(&path);
+                }
+                return Input::Terminal(Box::new(editor));
+            }
+        }
+        Input::Pipe
+    }
+
+    /// The next line, or `None` at the end (Ctrl-D, or the end of the script). Ctrl-C at the
+    /// prompt gives an empty line, as in other shells.
+    fn next(&mut self) -> Option<String> {
+        match self {
+            Input::Terminal(editor) => match editor.readline("sonde> ") {
+                Ok(line) => {
+                    let _ = editor.add_history_entry(line.as_str());
+                    Some(line)
+                }
+                Err(rustyline::error::ReadlineError::Interrupted) => Some(String::new()),
+                Err(_) => None,
+            },
+            Input::Pipe => {
+                let mut line = String::new();
+                match std::io::stdin().read_line(&mut line) {
+                    Ok(0) | Err(_) => None,
+                    Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_owned()),
+                }
+            }
+        }
+    }
+
+    fn save(&mut self) {
+        if let (Input::Terminal(editor), Some(path)) = (self, history()) {
+            let _ = editor.save_history(&path);
+        }
+    }
+}
+
+/// The history file, beside the sessions directory.
+fn history() -> Option<std::path::PathBuf> {
+    let dir = sonde_core::log::sessions_dir().ok()?.parent()?.to_path_buf();
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir.join("shell-history"))
+}
+
+/// Runs the shell on `session` until the input ends or `exit`. The exit code is the first
+/// failure's (a script stops being trusted once a step failed), or 0.
+pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
+    let mut input = Some(Input::open());
+    let mut code = OK;
+    eprintln!("sonde: shell on one connection; help lists the commands");
+    loop {
+        // The reading blocks (a terminal, a pipe): off the runtime's threads.
+        let mut taken = input.take().expect("put back after each line");
+        let (taken, line) = tokio::task::spawn_blocking(move || {
+            let line = taken.next();
+            (taken, line)
+        })
+        .await
+        .expect("the line reader does not panic");
+        input = Some(taken);
+        let Some(line) = line else { break };
+        let step = match parse(&line) {
+            Ok(Some(step)) => step,
+            Ok(None) => continue,
+            Err(e) => {
+                eprintln!("sonde: {e}");
+                code = if code == OK { FAILED } else { code };
+                continue;
+            }
+        };
+        let done = match step {
+            Step::Exit => break,
+            Step::Help => {
+                eprintln!("{HELP}");
+                Ok(OK)
+            }
+            Step::Log(filter) => log(session, &filter),
+            Step::Run(op) => ops::run(session, op, json).await,
+        };
+        match done {
+            Ok(OK) => {}
+            Ok(failed) => code = if code == OK { failed } else { code },
+            // The connection is gone: nothing after this can run.
+            Err(e @ RequestError::Gone(_)) => return Err(e),
+            Err(e) => {
+                eprintln!("sonde: {e}");
+                code = if code == OK { FAILED } else { code };
+            }
+        }
+    }
+    if let Some(mut input) = input {
+        input.save();
+    }
+    Ok(code)
+}
+
+/// This session's log, filtered, one entry a line.
+fn log(session: &Session, filter: &str) -> Result<i32, RequestError> {
+    let filter = match Filter::parse(filter) {
+        Ok(filter) => filter,
+        Err(e) => {
+            eprintln!("sonde: {e}");
+            return Ok(FAILED);
+        }
+    };
+    let entries = session.conn.log().entries(&filter).map_err(|e| RequestError::Protocol(e.to_string()))?;
+    for entry in &entries {
+        outln!("{}", print::entry(entry, false));
+    }
+    if entries.is_empty() {
+        eprintln!("sonde: no entry matches");
+    }
+    Ok(OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_read_as_steps_and_mistakes_are_named() {
+        assert!(matches!(parse("call echo text='hi there'"), Ok(Some(Step::Run(Op::Call { .. })))));
+        assert!(matches!(parse("  # a comment"), Ok(None)));
+        assert!(matches!(parse(""), Ok(None)));
+        assert!(matches!(parse("log kind:lifecycle"), Ok(Some(Step::Log(f))) if f == "kind:lifecycle"));
+        assert_eq!(
+            parse("tols").err().unwrap(),
+            "there is no command tols; did you mean tools?; help lists the commands"
+        );
+        assert_eq!(parse("call").err().unwrap(), "call needs a tool name");
+        assert!(parse("listen tools x").err().unwrap().contains("not a kind or a count"));
+    }
+}
