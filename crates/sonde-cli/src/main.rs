@@ -20,6 +20,7 @@ mod print;
 mod run;
 mod shell;
 mod suggest;
+mod waiting;
 mod words;
 
 use clap::Parser;

@@ -129,7 +129,15 @@ pub fn session_log() -> Option<Arc<WireLog>> {
 /// Connects, runs the operation, and reports a failure the way the contract says: when the
 /// server failed to open, died under a request or ended by itself, with its last words.
 async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) -> i32 {
-    let id = match hub.connect_reporting(config, &say_starting).await {
+    let waiting = Arc::new(crate::waiting::Waiting::default());
+    let saying = waiting.say(config);
+    let report = |_: u64, stage: Stage| {
+        waiting.entered(stage);
+        say_starting(stage);
+    };
+    let connected = hub.connect_reporting(config, &report).await;
+    saying.abort();
+    let id = match connected {
         Ok(id) => id,
         Err(e) => {
             eprintln!("sonde: {e}");
@@ -171,7 +179,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
 /// While the server has written nothing at all, says on stderr how long it has been starting,
 /// once a second after the first, whether or not stderr is a terminal: a log of a slow start
 /// is as useful as the sight of it.
-fn say_starting(_: u64, stage: Stage) {
+fn say_starting(stage: Stage) {
     if let Stage::Starting(secs) = stage {
         eprintln!("sonde: starting: no output yet, {secs} s");
     }

@@ -715,3 +715,16 @@ fn shell_runs_a_piped_script_on_one_connection() {
     assert_eq!(log.matches("\"event\":\"spawned\"").count(), 1, "{log}");
     assert_eq!(stdout.lines().filter(|l| l.contains("\"method\":\"tools/call\"")).count(), 2, "{stdout}");
 }
+
+#[test]
+fn a_slow_answer_is_said_to_be_waited_for() {
+    let home = data_home("waiting");
+    let fixture = fixture_bin();
+    let script = format!("echo getting ready >&2; sleep 1.5; exec {}", fixture.display());
+    let out = sonde(&home, &["tools", "list", "--", "sh", "-c", &script]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("sonde: waiting for server/discover: the era probe, up to 3 s"), "{stderr}");
+    // It wrote at once, so it was never "no output yet".
+    assert!(!stderr.contains("no output yet"), "{stderr}");
+}
