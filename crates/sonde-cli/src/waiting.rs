@@ -57,7 +57,9 @@ impl Waiting {
 fn words(stage: Stage, config: &ServerConfig) -> Option<String> {
     let timeout = duration_words(config.connect_timeout);
     Some(match stage {
-        Stage::Probing => format!("server/discover: the era probe, up to {}", duration_words(config.probe_timeout)),
+        Stage::Probing => {
+            format!("server/discover: the era probe, up to {}", duration_words(config.probe_timeout))
+        }
         Stage::Initializing => format!("the answer to initialize (2025-11-25), up to {timeout}"),
         Stage::Discovering => format!("the answer to server/discover (2026-07-28), up to {timeout}"),
         Stage::Connecting => format!("the HTTP server to answer, up to {timeout}"),
@@ -74,7 +76,10 @@ mod tests {
     fn each_stage_says_what_it_waits_for_and_its_deadline() {
         let config = ServerConfig::stdio(SpawnSpec::new("x", Vec::<String>::new()));
         assert_eq!(words(Stage::Probing, &config).unwrap(), "server/discover: the era probe, up to 3 s");
-        assert_eq!(words(Stage::Initializing, &config).unwrap(), "the answer to initialize (2025-11-25), up to 30 s");
+        assert_eq!(
+            words(Stage::Initializing, &config).unwrap(),
+            "the answer to initialize (2025-11-25), up to 30 s"
+        );
         assert_eq!(words(Stage::Starting(2), &config), None);
     }
 }
