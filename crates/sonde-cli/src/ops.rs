@@ -104,6 +104,9 @@ async fn call(
                 let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
                 if !names.contains(&tool) {
                     eprintln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
+                    if let Some(note) = undeclared(&session.conn.client_capabilities()) {
+                        eprintln!("sonde: {note}");
+                    }
                 }
             }
             return Ok(FAILED);
@@ -269,4 +272,37 @@ fn show(message: &Value, json: bool) -> bool {
         outln!("{} {params}", message["method"].as_str().unwrap_or_default());
     }
     true
+}
+
+/// Some servers list more tools to clients that can answer them (roots, sampling,
+/// elicitation): which of those Sonde did not declare here, and the flag that would.
+fn undeclared(capabilities: &Value) -> Option<String> {
+    let flags = [("roots", "--root DIR"), ("sampling", "--sample-reply TEXT"), ("elicitation", "--elicit …")];
+    let missing: Vec<String> = flags
+        .iter()
+        .filter(|(capability, _)| capabilities.get(capability).is_none())
+        .map(|(capability, flag)| format!("{capability} ({flag})"))
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "some servers list more tools to clients that declare {}; Sonde did not declare them in this run",
+            missing.join(", ")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_note_names_the_capabilities_not_declared_and_their_flags() {
+        let note = undeclared(&json!({"roots": {}})).unwrap();
+        assert_eq!(
+            note,
+            "some servers list more tools to clients that declare sampling (--sample-reply TEXT), \
+             elicitation (--elicit …); Sonde did not declare them in this run"
+        );
+        assert_eq!(undeclared(&json!({"roots": {}, "sampling": {}, "elicitation": {}})), None);
+    }
 }
