@@ -101,8 +101,9 @@ pub fn list(json: bool) -> i32 {
         } else {
             let writing = if s.writing { "  (being written)" } else { "" };
             let program = s.program.as_deref().unwrap_or("?");
+            let entries = entries_in(&dir.join(&s.name)).map_or_else(|_| "?".to_owned(), |n| n.to_string());
             outln!(
-                "{}  {:>9}  {program:<13} {}{writing}",
+                "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}",
                 s.name,
                 print::size(s.size),
                 crate::print::servers(s)
@@ -115,4 +116,19 @@ pub fn list(json: bool) -> i32 {
         eprintln!("sonde: {} sessions in {}", sessions.len(), dir.display());
     }
     OK
+}
+
+/// How many entries a session file holds: its complete lines, counted without parsing them.
+fn entries_in(path: &std::path::Path) -> std::io::Result<u64> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut lines = 0u64;
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            return Ok(lines);
+        }
+        lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
 }

@@ -643,6 +643,7 @@ fn an_unknown_tool_gets_the_closest_names_and_an_undeclared_method_the_capabilit
     let said = String::from_utf8_lossy(&typo.stderr);
     assert_eq!(typo.status.code(), Some(1), "{said}");
     assert!(said.contains("there is no tool ecoh; did you mean echo?"), "{said}");
+    assert!(said.contains("some servers list more tools to clients that declare roots (--root DIR)"), "{said}");
     let fixture = fixture_bin();
     let prompts = sonde(&home, &["prompts", "list", "--", fixture.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&prompts.stderr);
@@ -659,6 +660,8 @@ fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did
     let listed = sonde(&home, &["sessions"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.starts_with(&name) && text.contains("demo-server"), "{text}");
+    let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+    assert!(text.contains(&format!(" {lines} entries")), "{text}");
     let json = sonde(&home, &["sessions", "--json"]);
     assert_eq!(stdout_json(&json)["name"], name.as_str());
 
