@@ -643,7 +643,10 @@ fn an_unknown_tool_gets_the_closest_names_and_an_undeclared_method_the_capabilit
     let said = String::from_utf8_lossy(&typo.stderr);
     assert_eq!(typo.status.code(), Some(1), "{said}");
     assert!(said.contains("there is no tool ecoh; did you mean echo?"), "{said}");
-    assert!(said.contains("some servers list more tools to clients that declare roots (--root DIR)"), "{said}");
+    assert!(
+        said.contains("some servers list more tools to clients that declare roots (--root DIR)"),
+        "{said}"
+    );
     let fixture = fixture_bin();
     let prompts = sonde(&home, &["prompts", "list", "--", fixture.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&prompts.stderr);
