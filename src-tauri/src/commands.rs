@@ -197,8 +197,7 @@ fn named(hub: &Hub, lines: &Lines, event: StateEvent) -> ConnectionState {
 #[tauri::command]
 #[specta::specta]
 pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<String>> {
-    // Its questions go first: the window clears them at once, not after the shutdown ladder.
-    state.questions.forget_connection(id);
+    // Its questions leave the window when the core reports it stopping (state.rs), whoever stops it.
     let exit = state.hub.disconnect(id).await?;
     tracing::info!(connection = id, "stopped: {exit:?}");
     Ok(exit.map(|e| format!("server {}", e.describe())))

@@ -90,7 +90,7 @@ impl AppState {
 }
 
 /// A connection that is stopping or has ended asks nothing more: its questions leave the window
-/// as soon as the core says so, whoever ended it (the user's Stop also withdraws them at once).
+/// as soon as the core says so, whoever ended it: the user's Stop, a restart, or the server.
 async fn forget_questions_of_ended(hub: Arc<Hub>, questions: Arc<Questions>) {
     let mut changes = hub.states().follow();
     loop {

@@ -1,6 +1,7 @@
 // File → Open Session: the sessions recorded in the data directory (this window's, other
 // windows', the sonde CLI's), newest first, with when each started, the servers it talked to, its
 // size and whether a process still writes it. Arrow keys or j/k move, Enter opens, Escape closes.
+import { FormFooter } from "./FormFooter";
 import { useEffect, useRef, useState } from "react";
 import { backend, errorText, type OpenedSession, type SessionInfo } from "../ipc";
 import { formatSize, formatStarted, serversOf } from "../log/format";
@@ -62,7 +63,15 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
 
   return (
     <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onCancel()}>
-      <div className="dialog sessions-dialog" role="dialog" aria-label="Open session">
+      <form
+        className="dialog sessions-dialog"
+        role="dialog"
+        aria-label="Open session"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void open(sessions?.[at]);
+        }}
+      >
         <h2>Open a session</h2>
         <p className="muted">
           Sessions recorded by Sonde and the sonde CLI, newest first. One opens read-only in the log view; one still
@@ -107,25 +116,13 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
             ))}
           </ul>
         )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <footer>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={!sessions?.length || opening}
-            onClick={() => void open(sessions?.[at])}
-          >
-            Open
-          </button>
-        </footer>
-      </div>
+        <FormFooter
+          error={error}
+          onCancel={onCancel}
+          submit="Open"
+          disabled={!sessions?.length || opening}
+        />
+      </form>
     </div>
   );
 }
