@@ -116,12 +116,7 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
             ))}
           </ul>
         )}
-        <FormFooter
-          error={error}
-          onCancel={onCancel}
-          submit="Open"
-          disabled={!sessions?.length || opening}
-        />
+        <FormFooter error={error} onCancel={onCancel} submit="Open" disabled={!sessions?.length || opening} />
       </form>
     </div>
   );
