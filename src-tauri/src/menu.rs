@@ -6,6 +6,16 @@
 use tauri::menu::{AboutMetadataBuilder, MenuBuilder, MenuItemBuilder, PredefinedMenuItem, SubmenuBuilder};
 use tauri::{App, Emitter, Runtime};
 
+/// The server panels' menu items: `panel-<tab>` ids, Ctrl+1… in this order (the UI's tab order).
+const PANELS: [(&str, &str); 6] = [
+    ("panel-tools", "Tools"),
+    ("panel-resources", "Resources"),
+    ("panel-prompts", "Prompts"),
+    ("panel-server", "Server"),
+    ("panel-notifications", "Notifications"),
+    ("panel-tasks", "Tasks"),
+];
+
 pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     let item = |id: &str, text: &str, accel: Option<&str>| {
         let b = MenuItemBuilder::with_id(id, text);
@@ -27,7 +37,13 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         .item(&PredefinedMenuItem::select_all(app, Some("Select All"))?)
         .item(&item("find", "Find in Log", Some("CmdOrCtrl+F"))?)
         .build()?;
-    let view = SubmenuBuilder::new(app, "View")
+    // The panels of the selected server, in the order of their tabs; the UI maps each id to a tab.
+    let mut view = SubmenuBuilder::new(app, "View");
+    for (n, (id, text)) in PANELS.iter().enumerate() {
+        view = view.item(&item(id, text, Some(&format!("CmdOrCtrl+{}", n + 1)))?);
+    }
+    let view = view
+        .separator()
         .item(&item("toggle-stderr", "Show stderr", None)?)
         .item(&item("toggle-lifecycle", "Show Lifecycle Events", None)?)
         .item(&item("toggle-follow", "Follow Log", None)?)

@@ -5,7 +5,7 @@ import { backend, blankServer, errorText, isBackendError, type SavedServer } fro
 import { ServerDialog } from "./components/ServerDialog";
 import { Sidebar } from "./components/Sidebar";
 import { useConnections } from "./connections/lines";
-import { ToolsPanel } from "./components/ToolsPanel";
+import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
@@ -26,6 +26,10 @@ export function App() {
   const [stderrConn, setStderrConn] = useState<number | null>(null);
   const [editing, setEditing] = useState<SavedServer | null>(null);
   const [bottom, setBottom] = useState<"log" | "stderr">("log");
+  const [panel, setPanel] = useState(PANELS[0].id);
+  // The panels opened so far; they stay mounted (hidden) while another is shown.
+  const [visited, setVisited] = useState<ReadonlySet<string>>(new Set([PANELS[0].id]));
+  if (!visited.has(panel)) setVisited(new Set(visited).add(panel));
   const [filter, setFilter] = useState("");
   const [follow, setFollow] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
@@ -40,6 +44,7 @@ export function App() {
   const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
   const current = selected === null ? undefined : lines.get(selected);
+  const shownPanel = PANELS.find((p) => p.id === panel) ?? PANELS[0];
 
   useEffect(() => {
     backend
@@ -89,6 +94,8 @@ export function App() {
         if (id === "toggle-follow") setFollow((f) => !f);
         if (id === "import") setImporting(true);
         if (id === "open-session") setChoosingSession(true);
+        const chosen = panelOfMenu(id);
+        if (chosen) setPanel(chosen.id);
       }),
     [current, stop],
   );
@@ -106,6 +113,12 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && e.key === "o") {
         e.preventDefault();
         setChoosingSession(true);
+      }
+      // The menu's accelerators reach the window only in the desktop app; the keys work anywhere.
+      const digit = (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && panelOfDigit(e.key);
+      if (digit) {
+        e.preventDefault();
+        setPanel(digit.id);
       }
     };
     window.addEventListener("keydown", keys);
@@ -184,9 +197,28 @@ export function App() {
         )}
         <section className="top">
           {current ? (
-            <ErrorBoundary key={current.event.line} name="tools panel">
-              <ToolsPanel line={current} />
-            </ErrorBoundary>
+            <>
+              <div className="tabs" role="tablist" aria-label="Server panels">
+                {PANELS.map((p, n) => (
+                  <button
+                    key={p.id}
+                    role="tab"
+                    aria-selected={shownPanel.id === p.id}
+                    title={`${p.label} (Ctrl+${n + 1})`}
+                    onClick={() => setPanel(p.id)}
+                  >
+                    {p.label}
+                  </button>
+                ))}
+              </div>
+              {/* A panel is mounted when first shown and kept, hidden, so switching tabs loses no
+                  form or result; it asks the server for nothing until the user opens it. */}
+              {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
+                <div key={`${current.event.line}-${p.id}`} role="tabpanel" hidden={p.id !== shownPanel.id}>
+                  <ErrorBoundary name={`${p.label} panel`}>{p.render(current)}</ErrorBoundary>
+                </div>
+              ))}
+            </>
           ) : (
             <div className="empty">
               <h2>No server selected</h2>
