@@ -424,7 +424,7 @@ impl Hub {
         Ok(exit)
     }
 
-    /// Cancels every pending request of every live connection.
+    /// Cancels every pending call of every live connection.
     pub fn cancel_all(&self, reason: &str) {
         for session in self.live.lock().unwrap().values() {
             session.conn.cancel_all(reason);
