@@ -21,4 +21,5 @@ pub mod server_config;
 pub mod servers;
 pub mod shape;
 pub mod transport;
+pub mod url_elicitation;
 pub mod wire;

@@ -7,8 +7,10 @@
 
 pub mod bindings;
 pub mod commands;
+pub mod links;
 mod menu;
 pub mod questions;
+pub mod roots_cmd;
 pub mod state;
 
 use tauri::{Manager, RunEvent, Runtime};
@@ -42,6 +44,9 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::server_requests_follow,
         commands::server_request_answer,
         commands::server_requests_decline_all,
+        links::link_open,
+        roots_cmd::connection_roots,
+        roots_cmd::connection_roots_set,
     ])
 }
 
