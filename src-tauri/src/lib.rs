@@ -12,6 +12,7 @@ mod menu;
 pub mod questions;
 pub mod roots_cmd;
 pub mod state;
+pub mod surface;
 
 use tauri::{Manager, RunEvent, Runtime};
 
@@ -44,6 +45,19 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::server_requests_follow,
         commands::server_request_answer,
         commands::server_requests_decline_all,
+        surface::list_page,
+        surface::list_all,
+        surface::resource_read,
+        surface::template_variables,
+        surface::template_expand,
+        surface::prompt_get,
+        surface::complete,
+        surface::log_level_get,
+        surface::log_level_set,
+        surface::ping,
+        surface::notifications_follow,
+        surface::subscribe,
+        surface::unsubscribe,
         links::link_open,
         roots_cmd::connection_roots,
         roots_cmd::connection_roots_set,

@@ -23,6 +23,8 @@ pub struct AppState {
     pub lines: Lines,
     /// This session and the past ones the window opened; the log commands read either.
     pub sessions: Catalog,
+    /// The subscriptions to server changes the window runs.
+    pub subscriptions: Arc<crate::surface::Subscriptions>,
     quitting: AtomicBool,
 }
 
@@ -76,12 +78,14 @@ impl AppState {
         let sessions = Catalog::new(hub.log().clone());
         let hub = Arc::new(hub);
         tauri::async_runtime::spawn(forget_questions_of_ended(hub.clone(), questions.clone()));
+        tauri::async_runtime::spawn(crate::links::pass_on_completions(hub.clone(), questions.clone()));
         Ok(AppState {
             hub,
             questions,
             servers,
             sessions,
             lines: Lines::default(),
+            subscriptions: Arc::default(),
             quitting: AtomicBool::new(false),
         })
     }

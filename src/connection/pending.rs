@@ -81,8 +81,10 @@ impl Table {
         self.pending.contains_key(id)
     }
 
-    pub fn ids(&self) -> Vec<RequestId> {
-        self.pending.keys().cloned().collect()
+    /// The requests that are calls: everything but `subscriptions/listen`, which is a
+    /// subscription stopped by its own handle, not a call the person waits on.
+    pub fn call_ids(&self) -> Vec<RequestId> {
+        self.pending.iter().filter(|(_, p)| p.method != "subscriptions/listen").map(|(id, _)| id.clone()).collect()
     }
 
     /// Remembers a request given up on, so its late reply is recognised.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use sonde_core::connection::RequestError;
 use sonde_core::era_cache::EraCache;
+use sonde_core::features::listen::ListenSpec;
 use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
@@ -107,7 +108,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         }
         Command::Shell { common } => (common, Op::Shell),
         Command::Listen { tools, prompts, resources, resource, count, common } => {
-            (common, Op::Listen(ops::ListenSpec { tools, prompts, resources, uris: resource, count }))
+            (common, Op::Listen(ListenSpec { tools, prompts, resources, uris: resource }, count))
         }
         Command::Log(_)
         | Command::Sessions { .. }

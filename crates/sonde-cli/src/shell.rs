@@ -9,11 +9,12 @@ use std::io::IsTerminal;
 
 use serde_json::json;
 use sonde_core::connection::RequestError;
+use sonde_core::features::listen::ListenSpec;
 use sonde_core::log::Filter;
 use sonde_core::mcp::Session;
 
 use crate::exit::{FAILED, OK};
-use crate::ops::{self, ListenSpec, Op};
+use crate::ops::{self, Op};
 use crate::{arguments, print, suggest};
 
 const COMMANDS: [&str; 13] = [
@@ -76,20 +77,20 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
             Step::Run(Op::Simple("prompts/get", params))
         }
         "listen" => {
-            let mut spec =
-                ListenSpec { tools: false, prompts: false, resources: false, uris: vec![], count: Some(1) };
+            let mut spec = ListenSpec::default();
+            let mut count = Some(1);
             for word in rest {
                 match word.as_str() {
                     "tools" => spec.tools = true,
                     "prompts" => spec.prompts = true,
                     "resources" => spec.resources = true,
                     n => {
-                        spec.count =
+                        count =
                             Some(n.parse().map_err(|_| format!("listen: {n:?} is not a kind or a count"))?)
                     }
                 }
             }
-            Step::Run(Op::Listen(spec))
+            Step::Run(Op::Listen(spec, count))
         }
         "log" => Step::Log(rest.join(" ")),
         "help" => Step::Help,

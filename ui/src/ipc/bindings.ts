@@ -88,6 +88,34 @@ export const commands = {
 	serverRequestAnswer: (qid: number, result: Value | null, refusal: string | null) => __TAURI_INVOKE<null>("server_request_answer", { qid, result, refusal }),
 	/**  Declines every question connection `id` has waiting; returns how many. */
 	serverRequestsDeclineAll: (id: number) => __TAURI_INVOKE<number>("server_requests_decline_all", { id }),
+	/**  One page of a list, from `cursor` (`null`: the first page). */
+	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
+	/**  Every item of a list, all pages followed. */
+	listAll: (id: number, kind: ListKind) => __TAURI_INVOKE<Value[]>("list_all", { id, kind }),
+	resourceRead: (id: number, uri: string) => __TAURI_INVOKE<ReadView_Serialize>("resource_read", { id, uri }),
+	/**  A template's variables, each once, in order. */
+	templateVariables: (template: string) => __TAURI_INVOKE<string[]>("template_variables", { template }),
+	/**  The URI a template names with these values (RFC 6570). */
+	templateExpand: (template: string, values: { [key in string]: string }) => __TAURI_INVOKE<string>("template_expand", { template, values }),
+	promptGet: (id: number, name: string, args: { [key in string]: string }) => __TAURI_INVOKE<PromptView>("prompt_get", { id, name, args }),
+	/**
+	 *  Suggestions for `argument` typed so far as `value`; `context` holds the other arguments
+	 *  already filled. A server without `completions` is not asked (the error says so).
+	 */
+	complete: (id: number, reference: CompletionRef, argument: string, value: string, context: { [key in string]: string }) => __TAURI_INVOKE<Completion_Serialize>("complete", { id, reference, argument, value, context }),
+	/**  The log level asked of a connection's server so far (`null`: none asked). */
+	logLevelGet: (id: number) => __TAURI_INVOKE<LogLevel | null>("log_level_get", { id }),
+	logLevelSet: (id: number, level: LogLevel) => __TAURI_INVOKE<null>("log_level_set", { id, level }),
+	ping: (id: number) => __TAURI_INVOKE<Ping>("ping", { id }),
+	/**  Streams every server notification of every connection as it is recorded. */
+	notificationsFollow: (channel: Channel<NoticeEvent_Deserialize>) => __TAURI_INVOKE<void>("notifications_follow", { channel }),
+	/**
+	 *  Starts a subscription on a connection; its events arrive on `channel` until it ends.
+	 *  Returns its number, for `unsubscribe`.
+	 */
+	subscribe: (id: number, spec: ListenSpec_Deserialize, channel: Channel<SubscriptionEvent_Deserialize>) => __TAURI_INVOKE<number>("subscribe", { id, spec, channel }),
+	/**  Stops a subscription; its channel hears that it ended. One already over is no error. */
+	unsubscribe: (subscription: number) => __TAURI_INVOKE<void>("unsubscribe", { subscription }),
 };
 
 /* Types */
@@ -116,6 +144,26 @@ export type CallOutcome_Serialize = {
 	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check: OutputCheck | null,
+};
+
+/**  The server's suggestions. */
+export type Completion = Completion_Serialize | Completion_Deserialize;
+
+/**  What is being completed: a prompt's argument or a resource template's variable. */
+export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/**  The server's suggestions. */
+export type Completion_Deserialize = {
+	values: string[],
+	total?: number | null,
+	hasMore: boolean,
+};
+
+/**  The server's suggestions. */
+export type Completion_Serialize = {
+	values: string[],
+	total: number | null,
+	hasMore: boolean,
 };
 
 /**  Where a connection is. Every state a front end shows comes from here. */
@@ -187,6 +235,44 @@ export type ConnectionState_Serialize = {
 	/**  The saved server, when the line was started from one. */
 	serverId: string | null,
 	name: string,
+};
+
+/**  How a content item is shown. */
+export type ContentKind = 
+/**  Text, shown as it is (Markdown and HTML included: as source). */
+"text" | 
+/**  Text that parsed as JSON; `text` holds it pretty-printed. */
+"json" | "image" | "audio" | 
+/**  Bytes of another type: their size, and saving them. */
+"binary";
+
+/**  One item of a read's `contents`. */
+export type ContentView = ContentView_Serialize | ContentView_Deserialize;
+
+/**  One item of a read's `contents`. */
+export type ContentView_Deserialize = {
+	uri?: string | null,
+	mimeType?: string | null,
+	kind: ContentKind,
+	/**  The text (pretty for JSON) of a text item. */
+	text?: string | null,
+	/**  The base64 of a blob item, as the server sent it. */
+	blob?: string | null,
+	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
+	size: number | null,
+};
+
+/**  One item of a read's `contents`. */
+export type ContentView_Serialize = {
+	uri: string | null,
+	mimeType: string | null,
+	kind: ContentKind,
+	/**  The text (pretty for JSON) of a text item. */
+	text: string | null,
+	/**  The base64 of a blob item, as the server sent it. */
+	blob: string | null,
+	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
+	size: number | null,
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -560,6 +646,45 @@ export type Lifecycle_Serialize =
 /**  Supervision gave up: the server ended `exits` times within `window_ms`. */
 ({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
+/**  A paginated list of the server. */
+export type ListKind = "tools" | "resources" | "templates" | "prompts";
+
+/**  One page of a list, and the cursor of the next (none at the end). */
+export type ListPage = ListPage_Serialize | ListPage_Deserialize;
+
+/**  One page of a list, and the cursor of the next (none at the end). */
+export type ListPage_Deserialize = {
+	items: Value[],
+	nextCursor?: Value | null,
+};
+
+/**  One page of a list, and the cursor of the next (none at the end). */
+export type ListPage_Serialize = {
+	items: Value[],
+	nextCursor: Value | null,
+};
+
+/**  What a subscription asks for; with nothing asked, every change notification is heard. */
+export type ListenSpec = ListenSpec_Serialize | ListenSpec_Deserialize;
+
+/**  What a subscription asks for; with nothing asked, every change notification is heard. */
+export type ListenSpec_Deserialize = {
+	tools?: boolean,
+	prompts?: boolean,
+	resources?: boolean,
+	/**  Resources whose updates are asked for. */
+	uris?: string[],
+};
+
+/**  What a subscription asks for; with nothing asked, every change notification is heard. */
+export type ListenSpec_Serialize = {
+	tools: boolean,
+	prompts: boolean,
+	resources: boolean,
+	/**  Resources whose updates are asked for. */
+	uris: string[],
+};
+
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch = LogBatch_Serialize | LogBatch_Deserialize;
 
@@ -587,12 +712,98 @@ export type LogBatch_Serialize = {
 	ended: boolean,
 };
 
+/**  A level of server log messages, least severe first. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
 /**  How far a filter's matches have been counted. */
 export type MatchCount = {
 	/**  Matches among the entries with seq below `scanned`. */
 	count: number,
 	/**  Every entry below this seq has been looked at. */
 	scanned: number,
+};
+
+/**  A notification a server sent. */
+export type Notice = Notice_Serialize | Notice_Deserialize;
+
+/**  What the notices stream sends. */
+export type NoticeEvent = NoticeEvent_Serialize | NoticeEvent_Deserialize;
+
+/**  What the notices stream sends. */
+export type NoticeEvent_Deserialize = { event: "notice"; notice: Notice_Deserialize } | 
+/**  This many log entries went by too fast to read; the wire log has them. */
+{ event: "skipped"; entries: number | null };
+
+/**  What the notices stream sends. */
+export type NoticeEvent_Serialize = { event: "notice"; notice: Notice_Serialize } | 
+/**  This many log entries went by too fast to read; the wire log has them. */
+{ event: "skipped"; entries: number | null };
+
+/**  What a notification says. */
+export type NoticeKind = NoticeKind_Serialize | NoticeKind_Deserialize;
+
+/**  What a notification says. */
+export type NoticeKind_Deserialize = 
+/**
+ *  `notifications/message`: the level as sent (a server may send one the protocol does not
+ *  name), the logger if any, and the data.
+ */
+{ kind: "log"; level: string; logger?: string | null; data: Value } | 
+/**  `notifications/{tools,prompts,resources}/list_changed`: which list. */
+{ kind: "list_changed"; list: string } | 
+/**  `notifications/resources/updated`. */
+{ kind: "resource_updated"; uri: string } | 
+/**  `notifications/progress`. */
+{ kind: "progress"; progress?: number | null; total?: number | null; message?: string | null } | 
+/**  `notifications/subscriptions/acknowledged`: what the server granted. */
+{ kind: "acknowledged"; granted: Value } | 
+/**  Anything else (`notifications/cancelled`, task status, an extension's). */
+{ kind: "other" };
+
+/**  What a notification says. */
+export type NoticeKind_Serialize = 
+/**
+ *  `notifications/message`: the level as sent (a server may send one the protocol does not
+ *  name), the logger if any, and the data.
+ */
+{ kind: "log"; level: string; logger: string | null; data: Value } | 
+/**  `notifications/{tools,prompts,resources}/list_changed`: which list. */
+{ kind: "list_changed"; list: string } | 
+/**  `notifications/resources/updated`. */
+{ kind: "resource_updated"; uri: string } | 
+/**  `notifications/progress`. */
+{ kind: "progress"; progress: number | null; total: number | null; message: string | null } | 
+/**  `notifications/subscriptions/acknowledged`: what the server granted. */
+{ kind: "acknowledged"; granted: Value } | 
+/**  Anything else (`notifications/cancelled`, task status, an extension's). */
+{ kind: "other" };
+
+/**  A notification a server sent. */
+export type Notice_Deserialize = {
+	/**  The wire log entry that holds it. */
+	seq: number | null,
+	conn: number | null,
+	/**  Wall-clock time it was recorded. */
+	time: string,
+	method: string,
+	what: NoticeKind_Deserialize,
+	params: Value,
+	/**  The 2026-07-28 subscription it belongs to (the listen request's id), if any. */
+	subscription?: Value | null,
+};
+
+/**  A notification a server sent. */
+export type Notice_Serialize = {
+	/**  The wire log entry that holds it. */
+	seq: number | null,
+	conn: number | null,
+	/**  Wall-clock time it was recorded. */
+	time: string,
+	method: string,
+	what: NoticeKind_Serialize,
+	params: Value,
+	/**  The 2026-07-28 subscription it belongs to (the listen request's id), if any. */
+	subscription: Value | null,
 };
 
 /**  A past session, opened: the id that names it to the log commands, and what a listing says. */
@@ -638,6 +849,20 @@ export type Page_Serialize = {
 	next: number | null,
 };
 
+/**  A round trip, measured. */
+export type Ping = {
+	/**  The request sent: `ping`, or `server/discover` in 2026-07-28. */
+	method: string,
+	/**  Milliseconds from sending the request to its reply. */
+	ms: number | null,
+};
+
+/**  A `GetPromptResult` and what keeps it from being read as the protocol says. */
+export type PromptView = {
+	result: Value,
+	problems: string[],
+};
+
 /**  What the window hears about server questions. */
 export type QuestionEvent = 
 /**  A question for the person. */
@@ -649,6 +874,25 @@ export type QuestionEvent =
 { event: "declined"; conn: number; method: string; declined: number; limit: number } | 
 /**  Questions that no longer wait: the person declined them all, or their connection ended. */
 { event: "withdrawn"; qids: number[]; reason: string };
+
+/**  A read's result as Sonde reads it. */
+export type ReadView = ReadView_Serialize | ReadView_Deserialize;
+
+/**  A read's result as Sonde reads it. */
+export type ReadView_Deserialize = {
+	contents: ContentView_Deserialize[],
+	/**  What keeps the result from being read as the protocol says, in words. */
+	problems: string[],
+	result: Value,
+};
+
+/**  A read's result as Sonde reads it. */
+export type ReadView_Serialize = {
+	contents: ContentView_Serialize[],
+	/**  What keeps the result from being read as the protocol says, in words. */
+	problems: string[],
+	result: Value,
+};
 
 /**  One saved server. */
 export type SavedServer = SavedServer_Serialize | SavedServer_Deserialize;
@@ -857,6 +1101,23 @@ export type StateEvent_Serialize = {
 	replaces: number | null,
 	state: ConnState_Serialize,
 };
+
+/**  What a subscription's channel hears. */
+export type SubscriptionEvent = SubscriptionEvent_Serialize | SubscriptionEvent_Deserialize;
+
+/**  What a subscription's channel hears. */
+export type SubscriptionEvent_Deserialize = 
+/**  2026-07-28: the server acknowledged, granting this. */
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Deserialize } | { event: "skipped"; entries: number | null } | 
+/**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
+{ event: "ended"; reason: string };
+
+/**  What a subscription's channel hears. */
+export type SubscriptionEvent_Serialize = 
+/**  2026-07-28: the server acknowledged, granting this. */
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Serialize } | { event: "skipped"; entries: number | null } | 
+/**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
+{ event: "ended"; reason: string };
 
 /**  The decoded outline of a message: enough to filter and correlate without parsing again. */
 export type Summary = Summary_Serialize | Summary_Deserialize;
