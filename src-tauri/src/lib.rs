@@ -48,6 +48,7 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         surface::list_page,
         surface::list_all,
         surface::resource_read,
+        surface::resource_save,
         surface::template_variables,
         surface::template_expand,
         surface::prompt_get,

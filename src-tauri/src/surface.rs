@@ -51,7 +51,12 @@ impl ListKind {
 /// One page of a list, from `cursor` (`null`: the first page).
 #[tauri::command]
 #[specta::specta]
-pub async fn list_page(state: State<'_, AppState>, id: u64, kind: ListKind, cursor: Option<Value>) -> Result<ListPage> {
+pub async fn list_page(
+    state: State<'_, AppState>,
+    id: u64,
+    kind: ListKind,
+    cursor: Option<Value>,
+) -> Result<ListPage> {
     let (method, key) = kind.method_and_key();
     Ok(state.hub.session(id)?.fetch_page(method, key, cursor).await?)
 }
@@ -68,6 +73,16 @@ pub async fn list_all(state: State<'_, AppState>, id: u64, kind: ListKind) -> Re
 #[specta::specta]
 pub async fn resource_read(state: State<'_, AppState>, id: u64, uri: String) -> Result<ReadView> {
     Ok(state.hub.session(id)?.read_resource(&uri).await?)
+}
+
+/// Saves a blob a read gave (base64) to `path` (relative: in the download directory); returns
+/// the path written. An existing file is never overwritten.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn resource_save(path: String, blob: String) -> Result<String> {
+    let written =
+        sonde_core::features::resources::save_blob(&path, &blob).map_err(|e| err(ErrorCode::Io, e))?;
+    Ok(written.display().to_string())
 }
 
 /// A template's variables, each once, in order.
@@ -133,9 +148,13 @@ pub async fn ping(state: State<'_, AppState>, id: u64) -> Result<Ping> {
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum NoticeEvent {
-    Notice { notice: Notice },
+    Notice {
+        notice: Box<Notice>,
+    },
     /// This many log entries went by too fast to read; the wire log has them.
-    Skipped { entries: f64 },
+    Skipped {
+        entries: u64,
+    },
 }
 
 /// Streams every server notification of every connection as it is recorded.
@@ -146,8 +165,8 @@ pub fn notifications_follow(state: State<'_, AppState>, channel: Channel<NoticeE
     tauri::async_runtime::spawn(async move {
         while let Some(noticed) = notices.next().await {
             let event = match noticed {
-                Noticed::Notice(notice) => NoticeEvent::Notice { notice: *notice },
-                Noticed::Skipped(n) => NoticeEvent::Skipped { entries: n as f64 },
+                Noticed::Notice(notice) => NoticeEvent::Notice { notice },
+                Noticed::Skipped(n) => NoticeEvent::Skipped { entries: n },
             };
             if channel.send(event).is_err() {
                 return;
@@ -161,11 +180,19 @@ pub fn notifications_follow(state: State<'_, AppState>, channel: Channel<NoticeE
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum SubscriptionEvent {
     /// 2026-07-28: the server acknowledged, granting this.
-    Acknowledged { granted: Value },
-    Change { notice: Notice },
-    Skipped { entries: f64 },
+    Acknowledged {
+        granted: Value,
+    },
+    Change {
+        notice: Box<Notice>,
+    },
+    Skipped {
+        entries: u64,
+    },
     /// It is over (the server ended it, it was stopped, or the connection ended), in words.
-    Ended { reason: String },
+    Ended {
+        reason: String,
+    },
 }
 
 /// The subscriptions running, each with what stops it.
@@ -199,8 +226,8 @@ pub async fn subscribe(
             };
             let event = match event {
                 Some(ListenEvent::Acknowledged(granted)) => SubscriptionEvent::Acknowledged { granted },
-                Some(ListenEvent::Change(notice)) => SubscriptionEvent::Change { notice: *notice },
-                Some(ListenEvent::Skipped(n)) => SubscriptionEvent::Skipped { entries: n as f64 },
+                Some(ListenEvent::Change(notice)) => SubscriptionEvent::Change { notice },
+                Some(ListenEvent::Skipped(n)) => SubscriptionEvent::Skipped { entries: n },
                 Some(ListenEvent::Ended(reason)) => break reason,
                 Some(ListenEvent::Failed(e)) => break e.to_string(),
                 None => break "ended".to_owned(),

@@ -30,7 +30,6 @@ pub enum CompletionRef {
 #[serde(rename_all = "camelCase")]
 pub struct Completion {
     pub values: Vec<String>,
-    #[cfg_attr(feature = "bindings", specta(type = Option<f64>))]
     pub total: Option<u64>,
     pub has_more: bool,
 }

@@ -17,9 +17,7 @@ use crate::log::{Direction, Entry, Follow, Followed, Kind, WireLog};
 #[serde(rename_all = "camelCase")]
 pub struct Notice {
     /// The wire log entry that holds it.
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
     pub seq: u64,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
     pub conn: u64,
     /// Wall-clock time it was recorded.
     pub time: String,

@@ -5,6 +5,9 @@
 //! Owns: `resources/read`, and reading its result into [`ReadView`]s with what is wrong with it.
 //! Refuses: rendering, and saving bytes (a front end does that with what it was given).
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
 use base64::Engine;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -40,7 +43,6 @@ pub struct ContentView {
     /// The base64 of a blob item, as the server sent it.
     pub blob: Option<String>,
     /// Bytes: of the text as UTF-8, or of the decoded blob.
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
     pub size: u64,
 }
 
@@ -131,6 +133,32 @@ fn content_view(item: &Value) -> Result<ContentView, String> {
     Err("neither `text` nor `blob`".to_owned())
 }
 
+/// Writes a blob (base64, as a read gave it) to `path`, and returns the path written. A relative
+/// path is taken in the user's download directory (the home directory without one); a file
+/// already there is never overwritten.
+pub fn save_blob(path: &str, blob: &str) -> Result<PathBuf, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(blob.trim())
+        .map_err(|e| format!("the blob is not base64: {e}"))?;
+    let path = Path::new(path.trim());
+    if path.as_os_str().is_empty() {
+        return Err("no file name given".into());
+    }
+    let path = if path.is_absolute() {
+        path.to_owned()
+    } else {
+        let dirs = directories::UserDirs::new().ok_or("no home directory to save in")?;
+        dirs.download_dir().unwrap_or(dirs.home_dir()).join(path)
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    file.write_all(&bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +179,20 @@ mod tests {
         assert_eq!(view.contents[0].text.as_deref(), Some("{\n  \"a\": 1\n}"));
         assert_eq!(view.contents[3].size, 8);
         assert!(view.problems.is_empty());
+    }
+
+    #[test]
+    fn a_blob_is_saved_decoded_and_never_over_a_file() {
+        let dir = std::env::temp_dir().join(format!("sonde-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.bin");
+        let _ = std::fs::remove_file(&path);
+        let written = save_blob(path.to_str().unwrap(), "AAEC").unwrap();
+        assert_eq!(std::fs::read(&written).unwrap(), [0, 1, 2]);
+        let again = save_blob(path.to_str().unwrap(), "AAEC").unwrap_err();
+        assert!(again.contains("cannot write"), "{again}");
+        assert!(save_blob(path.to_str().unwrap(), "@@").unwrap_err().contains("not base64"));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

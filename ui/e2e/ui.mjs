@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
+import { panelTests } from "./panels.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -460,6 +461,8 @@ try {
     await required.getByRole("button", { name: "Send the call again" }).click();
     await page.getByLabel("Tool result").getByText("Authorized: your files are reachable.").waitFor(T);
   });
+
+  await panelTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

@@ -4,6 +4,10 @@
 import type { ReactNode } from "react";
 import type { ConnectionState } from "./ipc";
 import { ToolsPanel } from "./components/ToolsPanel";
+import { ResourcesPanel } from "./panels/ResourcesPanel";
+import { PromptsPanel } from "./panels/PromptsPanel";
+import { ServerPanel } from "./panels/ServerPanel";
+import { NotificationsPanel } from "./panels/NotificationsPanel";
 
 export interface Panel {
   id: string;
@@ -11,7 +15,13 @@ export interface Panel {
   render(line: ConnectionState): ReactNode;
 }
 
-export const PANELS: Panel[] = [{ id: "tools", label: "Tools", render: (line) => <ToolsPanel line={line} /> }];
+export const PANELS: Panel[] = [
+  { id: "tools", label: "Tools", render: (line) => <ToolsPanel line={line} /> },
+  { id: "resources", label: "Resources", render: (line) => <ResourcesPanel line={line} /> },
+  { id: "prompts", label: "Prompts", render: (line) => <PromptsPanel line={line} /> },
+  { id: "server", label: "Server", render: (line) => <ServerPanel line={line} /> },
+  { id: "notifications", label: "Notifications", render: (line) => <NotificationsPanel line={line} /> },
+];
 
 /** The panel a `panel-<id>` menu item or a Ctrl+digit shortcut names, if there is one. */
 export function panelOfMenu(id: string): Panel | undefined {

@@ -142,6 +142,9 @@ export interface Backend {
   /** Every item of a list, all pages followed. */
   listAll(id: number, kind: ListKind): Promise<JsonValue[]>;
   resourceRead(id: number, uri: string): Promise<ReadView>;
+  /** Saves a blob (base64) to `path` (relative: in the download directory), never over an
+   * existing file; resolves with the path written. */
+  resourceSave(path: string, blob: string): Promise<string>;
   /** A template's variables, each once, in order (the core reads RFC 6570). */
   templateVariables(template: string): Promise<string[]>;
   /** The URI a template names with these values (the core expands RFC 6570). */

@@ -93,6 +93,11 @@ export const commands = {
 	/**  Every item of a list, all pages followed. */
 	listAll: (id: number, kind: ListKind) => __TAURI_INVOKE<Value[]>("list_all", { id, kind }),
 	resourceRead: (id: number, uri: string) => __TAURI_INVOKE<ReadView_Serialize>("resource_read", { id, uri }),
+	/**
+	 *  Saves a blob a read gave (base64) to `path` (relative: in the download directory); returns
+	 *  the path written. An existing file is never overwritten.
+	 */
+	resourceSave: (path: string, blob: string) => __TAURI_INVOKE<string>("resource_save", { path, blob }),
 	/**  A template's variables, each once, in order. */
 	templateVariables: (template: string) => __TAURI_INVOKE<string[]>("template_variables", { template }),
 	/**  The URI a template names with these values (RFC 6570). */
@@ -259,7 +264,7 @@ export type ContentView_Deserialize = {
 	/**  The base64 of a blob item, as the server sent it. */
 	blob?: string | null,
 	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
-	size: number | null,
+	size: number,
 };
 
 /**  One item of a read's `contents`. */
@@ -272,7 +277,7 @@ export type ContentView_Serialize = {
 	/**  The base64 of a blob item, as the server sent it. */
 	blob: string | null,
 	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
-	size: number | null,
+	size: number,
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -732,12 +737,12 @@ export type NoticeEvent = NoticeEvent_Serialize | NoticeEvent_Deserialize;
 /**  What the notices stream sends. */
 export type NoticeEvent_Deserialize = { event: "notice"; notice: Notice_Deserialize } | 
 /**  This many log entries went by too fast to read; the wire log has them. */
-{ event: "skipped"; entries: number | null };
+{ event: "skipped"; entries: number };
 
 /**  What the notices stream sends. */
 export type NoticeEvent_Serialize = { event: "notice"; notice: Notice_Serialize } | 
 /**  This many log entries went by too fast to read; the wire log has them. */
-{ event: "skipped"; entries: number | null };
+{ event: "skipped"; entries: number };
 
 /**  What a notification says. */
 export type NoticeKind = NoticeKind_Serialize | NoticeKind_Deserialize;
@@ -781,8 +786,8 @@ export type NoticeKind_Serialize =
 /**  A notification a server sent. */
 export type Notice_Deserialize = {
 	/**  The wire log entry that holds it. */
-	seq: number | null,
-	conn: number | null,
+	seq: number,
+	conn: number,
 	/**  Wall-clock time it was recorded. */
 	time: string,
 	method: string,
@@ -795,8 +800,8 @@ export type Notice_Deserialize = {
 /**  A notification a server sent. */
 export type Notice_Serialize = {
 	/**  The wire log entry that holds it. */
-	seq: number | null,
-	conn: number | null,
+	seq: number,
+	conn: number,
 	/**  Wall-clock time it was recorded. */
 	time: string,
 	method: string,
@@ -1108,14 +1113,14 @@ export type SubscriptionEvent = SubscriptionEvent_Serialize | SubscriptionEvent_
 /**  What a subscription's channel hears. */
 export type SubscriptionEvent_Deserialize = 
 /**  2026-07-28: the server acknowledged, granting this. */
-{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Deserialize } | { event: "skipped"; entries: number | null } | 
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Deserialize } | { event: "skipped"; entries: number } | 
 /**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
 { event: "ended"; reason: string };
 
 /**  What a subscription's channel hears. */
 export type SubscriptionEvent_Serialize = 
 /**  2026-07-28: the server acknowledged, granting this. */
-{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Serialize } | { event: "skipped"; entries: number | null } | 
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Serialize } | { event: "skipped"; entries: number } | 
 /**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
 { event: "ended"; reason: string };
 

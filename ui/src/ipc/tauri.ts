@@ -56,6 +56,7 @@ export const tauriBackend: Backend = {
   listPage: (id, kind, cursor) => commands.listPage(id, kind, cursor),
   listAll: (id, kind) => commands.listAll(id, kind),
   resourceRead: (id, uri) => commands.resourceRead(id, uri),
+  resourceSave: (path, blob) => commands.resourceSave(path, blob),
   templateVariables: (template) => commands.templateVariables(template),
   templateExpand: (template, values) => commands.templateExpand(template, values),
   promptGet: (id, name, args) => commands.promptGet(id, name, args),
