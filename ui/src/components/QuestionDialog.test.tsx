@@ -106,7 +106,9 @@ describe("a URL-mode elicitation in the question panel", () => {
         host: "",
         after: "",
         opens: null,
-        warnings: ["Sonde opens only http and https links; this one is javascript:, which could start another program, so it is not opened."],
+        warnings: [
+          "Sonde opens only http and https links; this one is javascript:, which could start another program, so it is not opened.",
+        ],
       },
     };
     const { host } = show(question(script, { mode: "url", message: "m", url: script.url }));

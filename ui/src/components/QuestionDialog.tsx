@@ -6,8 +6,7 @@
 // asks must never cover the sidebar's Stop. It says how many more wait, how many the backend
 // declined at once for its limit, and offers "Decline all from this server".
 import { useState } from "react";
-import { errorText } from "../ipc";
-import type { JsonValue, ServerQuestion } from "../ipc/bindings";
+import { errorText, type JsonValue, type ServerQuestion } from "../ipc";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
 import { LinkView } from "./LinkView";
@@ -158,8 +157,8 @@ function LinkElicitation({
       <p className="muted">The server asks you to open a link. Check where it goes before you open it:</p>
       {question.link && <LinkView conn={conn} elicitation={question.link} />}
       <p className="muted">
-        Accept tells the server you agree to go there; it does not open the link. Decline says no; Cancel dismisses
-        the question.
+        Accept tells the server you agree to go there; it does not open the link. Decline says no; Cancel dismisses the
+        question.
       </p>
       <footer>
         <button type="button" onClick={() => onAnswer({ result: { action: "cancel" }, refusal: null })}>

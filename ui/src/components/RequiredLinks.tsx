@@ -21,8 +21,8 @@ export function RequiredLinks({
   return (
     <section className="required-links" aria-label="Links the server requires">
       <p>
-        The server needs you to open {required.elicitations.length === 1 ? "this link" : "these links"} before it
-        can answer. Finish there, then send the call again.
+        The server needs you to open {required.elicitations.length === 1 ? "this link" : "these links"} before it can
+        answer. Finish there, then send the call again.
       </p>
       {required.elicitations.map((e, i) => (
         <div key={e.elicitationId ?? i}>

@@ -32,14 +32,14 @@ export type MatchCount = B.MatchCount;
 export type OpenedSession = B.OpenedSession_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
-export type QuestionEvent = B.QuestionEvent;
+export type QuestionEvent = B.QuestionEvent_Serialize;
 export type ServerDescription = B.ServerDescription_Serialize;
-export type ServerQuestion = B.ServerQuestion;
+export type ServerQuestion = B.ServerQuestion_Serialize;
 export type SessionInfo = B.SessionInfo_Serialize;
 export type Stage = B.Stage;
 export type ToolView = B.ToolView_Serialize;
-export type UrlElicitation = B.UrlElicitation;
-export type LinksRequired = B.LinksRequired;
+export type UrlElicitation = B.UrlElicitation_Serialize;
+export type LinksRequired = B.LinksRequired_Serialize;
 export type RootsChange = B.RootsChange;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the

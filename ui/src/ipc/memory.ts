@@ -571,7 +571,12 @@ export function memoryBackend(
           };
         }
         if (name === "sign_in") {
-          const params = { mode: "url", message: SIGN_IN.message, url: SIGN_IN.url, elicitationId: SIGN_IN.elicitationId };
+          const params = {
+            mode: "url",
+            message: SIGN_IN.message,
+            url: SIGN_IN.url,
+            elicitationId: SIGN_IN.elicitationId,
+          };
           const askId = 3000 + rid;
           message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
           const answer = await ask(id, "elicitation/create", params, SIGN_IN);
@@ -721,7 +726,10 @@ export function memoryBackend(
       const kept: string[] = [];
       for (const entry of list.map((r) => r.trim()).filter(Boolean)) {
         if (entry.includes("://"))
-          throw { code: "bad_input", message: `"${entry}" is a URI; give the directory's path (Sonde makes the file:// URI)` };
+          throw {
+            code: "bad_input",
+            message: `"${entry}" is a URI; give the directory's path (Sonde makes the file:// URI)`,
+          };
         if (!entry.startsWith("/"))
           throw { code: "bad_input", message: `"${entry}" is not an absolute path; a root starts with /` };
         if (kept.includes(entry)) throw { code: "bad_input", message: `"${entry}" is listed twice` };
@@ -733,7 +741,12 @@ export function memoryBackend(
       const told = legacy
         ? "sent notifications/roots/list_changed"
         : "2026-07-28 has no roots notification; the server gets them the next time it asks";
-      append({ conn: id, kind: "note", dir: "meta", detail: `roots changed to ${kept.join(", ") || "none"}; ${told}` } as Entry);
+      append({
+        conn: id,
+        kind: "note",
+        dir: "meta",
+        detail: `roots changed to ${kept.join(", ") || "none"}; ${told}`,
+      } as Entry);
       return legacy ? "notified" : "next_ask";
     },
   };
