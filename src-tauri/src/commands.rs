@@ -36,8 +36,9 @@ pub struct ErrorDto {
     pub last_words: Option<LastWords>,
     /// For `url_elicitation_required` (`-32042`): the links the server asks the person to open
     /// before the request is sent again, as the core read them; `null` for every other error.
+    /// (Boxed: it is rare, and every other error would carry its size.)
     #[serde(rename = "urlElicitations")]
-    pub url_elicitations: Option<LinksRequired>,
+    pub url_elicitations: Option<Box<LinksRequired>>,
 }
 
 pub(crate) type Result<T> = std::result::Result<T, ErrorDto>;
@@ -52,7 +53,7 @@ impl From<HubError> for ErrorDto {
         match e {
             HubError::Handshake { words, .. } => dto.last_words = Some(words),
             HubError::Request(RequestError::Rpc { error, .. }) => {
-                dto.url_elicitations = sonde_core::url_elicitation::required(&error);
+                dto.url_elicitations = sonde_core::url_elicitation::required(&error).map(Box::new);
             }
             _ => {}
         }

@@ -53,7 +53,7 @@ pub struct ServerQuestion {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum QuestionEvent {
     /// A question for the person.
-    Asked { question: ServerQuestion },
+    Asked { question: Box<ServerQuestion> },
     /// A question declined at once: its connection already had `limit` waiting. `declined`
     /// counts the questions of that connection declined so far for this reason.
     Declined { conn: u64, method: String, declined: u64, limit: u64 },
@@ -251,7 +251,7 @@ impl Questions {
         waiting.insert(qid, Waiting { conn, method: method.to_owned(), link_id, reply: tx });
         drop(waiting);
         let question = ServerQuestion { qid, conn, method: method.to_owned(), params, problems, link };
-        if channel.send(QuestionEvent::Asked { question }).is_err() {
+        if channel.send(QuestionEvent::Asked { question: Box::new(question) }).is_err() {
             self.waiting.lock().unwrap().remove(&qid);
             return Err(nobody_there(method));
         }

@@ -427,6 +427,7 @@ export type ErrorDto_Deserialize = {
 	/**
 	 *  For `url_elicitation_required` (`-32042`): the links the server asks the person to open
 	 *  before the request is sent again, as the core read them; `null` for every other error.
+	 *  (Boxed: it is rare, and every other error would carry its size.)
 	 */
 	urlElicitations?: LinksRequired_Deserialize | null,
 };
@@ -447,6 +448,7 @@ export type ErrorDto_Serialize = {
 	/**
 	 *  For `url_elicitation_required` (`-32042`): the links the server asks the person to open
 	 *  before the request is sent again, as the core read them; `null` for every other error.
+	 *  (Boxed: it is rare, and every other error would carry its size.)
 	 */
 	urlElicitations: LinksRequired_Serialize | null,
 };
