@@ -528,6 +528,29 @@ fn a_link_is_shown_as_the_core_reads_it_accepted_and_reported_done_and_roots_cha
     let bad = invoke(&w, "connection_roots_set", json!({"id": id, "roots": ["srv"]})).unwrap_err();
     assert_eq!(bad["code"], "bad_input");
     invoke(&w, "disconnect", json!({"id": id})).unwrap();
+
+    // 2026-07-28: the link arrives in an input_required round; the same question answers it and
+    // the core retries. It has no id, so no completion is awaited.
+    let modern = connect_command(&w, "Python 2026", format!("{} {script} stdio", python.display()), "modern");
+    let (caller, call_id) = (w.clone(), modern.clone());
+    let call = std::thread::spawn(move || {
+        let args = json!({"url": "https://accounts.example.org/modern"});
+        let tool = json!({"name": "open_link"});
+        invoke(
+            &caller,
+            "tool_call",
+            json!({"id": call_id, "tool": tool, "args": args, "progress": "__CHANNEL__:11"}),
+        )
+    });
+    let asked = &next_events(&events, 1)[0];
+    assert_eq!(asked["question"]["link"]["elicitationId"], Value::Null, "{asked}");
+    assert_eq!(asked["question"]["link"]["link"]["after"], "/modern");
+    let qid = asked["question"]["qid"].clone();
+    invoke(&w, "server_request_answer", json!({"qid": qid, "result": {"action": "accept"}, "refusal": null}))
+        .unwrap();
+    let outcome = call.join().unwrap().unwrap();
+    assert_eq!(outcome["result"]["content"][0]["text"], "the client answered accept");
+    invoke(&w, "disconnect", json!({"id": modern})).unwrap();
 }
 
 #[test]
