@@ -7,8 +7,10 @@
 
 pub mod bindings;
 pub mod commands;
+pub mod links;
 mod menu;
 pub mod questions;
+pub mod roots_cmd;
 pub mod state;
 pub mod surface;
 
@@ -57,6 +59,9 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         surface::notifications_follow,
         surface::subscribe,
         surface::unsubscribe,
+        links::link_open,
+        roots_cmd::connection_roots,
+        roots_cmd::connection_roots_set,
     ])
 }
 
