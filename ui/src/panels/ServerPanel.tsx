@@ -1,9 +1,11 @@
 // What the server said about itself: serverInfo (icons from data: URIs only), the protocol
 // version and the evidence for it, capabilities in words, instructions, the 2026-07-28 cache
-// hints; the log level asked of it, changeable while connected; and Ping with its round trip.
+// hints; the log level asked of it, changeable while connected; Ping with its round trip; and
+// the roots Sonde offers it, editable while connected.
 import { useEffect, useState } from "react";
 import { backend, errorText, type ConnectionState, type LogLevel, type Ping } from "../ipc";
 import { isObject, NotReady, str, useLine } from "./line";
+import { RootsEditor } from "../components/RootsEditor";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -146,6 +148,8 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
           {error}
         </p>
       )}
+      <h3>Roots</h3>
+      <RootsEditor conn={conn} ready={ready} />
     </div>
   );
 }
