@@ -1,7 +1,10 @@
 //! What each server command does once connected, in either era.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
 use sonde_core::connection::RequestError;
+use sonde_core::features::completion::CompletionRef;
 use sonde_core::features::listen::{ListenEvent, ListenSpec};
 use sonde_core::mcp::Session;
 
@@ -16,8 +19,20 @@ pub enum Op {
         arguments: Option<Value>,
     },
     Info,
-    /// One request whose result is printed as it is.
-    Simple(&'static str, Value),
+    /// `resources/read` of a URI.
+    Read(String),
+    /// `prompts/get` with string arguments.
+    Prompt {
+        name: String,
+        arguments: BTreeMap<String, String>,
+    },
+    /// `completion/complete` of an argument, with the others as context.
+    Complete {
+        reference: CompletionRef,
+        argument: String,
+        value: String,
+        context: BTreeMap<String, String>,
+    },
     Listen(ListenSpec, Option<usize>),
     /// Many steps on one connection (`shell`), run by `run` rather than here.
     Shell,
@@ -43,12 +58,38 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Simple(method, params) => {
-            let result = session.request(method, Some(params)).await?;
+        Op::Read(uri) => {
+            let read = session.read_resource(&uri).await?;
             if json {
-                print::json_line(&result);
+                print::json_line(&read.result);
             } else {
-                print::result(method, &result);
+                print::result("resources/read", &read.result);
+            }
+            for problem in &read.problems {
+                eprintln!("sonde: the result is malformed: {problem}");
+            }
+            Ok(OK)
+        }
+        Op::Prompt { name, arguments } => {
+            let got = session.get_prompt(&name, &arguments).await?;
+            if json {
+                print::json_line(&got.result);
+            } else {
+                print::result("prompts/get", &got.result);
+            }
+            for problem in &got.problems {
+                eprintln!("sonde: the result is malformed: {problem}");
+            }
+            Ok(OK)
+        }
+        Op::Complete { reference, argument, value, context } => {
+            let completion = session.complete(&reference, &argument, &value, &context).await?;
+            if json {
+                print::json_line(&json!({ "completion": completion }));
+            } else {
+                for value in &completion.values {
+                    outln!("{value}");
+                }
             }
             Ok(OK)
         }

@@ -7,7 +7,6 @@
 
 use std::io::IsTerminal;
 
-use serde_json::json;
 use sonde_core::connection::RequestError;
 use sonde_core::features::listen::ListenSpec;
 use sonde_core::log::Filter;
@@ -68,13 +67,12 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
             let tool = name("a tool name")?;
             Step::Run(Op::Call { tool, arguments: arguments::object("call", None, &rest[1..])? })
         }
-        "read" => Step::Run(Op::Simple("resources/read", json!({ "uri": name("a URI")? }))),
+        "read" => Step::Run(Op::Read(name("a URI")?.to_owned())),
         "prompt" => {
-            let mut params = json!({ "name": name("a prompt name")? });
-            if let Some(args) = arguments::object("prompt", None, &rest[1..])? {
-                params["arguments"] = arguments::strings(args);
-            }
-            Step::Run(Op::Simple("prompts/get", params))
+            let prompt = name("a prompt name")?.to_owned();
+            let arguments =
+                arguments::object("prompt", None, &rest[1..])?.map(arguments::strings).unwrap_or_default();
+            Step::Run(Op::Prompt { name: prompt, arguments })
         }
         "listen" => {
             let mut spec = ListenSpec::default();

@@ -19,6 +19,7 @@ import { SchemaForm } from "../forms/SchemaForm";
 import { ErrorBoundary } from "./ErrorBoundary";
 import { RequiredLinks } from "./RequiredLinks";
 import { ResultView } from "./ResultView";
+import { useListChanges } from "../panels/useListChanges";
 
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
 type Tool = ToolView & { at: number };
@@ -56,6 +57,8 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
   // Each Refresh bumps `listed`, which lists again; a listing that comes back after a newer one
   // started is dropped. A new ready connection on the line lists again too.
   const [listed, setListed] = useState(0);
+  // A tools list change the server announces lists again.
+  useListChanges(conn, ready, "tools", () => setListed((n) => n + 1));
   useEffect(() => {
     if (!ready) return;
     let current = true;

@@ -78,7 +78,7 @@ export function memorySurface(
   let nextSub = 1;
   const subs = new Map<
     number,
-    { conn: number; uris: string[]; onEvent: (e: SubscriptionEvent) => void; timer: number }
+    { conn: number; uris: string[]; onEvent: (e: SubscriptionEvent) => void; timer: ReturnType<typeof setInterval> }
   >();
 
   /** A server notification: recorded in the wire log, then told as the core tells it. */
@@ -241,9 +241,9 @@ export function memorySurface(
       ).catch(() => undefined);
       const granted = { resourceSubscriptions: uris } as JsonValue;
       onEvent({ event: "acknowledged", granted });
-      const timer = window.setInterval(() => {
+      const timer = setInterval(() => {
         if (!alive.has(id)) {
-          window.clearInterval(timer);
+          clearInterval(timer);
           subs.delete(number);
           onEvent({ event: "ended", reason: "the connection ended: server killed by SIGKILL" });
           return;
@@ -260,7 +260,7 @@ export function memorySurface(
     unsubscribe: async (subscription) => {
       const sub = subs.get(subscription);
       if (!sub) return;
-      window.clearInterval(sub.timer);
+      clearInterval(sub.timer);
       subs.delete(subscription);
       sub.onEvent({ event: "ended", reason: "stopped" });
     },

@@ -62,7 +62,7 @@ export function NotificationsPanel({ line }: { line: ConnectionState }) {
       {shown.length === 0 && <p className="muted">Nothing yet. Server log messages need a log level (Server panel).</p>}
       <ul className="notices" aria-label="Notifications">
         {shown.map((n) => (
-          <li key={`${n.conn}-${n.seq}`} className={`notice-row ${n.what.kind}`}>
+          <li key={`${n.conn}-${n.seq}`} className={`notice-row kind-${n.what.kind}`}>
             <span className="muted">{new Date(n.time).toLocaleTimeString()}</span>
             {allServers && <span className="badge">#{n.conn}</span>}
             <Said notice={n} />

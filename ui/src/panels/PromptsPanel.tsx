@@ -18,7 +18,7 @@ interface Argument {
 }
 
 /** A prompt's arguments as listed; an entry without a name cannot be filled and is left out. */
-const argumentsOf = (prompt: JsonValue): Argument[] => {
+export const argumentsOf = (prompt: JsonValue): Argument[] => {
   const list = isObject(prompt) && Array.isArray(prompt.arguments) ? prompt.arguments : [];
   return list.flatMap((a) =>
     isObject(a) && typeof a.name === "string"
