@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import panels
 
@@ -655,22 +655,25 @@ def a_link_a_server_asks_for_shows_its_host_and_is_not_opened_unasked():
     tool = "//button[contains(@class,'tool')][.//code[text()='trigger-url-elicitation']]"
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", wait.until(lambda d: d.find_element(By.XPATH, tool)))
     driver.find_element(By.XPATH, tool).click()
+    link = "https://sign-in.example.com/start?step=1"
     url = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input[name='url']"))
-    url.send_keys("https://sign-in.example.com/start?step=1")
+    url.send_keys(link)
+    wait.until(lambda d: url.get_attribute("value") == link)
 
     # The -32042 path first: the links come with the error, the host emphasised.
-    driver.find_element(By.CSS_SELECTOR, ".tool-call input[name='errorPath']").click()
+    Select(driver.find_element(By.CSS_SELECTOR, ".tool-call select[name='errorPath']")).select_by_visible_text("true")
     driver.find_element(By.XPATH, "//button[text()='Call']").click()
     required = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Links the server requires']"))
     host = required.find_element(By.CSS_SELECTOR, "strong.link-host")
     assert host.text == "modelcontextprotocol.io", host.text
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", required)
     shot("url-elicitation-required")
 
     # Sent again (the server asked for it): the request path's dialog shows the full URL.
     required.find_element(By.XPATH, ".//button[text()='Send the call again']").click()
     dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
     full = dialog.find_element(By.CSS_SELECTOR, "[aria-label='The full URL']")
-    assert full.text == "https://sign-in.example.com/start?step=1", full.text
+    assert full.text == link, full.text
     host = full.find_element(By.CSS_SELECTOR, "strong.link-host")
     assert host.text == "sign-in.example.com", host.text
     weight = driver.execute_script("return getComputedStyle(arguments[0]).fontWeight", host)
