@@ -7,6 +7,7 @@ pub mod connection;
 pub mod era;
 pub mod era_cache;
 pub mod error_code;
+pub mod features;
 pub mod files;
 pub mod hub;
 pub mod last_words;

@@ -10,6 +10,7 @@ pub mod commands;
 mod menu;
 pub mod questions;
 pub mod state;
+pub mod tasks_cmd;
 
 use tauri::{Manager, RunEvent, Runtime};
 
@@ -42,6 +43,10 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::server_requests_follow,
         commands::server_request_answer,
         commands::server_requests_decline_all,
+        tasks_cmd::tasks_follow,
+        tasks_cmd::tasks_list,
+        tasks_cmd::task_get,
+        tasks_cmd::task_cancel,
     ])
 }
 

@@ -3,6 +3,7 @@
 // keeps its own work; a panel added here appears in the tab strip and answers its shortcut.
 import type { ReactNode } from "react";
 import type { ConnectionState } from "./ipc";
+import { TasksPanel } from "./components/TasksPanel";
 import { ToolsPanel } from "./components/ToolsPanel";
 
 export interface Panel {
@@ -11,7 +12,10 @@ export interface Panel {
   render(line: ConnectionState): ReactNode;
 }
 
-export const PANELS: Panel[] = [{ id: "tools", label: "Tools", render: (line) => <ToolsPanel line={line} /> }];
+export const PANELS: Panel[] = [
+  { id: "tools", label: "Tools", render: (line) => <ToolsPanel line={line} /> },
+  { id: "tasks", label: "Tasks", render: (line) => <TasksPanel line={line} /> },
+];
 
 /** The panel a `panel-<id>` menu item or a Ctrl+digit shortcut names, if there is one. */
 export function panelOfMenu(id: string): Panel | undefined {
