@@ -306,13 +306,12 @@ impl Hub {
                     );
                 }
                 self.note(id, format!("protocol {} ({})", server.protocol_version, server.decided_by));
-                let session = Session::new(conn, server, config.log_level.as_deref());
-                if let (Some(level), crate::era::Era::Legacy) = (&config.log_level, session.era()) {
-                    // A server without the logging capability answers an error; that is shown
-                    // in the log and does not stop the session.
-                    let _ = session
-                        .request("logging/setLevel", Some(serde_json::json!({ "level": level })))
-                        .await;
+                let session = Session::new(conn, server, config.log_level);
+                if let Some(level) = config.log_level {
+                    // A level the server cannot take does not stop the session; the log says why.
+                    if let Err(e) = session.set_log_level(level).await {
+                        self.note(id, format!("log level {level} not set: {e}"));
+                    }
                 }
                 if !config.answers.roots.is_empty() && session.era() == crate::era::Era::Legacy {
                     roots::wait_for_ask(&self.log, id, roots::ASK_WAIT).await;
@@ -429,7 +428,7 @@ impl Hub {
         Ok(exit)
     }
 
-    /// Cancels every pending request of every live connection.
+    /// Cancels every pending call of every live connection.
     pub fn cancel_all(&self, reason: &str) {
         for session in self.live.lock().unwrap().values() {
             session.conn.cancel_all(reason);

@@ -8,6 +8,7 @@
 //! Refuses: choosing the era (`negotiate` does), following tasks (`features::tasks` does) and
 //! transport concerns (`connection` does).
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -15,6 +16,7 @@ use serde_json::{json, Value};
 
 use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
+use crate::features::logging::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
 
@@ -24,6 +26,15 @@ const MAX_PAGES: usize = 10_000;
 /// Who Sonde is, as sent in `clientInfo`.
 pub fn client_info() -> Value {
     json!({"name": "sonde", "title": "Sonde", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// One page of a list, and the cursor of the next (none at the end).
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListPage {
+    pub items: Vec<Value>,
+    pub next_cursor: Option<Value>,
 }
 
 /// What the server said about itself, and how its protocol version was decided.
@@ -55,14 +66,17 @@ pub const MAX_ROUNDS: usize = 8;
 pub struct Session {
     pub conn: Connection,
     pub server: ServerDescription,
-    /// The `_meta` of every request, in the modern era.
-    meta: Option<Value>,
+    /// The `_meta` of every request, in the modern era. Shared by the session's clones, so a
+    /// log level set on one is carried by the requests of all.
+    meta: Option<Arc<Mutex<Value>>>,
+    /// The level of server log messages asked for, if any (see [`Session::set_log_level`]).
+    log_level: Arc<Mutex<Option<LogLevel>>>,
 }
 
 impl Session {
     /// Wraps an opened connection. `log_level` asks for server log messages: in 2026-07-28 it
     /// rides in every request's `_meta`; in 2025-11-25 the caller sends `logging/setLevel`.
-    pub fn new(conn: Connection, server: ServerDescription, log_level: Option<&str>) -> Session {
+    pub fn new(conn: Connection, server: ServerDescription, log_level: Option<LogLevel>) -> Session {
         let meta = (server.era == Era::Modern).then(|| {
             // Sonde follows tasks itself (`features::tasks`), so every request may be given one.
             let mut capabilities = conn.client_capabilities();
@@ -74,12 +88,45 @@ impl Session {
             }
             let mut meta = era::request_meta(&server.protocol_version, &capabilities, &client_info());
             if let Some(level) = log_level {
-                meta["io.modelcontextprotocol/logLevel"] = json!(level);
+                meta[LOG_LEVEL_META] = json!(level);
             }
-            meta
+            Arc::new(Mutex::new(meta))
         });
         conn.set_era(server.era);
-        Session { conn, server, meta }
+        Session { conn, server, meta, log_level: Arc::new(Mutex::new(log_level)) }
+    }
+
+    /// The `_meta` the next request carries, in the modern era.
+    fn meta(&self) -> Option<Value> {
+        self.meta.as_ref().map(|m| m.lock().expect("meta lock").clone())
+    }
+
+    /// The log level asked of the server so far, if any.
+    pub fn log_level(&self) -> Option<LogLevel> {
+        *self.log_level.lock().expect("log level lock")
+    }
+
+    /// Asks for server log messages at `level` and above from now on. In 2025-11-25 that is
+    /// `logging/setLevel`, for the whole session; in 2026-07-28 every later request carries the
+    /// level in its `_meta` (there is no request to send). A server that does not declare
+    /// `logging` is not asked, and the error says so.
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), RequestError> {
+        match &self.meta {
+            Some(meta) => {
+                meta.lock().expect("meta lock")[LOG_LEVEL_META] = json!(level);
+            }
+            None => {
+                if self.server.capabilities.get("logging").is_none() {
+                    return Err(RequestError::Protocol(
+                        "the server does not declare the logging capability; Sonde did not send logging/setLevel"
+                            .into(),
+                    ));
+                }
+                self.request("logging/setLevel", Some(json!({ "level": level }))).await?;
+            }
+        }
+        *self.log_level.lock().expect("log level lock") = Some(level);
+        Ok(())
     }
 
     pub fn era(&self) -> Era {
@@ -102,8 +149,8 @@ impl Session {
         let original = request.params.clone();
         let mut next = request;
         for round in 1..=MAX_ROUNDS + 1 {
-            if let Some(meta) = &self.meta {
-                next.params = Some(era::with_meta(next.params.take(), meta));
+            if let Some(meta) = self.meta() {
+                next.params = Some(era::with_meta(next.params.take(), &meta));
             }
             let result = self.conn.request(next.clone()).await?;
             match result.get("resultType").and_then(Value::as_str) {
@@ -177,8 +224,8 @@ impl Session {
     /// Starts a request with the era's envelope without waiting (for `subscriptions/listen`,
     /// whose id is the subscription id). No `input_required` rounds.
     pub fn start(&self, mut request: Request) -> Result<Call, RequestError> {
-        if let Some(meta) = &self.meta {
-            request.params = Some(era::with_meta(request.params.take(), meta));
+        if let Some(meta) = self.meta() {
+            request.params = Some(era::with_meta(request.params.take(), &meta));
         }
         self.conn.start(request)
     }
@@ -189,32 +236,43 @@ impl Session {
         let mut items = Vec::new();
         let mut cursor: Option<Value> = None;
         for _ in 0..MAX_PAGES {
-            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let page = self.request(method, params).await?;
-            // A page without its list is not an empty page: saying "no tools" would not be true.
-            match page.get(key) {
-                Some(Value::Array(list)) => items.extend(list.iter().cloned()),
-                Some(other) => {
-                    return Err(RequestError::Protocol(format!(
-                        "{method} answered `{key}` as {}, not an array",
-                        crate::shape::kind(other)
-                    )))
-                }
-                None => {
-                    return Err(RequestError::Protocol(format!("{method} answered without a `{key}` array")))
-                }
-            }
-            match page.get("nextCursor") {
-                None | Some(Value::Null) => return Ok(items),
-                Some(next) if Some(next) == cursor.as_ref() => {
+            let page = self.fetch_page(method, key, cursor.clone()).await?;
+            items.extend(page.items);
+            match page.next_cursor {
+                None => return Ok(items),
+                Some(next) if Some(&next) == cursor.as_ref() => {
                     return Err(RequestError::Protocol(format!(
                         "{method} returned the same nextCursor twice ({next}); stopped"
                     )));
                 }
-                Some(next) => cursor = Some(next.clone()),
+                Some(next) => cursor = Some(next),
             }
         }
         Err(RequestError::Protocol(format!("{method} was still paging after {MAX_PAGES} pages; stopped")))
+    }
+
+    /// One page of a paginated list method, from `cursor` (the first page without one).
+    pub async fn fetch_page(
+        &self,
+        method: &str,
+        key: &str,
+        cursor: Option<Value>,
+    ) -> Result<ListPage, RequestError> {
+        let params = cursor.map(|c| json!({ "cursor": c }));
+        let mut page = self.request(method, params).await?;
+        // A page without its list is not an empty page: saying "no tools" would not be true.
+        let items = match page.get_mut(key).map(Value::take) {
+            Some(Value::Array(list)) => list,
+            Some(other) => {
+                return Err(RequestError::Protocol(format!(
+                    "{method} answered `{key}` as {}, not an array",
+                    crate::shape::kind(&other)
+                )))
+            }
+            None => return Err(RequestError::Protocol(format!("{method} answered without a `{key}` array"))),
+        };
+        let next_cursor = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
+        Ok(ListPage { items, next_cursor })
     }
 
     /// Every tool of the server. Over HTTP in 2026-07-28, a tool whose `x-mcp-header`

@@ -30,6 +30,8 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+import panels
+
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
 opts = ArgOptions()
@@ -636,6 +638,13 @@ def a_hostile_server_leaves_the_window_usable():
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Hostile']]//div[@data-status='exited']"))
     assert wait_gone(pid, 5), f"pid {pid} outlived Stop"
+
+
+# The server panels beyond tools, before Quit (which ends the run).
+panels.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "everything": everything,
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window,
+})
 
 
 @check

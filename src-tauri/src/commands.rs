@@ -37,7 +37,7 @@ pub struct ErrorDto {
 
 type Result<T> = std::result::Result<T, ErrorDto>;
 
-fn err(code: ErrorCode, message: impl ToString) -> ErrorDto {
+pub(crate) fn err(code: ErrorCode, message: impl ToString) -> ErrorDto {
     ErrorDto { code, message: message.to_string(), last_words: None }
 }
 

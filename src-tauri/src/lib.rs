@@ -10,6 +10,7 @@ pub mod commands;
 mod menu;
 pub mod questions;
 pub mod state;
+pub mod surface;
 pub mod tasks_cmd;
 
 use tauri::{Manager, RunEvent, Runtime};
@@ -43,6 +44,20 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::server_requests_follow,
         commands::server_request_answer,
         commands::server_requests_decline_all,
+        surface::list_page,
+        surface::list_all,
+        surface::resource_read,
+        surface::resource_save,
+        surface::template_variables,
+        surface::template_expand,
+        surface::prompt_get,
+        surface::complete,
+        surface::log_level_get,
+        surface::log_level_set,
+        surface::ping,
+        surface::notifications_follow,
+        surface::subscribe,
+        surface::unsubscribe,
         tasks_cmd::tasks_follow,
         tasks_cmd::tasks_list,
         tasks_cmd::task_get,

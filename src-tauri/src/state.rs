@@ -23,6 +23,8 @@ pub struct AppState {
     pub lines: Lines,
     /// This session and the past ones the window opened; the log commands read either.
     pub sessions: Catalog,
+    /// The subscriptions to server changes the window runs.
+    pub subscriptions: Arc<crate::surface::Subscriptions>,
     quitting: AtomicBool,
 }
 
@@ -79,6 +81,7 @@ impl AppState {
             servers,
             sessions,
             lines: Lines::default(),
+            subscriptions: Arc::default(),
             quitting: AtomicBool::new(false),
         })
     }

@@ -83,7 +83,7 @@ fn the_demo_server_is_saved_connects_lists_its_tools_and_stops() {
     assert_eq!(ready["event"]["state"]["server"]["decidedBy"], "server/discover");
     let tools = invoke(&w, "tools_list", json!({"id": id})).unwrap();
     let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["echo", "add", "slow", "greet", "image"]);
+    assert_eq!(names, ["echo", "add", "slow", "greet", "image", "touch"]);
     let page = invoke(
         &w,
         "log_page",

@@ -228,7 +228,8 @@ impl Connection {
         let _ = self.commands.send(spine::Command::Cancel { id: id.clone(), reason: reason.to_owned() });
     }
 
-    /// Cancels every pending request (see [`Connection::cancel`]).
+    /// Cancels every pending call (see [`Connection::cancel`]); subscriptions go on (they are
+    /// stopped by their own handle, and end with the connection).
     pub fn cancel_all(&self, reason: &str) {
         let _ = self.commands.send(spine::Command::CancelAll { reason: reason.to_owned() });
     }

@@ -81,8 +81,14 @@ impl Table {
         self.pending.contains_key(id)
     }
 
-    pub fn ids(&self) -> Vec<RequestId> {
-        self.pending.keys().cloned().collect()
+    /// The requests that are calls: everything but `subscriptions/listen`, which is a
+    /// subscription stopped by its own handle, not a call the person waits on.
+    pub fn call_ids(&self) -> Vec<RequestId> {
+        self.pending
+            .iter()
+            .filter(|(_, p)| p.method != "subscriptions/listen")
+            .map(|(id, _)| id.clone())
+            .collect()
     }
 
     /// Remembers a request given up on, so its late reply is recognised.
@@ -452,7 +458,7 @@ mod tests {
             outcomes[1].try_recv().unwrap(),
             Err(RequestError::Gone("server exited with code 1 while ping was pending".into()))
         );
-        assert!(table.ids().is_empty());
+        assert!(table.call_ids().is_empty());
     }
 
     #[test]

@@ -193,7 +193,7 @@ pub trait Transport {
             Command::Cancel { id, reason } => self.cancel(&id, &reason),
             Command::CancelAll { reason } => {
                 let held: Vec<RequestId> = self.spine().held.iter().map(|h| h.id.clone()).collect();
-                for id in held.into_iter().chain(self.spine().pending.ids()) {
+                for id in held.into_iter().chain(self.spine().pending.call_ids()) {
                     self.cancel(&id, &reason);
                 }
             }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
+import { panelTests } from "./panels.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -473,6 +474,8 @@ try {
     const held = Number(await rows.getAttribute("data-held"));
     if (!(held > 0 && held <= 20_000)) throw new Error(`${held} rows held`);
   });
+
+  await panelTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

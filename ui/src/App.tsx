@@ -6,6 +6,7 @@ import { ServerDialog } from "./components/ServerDialog";
 import { Sidebar } from "./components/Sidebar";
 import { useConnections } from "./connections/lines";
 import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
+import { NoticesProvider } from "./panels/notices";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
@@ -126,171 +127,173 @@ export function App() {
   }, []);
 
   return (
-    <div className="app">
-      <ErrorBoundary name="sidebar">
-        <Sidebar
-          servers={servers}
-          lines={shown}
-          selected={selected}
-          onSelect={(line) => {
-            setSelected(line);
-            setStderrConn(null);
-          }}
-          onConnect={connect}
-          onStop={stop}
-          onRestart={restart}
-          onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
-          onEdit={setEditing}
-          onNew={() => setEditing(blankServer())}
-          onImport={() => setImporting(true)}
-          onAddEnv={async (serverId, name) => {
-            try {
-              setServers(await backend.serversAddEnvFromHost(serverId, name));
-              setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
-            } catch (e) {
-              setNotice(errorText(e));
-            }
-          }}
-          onShowStderr={(conn) => {
-            setStderrConn(conn);
-            setBottom("stderr");
-          }}
-          onDelete={async (s) => {
-            if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
-          }}
-        />
-      </ErrorBoundary>
-      <main className="main">
-        {linesError && (
-          <div className="notice error" role="alert">
-            Connection states cannot be followed: {linesError}
-          </div>
-        )}
-        {notice && (
-          <div className="notice" role="status">
-            {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
-          </div>
-        )}
-        {asking && (
-          <ErrorBoundary key={String(asking.qid)} name="question panel">
-            <QuestionDialog
-              question={asking}
-              serverName={
-                [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection #${askingConn}`
+    <NoticesProvider>
+      <div className="app">
+        <ErrorBoundary name="sidebar">
+          <Sidebar
+            servers={servers}
+            lines={shown}
+            selected={selected}
+            onSelect={(line) => {
+              setSelected(line);
+              setStderrConn(null);
+            }}
+            onConnect={connect}
+            onStop={stop}
+            onRestart={restart}
+            onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
+            onEdit={setEditing}
+            onNew={() => setEditing(blankServer())}
+            onImport={() => setImporting(true)}
+            onAddEnv={async (serverId, name) => {
+              try {
+                setServers(await backend.serversAddEnvFromHost(serverId, name));
+                setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
+              } catch (e) {
+                setNotice(errorText(e));
               }
-              waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
-              others={questions.filter((q) => Number(q.conn) !== askingConn).length}
-              declined={declined.get(askingConn)}
-              onDeclineAll={async () => void (await backend.declineAllServerRequests(askingConn))}
-              onAnswer={async ({ result, refusal }) => {
-                const qid = Number(asking.qid);
-                try {
-                  await backend.answerServerRequest(qid, result, refusal);
-                } catch (e) {
-                  setNotice(`The answer was not delivered: ${errorText(e)}`);
-                } finally {
-                  removeQuestion(qid);
-                }
-              }}
-            />
-          </ErrorBoundary>
-        )}
-        <section className="top">
-          {current ? (
-            <>
-              <div className="tabs" role="tablist" aria-label="Server panels">
-                {PANELS.map((p, n) => (
-                  <button
-                    key={p.id}
-                    role="tab"
-                    aria-selected={shownPanel.id === p.id}
-                    title={`${p.label} (Ctrl+${n + 1})`}
-                    onClick={() => setPanel(p.id)}
-                  >
-                    {p.label}
-                  </button>
-                ))}
-              </div>
-              {/* A panel is mounted when first shown and kept, hidden, so switching tabs loses no
-                  form or result; it asks the server for nothing until the user opens it. */}
-              {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
-                <div key={`${current.event.line}-${p.id}`} role="tabpanel" hidden={p.id !== shownPanel.id}>
-                  <ErrorBoundary name={`${p.label} panel`}>{p.render(current)}</ErrorBoundary>
-                </div>
-              ))}
-            </>
-          ) : (
-            <div className="empty">
-              <h2>No server selected</h2>
-              <p>Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.</p>
+            }}
+            onShowStderr={(conn) => {
+              setStderrConn(conn);
+              setBottom("stderr");
+            }}
+            onDelete={async (s) => {
+              if (window.confirm(`Delete the saved server "${s.name}"?`)) setServers(await backend.serversDelete(s.id));
+            }}
+          />
+        </ErrorBoundary>
+        <main className="main">
+          {linesError && (
+            <div className="notice error" role="alert">
+              Connection states cannot be followed: {linesError}
             </div>
           )}
-        </section>
-        <section className="bottom">
-          <div className="tabs" role="tablist">
-            <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
-              Wire log
-            </button>
-            <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
-              stderr
-            </button>
-          </div>
-          <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
-            {bottom === "log" ? (
-              <LogView
-                key={past ? `past-${String(past.id)}` : "live"}
-                past={past}
-                onBackToLive={() => showPast(null)}
-                filter={filter}
-                setFilter={setFilter}
-                follow={follow}
-                setFollow={setFollow}
-                filterBox={filterBox}
+          {notice && (
+            <div className="notice" role="status">
+              {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
+            </div>
+          )}
+          {asking && (
+            <ErrorBoundary key={String(asking.qid)} name="question panel">
+              <QuestionDialog
+                question={asking}
+                serverName={
+                  [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection #${askingConn}`
+                }
+                waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
+                others={questions.filter((q) => Number(q.conn) !== askingConn).length}
+                declined={declined.get(askingConn)}
+                onDeclineAll={async () => void (await backend.declineAllServerRequests(askingConn))}
+                onAnswer={async ({ result, refusal }) => {
+                  const qid = Number(asking.qid);
+                  try {
+                    await backend.answerServerRequest(qid, result, refusal);
+                  } catch (e) {
+                    setNotice(`The answer was not delivered: ${errorText(e)}`);
+                  } finally {
+                    removeQuestion(qid);
+                  }
+                }}
               />
+            </ErrorBoundary>
+          )}
+          <section className="top">
+            {current ? (
+              <>
+                <div className="tabs" role="tablist" aria-label="Server panels">
+                  {PANELS.map((p, n) => (
+                    <button
+                      key={p.id}
+                      role="tab"
+                      aria-selected={shownPanel.id === p.id}
+                      title={`${p.label} (Ctrl+${n + 1})`}
+                      onClick={() => setPanel(p.id)}
+                    >
+                      {p.label}
+                    </button>
+                  ))}
+                </div>
+                {/* A panel is mounted when first shown and kept, hidden, so switching tabs loses no
+                  form or result; it asks the server for nothing until the user opens it. */}
+                {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
+                  <div key={`${current.event.line}-${p.id}`} role="tabpanel" hidden={p.id !== shownPanel.id}>
+                    <ErrorBoundary name={`${p.label} panel`}>{p.render(current)}</ErrorBoundary>
+                  </div>
+                ))}
+              </>
             ) : (
-              <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+              <div className="empty">
+                <h2>No server selected</h2>
+                <p>Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.</p>
+              </div>
             )}
-          </ErrorBoundary>
-        </section>
-      </main>
-      {importing && (
-        <ImportDialog
-          onCancel={() => setImporting(false)}
-          onImport={async (text) => {
-            const r = await backend.serversImport(text);
-            setServers(await backend.serversList());
-            setImporting(false);
-            setNotice(
-              `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
-            );
-          }}
-        />
-      )}
-      {choosingSession && (
-        <OpenSessionDialog
-          onCancel={() => setChoosingSession(false)}
-          onLive={() => {
-            showPast(null);
-            setChoosingSession(false);
-            setBottom("log");
-          }}
-          onOpen={(opened) => {
-            showPast(opened);
-            setChoosingSession(false);
-            setBottom("log");
-          }}
-        />
-      )}
-      {editing && (
-        <ServerDialog
-          server={editing}
-          onCancel={() => setEditing(null)}
-          onSave={async (s) => {
-            setServers(await backend.serversSave(s));
-            setEditing(null);
-          }}
-        />
-      )}
-    </div>
+          </section>
+          <section className="bottom">
+            <div className="tabs" role="tablist">
+              <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
+                Wire log
+              </button>
+              <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
+                stderr
+              </button>
+            </div>
+            <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
+              {bottom === "log" ? (
+                <LogView
+                  key={past ? `past-${String(past.id)}` : "live"}
+                  past={past}
+                  onBackToLive={() => showPast(null)}
+                  filter={filter}
+                  setFilter={setFilter}
+                  follow={follow}
+                  setFollow={setFollow}
+                  filterBox={filterBox}
+                />
+              ) : (
+                <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+              )}
+            </ErrorBoundary>
+          </section>
+        </main>
+        {importing && (
+          <ImportDialog
+            onCancel={() => setImporting(false)}
+            onImport={async (text) => {
+              const r = await backend.serversImport(text);
+              setServers(await backend.serversList());
+              setImporting(false);
+              setNotice(
+                `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
+              );
+            }}
+          />
+        )}
+        {choosingSession && (
+          <OpenSessionDialog
+            onCancel={() => setChoosingSession(false)}
+            onLive={() => {
+              showPast(null);
+              setChoosingSession(false);
+              setBottom("log");
+            }}
+            onOpen={(opened) => {
+              showPast(opened);
+              setChoosingSession(false);
+              setBottom("log");
+            }}
+          />
+        )}
+        {editing && (
+          <ServerDialog
+            server={editing}
+            onCancel={() => setEditing(null)}
+            onSave={async (s) => {
+              setServers(await backend.serversSave(s));
+              setEditing(null);
+            }}
+          />
+        )}
+      </div>
+    </NoticesProvider>
   );
 }

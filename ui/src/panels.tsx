@@ -5,6 +5,10 @@ import type { ReactNode } from "react";
 import type { ConnectionState } from "./ipc";
 import { TasksPanel } from "./components/TasksPanel";
 import { ToolsPanel } from "./components/ToolsPanel";
+import { ResourcesPanel } from "./panels/ResourcesPanel";
+import { PromptsPanel } from "./panels/PromptsPanel";
+import { ServerPanel } from "./panels/ServerPanel";
+import { NotificationsPanel } from "./panels/NotificationsPanel";
 
 export interface Panel {
   id: string;
@@ -14,6 +18,10 @@ export interface Panel {
 
 export const PANELS: Panel[] = [
   { id: "tools", label: "Tools", render: (line) => <ToolsPanel line={line} /> },
+  { id: "resources", label: "Resources", render: (line) => <ResourcesPanel line={line} /> },
+  { id: "prompts", label: "Prompts", render: (line) => <PromptsPanel line={line} /> },
+  { id: "server", label: "Server", render: (line) => <ServerPanel line={line} /> },
+  { id: "notifications", label: "Notifications", render: (line) => <NotificationsPanel line={line} /> },
   { id: "tasks", label: "Tasks", render: (line) => <TasksPanel line={line} /> },
 ];
 

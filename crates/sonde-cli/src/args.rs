@@ -81,7 +81,7 @@ pub struct Global {
     pub sample_reply: Option<String>,
     /// Ask the server for log messages at this level (debug, info, notice, warning, error, …).
     #[arg(help_heading = "Answering the server", long, global = true, value_name = "LEVEL")]
-    pub log_level: Option<String>,
+    pub log_level: Option<sonde_core::features::logging::LogLevel>,
     /// A directory offered to the server as a root (repeatable).
     #[arg(help_heading = "Answering the server", long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
@@ -358,7 +358,7 @@ impl Global {
         config.answers.roots = self.roots.clone();
         config.answers.elicit = self.elicit.clone();
         config.answers.sample_reply = self.sample_reply.clone();
-        config.log_level = self.log_level.clone();
+        config.log_level = self.log_level;
         config.era = self.era;
         config.probe_timeout = Duration::from_millis(self.probe_timeout);
         Ok(config)

@@ -6,6 +6,8 @@
 //! nests (`to.city=Paris`); words override `--args`. Refuses: checking against the schema
 //! (the server does, and says so).
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 /// The arguments object from `--args` (`flag` names it in errors) and the `key=value` words.
@@ -33,20 +35,18 @@ pub fn object(flag: &str, text: Option<String>, pairs: &[String]) -> Result<Opti
 
 /// Prompt arguments are strings in MCP: any other value is sent as its JSON text, and stderr
 /// says so, rather than the server failing on it with a bare `-32603`.
-pub fn strings(args: Value) -> Value {
-    let Value::Object(map) = args else { return args };
-    let strings = map
-        .into_iter()
+pub fn strings(args: Value) -> BTreeMap<String, String> {
+    let Value::Object(map) = args else { return BTreeMap::new() };
+    map.into_iter()
         .map(|(key, value)| match value {
-            Value::String(_) => (key, value),
+            Value::String(text) => (key, text),
             other => {
                 let text = other.to_string();
                 eprintln!("sonde: prompt arguments are strings; {key} is sent as {text:?}");
-                (key, Value::String(text))
+                (key, text)
             }
         })
-        .collect();
-    Value::Object(strings)
+        .collect()
 }
 
 /// The text of `--args`: itself, a file's contents (`@path`), or standard input (`-`).
@@ -121,7 +121,9 @@ mod tests {
 
     #[test]
     fn prompt_arguments_become_strings() {
-        assert_eq!(strings(json!({"n": 2, "ok": true, "s": "x"})), json!({"n": "2", "ok": "true", "s": "x"}));
+        let expected: BTreeMap<String, String> =
+            [("n", "2"), ("ok", "true"), ("s", "x")].map(|(k, v)| (k.to_owned(), v.to_owned())).into();
+        assert_eq!(strings(json!({"n": 2, "ok": true, "s": "x"})), expected);
     }
 
     #[test]

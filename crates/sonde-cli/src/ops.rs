@@ -1,9 +1,11 @@
 //! What each server command does once connected, in either era.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
-use sonde_core::connection::{Request, RequestError};
-use sonde_core::era::Era;
-use sonde_core::log::{Direction, Follow, Followed, Kind};
+use sonde_core::connection::RequestError;
+use sonde_core::features::completion::CompletionRef;
+use sonde_core::features::listen::{ListenEvent, ListenSpec};
 use sonde_core::mcp::Session;
 
 use crate::exit::{FAILED, OK, TOOL_ERROR};
@@ -20,39 +22,23 @@ pub enum Op {
     },
     Tasks(crate::tasks::TaskOp),
     Info,
-    /// One request whose result is printed as it is.
-    Simple(&'static str, Value),
-    Listen(ListenSpec),
+    /// `resources/read` of a URI.
+    Read(String),
+    /// `prompts/get` with string arguments.
+    Prompt {
+        name: String,
+        arguments: BTreeMap<String, String>,
+    },
+    /// `completion/complete` of an argument, with the others as context.
+    Complete {
+        reference: CompletionRef,
+        argument: String,
+        value: String,
+        context: BTreeMap<String, String>,
+    },
+    Listen(ListenSpec, Option<usize>),
     /// Many steps on one connection (`shell`), run by `run` rather than here.
     Shell,
-}
-
-pub struct ListenSpec {
-    pub tools: bool,
-    pub prompts: bool,
-    pub resources: bool,
-    pub uris: Vec<String>,
-    pub count: Option<usize>,
-}
-
-impl ListenSpec {
-    /// Whether a notification is of a kind this listen asked for; with no kind named, every
-    /// change is. The acknowledgement always is.
-    fn asks_for(&self, message: &Value) -> bool {
-        if !(self.tools || self.prompts || self.resources || !self.uris.is_empty()) {
-            return true;
-        }
-        match message["method"].as_str().unwrap_or_default() {
-            "notifications/tools/list_changed" => self.tools,
-            "notifications/prompts/list_changed" => self.prompts,
-            "notifications/resources/list_changed" => self.resources,
-            "notifications/resources/updated" => {
-                message["params"]["uri"].as_str().is_some_and(|uri| self.uris.iter().any(|u| u == uri))
-            }
-            "notifications/subscriptions/acknowledged" => true,
-            _ => false,
-        }
-    }
 }
 
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
@@ -76,16 +62,42 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Simple(method, params) => {
-            let result = session.request(method, Some(params)).await?;
+        Op::Read(uri) => {
+            let read = session.read_resource(&uri).await?;
             if json {
-                print::json_line(&result);
+                print::json_line(&read.result);
             } else {
-                print::result(method, &result);
+                print::result("resources/read", &read.result);
+            }
+            for problem in &read.problems {
+                eprintln!("sonde: the result is malformed: {problem}");
             }
             Ok(OK)
         }
-        Op::Listen(spec) => listen(session, spec, json).await,
+        Op::Prompt { name, arguments } => {
+            let got = session.get_prompt(&name, &arguments).await?;
+            if json {
+                print::json_line(&got.result);
+            } else {
+                print::result("prompts/get", &got.result);
+            }
+            for problem in &got.problems {
+                eprintln!("sonde: the result is malformed: {problem}");
+            }
+            Ok(OK)
+        }
+        Op::Complete { reference, argument, value, context } => {
+            let completion = session.complete(&reference, &argument, &value, &context).await?;
+            if json {
+                print::json_line(&json!({ "completion": completion }));
+            } else {
+                for value in &completion.values {
+                    outln!("{value}");
+                }
+            }
+            Ok(OK)
+        }
+        Op::Listen(spec, count) => listen(session, spec, count, json).await,
         Op::Shell => Err(RequestError::Protocol("the shell is not a single operation".into())),
     }
 }
@@ -143,147 +155,45 @@ async fn call(
     Ok(OK)
 }
 
-/// Prints notifications until `count` arrived, the server ends the subscription, or the user
-/// interrupts. The notifications are read from the live wire log, which already holds them.
-async fn listen(session: &Session, spec: ListenSpec, json: bool) -> Result<i32, RequestError> {
-    let live = session.conn.log().follow();
-    let conn = session.conn.id();
-    let listen_id = match session.era() {
-        Era::Modern => {
-            let params = json!({"notifications": {
-                "toolsListChanged": spec.tools,
-                "promptsListChanged": spec.prompts,
-                "resourcesListChanged": spec.resources,
-                "resourceSubscriptions": spec.uris,
-            }});
-            let call = session.start(Request::new("subscriptions/listen", Some(params)))?;
-            Some(call)
-        }
-        Era::Legacy => {
-            for uri in &spec.uris {
-                session.request("resources/subscribe", Some(json!({ "uri": uri }))).await?;
-            }
-            None
-        }
-    };
-    let wanted_id = listen_id.as_ref().map(|c| serde_json::to_value(&c.id).expect("an id serializes"));
-    let call_id = listen_id.as_ref().map(|c| c.id.clone());
-    eprintln!("sonde: listening; Ctrl-C stops");
-    let outcome = listen_id.map(|c| Box::pin(c.outcome()) as Outcome);
-    let code = print_notifications(live, conn, wanted_id, outcome, &spec, json).await;
-    // Ending it ourselves: cancel the listen request (2026-07-28 on stdio), or unsubscribe.
-    match call_id {
-        Some(id) => session.conn.cancel(&id, "sonde listen is done"),
-        None => {
-            for uri in &spec.uris {
-                session.request("resources/unsubscribe", Some(json!({ "uri": uri }))).await?;
-            }
-        }
-    }
-    code
-}
-
-type Outcome = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Value, RequestError>> + Send>>;
-
-async fn print_notifications(
-    mut live: Follow,
-    conn: u64,
-    wanted_id: Option<Value>,
-    mut outcome: Option<Outcome>,
-    spec: &ListenSpec,
+/// Prints the subscription's changes until `count` arrived, the server ends it, or the user
+/// interrupts; then stops it.
+async fn listen(
+    session: &Session,
+    spec: ListenSpec,
+    count: Option<usize>,
     json: bool,
 ) -> Result<i32, RequestError> {
-    let count = spec.count;
+    let mut listening = session.listen(spec).await?;
+    eprintln!("sonde: listening; Ctrl-C stops");
     let mut seen = 0usize;
-    loop {
-        let entry = tokio::select! {
-            // Both are cancellation-safe: `next` loses no entry when dropped unfinished, and
-            // the pinned outcome is polled again where it stopped.
-            followed = live.next() => match followed {
-                Some(Followed::Entry(entry)) => entry,
-                Some(Followed::Skipped(n)) => {
-                    skipped(n);
-                    continue;
-                }
-                None => return Ok(OK),
-            },
-            ended = async { outcome.as_mut().expect("guarded").await }, if outcome.is_some() => {
-                // Everything the server sent before ending is already in the log: print it.
-                while let Some(followed) = live.try_next() {
-                    match followed {
-                        Followed::Entry(entry) => {
-                            if let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref(), spec) {
-                                show(&message, json);
-                            }
-                        }
-                        Followed::Skipped(n) => skipped(n),
-                    }
-                }
-                match ended {
-                    Ok(_) => eprintln!("sonde: the server ended the subscription"),
-                    Err(RequestError::Cancelled { reason, .. }) => eprintln!("sonde: subscription ended: {reason}"),
-                    Err(e) => return Err(e),
-                }
+    while let Some(event) = listening.next().await {
+        match event {
+            ListenEvent::Acknowledged(granted) => eprintln!("sonde: acknowledged: {granted}"),
+            ListenEvent::Skipped(n) => {
+                eprintln!("sonde: {n} log entries went by too fast to print; see sonde log")
+            }
+            ListenEvent::Ended(reason) => {
+                eprintln!("sonde: {reason}");
                 return Ok(OK);
             }
-        };
-        let Some(message) = subscription_message(&entry, conn, wanted_id.as_ref(), spec) else { continue };
-        if !show(&message, json) {
-            continue;
-        }
-        seen += 1;
-        if count.is_some_and(|n| seen >= n) {
-            return Ok(OK);
-        }
-    }
-}
-
-fn skipped(n: u64) {
-    eprintln!("sonde: {n} log entries went by too fast to print; see sonde log");
-}
-
-/// The change notification an entry carries, if it belongs to this subscription: on this
-/// connection, received, a notification other than progress and log messages, and (in
-/// 2026-07-28) tagged with the listen request's id, JSON type included, and of a kind `spec`
-/// asked for (a server may send changes nobody asked about; 2025-11-25 servers always do). The
-/// server ending the subscription with `notifications/cancelled` is handled by the request itself.
-fn subscription_message(
-    entry: &sonde_core::log::Entry,
-    conn: u64,
-    wanted: Option<&Value>,
-    spec: &ListenSpec,
-) -> Option<Value> {
-    if entry.conn != conn || entry.kind != Kind::Message || entry.dir != Direction::In {
-        return None;
-    }
-    let message: Value = serde_json::from_str(entry.text.as_deref()?).ok()?;
-    let method = message["method"].as_str()?;
-    let skipped = ["notifications/progress", "notifications/message", "notifications/cancelled"];
-    if !method.starts_with("notifications/") || skipped.contains(&method) || !spec.asks_for(&message) {
-        return None;
-    }
-    if let Some(wanted) = wanted {
-        if message.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId") != Some(wanted) {
-            return None;
+            ListenEvent::Failed(e) => return Err(e),
+            ListenEvent::Change(notice) => {
+                if json {
+                    print::json_line(
+                        &json!({"jsonrpc": "2.0", "method": notice.method, "params": notice.params}),
+                    );
+                } else {
+                    outln!("{} {}", notice.method, notice.params);
+                }
+                seen += 1;
+                if count.is_some_and(|n| seen >= n) {
+                    break;
+                }
+            }
         }
     }
-    Some(message)
-}
-
-/// Prints a subscription message: the acknowledgement on stderr, a change on stdout. True for
-/// a change, which counts towards `--count`.
-fn show(message: &Value, json: bool) -> bool {
-    if message["method"] == "notifications/subscriptions/acknowledged" {
-        eprintln!("sonde: acknowledged: {}", message["params"]["notifications"]);
-        return false;
-    }
-    if json {
-        print::json_line(message);
-    } else {
-        let params = message.get("params").map(Value::to_string).unwrap_or_default();
-        outln!("{} {params}", message["method"].as_str().unwrap_or_default());
-    }
-    true
+    listening.stop().await?;
+    Ok(OK)
 }
 
 /// Some servers list more tools to clients that can answer them (roots, sampling,

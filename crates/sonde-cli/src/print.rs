@@ -70,11 +70,6 @@ pub fn result(method: &str, result: &Value) {
                 }
             }
         }
-        "completion/complete" => {
-            for value in result["completion"]["values"].as_array().into_iter().flatten() {
-                outln!("{}", value.as_str().map_or_else(|| value.to_string(), str::to_owned));
-            }
-        }
         _ => outln!("{}", serde_json::to_string_pretty(result).expect("serializes")),
     }
 }

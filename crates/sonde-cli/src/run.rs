@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use sonde_core::connection::RequestError;
 use sonde_core::era_cache::EraCache;
+use sonde_core::features::completion::CompletionRef;
+use sonde_core::features::listen::ListenSpec;
 use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
@@ -81,23 +83,19 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         Command::Resources { action: ResourcesAction::Templates { common } } => {
             (common, Op::List("resources/templates/list", "resourceTemplates"))
         }
-        Command::Resources { action: ResourcesAction::Read { uri, common } } => {
-            (common, Op::Simple("resources/read", json!({ "uri": uri })))
-        }
+        Command::Resources { action: ResourcesAction::Read { uri, common } } => (common, Op::Read(uri)),
         Command::Prompts { action: PromptsAction::List { common } } => {
             (common, Op::List("prompts/list", "prompts"))
         }
         Command::Prompts { action: PromptsAction::Get { name, pairs, args, common } } => {
-            let mut params = json!({ "name": name });
-            if let Some(args) = arguments::object("--args", args, &pairs)? {
-                params["arguments"] = arguments::strings(args);
-            }
-            (common, Op::Simple("prompts/get", params))
+            let arguments =
+                arguments::object("--args", args, &pairs)?.map(arguments::strings).unwrap_or_default();
+            (common, Op::Prompt { name, arguments })
         }
         Command::Complete { prompt, resource, argument, value, context, common } => {
             let reference = match (prompt, resource) {
-                (Some(name), _) => json!({"type": "ref/prompt", "name": name}),
-                (None, Some(uri)) => json!({"type": "ref/resource", "uri": uri}),
+                (Some(name), _) => CompletionRef::Prompt { name },
+                (None, Some(uri)) => CompletionRef::Resource { uri },
                 (None, None) => {
                     return Err(
                         "complete needs --prompt NAME or --resource TEMPLATE (a resource template's URI)"
@@ -105,15 +103,13 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
                     )
                 }
             };
-            let mut params = json!({"ref": reference, "argument": {"name": argument, "value": value}});
-            if let Some(context) = arguments::object("--context", context, &[])? {
-                params["context"] = json!({ "arguments": context });
-            }
-            (common, Op::Simple("completion/complete", params))
+            let context =
+                arguments::object("--context", context, &[])?.map(arguments::strings).unwrap_or_default();
+            (common, Op::Complete { reference, argument, value, context })
         }
         Command::Shell { common } => (common, Op::Shell),
         Command::Listen { tools, prompts, resources, resource, count, common } => {
-            (common, Op::Listen(ops::ListenSpec { tools, prompts, resources, uris: resource, count }))
+            (common, Op::Listen(ListenSpec { tools, prompts, resources, uris: resource }, count))
         }
         Command::Log(_)
         | Command::Sessions { .. }

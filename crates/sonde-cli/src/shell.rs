@@ -7,13 +7,13 @@
 
 use std::io::IsTerminal;
 
-use serde_json::json;
 use sonde_core::connection::RequestError;
+use sonde_core::features::listen::ListenSpec;
 use sonde_core::log::Filter;
 use sonde_core::mcp::Session;
 
 use crate::exit::{FAILED, OK};
-use crate::ops::{self, ListenSpec, Op};
+use crate::ops::{self, Op};
 use crate::tasks::TaskOp;
 use crate::{arguments, print, suggest};
 
@@ -72,29 +72,28 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
             let tool = name("a tool name")?;
             Step::Run(Op::Call { tool, arguments: arguments::object("call", None, &rest[1..])?, task: false })
         }
-        "read" => Step::Run(Op::Simple("resources/read", json!({ "uri": name("a URI")? }))),
+        "read" => Step::Run(Op::Read(name("a URI")?.to_owned())),
         "prompt" => {
-            let mut params = json!({ "name": name("a prompt name")? });
-            if let Some(args) = arguments::object("prompt", None, &rest[1..])? {
-                params["arguments"] = arguments::strings(args);
-            }
-            Step::Run(Op::Simple("prompts/get", params))
+            let prompt = name("a prompt name")?.to_owned();
+            let arguments =
+                arguments::object("prompt", None, &rest[1..])?.map(arguments::strings).unwrap_or_default();
+            Step::Run(Op::Prompt { name: prompt, arguments })
         }
         "listen" => {
-            let mut spec =
-                ListenSpec { tools: false, prompts: false, resources: false, uris: vec![], count: Some(1) };
+            let mut spec = ListenSpec::default();
+            let mut count = Some(1);
             for word in rest {
                 match word.as_str() {
                     "tools" => spec.tools = true,
                     "prompts" => spec.prompts = true,
                     "resources" => spec.resources = true,
                     n => {
-                        spec.count =
+                        count =
                             Some(n.parse().map_err(|_| format!("listen: {n:?} is not a kind or a count"))?)
                     }
                 }
             }
-            Step::Run(Op::Listen(spec))
+            Step::Run(Op::Listen(spec, count))
         }
         "tasks" => Step::Run(Op::Tasks(TaskOp::List)),
         "task" => Step::Run(Op::Tasks(TaskOp::Get(name("a task id")?))),

@@ -23,7 +23,7 @@ fn tools_list_json_prints_every_tool_and_the_session_log_path() {
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(names, ["echo", "add", "slow", "greet", "image"]);
+    assert_eq!(names, ["echo", "add", "slow", "greet", "image", "touch"]);
     let path = session_path(&out.stderr);
     assert!(path.starts_with(home.join("sonde/sessions")), "{path:?}");
     assert!(path.exists());

@@ -82,7 +82,7 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
 }
 
 /** One content block, or its JSON when it is not of a shape Sonde reads. */
-function BlockView({ raw }: { raw: unknown }) {
+export function BlockView({ raw }: { raw: unknown }) {
   const b = readable(raw);
   const word = (v: unknown) => (typeof v === "string" ? v : "");
   if (b === null) return <pre className="mono">{JSON.stringify(raw, null, 2)}</pre>;

@@ -16,6 +16,7 @@ import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../f
 import { SchemaForm } from "../forms/SchemaForm";
 import { ErrorBoundary } from "./ErrorBoundary";
 import { ResultView } from "./ResultView";
+import { useListChanges } from "../panels/useListChanges";
 
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
 type Tool = ToolView & { at: number };
@@ -53,6 +54,8 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
   // Each Refresh bumps `listed`, which lists again; a listing that comes back after a newer one
   // started is dropped. A new ready connection on the line lists again too.
   const [listed, setListed] = useState(0);
+  // A tools list change the server announces lists again.
+  useListChanges(conn, ready, "tools", () => setListed((n) => n + 1));
   useEffect(() => {
     if (!ready) return;
     let current = true;

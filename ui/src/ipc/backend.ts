@@ -6,6 +6,19 @@
 import type * as B from "./bindings";
 
 export type CallOutcome = B.CallOutcome_Serialize;
+export type Completion = B.Completion_Serialize;
+export type CompletionRef = B.CompletionRef;
+export type ContentView = B.ContentView_Serialize;
+export type ListKind = B.ListKind;
+export type ListPage = B.ListPage_Serialize;
+export type ListenSpec = B.ListenSpec_Deserialize;
+export type LogLevel = B.LogLevel;
+export type Notice = B.Notice_Serialize;
+export type NoticeEvent = B.NoticeEvent_Serialize;
+export type Ping = B.Ping;
+export type PromptView = B.PromptView;
+export type ReadView = B.ReadView_Serialize;
+export type SubscriptionEvent = B.SubscriptionEvent_Serialize;
 export type ConnectionState = B.ConnectionState_Serialize;
 export type ConnState = B.ConnState_Serialize;
 export type Entry = B.Entry_Serialize;
@@ -120,6 +133,40 @@ export interface Backend {
   answerServerRequest(qid: number, result: JsonValue | null, refusal: string | null): Promise<void>;
   /** Declines every question a connection has waiting; resolves with how many. */
   declineAllServerRequests(connId: number): Promise<number>;
+  // The MCP surface beyond tools; each is one core call.
+  /** One page of a list, from `cursor` (null: the first). */
+  listPage(id: number, kind: ListKind, cursor: JsonValue | null): Promise<ListPage>;
+  /** Every item of a list, all pages followed. */
+  listAll(id: number, kind: ListKind): Promise<JsonValue[]>;
+  resourceRead(id: number, uri: string): Promise<ReadView>;
+  /** Saves a blob (base64) to `path` (relative: in the download directory), never over an
+   * existing file; resolves with the path written. */
+  resourceSave(path: string, blob: string): Promise<string>;
+  /** A template's variables, each once, in order (the core reads RFC 6570). */
+  templateVariables(template: string): Promise<string[]>;
+  /** The URI a template names with these values (the core expands RFC 6570). */
+  templateExpand(template: string, values: Record<string, string>): Promise<string>;
+  promptGet(id: number, name: string, args: Record<string, string>): Promise<PromptView>;
+  /** The server's suggestions for `argument` typed so far as `value`, with the other
+   * arguments already filled as `context`. Rejects when the server does not declare completions. */
+  complete(
+    id: number,
+    reference: CompletionRef,
+    argument: string,
+    value: string,
+    context: Record<string, string>,
+  ): Promise<Completion>;
+  /** The log level asked of the server so far (null: none). */
+  logLevelGet(id: number): Promise<LogLevel | null>;
+  logLevelSet(id: number, level: LogLevel): Promise<void>;
+  /** A round trip, measured by the core (`ping`, or `server/discover` in 2026-07-28). */
+  ping(id: number): Promise<Ping>;
+  /** Every server notification of every connection, as each is recorded. */
+  onNotification(handler: (e: NoticeEvent) => void): Promise<void>;
+  /** Starts a subscription; its events (the last says it ended) go to `onEvent`. Resolves with
+   * its number, for `unsubscribe`. */
+  subscribe(id: number, spec: ListenSpec, onEvent: (e: SubscriptionEvent) => void): Promise<number>;
+  unsubscribe(subscription: number): Promise<void>;
   /** The tasks of a connection the core knows now; `onTask` hears each change after it, the
    * task's whole new view with a newer `version`. The core follows every task to its end. */
   tasksFollow(id: number, onTask: (v: TaskView) => void): Promise<TaskView[]>;

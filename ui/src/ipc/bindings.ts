@@ -37,10 +37,8 @@ export const commands = {
 	toolsList: (id: number) => __TAURI_INVOKE<ToolView_Serialize[]>("tools_list", { id }),
 	/**
 	 *  Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
-	 *  `progress` as they come. A call that becomes a task returns at once with the task, which the
-	 *  core follows from then on (`tasks_follow`). The arguments are `args`: the generated TypeScript
-	 *  function takes the same names, and `arguments` cannot name a parameter in strict-mode
-	 *  JavaScript.
+	 *  `progress` as they come. The arguments are `args`: the generated TypeScript function takes
+	 *  the same names, and `arguments` cannot name a parameter in strict-mode JavaScript.
 	 */
 	toolCall: (id: number, tool: Value, args: Value | null, progress: Channel<Value>) => __TAURI_INVOKE<CallOutcome_Serialize>("tool_call", { id, tool, args, progress }),
 	/**  Cancels every request in flight on a connection (the UI runs one call at a time). */
@@ -90,20 +88,39 @@ export const commands = {
 	serverRequestAnswer: (qid: number, result: Value | null, refusal: string | null) => __TAURI_INVOKE<null>("server_request_answer", { qid, result, refusal }),
 	/**  Declines every question connection `id` has waiting; returns how many. */
 	serverRequestsDeclineAll: (id: number) => __TAURI_INVOKE<number>("server_requests_decline_all", { id }),
+	/**  One page of a list, from `cursor` (`null`: the first page). */
+	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
+	/**  Every item of a list, all pages followed. */
+	listAll: (id: number, kind: ListKind) => __TAURI_INVOKE<Value[]>("list_all", { id, kind }),
+	resourceRead: (id: number, uri: string) => __TAURI_INVOKE<ReadView_Serialize>("resource_read", { id, uri }),
 	/**
-	 *  The tasks of connection `id` the core knows now; each change of one after it arrives on
-	 *  `channel` as it happens, the task's whole new view.
+	 *  Saves a blob a read gave (base64) to `path` (relative: in the download directory); returns
+	 *  the path written. An existing file is never overwritten.
 	 */
-	tasksFollow: (id: number, channel: Channel<TaskView_Deserialize>) => __TAURI_INVOKE<TaskView_Serialize[]>("tasks_follow", { id, channel }),
-	/**  The tasks of connection `id`, with the server's `tasks/list` asked where it has one. */
-	tasksList: (id: number) => __TAURI_INVOKE<TaskView_Serialize[]>("tasks_list", { id }),
-	/**  Asks the server for one task's state now (`tasks/get`). */
-	taskGet: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_get", { id, taskId }),
+	resourceSave: (path: string, blob: string) => __TAURI_INVOKE<string>("resource_save", { path, blob }),
+	/**  A template's variables, each once, in order. */
+	templateVariables: (template: string) => __TAURI_INVOKE<string[]>("template_variables", { template }),
+	/**  The URI a template names with these values (RFC 6570). */
+	templateExpand: (template: string, values: { [key in string]: string }) => __TAURI_INVOKE<string>("template_expand", { template, values }),
+	promptGet: (id: number, name: string, args: { [key in string]: string }) => __TAURI_INVOKE<PromptView>("prompt_get", { id, name, args }),
 	/**
-	 *  Asks the server to cancel a task (`tasks/cancel`); the core keeps following it until the
-	 *  server says it ended.
+	 *  Suggestions for `argument` typed so far as `value`; `context` holds the other arguments
+	 *  already filled. A server without `completions` is not asked (the error says so).
 	 */
-	taskCancel: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_cancel", { id, taskId }),
+	complete: (id: number, reference: CompletionRef, argument: string, value: string, context: { [key in string]: string }) => __TAURI_INVOKE<Completion_Serialize>("complete", { id, reference, argument, value, context }),
+	/**  The log level asked of a connection's server so far (`null`: none asked). */
+	logLevelGet: (id: number) => __TAURI_INVOKE<LogLevel | null>("log_level_get", { id }),
+	logLevelSet: (id: number, level: LogLevel) => __TAURI_INVOKE<null>("log_level_set", { id, level }),
+	ping: (id: number) => __TAURI_INVOKE<Ping>("ping", { id }),
+	/**  Streams every server notification of every connection as it is recorded. */
+	notificationsFollow: (channel: Channel<NoticeEvent_Deserialize>) => __TAURI_INVOKE<void>("notifications_follow", { channel }),
+	/**
+	 *  Starts a subscription on a connection; its events arrive on `channel` until it ends.
+	 *  Returns its number, for `unsubscribe`.
+	 */
+	subscribe: (id: number, spec: ListenSpec_Deserialize, channel: Channel<SubscriptionEvent_Deserialize>) => __TAURI_INVOKE<number>("subscribe", { id, spec, channel }),
+	/**  Stops a subscription; its channel hears that it ended. One already over is no error. */
+	unsubscribe: (subscription: number) => __TAURI_INVOKE<void>("unsubscribe", { subscription }),
 };
 
 /* Types */
@@ -120,11 +137,6 @@ export type CallOutcome_Deserialize = {
 	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check?: OutputCheck | null,
-	/**
-	 *  The task the call became (`result` is then its `CreateTaskResult`, and the tool's result
-	 *  comes when the task is followed to its end).
-	 */
-	task?: Task_Deserialize | null,
 };
 
 /**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
@@ -137,11 +149,26 @@ export type CallOutcome_Serialize = {
 	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check: OutputCheck | null,
-	/**
-	 *  The task the call became (`result` is then its `CreateTaskResult`, and the tool's result
-	 *  comes when the task is followed to its end).
-	 */
-	task: Task_Serialize | null,
+};
+
+/**  The server's suggestions. */
+export type Completion = Completion_Serialize | Completion_Deserialize;
+
+/**  What is being completed: a prompt's argument or a resource template's variable. */
+export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/**  The server's suggestions. */
+export type Completion_Deserialize = {
+	values: string[],
+	total?: number | null,
+	hasMore: boolean,
+};
+
+/**  The server's suggestions. */
+export type Completion_Serialize = {
+	values: string[],
+	total: number | null,
+	hasMore: boolean,
 };
 
 /**  Where a connection is. Every state a front end shows comes from here. */
@@ -213,6 +240,44 @@ export type ConnectionState_Serialize = {
 	/**  The saved server, when the line was started from one. */
 	serverId: string | null,
 	name: string,
+};
+
+/**  How a content item is shown. */
+export type ContentKind = 
+/**  Text, shown as it is (Markdown and HTML included: as source). */
+"text" | 
+/**  Text that parsed as JSON; `text` holds it pretty-printed. */
+"json" | "image" | "audio" | 
+/**  Bytes of another type: their size, and saving them. */
+"binary";
+
+/**  One item of a read's `contents`. */
+export type ContentView = ContentView_Serialize | ContentView_Deserialize;
+
+/**  One item of a read's `contents`. */
+export type ContentView_Deserialize = {
+	uri?: string | null,
+	mimeType?: string | null,
+	kind: ContentKind,
+	/**  The text (pretty for JSON) of a text item. */
+	text?: string | null,
+	/**  The base64 of a blob item, as the server sent it. */
+	blob?: string | null,
+	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
+	size: number,
+};
+
+/**  One item of a read's `contents`. */
+export type ContentView_Serialize = {
+	uri: string | null,
+	mimeType: string | null,
+	kind: ContentKind,
+	/**  The text (pretty for JSON) of a text item. */
+	text: string | null,
+	/**  The base64 of a blob item, as the server sent it. */
+	blob: string | null,
+	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
+	size: number,
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -586,6 +651,45 @@ export type Lifecycle_Serialize =
 /**  Supervision gave up: the server ended `exits` times within `window_ms`. */
 ({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
+/**  A paginated list of the server. */
+export type ListKind = "tools" | "resources" | "templates" | "prompts";
+
+/**  One page of a list, and the cursor of the next (none at the end). */
+export type ListPage = ListPage_Serialize | ListPage_Deserialize;
+
+/**  One page of a list, and the cursor of the next (none at the end). */
+export type ListPage_Deserialize = {
+	items: Value[],
+	nextCursor?: Value | null,
+};
+
+/**  One page of a list, and the cursor of the next (none at the end). */
+export type ListPage_Serialize = {
+	items: Value[],
+	nextCursor: Value | null,
+};
+
+/**  What a subscription asks for; with nothing asked, every change notification is heard. */
+export type ListenSpec = ListenSpec_Serialize | ListenSpec_Deserialize;
+
+/**  What a subscription asks for; with nothing asked, every change notification is heard. */
+export type ListenSpec_Deserialize = {
+	tools?: boolean,
+	prompts?: boolean,
+	resources?: boolean,
+	/**  Resources whose updates are asked for. */
+	uris?: string[],
+};
+
+/**  What a subscription asks for; with nothing asked, every change notification is heard. */
+export type ListenSpec_Serialize = {
+	tools: boolean,
+	prompts: boolean,
+	resources: boolean,
+	/**  Resources whose updates are asked for. */
+	uris: string[],
+};
+
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch = LogBatch_Serialize | LogBatch_Deserialize;
 
@@ -613,12 +717,98 @@ export type LogBatch_Serialize = {
 	ended: boolean,
 };
 
+/**  A level of server log messages, least severe first. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
 /**  How far a filter's matches have been counted. */
 export type MatchCount = {
 	/**  Matches among the entries with seq below `scanned`. */
 	count: number,
 	/**  Every entry below this seq has been looked at. */
 	scanned: number,
+};
+
+/**  A notification a server sent. */
+export type Notice = Notice_Serialize | Notice_Deserialize;
+
+/**  What the notices stream sends. */
+export type NoticeEvent = NoticeEvent_Serialize | NoticeEvent_Deserialize;
+
+/**  What the notices stream sends. */
+export type NoticeEvent_Deserialize = { event: "notice"; notice: Notice_Deserialize } | 
+/**  This many log entries went by too fast to read; the wire log has them. */
+{ event: "skipped"; entries: number };
+
+/**  What the notices stream sends. */
+export type NoticeEvent_Serialize = { event: "notice"; notice: Notice_Serialize } | 
+/**  This many log entries went by too fast to read; the wire log has them. */
+{ event: "skipped"; entries: number };
+
+/**  What a notification says. */
+export type NoticeKind = NoticeKind_Serialize | NoticeKind_Deserialize;
+
+/**  What a notification says. */
+export type NoticeKind_Deserialize = 
+/**
+ *  `notifications/message`: the level as sent (a server may send one the protocol does not
+ *  name), the logger if any, and the data.
+ */
+{ kind: "log"; level: string; logger?: string | null; data: Value } | 
+/**  `notifications/{tools,prompts,resources}/list_changed`: which list. */
+{ kind: "list_changed"; list: string } | 
+/**  `notifications/resources/updated`. */
+{ kind: "resource_updated"; uri: string } | 
+/**  `notifications/progress`. */
+{ kind: "progress"; progress?: number | null; total?: number | null; message?: string | null } | 
+/**  `notifications/subscriptions/acknowledged`: what the server granted. */
+{ kind: "acknowledged"; granted: Value } | 
+/**  Anything else (`notifications/cancelled`, task status, an extension's). */
+{ kind: "other" };
+
+/**  What a notification says. */
+export type NoticeKind_Serialize = 
+/**
+ *  `notifications/message`: the level as sent (a server may send one the protocol does not
+ *  name), the logger if any, and the data.
+ */
+{ kind: "log"; level: string; logger: string | null; data: Value } | 
+/**  `notifications/{tools,prompts,resources}/list_changed`: which list. */
+{ kind: "list_changed"; list: string } | 
+/**  `notifications/resources/updated`. */
+{ kind: "resource_updated"; uri: string } | 
+/**  `notifications/progress`. */
+{ kind: "progress"; progress: number | null; total: number | null; message: string | null } | 
+/**  `notifications/subscriptions/acknowledged`: what the server granted. */
+{ kind: "acknowledged"; granted: Value } | 
+/**  Anything else (`notifications/cancelled`, task status, an extension's). */
+{ kind: "other" };
+
+/**  A notification a server sent. */
+export type Notice_Deserialize = {
+	/**  The wire log entry that holds it. */
+	seq: number,
+	conn: number,
+	/**  Wall-clock time it was recorded. */
+	time: string,
+	method: string,
+	what: NoticeKind_Deserialize,
+	params: Value,
+	/**  The 2026-07-28 subscription it belongs to (the listen request's id), if any. */
+	subscription?: Value | null,
+};
+
+/**  A notification a server sent. */
+export type Notice_Serialize = {
+	/**  The wire log entry that holds it. */
+	seq: number,
+	conn: number,
+	/**  Wall-clock time it was recorded. */
+	time: string,
+	method: string,
+	what: NoticeKind_Serialize,
+	params: Value,
+	/**  The 2026-07-28 subscription it belongs to (the listen request's id), if any. */
+	subscription: Value | null,
 };
 
 /**  A past session, opened: the id that names it to the log commands, and what a listing says. */
@@ -664,6 +854,20 @@ export type Page_Serialize = {
 	next: number | null,
 };
 
+/**  A round trip, measured. */
+export type Ping = {
+	/**  The request sent: `ping`, or `server/discover` in 2026-07-28. */
+	method: string,
+	/**  Milliseconds from sending the request to its reply. */
+	ms: number | null,
+};
+
+/**  A `GetPromptResult` and what keeps it from being read as the protocol says. */
+export type PromptView = {
+	result: Value,
+	problems: string[],
+};
+
 /**  What the window hears about server questions. */
 export type QuestionEvent = 
 /**  A question for the person. */
@@ -675,6 +879,25 @@ export type QuestionEvent =
 { event: "declined"; conn: number; method: string; declined: number; limit: number } | 
 /**  Questions that no longer wait: the person declined them all, or their connection ended. */
 { event: "withdrawn"; qids: number[]; reason: string };
+
+/**  A read's result as Sonde reads it. */
+export type ReadView = ReadView_Serialize | ReadView_Deserialize;
+
+/**  A read's result as Sonde reads it. */
+export type ReadView_Deserialize = {
+	contents: ContentView_Deserialize[],
+	/**  What keeps the result from being read as the protocol says, in words. */
+	problems: string[],
+	result: Value,
+};
+
+/**  A read's result as Sonde reads it. */
+export type ReadView_Serialize = {
+	contents: ContentView_Serialize[],
+	/**  What keeps the result from being read as the protocol says, in words. */
+	problems: string[],
+	result: Value,
+};
 
 /**  One saved server. */
 export type SavedServer = SavedServer_Serialize | SavedServer_Deserialize;
@@ -884,6 +1107,23 @@ export type StateEvent_Serialize = {
 	state: ConnState_Serialize,
 };
 
+/**  What a subscription's channel hears. */
+export type SubscriptionEvent = SubscriptionEvent_Serialize | SubscriptionEvent_Deserialize;
+
+/**  What a subscription's channel hears. */
+export type SubscriptionEvent_Deserialize = 
+/**  2026-07-28: the server acknowledged, granting this. */
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Deserialize } | { event: "skipped"; entries: number } | 
+/**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
+{ event: "ended"; reason: string };
+
+/**  What a subscription's channel hears. */
+export type SubscriptionEvent_Serialize = 
+/**  2026-07-28: the server acknowledged, granting this. */
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Serialize } | { event: "skipped"; entries: number } | 
+/**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
+{ event: "ended"; reason: string };
+
 /**  The decoded outline of a message: enough to filter and correlate without parsing again. */
 export type Summary = Summary_Serialize | Summary_Deserialize;
 
@@ -905,95 +1145,6 @@ export type Summary_Serialize = {
 	/**  The id as JSON text, so `1` and `"1"` stay different. */
 	id?: string,
 	error_code?: number,
-};
-
-/**  One task's state, as the server last described it. */
-export type Task = Task_Serialize | Task_Deserialize;
-
-/**  Where a task is. The last three are terminal: the task never leaves them. */
-export type TaskStatus = "working" | 
-/**  The server needs an answer from the client before the task can go on. */
-"input_required" | "completed" | "failed" | "cancelled";
-
-/**  A task as a front end shows it: its state, and once it ended, its result or why it has none. */
-export type TaskView = TaskView_Serialize | TaskView_Deserialize;
-
-/**  A task as a front end shows it: its state, and once it ended, its result or why it has none. */
-export type TaskView_Deserialize = {
-	/**  The connection the task belongs to. */
-	conn: number,
-	task: Task_Deserialize,
-	/**  The tool whose call became this task, when Sonde made the call. */
-	tool?: string | null,
-	/**  The tool's result once the task ended with one, read and checked like a call's. */
-	outcome?: CallOutcome_Deserialize | null,
-	/**  Why there is no result: the error the task failed with, or why Sonde stopped following. */
-	error?: string | null,
-	/**  True while Sonde is following the task (asking the server about it). */
-	following: boolean,
-	/**
-	 *  Increases with every change the hub records, so a front end keeps the newest view it
-	 *  has seen of each task; 0 in a view that did not come from the hub's table.
-	 */
-	version: number,
-};
-
-/**  A task as a front end shows it: its state, and once it ended, its result or why it has none. */
-export type TaskView_Serialize = {
-	/**  The connection the task belongs to. */
-	conn: number,
-	task: Task_Serialize,
-	/**  The tool whose call became this task, when Sonde made the call. */
-	tool: string | null,
-	/**  The tool's result once the task ended with one, read and checked like a call's. */
-	outcome: CallOutcome_Serialize | null,
-	/**  Why there is no result: the error the task failed with, or why Sonde stopped following. */
-	error: string | null,
-	/**  True while Sonde is following the task (asking the server about it). */
-	following: boolean,
-	/**
-	 *  Increases with every change the hub records, so a front end keeps the newest view it
-	 *  has seen of each task; 0 in a view that did not come from the hub's table.
-	 */
-	version: number,
-};
-
-/**  One task's state, as the server last described it. */
-export type Task_Deserialize = {
-	taskId: string,
-	status: TaskStatus,
-	statusMessage?: string | null,
-	/**  ISO 8601, as the server wrote it. */
-	createdAt?: string | null,
-	lastUpdatedAt?: string | null,
-	/**
-	 *  How long after its creation the server keeps the task, in milliseconds; `None` when
-	 *  unlimited or not said.
-	 */
-	ttlMs?: number | null,
-	/**  How often the server would like to be asked, in milliseconds. */
-	pollIntervalMs?: number | null,
-	/**  True once the status is terminal (`completed`, `failed`, `cancelled`). */
-	terminal: boolean,
-};
-
-/**  One task's state, as the server last described it. */
-export type Task_Serialize = {
-	taskId: string,
-	status: TaskStatus,
-	statusMessage: string | null,
-	/**  ISO 8601, as the server wrote it. */
-	createdAt: string | null,
-	lastUpdatedAt: string | null,
-	/**
-	 *  How long after its creation the server keeps the task, in milliseconds; `None` when
-	 *  unlimited or not said.
-	 */
-	ttlMs: number | null,
-	/**  How often the server would like to be asked, in milliseconds. */
-	pollIntervalMs: number | null,
-	/**  True once the status is terminal (`completed`, `failed`, `cancelled`). */
-	terminal: boolean,
 };
 
 /**  One listed tool, read. */

@@ -16,6 +16,7 @@ import type {
 } from "./backend";
 import { blankServer } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
+import { memorySurface } from "./memorySurface";
 import type { FilterKey, Kind } from "./bindings";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
@@ -317,7 +318,15 @@ export function memoryBackend(
         era: hostile.has(conn) ? "legacy" : "modern",
         decidedBy: hostile.has(conn) ? "server/discover answered -32601; initialize" : "server/discover",
         serverInfo: { name: hostile.has(conn) ? "sonde-fixture" : "sonde-demo", version: "0.1.0" },
-        capabilities: { tools: {} },
+        capabilities: hostile.has(conn)
+          ? { tools: {} }
+          : {
+              tools: {},
+              resources: { subscribe: true, listChanged: true },
+              prompts: { listChanged: true },
+              completions: {},
+              logging: {},
+            },
       },
     } as ConnState);
     return conn;
@@ -476,6 +485,7 @@ export function memoryBackend(
 
   return {
     kind: "memory",
+    ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
     serversSave: async (server) => {
       if (!server.name.trim()) throw { code: "bad_input", message: "a server needs a name" };

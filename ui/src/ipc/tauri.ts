@@ -5,7 +5,13 @@
 import { Channel } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import type { Backend, JsonValue } from "./backend";
-import { commands, type ConnectionState_Deserialize, type LogBatch_Deserialize } from "./bindings";
+import {
+  commands,
+  type ConnectionState_Deserialize,
+  type LogBatch_Deserialize,
+  type NoticeEvent_Deserialize,
+  type SubscriptionEvent_Deserialize,
+} from "./bindings";
 
 /** A channel that hands each message to `onMessage`. */
 function channel<T>(onMessage: (message: T) => void): Channel<T> {
@@ -47,6 +53,22 @@ export const tauriBackend: Backend = {
   onServerRequest: (handler) => commands.serverRequestsFollow(channel(handler)),
   answerServerRequest: async (qid, result, refusal) => void (await commands.serverRequestAnswer(qid, result, refusal)),
   declineAllServerRequests: (connId) => commands.serverRequestsDeclineAll(connId),
+  listPage: (id, kind, cursor) => commands.listPage(id, kind, cursor),
+  listAll: (id, kind) => commands.listAll(id, kind),
+  resourceRead: (id, uri) => commands.resourceRead(id, uri),
+  resourceSave: (path, blob) => commands.resourceSave(path, blob),
+  templateVariables: (template) => commands.templateVariables(template),
+  templateExpand: (template, values) => commands.templateExpand(template, values),
+  promptGet: (id, name, args) => commands.promptGet(id, name, args),
+  complete: (id, reference, argument, value, context) => commands.complete(id, reference, argument, value, context),
+  logLevelGet: (id) => commands.logLevelGet(id),
+  logLevelSet: async (id, level) => void (await commands.logLevelSet(id, level)),
+  ping: (id) => commands.ping(id),
+  onNotification: (handler) =>
+    commands.notificationsFollow(channel(handler) as unknown as Channel<NoticeEvent_Deserialize>),
+  subscribe: (id, spec, onEvent) =>
+    commands.subscribe(id, spec, channel(onEvent) as unknown as Channel<SubscriptionEvent_Deserialize>),
+  unsubscribe: (subscription) => commands.unsubscribe(subscription),
   tasksFollow: (id, onTask) => commands.tasksFollow(id, channel(onTask) as never),
   tasksList: (id) => commands.tasksList(id),
   taskGet: (id, taskId) => commands.taskGet(id, taskId),

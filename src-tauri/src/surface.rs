@@ -1,0 +1,257 @@
+//! The commands for the MCP surface beyond tools: lists page by page, resources, templates,
+//! prompts, completion, the log level, ping, server notifications and subscriptions. Each is a
+//! few lines over one core call (`sonde_core::features`); nothing here speaks the protocol.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sonde_core::error_code::ErrorCode;
+use sonde_core::features::completion::{Completion, CompletionRef};
+use sonde_core::features::listen::{ListenEvent, ListenSpec};
+use sonde_core::features::logging::LogLevel;
+use sonde_core::features::notices::{Notice, Noticed, Notices};
+use sonde_core::features::ping::Ping;
+use sonde_core::features::prompts::PromptView;
+use sonde_core::features::resources::ReadView;
+use sonde_core::features::template;
+use sonde_core::mcp::ListPage;
+use tauri::ipc::Channel;
+use tauri::State;
+use tokio::sync::oneshot;
+
+use crate::commands::{err, ErrorDto};
+use crate::state::AppState;
+
+type Result<T> = std::result::Result<T, ErrorDto>;
+
+/// A paginated list of the server.
+#[derive(Debug, Clone, Copy, Deserialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+impl ListKind {
+    fn method_and_key(self) -> (&'static str, &'static str) {
+        match self {
+            ListKind::Tools => ("tools/list", "tools"),
+            ListKind::Resources => ("resources/list", "resources"),
+            ListKind::Templates => ("resources/templates/list", "resourceTemplates"),
+            ListKind::Prompts => ("prompts/list", "prompts"),
+        }
+    }
+}
+
+/// One page of a list, from `cursor` (`null`: the first page).
+#[tauri::command]
+#[specta::specta]
+pub async fn list_page(
+    state: State<'_, AppState>,
+    id: u64,
+    kind: ListKind,
+    cursor: Option<Value>,
+) -> Result<ListPage> {
+    let (method, key) = kind.method_and_key();
+    Ok(state.hub.session(id)?.fetch_page(method, key, cursor).await?)
+}
+
+/// Every item of a list, all pages followed.
+#[tauri::command]
+#[specta::specta]
+pub async fn list_all(state: State<'_, AppState>, id: u64, kind: ListKind) -> Result<Vec<Value>> {
+    let (method, key) = kind.method_and_key();
+    Ok(state.hub.session(id)?.list_all(method, key).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn resource_read(state: State<'_, AppState>, id: u64, uri: String) -> Result<ReadView> {
+    Ok(state.hub.session(id)?.read_resource(&uri).await?)
+}
+
+/// Saves a blob a read gave (base64) to `path` (relative: in the download directory); returns
+/// the path written. An existing file is never overwritten.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn resource_save(path: String, blob: String) -> Result<String> {
+    let written =
+        sonde_core::features::resources::save_blob(&path, &blob).map_err(|e| err(ErrorCode::Io, e))?;
+    Ok(written.display().to_string())
+}
+
+/// A template's variables, each once, in order.
+#[tauri::command]
+#[specta::specta]
+pub fn template_variables(template: String) -> Result<Vec<String>> {
+    template::variables(&template).map_err(|e| err(ErrorCode::BadInput, e))
+}
+
+/// The URI a template names with these values (RFC 6570).
+#[tauri::command]
+#[specta::specta]
+pub fn template_expand(template: String, values: BTreeMap<String, String>) -> Result<String> {
+    template::expand(&template, &values).map_err(|e| err(ErrorCode::BadInput, e))
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn prompt_get(
+    state: State<'_, AppState>,
+    id: u64,
+    name: String,
+    args: BTreeMap<String, String>,
+) -> Result<PromptView> {
+    Ok(state.hub.session(id)?.get_prompt(&name, &args).await?)
+}
+
+/// Suggestions for `argument` typed so far as `value`; `context` holds the other arguments
+/// already filled. A server without `completions` is not asked (the error says so).
+#[tauri::command]
+#[specta::specta]
+pub async fn complete(
+    state: State<'_, AppState>,
+    id: u64,
+    reference: CompletionRef,
+    argument: String,
+    value: String,
+    context: BTreeMap<String, String>,
+) -> Result<Completion> {
+    Ok(state.hub.session(id)?.complete(&reference, &argument, &value, &context).await?)
+}
+
+/// The log level asked of a connection's server so far (`null`: none asked).
+#[tauri::command]
+#[specta::specta]
+pub fn log_level_get(state: State<'_, AppState>, id: u64) -> Result<Option<LogLevel>> {
+    Ok(state.hub.session(id)?.log_level())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn log_level_set(state: State<'_, AppState>, id: u64, level: LogLevel) -> Result<()> {
+    Ok(state.hub.session(id)?.set_log_level(level).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn ping(state: State<'_, AppState>, id: u64) -> Result<Ping> {
+    Ok(state.hub.session(id)?.ping().await?)
+}
+
+/// What the notices stream sends.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum NoticeEvent {
+    Notice {
+        notice: Box<Notice>,
+    },
+    /// This many log entries went by too fast to read; the wire log has them.
+    Skipped {
+        entries: u64,
+    },
+}
+
+/// Streams every server notification of every connection as it is recorded.
+#[tauri::command]
+#[specta::specta]
+pub fn notifications_follow(state: State<'_, AppState>, channel: Channel<NoticeEvent>) {
+    let mut notices = Notices::follow(state.hub.log());
+    tauri::async_runtime::spawn(async move {
+        while let Some(noticed) = notices.next().await {
+            let event = match noticed {
+                Noticed::Notice(notice) => NoticeEvent::Notice { notice },
+                Noticed::Skipped(n) => NoticeEvent::Skipped { entries: n },
+            };
+            if channel.send(event).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// What a subscription's channel hears.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SubscriptionEvent {
+    /// 2026-07-28: the server acknowledged, granting this.
+    Acknowledged {
+        granted: Value,
+    },
+    Change {
+        notice: Box<Notice>,
+    },
+    Skipped {
+        entries: u64,
+    },
+    /// It is over (the server ended it, it was stopped, or the connection ended), in words.
+    Ended {
+        reason: String,
+    },
+}
+
+/// The subscriptions running, each with what stops it.
+#[derive(Default)]
+pub struct Subscriptions {
+    next: AtomicU64,
+    stops: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+}
+
+/// Starts a subscription on a connection; its events arrive on `channel` until it ends.
+/// Returns its number, for `unsubscribe`.
+#[tauri::command]
+#[specta::specta]
+pub async fn subscribe(
+    state: State<'_, AppState>,
+    id: u64,
+    spec: ListenSpec,
+    channel: Channel<SubscriptionEvent>,
+) -> Result<u64> {
+    let mut listening = state.hub.session(id)?.listen(spec).await?;
+    let number = state.subscriptions.next.fetch_add(1, Ordering::Relaxed) + 1;
+    let (stop, mut stopped) = oneshot::channel();
+    state.subscriptions.stops.lock().unwrap().insert(number, stop);
+    let subscriptions = state.inner().subscriptions.clone();
+    tauri::async_runtime::spawn(async move {
+        let ended = loop {
+            let event = tokio::select! {
+                // Both are cancellation-safe (`Listening::next` says why); a stop wins.
+                _ = &mut stopped => break "stopped".to_owned(),
+                event = listening.next() => event,
+            };
+            let event = match event {
+                Some(ListenEvent::Acknowledged(granted)) => SubscriptionEvent::Acknowledged { granted },
+                Some(ListenEvent::Change(notice)) => SubscriptionEvent::Change { notice },
+                Some(ListenEvent::Skipped(n)) => SubscriptionEvent::Skipped { entries: n },
+                Some(ListenEvent::Ended(reason)) => break reason,
+                Some(ListenEvent::Failed(e)) => break e.to_string(),
+                None => break "ended".to_owned(),
+            };
+            if channel.send(event).is_err() {
+                break "the window stopped listening".to_owned();
+            }
+        };
+        subscriptions.stops.lock().unwrap().remove(&number);
+        let stopping = listening.stop().await;
+        let reason = match stopping {
+            Ok(()) => ended,
+            Err(e) => format!("{ended}; stopping it failed: {e}"),
+        };
+        let _ = channel.send(SubscriptionEvent::Ended { reason });
+    });
+    Ok(number)
+}
+
+/// Stops a subscription; its channel hears that it ended. One already over is no error.
+#[tauri::command]
+#[specta::specta]
+pub fn unsubscribe(state: State<'_, AppState>, subscription: u64) {
+    if let Some(stop) = state.subscriptions.stops.lock().unwrap().remove(&subscription) {
+        let _ = stop.send(());
+    }
+}

@@ -1,0 +1,284 @@
+// The in-memory backend's MCP surface beyond tools: the demo server's resources, template,
+// prompts, completions, log level, ping, notifications and subscriptions, as the bundled demo
+// server (crates/sonde-demo) serves them, so the panels can be tried and tested in a browser.
+// It follows the desktop backend's contract; the core's logic (template expansion, reading
+// contents by kind) is only mimicked as far as the demo's own content needs.
+import type {
+  Backend,
+  Completion,
+  ContentView,
+  Entry,
+  JsonValue,
+  ListKind,
+  LogLevel,
+  Notice,
+  NoticeEvent,
+  ReadView,
+  SubscriptionEvent,
+} from "./backend";
+
+type Request = (conn: number, method: string, params: unknown, result: () => unknown) => Promise<unknown>;
+type Message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>) => number;
+
+export const DEMO_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEklEQVR42mNk+M9QzwAEjDAGACCDAv8cI7IoAAAAAElFTkSuQmCC";
+const README =
+  "# Sonde demo\n\nThis server is bundled with Sonde. Read `demo://config.json`, expand the greeting template, or subscribe to `demo://clock`.\n";
+const CONFIG = '{"greeting":"hello","retries":3}';
+const NAMES = ["Ada", "Alan", "Barbara", "Grace", "Linus", "Margaret"];
+const LANGUAGES = ["go", "python", "rust", "typescript"];
+const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+const RESOURCES = [
+  {
+    uri: "demo://readme",
+    name: "readme",
+    title: "README",
+    mimeType: "text/markdown",
+    size: README.length,
+    annotations: { audience: ["user"], priority: 0.8 },
+  },
+  {
+    uri: "demo://config.json",
+    name: "config",
+    title: "Configuration",
+    mimeType: "application/json",
+    size: CONFIG.length,
+  },
+  { uri: "demo://logo.png", name: "logo", title: "Logo", mimeType: "image/png" },
+  { uri: "demo://clock", name: "clock", title: "Clock", mimeType: "text/plain" },
+];
+const TEMPLATES = [
+  { uriTemplate: "demo://greeting/{name}", name: "greeting", title: "Greeting", mimeType: "text/plain" },
+];
+const PROMPTS = [
+  { name: "hello", title: "Hello" },
+  {
+    name: "review",
+    title: "Code review",
+    arguments: [
+      { name: "language", description: "The language of the code", required: true },
+      { name: "style", description: "How to review it" },
+    ],
+  },
+];
+
+const prefixed = (all: string[], value: string) => all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase()));
+
+export function memorySurface(
+  request: Request,
+  message: Message,
+  alive: ReadonlySet<number>,
+  append: (e: Partial<Entry> & Pick<Entry, "conn" | "kind" | "dir">) => number,
+): Omit<Backend, Exclude<keyof Backend, SurfaceKey>> {
+  const levels = new Map<number, LogLevel>();
+  const noticeFollowers: ((e: NoticeEvent) => void)[] = [];
+  let ticks = 0;
+  const saved = new Map<string, string>();
+  let nextSub = 1;
+  const subs = new Map<
+    number,
+    { conn: number; uris: string[]; onEvent: (e: SubscriptionEvent) => void; timer: ReturnType<typeof setInterval> }
+  >();
+
+  /** A server notification: recorded in the wire log, then told as the core tells it. */
+  const notify = (conn: number, method: string, params: Record<string, JsonValue>, what: Notice["what"]) => {
+    const seq = message(conn, "in", { jsonrpc: "2.0", method, params });
+    const notice = { seq, conn, time: new Date().toISOString(), method, what, params, subscription: null } as Notice;
+    for (const f of noticeFollowers) f({ event: "notice", notice });
+    return notice;
+  };
+  /** The demo's log message for a request, when the level asked lets it through. */
+  const logFor = (conn: number, data: string) => {
+    const level = levels.get(conn);
+    if (level && LEVELS.indexOf(level) <= LEVELS.indexOf("info"))
+      notify(
+        conn,
+        "notifications/message",
+        { level: "info", logger: "demo", data },
+        {
+          kind: "log",
+          level: "info",
+          logger: "demo",
+          data,
+        },
+      );
+  };
+  const contents = (uri: string): ContentView[] => {
+    const text = (mimeType: string, t: string, kind: ContentView["kind"] = "text") =>
+      [{ uri, mimeType, kind, text: t, blob: null, size: t.length }] as ContentView[];
+    if (uri === "demo://readme") return text("text/markdown", README);
+    if (uri === "demo://config.json")
+      return text("application/json", JSON.stringify(JSON.parse(CONFIG), null, 2), "json");
+    if (uri === "demo://clock") return text("text/plain", `tick ${ticks}`);
+    if (uri === "demo://logo.png")
+      return [{ uri, mimeType: "image/png", kind: "image", text: null, blob: DEMO_PNG, size: 75 }];
+    const greeting = /^demo:\/\/greeting\/(.*)$/.exec(uri);
+    if (greeting) return text("text/plain", `Hello, ${decodeURIComponent(greeting[1])}!`);
+    throw { code: "rpc_error", message: `resources/read failed: Resource not found (code -32602) ${uri}` };
+  };
+  const lists: Record<ListKind, [string, string, unknown[]]> = {
+    tools: ["tools/list", "tools", []],
+    resources: ["resources/list", "resources", RESOURCES],
+    templates: ["resources/templates/list", "resourceTemplates", TEMPLATES],
+    prompts: ["prompts/list", "prompts", PROMPTS],
+  };
+
+  return {
+    listPage: async (id, kind, cursor) => {
+      const [method, key, items] = lists[kind];
+      await request(id, method, cursor === null ? {} : { cursor }, () => ({ [key]: items }));
+      return { items: items as JsonValue[], nextCursor: null };
+    },
+    listAll: async (id, kind) => {
+      const [method, key, items] = lists[kind];
+      await request(id, method, {}, () => ({ [key]: items }));
+      return items as JsonValue[];
+    },
+    resourceRead: async (id, uri) => {
+      const read = contents(uri);
+      logFor(id, `resources/read ${uri}`);
+      const result = {
+        contents: read.map((c) => ({
+          uri: c.uri,
+          mimeType: c.mimeType,
+          text: c.text ?? undefined,
+          blob: c.blob ?? undefined,
+        })),
+      };
+      await request(id, "resources/read", { uri }, () => result);
+      return { contents: read, problems: [], result } as unknown as ReadView;
+    },
+    resourceSave: async (path, blob) => {
+      if (saved.has(path)) throw { code: "io", message: `cannot write ${path}: File exists (os error 17)` };
+      saved.set(path, blob);
+      return path.startsWith("/") ? path : `/home/you/Downloads/${path}`;
+    },
+    templateVariables: async (template) => {
+      if ((template.match(/\{/g) ?? []).length !== (template.match(/\}/g) ?? []).length)
+        throw { code: "bad_input", message: `${JSON.stringify(template)} is not an RFC 6570 template` };
+      return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) =>
+        m[1].split(",").map((v) => v.replace(/[*]|:\d+$/g, "")),
+      );
+    },
+    templateExpand: async (template, values) =>
+      template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "")),
+    promptGet: async (id, name, args) => {
+      const result = await request(id, "prompts/get", { name, arguments: args }, () => {
+        if (name === "hello")
+          return { messages: [{ role: "user", content: { type: "text", text: "Say hello to Sonde." } }] };
+        if (name !== "review")
+          throw { code: "rpc_error", message: `prompts/get failed: unknown prompt ${name} (code -32602)` };
+        if (!args.language)
+          throw { code: "rpc_error", message: "prompts/get failed: the argument language is required (code -32602)" };
+        return {
+          messages: [
+            {
+              role: "user",
+              content: { type: "text", text: `Review this ${args.language} code in a ${args.style || "plain"} style.` },
+            },
+            {
+              role: "user",
+              content: {
+                type: "resource",
+                resource: { uri: "demo://readme", mimeType: "text/markdown", text: README },
+              },
+            },
+            { role: "assistant", content: { type: "text", text: "Send me the code." } },
+          ],
+        };
+      });
+      return { result: result as JsonValue, problems: [] };
+    },
+    complete: async (id, reference, argument, value, context) => {
+      const values =
+        reference.type === "ref/resource"
+          ? argument === "name"
+            ? prefixed(NAMES, value)
+            : []
+          : argument === "language"
+            ? prefixed(LANGUAGES, value)
+            : argument === "style"
+              ? prefixed(
+                  context.language === "rust" ? ["clippy", "idiomatic", "unsafe-audit"] : ["concise", "thorough"],
+                  value,
+                )
+              : [];
+      const params = { ref: reference, argument: { name: argument, value }, context: { arguments: context } };
+      await request(id, "completion/complete", params, () => ({
+        completion: { values, total: values.length, hasMore: false },
+      }));
+      return { values, total: values.length, hasMore: false } as Completion;
+    },
+    logLevelGet: async (id) => levels.get(id) ?? null,
+    logLevelSet: async (id, level) => {
+      // The demo connection is 2026-07-28: the level rides in later requests' _meta; nothing is sent.
+      if (!alive.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      levels.set(id, level);
+      append({
+        conn: id,
+        kind: "note",
+        dir: "meta",
+        detail: `log level ${level}: later requests carry it in _meta`,
+      } as Entry);
+    },
+    ping: async (id) => {
+      const t0 = performance.now();
+      await request(id, "server/discover", {}, () => ({ supportedVersions: ["2026-07-28"], capabilities: {} }));
+      return { method: "server/discover", ms: Math.round((performance.now() - t0) * 1000) / 1000 };
+    },
+    onNotification: async (handler) => {
+      noticeFollowers.push(handler);
+    },
+    subscribe: async (id, spec, onEvent) => {
+      const uris = spec.uris ?? [];
+      const number = nextSub++;
+      await request(
+        id,
+        "subscriptions/listen",
+        { notifications: { resourceSubscriptions: uris } },
+        () => undefined,
+      ).catch(() => undefined);
+      const granted = { resourceSubscriptions: uris } as JsonValue;
+      onEvent({ event: "acknowledged", granted });
+      const timer = setInterval(() => {
+        if (!alive.has(id)) {
+          clearInterval(timer);
+          subs.delete(number);
+          onEvent({ event: "ended", reason: "the connection ended: server killed by SIGKILL" });
+          return;
+        }
+        for (const uri of uris.filter((u) => u === "demo://clock")) {
+          ticks++;
+          const notice = notify(id, "notifications/resources/updated", { uri }, { kind: "resource_updated", uri });
+          onEvent({ event: "change", notice });
+        }
+      }, 700);
+      subs.set(number, { conn: id, uris, onEvent, timer });
+      return number;
+    },
+    unsubscribe: async (subscription) => {
+      const sub = subs.get(subscription);
+      if (!sub) return;
+      clearInterval(sub.timer);
+      subs.delete(subscription);
+      sub.onEvent({ event: "ended", reason: "stopped" });
+    },
+  };
+}
+
+type SurfaceKey =
+  | "listPage"
+  | "listAll"
+  | "resourceRead"
+  | "resourceSave"
+  | "templateVariables"
+  | "templateExpand"
+  | "promptGet"
+  | "complete"
+  | "logLevelGet"
+  | "logLevelSet"
+  | "ping"
+  | "onNotification"
+  | "subscribe"
+  | "unsubscribe";

@@ -1,0 +1,65 @@
+// A resource read as the core read it: each item by its kind. Text is shown as text whatever its
+// MIME type (Markdown and HTML as source, never rendered), JSON pretty, images and audio inline,
+// other bytes as their size with Save as….
+import { useState } from "react";
+import { backend, errorText, type ContentView, type ReadView } from "../ipc";
+import { Problems } from "../components/ToolsPanel";
+
+export function ContentsView({ read }: { read: ReadView }) {
+  return (
+    <div className="result" aria-label="Resource contents">
+      {read.problems.length > 0 && (
+        <>
+          <p className="error-title">The result is malformed:</p>
+          <Problems problems={read.problems} what="the read" />
+          <pre className="mono" aria-label="The result as received">
+            {JSON.stringify(read.result, null, 2)}
+          </pre>
+        </>
+      )}
+      {read.contents.map((c, i) => (
+        <div className="block" key={i}>
+          <p className="muted">
+            <code>{c.uri}</code> {c.mimeType ?? "(no MIME type)"} · {bytes(c.size)}
+            {c.kind === "json" && " · JSON, pretty-printed"}
+          </p>
+          <Content item={c} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export const bytes = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
+
+function Content({ item }: { item: ContentView }) {
+  if (item.kind === "text" || item.kind === "json") return <pre className="mono">{item.text}</pre>;
+  if (item.kind === "image")
+    return <img alt={item.uri ?? "resource image"} src={`data:${item.mimeType};base64,${item.blob}`} />;
+  if (item.kind === "audio") return <audio controls src={`data:${item.mimeType};base64,${item.blob}`} />;
+  return <SaveBlob item={item} />;
+}
+
+function SaveBlob({ item }: { item: ContentView }) {
+  const [said, setSaid] = useState<string | null>(null);
+  const suggested = (item.uri ?? "resource").split(/[/:]/).filter(Boolean).pop() ?? "resource";
+  return (
+    <p>
+      {bytes(item.size)} of {item.mimeType ?? "bytes"}, not shown.{" "}
+      <button
+        onClick={() => {
+          const path = window.prompt("Save the bytes to (a relative name goes in your Downloads folder):", suggested);
+          if (path)
+            backend.resourceSave(path, item.blob ?? "").then(
+              (written) => setSaid(`Saved to ${written}`),
+              (e) => setSaid(errorText(e)),
+            );
+        }}
+      >
+        Save as…
+      </button>{" "}
+      {said && <span role="status">{said}</span>}
+    </p>
+  );
+}

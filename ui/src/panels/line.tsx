@@ -1,0 +1,49 @@
+// What every server panel needs from its line: the connection requests go to, whether it is
+// ready, and the server as its last ready connection described it (kept while the line is
+// down, so what was read stays readable); and the banner that says when it is not ready.
+import { useState } from "react";
+import type { ConnectionState, ServerDescription } from "../ipc";
+import { reasonOf, stateText } from "../connections/lines";
+
+export interface LineView {
+  conn: number;
+  ready: boolean;
+  server: ServerDescription | null;
+}
+
+export function useLine(line: ConnectionState): LineView {
+  const { conn, state } = line.event;
+  const ready = state.state === "ready";
+  const [server, setServer] = useState<ServerDescription | null>(ready ? state.server : null);
+  if (ready && state.server !== server) setServer(state.server);
+  return { conn, ready, server };
+}
+
+/** Says the line's connection is not ready, and why, from the core's state. */
+export function NotReady({ line, what }: { line: ConnectionState; what: string }) {
+  const { conn, state } = line.event;
+  if (state.state === "ready") return null;
+  return (
+    <p className="banner" role="status">
+      Connection #{conn} is not ready: {stateText(state)}
+      {reasonOf(state) && ` (${reasonOf(state)})`}. {what} wait for a ready connection.
+    </p>
+  );
+}
+
+/** A capability the server declared, read from its description (`resources.subscribe`). */
+export function declares(server: ServerDescription | null, path: string): boolean {
+  let at: unknown = server?.capabilities;
+  for (const key of path.split(".")) {
+    if (typeof at !== "object" || at === null || !(key in at)) return false;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at !== false && at !== undefined && at !== null;
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A field of a listed item when it is a string (servers send anything). */
+export const str = (item: unknown, key: string): string | null =>
+  isObject(item) && typeof item[key] === "string" ? (item[key] as string) : null;
