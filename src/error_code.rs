@@ -38,4 +38,7 @@ pub enum ErrorCode {
     TooLarge,
     /// The server broke the protocol.
     Protocol,
+    /// The server needs the person to open a link before the request can succeed (`-32042`,
+    /// 2025-11-25); the error lists the links.
+    UrlElicitationRequired,
 }

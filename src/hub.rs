@@ -27,11 +27,13 @@ use crate::transport::HttpMode;
 
 mod backoff;
 mod line;
+mod live_roots;
 mod roots;
 mod starting;
 mod states;
 mod tasks;
 
+pub use live_roots::{read_roots, RootsChange};
 pub use states::{ConnState, StateEvent, States};
 pub use tasks::Tasks;
 
@@ -71,6 +73,9 @@ pub enum HubError {
     Handshake { command: String, reason: String, words: LastWords },
     #[error(transparent)]
     Request(#[from] RequestError),
+    /// Roots that cannot be used, or cannot change on this connection.
+    #[error("{0}")]
+    Roots(String),
 }
 
 impl HubError {
@@ -89,7 +94,13 @@ impl HubError {
             HubError::NoSuchConnection(_) => ErrorCode::NotFound,
             HubError::Spawn { .. } => ErrorCode::SpawnFailed,
             HubError::Handshake { .. } => ErrorCode::ConnectFailed,
+            HubError::Roots(_) => ErrorCode::BadInput,
             HubError::Request(r) => match r {
+                RequestError::Rpc { error, .. }
+                    if error.code == crate::url_elicitation::URL_ELICITATION_REQUIRED =>
+                {
+                    ErrorCode::UrlElicitationRequired
+                }
                 RequestError::Rpc { .. } => ErrorCode::RpcError,
                 RequestError::Timeout { .. } => ErrorCode::Timeout,
                 RequestError::Cancelled { .. } => ErrorCode::Cancelled,

@@ -22,4 +22,5 @@ pub mod server_config;
 pub mod servers;
 pub mod shape;
 pub mod transport;
+pub mod url_elicitation;
 pub mod wire;

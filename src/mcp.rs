@@ -28,6 +28,23 @@ pub fn client_info() -> Value {
     json!({"name": "sonde", "title": "Sonde", "version": env!("CARGO_PKG_VERSION")})
 }
 
+/// The capabilities a 2026-07-28 request declares: the responder's, less `roots.listChanged`,
+/// which that era does not have (it has no roots notification), plus the tasks extension: Sonde
+/// follows tasks itself (`features::tasks`), so every request may be given one.
+fn modern_capabilities(conn: &Connection) -> Value {
+    let mut caps = conn.client_capabilities();
+    if let Some(roots) = caps.get_mut("roots").and_then(Value::as_object_mut) {
+        roots.remove("listChanged");
+    }
+    if let Some(caps) = caps.as_object_mut() {
+        let extensions = caps.entry("extensions").or_insert_with(|| json!({}));
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.insert(TASKS_EXTENSION.into(), json!({}));
+        }
+    }
+    caps
+}
+
 /// One page of a list, and the cursor of the next (none at the end).
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,15 +95,8 @@ impl Session {
     /// rides in every request's `_meta`; in 2025-11-25 the caller sends `logging/setLevel`.
     pub fn new(conn: Connection, server: ServerDescription, log_level: Option<LogLevel>) -> Session {
         let meta = (server.era == Era::Modern).then(|| {
-            // Sonde follows tasks itself (`features::tasks`), so every request may be given one.
-            let mut capabilities = conn.client_capabilities();
-            if let Some(caps) = capabilities.as_object_mut() {
-                let extensions = caps.entry("extensions").or_insert_with(|| json!({}));
-                if let Some(extensions) = extensions.as_object_mut() {
-                    extensions.insert(TASKS_EXTENSION.into(), json!({}));
-                }
-            }
-            let mut meta = era::request_meta(&server.protocol_version, &capabilities, &client_info());
+            let mut meta =
+                era::request_meta(&server.protocol_version, &modern_capabilities(&conn), &client_info());
             if let Some(level) = log_level {
                 meta[LOG_LEVEL_META] = json!(level);
             }
@@ -486,7 +496,7 @@ pub fn start_discover(
     timeout: Duration,
     probe: bool,
 ) -> Result<Call, RequestError> {
-    let meta = era::request_meta(version, &conn.client_capabilities(), &client_info());
+    let meta = era::request_meta(version, &modern_capabilities(conn), &client_info());
     let mut request = Request::new("server/discover", Some(era::with_meta(None, &meta)));
     request.timeout = Some(timeout);
     request.probe = probe;

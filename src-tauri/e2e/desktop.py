@@ -648,6 +648,45 @@ panels.install(check, driver, wait, shot, {
 
 
 @check
+def a_link_a_server_asks_for_shows_its_host_and_is_not_opened_unasked():
+    """server-everything asks for a link (URL elicitation, and -32042): the host stands out, nothing opens"""
+    if not saved("Everything"):
+        add_server("Everything", command=f"{everything()} stdio")
+    ensure_connected("Everything")
+    tool = "//button[contains(@class,'tool')][.//code[text()='trigger-url-elicitation']]"
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", wait.until(lambda d: d.find_element(By.XPATH, tool)))
+    driver.find_element(By.XPATH, tool).click()
+    url = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input[name='url']"))
+    url.send_keys("https://sign-in.example.com/start?step=1")
+
+    # The -32042 path first: the links come with the error, the host emphasised.
+    driver.find_element(By.CSS_SELECTOR, ".tool-call input[name='errorPath']").click()
+    driver.find_element(By.XPATH, "//button[text()='Call']").click()
+    required = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Links the server requires']"))
+    host = required.find_element(By.CSS_SELECTOR, "strong.link-host")
+    assert host.text == "modelcontextprotocol.io", host.text
+    shot("url-elicitation-required")
+
+    # Sent again (the server asked for it): the request path's dialog shows the full URL.
+    required.find_element(By.XPATH, ".//button[text()='Send the call again']").click()
+    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
+    full = dialog.find_element(By.CSS_SELECTOR, "[aria-label='The full URL']")
+    assert full.text == "https://sign-in.example.com/start?step=1", full.text
+    host = full.find_element(By.CSS_SELECTOR, "strong.link-host")
+    assert host.text == "sign-in.example.com", host.text
+    weight = driver.execute_script("return getComputedStyle(arguments[0]).fontWeight", host)
+    assert int(weight) >= 700, f"the host is not emphasised: font-weight {weight}"
+    assert "Please open the link to complete this action." in dialog.text, dialog.text
+    shot("url-elicitation")
+    # Declined without opening: the window records no open in the log, and the server hears it.
+    dialog.find_element(By.XPATH, ".//button[text()='Decline']").click()
+    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("User declined to open the URL")))
+    set_filter("kind:note opened")
+    assert not driver.find_elements(By.XPATH, xpath_text("in the system browser")), "a link was opened"
+    set_filter("")
+
+
+@check
 def a_task_runs_to_its_result_in_the_tasks_panel():
     """server-everything's research tool runs as a task: the Tasks panel follows it to its report, and asks its question"""
     if not saved("Everything"):

@@ -15,6 +15,7 @@ use sonde_core::log::{
 use sonde_core::mcp::CallOutcome;
 use sonde_core::servers::{Imported, SavedServer, ServersError};
 use sonde_core::shape::{read_tools, ToolView};
+use sonde_core::url_elicitation::LinksRequired;
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tauri::State;
@@ -33,19 +34,28 @@ pub struct ErrorDto {
     /// `null` for every other error.
     #[serde(rename = "lastWords")]
     pub last_words: Option<LastWords>,
+    /// For `url_elicitation_required` (`-32042`): the links the server asks the person to open
+    /// before the request is sent again, as the core read them; `null` for every other error.
+    /// (Boxed: it is rare, and every other error would carry its size.)
+    #[serde(rename = "urlElicitations")]
+    pub url_elicitations: Option<Box<LinksRequired>>,
 }
 
-type Result<T> = std::result::Result<T, ErrorDto>;
+pub(crate) type Result<T> = std::result::Result<T, ErrorDto>;
 
 pub(crate) fn err(code: ErrorCode, message: impl ToString) -> ErrorDto {
-    ErrorDto { code, message: message.to_string(), last_words: None }
+    ErrorDto { code, message: message.to_string(), last_words: None, url_elicitations: None }
 }
 
 impl From<HubError> for ErrorDto {
     fn from(e: HubError) -> Self {
         let mut dto = err(e.code(), &e);
-        if let HubError::Handshake { words, .. } = e {
-            dto.last_words = Some(words);
+        match e {
+            HubError::Handshake { words, .. } => dto.last_words = Some(words),
+            HubError::Request(RequestError::Rpc { error, .. }) => {
+                dto.url_elicitations = sonde_core::url_elicitation::required(&error).map(Box::new);
+            }
+            _ => {}
         }
         dto
     }
@@ -239,7 +249,15 @@ pub async fn tool_call(
     let on_progress = |update| {
         let _ = progress.send(update);
     };
-    Ok(state.hub.call_tool_checked(id, name, Some(&tool), args, false, on_progress).await?)
+    let outcome = state.hub.call_tool_checked(id, name, Some(&tool), args, false, on_progress).await;
+    outcome.map_err(|e| {
+        let dto = ErrorDto::from(e);
+        // Links a -32042 lists are shown with the error; the window hears when each is done.
+        if let Some(required) = &dto.url_elicitations {
+            state.questions.expect_links(id, required);
+        }
+        dto
+    })
 }
 
 /// Cancels every request in flight on a connection (the UI runs one call at a time).

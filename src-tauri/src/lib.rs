@@ -7,8 +7,10 @@
 
 pub mod bindings;
 pub mod commands;
+pub mod links;
 mod menu;
 pub mod questions;
+pub mod roots_cmd;
 pub mod state;
 pub mod surface;
 pub mod tasks_cmd;
@@ -58,6 +60,9 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         surface::notifications_follow,
         surface::subscribe,
         surface::unsubscribe,
+        links::link_open,
+        roots_cmd::connection_roots,
+        roots_cmd::connection_roots_set,
         tasks_cmd::tasks_follow,
         tasks_cmd::tasks_list,
         tasks_cmd::task_get,

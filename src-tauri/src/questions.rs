@@ -1,11 +1,14 @@
-//! Server requests that a person answers: elicitation (a form) and sampling (a reply to write).
+//! Server requests that a person answers: elicitation (a form, or a link to open) and sampling
+//! (a reply to write).
 //!
 //! Owns: the questions waiting for the UI, numbered, each with its connection and the channel its
 //! answer goes back on; the limit of [`MAX_OPEN`] waiting per connection (a question past it is
 //! declined at once, with a note in the wire log); declining all of a connection's questions;
-//! forgetting them when the connection ends; and the responder every connection of the app gets.
-//! `ping` and `roots/list` are answered at once from the saved server's settings; the connection
-//! never waits on the person.
+//! forgetting them when the connection ends; the links (URL elicitations) whose completion the
+//! window waits for, and telling it when the server says one is complete; and the responder
+//! every connection of the app gets. `ping` and `roots/list` are answered at once (the roots
+//! from the saved server's settings, changeable while connected); the connection never waits on
+//! the person.
 //! Refuses: presentation (the UI renders the question) and the protocol (the connection sends
 //! the reply when it comes).
 
@@ -17,6 +20,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use sonde_core::connection::{Answer, BasicResponder, Responder};
 use sonde_core::log::{Direction, Entry, Kind, WireLog};
+use sonde_core::url_elicitation::{Awaiting, LinksRequired, UrlElicitation};
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tokio::sync::oneshot;
@@ -36,9 +40,12 @@ pub struct ServerQuestion {
     pub conn: u64,
     pub method: String,
     pub params: Value,
-    /// What keeps an elicitation's `requestedSchema` from being read as a form, in words (the
-    /// core's shape check); empty when nothing does.
+    /// What keeps an elicitation's `requestedSchema` from being read as a form, or a URL-mode
+    /// elicitation from being shown, in words (the core's checks); empty when nothing does.
     pub problems: Vec<String>,
+    /// A URL-mode elicitation as the core reads it: the link to show, and what is suspicious
+    /// about it. `null` for a form, and for sampling.
+    pub link: Option<UrlElicitation>,
 }
 
 /// What the window hears about server questions.
@@ -46,12 +53,19 @@ pub struct ServerQuestion {
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum QuestionEvent {
     /// A question for the person.
-    Asked { question: ServerQuestion },
+    Asked { question: Box<ServerQuestion> },
     /// A question declined at once: its connection already had `limit` waiting. `declined`
     /// counts the questions of that connection declined so far for this reason.
     Declined { conn: u64, method: String, declined: u64, limit: u64 },
     /// Questions that no longer wait: the person declined them all, or their connection ended.
     Withdrawn { qids: Vec<u64>, reason: String },
+    /// The server said a link it asked the person to open (an accepted URL elicitation, or one
+    /// a `-32042` error listed) is done: `notifications/elicitation/complete`.
+    LinkCompleted {
+        conn: u64,
+        #[serde(rename = "elicitationId")]
+        elicitation_id: String,
+    },
 }
 
 type Reply = Result<Value, ErrorObject>;
@@ -60,6 +74,8 @@ type Reply = Result<Value, ErrorObject>;
 struct Waiting {
     conn: u64,
     method: String,
+    /// A URL elicitation's id: once the person accepts it, its completion is awaited.
+    link_id: Option<String>,
     reply: oneshot::Sender<Reply>,
 }
 
@@ -70,6 +86,8 @@ pub struct Questions {
     waiting: Mutex<HashMap<u64, Waiting>>,
     /// Per connection, how many questions were declined for being over the limit.
     declined: Mutex<HashMap<u64, u64>>,
+    /// Links whose completion the window waits for.
+    links: Awaiting,
     ui: Mutex<Option<Channel<QuestionEvent>>>,
 }
 
@@ -81,6 +99,7 @@ impl Questions {
             next: AtomicU64::new(0),
             waiting: Mutex::new(HashMap::new()),
             declined: Mutex::new(HashMap::new()),
+            links: Awaiting::default(),
             ui: Mutex::new(None),
         }
     }
@@ -93,9 +112,30 @@ impl Questions {
     /// Hands the person's answer to the connection that asked. False if no such question is
     /// waiting (answered already, or its connection is gone).
     pub fn answer(&self, qid: u64, reply: Reply) -> bool {
-        match self.waiting.lock().unwrap().remove(&qid) {
-            Some(waiting) => waiting.reply.send(reply).is_ok(),
-            None => false,
+        let Some(waiting) = self.waiting.lock().unwrap().remove(&qid) else { return false };
+        let accepted = matches!(&reply, Ok(result) if result["action"] == "accept");
+        if let (Some(id), true) = (&waiting.link_id, accepted) {
+            self.links.expect(waiting.conn, id);
+        }
+        waiting.reply.send(reply).is_ok()
+    }
+
+    /// A `-32042` error of connection `conn` listed these links: the window shows them and waits
+    /// for their completion.
+    pub fn expect_links(&self, conn: u64, required: &LinksRequired) {
+        for id in required.elicitations.iter().filter_map(|e| e.elicitation_id.as_deref()) {
+            self.links.expect(conn, id);
+        }
+    }
+
+    /// The server of connection `conn` said link `id` is complete: the window hears it when the
+    /// link was awaited; an unknown or already completed id is ignored, as the spec says.
+    pub fn link_completed(&self, conn: u64, id: &str) {
+        if !self.links.complete(conn, id) {
+            return;
+        }
+        if let Some(ui) = self.ui.lock().unwrap().as_ref() {
+            let _ = ui.send(QuestionEvent::LinkCompleted { conn, elicitation_id: id.to_owned() });
         }
     }
 
@@ -127,6 +167,7 @@ impl Questions {
     pub fn forget_connection(&self, conn: u64) {
         let gone = self.take_connection(conn);
         self.declined.lock().unwrap().remove(&conn);
+        self.links.forget_connection(conn);
         self.withdraw(gone.into_iter().map(|(qid, _)| qid).collect(), "the connection ended");
     }
 
@@ -193,18 +234,24 @@ impl Questions {
             }));
         }
         let qid = self.next.fetch_add(1, Ordering::Relaxed) + 1;
-        let (tx, rx) = oneshot::channel();
-        waiting.insert(qid, Waiting { conn, method: method.to_owned(), reply: tx });
-        drop(waiting);
         let params = params.cloned().unwrap_or(Value::Null);
-        let problems = match params.get("requestedSchema") {
-            Some(schema) if method == "elicitation/create" => {
-                sonde_core::shape::schema_problems(schema, "requestedSchema")
-            }
-            _ => Vec::new(),
+        let elicitation = method == "elicitation/create";
+        let (link, problems) = match UrlElicitation::from_params(Some(&params)) {
+            Some(Ok(link)) if elicitation => (Some(link), Vec::new()),
+            Some(Err(why)) if elicitation => (None, vec![why]),
+            _ => match params.get("requestedSchema") {
+                Some(schema) if elicitation => {
+                    (None, sonde_core::shape::schema_problems(schema, "requestedSchema"))
+                }
+                _ => (None, Vec::new()),
+            },
         };
-        let question = ServerQuestion { qid, conn, method: method.to_owned(), params, problems };
-        if channel.send(QuestionEvent::Asked { question }).is_err() {
+        let link_id = link.as_ref().and_then(|l| l.elicitation_id.clone());
+        let (tx, rx) = oneshot::channel();
+        waiting.insert(qid, Waiting { conn, method: method.to_owned(), link_id, reply: tx });
+        drop(waiting);
+        let question = ServerQuestion { qid, conn, method: method.to_owned(), params, problems, link };
+        if channel.send(QuestionEvent::Asked { question: Box::new(question) }).is_err() {
             self.waiting.lock().unwrap().remove(&qid);
             return Err(nobody_there(method));
         }
@@ -228,7 +275,7 @@ impl UiResponder {
 impl Responder for UiResponder {
     fn capabilities(&self) -> Value {
         let mut caps = self.fixed.capabilities();
-        caps["elicitation"] = json!({ "form": {} });
+        caps["elicitation"] = json!({ "form": {}, "url": {} });
         caps["sampling"] = json!({});
         caps
     }

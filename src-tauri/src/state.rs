@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sonde_core::connection::Responder;
+use sonde_core::connection::{LiveRoots, Responder};
 use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{ConnState, Hub};
 use sonde_core::log::{sessions_dir, Catalog, WireLog};
@@ -69,12 +69,16 @@ impl AppState {
         let servers = Servers::load(store, &demo_command)?;
         let questions = Arc::new(Questions::new(hub.log().clone()));
         let asked = questions.clone();
+        // Roots may be edited while connected (the roots editor), so every connection's list
+        // starts as the saved server's and can change.
         let hub = hub.with_responders(move |id, config| {
-            Arc::new(UiResponder::new(id, config.answers.clone(), asked.clone())) as Arc<dyn Responder>
+            let asks = UiResponder::new(id, config.answers.clone(), asked.clone());
+            Arc::new(LiveRoots::new(asks, config.answers.roots.clone())) as Arc<dyn Responder>
         });
         let sessions = Catalog::new(hub.log().clone());
         let hub = Arc::new(hub);
         tauri::async_runtime::spawn(forget_questions_of_ended(hub.clone(), questions.clone()));
+        tauri::async_runtime::spawn(crate::links::pass_on_completions(hub.clone(), questions.clone()));
         Ok(AppState {
             hub,
             questions,

@@ -455,3 +455,118 @@ fn a_session_the_cli_is_still_writing_is_followed_live_to_its_end() {
     let done = list.as_array().unwrap().iter().find(|s| s["name"] == past["name"]).unwrap().clone();
     assert_eq!(done["writing"], false, "{done}");
 }
+
+/// A real server from the peers `make peers` installs (under `$SONDE_PEERS`).
+fn peer(relative: &str) -> PathBuf {
+    let root = std::env::var_os("SONDE_PEERS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.cache/peers"));
+    let path = root.join(relative);
+    assert!(path.exists(), "{} is missing: run `make peers`", path.display());
+    path
+}
+
+/// Saves a server with this command line and era, and connects it; returns the connection's id.
+fn connect_command(w: &WebviewWindow<MockRuntime>, name: &str, command: String, era: &str) -> Value {
+    let server = json!({"id": "", "name": name, "command": command, "env": [], "era": era});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["id"].clone();
+    invoke(w, "connect", json!({"serverId": saved})).unwrap()
+}
+
+#[test]
+fn a_link_is_shown_as_the_core_reads_it_accepted_and_reported_done_and_roots_change_live() {
+    let (app, w) = app("links");
+    let events = follow_questions(&app);
+    let python = peer("py/bin/python");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/peers/py_mcp_server.py");
+    let id = connect_command(&w, "Python", format!("{} {script} stdio", python.display()), "legacy");
+    let (caller, call_id) = (w.clone(), id.clone());
+    let call = std::thread::spawn(move || {
+        let args = json!({"url": "https://accounts.example.org/link"});
+        let tool = json!({"name": "open_link"});
+        invoke(
+            &caller,
+            "tool_call",
+            json!({"id": call_id, "tool": tool, "args": args, "progress": "__CHANNEL__:9"}),
+        )
+    });
+    let asked = &next_events(&events, 1)[0];
+    assert_eq!(asked["event"], "asked", "{asked}");
+    let link = &asked["question"]["link"];
+    assert_eq!(link["elicitationId"], "py-link-1");
+    assert_eq!(link["link"]["host"], "accounts.example.org");
+    assert_eq!(link["link"]["opens"], "https://accounts.example.org/link");
+    let qid = asked["question"]["qid"].clone();
+    invoke(&w, "server_request_answer", json!({"qid": qid, "result": {"action": "accept"}, "refusal": null}))
+        .unwrap();
+    let outcome = call.join().unwrap().unwrap();
+    assert_eq!(outcome["result"]["content"][0]["text"], "the client answered accept (elicitation py-link-1)");
+    // The server's notifications/elicitation/complete reaches the window for the accepted link.
+    let done = &next_events(&events, 1)[0];
+    assert_eq!(*done, json!({"event": "link_completed", "conn": id, "elicitationId": "py-link-1"}));
+    // Only http and https links are opened, by the core's rule.
+    let refused = invoke(&w, "link_open", json!({"id": id, "url": "javascript:alert(1)"})).unwrap_err();
+    assert_eq!(refused["code"], "bad_input");
+    assert!(
+        refused["message"].as_str().unwrap().starts_with("Sonde opens only http and https links"),
+        "{refused}"
+    );
+
+    // Roots edited while connected: the server is told, and lists the new ones when it asks.
+    assert_eq!(invoke(&w, "connection_roots", json!({"id": id})).unwrap(), json!([]));
+    let told = invoke(&w, "connection_roots_set", json!({"id": id, "roots": ["/srv/one", " "]})).unwrap();
+    assert_eq!(told, "notified");
+    assert_eq!(invoke(&w, "connection_roots", json!({"id": id})).unwrap(), json!(["/srv/one"]));
+    let listed = invoke(
+        &w,
+        "tool_call",
+        json!({"id": id, "tool": {"name": "client_roots"}, "progress": "__CHANNEL__:10"}),
+    )
+    .unwrap();
+    assert_eq!(listed["result"]["content"][0]["text"], "file:///srv/one");
+    let bad = invoke(&w, "connection_roots_set", json!({"id": id, "roots": ["srv"]})).unwrap_err();
+    assert_eq!(bad["code"], "bad_input");
+    invoke(&w, "disconnect", json!({"id": id})).unwrap();
+
+    // 2026-07-28: the link arrives in an input_required round; the same question answers it and
+    // the core retries. It has no id, so no completion is awaited.
+    let modern = connect_command(&w, "Python 2026", format!("{} {script} stdio", python.display()), "modern");
+    let (caller, call_id) = (w.clone(), modern.clone());
+    let call = std::thread::spawn(move || {
+        let args = json!({"url": "https://accounts.example.org/modern"});
+        let tool = json!({"name": "open_link"});
+        invoke(
+            &caller,
+            "tool_call",
+            json!({"id": call_id, "tool": tool, "args": args, "progress": "__CHANNEL__:11"}),
+        )
+    });
+    let asked = &next_events(&events, 1)[0];
+    assert_eq!(asked["question"]["link"]["elicitationId"], Value::Null, "{asked}");
+    assert_eq!(asked["question"]["link"]["link"]["after"], "/modern");
+    let qid = asked["question"]["qid"].clone();
+    invoke(&w, "server_request_answer", json!({"qid": qid, "result": {"action": "accept"}, "refusal": null}))
+        .unwrap();
+    let outcome = call.join().unwrap().unwrap();
+    assert_eq!(outcome["result"]["content"][0]["text"], "the client answered accept");
+    invoke(&w, "disconnect", json!({"id": modern})).unwrap();
+}
+
+#[test]
+fn a_call_refused_with_32042_carries_the_links_the_core_read() {
+    let (_app, w) = app("links-32042");
+    let everything = peer("npm/node_modules/.bin/mcp-server-everything");
+    let id = connect_command(&w, "Everything", format!("{} stdio", everything.display()), "auto");
+    let args = json!({"url": "https://pay.example.com/checkout", "errorPath": true});
+    let tool = json!({"name": "trigger-url-elicitation"});
+    let failed =
+        invoke(&w, "tool_call", json!({"id": id, "tool": tool, "args": args, "progress": "__CHANNEL__:9"}))
+            .unwrap_err();
+    assert_eq!(failed["code"], "url_elicitation_required", "{failed}");
+    let links = &failed["urlElicitations"];
+    assert_eq!(links["problems"], json!([]));
+    assert_eq!(links["elicitations"][0]["link"]["host"], "modelcontextprotocol.io");
+    assert!(links["elicitations"][0]["elicitationId"].is_string(), "{links}");
+    invoke(&w, "disconnect", json!({"id": id})).unwrap();
+}

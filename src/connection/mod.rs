@@ -23,7 +23,9 @@ mod stdin;
 mod stdio;
 
 pub use inbound::{classify, summary};
-pub use responder::{file_uri, not_handled, Answer, BasicResponder, ElicitAnswer, Responder};
+pub use responder::{
+    file_uri, not_handled, roots_result, Answer, BasicResponder, ElicitAnswer, LiveRoots, Responder, Roots,
+};
 pub use status::Status;
 
 use std::sync::atomic::{AtomicU64, Ordering};

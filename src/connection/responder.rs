@@ -1,7 +1,8 @@
 //! Answers to the requests a server sends the client (2025-11-25: `ping`, `roots/list`, …).
 //!
-//! Owns: the `Responder` interface the front ends implement, and the basic responder that
-//! answers `ping` and `roots/list` from configured roots. Every request gets an answer;
+//! Owns: the `Responder` interface the front ends implement, the basic responder that
+//! answers `ping` and `roots/list` from configured roots, and the wrapper whose roots may change
+//! while the connection is open (`LiveRoots`). Every request gets an answer;
 //! anything a responder does not handle is `-32601`, so no server waits forever.
 //! Refuses: asking a person. A front end with a UI supplies a responder that does, answering
 //! [`Answer::Later`]; the connection goes on meanwhile and sends the reply when it comes.
@@ -9,6 +10,7 @@
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
+use std::sync::RwLock;
 
 use serde_json::{json, Value};
 
@@ -24,6 +26,76 @@ pub trait Responder: Send + Sync {
 
     /// The result for `method`, or the error to send back: now, or later.
     fn answer(&self, method: &str, params: Option<&Value>) -> Answer;
+
+    /// The roots it lists, when they may change while the connection is open; `None` when they
+    /// are fixed for the connection's life.
+    fn live_roots(&self) -> Option<&Roots> {
+        None
+    }
+}
+
+/// Roots that may change while a connection is open: the list `roots/list` answers from now.
+#[derive(Debug, Default)]
+pub struct Roots(RwLock<Vec<PathBuf>>);
+
+impl Roots {
+    pub fn new(roots: Vec<PathBuf>) -> Roots {
+        Roots(RwLock::new(roots))
+    }
+
+    pub fn get(&self) -> Vec<PathBuf> {
+        self.0.read().unwrap().clone()
+    }
+
+    /// Replaces the list; the next `roots/list` is answered with `roots`.
+    pub fn set(&self, roots: Vec<PathBuf>) {
+        *self.0.write().unwrap() = roots;
+    }
+}
+
+/// A responder whose roots may change while the connection is open (a front end that lets the
+/// person edit them): it declares `roots.listChanged`, answers `roots/list` from the current list,
+/// an empty one included, and hands everything else to `inner`.
+pub struct LiveRoots<R> {
+    inner: R,
+    roots: Roots,
+}
+
+impl<R: Responder> LiveRoots<R> {
+    pub fn new(inner: R, roots: Vec<PathBuf>) -> LiveRoots<R> {
+        LiveRoots { inner, roots: Roots::new(roots) }
+    }
+}
+
+impl<R: Responder> Responder for LiveRoots<R> {
+    fn capabilities(&self) -> Value {
+        let mut caps = self.inner.capabilities();
+        caps["roots"] = json!({ "listChanged": true });
+        caps
+    }
+
+    fn answer(&self, method: &str, params: Option<&Value>) -> Answer {
+        match method {
+            "roots/list" => Answer::Now(Ok(roots_result(&self.roots.get()))),
+            _ => self.inner.answer(method, params),
+        }
+    }
+
+    fn live_roots(&self) -> Option<&Roots> {
+        Some(&self.roots)
+    }
+}
+
+/// The `ListRootsResult` for `roots`: each a `file://` URI named by its last component.
+pub fn roots_result(roots: &[PathBuf]) -> Value {
+    let roots: Vec<Value> = roots
+        .iter()
+        .map(|p| {
+            let name = p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into());
+            json!({ "uri": file_uri(p), "name": name })
+        })
+        .collect();
+    json!({ "roots": roots })
 }
 
 /// A reply that is ready, or one that comes when someone has decided.
@@ -140,19 +212,7 @@ impl BasicResponder {
     pub fn answer_now(&self, method: &str, params: Option<&Value>) -> Result<Value, ErrorObject> {
         match (method, &self.elicit, &self.sample_reply) {
             ("ping", _, _) => Ok(json!({})),
-            ("roots/list", _, _) if !self.roots.is_empty() => {
-                let roots: Vec<Value> = self
-                    .roots
-                    .iter()
-                    .map(|p| {
-                        let name = p
-                            .file_name()
-                            .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into());
-                        json!({ "uri": file_uri(p), "name": name })
-                    })
-                    .collect();
-                Ok(json!({ "roots": roots }))
-            }
+            ("roots/list", _, _) if !self.roots.is_empty() => Ok(roots_result(&self.roots)),
             ("elicitation/create", Some(answer), _) => Ok(match answer {
                 ElicitAnswer::Accept(content) => json!({"action": "accept", "content": content}),
                 ElicitAnswer::Defaults => json!({"action": "accept", "content": defaults(params)}),
@@ -228,6 +288,22 @@ mod tests {
         assert_eq!(r.answer_now("ping", None).unwrap(), json!({}));
         assert_eq!(r.answer_now("sampling/createMessage", None).unwrap_err().code, -32601);
         assert_eq!(r.capabilities(), json!({"roots": {}}));
+    }
+
+    #[test]
+    fn live_roots_declare_list_changed_and_answer_the_newest_list_even_when_empty() {
+        let inner = BasicResponder { roots: vec![PathBuf::from("/old")], ..BasicResponder::default() };
+        let live = LiveRoots::new(inner, vec![]);
+        assert_eq!(live.capabilities(), json!({"roots": {"listChanged": true}}));
+        let list = |r: &dyn Responder| match r.answer("roots/list", None) {
+            Answer::Now(reply) => reply.unwrap(),
+            Answer::Later(_) => panic!("roots are answered at once"),
+        };
+        assert_eq!(list(&live), json!({"roots": []}), "its own list, not the inner one's");
+        live.live_roots().unwrap().set(vec![PathBuf::from("/srv/a"), PathBuf::from("/srv/b")]);
+        assert_eq!(list(&live)["roots"][1], json!({"uri": "file:///srv/b", "name": "b"}));
+        assert!(matches!(live.answer("ping", None), Answer::Now(Ok(_))), "the rest goes to the inner one");
+        assert!(BasicResponder::default().live_roots().is_none());
     }
 
     #[test]

@@ -475,6 +475,39 @@ try {
     if (!(held > 0 && held <= 20_000)) throw new Error(`${held} rows held`);
   });
 
+  await test("links a server asks for show their host, open only on a click, and are reported done", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    const opened = page.locator(".row", { hasText: "opened https://auth.example.com" });
+    // A URL-mode elicitation: the dialog shows the whole URL, the host emphasised; Enter accepts.
+    await page.getByRole("button", { name: /Sign in/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Server request" });
+    await dialog.getByLabel("The full URL").getByText("https://auth.example.com/sign-in?session=42").waitFor(T);
+    if ((await dialog.locator("strong.link-host").innerText()) !== "auth.example.com") throw new Error("no host");
+    if (await opened.count()) throw new Error("opened before the click");
+    await page.keyboard.press("Enter");
+    await page.getByLabel("Tool result").getByText("You chose to accept the sign-in link.").waitFor(T);
+    // The accepted link stays, and is reported done once opened.
+    const accepted = page.getByLabel("Links you accepted");
+    await accepted.getByText("Not reported done by the server yet.").waitFor(T);
+    await accepted.getByRole("button", { name: "Open in browser" }).click();
+    await accepted.getByText("The server says this is done").waitFor(T);
+    await opened.first().waitFor(T);
+    await accepted.getByRole("button", { name: "Dismiss" }).click();
+
+    // -32042: the call fails with the link to open; once opened, it is sent again and answers.
+    await page.getByRole("button", { name: /Authorize/ }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    const required = page.getByLabel("Links the server requires");
+    await required.locator("strong.link-host", { hasText: "auth.example.com" }).waitFor(T);
+    await required.getByRole("button", { name: "Open in browser" }).click();
+    await required.getByText("The server says this is done").waitFor(T);
+    await required.getByRole("button", { name: "Send the call again" }).click();
+    await page.getByLabel("Tool result").getByText("Authorized: your files are reachable.").waitFor(T);
+  });
+
   await panelTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();

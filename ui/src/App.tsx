@@ -13,6 +13,7 @@ import { QuestionDialog } from "./components/QuestionDialog";
 import { ImportDialog } from "./components/ImportDialog";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { useQuestions } from "./components/useQuestions";
+import { AcceptedLinks } from "./components/AcceptedLinks";
 import { OpenSessionDialog } from "./components/OpenSessionDialog";
 import { usePastSession } from "./log/past";
 
@@ -40,7 +41,14 @@ export function App() {
   const [choosingSession, setChoosingSession] = useState(false);
   const { past, showPast } = usePastSession();
   // Server requests waiting for an answer, oldest first.
-  const { questions, declined, remove: removeQuestion } = useQuestions(setNotice);
+  const {
+    questions,
+    declined,
+    remove: removeQuestion,
+    accepted,
+    accept: noteAccepted,
+    dismiss: dismissLink,
+  } = useQuestions(setNotice);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
@@ -188,6 +196,7 @@ export function App() {
                   const qid = Number(asking.qid);
                   try {
                     await backend.answerServerRequest(qid, result, refusal);
+                    if ((result as { action?: string } | null)?.action === "accept") noteAccepted(asking);
                   } catch (e) {
                     setNotice(`The answer was not delivered: ${errorText(e)}`);
                   } finally {
@@ -197,6 +206,13 @@ export function App() {
               />
             </ErrorBoundary>
           )}
+          <ErrorBoundary name="accepted links">
+            <AcceptedLinks
+              links={accepted}
+              nameOf={(conn) => [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection #${conn}`}
+              onDismiss={dismissLink}
+            />
+          </ErrorBoundary>
           <section className="top">
             {current ? (
               <>

@@ -1,14 +1,15 @@
 // A server asking the person at the keyboard: an elicitation (a form generated from its
-// requestedSchema, then Accept, Decline or Cancel) or a sampling request (its messages, and a
-// reply to write, then Send or Refuse). The oldest open question is shown; Escape cancels.
+// requestedSchema, or in URL mode a link to open, then Accept, Decline or Cancel) or a sampling
+// request (its messages, and a reply to write, then Send or Refuse). The oldest open question is
+// shown; Enter submits, Escape cancels.
 // It is a panel docked in the main area, not a modal over the window: a server that asks and
 // asks must never cover the sidebar's Stop. It says how many more wait, how many the backend
 // declined at once for its limit, and offers "Decline all from this server".
 import { useState } from "react";
-import { errorText } from "../ipc";
-import type { JsonValue, ServerQuestion } from "../ipc/bindings";
+import { errorText, type JsonValue, type ServerQuestion } from "../ipc";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
+import { LinkView } from "./LinkView";
 import { Problems } from "./ToolsPanel";
 import type { Declined } from "./useQuestions";
 
@@ -77,8 +78,10 @@ export function QuestionDialog({
           at most {declined.limit} from one server waiting (each is noted in the wire log).
         </p>
       )}
-      <Problems problems={question.problems} what="the requested form" />
-      {question.method === "elicitation/create" ? (
+      <Problems problems={question.problems} what={params.mode === "url" ? "the link" : "the requested form"} />
+      {question.method === "elicitation/create" && params.mode === "url" ? (
+        <LinkElicitation question={question} params={params} onAnswer={answer} />
+      ) : question.method === "elicitation/create" ? (
         <Elicitation params={params} onAnswer={answer} />
       ) : question.method === "sampling/createMessage" ? (
         <Sampling params={params} onAnswer={answer} />
@@ -123,6 +126,48 @@ function Elicitation({ params, onAnswer }: { params: Record<string, JsonValue>; 
           Decline
         </button>
         <button type="submit" className="primary">
+          Accept
+        </button>
+      </footer>
+    </form>
+  );
+}
+
+/** URL mode: the message, the link as the core read it, and the three answers. Accept tells the
+ * server the person agreed to go to the link; it opens nothing (Open in browser does). */
+function LinkElicitation({
+  question,
+  params,
+  onAnswer,
+}: {
+  question: ServerQuestion;
+  params: Record<string, JsonValue>;
+  onAnswer(a: ServerAnswer): void;
+}) {
+  const conn = Number(question.conn);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        // URL mode's accept carries no content.
+        if (question.link) onAnswer({ result: { action: "accept" }, refusal: null });
+      }}
+    >
+      <p className="question">{String(params.message ?? "")}</p>
+      <p className="muted">The server asks you to open a link. Check where it goes before you open it:</p>
+      {question.link && <LinkView conn={conn} elicitation={question.link} />}
+      <p className="muted">
+        Accept tells the server you agree to go there; it does not open the link. Decline says no; Cancel dismisses the
+        question.
+      </p>
+      <footer>
+        <button type="button" onClick={() => onAnswer({ result: { action: "cancel" }, refusal: null })}>
+          Cancel
+        </button>
+        <button type="button" onClick={() => onAnswer({ result: { action: "decline" }, refusal: null })}>
+          Decline
+        </button>
+        <button type="submit" className="primary" autoFocus disabled={!question.link}>
           Accept
         </button>
       </footer>

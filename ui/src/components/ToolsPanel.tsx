@@ -1,6 +1,7 @@
 // A line's tools as the core read them: the list (each with what is wrong with it), a form from
-// the inputSchema (or raw JSON), Call with progress and Cancel, the result, and Send again when
-// a call's server died and a new one is ready.
+// the inputSchema (or raw JSON), Call with progress and Cancel, the result, Send again when a
+// call's server died and a new one is ready, and the links a server requires (-32042) with Send
+// the call again.
 import { useEffect, useState } from "react";
 import {
   backend,
@@ -8,6 +9,7 @@ import {
   isBackendError,
   type CallOutcome,
   type ConnectionState,
+  type LinksRequired,
   type ServerDescription,
   type ToolView,
 } from "../ipc";
@@ -15,6 +17,7 @@ import { reasonOf, stateText } from "../connections/lines";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
 import { ErrorBoundary } from "./ErrorBoundary";
+import { RequiredLinks } from "./RequiredLinks";
 import { ResultView } from "./ResultView";
 import { useListChanges } from "../panels/useListChanges";
 
@@ -143,6 +146,8 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const [died, setDied] = useState<{ conn: number; args: unknown } | null>(null);
   // The risk the core sees in sending it again, shown for confirmation.
   const [risk, setRisk] = useState<string | null>(null);
+  // The links the server requires before it answers (-32042), with the call to send again.
+  const [required, setRequired] = useState<{ conn: number; args: unknown; required: LinksRequired } | null>(null);
 
   // The form's arguments once nothing required is missing; the raw JSON as typed, unchecked,
   // because it is there to send what the form would not.
@@ -177,12 +182,14 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     setProgress(null);
     setDied(null);
     setRisk(null);
+    setRequired(null);
     setRunning(true);
     try {
       setOutcome(await backend.toolCall(conn, tool.raw, callArgs, (p) => setProgress(p as never)));
     } catch (e) {
       setError(errorText(e));
       if (isBackendError(e) && e.code === "server_gone") setDied({ conn, args: callArgs });
+      if (isBackendError(e) && e.urlElicitations) setRequired({ conn, args: callArgs, required: e.urlElicitations });
     } finally {
       setRunning(false);
     }
@@ -260,6 +267,14 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           </button>
           <button onClick={() => setRisk(null)}>Cancel</button>
         </div>
+      )}
+      {required && (
+        <RequiredLinks
+          conn={required.conn}
+          required={required.required}
+          canSend={!running && target.ready && target.conn === required.conn}
+          onSendAgain={() => send(required.conn, required.args)}
+        />
       )}
       {outcome?.task && (
         <p className="banner" role="status">

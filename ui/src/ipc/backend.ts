@@ -32,14 +32,17 @@ export type MatchCount = B.MatchCount;
 export type OpenedSession = B.OpenedSession_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
-export type QuestionEvent = B.QuestionEvent;
+export type QuestionEvent = B.QuestionEvent_Serialize;
 export type ServerDescription = B.ServerDescription_Serialize;
-export type ServerQuestion = B.ServerQuestion;
+export type ServerQuestion = B.ServerQuestion_Serialize;
 export type SessionInfo = B.SessionInfo_Serialize;
 export type Stage = B.Stage;
 export type TaskStatus = B.TaskStatus;
 export type TaskView = B.TaskView_Serialize;
 export type ToolView = B.ToolView_Serialize;
+export type UrlElicitation = B.UrlElicitation_Serialize;
+export type LinksRequired = B.LinksRequired_Serialize;
+export type RootsChange = B.RootsChange;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the
  * window's own live session. */
@@ -68,6 +71,8 @@ export interface BackendError {
   code: string;
   message: string;
   lastWords?: LastWords | null;
+  /** For `url_elicitation_required` (-32042): the links to open before the request is sent again. */
+  urlElicitations?: LinksRequired | null;
 }
 
 export function isBackendError(e: unknown): e is BackendError {
@@ -178,4 +183,13 @@ export interface Backend {
   taskCancel(id: number, taskId: string): Promise<TaskView>;
   /** Menu items chosen in the app menu, by id. */
   onMenu(handler: (id: string) => void): () => void;
+  /** Opens a link connection `connId`'s server asked the person to open, in the system browser
+   * (the in-memory backend records it in the log instead). Refused for a link the core will not
+   * open (not http or https). */
+  openLink(connId: number, url: string): Promise<void>;
+  /** The roots a live connection lists now. */
+  connectionRoots(id: number): Promise<string[]>;
+  /** Replaces a live connection's roots (absolute paths; blank ones left out); says what the
+   * server was told. */
+  connectionRootsSet(id: number, roots: string[]): Promise<RootsChange>;
 }

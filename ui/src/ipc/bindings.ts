@@ -85,7 +85,7 @@ export const commands = {
 	 *  Shows server requests that need a person (elicitation, sampling) on this channel, with the
 	 *  ones declined for the per-connection limit and the ones withdrawn.
 	 */
-	serverRequestsFollow: (onQuestion: Channel<QuestionEvent>) => __TAURI_INVOKE<void>("server_requests_follow", { onQuestion }),
+	serverRequestsFollow: (onQuestion: Channel<QuestionEvent_Deserialize>) => __TAURI_INVOKE<void>("server_requests_follow", { onQuestion }),
 	/**  The person's answer to a server request: a result, or a refusal in words. */
 	serverRequestAnswer: (qid: number, result: Value | null, refusal: string | null) => __TAURI_INVOKE<null>("server_request_answer", { qid, result, refusal }),
 	/**  Declines every question connection `id` has waiting; returns how many. */
@@ -123,6 +123,18 @@ export const commands = {
 	subscribe: (id: number, spec: ListenSpec_Deserialize, channel: Channel<SubscriptionEvent_Deserialize>) => __TAURI_INVOKE<number>("subscribe", { id, spec, channel }),
 	/**  Stops a subscription; its channel hears that it ended. One already over is no error. */
 	unsubscribe: (subscription: number) => __TAURI_INVOKE<void>("unsubscribe", { subscription }),
+	/**
+	 *  Opens `url`, which connection `id`'s server asked the person to open, in the system browser.
+	 *  Refused, with the core's words, for a link that is not http or https.
+	 */
+	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
+	/**  The roots connection `id` lists now, as paths. */
+	connectionRoots: (id: number) => __TAURI_INVOKE<string[]>("connection_roots", { id }),
+	/**
+	 *  Replaces connection `id`'s roots with `roots` (absolute paths; blank ones are left out) and
+	 *  says what the server was told.
+	 */
+	connectionRootsSet: (id: number, roots: string[]) => __TAURI_INVOKE<RootsChange>("connection_roots_set", { id, roots }),
 	/**
 	 *  The tasks of connection `id` the core knows now; each change of one after it arrives on
 	 *  `channel` as it happens, the task's whole new view.
@@ -415,7 +427,12 @@ export type ErrorCode =
 /**  A reply larger than Sonde accepts. */
 "too_large" | 
 /**  The server broke the protocol. */
-"protocol";
+"protocol" | 
+/**
+ *  The server needs the person to open a link before the request can succeed (`-32042`,
+ *  2025-11-25); the error lists the links.
+ */
+"url_elicitation_required";
 
 /**  An error as the UI sees it. */
 export type ErrorDto = ErrorDto_Serialize | ErrorDto_Deserialize;
@@ -433,6 +450,12 @@ export type ErrorDto_Deserialize = {
 	 *  `null` for every other error.
 	 */
 	lastWords?: LastWords | null,
+	/**
+	 *  For `url_elicitation_required` (`-32042`): the links the server asks the person to open
+	 *  before the request is sent again, as the core read them; `null` for every other error.
+	 *  (Boxed: it is rare, and every other error would carry its size.)
+	 */
+	urlElicitations?: LinksRequired_Deserialize | null,
 };
 
 /**  An error as the UI sees it. */
@@ -448,6 +471,12 @@ export type ErrorDto_Serialize = {
 	 *  `null` for every other error.
 	 */
 	lastWords: LastWords | null,
+	/**
+	 *  For `url_elicitation_required` (`-32042`): the links the server asks the person to open
+	 *  before the request is sent again, as the core read them; `null` for every other error.
+	 *  (Boxed: it is rare, and every other error would carry its size.)
+	 */
+	urlElicitations: LinksRequired_Serialize | null,
 };
 
 /**  How the server process ended. */
@@ -677,6 +706,73 @@ export type Lifecycle_Serialize =
 /**  Supervision gave up: the server ended `exits` times within `window_ms`. */
 ({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
+/**  A URL read for showing: the whole of it in three parts, and whether it may be opened. */
+export type Link = Link_Serialize | Link_Deserialize;
+
+/**  A URL read for showing: the whole of it in three parts, and whether it may be opened. */
+export type Link_Deserialize = {
+	/**
+	 *  Everything before the host (scheme, and any user name and password); the whole text when
+	 *  the URL has no host or does not parse.
+	 */
+	before: string,
+	/**  The host, as the browser will read it (lowercase; a non-ASCII name in punycode). */
+	host: string,
+	/**  Everything after the host: port, path, query, fragment. */
+	after: string,
+	/**
+	 *  What opening it would open (`before + host + after`), or `None` when Sonde will not open
+	 *  it: it does not parse, or it is not http or https.
+	 */
+	opens?: string | null,
+	/**  What is suspicious about it, each in a sentence; empty when nothing is. */
+	warnings: string[],
+};
+
+/**  A URL read for showing: the whole of it in three parts, and whether it may be opened. */
+export type Link_Serialize = {
+	/**
+	 *  Everything before the host (scheme, and any user name and password); the whole text when
+	 *  the URL has no host or does not parse.
+	 */
+	before: string,
+	/**  The host, as the browser will read it (lowercase; a non-ASCII name in punycode). */
+	host: string,
+	/**  Everything after the host: port, path, query, fragment. */
+	after: string,
+	/**
+	 *  What opening it would open (`before + host + after`), or `None` when Sonde will not open
+	 *  it: it does not parse, or it is not http or https.
+	 */
+	opens: string | null,
+	/**  What is suspicious about it, each in a sentence; empty when nothing is. */
+	warnings: string[],
+};
+
+/**
+ *  The links a `-32042` URLElicitationRequired error asks the person to open before the request
+ *  is sent again, and what is wrong with its list in words.
+ */
+export type LinksRequired = LinksRequired_Serialize | LinksRequired_Deserialize;
+
+/**
+ *  The links a `-32042` URLElicitationRequired error asks the person to open before the request
+ *  is sent again, and what is wrong with its list in words.
+ */
+export type LinksRequired_Deserialize = {
+	elicitations: UrlElicitation_Deserialize[],
+	problems: string[],
+};
+
+/**
+ *  The links a `-32042` URLElicitationRequired error asks the person to open before the request
+ *  is sent again, and what is wrong with its list in words.
+ */
+export type LinksRequired_Serialize = {
+	elicitations: UrlElicitation_Serialize[],
+	problems: string[],
+};
+
 /**  A paginated list of the server. */
 export type ListKind = "tools" | "resources" | "templates" | "prompts";
 
@@ -895,16 +991,41 @@ export type PromptView = {
 };
 
 /**  What the window hears about server questions. */
-export type QuestionEvent = 
+export type QuestionEvent = QuestionEvent_Serialize | QuestionEvent_Deserialize;
+
+/**  What the window hears about server questions. */
+export type QuestionEvent_Deserialize = 
 /**  A question for the person. */
-{ event: "asked"; question: ServerQuestion } | 
+{ event: "asked"; question: ServerQuestion_Deserialize } | 
 /**
  *  A question declined at once: its connection already had `limit` waiting. `declined`
  *  counts the questions of that connection declined so far for this reason.
  */
 { event: "declined"; conn: number; method: string; declined: number; limit: number } | 
 /**  Questions that no longer wait: the person declined them all, or their connection ended. */
-{ event: "withdrawn"; qids: number[]; reason: string };
+{ event: "withdrawn"; qids: number[]; reason: string } | 
+/**
+ *  The server said a link it asked the person to open (an accepted URL elicitation, or one
+ *  a `-32042` error listed) is done: `notifications/elicitation/complete`.
+ */
+{ event: "link_completed"; conn: number; elicitationId: string };
+
+/**  What the window hears about server questions. */
+export type QuestionEvent_Serialize = 
+/**  A question for the person. */
+{ event: "asked"; question: ServerQuestion_Serialize } | 
+/**
+ *  A question declined at once: its connection already had `limit` waiting. `declined`
+ *  counts the questions of that connection declined so far for this reason.
+ */
+{ event: "declined"; conn: number; method: string; declined: number; limit: number } | 
+/**  Questions that no longer wait: the person declined them all, or their connection ended. */
+{ event: "withdrawn"; qids: number[]; reason: string } | 
+/**
+ *  The server said a link it asked the person to open (an accepted URL elicitation, or one
+ *  a `-32042` error listed) is done: `notifications/elicitation/complete`.
+ */
+{ event: "link_completed"; conn: number; elicitationId: string };
 
 /**  A read's result as Sonde reads it. */
 export type ReadView = ReadView_Serialize | ReadView_Deserialize;
@@ -924,6 +1045,21 @@ export type ReadView_Serialize = {
 	problems: string[],
 	result: Value,
 };
+
+/**  What the server was told of a change of roots. */
+export type RootsChange = 
+/**  2025-11-25: `notifications/roots/list_changed` was sent. */
+"notified" | 
+/**
+ *  2025-11-25 without `roots.listChanged` declared: the server was not told, and gets the new
+ *  list when it next asks.
+ */
+"unannounced" | 
+/**
+ *  2026-07-28: no notification exists; the server gets the new list the next time a request
+ *  of it asks for roots (`input_required`).
+ */
+"next_ask";
 
 /**  One saved server. */
 export type SavedServer = SavedServer_Serialize | SavedServer_Deserialize;
@@ -1012,7 +1148,10 @@ export type ServerDescription_Serialize = {
 };
 
 /**  A server request waiting for the person at the keyboard. */
-export type ServerQuestion = {
+export type ServerQuestion = ServerQuestion_Serialize | ServerQuestion_Deserialize;
+
+/**  A server request waiting for the person at the keyboard. */
+export type ServerQuestion_Deserialize = {
 	/**  Names the question in the answer. */
 	qid: number,
 	/**  The connection that asked. */
@@ -1020,10 +1159,35 @@ export type ServerQuestion = {
 	method: string,
 	params: Value,
 	/**
-	 *  What keeps an elicitation's `requestedSchema` from being read as a form, in words (the
-	 *  core's shape check); empty when nothing does.
+	 *  What keeps an elicitation's `requestedSchema` from being read as a form, or a URL-mode
+	 *  elicitation from being shown, in words (the core's checks); empty when nothing does.
 	 */
 	problems: string[],
+	/**
+	 *  A URL-mode elicitation as the core reads it: the link to show, and what is suspicious
+	 *  about it. `null` for a form, and for sampling.
+	 */
+	link?: UrlElicitation_Deserialize | null,
+};
+
+/**  A server request waiting for the person at the keyboard. */
+export type ServerQuestion_Serialize = {
+	/**  Names the question in the answer. */
+	qid: number,
+	/**  The connection that asked. */
+	conn: number,
+	method: string,
+	params: Value,
+	/**
+	 *  What keeps an elicitation's `requestedSchema` from being read as a form, or a URL-mode
+	 *  elicitation from being shown, in words (the core's checks); empty when nothing does.
+	 */
+	problems: string[],
+	/**
+	 *  A URL-mode elicitation as the core reads it: the link to show, and what is suspicious
+	 *  about it. `null` for a form, and for sampling.
+	 */
+	link: UrlElicitation_Serialize | null,
 };
 
 /**  One session file as a listing shows it. */
@@ -1307,6 +1471,37 @@ export type ToolView_Serialize = {
 	problems: string[],
 	/**  The entry exactly as the server sent it (a call passes it back for the outputSchema check). */
 	raw: Value,
+};
+
+/**  A link a server asks the person to open. */
+export type UrlElicitation = UrlElicitation_Serialize | UrlElicitation_Deserialize;
+
+/**  A link a server asks the person to open. */
+export type UrlElicitation_Deserialize = {
+	/**  Why the server asks, in its words. */
+	message: string,
+	/**  The URL exactly as the server sent it. */
+	url: string,
+	/**
+	 *  Names the elicitation in `notifications/elicitation/complete` (2025-11-25; 2026-07-28 has
+	 *  none).
+	 */
+	elicitationId?: string | null,
+	link: Link_Deserialize,
+};
+
+/**  A link a server asks the person to open. */
+export type UrlElicitation_Serialize = {
+	/**  Why the server asks, in its words. */
+	message: string,
+	/**  The URL exactly as the server sent it. */
+	url: string,
+	/**
+	 *  Names the elicitation in `notifications/elicitation/complete` (2025-11-25; 2026-07-28 has
+	 *  none).
+	 */
+	elicitationId: string | null,
+	link: Link_Serialize,
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };

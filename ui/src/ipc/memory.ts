@@ -13,6 +13,7 @@ import type {
   SessionRef,
   TaskView,
   ToolView,
+  UrlElicitation,
 } from "./backend";
 import { blankServer } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
@@ -77,6 +78,18 @@ const TOOLS = [
       },
       required: ["to", "speed"],
     },
+  },
+  {
+    name: "sign_in",
+    title: "Sign in",
+    description: "Asks you to open a sign-in link (URL-mode elicitation).",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "authorize",
+    title: "Authorize",
+    description: "Refuses until you open its link (-32042 URLElicitationRequired), then answers.",
+    inputSchema: { type: "object", properties: {} },
   },
   {
     name: "crash",
@@ -151,6 +164,21 @@ const HOSTILE_TOOLS = [
     }) as unknown as ToolView,
 );
 
+/** A link as the core reads it (src/url_elicitation.rs): the words are the core's, copied. */
+const linkOf = (message: string, host: string, after: string, elicitationId: string): UrlElicitation => ({
+  message,
+  url: `https://${host}${after}`,
+  elicitationId,
+  link: { before: "https://", host, after, opens: `https://${host}${after}`, warnings: [] },
+});
+const SIGN_IN = linkOf("Sign in to continue.", "auth.example.com", "/sign-in?session=42", "mem-sign-in-1");
+const AUTHORIZE = linkOf(
+  "Authorize access to your files.",
+  "auth.example.com",
+  "/connect?elicitationId=mem-auth-1",
+  "mem-auth-1",
+);
+
 /** How many questions of one connection wait at once; past it they are declined (questions.rs). */
 const MAX_OPEN = 8;
 
@@ -182,8 +210,24 @@ export function memoryBackend(
   const answers = new Map<number, { conn: number; method: string; resolve: (a: Reply) => void }>();
   const declinedFor = new Map<number, number>();
   const hostile = new Set<number>();
+  // Links: the ones the person opened, and the ones the server will report done once opened.
+  const openedLinks = new Set<string>();
+  const awaitedLinks = new Map<string, { conn: number; id: string }>();
+  const roots = new Map<number, string[]>();
+  /** The server reports link `url` done (notifications/elicitation/complete), as the desktop's
+   * core passes on an awaited one. */
+  const complete = (url: string) => {
+    const awaited = awaitedLinks.get(url);
+    if (!awaited || !openedLinks.has(url)) return;
+    awaitedLinks.delete(url);
+    setTimeout(() => {
+      const params = { elicitationId: awaited.id };
+      message(awaited.conn, "in", { jsonrpc: "2.0", method: "notifications/elicitation/complete", params });
+      askPerson?.({ event: "link_completed", conn: awaited.conn, elicitationId: awaited.id });
+    }, 300);
+  };
   /** Asks the person, as the desktop's Questions does: at most MAX_OPEN waiting per connection. */
-  const ask = (conn: number, method: string, params: JsonValue): Promise<Reply> => {
+  const ask = (conn: number, method: string, params: JsonValue, link: UrlElicitation | null = null): Promise<Reply> => {
     if ([...answers.values()].filter((a) => a.conn === conn).length >= MAX_OPEN) {
       const declined = (declinedFor.get(conn) ?? 0) + 1;
       declinedFor.set(conn, declined);
@@ -199,7 +243,7 @@ export function memoryBackend(
     const qid = nextQid++;
     return new Promise<Reply>((resolve) => {
       answers.set(qid, { conn, method, resolve });
-      askPerson?.({ event: "asked", question: { qid, conn, method, params, problems: [] } as ServerQuestion });
+      askPerson?.({ event: "asked", question: { qid, conn, method, params, problems: [], link } as ServerQuestion });
     });
   };
   const withdraw = (conn: number, reply: (method: string) => Reply, reason: string) => {
@@ -626,6 +670,42 @@ export function memoryBackend(
             ],
           };
         }
+        if (name === "sign_in") {
+          const params = {
+            mode: "url",
+            message: SIGN_IN.message,
+            url: SIGN_IN.url,
+            elicitationId: SIGN_IN.elicitationId,
+          };
+          const askId = 3000 + rid;
+          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
+          const answer = await ask(id, "elicitation/create", params, SIGN_IN);
+          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const action = (answer.result as { action?: string } | null)?.action;
+          if (action === "accept") {
+            awaitedLinks.set(SIGN_IN.url, { conn: id, id: SIGN_IN.elicitationId! });
+            complete(SIGN_IN.url);
+          }
+          return { content: [{ type: "text", text: `You chose to ${action} the sign-in link.` }] };
+        }
+        if (name === "authorize") {
+          if (!openedLinks.has(AUTHORIZE.url)) {
+            awaitedLinks.set(AUTHORIZE.url, { conn: id, id: AUTHORIZE.elicitationId! });
+            const data = {
+              elicitations: [
+                { mode: "url", message: AUTHORIZE.message, url: AUTHORIZE.url, elicitationId: AUTHORIZE.elicitationId },
+              ],
+            };
+            const error = { code: -32042, message: "This request requires more information.", data };
+            message(id, "in", { jsonrpc: "2.0", id: rid, error });
+            throw {
+              code: "url_elicitation_required",
+              message: `tools/call failed: ${error.message} (code -32042); data: ${JSON.stringify(data)}`,
+              urlElicitations: { elicitations: [AUTHORIZE], problems: [] },
+            };
+          }
+          return { content: [{ type: "text", text: "Authorized: your files are reachable." }] };
+        }
         if (name === "summarize") {
           const params = {
             messages: [{ role: "user", content: { type: "text", text: "Summarize MCP in five words." } }],
@@ -739,6 +819,52 @@ export function memoryBackend(
     onMenu: (handler) => {
       menuHandlers.push(handler);
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);
+    },
+    openLink: async (connId, url) => {
+      // The core's rule: only http and https links are opened. Recorded, never opened.
+      if (!/^https?:\/\//i.test(url))
+        throw { code: "bad_input", message: "Sonde opens only http and https links; this one is not opened." };
+      openedLinks.add(url);
+      append({
+        conn: connId,
+        kind: "note",
+        dir: "meta",
+        detail: `the person opened ${url} in the system browser (in-memory backend: recorded, not opened)`,
+      } as Entry);
+      complete(url);
+    },
+    connectionRoots: async (id) => {
+      if (!alive.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      return roots.get(id) ?? [];
+    },
+    connectionRootsSet: async (id, list) => {
+      if (!alive.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      // The core's reading of the list (src/hub/live_roots.rs), its words copied.
+      const kept: string[] = [];
+      for (const entry of list.map((r) => r.trim()).filter(Boolean)) {
+        if (entry.includes("://"))
+          throw {
+            code: "bad_input",
+            message: `"${entry}" is a URI; give the directory's path (Sonde makes the file:// URI)`,
+          };
+        if (!entry.startsWith("/"))
+          throw { code: "bad_input", message: `"${entry}" is not an absolute path; a root starts with /` };
+        if (kept.includes(entry)) throw { code: "bad_input", message: `"${entry}" is listed twice` };
+        kept.push(entry);
+      }
+      roots.set(id, kept);
+      const legacy = hostile.has(id);
+      if (legacy) message(id, "out", { jsonrpc: "2.0", method: "notifications/roots/list_changed" });
+      const told = legacy
+        ? "sent notifications/roots/list_changed"
+        : "2026-07-28 has no roots notification; the server gets them the next time it asks";
+      append({
+        conn: id,
+        kind: "note",
+        dir: "meta",
+        detail: `roots changed to ${kept.join(", ") || "none"}; ${told}`,
+      } as Entry);
+      return legacy ? "notified" : "next_ask";
     },
   };
 }

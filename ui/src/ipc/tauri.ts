@@ -10,6 +10,7 @@ import {
   type ConnectionState_Deserialize,
   type LogBatch_Deserialize,
   type NoticeEvent_Deserialize,
+  type QuestionEvent_Deserialize,
   type SubscriptionEvent_Deserialize,
 } from "./bindings";
 
@@ -50,7 +51,8 @@ export const tauriBackend: Backend = {
   sessionsList: () => commands.sessionsList(),
   sessionOpen: (name) => commands.sessionOpen(name),
   sessionClose: async (id) => void (await commands.sessionClose(id)),
-  onServerRequest: (handler) => commands.serverRequestsFollow(channel(handler)),
+  onServerRequest: (handler) =>
+    commands.serverRequestsFollow(channel(handler) as unknown as Channel<QuestionEvent_Deserialize>),
   answerServerRequest: async (qid, result, refusal) => void (await commands.serverRequestAnswer(qid, result, refusal)),
   declineAllServerRequests: (connId) => commands.serverRequestsDeclineAll(connId),
   listPage: (id, kind, cursor) => commands.listPage(id, kind, cursor),
@@ -69,6 +71,9 @@ export const tauriBackend: Backend = {
   subscribe: (id, spec, onEvent) =>
     commands.subscribe(id, spec, channel(onEvent) as unknown as Channel<SubscriptionEvent_Deserialize>),
   unsubscribe: (subscription) => commands.unsubscribe(subscription),
+  openLink: async (connId, url) => void (await commands.linkOpen(connId, url)),
+  connectionRoots: (id) => commands.connectionRoots(id),
+  connectionRootsSet: (id, roots) => commands.connectionRootsSet(id, roots),
   tasksFollow: (id, onTask) => commands.tasksFollow(id, channel(onTask) as never),
   tasksList: (id) => commands.tasksList(id),
   taskGet: (id, taskId) => commands.taskGet(id, taskId),
