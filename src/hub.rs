@@ -3,7 +3,7 @@
 //! Owns: connecting (spawn, then the opening exchange of the chosen era, bounded by the
 //! connect deadline, which never bounds the process), remembering era verdicts, the table of
 //! live sessions, every connection's state as it changes (`states`), restarts and supervision
-//! (`line`), and disconnecting.
+//! (`line`), the tasks calls became (`tasks`), and disconnecting.
 //! Refuses: presentation. It returns values and errors (each error with its stable code); the
 //! CLI prints and the UI renders.
 
@@ -31,9 +31,11 @@ mod live_roots;
 mod roots;
 mod starting;
 mod states;
+mod tasks;
 
 pub use live_roots::{read_roots, RootsChange};
 pub use states::{ConnState, StateEvent, States};
+pub use tasks::Tasks;
 
 // What a connect takes, re-exported: callers of the facade name it as the hub's.
 pub use crate::server_config::{ServerConfig, Target};
@@ -126,6 +128,7 @@ pub struct Hub {
     next_id: Arc<AtomicU64>,
     live: Arc<Mutex<HashMap<u64, Session>>>,
     states: Arc<States>,
+    tasks: Arc<Tasks>,
 }
 
 impl Hub {
@@ -137,6 +140,7 @@ impl Hub {
             next_id: Arc::new(AtomicU64::new(1)),
             live: Arc::default(),
             states: Arc::default(),
+            tasks: Arc::default(),
         }
     }
 

@@ -1,10 +1,12 @@
 //! MCP on top of a connection, in either era: the opening exchange and the typed calls both
 //! front ends make.
 //!
-//! Owns: what Sonde says about itself (clientInfo, the capabilities its responder supports),
-//! `initialize` (2025-11-25) and `server/discover` (2026-07-28), the `_meta` envelope on every
-//! modern request, `resultType` checks, paginated listing and tool calls.
-//! Refuses: choosing the era (`negotiate` does) and transport concerns (`connection` does).
+//! Owns: what Sonde says about itself (clientInfo, the capabilities its responder supports, and
+//! in 2026-07-28 the tasks extension), `initialize` (2025-11-25) and `server/discover`
+//! (2026-07-28), the `_meta` envelope on every modern request, `resultType` checks, paginated
+//! listing and tool calls, including asking for a task and recognising the one a call became.
+//! Refuses: choosing the era (`negotiate` does), following tasks (`features::tasks` does) and
+//! transport concerns (`connection` does).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,6 +18,7 @@ use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
 use crate::features::logging::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
+use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
 
 /// How many pages a listing follows before deciding the server's cursors never end.
 const MAX_PAGES: usize = 10_000;
@@ -26,11 +29,18 @@ pub fn client_info() -> Value {
 }
 
 /// The capabilities a 2026-07-28 request declares: the responder's, less `roots.listChanged`,
-/// which that era does not have (it has no roots notification).
+/// which that era does not have (it has no roots notification), plus the tasks extension: Sonde
+/// follows tasks itself (`features::tasks`), so every request may be given one.
 fn modern_capabilities(conn: &Connection) -> Value {
     let mut caps = conn.client_capabilities();
     if let Some(roots) = caps.get_mut("roots").and_then(Value::as_object_mut) {
         roots.remove("listChanged");
+    }
+    if let Some(caps) = caps.as_object_mut() {
+        let extensions = caps.entry("extensions").or_insert_with(|| json!({}));
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.insert(TASKS_EXTENSION.into(), json!({}));
+        }
     }
     caps
 }
@@ -155,6 +165,8 @@ impl Session {
             let result = self.conn.request(next.clone()).await?;
             match result.get("resultType").and_then(Value::as_str) {
                 None | Some("complete") => return Ok(result),
+                // The tasks extension Sonde declares: the caller reads the task it created.
+                Some("task") if method == "tools/call" && self.meta.is_some() => return Ok(result),
                 Some("input_required") if self.meta.is_some() => {
                     if round > MAX_ROUNDS {
                         return Err(RequestError::Protocol(format!(
@@ -299,7 +311,8 @@ impl Session {
             .collect())
     }
 
-    /// Calls a tool and returns its `CallToolResult`.
+    /// Calls a tool and returns its `CallToolResult`, or, when a 2026-07-28 server made the
+    /// call a task, its `CreateTaskResult` (`Hub::call_tool` follows it to the result).
     pub async fn call_tool(&self, name: &str, arguments: Option<Value>) -> Result<Value, RequestError> {
         self.request_with(tool_call(name, arguments)).await
     }
@@ -324,6 +337,9 @@ pub struct CallOutcome {
     pub problems: Vec<String>,
     /// No verdict when the tool declares no `outputSchema`, or the result is an error result.
     pub check: Option<OutputCheck>,
+    /// The task the call became (`result` is then its `CreateTaskResult`, and the tool's result
+    /// comes when the task is followed to its end).
+    pub task: Option<Task>,
 }
 
 impl Session {
@@ -331,15 +347,26 @@ impl Session {
     /// result against the tool's `outputSchema`. `definition` is the tool as `tools/list` gave
     /// it; without one, a result that is not an error is checked against the definition listed
     /// after the call (the schema only rides in `tools/list`).
+    ///
+    /// The call may become a task: in 2025-11-25 Sonde asks for one when the server runs tool
+    /// tasks and the tool requires one, or makes one optional and `ask_task` is set; in
+    /// 2026-07-28 the server decides. The outcome then carries the task, to follow with
+    /// [`Session::follow_task`](crate::features::tasks).
     pub async fn call_tool_checked(
         &self,
         name: &str,
         definition: Option<&Value>,
         arguments: Option<Value>,
+        ask_task: bool,
         mut on_progress: impl FnMut(Value),
     ) -> Result<CallOutcome, RequestError> {
         let (tx, mut progress) = tokio::sync::mpsc::unbounded_channel();
         let mut request = tool_call(name, arguments);
+        let as_task = self.asks_for_task(name, definition, ask_task).await?;
+        if as_task {
+            // No ttl: the server keeps the task as long as it chooses, and says how long.
+            request.params.as_mut().expect("tool_call has params")["task"] = json!({});
+        }
         request.progress = Some(tx);
         let call = self.request_with(request);
         tokio::pin!(call);
@@ -356,6 +383,45 @@ impl Session {
         while let Ok(update) = progress.try_recv() {
             on_progress(update);
         }
+        if let Some(task) = created_task(&result, self.era(), as_task) {
+            let task = task.map_err(|why| RequestError::Protocol(format!("tools/call {name}: {why}")))?;
+            return Ok(CallOutcome { result, problems: Vec::new(), check: None, task: Some(task) });
+        }
+        Ok(self.checked_outcome(name, definition, result).await)
+    }
+
+    /// Whether a 2025-11-25 call of `name` goes as a task; the tool's definition is listed
+    /// when the caller has none and the server runs tool tasks at all.
+    async fn asks_for_task(
+        &self,
+        name: &str,
+        definition: Option<&Value>,
+        ask: bool,
+    ) -> Result<bool, RequestError> {
+        if self.era() != Era::Legacy {
+            return Ok(false);
+        }
+        let capabilities = &self.server.capabilities;
+        let listed;
+        let definition = match definition {
+            Some(tool) => Some(tool),
+            None if server_runs_tool_tasks(capabilities) => {
+                listed = self.list_tools().await?;
+                listed.iter().find(|t| t["name"] == name)
+            }
+            None => None,
+        };
+        ask_for_task(capabilities, definition, ask).map_err(RequestError::Protocol)
+    }
+
+    /// A tool's result with what is wrong with its shape and the outputSchema verdict (see
+    /// [`Session::call_tool_checked`] for where the schema comes from).
+    pub async fn checked_outcome(
+        &self,
+        name: &str,
+        definition: Option<&Value>,
+        result: Value,
+    ) -> CallOutcome {
         let check = match definition {
             Some(tool) => check_output(tool, &result),
             None if result.get("isError") == Some(&Value::Bool(true)) => None,
@@ -366,7 +432,7 @@ impl Session {
             }
         };
         let problems = crate::shape::result_problems(&result);
-        Ok(CallOutcome { result, problems, check })
+        CallOutcome { result, problems, check, task: None }
     }
 }
 

@@ -26,14 +26,17 @@ async fn malformed_tools_are_listed_with_their_problems_and_a_bad_result_is_said
     assert!(views[3].input_schema.is_some(), "the form still gets the schema");
 
     let session = hub.session(id).unwrap();
-    let outcome =
-        session.call_tool_checked("content_not_array", Some(&views[4].raw), None, |_| {}).await.unwrap();
+    let outcome = session
+        .call_tool_checked("content_not_array", Some(&views[4].raw), None, false, |_| {})
+        .await
+        .unwrap();
     assert_eq!(outcome.problems, ["content is an object, not an array"]);
     assert_eq!(
         outcome.result["content"]["text"], "content in an object, not an array",
         "the raw result is kept"
     );
-    let fine = session.call_tool_checked("echo", None, Some(json!({"text": "ok"})), |_| {}).await.unwrap();
+    let fine =
+        session.call_tool_checked("echo", None, Some(json!({"text": "ok"})), false, |_| {}).await.unwrap();
     assert_eq!(fine.problems, Vec::<String>::new());
     hub.disconnect(id).await.unwrap();
 }

@@ -3,7 +3,8 @@
 Launch, connect the demo server, call a tool, see the request and its response in the wire
 log, stop the server and check that its process is gone; then real third-party servers, the
 shutdown ladder, follow mode, past sessions of the sonde CLI (one finished, one still being
-written), deleting a server and quitting. Screenshots go to $SONDE_SHOTS.
+written), deleting a server, a tool call that runs as a task, and quitting. Screenshots go to
+$SONDE_SHOTS.
 
 Each behaviour is one function, run and reported on its own line (ok or FAIL with the reason),
 so one failure does not hide the others; a check starts by re-establishing what it needs
@@ -686,6 +687,54 @@ def a_link_a_server_asks_for_shows_its_host_and_is_not_opened_unasked():
     set_filter("kind:note opened")
     assert not driver.find_elements(By.XPATH, xpath_text("in the system browser")), "a link was opened"
     set_filter("")
+
+
+@check
+def a_task_runs_to_its_result_in_the_tasks_panel():
+    """server-everything's research tool runs as a task: the Tasks panel follows it to its report, and asks its question"""
+    if not saved("Everything"):
+        add_server("Everything", command=f"{everything()} stdio")
+    ensure_connected("Everything")
+    tab = "//div[@role='tablist'][@aria-label='Server panels']/button[text()='{}']"
+    try:
+        call_tool("simulate-research-query", ["tides"], "runs this call as task", by="code")
+        task_id = driver.find_element(By.XPATH, "//p[contains(., 'runs this call as task')]/code").text
+        driver.find_element(By.XPATH, tab.format("Tasks")).click()
+        row = f"//ul[@aria-label='Tasks']//button[contains(@class,'task')][.//code[@title='{task_id}']]"
+        wait.until(lambda d: d.find_element(By.XPATH, row)).click()
+        detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail"))
+        assert task_id in detail.text, detail.text
+        # Still working when first seen (four one-second stages): its message says the stage.
+        shot("task-working")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='completed']"))
+        report = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail [aria-label='Tool result']"))
+        assert "Research Report: tides" in report.text, report.text
+        assert "Cancel task" not in detail.text, "an ended task offers Cancel"
+        shot("task-completed")
+        # The wire log has the polls and the result that ended them.
+        set_filter(f"method:tasks/result dir:out {task_id}")
+        wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tasks/result #')]]"))
+
+        # An ambiguous topic: the task asks which reading is meant, in the question dialog.
+        driver.find_element(By.XPATH, tab.format("Tools")).click()
+        Select(driver.find_element(By.CSS_SELECTOR, ".tool-call select")).select_by_visible_text("true")
+        driver.find_element(By.XPATH, "//button[text()='Call']").click()
+        notice = "//p[contains(., 'runs this call as task')]/code"
+        asking = wait.until(lambda d: (t := d.find_element(By.XPATH, notice).text) != task_id and t)
+        driver.find_element(By.XPATH, tab.format("Tasks")).click()
+        row = f"//ul[@aria-label='Tasks']//button[contains(@class,'task')][.//code[@title='{asking}']]"
+        wait.until(lambda d: d.find_element(By.XPATH, row)).click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='input_required']"))
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
+        assert "multiple interpretations" in dialog.text, dialog.text
+        shot("task-question")
+        Select(dialog.find_element(By.CSS_SELECTOR, "select")).select_by_visible_text("Historical perspective")
+        dialog.find_element(By.XPATH, ".//button[text()='Accept']").click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='completed']"))
+        report = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail [aria-label='Tool result']"))
+        assert "Research Report: tides (historical)" in report.text, report.text
+    finally:
+        driver.find_element(By.XPATH, tab.format("Tools")).click()
 
 
 @check

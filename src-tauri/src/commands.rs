@@ -229,8 +229,10 @@ pub async fn tools_list(state: State<'_, AppState>, id: u64) -> Result<Vec<ToolV
 }
 
 /// Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
-/// `progress` as they come. The arguments are `args`: the generated TypeScript function takes
-/// the same names, and `arguments` cannot name a parameter in strict-mode JavaScript.
+/// `progress` as they come. A call that becomes a task returns at once with the task, which the
+/// core follows from then on (`tasks_follow`). The arguments are `args`: the generated TypeScript
+/// function takes the same names, and `arguments` cannot name a parameter in strict-mode
+/// JavaScript.
 #[tauri::command]
 #[specta::specta]
 pub async fn tool_call(
@@ -240,7 +242,6 @@ pub async fn tool_call(
     args: Option<Value>,
     progress: Channel<Value>,
 ) -> Result<CallOutcome> {
-    let session = state.hub.session(id)?;
     let name = tool
         .get("name")
         .and_then(Value::as_str)
@@ -248,7 +249,7 @@ pub async fn tool_call(
     let on_progress = |update| {
         let _ = progress.send(update);
     };
-    let outcome = session.call_tool_checked(name, Some(&tool), args, on_progress).await;
+    let outcome = state.hub.call_tool_checked(id, name, Some(&tool), args, false, on_progress).await;
     outcome.map_err(|e| {
         let dto = ErrorDto::from(e);
         // Links a -32042 lists are shown with the error; the window hears when each is done.

@@ -13,6 +13,7 @@ pub mod questions;
 pub mod roots_cmd;
 pub mod state;
 pub mod surface;
+pub mod tasks_cmd;
 
 use tauri::{Manager, RunEvent, Runtime};
 
@@ -62,6 +63,10 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         links::link_open,
         roots_cmd::connection_roots,
         roots_cmd::connection_roots_set,
+        tasks_cmd::tasks_follow,
+        tasks_cmd::tasks_list,
+        tasks_cmd::task_get,
+        tasks_cmd::task_cancel,
     ])
 }
 

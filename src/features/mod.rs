@@ -4,6 +4,7 @@
 //!
 //! Owns: the requests each feature makes in either era, and reading their results into values
 //! a front end shows as they are (what a content item is, what a notification says).
+//! Tasks (`tasks`) are followed to their end here too.
 //! Refuses: presentation, and the envelope of a request (`mcp::Session` adds what the era needs).
 
 pub mod completion;
@@ -13,4 +14,5 @@ pub mod notices;
 pub mod ping;
 pub mod prompts;
 pub mod resources;
+pub mod tasks;
 pub mod template;

@@ -169,6 +169,8 @@ pub fn mirror(message: &Message, params_for: impl Fn(&str) -> Vec<HeaderParam>) 
     let name = match method.as_str() {
         "tools/call" | "prompts/get" => params.get("name"),
         "resources/read" => params.get("uri"),
+        // The tasks extension's HTTP binding: so a task's requests reach the instance holding it.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => params.get("taskId"),
         _ => None,
     };
     if let Some(name) = name.and_then(Value::as_str) {
@@ -274,5 +276,15 @@ mod tests {
         assert_eq!(got, want);
         let legacy = Message::request(2.into(), "tools/list", None);
         assert!(mirror(&legacy, params).is_empty());
+    }
+
+    #[test]
+    fn a_task_request_names_its_task() {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion":"2026-07-28"});
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            let request = Message::request(3.into(), method, Some(json!({"_meta": meta, "taskId": "t-1"})));
+            let headers = mirror(&request, |_| Vec::new());
+            assert_eq!(headers[2], ("Mcp-Name".to_owned(), "t-1".to_owned()), "{method}");
+        }
     }
 }

@@ -1,5 +1,5 @@
 // UI tests in Debian's Chromium against the built UI with the in-memory backend: connect the
-// demo server, call tools (one with a nested form), filter the log, follow mode, jump to a response, scroll a large log,
+// demo server, call tools (one with a nested form, one that runs as a task), filter the log, follow mode, jump to a response, scroll a large log,
 // open past sessions (one still being written).
 // Run: npm run build && node e2e/ui.mjs   (make test does both)
 import { spawn } from "node:child_process";
@@ -176,6 +176,52 @@ try {
     await dialog.getByLabel("Reply").fill("Tools for models, over JSON-RPC");
     await dialog.getByRole("button", { name: "Send" }).click();
     await page.getByLabel("Tool result").getByText("Summary: Tools for models, over JSON-RPC").waitFor(T);
+  });
+
+  await test("a call that runs as a task is followed in the Tasks panel: its question, its result, Cancel", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByRole("button", { name: "Connect" }).first().click();
+    await page.getByText("ready · pid").waitFor(T);
+    const callResearch = async (topic, ambiguous) => {
+      await page.getByRole("tab", { name: "Tools" }).click();
+      await page.getByRole("button", { name: /Research/ }).click();
+      const form = page.locator(".tool-call form");
+      await form.getByRole("textbox", { name: "topic", exact: true }).fill(topic);
+      if (ambiguous) await form.getByRole("combobox", { name: "ambiguous", exact: true }).selectOption("true");
+      await form.getByRole("button", { name: "Call", exact: true }).click();
+      await page.locator(".tool-call").getByText("runs this call as task").waitFor(T);
+    };
+    await callResearch("python", true);
+    await page.getByRole("tab", { name: "Tasks" }).click();
+    const list = page.getByRole("list", { name: "Tasks" });
+    await list
+      .getByRole("button", { name: /research/ })
+      .first()
+      .click();
+    const detail = page.locator(".task-detail");
+    await detail.locator(".task-status[data-status='working']").waitFor(T);
+    // Its question comes through the question dialog; the answer goes back with tasks/update.
+    const dialog = page.getByRole("dialog", { name: "Server request" });
+    await dialog.getByText('Which "python" do you mean?').waitFor(T);
+    await detail.locator(".task-status[data-status='input_required']").waitFor(T);
+    await dialog.getByRole("combobox").first().selectOption("historical");
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    await detail.locator(".task-status[data-status='completed']").waitFor({ timeout: 20_000 });
+    await detail.getByLabel("Tool result").getByText("Report on python (historical)").waitFor(T);
+    await page.getByLabel("Filter the log").fill("method:tasks/update");
+    await page.locator(".rows .row", { hasText: "tasks/update" }).first().waitFor(T);
+
+    // A second task, cancelled: it ends cancelled, with no result.
+    await callResearch("kelp", false);
+    await page.getByRole("tab", { name: "Tasks" }).click();
+    await list.getByRole("listitem").nth(1).getByRole("button").click();
+    await detail.getByRole("button", { name: "Cancel task" }).click();
+    await detail.locator(".task-status[data-status='cancelled']").waitFor({ timeout: 20_000 });
+    await detail.getByText("Cancelled: the task has no result.").waitFor(T);
+    if (await detail.getByRole("button", { name: "Cancel task" }).count())
+      throw new Error("an ended task offers Cancel");
+    const statuses = await list.locator(".task-status").evaluateAll((els) => els.map((e) => e.dataset.status));
+    if (statuses.join() !== "completed,cancelled") throw new Error(`statuses: ${statuses}`);
   });
 
   await test("a hostile server's malformed tools and hundred questions leave the window usable, Stop uncovered", async (page) => {

@@ -3,6 +3,7 @@
 // keeps its own work; a panel added here appears in the tab strip and answers its shortcut.
 import type { ReactNode } from "react";
 import type { ConnectionState } from "./ipc";
+import { TasksPanel } from "./components/TasksPanel";
 import { ToolsPanel } from "./components/ToolsPanel";
 import { ResourcesPanel } from "./panels/ResourcesPanel";
 import { PromptsPanel } from "./panels/PromptsPanel";
@@ -21,6 +22,7 @@ export const PANELS: Panel[] = [
   { id: "prompts", label: "Prompts", render: (line) => <PromptsPanel line={line} /> },
   { id: "server", label: "Server", render: (line) => <ServerPanel line={line} /> },
   { id: "notifications", label: "Notifications", render: (line) => <NotificationsPanel line={line} /> },
+  { id: "tasks", label: "Tasks", render: (line) => <TasksPanel line={line} /> },
 ];
 
 /** The panel a `panel-<id>` menu item or a Ctrl+digit shortcut names, if there is one. */

@@ -124,7 +124,8 @@ pub enum Command {
         #[command(subcommand)]
         action: ListAction,
     },
-    /// Call a tool and print its result (progress on stderr, outputSchema checked).
+    /// Call a tool and print its result (progress on stderr, outputSchema checked). A call that
+    /// becomes a task is followed to its result, its status changes on stderr.
     Call {
         /// The tool's name.
         tool: String,
@@ -134,8 +135,18 @@ pub enum Command {
         /// The arguments, a JSON object: the text, @FILE, or - for stdin.
         #[arg(long, value_name = "JSON|@FILE|-")]
         args: Option<String>,
+        /// Run it as a task where the tool makes that optional (2025-11-25 `taskSupport:
+        /// optional`); a tool that requires a task always runs as one.
+        #[arg(long)]
+        task: bool,
         #[command(flatten)]
         common: Common,
+    },
+    /// Tasks of a server (2025-11-25 tasks, the 2026-07-28 tasks extension). A server that keeps
+    /// its tasks between connections (over HTTP) answers about tasks of an earlier run.
+    Tasks {
+        #[command(subcommand)]
+        action: TasksAction,
     },
     /// Protocol version and how it was decided, serverInfo, capabilities, instructions.
     Info {
@@ -220,6 +231,29 @@ pub enum Command {
 pub enum ListAction {
     /// Connect, list every item (following nextCursor), shut down gracefully.
     List {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TasksAction {
+    /// List the server's tasks (2025-11-25 `tasks/list`; the 2026-07-28 extension has none).
+    List {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// A task's state now (`tasks/get`).
+    Get {
+        /// The task's id.
+        id: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Ask the server to cancel a task (`tasks/cancel`).
+    Cancel {
+        /// The task's id.
+        id: String,
         #[command(flatten)]
         common: Common,
     },

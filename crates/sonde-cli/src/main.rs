@@ -20,6 +20,7 @@ mod print;
 mod run;
 mod shell;
 mod suggest;
+mod tasks;
 mod waiting;
 mod words;
 

@@ -17,7 +17,10 @@ pub enum Op {
     Call {
         tool: String,
         arguments: Option<Value>,
+        /// Ask for a task where the tool makes one optional.
+        task: bool,
     },
+    Tasks(crate::tasks::TaskOp),
     Info,
     /// `resources/read` of a URI.
     Read(String),
@@ -49,7 +52,8 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Call { tool, arguments } => call(session, &tool, arguments, json).await,
+        Op::Call { tool, arguments, task } => call(session, &tool, arguments, task, json).await,
+        Op::Tasks(op) => crate::tasks::run(session, op, json).await,
         Op::Info => {
             if json {
                 print::json_line(&serde_json::to_value(&session.server).expect("serializes"));
@@ -102,12 +106,13 @@ async fn call(
     session: &Session,
     tool: &str,
     arguments: Option<Value>,
+    task: bool,
     json: bool,
 ) -> Result<i32, RequestError> {
     let called = session
-        .call_tool_checked(tool, None, arguments, |p| eprintln!("sonde: {}", print::progress(&p)))
+        .call_tool_checked(tool, None, arguments, task, |p| eprintln!("sonde: {}", print::progress(&p)))
         .await;
-    let outcome = match called {
+    let mut outcome = match called {
         Ok(outcome) => outcome,
         Err(e @ RequestError::Rpc { .. }) => {
             // The server's error first, then what it does have, when the name was the mistake.
@@ -125,6 +130,13 @@ async fn call(
         }
         Err(e) => return Err(e),
     };
+    // A call that became a task prints like any other once the task has its result.
+    if let Some(task) = outcome.task.take() {
+        match crate::tasks::follow(session, tool, task).await {
+            Ok(done) => outcome = done,
+            Err(code) => return Ok(code),
+        }
+    }
     if json {
         print::json_line(&outcome.result);
     } else {

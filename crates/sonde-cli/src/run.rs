@@ -11,11 +11,12 @@ use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
 
-use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction};
+use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction, TasksAction};
 use crate::arguments;
 use crate::echo;
 use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
+use crate::tasks::TaskOp;
 use crate::words;
 
 pub async fn run(global: &Global, command: Command) -> i32 {
@@ -67,8 +68,13 @@ pub async fn run(global: &Global, command: Command) -> i32 {
 fn plan(command: Command) -> Result<(Common, Op), String> {
     Ok(match command {
         Command::Tools { action: ListAction::List { common } } => (common, Op::List("tools/list", "tools")),
-        Command::Call { tool, pairs, args, common } => {
-            (common, Op::Call { tool, arguments: arguments::object("--args", args, &pairs)? })
+        Command::Call { tool, pairs, args, task, common } => {
+            (common, Op::Call { tool, arguments: arguments::object("--args", args, &pairs)?, task })
+        }
+        Command::Tasks { action: TasksAction::List { common } } => (common, Op::Tasks(TaskOp::List)),
+        Command::Tasks { action: TasksAction::Get { id, common } } => (common, Op::Tasks(TaskOp::Get(id))),
+        Command::Tasks { action: TasksAction::Cancel { id, common } } => {
+            (common, Op::Tasks(TaskOp::Cancel(id)))
         }
         Command::Info { common } => (common, Op::Info),
         Command::Resources { action: ResourcesAction::List { common } } => {

@@ -14,9 +14,10 @@ use sonde_core::mcp::Session;
 
 use crate::exit::{FAILED, OK};
 use crate::ops::{self, Op};
+use crate::tasks::TaskOp;
 use crate::{arguments, print, suggest};
 
-const COMMANDS: [&str; 13] = [
+const COMMANDS: [&str; 16] = [
     "tools",
     "prompts",
     "resources",
@@ -26,6 +27,9 @@ const COMMANDS: [&str; 13] = [
     "read",
     "prompt",
     "listen",
+    "tasks",
+    "task",
+    "cancel",
     "log",
     "help",
     "exit",
@@ -35,10 +39,11 @@ const COMMANDS: [&str; 13] = [
 const HELP: &str = "\
 tools | prompts | resources | templates   list them
 info                                      protocol, server, capabilities
-call NAME [KEY=VALUE…]                    call a tool
+call NAME [KEY=VALUE…]                    call a tool (a task is followed to its result)
 read URI                                  read a resource
 prompt NAME [KEY=VALUE…]                  get a prompt
 listen [tools] [prompts] [resources] [N]  print N change notifications (default 1)
+tasks | task ID | cancel ID                list the tasks, get one, cancel one
 log [FILTER…]                             this session's log, filtered
 help, exit";
 
@@ -65,7 +70,7 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
         "info" => Step::Run(Op::Info),
         "call" => {
             let tool = name("a tool name")?;
-            Step::Run(Op::Call { tool, arguments: arguments::object("call", None, &rest[1..])? })
+            Step::Run(Op::Call { tool, arguments: arguments::object("call", None, &rest[1..])?, task: false })
         }
         "read" => Step::Run(Op::Read(name("a URI")?.to_owned())),
         "prompt" => {
@@ -90,6 +95,9 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
             }
             Step::Run(Op::Listen(spec, count))
         }
+        "tasks" => Step::Run(Op::Tasks(TaskOp::List)),
+        "task" => Step::Run(Op::Tasks(TaskOp::Get(name("a task id")?))),
+        "cancel" => Step::Run(Op::Tasks(TaskOp::Cancel(name("a task id")?))),
         "log" => Step::Log(rest.join(" ")),
         "help" => Step::Help,
         "exit" | "quit" => Step::Exit,

@@ -276,7 +276,13 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           onSendAgain={() => send(required.conn, required.args)}
         />
       )}
-      {outcome && (
+      {outcome?.task && (
+        <p className="banner" role="status">
+          The server runs this call as task <code>{outcome.task.taskId}</code> ({outcome.task.status}). Sonde follows it
+          to its result in the Tasks panel (View menu).
+        </p>
+      )}
+      {outcome && !outcome.task && (
         <ErrorBoundary name="result view">
           <ResultView outcome={outcome} />
         </ErrorBoundary>

@@ -37,6 +37,8 @@ export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion_Serialize;
 export type SessionInfo = B.SessionInfo_Serialize;
 export type Stage = B.Stage;
+export type TaskStatus = B.TaskStatus;
+export type TaskView = B.TaskView_Serialize;
 export type ToolView = B.ToolView_Serialize;
 export type UrlElicitation = B.UrlElicitation_Serialize;
 export type LinksRequired = B.LinksRequired_Serialize;
@@ -170,6 +172,15 @@ export interface Backend {
    * its number, for `unsubscribe`. */
   subscribe(id: number, spec: ListenSpec, onEvent: (e: SubscriptionEvent) => void): Promise<number>;
   unsubscribe(subscription: number): Promise<void>;
+  /** The tasks of a connection the core knows now; `onTask` hears each change after it, the
+   * task's whole new view with a newer `version`. The core follows every task to its end. */
+  tasksFollow(id: number, onTask: (v: TaskView) => void): Promise<TaskView[]>;
+  /** The tasks of a connection, with the server's `tasks/list` asked where it has one. */
+  tasksList(id: number): Promise<TaskView[]>;
+  /** One task's state now, asked of the server (`tasks/get`). */
+  taskGet(id: number, taskId: string): Promise<TaskView>;
+  /** Asks the server to cancel a task (`tasks/cancel`); the core follows it until it ends. */
+  taskCancel(id: number, taskId: string): Promise<TaskView>;
   /** Menu items chosen in the app menu, by id. */
   onMenu(handler: (id: string) => void): () => void;
   /** Opens a link connection `connId`'s server asked the person to open, in the system browser

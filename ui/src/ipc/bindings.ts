@@ -37,8 +37,10 @@ export const commands = {
 	toolsList: (id: number) => __TAURI_INVOKE<ToolView_Serialize[]>("tools_list", { id }),
 	/**
 	 *  Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
-	 *  `progress` as they come. The arguments are `args`: the generated TypeScript function takes
-	 *  the same names, and `arguments` cannot name a parameter in strict-mode JavaScript.
+	 *  `progress` as they come. A call that becomes a task returns at once with the task, which the
+	 *  core follows from then on (`tasks_follow`). The arguments are `args`: the generated TypeScript
+	 *  function takes the same names, and `arguments` cannot name a parameter in strict-mode
+	 *  JavaScript.
 	 */
 	toolCall: (id: number, tool: Value, args: Value | null, progress: Channel<Value>) => __TAURI_INVOKE<CallOutcome_Serialize>("tool_call", { id, tool, args, progress }),
 	/**  Cancels every request in flight on a connection (the UI runs one call at a time). */
@@ -133,6 +135,20 @@ export const commands = {
 	 *  says what the server was told.
 	 */
 	connectionRootsSet: (id: number, roots: string[]) => __TAURI_INVOKE<RootsChange>("connection_roots_set", { id, roots }),
+	/**
+	 *  The tasks of connection `id` the core knows now; each change of one after it arrives on
+	 *  `channel` as it happens, the task's whole new view.
+	 */
+	tasksFollow: (id: number, channel: Channel<TaskView_Deserialize>) => __TAURI_INVOKE<TaskView_Serialize[]>("tasks_follow", { id, channel }),
+	/**  The tasks of connection `id`, with the server's `tasks/list` asked where it has one. */
+	tasksList: (id: number) => __TAURI_INVOKE<TaskView_Serialize[]>("tasks_list", { id }),
+	/**  Asks the server for one task's state now (`tasks/get`). */
+	taskGet: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_get", { id, taskId }),
+	/**
+	 *  Asks the server to cancel a task (`tasks/cancel`); the core keeps following it until the
+	 *  server says it ended.
+	 */
+	taskCancel: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_cancel", { id, taskId }),
 };
 
 /* Types */
@@ -149,6 +165,11 @@ export type CallOutcome_Deserialize = {
 	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check?: OutputCheck | null,
+	/**
+	 *  The task the call became (`result` is then its `CreateTaskResult`, and the tool's result
+	 *  comes when the task is followed to its end).
+	 */
+	task?: Task_Deserialize | null,
 };
 
 /**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
@@ -161,6 +182,11 @@ export type CallOutcome_Serialize = {
 	problems: string[],
 	/**  No verdict when the tool declares no `outputSchema`, or the result is an error result. */
 	check: OutputCheck | null,
+	/**
+	 *  The task the call became (`result` is then its `CreateTaskResult`, and the tool's result
+	 *  comes when the task is followed to its end).
+	 */
+	task: Task_Serialize | null,
 };
 
 /**  The server's suggestions. */
@@ -1309,6 +1335,95 @@ export type Summary_Serialize = {
 	/**  The id as JSON text, so `1` and `"1"` stay different. */
 	id?: string,
 	error_code?: number,
+};
+
+/**  One task's state, as the server last described it. */
+export type Task = Task_Serialize | Task_Deserialize;
+
+/**  Where a task is. The last three are terminal: the task never leaves them. */
+export type TaskStatus = "working" | 
+/**  The server needs an answer from the client before the task can go on. */
+"input_required" | "completed" | "failed" | "cancelled";
+
+/**  A task as a front end shows it: its state, and once it ended, its result or why it has none. */
+export type TaskView = TaskView_Serialize | TaskView_Deserialize;
+
+/**  A task as a front end shows it: its state, and once it ended, its result or why it has none. */
+export type TaskView_Deserialize = {
+	/**  The connection the task belongs to. */
+	conn: number,
+	task: Task_Deserialize,
+	/**  The tool whose call became this task, when Sonde made the call. */
+	tool?: string | null,
+	/**  The tool's result once the task ended with one, read and checked like a call's. */
+	outcome?: CallOutcome_Deserialize | null,
+	/**  Why there is no result: the error the task failed with, or why Sonde stopped following. */
+	error?: string | null,
+	/**  True while Sonde is following the task (asking the server about it). */
+	following: boolean,
+	/**
+	 *  Increases with every change the hub records, so a front end keeps the newest view it
+	 *  has seen of each task; 0 in a view that did not come from the hub's table.
+	 */
+	version: number,
+};
+
+/**  A task as a front end shows it: its state, and once it ended, its result or why it has none. */
+export type TaskView_Serialize = {
+	/**  The connection the task belongs to. */
+	conn: number,
+	task: Task_Serialize,
+	/**  The tool whose call became this task, when Sonde made the call. */
+	tool: string | null,
+	/**  The tool's result once the task ended with one, read and checked like a call's. */
+	outcome: CallOutcome_Serialize | null,
+	/**  Why there is no result: the error the task failed with, or why Sonde stopped following. */
+	error: string | null,
+	/**  True while Sonde is following the task (asking the server about it). */
+	following: boolean,
+	/**
+	 *  Increases with every change the hub records, so a front end keeps the newest view it
+	 *  has seen of each task; 0 in a view that did not come from the hub's table.
+	 */
+	version: number,
+};
+
+/**  One task's state, as the server last described it. */
+export type Task_Deserialize = {
+	taskId: string,
+	status: TaskStatus,
+	statusMessage?: string | null,
+	/**  ISO 8601, as the server wrote it. */
+	createdAt?: string | null,
+	lastUpdatedAt?: string | null,
+	/**
+	 *  How long after its creation the server keeps the task, in milliseconds; `None` when
+	 *  unlimited or not said.
+	 */
+	ttlMs?: number | null,
+	/**  How often the server would like to be asked, in milliseconds. */
+	pollIntervalMs?: number | null,
+	/**  True once the status is terminal (`completed`, `failed`, `cancelled`). */
+	terminal: boolean,
+};
+
+/**  One task's state, as the server last described it. */
+export type Task_Serialize = {
+	taskId: string,
+	status: TaskStatus,
+	statusMessage: string | null,
+	/**  ISO 8601, as the server wrote it. */
+	createdAt: string | null,
+	lastUpdatedAt: string | null,
+	/**
+	 *  How long after its creation the server keeps the task, in milliseconds; `None` when
+	 *  unlimited or not said.
+	 */
+	ttlMs: number | null,
+	/**  How often the server would like to be asked, in milliseconds. */
+	pollIntervalMs: number | null,
+	/**  True once the status is terminal (`completed`, `failed`, `cancelled`). */
+	terminal: boolean,
 };
 
 /**  One listed tool, read. */

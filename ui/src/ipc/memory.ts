@@ -11,6 +11,7 @@ import type {
   SavedServer,
   ServerQuestion,
   SessionRef,
+  TaskView,
   ToolView,
   UrlElicitation,
 } from "./backend";
@@ -95,6 +96,16 @@ const TOOLS = [
     title: "Crash",
     description: "Kills its server in the middle of the call, as a crash would.",
     inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "research",
+    title: "Research",
+    description: "Runs as a task: three stages, and a question first when the topic is ambiguous.",
+    inputSchema: {
+      type: "object",
+      properties: { topic: { type: "string" }, ambiguous: { type: "boolean" } },
+      required: ["topic"],
+    },
   },
   {
     name: "slow",
@@ -365,6 +376,75 @@ export function memoryBackend(
     return conn;
   };
 
+  // Tasks, as the core's hub keeps and follows them: the newest view of each, and followers.
+  const tasks: TaskView[] = [];
+  const taskFollowers: ((v: TaskView) => void)[] = [];
+  const cancelledTasks = new Set<string>();
+  let taskVersion = 0;
+  let nextTask = 1;
+  const putTask = (v: TaskView) => {
+    const view = { ...v, version: ++taskVersion };
+    const at = tasks.findIndex((t) => t.conn === v.conn && t.task.taskId === v.task.taskId);
+    if (at < 0) tasks.push(view);
+    else tasks[at] = view;
+    for (const f of taskFollowers) f(view);
+    return view;
+  };
+  const taskOf = (conn: number, taskId: string) => {
+    const view = tasks.find((t) => t.conn === conn && t.task.taskId === taskId);
+    if (!view)
+      throw { code: "rpc_error", message: "tasks/get failed: Failed to retrieve task: Task not found (code -32602)" };
+    return view;
+  };
+  /** The demo's research task, followed as the core follows a 2026-07-28 task: polled stage by
+   * stage, its question asked of the person and answered with tasks/update. */
+  const runResearch = async (conn: number, start: TaskView, topic: string, ambiguous: boolean) => {
+    let view = start;
+    const id = view.task.taskId;
+    const now = () => new Date().toISOString();
+    const step = (task: Partial<TaskView["task"]>, more: Partial<TaskView> = {}) =>
+      (view = putTask({ ...view, ...more, task: { ...view.task, ...task, lastUpdatedAt: now() } }));
+    let reading = "";
+    for (const [i, stage] of ["Gathering sources", "Analyzing content", "Writing the report"].entries()) {
+      await wait(700);
+      if (!alive.has(conn)) return step({}, { following: false, error: "the connection ended" });
+      await request(conn, "tasks/get", { taskId: id }, () => ({ ...view.task, resultType: "complete" }));
+      if (cancelledTasks.has(id))
+        return step(
+          { status: "cancelled", statusMessage: "Cancelled by request.", terminal: true },
+          { following: false },
+        );
+      if (i === 1 && ambiguous && !reading) {
+        step({ status: "input_required", statusMessage: `"${topic}" can be read more than one way.` });
+        const params = {
+          mode: "form",
+          message: `Which "${topic}" do you mean?`,
+          requestedSchema: {
+            type: "object",
+            properties: { interpretation: { type: "string", enum: ["technical", "historical"] } },
+            required: ["interpretation"],
+          },
+        };
+        const answer = await ask(conn, "elicitation/create", params);
+        const content = (answer.result as { content?: { interpretation?: string } } | null)?.content;
+        reading = content?.interpretation ?? "declined";
+        await request(
+          conn,
+          "tasks/update",
+          { taskId: id, inputResponses: { interpretation: answer.result } },
+          () => ({}),
+        );
+      }
+      step({ status: "working", statusMessage: `${stage}...` });
+    }
+    await wait(700);
+    const result = { content: [{ type: "text", text: `Report on ${topic}${reading ? ` (${reading})` : ""}` }] };
+    step(
+      { status: "completed", statusMessage: "Done.", terminal: true },
+      { following: false, outcome: { result, problems: [], check: null, task: null } as never },
+    );
+  };
+
   /** The shutdown ladder's first step, as the demo server takes it. */
   const stop = async (id: number): Promise<string> => {
     withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
@@ -444,7 +524,7 @@ export function memoryBackend(
       return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
     });
     const problems = name === "content_not_array" ? ["content is an object, not an array"] : [];
-    return { result, problems, check: null } as never;
+    return { result, problems, check: null, task: null } as never;
   };
 
   return {
@@ -541,6 +621,26 @@ export function memoryBackend(
       const name = (tool as { name: string }).name;
       const a = (args ?? {}) as Record<string, unknown>;
       if (hostile.has(id)) return hostileCall(id, name);
+      if (name === "research") {
+        const at = new Date().toISOString();
+        const task = {
+          taskId: `task-${nextTask++}-${Math.random().toString(16).slice(2, 10)}`,
+          status: "working",
+          statusMessage: "Starting...",
+          createdAt: at,
+          lastUpdatedAt: at,
+          ttlMs: 300_000,
+          pollIntervalMs: 700,
+          terminal: false,
+        } as TaskView["task"];
+        const created = await request(id, "tools/call", { name, arguments: a }, () => ({
+          resultType: "task",
+          ...task,
+        }));
+        const view = putTask({ conn: id, task, tool: name, outcome: null, error: null, following: true, version: 0 });
+        void runResearch(id, view, String(a.topic ?? ""), a.ambiguous === true);
+        return { result: created, problems: [], check: null, task } as never;
+      }
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
         if (name === "echo")
           return typeof a.text === "string"
@@ -644,7 +744,7 @@ export function memoryBackend(
         return { content: [{ type: "text", text: `done in ${steps} steps` }] };
       });
       const check = name === "add" ? { verdict: "valid" } : null;
-      return { result, problems: [], check } as never;
+      return { result, problems: [], check, task: null } as never;
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);
@@ -699,6 +799,23 @@ export function memoryBackend(
             : { result: null, refusal: "the user declined the request" },
         "declined all from this server",
       ),
+    tasksFollow: async (id, onTask) => {
+      taskFollowers.push((v) => v.conn === id && onTask(v));
+      return tasks.filter((t) => t.conn === id);
+    },
+    tasksList: async (id) => tasks.filter((t) => t.conn === id),
+    taskGet: async (id, taskId) => {
+      const view = taskOf(id, taskId);
+      await request(id, "tasks/get", { taskId }, () => ({ ...view.task, resultType: "complete" }));
+      return taskOf(id, taskId);
+    },
+    taskCancel: async (id, taskId) => {
+      const view = taskOf(id, taskId);
+      await request(id, "tasks/cancel", { taskId }, () => ({}));
+      // Cancelling is cooperative in 2026-07-28: the next poll says whether the task stopped.
+      if (!view.task.terminal) cancelledTasks.add(taskId);
+      return view;
+    },
     onMenu: (handler) => {
       menuHandlers.push(handler);
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);

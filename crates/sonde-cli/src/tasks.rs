@@ -1,0 +1,118 @@
+//! Tasks on the command line: a `call` that became a task is followed to its result, its status
+//! changes on stderr; `tasks list|get|cancel` (and the shell's `tasks`, `task`, `cancel`).
+//!
+//! Owns: the words and JSON these print. Refuses: the exchanges (`sonde_core::features::tasks`).
+
+use serde_json::json;
+use sonde_core::connection::RequestError;
+use sonde_core::era::Era;
+use sonde_core::features::tasks::{TaskView, FOLLOW_LIMIT};
+use sonde_core::mcp::{CallOutcome, Session};
+use sonde_core::shape::task::{Task, TaskStatus};
+
+use crate::exit::{FAILED, OK};
+use crate::print;
+
+/// What `sonde tasks` does.
+pub enum TaskOp {
+    List,
+    Get(String),
+    Cancel(String),
+}
+
+/// A task as one line: its id, status and message.
+fn line(task: &Task) -> String {
+    let message = task.status_message.as_deref().map(|m| format!("  {m}")).unwrap_or_default();
+    format!("{}  {}{message}", task.task_id, task.status.name())
+}
+
+/// Follows the task a call of `tool` became, saying each change of status or message on stderr;
+/// returns the tool's result, or the exit code after saying why there is none.
+pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOutcome, i32> {
+    eprintln!(
+        "sonde: {tool} runs as task {}; following it for up to {}",
+        task.task_id,
+        sonde_core::lifecycle::duration_words(FOLLOW_LIMIT)
+    );
+    eprintln!("sonde: task {}", line(&task));
+    let view = TaskView::new(session.conn.id(), task, Some(tool.to_owned()));
+    let mut said = (view.task.status, view.task.status_message.clone());
+    let end = session
+        .follow_task(view, None, FOLLOW_LIMIT, |v| {
+            let now = (v.task.status, v.task.status_message.clone());
+            if now != said {
+                eprintln!("sonde: task {}", line(&v.task));
+                said = now;
+            }
+        })
+        .await;
+    let id = &end.task.task_id;
+    match (end.outcome, end.error) {
+        (Some(outcome), _) => Ok(outcome),
+        (None, Some(error)) => {
+            eprintln!("sonde: task {id}: {error}");
+            Err(FAILED)
+        }
+        (None, None) if end.task.status == TaskStatus::Cancelled => {
+            eprintln!("sonde: task {id} was cancelled; it has no result");
+            Err(FAILED)
+        }
+        (None, None) => {
+            eprintln!("sonde: task {id} ended {} without a result", end.task.status.name());
+            Err(FAILED)
+        }
+    }
+}
+
+pub async fn run(session: &Session, op: TaskOp, json: bool) -> Result<i32, RequestError> {
+    let show = |task: &Task| {
+        if json {
+            print::json_line(&serde_json::to_value(task).expect("serializes"));
+        } else {
+            outln!("{}", line(task));
+        }
+    };
+    match op {
+        TaskOp::List => {
+            let tasks = session.tasks_list().await?;
+            if json {
+                print::json_line(&json!({ "tasks": tasks }));
+            } else {
+                tasks.iter().for_each(|t| outln!("{}", line(t)));
+            }
+            eprintln!("sonde: {} tasks", tasks.len());
+        }
+        TaskOp::Get(id) => show(&session.task_get(&id).await?),
+        TaskOp::Cancel(id) => match session.task_cancel(&id).await? {
+            Some(task) => show(&task),
+            None => {
+                debug_assert_eq!(session.era(), Era::Modern);
+                eprintln!(
+                    "sonde: the server acknowledged cancelling task {id}; in 2026-07-28 cancelling is \
+                     cooperative, so tasks get {id} says whether it stopped"
+                );
+            }
+        },
+    }
+    Ok(OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_task_line_has_its_id_status_and_message() {
+        let task = Task {
+            task_id: "t-1".into(),
+            status: TaskStatus::InputRequired,
+            status_message: Some("Which one?".into()),
+            created_at: None,
+            last_updated_at: None,
+            ttl_ms: None,
+            poll_interval_ms: None,
+            terminal: false,
+        };
+        assert_eq!(line(&task), "t-1  input_required  Which one?");
+    }
+}

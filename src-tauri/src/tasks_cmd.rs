@@ -1,0 +1,59 @@
+//! The task commands: the tasks of a connection as the core follows them, listing, getting and
+//! cancelling one. A tool call that becomes a task is followed by the core from the moment it
+//! returns (`tool_call`); these only show and steer what the core does.
+
+use sonde_core::features::tasks::TaskView;
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::commands::ErrorDto;
+use crate::state::AppState;
+
+type Result<T> = std::result::Result<T, ErrorDto>;
+
+/// The tasks of connection `id` the core knows now; each change of one after it arrives on
+/// `channel` as it happens, the task's whole new view.
+#[tauri::command]
+#[specta::specta]
+pub fn tasks_follow(state: State<'_, AppState>, id: u64, channel: Channel<TaskView>) -> Vec<TaskView> {
+    let mut changes = state.hub.tasks().follow();
+    let now = state.hub.tasks().of(id);
+    let hub = state.hub.clone();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            let views = match changes.recv().await {
+                Ok(view) if view.conn == id => vec![view],
+                Ok(_) => continue,
+                // Fell behind: every task of the connection as it is now (the UI keeps the newest).
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => hub.tasks().of(id),
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            if views.into_iter().any(|v| channel.send(v).is_err()) {
+                return;
+            }
+        }
+    });
+    now
+}
+
+/// The tasks of connection `id`, with the server's `tasks/list` asked where it has one.
+#[tauri::command]
+#[specta::specta]
+pub async fn tasks_list(state: State<'_, AppState>, id: u64) -> Result<Vec<TaskView>> {
+    Ok(state.hub.tasks_list(id).await?)
+}
+
+/// Asks the server for one task's state now (`tasks/get`).
+#[tauri::command]
+#[specta::specta]
+pub async fn task_get(state: State<'_, AppState>, id: u64, task_id: String) -> Result<TaskView> {
+    Ok(state.hub.task_get(id, &task_id).await?)
+}
+
+/// Asks the server to cancel a task (`tasks/cancel`); the core keeps following it until the
+/// server says it ended.
+#[tauri::command]
+#[specta::specta]
+pub async fn task_cancel(state: State<'_, AppState>, id: u64, task_id: String) -> Result<TaskView> {
+    Ok(state.hub.task_cancel(id, &task_id).await?)
+}
