@@ -595,7 +595,10 @@ def a_hostile_server_leaves_the_window_usable():
 
     # The frame of 1 MiB of invalid UTF-8: selecting it shows its entry within a deadline.
     set_filter("method:notifications/message")
-    row = wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'notifications/message')]]"))
+    # Other servers send log messages too (server-everything logs each roots change): the row
+    # wanted is the 1 MiB one.
+    row = wait.until(lambda d: d.find_element(
+        By.XPATH, "//div[@role='row'][.//span[contains(text(),'notifications/message')]][.//span[contains(text(),'MiB')]]"))
     started = time.monotonic()
     row.click()
     WebDriverWait(driver, 20).until(lambda d: "not UTF-8" in d.find_element(By.CSS_SELECTOR, ".detail").text)
