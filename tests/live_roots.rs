@@ -97,10 +97,14 @@ async fn the_python_server_reads_changed_roots_in_its_next_input_required_round_
     assert_eq!(count(hub.log(), "dir:out method:notifications/roots/list_changed"), 0);
     let listed = hub.call_tool(id, "client_roots", None).await.unwrap();
     assert_eq!(text(&listed), "file:///srv/gamma");
-    // 2026-07-28 declares roots without listChanged: that era has no roots notification.
+    // 2026-07-28 declares roots without listChanged: that era has no roots notification. (The
+    // tasks extension is declared on every 2026-07-28 request: Sonde follows tasks itself.)
     let calls = hub.log().entries(&Filter::parse("dir:out method:tools/call").unwrap()).unwrap();
     let call: serde_json::Value = serde_json::from_str(calls[0].text.as_deref().unwrap()).unwrap();
-    assert_eq!(call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"], json!({"roots": {}}));
+    assert_eq!(
+        call["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"],
+        json!({"roots": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
     check_sent(hub.log(), id, "2026-07-28");
     hub.disconnect(id).await.unwrap();
 }
