@@ -13,6 +13,7 @@ pub mod hub;
 pub mod last_words;
 pub mod lifecycle;
 pub mod log;
+pub mod log_level;
 pub mod mcp;
 pub mod negotiate;
 pub mod process;

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
-use crate::features::logging::{LogLevel, LOG_LEVEL_META};
+use crate::log_level::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
 

@@ -52,7 +52,7 @@ pub struct ServerConfig {
     pub answers: BasicResponder,
     /// Asks the server for log messages at this level (`_meta` logLevel in 2026-07-28,
     /// `logging/setLevel` in 2025-11-25).
-    pub log_level: Option<crate::features::logging::LogLevel>,
+    pub log_level: Option<crate::log_level::LogLevel>,
     /// Start the server again when it ends by itself (`None`: never).
     pub restart: Option<RestartPolicy>,
 }

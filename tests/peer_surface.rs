@@ -14,12 +14,12 @@ use serde_json::Value;
 use sonde_core::era::{Era, EraPolicy};
 use sonde_core::features::completion::CompletionRef;
 use sonde_core::features::listen::{ListenEvent, ListenSpec};
-use sonde_core::features::logging::LogLevel;
 use sonde_core::features::notices::{NoticeKind, Noticed, Notices};
 use sonde_core::features::resources::ContentKind;
 use sonde_core::features::template;
 use sonde_core::hub::{Hub, ServerConfig};
 use sonde_core::log::Filter;
+use sonde_core::log_level::LogLevel;
 use sonde_core::mcp::Session;
 use sonde_core::process::SpawnSpec;
 

@@ -9,7 +9,6 @@
 
 pub mod completion;
 pub mod listen;
-pub mod logging;
 pub mod notices;
 pub mod ping;
 pub mod prompts;

@@ -81,7 +81,7 @@ pub struct Global {
     pub sample_reply: Option<String>,
     /// Ask the server for log messages at this level (debug, info, notice, warning, error, …).
     #[arg(help_heading = "Answering the server", long, global = true, value_name = "LEVEL")]
-    pub log_level: Option<sonde_core::features::logging::LogLevel>,
+    pub log_level: Option<sonde_core::log_level::LogLevel>,
     /// A directory offered to the server as a root (repeatable).
     #[arg(help_heading = "Answering the server", long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,

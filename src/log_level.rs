@@ -1,4 +1,5 @@
-//! Server log levels (RFC 5424, as MCP names them) and where a level is asked for.
+//! Server log levels (RFC 5424, as MCP names them) and the `_meta` key that carries one: words
+//! both `mcp` (the session keeps the level) and `features` use, so it depends on neither.
 
 use std::fmt;
 use std::str::FromStr;
