@@ -225,6 +225,9 @@ impl Hub {
         // keeps about the connection (the window: its saved server) is there for the first event.
         report(id, first);
         self.states.begin(id, config, replaces.as_ref().map(|r| r.0), first);
+        if let Some(name) = &config.name {
+            self.lifecycle(id, crate::lifecycle::Lifecycle::Server { name: name.clone() });
+        }
         if let Some((previous, why)) = replaces {
             // The one it replaces has ended; its session is no longer asked for.
             self.live.lock().unwrap().remove(&previous);

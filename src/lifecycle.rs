@@ -14,6 +14,9 @@ use std::time::Duration;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Lifecycle {
+    /// The connection opens the saved server of this name: how the log and the window tell
+    /// connections apart (a connection without one is known by its command or URL).
+    Server { name: String },
     /// The process started in a process group of its own (pgid = pid).
     Spawned { pid: u32, command: String },
     /// The process could not be started.
@@ -100,6 +103,7 @@ impl Lifecycle {
     /// One line for the log's `detail` and for people.
     pub fn describe(&self) -> String {
         match self {
+            Lifecycle::Server { name } => format!("opens the saved server \"{name}\""),
             Lifecycle::Spawned { pid, command } => {
                 format!("spawned pid {pid} (own process group): {command}")
             }
@@ -120,7 +124,7 @@ impl Lifecycle {
             Lifecycle::GroupStuck { pgid, pids } => {
                 format!("process group {pgid} still has {pids:?} after SIGKILL")
             }
-            Lifecycle::Replaces { previous, why } => format!("replaces connection #{previous} ({why})"),
+            Lifecycle::Replaces { previous, why } => format!("replaces connection {previous} ({why})"),
             Lifecycle::RestartWait { attempt, wait_ms, reason } => {
                 format!("{reason}; restart attempt {attempt} in {}", ms(*wait_ms))
             }

@@ -41,6 +41,9 @@ impl Target {
 /// Everything needed to start and talk to one server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerConfig {
+    /// The saved server's name, when the config comes from one: the log names its connections
+    /// by it.
+    pub name: Option<String>,
     pub target: Target,
     pub era: EraPolicy,
     /// Bounds the opening exchange only, never the server's life (default 30 s).
@@ -92,6 +95,7 @@ impl ServerConfig {
 
     fn new(target: Target) -> ServerConfig {
         ServerConfig {
+            name: None,
             target,
             era: EraPolicy::Auto,
             connect_timeout: Duration::from_secs(30),

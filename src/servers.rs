@@ -108,6 +108,7 @@ impl SavedServer {
                 ServerConfig::stdio(spec)
             }
         };
+        config.name = Some(self.name.clone());
         config.era = self.era;
         config.restart = self.restart_on_exit.then(RestartPolicy::default);
         config.answers.roots =

@@ -135,7 +135,7 @@ async fn a_restart_is_a_new_connection_on_the_same_line_that_says_what_it_replac
     let first_entry = hub.log().entries(&filter).unwrap().remove(0);
     assert_eq!(
         first_entry.detail.as_deref(),
-        Some(format!("replaces connection #{first} (restart)").as_str())
+        Some(format!("replaces connection {first} (restart)").as_str())
     );
     // The snapshot shows the line once, at its newest connection.
     let lines: Vec<u64> = hub.states().snapshot().iter().map(|e| e.conn).collect();

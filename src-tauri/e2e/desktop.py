@@ -16,6 +16,7 @@ usage: desktop.py APP_BINARY [NAME ...]   (make test runs it through xvfb-run wi
 """
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -31,6 +32,7 @@ from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import panels
+import window
 
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
@@ -128,6 +130,11 @@ def connect(name):
     selected: the window selects a connection as it opens)."""
     before = len(driver.find_elements(By.XPATH, ready_status(name)))
     wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//div[text()='{name}']]//button[text()='Connect']")).click()
+    # A server already connected asks before it opens a second connection: this asks for one.
+    again = "//*[@role='alertdialog'][@aria-label='Already connected']//button[text()='Open a second connection']"
+    wait.until(lambda d: d.find_elements(By.XPATH, again) or len(d.find_elements(By.XPATH, ready_status(name))) > before)
+    for button in driver.find_elements(By.XPATH, again):
+        button.click()
     wait.until(lambda d: len(d.find_elements(By.XPATH, ready_status(name))) > before)
 
 
@@ -151,7 +158,7 @@ def ensure_connected(name):
 
 def ensure_call():
     """A tools/call in the wire log: the demo's Add, unless one is there already."""
-    if not driver.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]"):
+    if not driver.find_elements(By.XPATH, "//div[@role='row'][.//span[starts-with(text(),'tools/call ') and contains(text(),'#')]]"):
         call_tool("Add", ["2", "40"], "2 + 40 = 42")
 
 
@@ -236,7 +243,7 @@ def request_jumps_to_its_response():
     """the request and its response are in the wire log, one a click from the other"""
     ensure_connected("Demo server")
     ensure_call()
-    sent = "//div[@role='row'][.//span[contains(text(),'tools/call #')]][.//span[@class='c-dir' and text()='>']]"
+    sent = "//div[@role='row'][.//span[starts-with(text(),'tools/call ') and contains(text(),'#')]][.//span[@class='c-dir' and text()='>']]"
     wait.until(lambda d: d.find_element(By.XPATH, sent)).click()
     wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Jump to response']")).click()
     wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Jump to request']"))
@@ -274,7 +281,7 @@ def stderr_tab_shows_the_server_output():
     finally:
         driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
     # Back on the log, everything recorded so far is still there.
-    wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]"))
+    wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[starts-with(text(),'tools/call ') and contains(text(),'#')]]"))
 
 
 @check
@@ -311,7 +318,7 @@ def server_everything_over_http():
         connect_and_echo("Everything HTTP", "hi over http")
         # The POST of the call, selected: its headers are shown, the credential redacted.
         set_filter("method:tools/call dir:out kind:message")
-        rows = wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]")[1:])
+        rows = wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[starts-with(text(),'tools/call ') and contains(text(),'#')]]")[1:])
         rows[-1].click()
         headers = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='HTTP'] table.headers"))
         assert "[redacted]" in headers.text and "never-recorded" not in headers.text, headers.text
@@ -378,7 +385,7 @@ def a_killed_server_leaves_ready_within_a_second_and_restarts():
     again = wait.until(lambda d: pid_of(d.find_element(By.XPATH, card("Demo server", "ready"))))
     assert again != pid and alive(again), (pid, again)
     set_filter("kind:lifecycle replaces")
-    wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'replaces connection #')]]"))
+    wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'replaces connection ')]]"))
 
 
 @check
@@ -402,9 +409,11 @@ def send_again_goes_to_the_new_server_after_a_confirmation():
     confirm.find_element(By.XPATH, ".//button[text()='Send again']").click()
     # The fixture crashes on every call: the second one fails the same way, on the new connection.
     set_filter("method:tools/call dir:out")
-    rows = lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call #')]]")
-    conns = lambda d: {r.find_element(By.CSS_SELECTOR, ".c-conn").get_attribute("textContent") for r in rows(d)}
-    wait.until(lambda d: {first, second} <= conns(d))
+    rows = lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call echo #')]]")
+    # Rows name their server; the connection is in the name's title ("Crasher (connection 7)").
+    number = lambda text: re.search(r"(\d+)", text).group(1)
+    conns = lambda d: {number(r.find_element(By.CSS_SELECTOR, ".c-conn").get_attribute("title")) for r in rows(d)}
+    wait.until(lambda d: {number(first), number(second)} <= conns(d))
 
 
 @check
@@ -642,6 +651,13 @@ def a_hostile_server_leaves_the_window_usable():
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Hostile']]//div[@data-status='exited']"))
     assert wait_gone(pid, 5), f"pid {pid} outlived Stop"
 
+
+# The window with two servers at once (issue 21).
+window.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "everything": everything, "connect": connect,
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window, "ready_status": ready_status,
+    "call_tool": call_tool, "set_filter": set_filter,
+})
 
 # The server panels beyond tools, before Quit (which ends the run).
 panels.install(check, driver, wait, shot, {

@@ -418,3 +418,21 @@ pub fn server_request_answer(
 pub fn log_filter(filter: String) -> sonde_core::log::FilterView {
     sonde_core::log::FilterView::of(&filter)
 }
+
+/// The seq of the reply to the request at `seq`, as the core paired them when they were
+/// recorded; `None` while it has none.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_reply(state: State<'_, AppState>, session: Option<u64>, seq: u64) -> Result<Option<u64>> {
+    Ok(state.sessions.log(session)?.reply_to(seq))
+}
+
+/// The name each connection of a session goes by: its saved server, else its command or URL.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_connections(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+) -> Result<Vec<sonde_core::log::ConnectionLabel>> {
+    Ok(state.sessions.log(session)?.connection_labels())
+}

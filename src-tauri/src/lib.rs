@@ -40,6 +40,8 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::log_follow,
         commands::log_export,
         commands::log_filter,
+        commands::log_reply,
+        commands::log_connections,
         commands::sessions_list,
         commands::session_open,
         commands::session_close,

@@ -78,12 +78,27 @@ pub fn summary(message: &Message) -> Summary {
         Message::Response { outcome: Ok(_), .. } => ("result", None),
         Message::Response { outcome: Err(e), .. } => ("error", Some(e.code)),
     };
+    let target = match message {
+        Message::Request { params, .. } => target_of(params.as_ref()),
+        _ => None,
+    };
     Summary {
         kind: kind.to_owned(),
         method: message.method().map(str::to_owned),
         id: message.id().map(|id| id.to_string()),
         error_code,
+        target,
     }
+}
+
+/// What a request's params name (see [`Summary::target`]), cut to a length a row can show.
+pub fn target_of(params: Option<&serde_json::Value>) -> Option<String> {
+    let params = params?;
+    let named = |v: &serde_json::Value| {
+        ["name", "uri"].iter().find_map(|k| v.get(k).and_then(|n| n.as_str()).map(str::to_owned))
+    };
+    let target = named(params).or_else(|| params.get("ref").and_then(named))?;
+    Some(target.chars().take(200).collect())
 }
 
 pub fn with_summary(mut entry: Entry, message: &Message) -> Entry {

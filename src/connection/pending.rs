@@ -23,6 +23,8 @@ type Delivery = (Reply, Result<Value, RequestError>);
 
 pub struct Pending {
     pub method: String,
+    /// What the request names (its tool, prompt or resource), given to its reply's summary.
+    pub target: Option<String>,
     /// The seq of the request's log entry, for correlation.
     pub seq: u64,
     pub sent: Instant,
@@ -40,6 +42,7 @@ impl Pending {
         let timeout = request.timeout.unwrap_or(default_timeout);
         let now = Instant::now();
         Pending {
+            target: super::inbound::target_of(request.params.as_ref()),
             method: request.method,
             seq,
             sent: now,
@@ -144,6 +147,7 @@ impl Table {
             entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
             if let Some(s) = entry.summary.as_mut() {
                 s.method = Some(pending.method.clone());
+                s.target = pending.target.clone();
             }
             entry.probe = pending.probe;
             let result =
@@ -242,8 +246,7 @@ mod tests {
 
     fn reply_entry() -> Entry {
         let mut entry = Entry::new(1, Kind::Message, Direction::In);
-        entry.summary =
-            Some(crate::log::Summary { kind: "result".into(), method: None, id: None, error_code: None });
+        entry.summary = Some(crate::log::Summary { kind: "result".into(), ..Default::default() });
         entry
     }
 

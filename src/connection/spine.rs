@@ -9,7 +9,7 @@
 //! implements the trait's hooks: how a message goes out, how a cancel or a timeout reaches the
 //! server, when new requests are refused, and how it shuts down.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
@@ -69,6 +69,9 @@ pub struct Spine {
     /// not pending, and dropped unsent if their caller goes before their turn.
     held: VecDeque<Held>,
     pub era: Option<Era>,
+    /// The server's requests by id, each with its seq and method, so the entry of Sonde's reply
+    /// says what it answers. A reused id names its newest request.
+    asked: HashMap<RequestId, (u64, String)>,
     shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
 }
 
@@ -100,9 +103,22 @@ impl Spine {
             pending: Table::default(),
             held: VecDeque::new(),
             era: None,
+            asked: HashMap::new(),
             shutdown_waiters: Vec::new(),
         };
         (spine, late_replies)
+    }
+
+    /// Fills in what an outgoing reply answers (the server request's seq and method), so the
+    /// log pairs the two as it pairs Sonde's requests with the server's replies.
+    pub fn mark_reply(&self, entry: &mut Entry, message: &Message) {
+        let Message::Response { id: Some(id), .. } = message else { return };
+        if let Some((seq, method)) = self.asked.get(id) {
+            entry.answers = Some(*seq);
+            if let Some(summary) = entry.summary.as_mut() {
+                summary.method = Some(method.clone());
+            }
+        }
     }
 
     /// Records a note (a meta entry) in the log.
@@ -324,12 +340,13 @@ pub trait Transport {
     /// (through the late channel), or the era forbids it and the entry says so.
     fn on_server_request(&mut self, entry: Entry, id: RequestId, method: &str, params: Option<&Value>) {
         let spine = self.spine();
-        match reply_to(spine.responder.as_ref(), spine.era, id, method, params, &spine.late) {
+        match reply_to(spine.responder.as_ref(), spine.era, id.clone(), method, params, &spine.late) {
             Err(refused) => {
                 spine.log.append(entry.with_detail(refused));
             }
             Ok(reply) => {
-                spine.log.append(entry);
+                let seq = spine.log.append(entry);
+                spine.asked.insert(id, (seq, method.to_owned()));
                 if let Some(reply) = reply {
                     self.send_reply(reply, format!("the reply to {method}"));
                 }

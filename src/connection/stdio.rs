@@ -212,6 +212,7 @@ impl Loop {
         let mut entry =
             with_summary(Entry::new(conn, Kind::Message, Direction::Out).with_bytes(&json), message);
         entry.probe = probe;
+        self.spine.mark_reply(&mut entry, message);
         let seq = self.spine.log.append(entry);
         if let Err(e) = self.stdin.send(encode_line(&json)) {
             self.stdin_failed(e);

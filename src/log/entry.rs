@@ -110,6 +110,11 @@ pub struct Summary {
     pub id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_code: Option<i64>,
+    /// What a request names, so rows of one method tell calls apart: the tool or prompt
+    /// (`params.name`), else the resource (`params.uri`), else a completion's reference
+    /// (`params.ref.name` or `.uri`). A reply carries its request's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 /// Where an entry sits in an HTTP exchange. Secret header values are never recorded.

@@ -49,6 +49,8 @@ pub struct IndexRow {
     pub dir: Direction,
     pub method: Option<std::sync::Arc<str>>,
     pub id: Option<Box<str>>,
+    /// The seq of the request this entry answers (a reply, a progress update).
+    pub answers: Option<u64>,
 }
 
 /// The condition a term sets. Removing a chip removes every term of its key.
@@ -267,6 +269,7 @@ mod tests {
             dir,
             method: method.map(Into::into),
             id: id.map(Into::into),
+            answers: None,
         }
     }
 

@@ -15,6 +15,7 @@ mod entry;
 mod filter;
 mod follow;
 mod matches;
+mod pairs;
 mod sessions;
 mod tail;
 
@@ -23,7 +24,9 @@ pub use entry::{Direction, Entry, HttpInfo, Kind, Summary};
 pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 pub use follow::{Follow, Followed, LogBatch};
 pub use matches::{MatchCount, COUNT_BUDGET};
-pub use sessions::{last_session, list_sessions, prune_sessions, sessions_dir, SessionInfo, KEEP_SESSIONS};
+pub use sessions::{
+    last_session, list_sessions, prune_sessions, sessions_dir, ConnectionLabel, SessionInfo, KEEP_SESSIONS,
+};
 pub use tail::TAIL_INTERVAL;
 
 use std::collections::HashSet;
@@ -72,6 +75,8 @@ struct Inner {
     /// The servers the session talked to, for its card, and the connections already named.
     servers: Vec<String>,
     named: HashSet<u64>,
+    /// The name each connection goes by (see `sessions::label`).
+    labels: std::collections::BTreeMap<u64, String>,
 }
 
 /// A page of entries and where the next page starts.
@@ -139,6 +144,7 @@ impl WireLog {
                 live: Some(broadcast::channel(4096).0),
                 servers: Vec::new(),
                 named: HashSet::new(),
+                labels: Default::default(),
             }),
             card: card.map(Mutex::new),
             matches: Mutex::default(),
@@ -181,6 +187,7 @@ impl WireLog {
         inner.dirty = true;
         let row = row_of(&entry, offset, len, &mut inner.methods);
         inner.index.push(row);
+        sessions::label(&entry, &mut inner.labels);
         let new_server =
             sessions::server_named(&entry, &mut inner.named).filter(|s| !inner.servers.contains(s));
         if let Some(server) = &new_server {
@@ -392,6 +399,7 @@ fn row_of(e: &Entry, offset: u64, len: u64, methods: &mut std::collections::Hash
         dir: e.dir,
         method,
         id: summary.and_then(|s| s.id.as_deref()).map(Into::into),
+        answers: e.answers,
     }
 }
 

@@ -10,7 +10,7 @@
 //! Refuses: reading entries (the [`super::WireLog`] does) and deciding which session a window
 //! shows ([`super::Catalog`] does).
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::AsRawFd;
@@ -109,9 +109,16 @@ pub(super) fn this_program() -> String {
 /// command of a (failed) spawn, or the URL of an HTTP request without credentials or query.
 /// `named` holds the connections named already.
 pub(super) fn server_named(entry: &Entry, named: &mut HashSet<u64>) -> Option<String> {
-    let name = match (&entry.lifecycle, &entry.http) {
+    let name = target_named(entry)?;
+    named.insert(entry.conn).then_some(name)
+}
+
+/// The command or URL (without credentials, query or fragment) an entry says its connection
+/// talks to.
+fn target_named(entry: &Entry) -> Option<String> {
+    match (&entry.lifecycle, &entry.http) {
         (Some(Lifecycle::Spawned { command, .. } | Lifecycle::SpawnFailed { command, .. }), _) => {
-            command.clone()
+            Some(command.clone())
         }
         (_, Some(http)) => {
             let mut url = url::Url::parse(http.url.as_deref()?).ok()?;
@@ -119,11 +126,31 @@ pub(super) fn server_named(entry: &Entry, named: &mut HashSet<u64>) -> Option<St
             let _ = url.set_password(None);
             url.set_query(None);
             url.set_fragment(None);
-            url.to_string()
+            Some(url.to_string())
         }
-        _ => return None,
-    };
-    named.insert(entry.conn).then_some(name)
+        _ => None,
+    }
+}
+
+/// A connection and the name it goes by in the log.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ConnectionLabel {
+    pub conn: u64,
+    /// The saved server the connection opens, else the command or URL it talked to.
+    pub server: String,
+}
+
+/// Notes the name `entry` gives its connection: a saved server's name always wins; a command
+/// or URL names a connection that has no name yet.
+pub(super) fn label(entry: &Entry, labels: &mut BTreeMap<u64, String>) {
+    if let Some(Lifecycle::Server { name }) = &entry.lifecycle {
+        labels.insert(entry.conn, name.clone());
+    } else if let std::collections::btree_map::Entry::Vacant(slot) = labels.entry(entry.conn) {
+        if let Some(name) = target_named(entry) {
+            slot.insert(name);
+        }
+    }
 }
 
 /// Takes the writer's lock on a session file: held while `file` stays open.

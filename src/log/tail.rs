@@ -41,6 +41,7 @@ impl WireLog {
             for (offset, len, entry) in read {
                 let row = row_of(&entry, offset, len, &mut inner.methods);
                 inner.index.push(row);
+                sessions::label(&entry, &mut inner.labels);
                 if let Some(live) = &live {
                     let _ = live.send(Arc::new(entry));
                 }

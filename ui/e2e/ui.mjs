@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
 import { panelTests } from "./panels.mjs";
+import { windowTests } from "./window.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -359,7 +360,7 @@ try {
     await page.getByText("tools/list #", { exact: false }).first().waitFor(T);
     await page.locator(".row", { hasText: "tools/list" }).first().click();
     await page.getByRole("button", { name: "Jump to response" }).click();
-    await page.getByLabel("Entry detail").getByText("< message").waitFor(T);
+    await page.getByLabel("Entry detail").getByText("< tools/list #", { exact: false }).waitFor(T);
     await page.getByRole("button", { name: "Jump to request" }).waitFor(T);
   });
 
@@ -429,7 +430,7 @@ try {
     // The request's reply is found in the same past session.
     await page.locator(".rows .row").first().click();
     await page.getByRole("button", { name: "Jump to response" }).click();
-    await page.getByLabel("Entry detail").getByText("#5 < message").waitFor(T);
+    await page.getByLabel("Entry detail").getByText("entry 5 ·", { exact: false }).waitFor(T);
     await page.getByRole("button", { name: "Back to the live session" }).click();
     await banner.waitFor({ state: "detached", ...T });
     await page.getByText("tools/list #", { exact: false }).first().waitFor(T);
@@ -509,6 +510,7 @@ try {
   });
 
   await panelTests(test, `http://127.0.0.1:${PORT}/`, T);
+  await windowTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

@@ -1,12 +1,14 @@
 // The window: saved servers and their connections on the left, the selected line's tools
 // above, the wire log (or stderr) below.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { backend, blankServer, errorText, isBackendError, type SavedServer } from "./ipc";
+import { backend, blankServer, errorText, isBackendError, type ConnectionState, type SavedServer } from "./ipc";
 import { ServerDialog } from "./components/ServerDialog";
 import { Sidebar } from "./components/Sidebar";
-import { useConnections } from "./connections/lines";
+import { isFinal, stateText, useConnections } from "./connections/lines";
+import { useFilterView } from "./log/filter";
 import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { NoticesProvider } from "./panels/notices";
+import { Kept } from "./panels/kept";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
@@ -35,6 +37,15 @@ export function App() {
   const [filter, setFilter] = useState("");
   const [follow, setFollow] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
+  // A saved server already connected, waiting for the person to ask for a second connection.
+  const [again, setAgain] = useState<{ server: SavedServer; line: ConnectionState } | null>(null);
+  // The lines whose panels were shown: each keeps its panels (forms, results, a call still
+  // running) mounted while another line is shown, until it is dismissed.
+  const [visitedLines, setVisitedLines] = useState<ReadonlySet<number>>(new Set());
+  if (selected !== null && !visitedLines.has(selected)) setVisitedLines(new Set(visitedLines).add(selected));
+  // Whether the filter shows lifecycle events, as the core reads it: the View menu's check mark.
+  const { view: filterView } = useFilterView(filter);
+  const lifecycleShown = filterView.chips.some((c) => c.key === "kind" && c.value.split(",").includes("lifecycle"));
   const filterBox = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
   // File → Open Session, and the past session the log view shows instead of the live one.
@@ -68,13 +79,25 @@ export function App() {
     if (!(isBackendError(e) && (e.code === "connect_failed" || e.code === "spawn_failed"))) setNotice(errorText(e));
   };
 
-  const connect = useCallback(async (server: SavedServer) => {
-    try {
-      setSelected(await backend.connect(server.id));
-    } catch (e) {
-      told(e);
-    }
-  }, []);
+  const connect = useCallback(
+    async (server: SavedServer, second = false) => {
+      setAgain(null);
+      const open = second
+        ? undefined
+        : [...lines.values()].find((l) => l.serverId === server.id && !isFinal(l.event.state));
+      if (open) {
+        setSelected(open.event.line);
+        setAgain({ server, line: open });
+        return;
+      }
+      try {
+        setSelected(await backend.connect(server.id));
+      } catch (e) {
+        told(e);
+      }
+    },
+    [lines],
+  );
 
   const stop = useCallback(async (conn: number) => {
     try {
@@ -99,15 +122,28 @@ export function App() {
         if (id === "close-connection" && current) stop(current.event.conn);
         if (id === "find") filterBox.current?.focus();
         if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
-        if (id === "toggle-lifecycle") setFilter((f) => (f.includes("kind:lifecycle") ? "" : "kind:lifecycle"));
+        // The toggle adds or removes its own term and keeps the rest of what was typed; the
+        // core's chips say whether the term is there and what the filter is without it.
+        if (id === "toggle-lifecycle") {
+          const chip = filterView.chips.find((c) => c.key === "kind" && c.value.split(",").includes("lifecycle"));
+          setFilter((f) => (chip ? chip.without : `${f.trim()} kind:lifecycle`.trim()));
+        }
+        // Undo and Redo have no native menu item on Linux: the webview undoes in the field
+        // that has the focus.
+        if (id === "undo" || id === "redo") document.execCommand(id);
         if (id === "toggle-follow") setFollow((f) => !f);
         if (id === "import") setImporting(true);
         if (id === "open-session") setChoosingSession(true);
         const chosen = panelOfMenu(id);
         if (chosen) setPanel(chosen.id);
       }),
-    [current, stop],
+    [current, stop, filterView],
   );
+
+  // The View menu's check marks follow what the window shows, however it was changed.
+  useEffect(() => void backend.menuChecked("toggle-stderr", bottom === "stderr"), [bottom]);
+  useEffect(() => void backend.menuChecked("toggle-follow", follow), [follow]);
+  useEffect(() => void backend.menuChecked("toggle-lifecycle", lifecycleShown), [lifecycleShown]);
 
   useEffect(() => {
     const keys = (e: KeyboardEvent) => {
@@ -186,7 +222,7 @@ export function App() {
               <QuestionDialog
                 question={asking}
                 serverName={
-                  [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection #${askingConn}`
+                  [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection ${askingConn}`
                 }
                 waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
                 others={questions.filter((q) => Number(q.conn) !== askingConn).length}
@@ -206,10 +242,24 @@ export function App() {
               />
             </ErrorBoundary>
           )}
+          {again && (
+            <div className="confirm notice" role="alertdialog" aria-label="Already connected">
+              <p>
+                {again.server.name} is already connected (connection {again.line.event.conn},{" "}
+                {stateText(again.line.event.state)}); it is selected on the left.
+              </p>
+              <button className="primary" onClick={() => connect(again.server, true)}>
+                Open a second connection
+              </button>
+              <button autoFocus onClick={() => setAgain(null)}>
+                Cancel
+              </button>
+            </div>
+          )}
           <ErrorBoundary name="accepted links">
             <AcceptedLinks
               links={accepted}
-              nameOf={(conn) => [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection #${conn}`}
+              nameOf={(conn) => [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection ${conn}`}
               onDismiss={dismissLink}
             />
           </ErrorBoundary>
@@ -229,13 +279,21 @@ export function App() {
                     </button>
                   ))}
                 </div>
-                {/* A panel is mounted when first shown and kept, hidden, so switching tabs loses no
-                  form or result; it asks the server for nothing until the user opens it. */}
-                {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
-                  <div key={`${current.event.line}-${p.id}`} role="tabpanel" hidden={p.id !== shownPanel.id}>
-                    <ErrorBoundary name={`${p.label} panel`}>{p.render(current)}</ErrorBoundary>
-                  </div>
-                ))}
+                {/* A panel is mounted when first shown and kept, so switching tabs or lines
+                  loses no form or result; it asks the server for nothing until shown. A line's
+                  panels stay mounted, out of the document, while another line is shown. */}
+                <Kept
+                  shown={current.event.line}
+                  keys={shown.map((l) => l.event.line).filter((line) => visitedLines.has(line))}
+                  render={(line) => {
+                    const l = lines.get(line)!;
+                    return PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
+                      <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
+                        <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
+                      </div>
+                    ));
+                  }}
+                />
               </>
             ) : (
               <div className="empty">

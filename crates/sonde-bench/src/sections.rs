@@ -235,12 +235,8 @@ pub fn million_one(n: u64) {
             )
         };
         let mut e = Entry::new(1, Kind::Message, Direction::In).with_bytes(text.as_bytes());
-        e.summary = Some(Summary {
-            kind: "notification".into(),
-            method: Some(method.into()),
-            id: None,
-            error_code: None,
-        });
+        e.summary =
+            Some(Summary { kind: "notification".into(), method: Some(method.into()), ..Summary::default() });
         log.append(e);
     }
     log.flush().unwrap();

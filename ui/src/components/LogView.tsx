@@ -10,6 +10,7 @@ import { useFilterView } from "../log/filter";
 import {
   GLYPH,
   entryBytes,
+  formatClock,
   formatMs,
   formatSize,
   formatStarted,
@@ -19,6 +20,7 @@ import {
   sizeOf,
   summaryOf,
 } from "../log/format";
+import { colourOf, useConnectionLabels, type Labels } from "../log/labels";
 import { useMatchCount } from "../log/matches";
 import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
@@ -52,6 +54,8 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   const [problem, setProblem] = useState<string | null>(null);
   const matched = useMatchCount(applied, total, session);
   const [, redraw] = useState(0);
+  const labels = useConnectionLabels(session);
+  const seeLabels = labels.see;
   const scroller = useRef<HTMLDivElement>(null);
 
   // The session's entries by seq (streamed ones land here too), and the filter's matches by
@@ -86,6 +90,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   useEffect(() => {
     const onBatch = (entries: Entry[], _skipped: number, ended: boolean) => {
       for (const e of entries) seqRows.put(Number(e.seq), e);
+      seeLabels(entries);
       const last = entries.at(-1);
       if (last) setTotal((t) => Math.max(t, Number(last.seq) + 1));
       if (ended) setWriting(false);
@@ -100,7 +105,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
       (e) => setProblem(errorText(e)),
     );
     return following.stop;
-  }, [session, seqRows]);
+  }, [session, seqRows, seeLabels]);
 
   const count = filtered ? (matched?.count ?? 0) : total;
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual hands back new functions each render, which the React Compiler cannot memoize; this component is not compiled.
@@ -150,10 +155,27 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     setFollow(false);
     virtualizer.scrollToIndex(next);
   };
-  const jumpTo = (seq: number) => {
-    setFilter("");
+  // A jump keeps the filter the person typed: the entry is shown in the detail at once, and
+  // selected in the list where the list has it (unfiltered, an entry's position is its seq).
+  const [outside, setOutside] = useState<number | null>(null);
+  const jumpTo = async (seq: number) => {
     setFollow(false);
-    // Unfiltered, an entry's position is its seq.
+    setOutside(null);
+    if (!filtered) {
+      select({ list, index: seq, entry: rows.get(seq) ?? null });
+      virtualizer.scrollToIndex(seq, { align: "center" });
+      return;
+    }
+    const page = await backend.logPage(seq, seq + 1, "", 1, session);
+    const target = page.entries[0] ?? null;
+    const at = rows.indexOf(seq);
+    select({ list, index: at ?? null, entry: target });
+    if (at !== null) virtualizer.scrollToIndex(at, { align: "center" });
+    else setOutside(seq);
+  };
+  const showInWholeLog = (seq: number) => {
+    setOutside(null);
+    setFilter("");
     select({ list: `${session}|`, index: seq, entry: null });
     setTimeout(() => virtualizer.scrollToIndex(seq, { align: "center" }), 0);
   };
@@ -221,6 +243,12 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           Export
         </button>
       </div>
+      {outside !== null && Number(entry?.seq) === outside && (
+        <p className="log-note" role="note">
+          Entry {outside} is shown on the right; the filtered list does not show it here.{" "}
+          <button onClick={() => showInWholeLog(outside)}>Show it in the whole log</button>
+        </p>
+      )}
       <div className="log-body">
         <div
           className="rows"
@@ -258,8 +286,8 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
                 >
                   {e ? (
                     <>
-                      <span className="c-ms">{formatMs(e.ms)}</span>
-                      <span className="c-conn">#{String(e.conn)}</span>
+                      <span className="c-ms">{formatClock(e.ms)}</span>
+                      <ConnLabel conn={Number(e.conn)} labels={labels} />
                       <span className="c-dir">{GLYPH[e.dir]}</span>
                       <span className="c-kind">{e.kind}</span>
                       <span className="c-sum">{summaryOf(e)}</span>
@@ -274,7 +302,14 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
             })}
           </div>
         </div>
-        <Detail key={entry ? String(entry.seq) : "none"} entry={entry} jumpTo={jumpTo} session={session} />
+        <Detail
+          key={entry ? String(entry.seq) : "none"}
+          entry={entry}
+          jumpTo={jumpTo}
+          session={session}
+          labels={labels}
+          total={total}
+        />
       </div>
     </div>
   );
@@ -284,40 +319,83 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
  * megabytes of text takes the webview tens of seconds. */
 const SHOWN = 64 * 1024;
 
-function Detail({ entry, jumpTo, session }: { entry?: Entry; jumpTo(seq: number): void; session: SessionRef }) {
+/** The connection an entry belongs to, by the name the core recorded for it, with its colour. */
+function ConnLabel({ conn, labels }: { conn: number; labels: Labels }) {
+  const name = conn === 0 ? "session" : (labels.nameOf(conn) ?? `connection ${conn}`);
+  return (
+    <span className="c-conn" title={conn === 0 ? "the session itself" : `${name} (connection ${conn})`}>
+      {conn !== 0 && <i className="conn-mark" style={{ background: colourOf(conn) }} aria-hidden />}
+      {name}
+    </span>
+  );
+}
+
+/** What the bytes of an entry are, by which way they went. */
+const BYTES_HEADING: Record<string, string> = {
+  in: "Bytes as received",
+  out: "Bytes as sent",
+  meta: "Bytes recorded",
+};
+
+function Detail({
+  entry,
+  jumpTo,
+  session,
+  labels,
+  total,
+}: {
+  entry?: Entry;
+  jumpTo(seq: number): void;
+  session: SessionRef;
+  labels: Labels;
+  /** The log's length: a request's reply is asked for again as the log grows, until found. */
+  total: number;
+}) {
   const [whole, setWhole] = useState(false);
-  // The reply found for a request, kept with the seq of the request it answers, so that an answer
-  // for an entry no longer selected is never shown.
+  // The reply the core paired with a request, kept with the seq of the request it answers, so
+  // that an answer for an entry no longer selected is never shown.
   const [found, setFound] = useState<{ request: number; reply: number } | null>(null);
+  const request = entry?.summary?.type === "request" ? Number(entry.seq) : null;
+  const answered = found !== null && found.request === request;
   useEffect(() => {
-    const s = entry?.summary;
-    if (!entry || !s || s.type !== "request" || entry.dir !== "out" || s.id == null) return;
-    const request = Number(entry.seq);
-    // The reply to a request Sonde sent: the next received entry with the same id.
-    backend
-      .logPage(request + 1, Number.MAX_SAFE_INTEGER, `dir:in kind:message id:${s.id}`, 1, session)
-      .then((p) => p.entries[0] && setFound({ request, reply: Number(p.entries[0].seq) }));
-  }, [entry, session]);
-  const reply = found && entry && found.request === Number(entry.seq) ? found.reply : null;
+    if (request === null || answered) return;
+    let live = true;
+    backend.logReply(request, session).then(
+      (reply) => live && reply !== null && setFound({ request, reply: Number(reply) }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [request, answered, session, total]);
+  const reply = answered ? found.reply : null;
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
   const bytes = entryBytes(entry);
   const cut = !whole && bytes.length > SHOWN;
   const pretty = cut ? null : prettyJson(entry);
+  const isReply = entry.summary?.type === "result" || entry.summary?.type === "error";
   return (
     <div className="detail" aria-label="Entry detail">
       <header>
         <strong>
-          #{String(entry.seq)} {GLYPH[entry.dir]} {entry.kind}
+          {GLYPH[entry.dir]} {summaryOf(entry) || entry.kind}
         </strong>
-        <span className="muted">{entry.time}</span>
+        <ConnLabel conn={Number(entry.conn)} labels={labels} />
+        <span className="muted">
+          entry {String(entry.seq)} · {entry.kind} · {entry.time}
+        </span>
         {entry.probe && <span className="badge">probe</span>}
         {reply !== null && <button onClick={() => jumpTo(reply)}>Jump to response</button>}
-        {entry.answers != null && <button onClick={() => jumpTo(Number(entry.answers))}>Jump to request</button>}
+        {entry.answers != null && (
+          <button onClick={() => jumpTo(Number(entry.answers))}>
+            {isReply ? "Jump to request" : "Jump to the request it is about"}
+          </button>
+        )}
       </header>
       {entry.detail && <p className="detail-text">{entry.detail}</p>}
       {entry.http && <HttpDetail http={entry.http} />}
       {entry.latency_ms != null && <p className="muted">latency {formatMs(entry.latency_ms)}</p>}
-      <h4>Bytes as received</h4>
+      <h4>{BYTES_HEADING[entry.dir] ?? "Bytes"}</h4>
       {cut && (
         <p className="muted" role="note">
           The first {formatSize(SHOWN)} of {formatSize(bytes.length)}.{" "}

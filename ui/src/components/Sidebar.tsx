@@ -55,7 +55,17 @@ export function Sidebar(p: Props) {
           </li>
         ))}
       </ul>
-      <h3>Connections</h3>
+      <h3 className="with-action">
+        Connections
+        {p.lines.some((l) => isFinal(l.event.state)) && (
+          <button
+            title="Remove the cards of connections that ended"
+            onClick={() => p.lines.filter((l) => isFinal(l.event.state)).forEach((l) => p.onDismiss(l.event.line))}
+          >
+            Clear ended
+          </button>
+        )}
+      </h3>
       <ul className="connections">
         {p.lines.length === 0 && <li className="hint">None yet.</li>}
         {p.lines.map((l) => {
@@ -68,7 +78,9 @@ export function Sidebar(p: Props) {
                 <span className={`dot ${stateName(state)}`} aria-hidden />
                 <span className="name">{l.name}</span>
                 {state.state === "ready" && <EraBadge server={state.server} />}
-                <span className="conn muted">#{conn}</span>
+                <span className="conn muted" title={`connection ${conn}`}>
+                  conn {conn}
+                </span>
               </div>
               <div className="status" data-status={stateName(state)} role="status">
                 {stateText(state)}

@@ -44,14 +44,14 @@ export function TasksPanel({ line }: { line: ConnectionState }) {
         </header>
         {!ready && (
           <p className="banner" role="status">
-            Connection #{conn} is not ready: {stateText(state)}
+            Connection {conn} is not ready: {stateText(state)}
             {reasonOf(state) && ` (${reasonOf(state)})`}.
           </p>
         )}
         {(error ?? followError) && <p className="error">{error ?? followError}</p>}
         {tasks.length === 0 && (
           <p className="muted">
-            No tasks on connection #{conn}. A tool call the server runs as a task appears here and is followed to its
+            No tasks on connection {conn}. A tool call the server runs as a task appears here and is followed to its
             result.
           </p>
         )}

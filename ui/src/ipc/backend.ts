@@ -22,6 +22,7 @@ export type SubscriptionEvent = B.SubscriptionEvent_Serialize;
 export type ConnectionState = B.ConnectionState_Serialize;
 export type ConnState = B.ConnState_Serialize;
 export type Entry = B.Entry_Serialize;
+export type ConnectionLabel = B.ConnectionLabel;
 export type FilterChip = B.FilterChip;
 export type FilterView = B.FilterView_Serialize;
 export type Imported = B.Imported_Serialize;
@@ -122,6 +123,10 @@ export interface Backend {
   logMatchPage(filter: string, from: number, limit: number, session?: SessionRef): Promise<Entry[]>;
   /** How the core reads a filter expression: its chips, or what is wrong with it. */
   logFilter(filter: string): Promise<FilterView>;
+  /** The seq of the reply to the request at `seq`, as the core paired them; null while none. */
+  logReply(seq: number, session?: SessionRef): Promise<number | null>;
+  /** The name each connection of a session goes by: its saved server, else its command or URL. */
+  logConnections(session?: SessionRef): Promise<ConnectionLabel[]>;
   /** Streams appended entries; resolves with how many entries the log already held. A batch
    * with `ended` is the last: the session can grow no more. */
   logFollow(onBatch: (batch: LogBatch) => void, session?: SessionRef): Promise<number>;
@@ -183,6 +188,8 @@ export interface Backend {
   taskCancel(id: number, taskId: string): Promise<TaskView>;
   /** Menu items chosen in the app menu, by id. */
   onMenu(handler: (id: string) => void): () => void;
+  /** Sets the check mark of a View menu toggle to what the window shows. */
+  menuChecked(id: string, checked: boolean): Promise<void>;
   /** Opens a link connection `connId`'s server asked the person to open, in the system browser
    * (the in-memory backend records it in the log instead). Refused for a link the core will not
    * open (not http or https). */

@@ -71,6 +71,13 @@ export const commands = {
 	 */
 	logFilter: (filter: string) => __TAURI_INVOKE<FilterView_Serialize>("log_filter", { filter }),
 	/**
+	 *  The seq of the reply to the request at `seq`, as the core paired them when they were
+	 *  recorded; `None` while it has none.
+	 */
+	logReply: (session: number | null, seq: number) => __TAURI_INVOKE<number | null>("log_reply", { session, seq }),
+	/**  The name each connection of a session goes by: its saved server, else its command or URL. */
+	logConnections: (session: number | null) => __TAURI_INVOKE<ConnectionLabel[]>("log_connections", { session }),
+	/**
 	 *  Every session file in the data directory, newest first: the window's own, other windows'
 	 *  and the CLI's, with their servers and whether a process still writes them.
 	 */
@@ -251,6 +258,13 @@ export type ConnState_Serialize =
  *  trying. `reason` and `words` are those of the last exit.
  */
 { state: "crash_loop"; exits: number; reason: string; words: LastWords };
+
+/**  A connection and the name it goes by in the log. */
+export type ConnectionLabel = {
+	conn: number,
+	/**  The saved server the connection opens, else the command or URL it talked to. */
+	server: string,
+};
 
 /**
  *  A connection's state as the window shows it: the core's event, and the saved server its
@@ -642,69 +656,79 @@ export type Lifecycle = Lifecycle_Serialize | Lifecycle_Deserialize;
 
 /**  One step in a server process's life. */
 export type Lifecycle_Deserialize = 
+/**
+ *  The connection opens the saved server of this name: how the log and the window tell
+ *  connections apart (a connection without one is known by its command or URL).
+ */
+({ event: "server"; name: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The process started in a process group of its own (pgid = pid). */
-({ event: "spawned"; pid: number; command: string }) & { attempt?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "spawned"; pid: number; command: string }) & { attempt?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The process could not be started. */
-({ event: "spawn_failed"; command: string; error: string }) & { attempt?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "spawn_failed"; command: string; error: string }) & { attempt?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server closed its stdout. */
-({ event: "stdout_closed" }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "stdout_closed" }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 1: Sonde closed the server's stdin, the polite request to exit. */
-({ event: "stdin_closed"; grace_ms: number }) & { attempt?: never; command?: never; error?: never; exits?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "stdin_closed"; grace_ms: number }) & { attempt?: never; command?: never; error?: never; exits?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 2 or 3: a signal sent to the whole process group. */
-({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pid?: never; pids?: never; previous?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server process (the group leader) ended and was reaped. */
 {
 	event: "exited",
 } & ExitInfo_Deserialize | 
 /**  The process group is empty: no server, no grandchild left. */
-({ event: "group_gone"; pgid: number }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "group_gone"; pgid: number }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The group could not be emptied by the deadline (a process stuck in the kernel). */
-({ event: "group_stuck"; pgid: number; pids: number[] }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "group_stuck"; pgid: number; pids: number[] }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pid?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**
  *  This connection was started to replace connection `previous` (`why`: a restart the
  *  user asked for, or supervision's attempt).
  */
-({ event: "replaces"; previous: number; why: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never; wait_ms?: never; window_ms?: never } | 
+({ event: "replaces"; previous: number; why: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never; wait_ms?: never; window_ms?: never } | 
 /**
  *  Supervision: the server ended by itself (`reason`); attempt `attempt` starts after
  *  `wait_ms`.
  */
-({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
+({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
 /**  Supervision gave up: the server ended `exits` times within `window_ms`. */
-({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
+({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
 /**  One step in a server process's life. */
 export type Lifecycle_Serialize = 
+/**
+ *  The connection opens the saved server of this name: how the log and the window tell
+ *  connections apart (a connection without one is known by its command or URL).
+ */
+({ event: "server"; name: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The process started in a process group of its own (pgid = pid). */
-({ event: "spawned"; pid: number; command: string }) & { attempt?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "spawned"; pid: number; command: string }) & { attempt?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The process could not be started. */
-({ event: "spawn_failed"; command: string; error: string }) & { attempt?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "spawn_failed"; command: string; error: string }) & { attempt?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server closed its stdout. */
-({ event: "stdout_closed" }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "stdout_closed" }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 1: Sonde closed the server's stdin, the polite request to exit. */
-({ event: "stdin_closed"; grace_ms: number }) & { attempt?: never; command?: never; error?: never; exits?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "stdin_closed"; grace_ms: number }) & { attempt?: never; command?: never; error?: never; exits?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  Shutdown ladder step 2 or 3: a signal sent to the whole process group. */
-({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "signalled"; signal: Signal; pgid: number; reason: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pid?: never; pids?: never; previous?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The server process (the group leader) ended and was reaped. */
 {
 	event: "exited",
 } & ExitInfo_Serialize | 
 /**  The process group is empty: no server, no grandchild left. */
-({ event: "group_gone"; pgid: number }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "group_gone"; pgid: number }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**  The group could not be emptied by the deadline (a process stuck in the kernel). */
-({ event: "group_stuck"; pgid: number; pids: number[] }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pid?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
+({ event: "group_stuck"; pgid: number; pids: number[] }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pid?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never; window_ms?: never } | 
 /**
  *  This connection was started to replace connection `previous` (`why`: a restart the
  *  user asked for, or supervision's attempt).
  */
-({ event: "replaces"; previous: number; why: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never; wait_ms?: never; window_ms?: never } | 
+({ event: "replaces"; previous: number; why: string }) & { attempt?: never; command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; reason?: never; signal?: never; wait_ms?: never; window_ms?: never } | 
 /**
  *  Supervision: the server ended by itself (`reason`); attempt `attempt` starts after
  *  `wait_ms`.
  */
-({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
+({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
 /**  Supervision gave up: the server ended `exits` times within `window_ms`. */
-({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
+({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
 
 /**  A URL read for showing: the whole of it in three parts, and whether it may be opened. */
 export type Link = Link_Serialize | Link_Deserialize;
@@ -1325,6 +1349,12 @@ export type Summary_Deserialize = {
 	/**  The id as JSON text, so `1` and `"1"` stay different. */
 	id?: string | null,
 	error_code?: number | null,
+	/**
+	 *  What a request names, so rows of one method tell calls apart: the tool or prompt
+	 *  (`params.name`), else the resource (`params.uri`), else a completion's reference
+	 *  (`params.ref.name` or `.uri`). A reply carries its request's.
+	 */
+	target?: string | null,
 };
 
 /**  The decoded outline of a message: enough to filter and correlate without parsing again. */
@@ -1335,6 +1365,12 @@ export type Summary_Serialize = {
 	/**  The id as JSON text, so `1` and `"1"` stay different. */
 	id?: string,
 	error_code?: number,
+	/**
+	 *  What a request names, so rows of one method tell calls apart: the tool or prompt
+	 *  (`params.name`), else the resource (`params.uri`), else a completion's reference
+	 *  (`params.ref.name` or `.uri`). A reply carries its request's.
+	 */
+	target?: string,
 };
 
 /**  One task's state, as the server last described it. */

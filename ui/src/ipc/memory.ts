@@ -199,6 +199,13 @@ export function memoryBackend(
     return r.log;
   };
   const menuHandlers: ((id: string) => void)[] = [];
+  // The browser preview has no native menu: its items are chosen from the console (and by the
+  // UI tests), and its check marks are kept where they can be read.
+  const menuChecks: Record<string, boolean> = {};
+  Object.assign(globalThis, {
+    sondeMenu: (id: string) => menuHandlers.forEach((h) => h(id)),
+    sondeMenuChecks: menuChecks,
+  });
   let servers: SavedServer[] = [{ ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" }];
   let nextConn = 1;
   let nextId = 1;
@@ -323,7 +330,14 @@ export function memoryBackend(
     lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
     publish(conn, { state: "opening", stage: "spawning" });
-    if (replaces !== null) lifecycle(conn, `replaces connection #${replaces} (restart)`);
+    append({
+      conn,
+      kind: "lifecycle",
+      dir: "meta",
+      detail: `opens the saved server "${saved.name}"`,
+      lifecycle: { event: "server", name: saved.name },
+    } as Partial<Entry> as Entry);
+    if (replaces !== null) lifecycle(conn, `replaces connection ${replaces} (restart)`);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
     append({
@@ -753,6 +767,8 @@ export function memoryBackend(
     logCountMatches: async (filter, to, session) => logOf(session).countMatches(filter, to),
     logMatchPage: async (filter, from, limit, session) => logOf(session).matchPage(filter, from, limit),
     logFilter: async (filter) => readFilter(filter).view,
+    logReply: async (seq, session) => logOf(session).replyTo(seq),
+    logConnections: async (session) => logOf(session).labels(),
     logFollow: async (onBatch, session) => logOf(session).follow(onBatch),
     logExport: async (_path, filter, session) => {
       const log = logOf(session);
@@ -815,6 +831,9 @@ export function memoryBackend(
       // Cancelling is cooperative in 2026-07-28: the next poll says whether the task stopped.
       if (!view.task.terminal) cancelledTasks.add(taskId);
       return view;
+    },
+    menuChecked: async (id, checked) => {
+      menuChecks[id] = checked;
     },
     onMenu: (handler) => {
       menuHandlers.push(handler);

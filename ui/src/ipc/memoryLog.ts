@@ -3,7 +3,7 @@
 // log calls answer: pages by seq, a filter's matches counted a bounded amount at a time and paged
 // by position, a follow stream that ends when the log can grow no more. A double of the core's
 // contract (src/log), not of its implementation; the filter is the double's (memory.ts).
-import type { Entry, LogBatch, MatchCount, Page, SessionInfo } from "./backend";
+import type { ConnectionLabel, Entry, LogBatch, MatchCount, Page, SessionInfo } from "./backend";
 
 /** How many entries a count looks at per call, so callers are seen to call again. */
 const COUNT_BUDGET = 50_000;
@@ -70,6 +70,26 @@ export class MemoryLog {
     return found.seqs.slice(from, from + limit).map((s) => this.entries[s]);
   }
 
+  /** The reply the double paired with the request at `seq` (`answers`), never one found by id. */
+  replyTo(seq: number): number | null {
+    const reply = this.entries.find(
+      (e) => Number(e.seq) > seq && Number(e.answers) === seq && e.kind === "message" && e.summary?.id != null,
+    );
+    return reply ? Number(reply.seq) : null;
+  }
+
+  /** Each connection's name: its saved server's, else the command it spawned. */
+  labels(): ConnectionLabel[] {
+    const named = new Map<number, string>();
+    for (const e of this.entries) {
+      const l = e.lifecycle as { event?: string; name?: string; command?: string } | null | undefined;
+      const conn = Number(e.conn);
+      if (l?.event === "server" && l.name) named.set(conn, l.name);
+      else if (l?.event === "spawned" && l.command && !named.has(conn)) named.set(conn, l.command);
+    }
+    return [...named].sort(([a], [b]) => a - b).map(([conn, server]) => ({ conn, server }));
+  }
+
   size(): number {
     return this.entries.reduce((n, e) => n + JSON.stringify(e).length + 1, 0);
   }
@@ -89,9 +109,15 @@ function entryAt(started: number, seq: number, e: Partial_): Entry {
   return { seq, time: new Date(started + seq * 37).toISOString(), ms: seq * 37, conn: 1, probe: false, ...e } as Entry;
 }
 
-function message(dir: "in" | "out", msg: Record<string, unknown>, type: string, method: string): Partial_ {
+function message(
+  dir: "in" | "out",
+  msg: Record<string, unknown>,
+  type: string,
+  method: string,
+  answers?: number,
+): Partial_ {
   const id = "id" in msg ? JSON.stringify(msg.id) : undefined;
-  return { kind: "message", dir, text: JSON.stringify(msg), summary: { type, method, id } } as Partial_;
+  return { kind: "message", dir, text: JSON.stringify(msg), summary: { type, method, id }, answers } as Partial_;
 }
 
 /** A `sonde tools list` run against the fixture server, recorded by the CLI. */
@@ -107,6 +133,7 @@ function cliSession(matcher: Matcher): Recorded {
       { jsonrpc: "2.0", id: 1, result: { supportedVersions: ["2026-07-28"] } },
       "result",
       "server/discover",
+      2,
     ),
     message("out", { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, "request", "tools/list"),
     message(
@@ -114,6 +141,7 @@ function cliSession(matcher: Matcher): Recorded {
       { jsonrpc: "2.0", id: 2, result: { tools: [{ name: "echo" }, { name: "add" }, { name: "fail" }] } },
       "result",
       "tools/list",
+      4,
     ),
     { kind: "lifecycle", dir: "meta", detail: "closed stdin; waiting up to 2 s for exit" },
     { kind: "lifecycle", dir: "meta", detail: "server exited with code 0 after stdin was closed" },

@@ -3,7 +3,7 @@
 // A command's promise rejects with its `{code, message}` error, as the bindings are generated
 // to throw.
 import { Channel } from "@tauri-apps/api/core";
-import { listen } from "@tauri-apps/api/event";
+import { emit, listen } from "@tauri-apps/api/event";
 import type { Backend, JsonValue } from "./backend";
 import {
   commands,
@@ -43,6 +43,8 @@ export const tauriBackend: Backend = {
   logCountMatches: (filter, to, session = null) => commands.logCountMatches(session, filter, to),
   logMatchPage: (filter, from, limit, session = null) => commands.logMatchPage(session, filter, from, limit),
   logFilter: (filter) => commands.logFilter(filter),
+  logReply: (seq, session = null) => commands.logReply(session, seq),
+  logConnections: (session = null) => commands.logConnections(session),
   // The bindings type a channel argument's messages in their deserialize shape; they are what
   // Rust serializes, the shape `onBatch` takes.
   logFollow: (onBatch, session = null) =>
@@ -78,6 +80,7 @@ export const tauriBackend: Backend = {
   tasksList: (id) => commands.tasksList(id),
   taskGet: (id, taskId) => commands.taskGet(id, taskId),
   taskCancel: (id, taskId) => commands.taskCancel(id, taskId),
+  menuChecked: (id, checked) => emit("menu-checked", { id, checked }),
   onMenu: (handler) => {
     let stop: (() => void) | undefined;
     let stopped = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMs, formatSize, showBytes, summaryOf } from "./format";
+import { formatClock, formatMs, formatSize, showBytes, summaryOf } from "./format";
 import type { Entry } from "../ipc/bindings";
 
 describe("formatting", () => {
@@ -36,10 +36,22 @@ describe("formatting", () => {
     expect(formatMs(12.34)).toBe("12.3 ms");
     expect(formatMs(12345)).toBe("12.345 s");
     expect(formatSize(2048)).toBe("2.0 KiB");
+    // The time column reads in one unit whatever the size.
+    expect(formatClock(6075.2)).toBe("6.075 s");
+    expect(formatClock(18352)).toBe("18.352 s");
+    expect(formatClock(12.3)).toBe("0.012 s");
   });
   it("summarises messages by method and id", () => {
     const e = { summary: { type: "request", method: "tools/call", id: "3" } } as unknown as Entry;
     expect(summaryOf(e)).toBe("tools/call #3");
+  });
+  it("names the tool, prompt or resource a request or its reply is about", () => {
+    const call = { summary: { type: "request", method: "tools/call", id: "7", target: "get-sum" } } as unknown as Entry;
+    expect(summaryOf(call)).toBe("tools/call get-sum #7");
+    const reply = {
+      summary: { type: "result", method: "resources/read", id: "8", target: "file:///a" },
+    } as unknown as Entry;
+    expect(summaryOf(reply)).toBe("resources/read file:///a #8 result");
   });
   it("summarises stderr without its colour codes, twice in a row", () => {
     const e = { kind: "stderr", text: "\x1b[1;31merror\x1b[0m:\n  disk   full" } as unknown as Entry;

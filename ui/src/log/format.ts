@@ -13,6 +13,11 @@ export function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** A time since the session started, always in seconds, so the column reads down evenly. */
+export function formatClock(ms: number): string {
+  return `${(ms / 1000).toFixed(3)} s`;
+}
+
 /** When a session started, in the person's time zone: `2026-11-30 14:03:12`. */
 export function formatStarted(rfc3339: string): string {
   const at = new Date(rfc3339);
@@ -111,12 +116,14 @@ export function showBytes(bytes: Uint8Array): string {
 // eslint-disable-next-line no-control-regex -- ESC is exactly what a colour code starts with
 const COLOUR_CODE = /\x1b\[[0-9;]*m/g;
 
-/** One line saying what an entry is: method and id, error code, or its text. */
+/** One line saying what an entry is: method, what it names (a tool, prompt or resource) and id
+ * (`#` is only ever a JSON-RPC id), error code, or its text. */
 export function summaryOf(e: Entry): string {
   const s = e.summary;
   if (s) {
     const parts = [
       s.method ?? "",
+      s.target ?? "",
       s.id != null ? `#${s.id}` : "",
       s.type === "error" ? `error ${s.error_code ?? ""}` : s.type === "result" ? "result" : "",
     ];

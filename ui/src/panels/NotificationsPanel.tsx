@@ -29,7 +29,7 @@ export function NotificationsPanel({ line }: { line: ConnectionState }) {
       <header className="call-row">
         <h2>Notifications</h2>
         <span className="muted">
-          {mine.length} {allServers ? "from every server" : `from connection #${conn}`}
+          {mine.length} {allServers ? "from every server" : `from connection ${conn}`}
           {mine.length > SHOWN && `; the newest ${SHOWN} shown (the wire log has them all)`}
         </span>
         <label>

@@ -25,7 +25,7 @@ export function NotReady({ line, what }: { line: ConnectionState; what: string }
   if (state.state === "ready") return null;
   return (
     <p className="banner" role="status">
-      Connection #{conn} is not ready: {stateText(state)}
+      Connection {conn} is not ready: {stateText(state)}
       {reasonOf(state) && ` (${reasonOf(state)})`}. {what} wait for a ready connection.
     </p>
   );

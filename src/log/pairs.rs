@@ -1,0 +1,106 @@
+//! What ties entries together beyond their order: the reply to a request, and the name each
+//! connection goes by, as the core recorded them.
+//!
+//! Owns: finding a request's reply through the pairing the connection recorded in `answers`,
+//! and listing connection labels. Refuses: pairing by matching ids (another connection, or the
+//! server's own requests, reuse them) and any presentation (colours, abbreviations).
+
+use super::{sessions::ConnectionLabel, Kind, WireLog, INDEX_CHUNK};
+
+impl WireLog {
+    /// The seq of the reply to the request at `request`: the message after it, on the same
+    /// connection, that the core paired with it when it was recorded (by the pending request it
+    /// settled, never by matching ids, which other connections and the server's own requests
+    /// reuse). A progress update answers a request too but carries no id, so it is not a reply.
+    pub fn reply_to(&self, request: u64) -> Option<u64> {
+        let mut from = request.saturating_add(1);
+        loop {
+            let inner = self.inner.lock().expect("wire log lock");
+            let end = inner.index.len() as u64;
+            if from >= end {
+                return None;
+            }
+            let stop = end.min(from.saturating_add(INDEX_CHUNK));
+            let found = (from..stop).find(|&seq| {
+                let row = &inner.index[seq as usize];
+                row.answers == Some(request) && row.kind == Kind::Message && row.id.is_some()
+            });
+            if found.is_some() {
+                return found;
+            }
+            // The lock is let go between chunks, so a long search never stalls the writer.
+            drop(inner);
+            from = stop;
+        }
+    }
+
+    /// Every connection the log has a name for, in connection order.
+    pub fn connection_labels(&self) -> Vec<ConnectionLabel> {
+        let inner = self.inner.lock().expect("wire log lock");
+        inner.labels.iter().map(|(&conn, server)| ConnectionLabel { conn, server: server.clone() }).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lifecycle::Lifecycle;
+    use crate::log::{Direction, Entry, Kind, Summary, WireLog};
+
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("sonde-pairs-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn message(conn: u64, dir: Direction, kind: &str, id: Option<&str>, answers: Option<u64>) -> Entry {
+        let mut e = Entry::new(conn, Kind::Message, dir).with_bytes(b"{}");
+        e.summary = Some(Summary { kind: kind.into(), id: id.map(Into::into), ..Default::default() });
+        e.answers = answers;
+        e
+    }
+
+    #[test]
+    fn a_reply_is_found_by_what_it_answers_never_by_its_id() {
+        let log = WireLog::create_in(&temp_dir("reply")).unwrap();
+        // Two connections each send a request with id 7; the second's reply comes first, then
+        // a progress update for the first (it answers it but is no reply), then its reply.
+        let first = log.append(message(1, Direction::Out, "request", Some("7"), None));
+        let second = log.append(message(2, Direction::Out, "request", Some("7"), None));
+        // The server's own request with id 7 on the first connection.
+        log.append(message(1, Direction::In, "request", Some("7"), None));
+        let second_reply = log.append(message(2, Direction::In, "result", Some("7"), Some(second)));
+        log.append(message(1, Direction::In, "notification", None, Some(first)));
+        assert_eq!(log.reply_to(first), None, "no reply yet");
+        let first_reply = log.append(message(1, Direction::In, "result", Some("7"), Some(first)));
+        assert_eq!(log.reply_to(first), Some(first_reply));
+        assert_eq!(log.reply_to(second), Some(second_reply));
+        assert_eq!(log.reply_to(first_reply), None, "a reply has no reply");
+
+        // The same answers when the session is read back from its file.
+        log.flush().unwrap();
+        let read = WireLog::open(log.path()).unwrap();
+        assert_eq!(read.reply_to(first), Some(first_reply));
+        assert_eq!(read.reply_to(second), Some(second_reply));
+    }
+
+    #[test]
+    fn a_connection_goes_by_its_saved_server_else_by_what_it_talks_to() {
+        let log = WireLog::create_in(&temp_dir("labels")).unwrap();
+        let lifecycle = |conn, event: Lifecycle| {
+            let mut e = Entry::new(conn, Kind::Lifecycle, Direction::Meta);
+            e.lifecycle = Some(event);
+            e
+        };
+        log.append(lifecycle(1, Lifecycle::Server { name: "Everything".into() }));
+        log.append(lifecycle(1, Lifecycle::Spawned { pid: 10, command: "npx everything".into() }));
+        log.append(lifecycle(2, Lifecycle::Spawned { pid: 11, command: "python server.py".into() }));
+        log.append(lifecycle(2, Lifecycle::Spawned { pid: 12, command: "python again.py".into() }));
+        let labels = |log: &WireLog| {
+            log.connection_labels().into_iter().map(|l| (l.conn, l.server)).collect::<Vec<_>>()
+        };
+        let want = vec![(1, "Everything".to_owned()), (2, "python server.py".to_owned())];
+        assert_eq!(labels(&log), want);
+        log.flush().unwrap();
+        assert_eq!(labels(&WireLog::open(log.path()).unwrap()), want);
+    }
+}
