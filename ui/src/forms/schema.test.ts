@@ -132,7 +132,9 @@ describe("what keeps a form from being sent", () => {
       "payment matches none of the choices (Card: payment.card is required; Invoice: payment.invoice is required)",
     ]);
     const kinds: Schema = { oneOf: [{ type: "string" }, { type: "object", properties: { n: { type: "integer" } } }] };
-    expect(problemsOf(kinds, { n: "x" })).toEqual([{ path: "n", message: "n must be an integer" }]);
+    expect(problemsOf(kinds, { n: "x" })).toEqual([
+      { path: "n", message: 'n is "x", not an integer: decimal digits with an optional minus, like -12 or 42' },
+    ]);
   });
   it("finds the branch a value already belongs to", () => {
     const branches = branchesOf(prop("payment"), order);
