@@ -51,6 +51,7 @@ const survey = {
       items: { type: "object", title: "Stop", properties: { town: { type: "string" }, days: { type: "integer" } } },
     },
     notes: { type: "array", title: "Notes" },
+    labels: { type: "object", title: "Labels", additionalProperties: { type: "string" } },
   },
   required: ["firstLine"],
 };
@@ -141,6 +142,8 @@ describe("the schema form, as a person uses it", () => {
     click([...notes.querySelectorAll("button")].find((b) => b.textContent === "Add item")!);
     type(notes.querySelector("textarea")!, '{"any": [1]}');
     expect((seen.value as { notes: unknown }).notes).toEqual([{ any: [1] }]);
+    // An object of any keys is JSON too, and says what its values are.
+    expect(described(labelled(host, "Labels"))).toEqual(["As JSON: an object, each value string."]);
   });
 
   it("refuses a bad email, a blank and a hex number by their fields", () => {

@@ -7,6 +7,7 @@
 // is shown as JSON, and properties the schema does not name are listed as kept and sent.
 import { useId, useState } from "react";
 import { Checks, Select, TextInput, type Control } from "./fields";
+import { isObject } from "./draft";
 import { keptOf, type Kept } from "./kept";
 import {
   branchesOf,
@@ -128,6 +129,13 @@ function hintOf(s: Schema, own: Kind, kind: Kind, root: unknown): string | null 
   if (kind === "multi") {
     const count = countText(s, "choice");
     return count ? `Choose ${count}.` : null;
+  }
+  if (kind === "json") {
+    // Free-form JSON: say what kind of value goes there, and what an object's values are.
+    const type = typeOf(s);
+    const values = (s as { additionalProperties?: unknown }).additionalProperties;
+    const each = type === "object" && isObject(values) ? `, each value ${described(resolve(values, root))}` : "";
+    return type ? `As JSON: ${article(type)}${each}.` : null;
   }
   return null;
 }
