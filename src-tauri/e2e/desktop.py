@@ -31,6 +31,7 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+import forms
 import panels
 import window
 
@@ -112,6 +113,9 @@ def call_tool(tool, values, expect, by="strong"):
     wait.until(lambda d: d.find_element(By.XPATH, f"//button[contains(@class,'tool')][.//{by}[text()='{tool}']]")).click()
     inputs = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".tool-call input"))
     for field, value in zip(inputs, values):
+        # A field may start with the schema's default: the value replaces it.
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(Keys.BACKSPACE)
         field.send_keys(value)
     driver.find_element(By.XPATH, "//button[text()='Call']").click()
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(expect)))
@@ -663,6 +667,10 @@ window.install(check, driver, wait, shot, {
 panels.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window,
+})
+forms.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "everything": everything,
+    "ensure_connected": ensure_connected, "set_filter": set_filter,
 })
 
 

@@ -1,7 +1,9 @@
 // Add or edit a saved server: a command line (with env and cwd) or a URL (with headers, secret
-// ones never recorded), era, timeouts.
-import { useState, type ReactNode } from "react";
+// ones never recorded), era, timeouts. Save with the name, the command line or the URL empty
+// says so by each empty field and saves nothing; what was typed stays.
+import { useId, useState, type ReactNode } from "react";
 import { errorText, type SavedServer } from "../ipc";
+import { notSaved, serverProblems } from "../forms/server";
 import { FormFooter } from "./FormFooter";
 
 export function ServerDialog({
@@ -18,6 +20,23 @@ export function ServerDialog({
   const set = (patch: Partial<SavedServer>) => setDraft((d) => ({ ...d, ...patch }));
   const [overHttp, setOverHttp] = useState(Boolean(server.url));
   const headers = draft.headers ?? [];
+  // After a Save that found empty fields, they are found again as the person types, so each
+  // note goes once its field is filled.
+  const [checked, setChecked] = useState(false);
+  const found = checked ? serverProblems(draft, overHttp) : {};
+  const id = useId();
+  /** A field's ARIA ties to its note, and the note, when the field is empty. */
+  const marked = (field: keyof typeof found) => ({
+    id: `${id}-${field}-input`,
+    "aria-invalid": found[field] ? true : undefined,
+    "aria-describedby": found[field] ? `${id}-${field}` : undefined,
+  });
+  const note = (field: keyof typeof found) =>
+    found[field] && (
+      <small id={`${id}-${field}`} className="error field-problem">
+        {found[field]}
+      </small>
+    );
   return (
     <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onCancel()}>
       <form
@@ -25,6 +44,14 @@ export function ServerDialog({
         aria-label={server.id ? "Edit server" : "New server"}
         onSubmit={async (e) => {
           e.preventDefault();
+          const empty = serverProblems(draft, overHttp);
+          if (notSaved(empty)) {
+            setChecked(true);
+            setError(null);
+            const first = (["name", "command", "url"] as const).find((f) => empty[f]);
+            if (first) document.getElementById(`${id}-${first}-input`)?.focus();
+            return;
+          }
           try {
             // Only the chosen kind of server is saved, so a URL never hides a stale command.
             const roots = (draft.roots ?? []).map((r) => r.trim()).filter(Boolean);
@@ -41,8 +68,9 @@ export function ServerDialog({
         <h2>{server.id ? "Edit server" : "New server"}</h2>
         <label>
           Name
-          <input autoFocus value={draft.name} onChange={(e) => set({ name: e.target.value })} />
+          <input autoFocus value={draft.name} onChange={(e) => set({ name: e.target.value })} {...marked("name")} />
         </label>
+        {note("name")}
         <div className="segmented" role="radiogroup" aria-label="Server kind">
           <label>
             <input type="radio" name="kind" checked={!overHttp} onChange={() => setOverHttp(false)} /> Command (stdio)
@@ -60,8 +88,10 @@ export function ServerDialog({
                 placeholder="http://127.0.0.1:3001/mcp"
                 value={draft.url ?? ""}
                 onChange={(e) => set({ url: e.target.value })}
+                {...marked("url")}
               />
             </label>
+            {note("url")}
             <fieldset>
               <legend>Headers (secret ones are sent but never recorded; Authorization and Cookie always are)</legend>
               <RowList
@@ -107,8 +137,10 @@ export function ServerDialog({
                 placeholder="npx -y @modelcontextprotocol/server-everything stdio"
                 value={draft.command}
                 onChange={(e) => set({ command: e.target.value })}
+                {...marked("command")}
               />
             </label>
+            {note("command")}
             <label>
               Working directory
               <input className="mono" value={draft.cwd ?? ""} onChange={(e) => set({ cwd: e.target.value || null })} />
@@ -200,7 +232,7 @@ export function ServerDialog({
             </>
           )}
         </div>
-        <FormFooter error={error} onCancel={onCancel} submit="Save" />
+        <FormFooter error={notSaved(found) ?? error} onCancel={onCancel} submit="Save" />
       </form>
     </div>
   );

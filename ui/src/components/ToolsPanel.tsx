@@ -14,7 +14,7 @@ import {
   type ToolView,
 } from "../ipc";
 import { reasonOf, stateText } from "../connections/lines";
-import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
+import { initialValue, problemsOf, sameDraft, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
 import { ErrorBoundary } from "./ErrorBoundary";
 import { RequiredLinks } from "./RequiredLinks";
@@ -133,10 +133,16 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
 
 function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const schema = tool.inputSchema ?? {};
-  const [value, setValue] = useState<Draft>(() => initialValue(schema) ?? {});
+  // The form starts from the schema's defaults, shown by their fields and sent unless changed.
+  const [value, setValue] = useState<Draft>(() => initialValue(schema, schema, true) ?? {});
   const [problems, setProblems] = useState<Problem[] | null>(null);
   // Without a schema a form can start from, the arguments are typed as JSON.
   const [raw, setRaw] = useState<string | null>(tool.inputSchema == null ? "{}" : null);
+  // Why the raw JSON could not go back to the form, shown by the editor until it is edited.
+  const [rawProblem, setRawProblem] = useState<string | null>(null);
+  // The raw JSON last taken into the form, and the draft it gave: back in Raw JSON with that
+  // draft unchanged, the text returns exactly as typed (its spacing, key order and digits).
+  const [typed, setTyped] = useState<{ text: string; value: Draft } | null>(null);
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
@@ -149,13 +155,15 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   // The links the server requires before it answers (-32042), with the call to send again.
   const [required, setRequired] = useState<{ conn: number; args: unknown; required: LinksRequired } | null>(null);
 
-  // The form's arguments once nothing required is missing; the raw JSON as typed, unchecked,
-  // because it is there to send what the form would not.
+  // The form's arguments once no field has a problem (each is shown by its field, and nothing
+  // is sent); the raw JSON as typed, unchecked, because it is there to send what the form would
+  // not. The form's arguments include what it holds without a field, as its note says.
   const args = (): { args: unknown } | { error: string } => {
     if (raw === null) {
       const found = problemsOf(schema, value);
       setProblems(found);
-      return found.length ? { error: found[0].message } : { args: toJson(value) ?? {} };
+      if (found.length) return { error: `Not sent: ${found.map((p) => p.message).join("; ")}.` };
+      return { args: toJson(value) ?? {} };
     }
     try {
       return { args: JSON.parse(raw) };
@@ -165,16 +173,28 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   };
   const toggleRaw = () => {
     if (raw === null) {
-      setRaw(JSON.stringify(toJson(value) ?? {}, null, 2));
-    } else {
-      try {
-        setValue(JSON.parse(raw));
-        setProblems(null);
-        setRaw(null);
-      } catch {
-        setError("Fix the JSON before switching back to the form; nothing typed is thrown away.");
-      }
+      setRaw(typed && sameDraft(typed.value, value) ? typed.text : JSON.stringify(toJson(value) ?? {}, null, 2));
+      return;
     }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (e) {
+      return setRawProblem(
+        `The JSON does not parse (${errorText(e)}): fix it to go back to the form. Nothing typed is thrown away.`,
+      );
+    }
+    setValue(parsed);
+    setTyped({ text: raw, value: parsed });
+    // Problems found before are found again, for the value the raw JSON gave.
+    setProblems(problems && problemsOf(schema, parsed));
+    setRawProblem(null);
+    setRaw(null);
+  };
+  const edit = (v: Draft) => {
+    setValue(v);
+    // Once a Call has shown problems, they follow the edits, so a fixed field stops saying so.
+    if (problems) setProblems(problemsOf(schema, v));
   };
   const send = async (conn: number, callArgs: unknown) => {
     setError(null);
@@ -219,15 +239,27 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
       <Problems problems={tool.problems} what={title(tool)} />
       <form onSubmit={(e) => (e.preventDefault(), call())}>
         {raw !== null ? (
-          <textarea
-            className="mono"
-            aria-label="Arguments as JSON"
-            rows={8}
-            value={raw}
-            onChange={(e) => setRaw(e.target.value)}
-          />
+          <>
+            <textarea
+              className="mono"
+              aria-label="Arguments as JSON"
+              aria-invalid={rawProblem ? true : undefined}
+              aria-describedby={rawProblem ? "raw-json-problem" : undefined}
+              rows={8}
+              value={raw}
+              onChange={(e) => {
+                setRaw(e.target.value);
+                setRawProblem(null);
+              }}
+            />
+            {rawProblem && (
+              <p id="raw-json-problem" className="error" role="alert">
+                {rawProblem}
+              </p>
+            )}
+          </>
         ) : (
-          <SchemaForm schema={schema} value={value} onChange={setValue} problems={problems} />
+          <SchemaForm schema={schema} value={value} onChange={edit} problems={problems} />
         )}
         <div className="call-row">
           <button type="submit" className="primary" disabled={running || !target.ready || tool.name === null}>

@@ -71,7 +71,9 @@ describe("the schema form's markup", () => {
     };
     const html = renderToStaticMarkup(<SchemaForm schema={hostile} value={{}} onChange={() => {}} problems={null} />);
     const dom = new Markup(html);
-    expect(dom.attrs("input").map((c) => c.name)).toEqual(["text", "odd"]);
+    expect(dom.attrs("input").map((c) => c.name)).toEqual(["text"]);
+    // An object with no readable properties is free-form JSON, edited in a text area.
+    expect(dom.attrs("textarea").map((c) => c.name)).toEqual(["odd"]);
     expect(dom.attrs("select").map((c) => c.name)).toEqual(["pick", "pay"]);
     expect(html).toContain("{&quot;x&quot;:1}");
     expect(html).not.toContain("[object Object]");

@@ -1,19 +1,26 @@
 // One form for any JSON Schema, used for a tool's arguments (ToolsPanel) and an elicitation's
-// answer (QuestionDialog): nested objects as fieldsets, arrays with Add and Remove, enums and
-// booleans as selects, `oneOf`/`anyOf` as a choice of branch, required fields marked. It edits
-// the draft of `schema.ts` and shows the problems its owner found on submit, each by its field;
-// it does not submit, and it keeps whatever the draft holds that the schema does not name.
+// answer (QuestionDialog): nested objects as fieldsets, arrays with an editor per item, enums
+// and booleans as selects (titles shown, consts sent), multi-select enums as checkboxes,
+// `oneOf`/`anyOf` as a choice of branch, required fields marked, defaults named. It edits the
+// draft of `schema.ts` and shows the problems its owner found on submit, each by its field; it
+// does not submit. It keeps whatever the draft holds: a value a field cannot edit in its own way
+// is shown as JSON, and properties the schema does not name are listed as kept and sent.
 import { useId, useState } from "react";
+import { Checks, Select, TextInput, type Control } from "./fields";
+import { isObject } from "./draft";
+import { keptOf, type Kept } from "./kept";
 import {
   branchesOf,
+  countText,
+  fitsKind,
   initialValue,
+  itemSchemaOf,
   kindOf,
-  leafText,
   optionsOf,
-  parseLeaf,
   pickBranch,
   resolve,
   sameDraft,
+  typeOf,
   withProperty,
   type Draft,
   type Kind,
@@ -60,19 +67,105 @@ export function SchemaForm({
   const s = resolve(schema, schema);
   const props = { ctx, schema: s, path: "", value, onChange, required: true, depth: 0, autoFocus };
   // A root object with no properties (a tool without arguments) shows no fields at all.
-  const object = kindOf(s) === "object" || s.type === "object";
-  return object ? <Properties {...props} /> : <Field {...props} label="Value" />;
+  const object = (kindOf(s, 0, schema) === "object" || s.type === "object") && fitsKind("object", value);
+  return (
+    <>
+      <KeptNote kept={keptOf(schema, value)} />
+      {object ? <Properties {...props} /> : <Field {...props} label="Value" />}
+    </>
+  );
+}
+
+/** The properties the form has no field for, with their values: they are sent as they are. */
+function KeptNote({ kept }: { kept: Kept[] }) {
+  if (!kept.length) return null;
+  return (
+    <div className="kept" role="note" aria-label="Kept from the JSON">
+      <p>
+        The form has no field for {kept.length === 1 ? "this" : "these"}; kept as typed and sent with the rest (edit{" "}
+        {kept.length === 1 ? "it" : "them"} in Raw JSON):
+      </p>
+      <ul>
+        {kept.map((k) => (
+          <li key={k.path}>
+            <code>{k.path}</code> = <code className="kept-value">{preview(k.value)}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+const preview = (v: unknown) => {
+  const text = JSON.stringify(v);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+};
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/** A schema named in a few words: its title or type, and what it is for. */
+function described(s: Schema): string {
+  const what = s.title ?? (optionsOf(s) ? "one of a list" : typeOf(s)) ?? "any JSON value";
+  return s.description ? `${what}: ${s.description}` : what;
+}
+
+/** A schema's default as the field shows it: an option by its title, anything else as JSON. */
+function defaultText(s: Schema, kind: Kind, root: unknown): string | null {
+  if (s.default === undefined) return null;
+  const options = kind === "enum" ? optionsOf(s) : kind === "multi" ? optionsOf(itemSchemaOf(s, root)) : null;
+  const label = (v: unknown) =>
+    options?.find((o) => sameDraft(o.value, v))?.label ?? (typeof v === "string" ? v : JSON.stringify(v));
+  return kind === "multi" && Array.isArray(s.default) ? s.default.map(label).join(", ") : label(s.default);
+}
+
+/** The words under a field beyond its description: what its items are, how many it takes. */
+function hintOf(s: Schema, own: Kind, kind: Kind, root: unknown): string | null {
+  if (kind !== own)
+    return `Shown as JSON: the schema asks for ${own === "multi" ? "a list of choices" : article(own)}.`;
+  if (kind === "array") {
+    const count = countText(s);
+    return `Each item: ${described(itemSchemaOf(s, root))}${count ? ` (${count})` : ""}.`;
+  }
+  if (kind === "multi") {
+    const count = countText(s, "choice");
+    return count ? `Choose ${count}.` : null;
+  }
+  if (kind === "json") {
+    // Free-form JSON: say what kind of value goes there, and what an object's values are.
+    const type = typeOf(s);
+    const values = (s as { additionalProperties?: unknown }).additionalProperties;
+    const each = type === "object" && isObject(values) ? `, each value ${described(resolve(values, root))}` : "";
+    return type ? `As JSON: ${article(type)}${each}.` : null;
+  }
+  return null;
 }
 
 function Field(props: FieldProps) {
   const { ctx, schema, label, path, required, depth } = props;
-  const kind = kindOf(schema, depth);
+  const own = kindOf(schema, depth, ctx.root);
+  // A value a field cannot edit in its own way (text where an object goes) is shown as JSON.
+  const kind = fitsKind(own, props.value) ? own : "json";
   const id = `${ctx.id}-${path}`;
   const problem = ctx.problems.get(path);
-  const describedBy = [schema.description && `${id}-about`, problem && `${id}-problem`].filter(Boolean).join(" ");
+  const fallback = defaultText(schema, own, ctx.root);
+  const hint = hintOf(schema, own, kind, ctx.root);
+  const describedBy = [
+    schema.description && `${id}-about`,
+    hint && `${id}-hint`,
+    fallback !== null && `${id}-default`,
+    problem && `${id}-problem`,
+  ]
+    .filter(Boolean)
+    .join(" ");
   const about = (
     <>
       {schema.description && <small id={`${id}-about`}>{schema.description}</small>}
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+      {fallback !== null && (
+        <small id={`${id}-default`} className="default">
+          default: {fallback}
+        </small>
+      )}
       {problem && (
         <small id={`${id}-problem`} className="error">
           {problem}
@@ -90,7 +183,15 @@ function Field(props: FieldProps) {
       )}
     </>
   );
-  if (kind === "object" || kind === "array" || kind === "choice") {
+  const control: Control = {
+    id,
+    name: path,
+    autoFocus: props.autoFocus,
+    "aria-required": required,
+    "aria-invalid": problem ? true : undefined,
+    "aria-describedby": describedBy || undefined,
+  };
+  if (kind === "object" || kind === "array" || kind === "choice" || kind === "multi") {
     return (
       <fieldset className="group" aria-describedby={describedBy || undefined}>
         <legend>{title}</legend>
@@ -99,43 +200,41 @@ function Field(props: FieldProps) {
           <Properties {...props} />
         ) : kind === "array" ? (
           <Items {...props} />
+        ) : kind === "multi" ? (
+          <Checks
+            options={optionsOf(itemSchemaOf(schema, ctx.root)) ?? []}
+            value={props.value}
+            onChange={props.onChange}
+            control={control}
+          />
         ) : (
           <Choice {...props} id={id} />
         )}
       </fieldset>
     );
   }
-  const control = {
-    id,
-    name: path,
-    autoFocus: props.autoFocus,
-    "aria-required": required,
-    "aria-invalid": problem ? true : undefined,
-    "aria-describedby": describedBy || undefined,
-  };
   return (
     <div className="field">
       <label htmlFor={id}>{title}</label>
       {kind === "enum" || kind === "boolean" ? (
-        <Select {...props} kind={kind} control={control} />
+        <Select schema={schema} kind={kind} value={props.value} onChange={props.onChange} control={control} />
       ) : (
-        <TextInput kind={kind} value={props.value} onChange={props.onChange} control={control} />
+        <TextInput schema={schema} kind={kind} value={props.value} onChange={props.onChange} control={control} />
       )}
       {about}
     </div>
   );
 }
 
-/** An object's properties, in schema order, and a word about the ones it does not name. */
+/** An object's properties, in schema order. (What the draft holds beyond them, the form lists
+ * once, at its top: see `KeptNote`.) */
 function Properties({ ctx, schema, path, value, onChange, required, depth, autoFocus }: Omit<FieldProps, "label">) {
   const given =
     typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, Draft>) : {};
   const needed = new Set(schema.required ?? []);
-  const properties = Object.entries(schema.properties ?? {});
-  const unnamed = Object.keys(given).filter((k) => !(k in (schema.properties ?? {})));
   return (
     <>
-      {properties.map(([name, prop], i) => {
+      {Object.entries(schema.properties ?? {}).map(([name, prop], i) => {
         const s = resolve(prop, ctx.root);
         return (
           <Field
@@ -144,7 +243,7 @@ function Properties({ ctx, schema, path, value, onChange, required, depth, autoF
             schema={s}
             label={s.title ?? name}
             path={path ? `${path}.${name}` : name}
-            value={given[name]}
+            value={Object.hasOwn(given, name) ? given[name] : undefined}
             onChange={(v) => onChange(withProperty(value, name, v, required))}
             required={needed.has(name)}
             depth={depth + 1}
@@ -152,21 +251,22 @@ function Properties({ ctx, schema, path, value, onChange, required, depth, autoF
           />
         );
       })}
-      {unnamed.length > 0 && <p className="muted">Also kept as given: {unnamed.join(", ")}</p>}
     </>
   );
 }
 
-/** An array's items, each with Remove, and Add. Items keep their own keys so that removing one
- * does not hand its neighbour's state (a half-typed number, a chosen branch) to the next. */
+/** An array's items, each in the editor of the item schema (JSON when it says nothing), with
+ * Remove, and Add. Items keep their own keys so that removing one does not hand its
+ * neighbour's state (a half-typed number, a chosen branch) to the next. */
 function Items({ ctx, schema, label, path, value, onChange, depth, autoFocus }: FieldProps) {
   const items = Array.isArray(value) ? (value as Draft[]) : [];
   const [keys, setKeys] = useState(() => items.map((_, i) => i));
   const keyOf = (i: number) => (keys.length === items.length ? keys[i] : i);
-  const itemSchema = resolve(schema.items, ctx.root);
+  // The item schema's description is said once, above the items.
+  const itemSchema = (i: number): Schema => ({ ...itemSchemaOf(schema, ctx.root, i), description: undefined });
   const add = () => {
     setKeys([...keys.slice(0, items.length), Math.max(-1, ...keys) + 1]);
-    onChange([...items, initialValue(itemSchema, ctx.root, false, depth + 1)]);
+    onChange([...items, initialValue(itemSchema(items.length), ctx.root, true, depth + 1)]);
   };
   const remove = (i: number) => {
     setKeys(keys.filter((_, j) => j !== i));
@@ -179,7 +279,7 @@ function Items({ ctx, schema, label, path, value, onChange, depth, autoFocus }: 
         <div className="array-item" key={keyOf(i)}>
           <Field
             ctx={ctx}
-            schema={itemSchema}
+            schema={itemSchema(i)}
             label={`${label} ${i + 1}`}
             path={`${path}[${i}]`}
             value={item}
@@ -202,11 +302,13 @@ function Items({ ctx, schema, label, path, value, onChange, depth, autoFocus }: 
   );
 }
 
-/** A `oneOf`/`anyOf`: which branch, then that branch's form. Choosing another branch starts it afresh. */
+/** A `oneOf`/`anyOf`: which branch, then that branch's form. Another branch starts from its
+ * defaults; going back to one finds what was typed there. */
 function Choice(props: FieldProps & { id: string }) {
   const { ctx, schema, label, value, onChange, depth, id } = props;
   const branches = branchesOf(schema, ctx.root);
   const [picked, setPicked] = useState(() => pickBranch(branches, value, ctx.root));
+  const [typed, setTyped] = useState<Map<number, Draft>>(() => new Map());
   const branch = branches[picked] ?? branches[0];
   return (
     <>
@@ -218,8 +320,11 @@ function Choice(props: FieldProps & { id: string }) {
           value={picked}
           onChange={(e) => {
             const next = Number(e.target.value);
+            setTyped(new Map(typed).set(picked, value));
             setPicked(next);
-            onChange(initialValue(branches[next].schema, ctx.root, false, depth + 1));
+            onChange(
+              typed.has(next) ? typed.get(next) : initialValue(branches[next].schema, ctx.root, true, depth + 1),
+            );
           }}
         >
           {branches.map((b, i) => (
@@ -247,80 +352,3 @@ const withoutPath = (problems: Map<string, string>, path: string) => {
   rest.delete(path);
   return rest;
 };
-
-type Control = {
-  id: string;
-  name: string;
-  autoFocus?: boolean;
-  "aria-required": boolean;
-  "aria-invalid"?: boolean;
-  "aria-describedby"?: string;
-};
-
-/** An enum or a boolean: "(unset)" leaves the field out; a value the list does not hold (typed
- * in the raw JSON) is shown as such rather than dropped. */
-function Select({
-  schema,
-  kind,
-  value,
-  onChange,
-  control,
-}: Pick<FieldProps, "schema" | "value" | "onChange"> & { kind: Kind; control: Control }) {
-  const options =
-    kind === "boolean"
-      ? [
-          { value: true, label: "true" },
-          { value: false, label: "false" },
-        ]
-      : (optionsOf(schema) ?? []);
-  const index = options.findIndex((o) => sameDraft(o.value, value));
-  const current = value === undefined ? "" : index >= 0 ? String(index) : "other";
-  return (
-    <select
-      {...control}
-      value={current}
-      onChange={(e) => {
-        const choice = e.target.value;
-        if (choice !== "other") onChange(choice === "" ? undefined : options[Number(choice)].value);
-      }}
-    >
-      <option value="">(unset)</option>
-      {options.map((o, i) => (
-        <option key={i} value={i}>
-          {o.label}
-        </option>
-      ))}
-      {current === "other" && <option value="other">{leafText("json", value)} (not in the list)</option>}
-    </select>
-  );
-}
-
-/** A text field. It keeps the text as typed ("1." on the way to "1.5") while that text still
- * means the draft's value, and shows the draft's value when it changed from elsewhere. */
-function TextInput({
-  kind,
-  value,
-  onChange,
-  control,
-}: {
-  kind: Kind;
-  value: Draft;
-  onChange(v: Draft): void;
-  control: Control;
-}) {
-  const [text, setText] = useState(() => leafText(kind, value));
-  const shown = sameDraft(parseLeaf(kind, text), value) ? text : leafText(kind, value);
-  return (
-    <input
-      {...control}
-      className={kind === "json" ? "mono" : undefined}
-      inputMode={kind === "number" || kind === "integer" ? "decimal" : undefined}
-      placeholder={kind === "json" ? "JSON" : kind}
-      value={shown}
-      onChange={(e) => {
-        setText(e.target.value);
-        onChange(parseLeaf(kind, e.target.value));
-      }}
-    />
-  );
-}

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { keptOf } from "./kept";
 import {
   branchesOf,
+  countText,
+  fitsKind,
   initialValue,
+  itemSchemaOf,
   kindOf,
   leafText,
   optionsOf,
@@ -132,7 +136,9 @@ describe("what keeps a form from being sent", () => {
       "payment matches none of the choices (Card: payment.card is required; Invoice: payment.invoice is required)",
     ]);
     const kinds: Schema = { oneOf: [{ type: "string" }, { type: "object", properties: { n: { type: "integer" } } }] };
-    expect(problemsOf(kinds, { n: "x" })).toEqual([{ path: "n", message: "n must be an integer" }]);
+    expect(problemsOf(kinds, { n: "x" })).toEqual([
+      { path: "n", message: 'n is "x", not an integer: decimal digits with an optional minus, like -12 or 42' },
+    ]);
   });
   it("finds the branch a value already belongs to", () => {
     const branches = branchesOf(prop("payment"), order);
@@ -200,5 +206,136 @@ describe("a schema of the wrong shapes", () => {
       {},
     );
     expect(optionsOf(s)?.map((o) => o.label)).toEqual(["1", "Two"]);
+  });
+});
+
+/** server-everything's elicitation form (trigger-elicitation-request), in part, as it sends it. */
+const survey = {
+  type: "object",
+  properties: {
+    firstLine: { type: "string", default: "It was a dark and stormy night." },
+    integer: { type: "integer", default: 42 },
+    instruments: {
+      type: "array",
+      minItems: 1,
+      maxItems: 3,
+      items: { type: "string", enum: ["Guitar", "Piano", "Violin"] },
+      default: ["Guitar"],
+    },
+    hero: {
+      type: "string",
+      oneOf: [
+        { const: "hero-1", title: "Superman" },
+        { const: "hero-2", title: "Green Lantern" },
+      ],
+      default: "hero-1",
+    },
+    fish: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "fish-1", title: "Tuna" },
+          { const: "fish-2", title: "Salmon" },
+        ],
+      },
+      default: ["fish-1"],
+    },
+    pet: { type: "string", enum: ["pet-1", "pet-2"], enumNames: ["Cats", "Dogs"], default: "pet-1" },
+    to: { type: "object", properties: { city: { type: "string", default: "Oslo" } } },
+  },
+  required: ["firstLine"],
+};
+
+describe("defaults", () => {
+  it("fill the first draft, nested ones too, and arrays of choices", () => {
+    expect(initialValue(survey, survey, true)).toEqual({
+      firstLine: "It was a dark and stormy night.",
+      integer: 42,
+      instruments: ["Guitar"],
+      hero: "hero-1",
+      fish: ["fish-1"],
+      pet: "pet-1",
+      to: { city: "Oslo" },
+    });
+    expect(problemsOf(survey, initialValue(survey, survey, true))).toEqual([]);
+  });
+});
+
+describe("multi-select enums", () => {
+  const field = (name: string) => resolve(survey.properties[name as keyof typeof survey.properties], survey);
+  it("are a kind of their own, plain or titled, with the titles as labels", () => {
+    expect(kindOf(field("instruments"))).toBe("multi");
+    expect(kindOf(field("fish"))).toBe("multi");
+    expect(optionsOf(itemSchemaOf(field("fish"), survey))).toEqual([
+      { value: "fish-1", label: "Tuna" },
+      { value: "fish-2", label: "Salmon" },
+    ]);
+    const viaRef = { type: "array", items: { $ref: "#/$defs/c" }, $defs: { c: { enum: ["a", "b"] } } };
+    expect(kindOf(resolve(viaRef, viaRef), 0, viaRef)).toBe("multi");
+  });
+  it("refuse a value that is not a choice, and too few or too many", () => {
+    const ok = { firstLine: "x" };
+    const said = (instruments: unknown) => problemsOf(survey, { ...ok, instruments }).map((p) => p.message);
+    expect(said(["Piano", "Violin"])).toEqual([]);
+    expect(said(["Harp"])).toEqual(['instruments holds "Harp", not among the choices: Guitar, Piano, Violin']);
+    expect(said([])).toEqual(["instruments needs 1 to 3 choices, not 0"]);
+    expect(said(["Guitar", "Piano", "Violin", "Guitar"])).toEqual(["instruments needs 1 to 3 choices, not 4"]);
+    expect(said("Guitar")).toEqual(['instruments must be a list of choices, not "Guitar"']);
+  });
+});
+
+describe("arrays", () => {
+  it("get an item editor whatever their items say, JSON when they say nothing", () => {
+    expect(kindOf({ type: "array" })).toBe("array");
+    expect(kindOf({ type: "array", items: true } as Schema)).toBe("array");
+    expect(itemSchemaOf({ type: "array" }, {})).toEqual({});
+    const tuple: Schema = { type: "array", items: [{ type: "string" }, { type: "integer" }] };
+    expect(itemSchemaOf(tuple, tuple, 1)).toEqual({ type: "integer" });
+    expect(problemsOf(tuple, ["a", 1.5]).map((p) => p.message)).toEqual(["[1] must be an integer"]);
+  });
+  it("count their items when the schema says how many", () => {
+    const s: Schema = { type: "array", items: { type: "string" }, minItems: 2 };
+    expect(countText(s)).toBe("at least 2 items");
+    expect(problemsOf(s, ["a"]).map((p) => p.message)).toEqual(["the value needs at least 2 items, not 1"]);
+  });
+});
+
+describe("a value a field cannot edit in its own way", () => {
+  it("is noticed, to be shown as JSON", () => {
+    expect(fitsKind("object", "Oslo")).toBe(false);
+    expect(fitsKind("array", { a: 1 })).toBe(false);
+    expect(fitsKind("multi", "Guitar")).toBe(false);
+    expect(fitsKind("object", undefined)).toBe(true);
+    expect(fitsKind("string", 5)).toBe(true);
+    expect(problemsOf(order, { to: "Oslo", speed: "express" }).map((p) => p.message)).toEqual([
+      'to must be an object, not "Oslo"',
+    ]);
+  });
+});
+
+describe("what the form keeps without a field", () => {
+  it("lists unnamed properties at any depth, in array items and in a choice's branch", () => {
+    const typed = {
+      to: { city: "Oslo", floor: 3, door: { code: "1234" } },
+      speed: "express",
+      gift: { wrap: true },
+      payment: { invoice: 7, ref: "A-1" },
+      tags: ["x"],
+    };
+    expect(keptOf(order, typed)).toEqual([
+      { path: "to.floor", value: 3 },
+      { path: "to.door", value: { code: "1234" } },
+      { path: "gift", value: { wrap: true } },
+      { path: "payment.ref", value: "A-1" },
+    ]);
+    const list = { type: "array", items: { type: "object", properties: { a: { type: "string" } } } };
+    expect(keptOf(list, [{ a: "x", b: 1 }])).toEqual([{ path: "[0].b", value: 1 }]);
+  });
+  it("lists nothing that a field shows, even as JSON, and no inherited names", () => {
+    expect(keptOf(order, { to: "Oslo", extra: { any: "thing" } })).toEqual([]);
+    expect(keptOf({ type: "object" }, { constructor: 1, toString: 2 })).toEqual([
+      { path: "constructor", value: 1 },
+      { path: "toString", value: 2 },
+    ]);
   });
 });

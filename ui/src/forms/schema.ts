@@ -1,13 +1,16 @@
 // The schema form's model: what a JSON Schema (a tool's inputSchema, an elicitation's
-// requestedSchema) asks for, the draft value a form edits, and the problems that keep a draft
-// from being sent. Pure functions; `SchemaForm.tsx` renders them.
+// requestedSchema) asks for, the draft value a form starts from, and the problems that keep a
+// draft from being sent. Pure functions; `SchemaForm.tsx` renders them, `draft.ts` holds the
+// draft itself, `numbers.ts` and `formats.ts` the words for a field that does not parse.
 //
-// The draft is the JSON value itself, so switching between the form and the raw JSON editor keeps
-// everything, fields the schema does not name included. The one thing in a draft that is not JSON
-// is `Unparsed`: text typed into a free-form JSON field that does not parse (yet).
-//
-// It checks only what a form can get wrong (required, type, enum, which choice): patterns, ranges
-// and formats are the server's to judge, and a person can send anything from the raw JSON editor.
+// It checks what a form can get wrong: required, type, number syntax, enum, which choice, how
+// many items, and the formats email, uri, date, time and date-time. Patterns and ranges are the
+// server's to judge, and a person can send anything from the raw JSON editor.
+import { isObject, jsonLabel, sameDraft, Unparsed, type Draft } from "./draft";
+import { formatProblem } from "./formats";
+import { numberOf, numberProblem } from "./numbers";
+
+export { leafText, parseLeaf, sameDraft, toJson, Unparsed, type Draft } from "./draft";
 
 export interface Schema {
   type?: string | string[];
@@ -16,6 +19,8 @@ export interface Schema {
   properties?: Record<string, unknown>;
   required?: string[];
   items?: unknown;
+  minItems?: number;
+  maxItems?: number;
   enum?: unknown[];
   /** The pre-2025-11-25 elicitation way of naming enum values. */
   enumNames?: string[];
@@ -23,19 +28,14 @@ export interface Schema {
   oneOf?: unknown[];
   anyOf?: unknown[];
   default?: unknown;
+  format?: string;
   $ref?: string;
   $defs?: Record<string, unknown>;
 }
 
-export type Kind = "object" | "array" | "enum" | "choice" | "string" | "number" | "integer" | "boolean" | "json";
-
-/** Text typed into a JSON field that does not parse: kept as typed, and a problem until fixed. */
-export class Unparsed {
-  constructor(readonly text: string) {}
-}
-
-/** A form's value: JSON, with `undefined` for what is not filled in and `Unparsed` leaves. */
-export type Draft = unknown;
+/** The field a schema gets: `multi` is an array of enum values, shown as checkboxes. */
+export type Kind =
+  "object" | "array" | "multi" | "enum" | "choice" | "string" | "number" | "integer" | "boolean" | "json";
 
 export interface Problem {
   /** Where, as `to.city` or `items[2]`; "" is the whole value. */
@@ -56,8 +56,6 @@ export interface Branch {
 /** Deeper than this a (possibly recursive) schema is edited as JSON text. */
 const MAX_DEPTH = 8;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** A schema with its local `$ref` followed (`#/$defs/…`, `#/definitions/…`); anything else is `{}`.
  * The keywords a form reads are kept only when they have the kind it expects: a server's schema
  * can say `required: 5` or give an object as a title (the core says so in words; the form just
@@ -76,12 +74,14 @@ export function resolve(schema: unknown, root: unknown): Schema {
 }
 
 const isText = (v: unknown): v is string => typeof v === "string";
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** `s` without the keywords a form reads that are of the wrong kind. */
 function readable(s: Schema): Schema {
   const out: Schema = { ...s };
   const raw = s as Record<string, unknown>;
-  for (const key of ["title", "description", "$ref"] as const) if (key in raw && !isText(raw[key])) delete out[key];
+  for (const key of ["title", "description", "$ref", "format"] as const)
+    if (key in raw && !isText(raw[key])) delete out[key];
   if ("type" in raw && !isText(raw.type) && !(Array.isArray(raw.type) && raw.type.every(isText))) delete out.type;
   if ("required" in raw) {
     if (Array.isArray(raw.required)) out.required = raw.required.filter(isText);
@@ -93,15 +93,14 @@ function readable(s: Schema): Schema {
   }
   for (const key of ["enum", "oneOf", "anyOf"] as const) if (key in raw && !Array.isArray(raw[key])) delete out[key];
   for (const key of ["properties", "$defs"] as const) if (key in raw && !isObject(raw[key])) delete out[key];
+  for (const key of ["minItems", "maxItems"] as const) if (key in raw && !isCount(raw[key])) delete out[key];
   return out;
 }
 
 /** The JSON type a schema asks for (the first that is not "null"); properties alone mean an object. */
-const typeOf = (s: Schema): string | undefined =>
+export const typeOf = (s: Schema): string | undefined =>
   (Array.isArray(s.type) ? s.type.find((t) => t !== "null") : typeof s.type === "string" ? s.type : undefined) ??
   (s.properties ? "object" : undefined);
-
-const jsonLabel = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** The values an enum allows, with labels: `enum` (and `enumNames`), or a `oneOf`/`anyOf` of `const`s. */
 export function optionsOf(s: Schema): Option[] | null {
@@ -111,6 +110,11 @@ export function optionsOf(s: Schema): Option[] | null {
     return alternatives.map((a) => ({ value: a.const, label: isText(a.title) ? a.title : jsonLabel(a.const) }));
   }
   return null;
+}
+
+/** The schema of an array's item at `index`: its `items` (or its place in a tuple of them). */
+export function itemSchemaOf(s: Schema, root: unknown, index = 0): Schema {
+  return resolve(Array.isArray(s.items) ? s.items[index] : s.items, root);
 }
 
 /** The branches of a `oneOf`/`anyOf`, each merged with what the parent schema says around it. */
@@ -130,23 +134,32 @@ export function branchesOf(s: Schema, root: unknown): Branch[] {
   );
 }
 
-export function kindOf(s: Schema, depth = 0): Kind {
+export function kindOf(s: Schema, depth = 0, root: unknown = s): Kind {
   if (depth > MAX_DEPTH) return "json";
   if (optionsOf(s)) return "enum";
   if ((s.oneOf ?? s.anyOf)?.length) return "choice";
   const t = typeOf(s);
   if (t === "object") return isObject(s.properties) && Object.keys(s.properties).length ? "object" : "json";
-  if (t === "array") return isObject(s.items) ? "array" : "json";
+  if (t === "array") return !Array.isArray(s.items) && optionsOf(itemSchemaOf(s, root)) ? "multi" : "array";
   if (t === "string" || t === "number" || t === "integer" || t === "boolean") return t;
   return "json";
 }
 
+/** Whether a draft value has the shape a field of `kind` edits; one that does not (an object
+ * field holding text typed in the raw JSON) is shown as JSON rather than hidden. */
+export function fitsKind(kind: Kind, v: Draft): boolean {
+  if (v === undefined || v instanceof Unparsed) return kind === "json" || v === undefined;
+  if (kind === "object") return isObject(v);
+  if (kind === "array" || kind === "multi") return Array.isArray(v);
+  return true;
+}
+
 /** What a new form starts from: `{}` for objects (nested required ones too), and with
- * `withDefaults` the schema's `default`s (an elicitation's suggestions). */
+ * `withDefaults` the schema's `default`s. */
 export function initialValue(schema: unknown, root: unknown = schema, withDefaults = false, depth = 0): Draft {
   const s = resolve(schema, root);
   if (withDefaults && s.default !== undefined) return structuredClone(s.default);
-  if (kindOf(s, depth) !== "object") return undefined;
+  if (kindOf(s, depth, root) !== "object") return undefined;
   const required = new Set(s.required ?? []);
   const value: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(s.properties ?? {})) {
@@ -163,54 +176,10 @@ const isEmptyObject = (v: unknown) => isObject(v) && Object.keys(v).length === 0
 export function withProperty(target: Draft, name: string, v: Draft, keepEmpty: boolean): Draft {
   const next = { ...(isObject(target) ? target : {}) };
   if (v === undefined) delete next[name];
-  else next[name] = v;
+  // Defined rather than assigned, so a property named `__proto__` is a property like any other.
+  else Object.defineProperty(next, name, { value: v, enumerable: true, writable: true, configurable: true });
   return keepEmpty || Object.keys(next).length ? next : undefined;
 }
-
-/** The text a text field shows for a draft value. */
-export function leafText(kind: Kind, v: Draft): string {
-  if (v === undefined) return "";
-  if (v instanceof Unparsed) return v.text;
-  if (typeof v === "string" && kind !== "json") return v;
-  return JSON.stringify(v);
-}
-
-/** The draft value of a text field's text. Text that is not a number stays a string (and is a
- * problem), so what was typed survives a trip through the raw JSON editor. */
-export function parseLeaf(kind: Kind, text: string): Draft {
-  if (text === "") return undefined;
-  if (kind === "number" || kind === "integer") {
-    const n = Number(text);
-    return text.trim() !== "" && Number.isFinite(n) ? n : text;
-  }
-  if (kind === "json") {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return new Unparsed(text);
-    }
-  }
-  return text;
-}
-
-/** The draft as JSON: unset fields left out, unset array items `null`, unparsed text as a string. */
-export function toJson(v: Draft): unknown {
-  if (v instanceof Unparsed) return v.text;
-  if (Array.isArray(v)) return v.map((item) => (item === undefined ? null : toJson(item)));
-  if (isObject(v)) {
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([, item]) => item !== undefined)
-        .map(([k, item]) => [k, toJson(item)]),
-    );
-  }
-  return v;
-}
-
-export const sameDraft = (a: Draft, b: Draft) =>
-  a instanceof Unparsed || b instanceof Unparsed
-    ? a instanceof Unparsed && b instanceof Unparsed && a.text === b.text
-    : JSON.stringify(toJson(a)) === JSON.stringify(toJson(b));
 
 /** The branch a value belongs to: the first it satisfies, else the first of its JSON type. */
 export function pickBranch(branches: Branch[], v: Draft, root: unknown): number {
@@ -233,6 +202,23 @@ function fitsType(s: Schema, v: Draft): boolean {
 
 const join = (path: string, name: string) => (path ? `${path}.${name}` : name);
 const said = (path: string) => path || "the value";
+/** A value as a problem quotes it. */
+const quote = (v: unknown) => JSON.stringify(v);
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/** How many items an array may hold, in words; null when the schema does not say. */
+export function countText(s: Schema, what = "item"): string | null {
+  const { minItems: min, maxItems: max } = s;
+  if (min !== undefined && max !== undefined) return min === max ? plural(min, what) : `${min} to ${plural(max, what)}`;
+  if (min !== undefined && min > 0) return `at least ${plural(min, what)}`;
+  if (max !== undefined) return `at most ${plural(max, what)}`;
+  return null;
+}
+
+function countProblem(s: Schema, n: number, what: string): string | null {
+  const wrong = (s.minItems !== undefined && n < s.minItems) || (s.maxItems !== undefined && n > s.maxItems);
+  return wrong ? `needs ${countText(s, what)}, not ${n}` : null;
+}
 
 /** What keeps a draft from being sent, in form order; empty when it is ready. */
 export function problemsOf(
@@ -247,7 +233,7 @@ export function problemsOf(
   const problem = (message: string) => [{ path, message: `${said(path)} ${message}` }];
   if (v === undefined) return required ? problem("is required") : [];
   if (v instanceof Unparsed) return problem("is not valid JSON");
-  const kind = kindOf(s, depth);
+  const kind = kindOf(s, depth, root);
   switch (kind) {
     case "enum": {
       const options = optionsOf(s) ?? [];
@@ -266,21 +252,47 @@ export function problemsOf(
       );
     }
     case "object": {
-      if (!isObject(v)) return problem("must be an object");
+      if (!isObject(v)) return problem(`must be an object, not ${quote(v)}`);
       const needed = new Set(s.required ?? []);
       return Object.entries(s.properties ?? {}).flatMap(([name, prop]) =>
         problemsOf(prop, v[name], root, join(path, name), needed.has(name), depth + 1),
       );
     }
-    case "array":
-      if (!Array.isArray(v)) return problem("must be an array");
-      return v.flatMap((item, i) => problemsOf(s.items, item, root, `${path}[${i}]`, true, depth + 1));
-    case "string":
-      return typeof v === "string" ? [] : problem("must be a string");
+    case "multi": {
+      if (!Array.isArray(v)) return problem(`must be a list of choices, not ${quote(v)}`);
+      const options = optionsOf(itemSchemaOf(s, root)) ?? [];
+      const strangers = v.filter((item) => !options.some((o) => sameDraft(o.value, item)));
+      if (strangers.length)
+        return problem(
+          `holds ${strangers.map(quote).join(", ")}, not among the choices: ${options.map((o) => o.label).join(", ")}`,
+        );
+      const count = countProblem(s, v.length, "choice");
+      return count ? problem(count) : [];
+    }
+    case "array": {
+      if (!Array.isArray(v)) return problem(`must be a list (an array), not ${quote(v)}`);
+      const count = countProblem(s, v.length, "item");
+      return [
+        ...(count ? problem(count) : []),
+        ...v.flatMap((item, i) => problemsOf(itemSchemaOf(s, root, i), item, root, `${path}[${i}]`, true, depth + 1)),
+      ];
+    }
+    case "string": {
+      if (typeof v !== "string") return problem("must be a string");
+      const wrong = formatProblem(s.format, v);
+      return wrong ? problem(`is ${quote(v)}, ${wrong}`) : [];
+    }
     case "number":
-      return typeof v === "number" ? [] : problem("must be a number");
-    case "integer":
+    case "integer": {
+      if (typeof v === "string")
+        return problem(
+          numberOf(kind, v) !== null
+            ? `holds the text ${quote(v)}, not a number (quoted in the raw JSON): type it again here`
+            : numberProblem(kind, v),
+        );
+      if (kind === "number") return typeof v === "number" ? [] : problem(`must be a number, not ${quote(v)}`);
       return Number.isInteger(v) ? [] : problem("must be an integer");
+    }
     case "boolean":
       return typeof v === "boolean" ? [] : problem("must be true or false");
     case "json":

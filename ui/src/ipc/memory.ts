@@ -79,6 +79,52 @@ const TOOLS = [
       required: ["to", "speed"],
     },
   },
+  // Defaults, formats, titled and multi-select choices and an array of objects, as server-everything's
+  // elicitation form has them (issue 21).
+  {
+    name: "book",
+    title: "Book a table",
+    description: "Returns the arguments it is given.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        guests: { type: "integer", title: "Guests", default: 2 },
+        email: { type: "string", format: "email", title: "Email" },
+        at: { type: "string", format: "date-time", title: "When" },
+        seating: {
+          type: "string",
+          title: "Seating",
+          oneOf: [
+            { const: "in", title: "Indoors" },
+            { const: "out", title: "On the terrace" },
+          ],
+          default: "in",
+        },
+        diet: {
+          type: "array",
+          title: "Diet",
+          items: {
+            anyOf: [
+              { const: "veg", title: "Vegetarian" },
+              { const: "gf", title: "Gluten-free" },
+              { const: "nuts", title: "No nuts" },
+            ],
+          },
+        },
+        menu: { type: "string", title: "Menu", enum: ["m1", "m2"], enumNames: ["Tasting", "À la carte"] },
+        dishes: {
+          type: "array",
+          title: "Dishes",
+          items: {
+            type: "object",
+            properties: { name: { type: "string" }, count: { type: "integer" } },
+            required: ["name"],
+          },
+        },
+      },
+      required: ["guests", "email", "at"],
+    },
+  },
   {
     name: "sign_in",
     title: "Sign in",
@@ -741,7 +787,7 @@ export function memoryBackend(
           crash(id);
           throw { code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" };
         }
-        if (name === "ship") return { content: [{ type: "text", text: JSON.stringify(a) }] };
+        if (name === "ship" || name === "book") return { content: [{ type: "text", text: JSON.stringify(a) }] };
         if (name === "add")
           return {
             content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }],

@@ -23,7 +23,7 @@ export function Kept({
     let box = boxes.get(key);
     if (!box) {
       box = document.createElement("div");
-      box.className = "kept";
+      box.className = "line-box";
       boxes.set(key, box);
     }
     return box;
@@ -35,7 +35,7 @@ export function Kept({
   });
   return (
     <>
-      <div ref={host} className="kept-host" />
+      <div ref={host} className="line-host" />
       {[...new Set([...keys, shown])].map((key) => createPortal(render(key), boxOf(key), String(key)))}
     </>
   );
