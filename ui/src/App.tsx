@@ -48,7 +48,7 @@ export function App() {
     accepted,
     accept: noteAccepted,
     dismiss: dismissLink,
-  } = useQuestions(setNotice);
+  } = useQuestions(setNotice, lines);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
