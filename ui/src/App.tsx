@@ -7,6 +7,7 @@ import { Sidebar } from "./components/Sidebar";
 import { useConnections } from "./connections/lines";
 import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { NoticesProvider } from "./panels/notices";
+import { useShowsPanels } from "./panels/navigate";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
@@ -49,6 +50,7 @@ export function App() {
     accept: noteAccepted,
     dismiss: dismissLink,
   } = useQuestions(setNotice, lines);
+  useShowsPanels(setPanel);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
