@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { chromium } from "playwright-core";
 import { panelTests } from "./panels.mjs";
+import { resultTests } from "./results.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -509,6 +510,7 @@ try {
   });
 
   await panelTests(test, `http://127.0.0.1:${PORT}/`, T);
+  await resultTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

@@ -18,6 +18,7 @@ import type {
 import { blankServer } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
+import { BUNDLE_RESULT, PROFILE_QUESTION, RESULT_TOOLS } from "./memoryResults";
 import type { FilterKey, Kind } from "./bindings";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
@@ -113,6 +114,7 @@ const TOOLS = [
     description: "Works for a while, reporting progress.",
     inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } },
   },
+  ...RESULT_TOOLS,
 ];
 
 /** A well-formed tool as the core reads it. */
@@ -669,6 +671,16 @@ export function memoryBackend(
               },
             ],
           };
+        }
+        if (name === "bundle") return BUNDLE_RESULT;
+        if (name === "profile") {
+          const askId = 4000 + rid;
+          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params: PROFILE_QUESTION });
+          const answer = await ask(id, "elicitation/create", PROFILE_QUESTION);
+          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
+          const text = r.action === "accept" ? `Thanks, ${r.content?.name}.` : `You chose to ${r.action}.`;
+          return { content: [{ type: "text", text }] };
         }
         if (name === "sign_in") {
           const params = {
