@@ -31,6 +31,7 @@ from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import panels
+import results
 
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
@@ -645,6 +646,10 @@ def a_hostile_server_leaves_the_window_usable():
 
 # The server panels beyond tools, before Quit (which ends the run).
 panels.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "everything": everything,
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window,
+})
+results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window,
 })
