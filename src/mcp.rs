@@ -340,6 +340,18 @@ pub struct CallOutcome {
     /// The task the call became (`result` is then its `CreateTaskResult`, and the tool's result
     /// comes when the task is followed to its end).
     pub task: Option<Task>,
+    /// Each embedded resource of the result's `content`, read by kind (decoded, pretty).
+    pub embedded: Vec<crate::shape::content::EmbeddedView>,
+}
+
+impl CallOutcome {
+    /// A tool's result with what is wrong with its shape, its embedded resources read, and the
+    /// outputSchema verdict when there is one.
+    pub fn of(result: Value, check: Option<OutputCheck>) -> CallOutcome {
+        let problems = crate::shape::result_problems(&result);
+        let embedded = crate::shape::content::embedded_views(&result);
+        CallOutcome { result, problems, check, task: None, embedded }
+    }
 }
 
 impl Session {
@@ -385,7 +397,14 @@ impl Session {
         }
         if let Some(task) = created_task(&result, self.era(), as_task) {
             let task = task.map_err(|why| RequestError::Protocol(format!("tools/call {name}: {why}")))?;
-            return Ok(CallOutcome { result, problems: Vec::new(), check: None, task: Some(task) });
+            // A CreateTaskResult, not the tool's result: nothing to read in it.
+            return Ok(CallOutcome {
+                result,
+                problems: Vec::new(),
+                check: None,
+                task: Some(task),
+                embedded: Vec::new(),
+            });
         }
         Ok(self.checked_outcome(name, definition, result).await)
     }
@@ -431,8 +450,7 @@ impl Session {
                 tools.iter().find(|t| t["name"] == name).and_then(|t| check_output(t, &result))
             }
         };
-        let problems = crate::shape::result_problems(&result);
-        CallOutcome { result, problems, check, task: None }
+        CallOutcome::of(result, check)
     }
 }
 

@@ -34,6 +34,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 import forms
 import panels
 import window
+import results
 
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
@@ -406,7 +407,7 @@ def send_again_goes_to_the_new_server_after_a_confirmation():
     wait.until(lambda d: d.find_element(By.XPATH, card("Crasher", "ready")))
     second = driver.find_element(By.XPATH, f"{newest}//span[contains(@class,'conn')]").text
     assert first != second, (first, second)
-    wait.until(lambda d: d.find_element(By.XPATH, "//button[starts-with(text(),'Send again to connection #')]")).click()
+    wait.until(lambda d: d.find_element(By.XPATH, "//button[starts-with(text(),'Send again to connection ')]")).click()
     confirm = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='alertdialog'][aria-label='Send again?']"))
     assert confirm.text.startswith("echo may have run before its server ended"), confirm.text
     shot("send-again")
@@ -671,6 +672,10 @@ panels.install(check, driver, wait, shot, {
 forms.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "set_filter": set_filter,
+})
+results.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "everything": everything,
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window,
 })
 
 

@@ -17,6 +17,8 @@ use crate::mcp::Session;
 pub struct PromptView {
     pub result: Value,
     pub problems: Vec<String>,
+    /// The messages whose content is an embedded resource, read by kind, by message index.
+    pub embedded: Vec<crate::shape::content::EmbeddedView>,
 }
 
 impl Session {
@@ -32,7 +34,12 @@ impl Session {
         }
         let result = self.request("prompts/get", Some(params)).await?;
         let problems = prompt_problems(&result);
-        Ok(PromptView { result, problems })
+        let messages =
+            result.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let embedded = crate::shape::content::embedded_in(
+            messages.iter().map(|m| m.get("content").unwrap_or(&Value::Null)),
+        );
+        Ok(PromptView { result, problems, embedded })
     }
 }
 

@@ -14,37 +14,7 @@ use serde_json::{json, Value};
 
 use crate::connection::RequestError;
 use crate::mcp::Session;
-
-/// How a content item is shown.
-#[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ContentKind {
-    /// Text, shown as it is (Markdown and HTML included: as source).
-    Text,
-    /// Text that parsed as JSON; `text` holds it pretty-printed.
-    Json,
-    Image,
-    Audio,
-    /// Bytes of another type: their size, and saving them.
-    Binary,
-}
-
-/// One item of a read's `contents`.
-#[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ContentView {
-    pub uri: Option<String>,
-    pub mime_type: Option<String>,
-    pub kind: ContentKind,
-    /// The text (pretty for JSON) of a text item.
-    pub text: Option<String>,
-    /// The base64 of a blob item, as the server sent it.
-    pub blob: Option<String>,
-    /// Bytes: of the text as UTF-8, or of the decoded blob.
-    pub size: u64,
-}
+pub use crate::shape::content::{content_view, ContentKind, ContentView};
 
 /// A read's result as Sonde reads it.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -84,53 +54,6 @@ pub fn read_view(result: Value) -> ReadView {
         None => problems.push("the result has no `contents`".to_owned()),
     }
     ReadView { contents, problems, result }
-}
-
-fn content_view(item: &Value) -> Result<ContentView, String> {
-    let string = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
-    let uri = string("uri");
-    let mime_type = string("mimeType");
-    let mime = mime_type.as_deref().unwrap_or_default().to_ascii_lowercase();
-    let essence = mime.split(';').next().unwrap_or_default().trim().to_owned();
-    if let Some(text) = item.get("text") {
-        let Some(text) = text.as_str() else {
-            return Err(format!("`text` is {}, not a string", crate::shape::kind(text)));
-        };
-        let size = text.len() as u64;
-        let is_json = essence == "application/json" || essence.ends_with("+json");
-        let pretty = is_json.then(|| serde_json::from_str::<Value>(text).ok()).flatten();
-        let (kind, text) = match pretty {
-            Some(parsed) => {
-                (ContentKind::Json, serde_json::to_string_pretty(&parsed).expect("a value serializes"))
-            }
-            None => (ContentKind::Text, text.to_owned()),
-        };
-        return Ok(ContentView { uri, mime_type, kind, text: Some(text), blob: None, size });
-    }
-    if let Some(blob) = item.get("blob") {
-        let Some(blob) = blob.as_str() else {
-            return Err(format!("`blob` is {}, not a string", crate::shape::kind(blob)));
-        };
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(blob.trim())
-            .map_err(|e| format!("`blob` is not base64: {e}"))?;
-        let kind = if essence.starts_with("image/") {
-            ContentKind::Image
-        } else if essence.starts_with("audio/") {
-            ContentKind::Audio
-        } else {
-            ContentKind::Binary
-        };
-        return Ok(ContentView {
-            uri,
-            mime_type,
-            kind,
-            text: None,
-            blob: Some(blob.to_owned()),
-            size: bytes.len() as u64,
-        });
-    }
-    Err("neither `text` nor `blob`".to_owned())
 }
 
 /// Writes a blob (base64, as a read gave it) to `path`, and returns the path written. A relative

@@ -289,12 +289,7 @@ impl Session {
     ) -> CallOutcome {
         match tool {
             Some(name) => self.checked_outcome(name, definition, result).await,
-            None => CallOutcome {
-                problems: crate::shape::result_problems(&result),
-                check: None,
-                task: None,
-                result,
-            },
+            None => CallOutcome::of(result, None),
         }
     }
 

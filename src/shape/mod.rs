@@ -2,13 +2,14 @@
 //!
 //! Owns: reading a `tools/list` entry into a [`ToolView`] a front end can show without
 //! guessing, checking a `tools/call` result's content, checking a JSON Schema as a form reads it
-//! (a tool's `inputSchema`, an elicitation's `requestedSchema`), and reading a task's state in
-//! either era (`task`). Each check returns what is wrong in plain words ("title is an object, not
+//! (a tool's `inputSchema`, an elicitation's `requestedSchema`), reading a task's state in
+//! either era (`task`), and reading the items that carry a resource (`content`). Each check returns what is wrong in plain words ("title is an object, not
 //! a string"), at most [`MAX_PROBLEMS`] of them, and never refuses the data: the raw JSON stays
 //! available next to the view.
 //! Refuses: validating arguments or results against a schema (`schema` does the outputSchema
 //! verdict; the server judges its inputs) and presentation.
 
+pub mod content;
 mod result;
 mod schema;
 pub mod task;

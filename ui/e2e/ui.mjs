@@ -11,6 +11,7 @@ import { chromium } from "playwright-core";
 import { formTests } from "./forms.mjs";
 import { panelTests } from "./panels.mjs";
 import { windowTests } from "./window.mjs";
+import { resultTests } from "./results.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -321,7 +322,7 @@ try {
     await page.getByText("Restart the server (or let supervision restart it)").waitFor(T);
     await card.getByRole("button", { name: "Restart" }).click();
     await card.getByText("ready · pid").waitFor(T);
-    await page.getByRole("button", { name: /^Send again to connection #/ }).click();
+    await page.getByRole("button", { name: /^Send again to connection \d/ }).click();
     const confirm = page.getByRole("alertdialog", { name: "Send again?" });
     await confirm.getByText("crash may have run before its server ended").waitFor(T);
     await page.screenshot({ path: join(tmpdir(), "sonde-e2e-send-again.png") });
@@ -513,6 +514,7 @@ try {
   await panelTests(test, `http://127.0.0.1:${PORT}/`, T);
   await windowTests(test, `http://127.0.0.1:${PORT}/`, T);
   await formTests(test, `http://127.0.0.1:${PORT}/`, T);
+  await resultTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

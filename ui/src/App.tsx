@@ -9,6 +9,7 @@ import { useFilterView } from "./log/filter";
 import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { NoticesProvider } from "./panels/notices";
 import { Kept } from "./panels/kept";
+import { useShowsPanels } from "./panels/navigate";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
@@ -59,7 +60,8 @@ export function App() {
     accepted,
     accept: noteAccepted,
     dismiss: dismissLink,
-  } = useQuestions(setNotice);
+  } = useQuestions(setNotice, lines);
+  useShowsPanels(setPanel);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));

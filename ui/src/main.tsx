@@ -1,10 +1,13 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { NavigateProvider } from "./panels/navigate";
 import "./styles.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <App />
+    <NavigateProvider>
+      <App />
+    </NavigateProvider>
   </StrictMode>,
 );

@@ -1,7 +1,12 @@
 // A CallToolResult: every content kind, structuredContent with its outputSchema verdict, and
 // isError shown as a tool error rather than a crash. What the core found wrong with its shape is
-// listed first; a part of the wrong shape is shown as JSON rather than read.
-import type { CallOutcome } from "../ipc";
+// listed first; a part of the wrong shape is shown as JSON rather than read. Each block shows its
+// annotations; a resource link opens in the line's Resources panel; an embedded resource is shown
+// as a read's item is (by MIME type, its blob saved with Save as…).
+import type { CallOutcome, EmbeddedView, JsonValue } from "../ipc";
+import { Annotations, annotationWords } from "../panels/Annotations";
+import { ContentBlock } from "../panels/ContentsView";
+import { useOpenResource } from "../panels/navigate";
 import { Problems } from "./ToolsPanel";
 
 type Block = {
@@ -11,6 +16,8 @@ type Block = {
   mimeType?: string;
   uri?: string;
   name?: string;
+  title?: string;
+  description?: string;
   resource?: { uri: string; mimeType?: string; text?: string; blob?: string };
 };
 
@@ -26,16 +33,13 @@ function readable(b: unknown): Block | null {
     audio: ["data", "mimeType"],
     resource_link: ["uri"],
   };
-  if (b.type === "resource") {
-    const r = b.resource;
-    return isObject(r) && typeof r.uri === "string" && (typeof r.text === "string" || typeof r.blob === "string")
-      ? (b as Block)
-      : null;
-  }
+  // An embedded resource is read by the core (`outcome.embedded`), which says what is wrong.
+  if (b.type === "resource") return b as Block;
   return needs[b.type] && texts(b, needs[b.type]) ? (b as Block) : null;
 }
 
-export function ResultView({ outcome }: { outcome: CallOutcome }) {
+/** `line`: the line the result came from, whose Resources panel opens its links (none: no Open). */
+export function ResultView({ outcome, line }: { outcome: CallOutcome; line?: number }) {
   const result = (isObject(outcome.result) ? outcome.result : {}) as {
     content?: unknown;
     structuredContent?: unknown;
@@ -59,7 +63,7 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
       )}
       {content.map((raw, i) => (
         <div className="block" key={i}>
-          <BlockView raw={raw} />
+          <BlockView raw={raw} line={line} embedded={outcome.embedded.find((e) => e.index === i)} />
         </div>
       ))}
       {result.structuredContent !== undefined && (
@@ -81,30 +85,57 @@ export function ResultView({ outcome }: { outcome: CallOutcome }) {
   );
 }
 
-/** One content block, or its JSON when it is not of a shape Sonde reads. */
-export function BlockView({ raw }: { raw: unknown }) {
+/** One content block with its annotations, or its JSON when it is not of a shape Sonde reads.
+ * `line`: where a resource link opens; `embedded`: the core's reading of an embedded resource. */
+export function BlockView({ raw, line, embedded }: { raw: unknown; line?: number; embedded?: EmbeddedView }) {
   const b = readable(raw);
-  const word = (v: unknown) => (typeof v === "string" ? v : "");
   if (b === null) return <pre className="mono">{JSON.stringify(raw, null, 2)}</pre>;
+  return (
+    <>
+      {annotationWords(raw).length > 0 && (
+        <p className="annotations" aria-label="Annotations">
+          <Annotations item={raw} />
+        </p>
+      )}
+      <BlockBody b={b} raw={raw} line={line} embedded={embedded} />
+    </>
+  );
+}
+
+function BlockBody({ b, raw, line, embedded }: { b: Block; raw: unknown; line?: number; embedded?: EmbeddedView }) {
+  const open = useOpenResource();
+  const word = (v: unknown) => (typeof v === "string" ? v : "");
   if (b.type === "text") return <pre className="mono">{b.text}</pre>;
   if (b.type === "image") return <img alt="tool image" src={`data:${b.mimeType};base64,${b.data}`} />;
   if (b.type === "audio") return <audio controls src={`data:${b.mimeType};base64,${b.data}`} />;
   if (b.type === "resource_link")
     return (
-      <p>
-        Resource link: <code>{b.uri}</code> {word(b.name)}
-      </p>
+      <div className="resource-link" aria-label={`Resource link ${b.uri}`}>
+        <p>
+          Resource link: <strong>{word(b.title) || word(b.name)}</strong> <code>{b.uri}</code>{" "}
+          {word(b.mimeType) && <span className="badge">{word(b.mimeType)}</span>}
+        </p>
+        {word(b.description) && <p className="muted">{word(b.description)}</p>}
+        {open && line !== undefined && (
+          <button title="Show the Resources panel and read this URI there" onClick={() => open(line, raw as JsonValue)}>
+            Open in Resources
+          </button>
+        )}
+      </div>
     );
-  const resource = b.resource!;
+  const uri = isObject(b.resource) && typeof b.resource.uri === "string" ? b.resource.uri : "";
   return (
-    <div>
-      <p>
-        Embedded resource <code>{resource.uri}</code> {word(resource.mimeType)}
-      </p>
-      {typeof resource.text === "string" ? (
-        <pre className="mono">{resource.text}</pre>
+    <div className="embedded" aria-label={`Embedded resource ${uri}`}>
+      <p>Embedded resource</p>
+      {embedded?.view ? (
+        <ContentBlock item={embedded.view} />
       ) : (
-        <p className="muted">{resource.blob?.length ?? 0} base64 characters</p>
+        <>
+          <p className="error">
+            <code>{uri}</code>: {embedded?.problem ?? "not read"}
+          </p>
+          <pre className="mono">{JSON.stringify(raw, null, 2)}</pre>
+        </>
       )}
     </div>
   );

@@ -73,7 +73,7 @@ export function TasksPanel({ line }: { line: ConnectionState }) {
       </div>
       {shown ? (
         <ErrorBoundary key={shown.task.taskId} name={`task ${shown.task.taskId}`}>
-          <TaskDetail view={shown} ready={ready} onAnswer={(v) => learn([v])} />
+          <TaskDetail view={shown} ready={ready} line={line.event.line} onAnswer={(v) => learn([v])} />
         </ErrorBoundary>
       ) : (
         <div className="empty">{tasks.length ? "Choose a task to see it." : null}</div>
@@ -82,7 +82,18 @@ export function TasksPanel({ line }: { line: ConnectionState }) {
   );
 }
 
-function TaskDetail({ view, ready, onAnswer }: { view: TaskView; ready: boolean; onAnswer: (v: TaskView) => void }) {
+function TaskDetail({
+  view,
+  ready,
+  line,
+  onAnswer,
+}: {
+  view: TaskView;
+  ready: boolean;
+  /** Where the result's resource links open. */
+  line: number;
+  onAnswer: (v: TaskView) => void;
+}) {
   const { task } = view;
   const [busy, setBusy] = useState<"cancel" | "get" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -150,7 +161,7 @@ function TaskDetail({ view, ready, onAnswer }: { view: TaskView; ready: boolean;
       {task.status === "cancelled" && !view.outcome && <p className="muted">Cancelled: the task has no result.</p>}
       {view.outcome && (
         <ErrorBoundary name="task result">
-          <ResultView outcome={view.outcome} />
+          <ResultView outcome={view.outcome} line={line} />
         </ErrorBoundary>
       )}
     </div>

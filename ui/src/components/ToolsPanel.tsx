@@ -42,6 +42,8 @@ export function Problems({ problems, what }: { problems: string[]; what: string 
 interface Target {
   conn: number;
   ready: boolean;
+  /** The line the connection is on: a result's resource links open in its Resources panel. */
+  line: number;
 }
 
 export function ToolsPanel({ line }: { line: ConnectionState }) {
@@ -86,7 +88,7 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
         </header>
         {!ready && (
           <p className="banner" role="status">
-            Connection #{conn} is not ready: {stateText(state)}
+            Connection {conn} is not ready: {stateText(state)}
             {reasonOf(state) && ` (${reasonOf(state)})`}. Calls wait for a ready connection.
           </p>
         )}
@@ -122,7 +124,7 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
       </div>
       {chosen ? (
         <ErrorBoundary key={chosen.at} name={`form of ${title(chosen)}`}>
-          <ToolCall target={{ conn, ready }} tool={chosen} />
+          <ToolCall target={{ conn, ready, line: line.event.line }} tool={chosen} />
         </ErrorBoundary>
       ) : (
         <div className="empty">Choose a tool to call it.</div>
@@ -147,6 +149,9 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Why the latest attempt was not sent (the form's problems, JSON that does not parse): what is
+  // shown below it is then the previous call's, and says so.
+  const [notSent, setNotSent] = useState<string | null>(null);
   // The arguments and connection of a call that failed because its server died: it may be sent
   // again, as a new request, once the line has a new ready connection.
   const [died, setDied] = useState<{ conn: number; args: unknown } | null>(null);
@@ -162,7 +167,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     if (raw === null) {
       const found = problemsOf(schema, value);
       setProblems(found);
-      if (found.length) return { error: `Not sent: ${found.map((p) => p.message).join("; ")}.` };
+      if (found.length) return { error: `${found.map((p) => p.message).join("; ")}.` };
       return { args: toJson(value) ?? {} };
     }
     try {
@@ -197,6 +202,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     if (problems) setProblems(problemsOf(schema, v));
   };
   const send = async (conn: number, callArgs: unknown) => {
+    setNotSent(null);
     setError(null);
     setOutcome(null);
     setProgress(null);
@@ -216,7 +222,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   };
   const call = async () => {
     const a = args();
-    if ("error" in a) return setError(a.error);
+    if ("error" in a) return setNotSent(a.error);
     await send(target.conn, a.args);
   };
   // Send again goes to the line's new connection; the core says whether that needs a yes.
@@ -270,55 +276,77 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
               Cancel
             </button>
           )}
-          {progress && (
-            <span className="progress">
+          {running && progress && (
+            <span className="progress" aria-label="Progress">
               <progress value={progress.progress} max={progress.total ?? undefined} />
-              {progress.message ?? `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}`}
+              {stepOf(progress)}
             </span>
           )}
         </div>
       </form>
-      {error && (
+      {notSent && (
         <p className="error" role="alert">
-          {error}
+          Not sent: {notSent}
         </p>
       )}
-      {died && !canResend && !running && (
-        <p className="muted">Restart the server (or let supervision restart it) to send this call again.</p>
-      )}
-      {canResend && risk === null && !running && (
-        <button className="primary" onClick={() => sendAgain(false)}>
-          Send again to connection #{target.conn}
-        </button>
-      )}
-      {canResend && risk !== null && (
-        <div className="confirm" role="alertdialog" aria-label="Send again?">
-          <p>{risk}</p>
-          <button className="primary" autoFocus onClick={() => sendAgain(true)}>
-            Send again
-          </button>
-          <button onClick={() => setRisk(null)}>Cancel</button>
-        </div>
-      )}
-      {required && (
-        <RequiredLinks
-          conn={required.conn}
-          required={required.required}
-          canSend={!running && target.ready && target.conn === required.conn}
-          onSendAgain={() => send(required.conn, required.args)}
-        />
-      )}
-      {outcome?.task && (
-        <p className="banner" role="status">
-          The server runs this call as task <code>{outcome.task.taskId}</code> ({outcome.task.status}). Sonde follows it
-          to its result in the Tasks panel (View menu).
-        </p>
-      )}
-      {outcome && !outcome.task && (
-        <ErrorBoundary name="result view">
-          <ResultView outcome={outcome} />
-        </ErrorBoundary>
+      {(progress || error || died || required || outcome) && (
+        <section
+          className={`last-call${notSent ? " previous" : ""}`}
+          aria-label={notSent ? "Previous call" : "Last call"}
+        >
+          {notSent && <h3>The previous call (the attempt above was not sent)</h3>}
+          {progress && !running && (
+            <p className="muted" aria-label="Progress when the call ended">
+              The call ended; its last progress: {stepOf(progress)}
+            </p>
+          )}
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          {died && !canResend && !running && (
+            <p className="muted">Restart the server (or let supervision restart it) to send this call again.</p>
+          )}
+          {canResend && risk === null && !running && (
+            <button className="primary" onClick={() => sendAgain(false)}>
+              Send again to connection {target.conn}
+            </button>
+          )}
+          {canResend && risk !== null && (
+            <div className="confirm" role="alertdialog" aria-label="Send again?">
+              <p>{risk}</p>
+              <button className="primary" autoFocus onClick={() => sendAgain(true)}>
+                Send again
+              </button>
+              <button onClick={() => setRisk(null)}>Cancel</button>
+            </div>
+          )}
+          {required && (
+            <RequiredLinks
+              conn={required.conn}
+              required={required.required}
+              canSend={!running && target.ready && target.conn === required.conn}
+              onSendAgain={() => send(required.conn, required.args)}
+            />
+          )}
+          {outcome?.task && (
+            <p className="banner" role="status">
+              The server runs this call as task <code>{outcome.task.taskId}</code> ({outcome.task.status}). Sonde
+              follows it to its result in the Tasks panel (View menu).
+            </p>
+          )}
+          {outcome && !outcome.task && (
+            <ErrorBoundary name="result view">
+              <ResultView outcome={outcome} line={target.line} />
+            </ErrorBoundary>
+          )}
+        </section>
       )}
     </div>
   );
 }
+
+/** A progress notification in words: its message, or how far of how much. */
+const stepOf = (p: { progress: number; total?: number; message?: string }) =>
+  p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ""}`;

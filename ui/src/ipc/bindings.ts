@@ -111,7 +111,7 @@ export const commands = {
 	templateVariables: (template: string) => __TAURI_INVOKE<string[]>("template_variables", { template }),
 	/**  The URI a template names with these values (RFC 6570). */
 	templateExpand: (template: string, values: { [key in string]: string }) => __TAURI_INVOKE<string>("template_expand", { template, values }),
-	promptGet: (id: number, name: string, args: { [key in string]: string }) => __TAURI_INVOKE<PromptView>("prompt_get", { id, name, args }),
+	promptGet: (id: number, name: string, args: { [key in string]: string }) => __TAURI_INVOKE<PromptView_Serialize>("prompt_get", { id, name, args }),
 	/**
 	 *  Suggestions for `argument` typed so far as `value`; `context` holds the other arguments
 	 *  already filled. A server without `completions` is not asked (the error says so).
@@ -177,6 +177,8 @@ export type CallOutcome_Deserialize = {
 	 *  comes when the task is followed to its end).
 	 */
 	task?: Task_Deserialize | null,
+	/**  Each embedded resource of the result's `content`, read by kind (decoded, pretty). */
+	embedded: EmbeddedView_Deserialize[],
 };
 
 /**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
@@ -194,6 +196,8 @@ export type CallOutcome_Serialize = {
 	 *  comes when the task is followed to its end).
 	 */
 	task: Task_Serialize | null,
+	/**  Each embedded resource of the result's `content`, read by kind (decoded, pretty). */
+	embedded: EmbeddedView_Serialize[],
 };
 
 /**  The server's suggestions. */
@@ -334,6 +338,32 @@ export type ContentView_Serialize = {
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
 export type Direction = "out" | "in" | "meta";
+
+/**
+ *  An embedded resource of a result's `content`, read as [`content_view`] reads an item: the
+ *  block's index, and its view or why it cannot be read.
+ */
+export type EmbeddedView = EmbeddedView_Serialize | EmbeddedView_Deserialize;
+
+/**
+ *  An embedded resource of a result's `content`, read as [`content_view`] reads an item: the
+ *  block's index, and its view or why it cannot be read.
+ */
+export type EmbeddedView_Deserialize = {
+	index: number,
+	view?: ContentView_Deserialize | null,
+	problem?: string | null,
+};
+
+/**
+ *  An embedded resource of a result's `content`, read as [`content_view`] reads an item: the
+ *  block's index, and its view or why it cannot be read.
+ */
+export type EmbeddedView_Serialize = {
+	index: number,
+	view: ContentView_Serialize | null,
+	problem: string | null,
+};
 
 /**  One entry of the wire log. */
 export type Entry = Entry_Serialize | Entry_Deserialize;
@@ -1009,9 +1039,22 @@ export type Ping = {
 };
 
 /**  A `GetPromptResult` and what keeps it from being read as the protocol says. */
-export type PromptView = {
+export type PromptView = PromptView_Serialize | PromptView_Deserialize;
+
+/**  A `GetPromptResult` and what keeps it from being read as the protocol says. */
+export type PromptView_Deserialize = {
 	result: Value,
 	problems: string[],
+	/**  The messages whose content is an embedded resource, read by kind, by message index. */
+	embedded: EmbeddedView_Deserialize[],
+};
+
+/**  A `GetPromptResult` and what keeps it from being read as the protocol says. */
+export type PromptView_Serialize = {
+	result: Value,
+	problems: string[],
+	/**  The messages whose content is an embedded resource, read by kind, by message index. */
+	embedded: EmbeddedView_Serialize[],
 };
 
 /**  What the window hears about server questions. */

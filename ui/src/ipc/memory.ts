@@ -18,6 +18,7 @@ import type {
 import { blankServer } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
+import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION, RESULT_TOOLS } from "./memoryResults";
 import type { FilterKey, Kind } from "./bindings";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
@@ -159,6 +160,7 @@ const TOOLS = [
     description: "Works for a while, reporting progress.",
     inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } },
   },
+  ...RESULT_TOOLS,
 ];
 
 /** A well-formed tool as the core reads it. */
@@ -501,7 +503,7 @@ export function memoryBackend(
     const result = { content: [{ type: "text", text: `Report on ${topic}${reading ? ` (${reading})` : ""}` }] };
     step(
       { status: "completed", statusMessage: "Done.", terminal: true },
-      { following: false, outcome: { result, problems: [], check: null, task: null } as never },
+      { following: false, outcome: { result, problems: [], check: null, task: null, embedded: [] } as never },
     );
   };
 
@@ -584,7 +586,7 @@ export function memoryBackend(
       return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
     });
     const problems = name === "content_not_array" ? ["content is an object, not an array"] : [];
-    return { result, problems, check: null, task: null } as never;
+    return { result, problems, check: null, task: null, embedded: [] } as never;
   };
 
   return {
@@ -699,7 +701,7 @@ export function memoryBackend(
         }));
         const view = putTask({ conn: id, task, tool: name, outcome: null, error: null, following: true, version: 0 });
         void runResearch(id, view, String(a.topic ?? ""), a.ambiguous === true);
-        return { result: created, problems: [], check: null, task } as never;
+        return { result: created, problems: [], check: null, task, embedded: [] } as never;
       }
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
         if (name === "echo")
@@ -729,6 +731,16 @@ export function memoryBackend(
               },
             ],
           };
+        }
+        if (name === "bundle") return BUNDLE_RESULT;
+        if (name === "profile") {
+          const askId = 4000 + rid;
+          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params: PROFILE_QUESTION });
+          const answer = await ask(id, "elicitation/create", PROFILE_QUESTION);
+          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
+          const text = r.action === "accept" ? `Thanks, ${r.content?.name}.` : `You chose to ${r.action}.`;
+          return { content: [{ type: "text", text }] };
         }
         if (name === "sign_in") {
           const params = {
@@ -804,7 +816,7 @@ export function memoryBackend(
         return { content: [{ type: "text", text: `done in ${steps} steps` }] };
       });
       const check = name === "add" ? { verdict: "valid" } : null;
-      return { result, problems: [], check, task: null } as never;
+      return { result, problems: [], check, task: null, embedded: name === "bundle" ? BUNDLE_EMBEDDED : [] } as never;
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);

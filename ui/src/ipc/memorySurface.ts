@@ -188,7 +188,7 @@ export function memorySurface(
           ],
         };
       });
-      return { result: result as JsonValue, problems: [] };
+      return { result: result as JsonValue, problems: [], embedded: [] };
     },
     complete: async (id, reference, argument, value, context) => {
       const values =

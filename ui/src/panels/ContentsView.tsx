@@ -1,6 +1,7 @@
 // A resource read as the core read it: each item by its kind. Text is shown as text whatever its
 // MIME type (Markdown and HTML as source, never rendered), JSON pretty, images and audio inline,
-// other bytes as their size with Save as….
+// other bytes as their size; every blob can be saved (Save as…). A resource embedded in a tool
+// result or a prompt is shown by the same ContentBlock (the core reads it: `CallOutcome.embedded`).
 import { useState } from "react";
 import { backend, errorText, type ContentView, type ReadView } from "../ipc";
 import { Problems } from "../components/ToolsPanel";
@@ -19,14 +20,24 @@ export function ContentsView({ read }: { read: ReadView }) {
       )}
       {read.contents.map((c, i) => (
         <div className="block" key={i}>
-          <p className="muted">
-            <code>{c.uri}</code> {c.mimeType ?? "(no MIME type)"} · {bytes(c.size)}
-            {c.kind === "json" && " · JSON, pretty-printed"}
-          </p>
-          <Content item={c} />
+          <ContentBlock item={c} />
         </div>
       ))}
     </div>
+  );
+}
+
+/** One content item: its URI, MIME type and size, then the item by its kind. */
+export function ContentBlock({ item }: { item: ContentView }) {
+  return (
+    <>
+      <p className="muted">
+        <code>{item.uri}</code> {item.mimeType ?? "(no MIME type)"} · {bytes(item.size)}
+        {item.kind === "json" && " · JSON, pretty-printed"}
+        {item.kind !== "binary" && item.text != null && item.blob != null && " · decoded from its blob"}
+      </p>
+      <Content item={item} />
+    </>
   );
 }
 
@@ -34,19 +45,44 @@ export const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
 
 function Content({ item }: { item: ContentView }) {
-  if (item.kind === "text" || item.kind === "json") return <pre className="mono">{item.text}</pre>;
+  const save = item.blob != null && <SaveBlob item={item} />;
+  if (item.kind === "text" || item.kind === "json")
+    return (
+      <>
+        <pre className="mono">{item.text}</pre>
+        {save}
+      </>
+    );
   if (item.kind === "image")
-    return <img alt={item.uri ?? "resource image"} src={`data:${item.mimeType};base64,${item.blob}`} />;
-  if (item.kind === "audio") return <audio controls src={`data:${item.mimeType};base64,${item.blob}`} />;
-  return <SaveBlob item={item} />;
+    return (
+      <>
+        <img alt={item.uri ?? "resource image"} src={`data:${item.mimeType};base64,${item.blob}`} />
+        {save}
+      </>
+    );
+  if (item.kind === "audio")
+    return (
+      <>
+        <audio controls src={`data:${item.mimeType};base64,${item.blob}`} />
+        {save}
+      </>
+    );
+  return (
+    <>
+      <p>
+        {bytes(item.size)} of {item.mimeType ?? "bytes"}, not shown.
+      </p>
+      {save}
+    </>
+  );
 }
 
+/** Save as…: the bytes of a blob written where the person says (the backend never overwrites). */
 function SaveBlob({ item }: { item: ContentView }) {
   const [said, setSaid] = useState<string | null>(null);
   const suggested = (item.uri ?? "resource").split(/[/:]/).filter(Boolean).pop() ?? "resource";
   return (
-    <p>
-      {bytes(item.size)} of {item.mimeType ?? "bytes"}, not shown.{" "}
+    <p className="save-blob">
       <button
         onClick={() => {
           const path = window.prompt("Save the bytes to (a relative name goes in your Downloads folder):", suggested);

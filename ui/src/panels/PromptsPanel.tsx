@@ -167,7 +167,7 @@ function Messages({ view }: { view: PromptView }) {
       {messages.map((m, i) => (
         <div className={`block message ${str(m, "role") ?? ""}`} key={i}>
           <h4>{str(m, "role") ?? "(no role)"}</h4>
-          <BlockView raw={isObject(m) ? m.content : m} />
+          <BlockView raw={isObject(m) ? m.content : m} embedded={view.embedded.find((e) => e.index === i)} />
         </div>
       ))}
     </div>

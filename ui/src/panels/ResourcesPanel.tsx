@@ -1,16 +1,23 @@
 // A line's resources and resource templates: the list page by page (or all at once), each item's
 // name, title, URI, MIME type, size and annotations; a read rendered by kind; a form for a
-// template's variables with the server's completions, expanded by the core (RFC 6570); and a
-// Subscribe toggle that shows each update as it arrives. A list change refreshes the list.
-import { useEffect, useState } from "react";
+// template's variables with the server's completions, expanded by the core (RFC 6570); a
+// Subscribe toggle that shows each update as it arrives; and a resource a tool result linked to,
+// read as soon as it is opened here (navigate.tsx). A list change refreshes the list.
+import { useEffect, useRef, useState } from "react";
 import { backend, errorText, type ConnectionState, type JsonValue, type Notice, type ReadView } from "../ipc";
 import { ErrorBoundary } from "../components/ErrorBoundary";
+import { Annotations } from "./Annotations";
 import { CompletingInput } from "./CompletingInput";
 import { ContentsView, bytes } from "./ContentsView";
 import { declares, NotReady, str, useLine, type LineView } from "./line";
+import { useResourceRequest } from "./navigate";
 import { useListChanges } from "./useListChanges";
 
-type Chosen = { kind: "resource"; item: JsonValue } | { kind: "template"; item: JsonValue };
+type Chosen =
+  | { kind: "resource"; item: JsonValue }
+  | { kind: "template"; item: JsonValue }
+  /** A resource a tool result linked to; `n` numbers the request. */
+  | { kind: "link"; item: JsonValue; n: number };
 
 const titleOf = (item: JsonValue) => str(item, "title") ?? str(item, "name") ?? str(item, "uri") ?? "(no name)";
 
@@ -24,6 +31,16 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [listed, setListed] = useState(0);
   const [busy, setBusy] = useState(false);
+  // A link opened from a tool result replaces what was chosen, and is read at once.
+  const { request, taken } = useResourceRequest(line.event.line);
+  const [shownRequest, setShownRequest] = useState(0);
+  if (request && request.n !== shownRequest) {
+    setShownRequest(request.n);
+    setChosen({ kind: "link", item: request.resource, n: request.n });
+  }
+  useEffect(() => {
+    if (request) taken(request.n);
+  }, [request, taken]);
   const offered = declares(server, "resources");
   // A list change the server announces lists again.
   useListChanges(conn, ready && offered, "resources", () => setListed((n) => n + 1));
@@ -121,9 +138,14 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
       {chosen === null ? (
         <div className="empty">Choose a resource to read it, or a template to fill in.</div>
       ) : (
-        <ErrorBoundary key={`${chosen.kind}-${JSON.stringify(chosen.item)}`} name="resource view">
+        <ErrorBoundary
+          key={chosen.kind === "link" ? `link-${chosen.n}` : `${chosen.kind}-${JSON.stringify(chosen.item)}`}
+          name="resource view"
+        >
           {chosen.kind === "resource" ? (
             <ResourceRead view={view} item={chosen.item} />
+          ) : chosen.kind === "link" ? (
+            <ResourceRead view={view} item={chosen.item} linked />
           ) : (
             <TemplateForm view={view} item={chosen.item} />
           )}
@@ -133,22 +155,19 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
   );
 }
 
-/** A listed item's annotations (audience, priority, last modified), as badges. */
-function Annotations({ item }: { item: JsonValue }) {
-  const a = (item as { annotations?: Record<string, unknown> }).annotations;
-  if (typeof a !== "object" || a === null) return null;
-  return (
-    <>
-      {Array.isArray(a.audience) && <span className="badge">for {a.audience.join(", ")}</span>}
-      {typeof a.priority === "number" && <span className="badge">priority {a.priority}</span>}
-      {typeof a.lastModified === "string" && <span className="badge">modified {a.lastModified}</span>}
-    </>
-  );
-}
-
-/** Reads a URI (`first`: the read already made), and (when the server offers it) follows its
- * updates. */
-function Reader({ view, uri, first = null }: { view: LineView; uri: string; first?: ReadView | null }) {
+/** Reads a URI (`first`: the read already made; `readNow`: read as soon as shown), and (when
+ * the server offers it) follows its updates. */
+function Reader({
+  view,
+  uri,
+  first = null,
+  readNow = false,
+}: {
+  view: LineView;
+  uri: string;
+  first?: ReadView | null;
+  readNow?: boolean;
+}) {
   const { conn, ready, server } = view;
   const [read, setRead] = useState<ReadView | null>(first);
   const [error, setError] = useState<string | null>(null);
@@ -167,6 +186,15 @@ function Reader({ view, uri, first = null }: { view: LineView; uri: string; firs
       setReading(false);
     }
   };
+  // Asked for from elsewhere (a link in a tool result): read once, when shown on a ready line.
+  const readOnce = useRef(!readNow);
+  useEffect(() => {
+    if (readOnce.current || !ready) return;
+    readOnce.current = true;
+    void doRead();
+    // doRead reads the current uri; a new ready connection is the reason to try again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready]);
   useEffect(() => {
     if (!subscribed || !ready) return;
     let number: number | null = null;
@@ -252,15 +280,25 @@ function Reader({ view, uri, first = null }: { view: LineView; uri: string; firs
   );
 }
 
-function ResourceRead({ view, item }: { view: LineView; item: JsonValue }) {
+/** A listed resource, or (`linked`) one a tool result linked to, read at once. */
+function ResourceRead({ view, item, linked = false }: { view: LineView; item: JsonValue; linked?: boolean }) {
   const uri = str(item, "uri");
   return (
-    <div className="tool-call">
+    <div className="tool-call" aria-label={linked ? "Linked resource" : undefined}>
       <header>
         <h2>{titleOf(item)}</h2>
       </header>
+      {linked && (
+        <p className="muted">
+          Opened from a resource link in a tool result: <code>{uri}</code>
+        </p>
+      )}
       <p className="muted">{str(item, "description")}</p>
-      {uri === null ? <p className="error">This resource has no URI to read.</p> : <Reader view={view} uri={uri} />}
+      {uri === null ? (
+        <p className="error">This resource has no URI to read.</p>
+      ) : (
+        <Reader view={view} uri={uri} readNow={linked} />
+      )}
     </div>
   );
 }

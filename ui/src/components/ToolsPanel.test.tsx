@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+import { act } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { backend, type CallOutcome, type ConnectionState, type ToolView } from "../ipc";
+import { ToolsPanel } from "./ToolsPanel";
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const LINE = {
+  event: {
+    version: 1,
+    conn: 2,
+    line: 2,
+    replaces: null,
+    state: { state: "ready", pid: 9, server: { serverInfo: { name: "everything" }, capabilities: { tools: {} } } },
+  },
+  serverId: "e",
+  name: "Everything",
+} as unknown as ConnectionState;
+
+/** A tool with no inputSchema: its arguments are typed as JSON. */
+const TOOL = {
+  name: "trigger-long-running-operation",
+  title: null,
+  description: "Reports progress",
+  inputSchema: null,
+  icons: [],
+  hints: [],
+  problems: [],
+  raw: { name: "trigger-long-running-operation" },
+} as unknown as ToolView;
+
+const outcome = (text: string) =>
+  ({
+    result: { content: [{ type: "text", text }] },
+    problems: [],
+    check: null,
+    task: null,
+    embedded: [],
+  }) as unknown as CallOutcome;
+
+let root: Root | null = null;
+
+async function show() {
+  vi.spyOn(backend, "toolsList").mockResolvedValue([TOOL]);
+  const host = document.createElement("div");
+  document.body.append(host);
+  root = createRoot(host);
+  await act(async () => root!.render(<ToolsPanel line={LINE} />));
+  await act(async () => button(host, "trigger-long-running-operationReports progress").click());
+  return host;
+}
+
+const button = (host: HTMLElement, text: string) =>
+  [...host.querySelectorAll("button")].find((b) => b.textContent === text)!;
+
+/** Types into a React-controlled textarea as a person does. */
+function type(area: HTMLTextAreaElement, text: string) {
+  Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")!.set!.call(area, text);
+  area.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  document.body.innerHTML = "";
+  vi.restoreAllMocks();
+});
+
+describe("a call's progress", () => {
+  it("is a running bar while the call runs, and once it ends (here cancelled) says it ended", async () => {
+    let progress: (p: unknown) => void = () => {};
+    let fail: (e: unknown) => void = () => {};
+    vi.spyOn(backend, "toolCall").mockImplementation(
+      (_conn, _tool, _args, onProgress) =>
+        new Promise((_, reject) => {
+          progress = onProgress as never;
+          fail = reject;
+        }),
+    );
+    const host = await show();
+    await act(async () => button(host, "Call").click());
+    act(() => progress({ progress: 3, total: 10, message: "step 3 of 10" }));
+    expect(host.querySelector("[aria-label='Progress'] progress")).not.toBeNull();
+    expect(host.querySelector("[aria-label='Progress']")!.textContent).toBe("step 3 of 10");
+    await act(async () => fail({ code: "cancelled", message: "tools/call was cancelled: cancelled by the user" }));
+    expect(host.querySelector("progress")).toBeNull();
+    const last = host.querySelector("[aria-label='Last call']")!;
+    expect(last.querySelector("[aria-label='Progress when the call ended']")!.textContent).toBe(
+      "The call ended; its last progress: step 3 of 10",
+    );
+    expect(last.querySelector("[role='alert']")!.textContent).toBe("tools/call was cancelled: cancelled by the user");
+  });
+});
+
+describe("an attempt that is not sent", () => {
+  it("says so, and marks the result below as the previous call's until a call is sent", async () => {
+    const call = vi.spyOn(backend, "toolCall").mockResolvedValueOnce(outcome("first result"));
+    const host = await show();
+    await act(async () => button(host, "Call").click());
+    expect(host.querySelector("[aria-label='Last call'] [aria-label='Tool result']")!.textContent).toContain(
+      "first result",
+    );
+    act(() => type(host.querySelector("textarea")!, '{"duration": '));
+    await act(async () => button(host, "Call").click());
+    expect(call).toHaveBeenCalledTimes(1);
+    const alert = host.querySelector(".tool-call > [role='alert']")!;
+    expect(alert.textContent).toMatch(/^Not sent: /);
+    const previous = host.querySelector("[aria-label='Previous call']")!;
+    expect(previous.querySelector("h3")!.textContent).toBe("The previous call (the attempt above was not sent)");
+    expect(previous.querySelector("[aria-label='Tool result']")!.textContent).toContain("first result");
+    expect(host.querySelector("[aria-label='Last call']")).toBeNull();
+    // Sent again: nothing is marked previous, and the new result replaces the old.
+    call.mockResolvedValueOnce(outcome("second result"));
+    act(() => type(host.querySelector("textarea")!, '{"duration": 1}'));
+    await act(async () => button(host, "Call").click());
+    expect(host.querySelector("[aria-label='Previous call']")).toBeNull();
+    expect(host.textContent).not.toContain("Not sent");
+    expect(host.querySelector("[aria-label='Last call'] [aria-label='Tool result']")!.textContent).toContain(
+      "second result",
+    );
+  });
+});
