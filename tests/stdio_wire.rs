@@ -103,6 +103,10 @@ async fn server_requests_are_always_answered() {
     let answer = hub.log().entries(&Filter::parse("dir:out id:fixture-1").unwrap()).unwrap();
     assert_eq!(answer.len(), 1, "the ping was not answered");
     assert_eq!(answer[0].text.as_deref(), Some(r#"{"jsonrpc":"2.0","id":"fixture-1","result":{}}"#));
+    // Sonde's answer says which of the server's requests it answers, as a server's reply does.
+    let asked = hub.log().entries(&Filter::parse("dir:in id:fixture-1").unwrap()).unwrap();
+    assert_eq!(answer[0].answers, Some(asked[0].seq));
+    assert_eq!(hub.log().reply_to(asked[0].seq), Some(answer[0].seq));
     hub.disconnect(id).await.unwrap();
 }
 
@@ -129,6 +133,10 @@ async fn replies_are_correlated_with_their_request_and_latency() {
     let request = &log.entries(&Filter::parse("dir:out method:tools/call").unwrap()).unwrap()[0];
     let reply = &log.entries(&Filter::parse("dir:in method:tools/call").unwrap()).unwrap()[0];
     assert_eq!(reply.answers, Some(request.seq));
+    assert_eq!(log.reply_to(request.seq), Some(reply.seq));
+    // Both rows name the tool, so calls of one method are told apart.
+    let target = |e: &sonde_core::log::Entry| e.summary.as_ref().and_then(|s| s.target.clone());
+    assert_eq!((target(request).as_deref(), target(reply).as_deref()), (Some("echo"), Some("echo")));
     assert_eq!(request.latency_ms, None, "a request has no latency of its own");
     // Measured from this request, not from the connection or the session: a round trip to
     // another process takes some time, and never more than the call took.

@@ -58,7 +58,8 @@ def install(check, driver, wait, shot, h):
         return driver.find_elements(By.XPATH, xpath)
 
     def id_of(row):
-        return re.search(r"#(\S+)", row.find_element(By.CSS_SELECTOR, ".c-sum").text).group(1)
+        # textContent: the column may be too narrow to show the whole summary.
+        return re.search(r"#(\S+)", row.find_element(By.CSS_SELECTOR, ".c-sum").get_attribute("textContent")).group(1)
 
     @check
     def two_connections_with_the_same_ids_jump_to_their_own_replies():

@@ -280,6 +280,8 @@ pub trait Transport {
     }
 
     fn dispatch(&mut self, id: RequestId, mut request: Request, reply: Reply) {
+        // What the request names goes to its reply's summary; the params themselves go out.
+        let target = super::inbound::target_of(request.params.as_ref());
         let mut params = request.params.take();
         if request.progress.is_some() {
             params = Some(with_progress_token(params, &id));
@@ -287,7 +289,8 @@ pub trait Transport {
         let message = Message::request(id.clone(), &request.method, params);
         let seq = self.send_request(&id, &request.method, message, request.probe);
         let timeout = self.spine().options.request_timeout;
-        self.spine().pending.insert(id, Pending::new(request, seq, timeout, reply));
+        let pending = Pending { target, ..Pending::new(request, seq, timeout, reply) };
+        self.spine().pending.insert(id, pending);
     }
 
     /// Cancels a pending request: the transport tells the server, the caller gets

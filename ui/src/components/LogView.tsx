@@ -289,8 +289,12 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
                       <span className="c-ms">{formatClock(e.ms)}</span>
                       <ConnLabel conn={Number(e.conn)} labels={labels} />
                       <span className="c-dir">{GLYPH[e.dir]}</span>
-                      <span className="c-kind">{e.kind}</span>
-                      <span className="c-sum">{summaryOf(e)}</span>
+                      <span className="c-kind" title={e.kind}>
+                        {e.kind}
+                      </span>
+                      <span className="c-sum" title={summaryOf(e)}>
+                        {summaryOf(e)}
+                      </span>
                       <span className="c-size">{formatSize(sizeOf(e))}</span>
                       <span className="c-lat">{e.latency_ms != null ? formatMs(e.latency_ms) : ""}</span>
                     </>

@@ -1,6 +1,7 @@
 // Saved servers, and the lines of connections started from them: each card shows the state the
 // core reports, as it happens (never a guess), with what the user does next.
 import type { ConnectionState, SavedServer, ServerDescription } from "../ipc";
+import { colourOf } from "../log/labels";
 import { canStop, isFinal, reasonOf, stateName, stateText } from "../connections/lines";
 import { LastWordsView } from "./LastWordsView";
 
@@ -78,8 +79,8 @@ export function Sidebar(p: Props) {
                 <span className={`dot ${stateName(state)}`} aria-hidden />
                 <span className="name">{l.name}</span>
                 {state.state === "ready" && <EraBadge server={state.server} />}
-                <span className="conn muted" title={`connection ${conn}`}>
-                  conn {conn}
+                <span className="conn muted" title={`connection ${conn}: its rows in the log carry this colour`}>
+                  <i className="conn-mark" style={{ background: colourOf(conn) }} aria-hidden /> conn {conn}
                 </span>
               </div>
               <div className="status" data-status={stateName(state)} role="status">
