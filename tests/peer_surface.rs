@@ -87,7 +87,11 @@ async fn everything_surface(session: &Session) {
     let read = session.read_resource(&uri).await.unwrap();
     assert!(read.contents[0].text.as_deref().unwrap().contains('3'), "{read:?}");
     let blob = session.read_resource("demo://resource/dynamic/blob/2").await.unwrap();
-    assert_eq!(blob.contents[0].kind, ContentKind::Binary, "{blob:?}");
+    // server-everything's "blob" is text/plain bytes: decoded to be read, the blob kept to save.
+    let item = &blob.contents[0];
+    assert_eq!(item.kind, ContentKind::Text, "{blob:?}");
+    assert!(item.text.as_deref().unwrap().starts_with("Resource 2: "), "{blob:?}");
+    assert!(item.blob.is_some(), "{blob:?}");
 
     // Completion: a template variable, and a prompt argument that depends on another.
     let values = session

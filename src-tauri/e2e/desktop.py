@@ -29,12 +29,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
 
+import extensions
 import forms
 import panels
 import window
 import results
+import sessions
 
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
@@ -462,15 +464,6 @@ def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Added {key} from your environment")))
     assert os.environ[key] not in driver.page_source, "a variable's value is on screen"
     connect("Needs a key")
-def sonde_cli():
-    """The sonde CLI built beside the fixture server."""
-    return os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde")
-
-
-def session_of(stderr_line):
-    """The session file a sonde CLI run names on stderr, or None for another line."""
-    prefix = "sonde: session log "
-    return os.path.basename(stderr_line.strip()[len(prefix):]) if stderr_line.startswith(prefix) else None
 
 
 def press_on_window(keys):
@@ -479,90 +472,6 @@ def press_on_window(keys):
     window = subprocess.run(["xdotool", "search", "--name", "^Sonde$"], capture_output=True, text=True, check=True)
     subprocess.run(["xdotool", "windowfocus", "--sync", window.stdout.split()[0], "key", "--clearmodifiers", keys],
                    check=True)
-
-
-def open_session(name):
-    """File → Open Session (Ctrl+O), then the session `name` picked and opened from the keyboard.
-    Returns the dialog's row for it as it was listed."""
-    press_on_window("ctrl+o")
-    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
-    option = wait.until(lambda d: dialog.find_element(By.XPATH, f".//li[@role='option'][@title='{name}']"))
-    # innerText: WebKitWebDriver's visible text leaves out the cells of a grid row that clip
-    # their overflow.
-    listed = option.get_attribute("innerText")
-    option.click()
-    dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ENTER)
-    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
-    return listed
-
-
-def past_banner():
-    return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Past session']"))
-
-
-@check
-def a_past_cli_session_is_opened_and_filtered():
-    """a past CLI session (sonde tools list on the fixture) is opened via File → Open Session and filtered"""
-    fixture = os.environ["SONDE_FIXTURE"]
-    # The real CLI, writing where this app keeps its sessions (the same XDG_DATA_HOME).
-    run = subprocess.run([sonde_cli(), "tools", "list", "--", fixture, "--tools", "3"], capture_output=True,
-                         text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    name = next(n for n in map(session_of, run.stderr.splitlines()) if n)
-    listed = open_session(name)
-    assert f"{fixture} --tools 3" in listed and "sonde" in listed, listed
-    banner = past_banner()
-    assert "read-only" in banner.text and "--tools 3" in banner.text, banner.text
-    set_filter("method:tools/list")
-    rows = "//div[@role='row'][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
-    wait.until(lambda d: len(d.find_elements(By.XPATH, rows)) == 2)
-    count = driver.find_element(By.CSS_SELECTOR, ".log-bar .count").text
-    assert count.startswith("2 of "), count
-    # The reply, as the CLI received it: the fixture's three tools.
-    driver.find_element(By.XPATH, f"{rows}[.//span[@class='c-dir' and text()='<']]").click()
-    detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".detail"))
-    wait.until(lambda d: "filler_3" in detail.text)
-    shot("past-session")
-    driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
-    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Past session']"))
-
-
-@check
-def a_session_the_cli_is_still_writing_is_followed_live():
-    """a session the CLI is still writing is followed live in the window until the CLI ends"""
-    fixture = os.environ["SONDE_FIXTURE"]
-    # Eight progress updates, 600 ms apart: the call takes about five seconds.
-    cli = subprocess.Popen([sonde_cli(), "call", "echo", "--args", '{"text": "live"}', "--", fixture,
-                            "--progress-steps", "8", "--step-ms", "600"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        name = None
-        while name is None:
-            line = cli.stderr.readline()
-            assert line, "the CLI ended without naming its session log"
-            name = session_of(line)
-        listed = open_session(name)
-        assert "being written" in listed, listed
-        banner = past_banner()
-        assert "being written by another Sonde process" in banner.text, banner.text
-        set_filter("method:notifications/progress")
-
-        def progress_rows(d):
-            """The rows shown, once they are all progress notifications (the filter applied)."""
-            sums = [e.get_attribute("innerText") for e in d.find_elements(By.CSS_SELECTOR, ".rows .row .c-sum")]
-            return len(sums) if sums and all(s.startswith("notifications/progress") for s in sums) else None
-
-        # Some arrive while the window watches (the call is still under way), then all eight.
-        seen = wait.until(progress_rows)
-        assert seen < 8 or cli.poll() is None, "nothing was left to follow live"
-        shot("live-session")
-        wait.until(lambda d: progress_rows(d) == 8)
-        assert cli.wait(timeout=30) == 0
-        wait.until(lambda d: "read-only" in past_banner().text)
-    finally:
-        if cli.poll() is None:
-            os.killpg(cli.pid, 9)
-        cli.wait()
 
 
 @check
@@ -657,6 +566,9 @@ def a_hostile_server_leaves_the_window_usable():
     assert wait_gone(pid, 5), f"pid {pid} outlived Stop"
 
 
+# Past sessions, the CLI's, opened read-only (File → Open Session).
+sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window, "set_filter": set_filter})
+
 # The window with two servers at once (issue 21).
 window.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything, "connect": connect,
@@ -673,100 +585,14 @@ forms.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "set_filter": set_filter,
 })
+extensions.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "everything": everything, "ensure_connected": ensure_connected,
+    "set_filter": set_filter, "call_tool": call_tool, "xpath_text": xpath_text,
+})
 results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window,
 })
-
-
-@check
-def a_link_a_server_asks_for_shows_its_host_and_is_not_opened_unasked():
-    """server-everything asks for a link (URL elicitation, and -32042): the host stands out, nothing opens"""
-    if not saved("Everything"):
-        add_server("Everything", command=f"{everything()} stdio")
-    ensure_connected("Everything")
-    tool = "//button[contains(@class,'tool')][.//code[text()='trigger-url-elicitation']]"
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", wait.until(lambda d: d.find_element(By.XPATH, tool)))
-    driver.find_element(By.XPATH, tool).click()
-    link = "https://sign-in.example.com/start?step=1"
-    url = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call input[name='url']"))
-    url.send_keys(link)
-    wait.until(lambda d: url.get_attribute("value") == link)
-
-    # The -32042 path first: the links come with the error, the host emphasised.
-    Select(driver.find_element(By.CSS_SELECTOR, ".tool-call select[name='errorPath']")).select_by_visible_text("true")
-    driver.find_element(By.XPATH, "//button[text()='Call']").click()
-    required = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Links the server requires']"))
-    host = required.find_element(By.CSS_SELECTOR, "strong.link-host")
-    assert host.text == "modelcontextprotocol.io", host.text
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", required)
-    shot("url-elicitation-required")
-
-    # Sent again (the server asked for it): the request path's dialog shows the full URL.
-    required.find_element(By.XPATH, ".//button[text()='Send the call again']").click()
-    dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
-    full = dialog.find_element(By.CSS_SELECTOR, "[aria-label='The full URL']")
-    assert full.text == link, full.text
-    host = full.find_element(By.CSS_SELECTOR, "strong.link-host")
-    assert host.text == "sign-in.example.com", host.text
-    weight = driver.execute_script("return getComputedStyle(arguments[0]).fontWeight", host)
-    assert int(weight) >= 700, f"the host is not emphasised: font-weight {weight}"
-    assert "Please open the link to complete this action." in dialog.text, dialog.text
-    shot("url-elicitation")
-    # Declined without opening: the window records no open in the log, and the server hears it.
-    dialog.find_element(By.XPATH, ".//button[text()='Decline']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, xpath_text("User declined to open the URL")))
-    set_filter("kind:note opened")
-    assert not driver.find_elements(By.XPATH, xpath_text("in the system browser")), "a link was opened"
-    set_filter("")
-
-
-@check
-def a_task_runs_to_its_result_in_the_tasks_panel():
-    """server-everything's research tool runs as a task: the Tasks panel follows it to its report, and asks its question"""
-    if not saved("Everything"):
-        add_server("Everything", command=f"{everything()} stdio")
-    ensure_connected("Everything")
-    tab = "//div[@role='tablist'][@aria-label='Server panels']/button[text()='{}']"
-    try:
-        call_tool("simulate-research-query", ["tides"], "runs this call as task", by="code")
-        task_id = driver.find_element(By.XPATH, "//p[contains(., 'runs this call as task')]/code").text
-        driver.find_element(By.XPATH, tab.format("Tasks")).click()
-        row = f"//ul[@aria-label='Tasks']//button[contains(@class,'task')][.//code[@title='{task_id}']]"
-        wait.until(lambda d: d.find_element(By.XPATH, row)).click()
-        detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail"))
-        assert task_id in detail.text, detail.text
-        # Still working when first seen (four one-second stages): its message says the stage.
-        shot("task-working")
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='completed']"))
-        report = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail [aria-label='Tool result']"))
-        assert "Research Report: tides" in report.text, report.text
-        assert "Cancel task" not in detail.text, "an ended task offers Cancel"
-        shot("task-completed")
-        # The wire log has the polls and the result that ended them.
-        set_filter(f"method:tasks/result dir:out {task_id}")
-        wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tasks/result #')]]"))
-
-        # An ambiguous topic: the task asks which reading is meant, in the question dialog.
-        driver.find_element(By.XPATH, tab.format("Tools")).click()
-        Select(driver.find_element(By.CSS_SELECTOR, ".tool-call select")).select_by_visible_text("true")
-        driver.find_element(By.XPATH, "//button[text()='Call']").click()
-        notice = "//p[contains(., 'runs this call as task')]/code"
-        asking = wait.until(lambda d: (t := d.find_element(By.XPATH, notice).text) != task_id and t)
-        driver.find_element(By.XPATH, tab.format("Tasks")).click()
-        row = f"//ul[@aria-label='Tasks']//button[contains(@class,'task')][.//code[@title='{asking}']]"
-        wait.until(lambda d: d.find_element(By.XPATH, row)).click()
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='input_required']"))
-        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
-        assert "multiple interpretations" in dialog.text, dialog.text
-        shot("task-question")
-        Select(dialog.find_element(By.CSS_SELECTOR, "select")).select_by_visible_text("Historical perspective")
-        dialog.find_element(By.XPATH, ".//button[text()='Accept']").click()
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='completed']"))
-        report = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail [aria-label='Tool result']"))
-        assert "Research Report: tides (historical)" in report.text, report.text
-    finally:
-        driver.find_element(By.XPATH, tab.format("Tools")).click()
 
 
 @check

@@ -5,21 +5,20 @@ import type {
   ConnectionState,
   ConnState,
   Entry,
-  FilterView,
   JsonValue,
   QuestionEvent,
   SavedServer,
   ServerQuestion,
   SessionRef,
   TaskView,
-  ToolView,
   UrlElicitation,
 } from "./backend";
 import { blankServer } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
-import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION, RESULT_TOOLS } from "./memoryResults";
-import type { FilterKey, Kind } from "./bindings";
+import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
+import { matcherOf, readFilter } from "./memoryFilter";
+import { AUTHORIZE, HOSTILE_TOOLS, SIGN_IN, TOOLS, view } from "./memoryTools";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
  * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
@@ -27,205 +26,6 @@ const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 
 /** How long the in-memory backend keeps a connection in each opening stage. */
 const STAGE_MS = 600;
-
-const TOOLS = [
-  {
-    name: "echo",
-    title: "Echo",
-    description: "Returns the text it is given.",
-    inputSchema: {
-      type: "object",
-      properties: { text: { type: "string", description: "What to echo" } },
-      required: ["text"],
-    },
-    annotations: { readOnlyHint: true },
-  },
-  {
-    name: "add",
-    title: "Add",
-    description: "Adds two numbers.",
-    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-    outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
-  },
-  {
-    name: "greet",
-    title: "Greet",
-    description: "Asks who you are (an elicitation), then greets you.",
-    inputSchema: { type: "object", properties: {} },
-  },
-  {
-    name: "summarize",
-    title: "Summarize",
-    description: "Asks the client's model for a summary (sampling).",
-    inputSchema: { type: "object", properties: {} },
-  },
-  // A form with every shape the schema form handles: nested object, array, enum, oneOf.
-  {
-    name: "ship",
-    title: "Ship a parcel",
-    description: "Returns the arguments it is given.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        to: { type: "object", properties: { city: { type: "string" }, zip: { type: "string" } }, required: ["city"] },
-        items: { type: "array", items: { type: "string" } },
-        speed: { type: "string", enum: ["standard", "express"] },
-        payment: {
-          oneOf: [
-            { title: "Card", type: "object", properties: { card: { type: "string" } }, required: ["card"] },
-            { title: "Invoice", type: "object", properties: { invoice: { type: "integer" } }, required: ["invoice"] },
-          ],
-        },
-      },
-      required: ["to", "speed"],
-    },
-  },
-  // Defaults, formats, titled and multi-select choices and an array of objects, as server-everything's
-  // elicitation form has them (issue 21).
-  {
-    name: "book",
-    title: "Book a table",
-    description: "Returns the arguments it is given.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        guests: { type: "integer", title: "Guests", default: 2 },
-        email: { type: "string", format: "email", title: "Email" },
-        at: { type: "string", format: "date-time", title: "When" },
-        seating: {
-          type: "string",
-          title: "Seating",
-          oneOf: [
-            { const: "in", title: "Indoors" },
-            { const: "out", title: "On the terrace" },
-          ],
-          default: "in",
-        },
-        diet: {
-          type: "array",
-          title: "Diet",
-          items: {
-            anyOf: [
-              { const: "veg", title: "Vegetarian" },
-              { const: "gf", title: "Gluten-free" },
-              { const: "nuts", title: "No nuts" },
-            ],
-          },
-        },
-        menu: { type: "string", title: "Menu", enum: ["m1", "m2"], enumNames: ["Tasting", "À la carte"] },
-        dishes: {
-          type: "array",
-          title: "Dishes",
-          items: {
-            type: "object",
-            properties: { name: { type: "string" }, count: { type: "integer" } },
-            required: ["name"],
-          },
-        },
-      },
-      required: ["guests", "email", "at"],
-    },
-  },
-  {
-    name: "sign_in",
-    title: "Sign in",
-    description: "Asks you to open a sign-in link (URL-mode elicitation).",
-    inputSchema: { type: "object", properties: {} },
-  },
-  {
-    name: "authorize",
-    title: "Authorize",
-    description: "Refuses until you open its link (-32042 URLElicitationRequired), then answers.",
-    inputSchema: { type: "object", properties: {} },
-  },
-  {
-    name: "crash",
-    title: "Crash",
-    description: "Kills its server in the middle of the call, as a crash would.",
-    inputSchema: { type: "object", properties: {} },
-  },
-  {
-    name: "research",
-    title: "Research",
-    description: "Runs as a task: three stages, and a question first when the topic is ambiguous.",
-    inputSchema: {
-      type: "object",
-      properties: { topic: { type: "string" }, ambiguous: { type: "boolean" } },
-      required: ["topic"],
-    },
-  },
-  {
-    name: "slow",
-    title: "Slow task",
-    description: "Works for a while, reporting progress.",
-    inputSchema: { type: "object", properties: { seconds: { type: "number" }, steps: { type: "integer" } } },
-  },
-  ...RESULT_TOOLS,
-];
-
-/** A well-formed tool as the core reads it. */
-const view = (raw: (typeof TOOLS)[number]): ToolView =>
-  ({
-    name: raw.name,
-    title: raw.title,
-    description: raw.description,
-    inputSchema: raw.inputSchema,
-    icons: [],
-    hints: Object.entries(("annotations" in raw && raw.annotations) || {})
-      .filter(([k, v]) => k.endsWith("Hint") && v === true)
-      .map(([k]) => k.replace(/Hint$/, "")),
-    problems: [],
-    raw,
-  }) as unknown as ToolView;
-
-/** What the core says of sonde-fixture's `--malformed-tools` and `--ask-many`, for a saved server
- * whose command runs the fixture: its views are the core's words, copied (src/shape). */
-const HOSTILE_TOOLS = [
-  { name: "echo", description: "Echoes its text back.", problems: [] },
-  {
-    name: "bad_icons",
-    description: "Its icons are an object, not an array.",
-    problems: ["icons is an object, not an array"],
-  },
-  {
-    name: "object_title",
-    description: "Its title is an object, not a string.",
-    problems: ["title is an object, not a string"],
-  },
-  {
-    name: "numeric_required",
-    description: "Its inputSchema says required: 5.",
-    problems: ["inputSchema.required is a number, not a list of property names"],
-    required: 5,
-  },
-  { name: "content_not_array", description: "Its result's content is an object, not an array.", problems: [] },
-  { name: "ask_many", description: "Asks 100 questions at once (elicitation/create).", problems: [] },
-].map(
-  ({ required, ...t }) =>
-    ({
-      ...t,
-      title: null,
-      inputSchema: { type: "object", properties: { text: { type: "string" } }, ...(required ? { required } : {}) },
-      icons: [],
-      hints: [],
-      raw: { name: t.name },
-    }) as unknown as ToolView,
-);
-
-/** A link as the core reads it (src/url_elicitation.rs): the words are the core's, copied. */
-const linkOf = (message: string, host: string, after: string, elicitationId: string): UrlElicitation => ({
-  message,
-  url: `https://${host}${after}`,
-  elicitationId,
-  link: { before: "https://", host, after, opens: `https://${host}${after}`, warnings: [] },
-});
-const SIGN_IN = linkOf("Sign in to continue.", "auth.example.com", "/sign-in?session=42", "mem-sign-in-1");
-const AUTHORIZE = linkOf(
-  "Authorize access to your files.",
-  "auth.example.com",
-  "/connect?elicitationId=mem-auth-1",
-  "mem-auth-1",
-);
 
 /** How many questions of one connection wait at once; past it they are declined (questions.rs). */
 const MAX_OPEN = 8;
@@ -944,54 +744,4 @@ export function memoryBackend(
       return legacy ? "notified" : "next_ask";
     },
   };
-}
-
-// This double's reading of a filter, enough for the UI tests and the preview and no more: the
-// real grammar is the core's (src/log/filter.rs), with its aliases, kind lists, id types and
-// messages. Here `key:value` terms split on whitespace are compared with an entry's field (a
-// later term of a key replaces an earlier one), the other words are one phrase of text, and the
-// only error is an unknown kind.
-const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id"];
-const KINDS: Record<Kind, true> = {
-  message: true,
-  non_protocol: true,
-  decode_error: true,
-  batch: true,
-  truncated: true,
-  stderr: true,
-  lifecycle: true,
-  note: true,
-  http: true,
-};
-const FIELDS: Record<FilterKey, (e: Entry, value: string) => boolean> = {
-  kind: (e, v) => e.kind === v,
-  dir: (e, v) => e.dir === v,
-  conn: (e, v) => String(e.conn) === v,
-  method: (e, v) => e.summary?.method === v,
-  id: (e, v) => e.summary?.id === v,
-  text: (e, v) => [e.text, e.detail].some((s) => s?.toLowerCase().includes(v)),
-};
-
-/** The double's reading of `filter` as a predicate; a bad filter is refused as the core does. */
-function matcherOf(filter: string): (e: Entry) => boolean {
-  const { view, matches } = readFilter(filter);
-  if (view.error != null) throw { code: "bad_input", message: view.error };
-  return matches;
-}
-
-function readFilter(expr: string): { view: FilterView; matches: (e: Entry) => boolean } {
-  const terms = expr.split(/\s+/).filter(Boolean);
-  const keyOf = (term: string): FilterKey => KEYS.find((k) => term.startsWith(`${k}:`)) ?? "text";
-  const values = new Map<FilterKey, string>();
-  for (const term of terms) if (keyOf(term) !== "text") values.set(keyOf(term), term.slice(term.indexOf(":") + 1));
-  const words = terms.filter((t) => keyOf(t) === "text");
-  if (words.length) values.set("text", words.join(" ").toLowerCase());
-  const kind = values.get("kind");
-  if (kind !== undefined && !Object.hasOwn(KINDS, kind))
-    return { view: { chips: [], error: `unknown kind "${kind}"` }, matches: () => false };
-  const chips = [...KEYS, "text" as const].flatMap((key) => {
-    const value = values.get(key);
-    return value === undefined ? [] : [{ key, value, without: terms.filter((t) => keyOf(t) !== key).join(" ") }];
-  });
-  return { view: { chips, error: null }, matches: (e) => [...values].every(([key, value]) => FIELDS[key](e, value)) };
 }

@@ -1,0 +1,107 @@
+"""Real-window checks of past sessions (desktop.py runs them with its driver): a session the
+sonde CLI recorded is listed in File → Open Session, opened read-only and filtered, and one the
+CLI is still writing is followed live until the CLI ends.
+"""
+import os
+import subprocess
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def install(check, driver, wait, shot, h):
+    """Registers the checks; `h` holds desktop.py's helpers by name."""
+
+    def sonde_cli():
+        """The sonde CLI built beside the fixture server."""
+        return os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde")
+
+
+    def session_of(stderr_line):
+        """The session file a sonde CLI run names on stderr, or None for another line."""
+        prefix = "sonde: session log "
+        return os.path.basename(stderr_line.strip()[len(prefix):]) if stderr_line.startswith(prefix) else None
+
+
+    def open_session(name):
+        """File → Open Session (Ctrl+O), then the session `name` picked and opened from the keyboard.
+        Returns the dialog's row for it as it was listed."""
+        h["press_on_window"]("ctrl+o")
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+        option = wait.until(lambda d: dialog.find_element(By.XPATH, f".//li[@role='option'][@title='{name}']"))
+        # innerText: WebKitWebDriver's visible text leaves out the cells of a grid row that clip
+        # their overflow.
+        listed = option.get_attribute("innerText")
+        option.click()
+        dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ENTER)
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+        return listed
+
+
+    def past_banner():
+        return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Past session']"))
+
+
+    @check
+    def a_past_cli_session_is_opened_and_filtered():
+        """a past CLI session (sonde tools list on the fixture) is opened via File → Open Session and filtered"""
+        fixture = os.environ["SONDE_FIXTURE"]
+        # The real CLI, writing where this app keeps its sessions (the same XDG_DATA_HOME).
+        run = subprocess.run([sonde_cli(), "tools", "list", "--", fixture, "--tools", "3"], capture_output=True,
+                             text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        name = next(n for n in map(session_of, run.stderr.splitlines()) if n)
+        listed = open_session(name)
+        assert f"{fixture} --tools 3" in listed and "sonde" in listed, listed
+        banner = past_banner()
+        assert "read-only" in banner.text and "--tools 3" in banner.text, banner.text
+        h["set_filter"]("method:tools/list")
+        rows = "//div[@role='row'][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
+        wait.until(lambda d: len(d.find_elements(By.XPATH, rows)) == 2)
+        count = driver.find_element(By.CSS_SELECTOR, ".log-bar .count").text
+        assert count.startswith("2 of "), count
+        # The reply, as the CLI received it: the fixture's three tools.
+        driver.find_element(By.XPATH, f"{rows}[.//span[@class='c-dir' and text()='<']]").click()
+        detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".detail"))
+        wait.until(lambda d: "filler_3" in detail.text)
+        shot("past-session")
+        driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Past session']"))
+
+
+    @check
+    def a_session_the_cli_is_still_writing_is_followed_live():
+        """a session the CLI is still writing is followed live in the window until the CLI ends"""
+        fixture = os.environ["SONDE_FIXTURE"]
+        # Eight progress updates, 600 ms apart: the call takes about five seconds.
+        cli = subprocess.Popen([sonde_cli(), "call", "echo", "--args", '{"text": "live"}', "--", fixture,
+                                "--progress-steps", "8", "--step-ms", "600"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            name = None
+            while name is None:
+                line = cli.stderr.readline()
+                assert line, "the CLI ended without naming its session log"
+                name = session_of(line)
+            listed = open_session(name)
+            assert "being written" in listed, listed
+            banner = past_banner()
+            assert "being written by another Sonde process" in banner.text, banner.text
+            h["set_filter"]("method:notifications/progress")
+
+            def progress_rows(d):
+                """The rows shown, once they are all progress notifications (the filter applied)."""
+                sums = [e.get_attribute("innerText") for e in d.find_elements(By.CSS_SELECTOR, ".rows .row .c-sum")]
+                return len(sums) if sums and all(s.startswith("notifications/progress") for s in sums) else None
+
+            # Some arrive while the window watches (the call is still under way), then all eight.
+            seen = wait.until(progress_rows)
+            assert seen < 8 or cli.poll() is None, "nothing was left to follow live"
+            shot("live-session")
+            wait.until(lambda d: progress_rows(d) == 8)
+            assert cli.wait(timeout=30) == 0
+            wait.until(lambda d: "read-only" in past_banner().text)
+        finally:
+            if cli.poll() is None:
+                os.killpg(cli.pid, 9)
+            cli.wait()
