@@ -133,3 +133,18 @@ def install(check, driver, wait, shot, h):
         offer.find_element(By.XPATH, ".//button[text()='Cancel']").click()
         assert len(ready_cards("Demo server")) == before
         h["set_filter"]("")
+
+    @check
+    def edit_undo_and_redo_work_in_a_field():
+        """Edit → Undo and Redo (Ctrl+Z, Ctrl+Shift+Z: the menu's own items on Linux) in the filter box"""
+        box = visible("//input[@aria-label='Filter the log']")
+        h["set_filter"]("")
+        box.click()
+        box.send_keys("method:tools/list")
+        wait.until(lambda d: box.get_attribute("value") == "method:tools/list")
+        h["press_on_window"]("ctrl+z")
+        wait.until(lambda d: box.get_attribute("value") == "")
+        h["press_on_window"]("ctrl+shift+z")
+        wait.until(lambda d: box.get_attribute("value") == "method:tools/list")
+        h["set_filter"]("")
+
