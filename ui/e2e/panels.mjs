@@ -71,7 +71,13 @@ export async function panelTests(test, url, T) {
     const messages = page.getByLabel("Prompt messages");
     await messages.getByText("Review this rust code in a c style.").waitFor(T);
     await messages.getByText("Embedded resource").waitFor(T);
+    await messages.getByText("# Sonde demo").waitFor(T);
     await messages.getByText("Send me the code.").waitFor(T);
+    // A message's resource link opens in this line's Resources panel.
+    await messages.getByRole("button", { name: "Open in Resources" }).click();
+    await page.getByRole("tab", { name: "Resources", selected: true }).waitFor(T);
+    await page.getByLabel("Resource contents").getByText("# Sonde demo").waitFor(T);
+    await page.keyboard.press("Control+3");
     await page.screenshot({ path: `${SHOTS}/prompts.png` });
   });
 

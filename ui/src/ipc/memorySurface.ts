@@ -185,10 +185,15 @@ export function memorySurface(
               },
             },
             { role: "assistant", content: { type: "text", text: "Send me the code." } },
+            { role: "user", content: { type: "resource_link", uri: "demo://readme", name: "README" } },
           ],
         };
       });
-      return { result: result as JsonValue, problems: [], embedded: [] };
+      // The embedded README as the core reads it (shape/content.rs): text, by its MIME type.
+      const readme = { uri: "demo://readme", mimeType: "text/markdown", kind: "text", text: README, blob: null };
+      const size = new TextEncoder().encode(README).length;
+      const embedded = name === "review" ? [{ index: 1, view: { ...readme, size }, problem: null }] : [];
+      return { result: result as JsonValue, problems: [], embedded } as never;
     },
     complete: async (id, reference, argument, value, context) => {
       const values =

@@ -83,14 +83,15 @@ export function PromptsPanel({ line }: { line: ConnectionState }) {
         <div className="empty">Choose a prompt to fill in its arguments.</div>
       ) : (
         <ErrorBoundary key={JSON.stringify(chosen)} name="prompt form">
-          <PromptForm view={view} prompt={chosen} />
+          <PromptForm view={view} prompt={chosen} line={line.event.line} />
         </ErrorBoundary>
       )}
     </div>
   );
 }
 
-function PromptForm({ view, prompt }: { view: LineView; prompt: JsonValue }) {
+/** `line`: the line whose Resources panel opens a message's resource links. */
+function PromptForm({ view, prompt, line }: { view: LineView; prompt: JsonValue; line: number }) {
   const name = str(prompt, "name");
   const args = argumentsOf(prompt);
   const [values, setValues] = useState<Record<string, string>>({});
@@ -147,12 +148,12 @@ function PromptForm({ view, prompt }: { view: LineView; prompt: JsonValue }) {
           {error}
         </p>
       )}
-      {rendered && <Messages view={rendered} />}
+      {rendered && <Messages view={rendered} line={line} />}
     </div>
   );
 }
 
-function Messages({ view }: { view: PromptView }) {
+function Messages({ view, line }: { view: PromptView; line: number }) {
   const result = isObject(view.result) ? view.result : {};
   const messages = Array.isArray(result.messages) ? result.messages : [];
   return (
@@ -167,7 +168,11 @@ function Messages({ view }: { view: PromptView }) {
       {messages.map((m, i) => (
         <div className={`block message ${str(m, "role") ?? ""}`} key={i}>
           <h4>{str(m, "role") ?? "(no role)"}</h4>
-          <BlockView raw={isObject(m) ? m.content : m} embedded={view.embedded.find((e) => e.index === i)} />
+          <BlockView
+            raw={isObject(m) ? m.content : m}
+            line={line}
+            embedded={view.embedded.find((e) => e.index === i)}
+          />
         </div>
       ))}
     </div>
