@@ -18,6 +18,8 @@ TIME_SERVER := mcp-server-time==2026.10.19
 PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+# A real authorization server for the OAuth tests (needs Node >= 22.12).
+OAUTH_AS := oauth2-mock-server@9.3.0
 # Node >= 22 (the conformance suite and the Inspector CLI need it), from the npm registry. Defined
 # before the rules that list it: make expands prerequisites as it reads them.
 NODE22 := $(PEERS)/node22/node_modules/.bin/node
@@ -106,7 +108,7 @@ deps:
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
 peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
 	$(PEERS)/py/.installed-2026.10.19-2.3.0 \
-	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/schemas/schema-2026-07-28.json
+	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
 	mkdir -p $(PEERS)/npm
@@ -131,6 +133,13 @@ $(PEERS)/tsv2/ts_v2_server.mjs: tests/peers/ts_v2_server.mjs
 	  npm install --no-audit --no-fund --loglevel=error $(TS_SDK)
 	cp $< $@
 
+# ESM again: the authorization server's script sits beside its node_modules; Node 22 runs it.
+$(PEERS)/oauth/oauth_as.mjs: tests/peers/oauth_as.mjs $(NODE22)
+	mkdir -p $(PEERS)/oauth
+	cd $(PEERS)/oauth && { [ -f package.json ] || { npm init -y >/dev/null && npm pkg set type=module; }; } && \
+	  npm install --no-audit --no-fund --loglevel=error $(OAUTH_AS)
+	cp $< $@
+
 # The official JSON schemas of each revision, as bundled in the conformance package.
 $(PEERS)/schemas/schema-2026-07-28.json: tests/peers/extract_schemas.py
 	mkdir -p $(PEERS)/conformance
@@ -144,7 +153,7 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-# The official conformance suite's client scenarios (both revisions, no auth/extensions) against
+# The official conformance suite's client scenarios (both revisions, auth/* included) against
 # `sonde conformance-client`; ends with "N passed, N failed".
 conformance: peers $(NODE22)
 	$(CARGO) build -p sonde-cli

@@ -14,6 +14,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
+use crate::auth::Authorizer;
 use crate::connection::{Connection, RequestError, Responder};
 use crate::era::EraPolicy;
 use crate::era_cache::{CachedEra, EraCache};
@@ -26,6 +27,7 @@ use crate::process::{duration_words, ExitInfo};
 use crate::transport::HttpMode;
 
 mod backoff;
+mod deadline;
 mod line;
 mod live_roots;
 mod roots;
@@ -124,6 +126,7 @@ pub type ResponderFactory = dyn Fn(u64, &ServerConfig) -> Arc<dyn Responder> + S
 pub struct Hub {
     log: Arc<WireLog>,
     responders: Option<Arc<ResponderFactory>>,
+    authorizer: Option<Arc<Authorizer>>,
     era_cache: Option<EraCache>,
     next_id: Arc<AtomicU64>,
     live: Arc<Mutex<HashMap<u64, Session>>>,
@@ -136,6 +139,7 @@ impl Hub {
         Hub {
             log,
             responders: None,
+            authorizer: None,
             era_cache: None,
             next_id: Arc::new(AtomicU64::new(1)),
             live: Arc::default(),
@@ -157,6 +161,13 @@ impl Hub {
         factory: impl Fn(u64, &ServerConfig) -> Arc<dyn Responder> + Send + Sync + 'static,
     ) -> Hub {
         self.responders = Some(Arc::new(factory));
+        self
+    }
+
+    /// Lets HTTP connections authorize when a server asks (OAuth), with `authorizer`'s browser
+    /// step and credentials; without one a `401` fails the request.
+    pub fn with_authorizer(mut self, authorizer: Authorizer) -> Hub {
+        self.authorizer = Some(Arc::new(authorizer));
         self
     }
 
@@ -182,8 +193,16 @@ impl Hub {
             }
             Target::Http(http) => {
                 let mode = if fallback { HttpMode::LegacySse } else { HttpMode::Streamable };
-                Connection::open_http(id, http.clone(), mode, self.log.clone(), config.options, responder)
-                    .map_err(std::io::Error::other)
+                Connection::open_http(
+                    id,
+                    http.clone(),
+                    mode,
+                    self.log.clone(),
+                    config.options,
+                    responder,
+                    self.authorizer.clone(),
+                )
+                .map_err(std::io::Error::other)
             }
         }
     }
@@ -292,8 +311,10 @@ impl Hub {
         // The handle kept here lets a timed-out opening still shut its server down: the
         // timeout cancels only this wait, never the process, which the connection task owns.
         let keep = conn.clone();
-        let opened = tokio::time::timeout(
+        let authorizing = conn.authorizing();
+        let opened = deadline::within(
             config.connect_timeout,
+            authorizing,
             negotiate::open(conn, plan, || self.open(id, config, true)),
         );
         let opened = async {

@@ -3,6 +3,7 @@
 //! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
 //! crate knows that a user interface exists.
 
+pub mod auth;
 pub mod connection;
 pub mod era;
 pub mod era_cache;

@@ -109,6 +109,8 @@ pub struct Connection {
     next_id: Arc<AtomicU64>,
     http: bool,
     status: watch::Receiver<Status>,
+    /// Whether an authorization flow is running (HTTP); always `false` for stdio.
+    authorizing: watch::Receiver<bool>,
 }
 
 /// A request on its way: its id (to cancel it) and its outcome.
@@ -162,7 +164,8 @@ impl Connection {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(stdio::run(id, spawned, log.clone(), options, responder.clone(), rx));
         let next_id = Arc::new(AtomicU64::new(1));
-        Ok(Connection { id, commands: tx, log, responder, next_id, http: false, status })
+        let authorizing = watch::channel(false).1;
+        Ok(Connection { id, commands: tx, log, responder, next_id, http: false, status, authorizing })
     }
 
     /// Starts the loop for an HTTP server (nothing is sent until the first request).
@@ -173,16 +176,23 @@ impl Connection {
         log: Arc<WireLog>,
         options: Options,
         responder: Arc<dyn Responder>,
+        authorizer: Option<Arc<crate::auth::Authorizer>>,
     ) -> Result<Connection, String> {
         let (tx, rx) = mpsc::unbounded_channel();
-        let status = http::start(id, target, mode, log.clone(), options, responder.clone(), rx)?;
+        let parts = http::Parts { log: log.clone(), options, responder: responder.clone(), authorizer };
+        let (status, authorizing) = http::start(id, target, mode, parts, rx)?;
         let next_id = Arc::new(AtomicU64::new(1));
-        Ok(Connection { id, commands: tx, log, responder, next_id, http: true, status })
+        Ok(Connection { id, commands: tx, log, responder, next_id, http: true, status, authorizing })
     }
 
     /// Where the connection stands, as its loop knows it; changes as they happen.
     pub fn status(&self) -> watch::Receiver<Status> {
         self.status.clone()
+    }
+
+    /// Whether the connection waits for a person to authorize it; changes as it happens.
+    pub fn authorizing(&self) -> watch::Receiver<bool> {
+        self.authorizing.clone()
     }
 
     /// The responder that answers this server's requests.

@@ -80,6 +80,10 @@ impl Table {
         self.pending.get(id)
     }
 
+    pub fn get_mut(&mut self, id: &RequestId) -> Option<&mut Pending> {
+        self.pending.get_mut(id)
+    }
+
     pub fn contains(&self, id: &RequestId) -> bool {
         self.pending.contains_key(id)
     }

@@ -74,6 +74,8 @@ pub struct HttpTarget {
     pub url: url::Url,
     pub headers: Vec<Header>,
     pub timeouts: HttpTimeouts,
+    /// Who Sonde is to the server's authorization server, when it asks for one.
+    pub auth: crate::auth::Settings,
 }
 
 impl HttpTarget {
@@ -82,7 +84,12 @@ impl HttpTarget {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(format!("{text} is not an http:// or https:// URL"));
         }
-        Ok(HttpTarget { url, headers: Vec::new(), timeouts: HttpTimeouts::default() })
+        Ok(HttpTarget {
+            url,
+            headers: Vec::new(),
+            timeouts: HttpTimeouts::default(),
+            auth: Default::default(),
+        })
     }
 }
 

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance client scenarios against `sonde conformance-client`.
 # Usage: run.sh NODE CONFORMANCE_DIR SONDE [SCENARIO@VERSION...]
-# With no scenarios, runs every client scenario of the 2025-11-25 and 2026-07-28 requirement
-# sets except auth/* and extensions (sse-retry and elicitation-sep1034-client-defaults are in
-# the 2025-11-25 set). A scenario passes when the harness says OVERALL: PASSED with no
+# With no scenarios, runs every client scenario the harness lists for the 2025-11-25 and
+# 2026-07-28 requirement sets, auth/* included (extensions are not in those lists). A scenario passes when the harness says OVERALL: PASSED with no
 # warnings. Ends with the line "N passed, N failed"; exits 1 if any failed.
 set -u
 node=$1 pkg=$2 sonde=$3
@@ -13,7 +12,7 @@ if [ $# -eq 0 ]; then
   set --
   for version in 2025-11-25 2026-07-28; do
     listed=$($cli list --client --requirements "$version") || { echo "run.sh: the harness could not list scenarios" >&2; exit 1; }
-    for s in $(echo "$listed" | sed -n '/^Client scenarios/,/^$/p' | sed -n 's/^  - //p' | grep -v '^auth/'); do
+    for s in $(echo "$listed" | sed -n '/^Client scenarios/,/^$/p' | sed -n 's/^  - //p'); do
       set -- "$@" "$s@$version"
     done
   done

@@ -108,6 +108,29 @@ pub struct Global {
     /// HTTP: the longest silence on a response stream before it is given up.
     #[arg(help_heading = "HTTP servers", long, global = true, value_name = "MS", default_value_t = 300_000)]
     pub idle_timeout: u64,
+    /// OAuth: a client id registered beforehand with the server's authorization server (else
+    /// Sonde registers itself where the server allows it).
+    #[arg(help_heading = "Authorization (OAuth)", long, global = true, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// OAuth: the secret of --client-id, if it has one (never recorded).
+    #[arg(
+        help_heading = "Authorization (OAuth)",
+        long,
+        global = true,
+        value_name = "SECRET",
+        requires = "client_id"
+    )]
+    pub client_secret: Option<String>,
+    /// OAuth: the scopes to ask for, space-separated (default: what the server asks for).
+    #[arg(help_heading = "Authorization (OAuth)", long, global = true, value_name = "SCOPES")]
+    pub scope: Option<String>,
+    /// OAuth: an HTTPS URL serving Sonde's Client ID Metadata Document, used as the client id
+    /// where the authorization server supports them.
+    #[arg(help_heading = "Authorization (OAuth)", long, global = true, value_name = "URL")]
+    pub client_metadata_url: Option<String>,
+    /// OAuth: print the authorization URL instead of opening a browser.
+    #[arg(help_heading = "Authorization (OAuth)", long, global = true)]
+    pub no_browser: bool,
 }
 
 fn parse_env(s: &str) -> Result<(String, String), String> {
@@ -217,6 +240,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Credentials kept from authorizing with OAuth-protected servers.
+    Auth {
+        #[command(subcommand)]
+        action: AuthAction,
+    },
     /// Run the bundled demo MCP server on stdio.
     DemoServer,
     /// The client the official MCP conformance harness runs: `sonde conformance-client URL`,
@@ -233,6 +261,22 @@ pub enum ListAction {
     List {
         #[command(flatten)]
         common: Common,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AuthAction {
+    /// Which servers Sonde holds tokens for: the server, its authorization server, the client,
+    /// the scopes and when the token expires (never the token).
+    List {
+        /// One JSON object per credential on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Forget the credentials of the server at URL, or of every server.
+    Logout {
+        /// The server's URL, as given to --url (default: every server).
+        url: Option<String>,
     },
 }
 
@@ -379,6 +423,12 @@ impl Global {
                 secret: true,
             });
         }
+        target.auth = sonde_core::auth::Settings {
+            client_id: self.client_id.clone(),
+            client_secret: self.client_secret.clone(),
+            scope: self.scope.clone(),
+            client_metadata_url: self.client_metadata_url.clone(),
+        };
         target.timeouts = HttpTimeouts {
             connect: Duration::from_millis(self.connect_timeout),
             headers: Duration::from_millis(self.headers_timeout.unwrap_or(self.timeout)),

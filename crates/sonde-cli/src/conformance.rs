@@ -7,12 +7,15 @@
 //! started through a shell). Refuses: any protocol logic of its own. Every exchange goes
 //! through the same hub, negotiation and HTTP transport as every other command.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use sonde_core::auth::follow::Follow;
+use sonde_core::auth::{Authorizer, CredentialStore, Settings};
 use sonde_core::connection::ElicitAnswer;
 use sonde_core::era::{EraPolicy, MODERN};
-use sonde_core::hub::{Hub, HubError};
+use sonde_core::hub::{Hub, HubError, Target};
 use sonde_core::mcp::Session;
 
 use crate::args::{Global, Server};
@@ -51,7 +54,13 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     config.era = if version.as_str() >= MODERN { EraPolicy::Modern } else { EraPolicy::Legacy };
     let Some(log) = session_log() else { return FAILED };
     eprintln!("sonde: conformance scenario {scenario:?} at {version}; session log {}", log.path().display());
-    let hub = Hub::new(log.clone());
+    // The harness's authorization servers ask nothing of a person: the browser step follows
+    // their redirect to the loopback listener. Credentials last for the run only.
+    if let Target::Http(http) = &mut config.target {
+        http.auth = auth_settings(&context);
+    }
+    let authorizer = Authorizer { browser: Arc::new(Follow), store: CredentialStore::in_memory() };
+    let hub = Hub::new(log.clone()).with_authorizer(authorizer);
     let work = async {
         let id = hub.connect(&config).await?;
         let session = hub.session(id)?;
@@ -73,6 +82,22 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     let _ = log.flush();
     code
 }
+
+/// The client the harness expects: pre-registered credentials from the context, else its
+/// Client ID Metadata Document URL (used where the authorization server supports them; the
+/// harness does not serve it), else dynamic registration.
+fn auth_settings(context: &Value) -> Settings {
+    let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
+    Settings {
+        client_id: text("client_id"),
+        client_secret: text("client_secret"),
+        scope: None,
+        client_metadata_url: Some(CIMD_URL.to_owned()),
+    }
+}
+
+/// The conformance suite's Client ID Metadata Document URL (`basic-cimd`).
+const CIMD_URL: &str = "https://conformance-test.local/client-metadata.json";
 
 /// What each scenario needs the client to do, beyond connecting in its era.
 async fn exercise(session: &Session, scenario: &str, context: &Value) -> Result<(), HubError> {

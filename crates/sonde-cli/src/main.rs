@@ -11,6 +11,7 @@ mod out;
 
 mod args;
 mod arguments;
+mod auth;
 mod conformance;
 mod echo;
 mod exit;
@@ -40,6 +41,8 @@ fn main() {
         args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Log(log) => log_cmd::run(&log),
         args::Command::Sessions { json } => log_cmd::list(json),
+        args::Command::Auth { action: args::AuthAction::List { json } } => auth::list(json),
+        args::Command::Auth { action: args::AuthAction::Logout { url } } => auth::logout(url.as_deref()),
         command => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)

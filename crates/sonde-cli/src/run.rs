@@ -39,6 +39,9 @@ pub async fn run(global: &Global, command: Command) -> i32 {
             Err(e) => eprintln!("sonde: era verdicts are not cached: {e}"),
         }
     }
+    if global.url.is_some() {
+        hub = hub.with_authorizer(crate::auth::authorizer(global.no_browser));
+    }
     let hub = Arc::new(hub);
     let echo = echo::Echo { stderr: global.stderr, messages: global.log_level.is_some() };
     let copying = (echo.stderr || echo.messages).then(|| echo::start(&log, echo));
@@ -114,6 +117,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         Command::Log(_)
         | Command::Sessions { .. }
         | Command::DemoServer
+        | Command::Auth { .. }
         | Command::ConformanceClient { .. } => {
             unreachable!("handled in main")
         }

@@ -53,6 +53,13 @@ impl Loop {
         self.spine.log.append(entry);
         let release = self.outbox.release(ex);
         let ok = (200..300).contains(&status);
+        let request = matches!(purpose, Purpose::Request { .. });
+        if !ok && request && self.on_refused(ex, status, header("www-authenticate").as_deref()) {
+            if release {
+                self.flush_queued();
+            }
+            return;
+        }
         match purpose {
             Purpose::Request { method, .. } if method == "initialize" && ok => {
                 if let Some(session) = header("mcp-session-id") {

@@ -25,6 +25,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
+mod authorize;
 mod inbound;
 mod outbound;
 mod state;
@@ -40,6 +41,7 @@ use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::process::{duration_words, ExitInfo};
 use crate::transport::{is_secret_name, sse, HttpMode, HttpTarget};
 use crate::wire::{Message, RequestId};
+use authorize::Auth;
 use state::{Exchange, Outbox, Purpose, Resume, Session, Streams};
 
 /// How long closing waits for the DELETE that ends a session.
@@ -61,24 +63,35 @@ struct Loop {
     closing: Option<Instant>,
     closed: bool,
     status: watch::Sender<Status>,
+    /// OAuth: the token requests carry, and the flow that gets one.
+    auth: Auth,
+}
+
+/// What a loop is given besides its target: the log, options, who answers server requests,
+/// and who authorizes when the server asks.
+pub struct Parts {
+    pub log: Arc<WireLog>,
+    pub options: Options,
+    pub responder: Arc<dyn Responder>,
+    pub authorizer: Option<Arc<crate::auth::Authorizer>>,
 }
 
 /// Starts the loop for an HTTP server. Nothing is sent until the first request. Returns the
-/// connection's status.
+/// connection's status, and whether it is waiting for an authorization.
 pub fn start(
     conn: u64,
     target: HttpTarget,
     mode: HttpMode,
-    log: Arc<WireLog>,
-    options: Options,
-    responder: Arc<dyn Responder>,
+    parts: Parts,
     commands: mpsc::UnboundedReceiver<Command>,
-) -> Result<watch::Receiver<Status>, String> {
+) -> Result<(watch::Receiver<Status>, watch::Receiver<bool>), String> {
     let client = client(&target)?;
     let (status, status_rx) = watch::channel(Status::Open);
     let (events, events_rx) = mpsc::unbounded_channel();
-    let (spine, late_replies) = Spine::new(conn, log, options, responder);
+    let auth = Auth::new(parts.authorizer, &target.url);
+    let (spine, late_replies) = Spine::new(conn, parts.log, parts.options, parts.responder);
     let post_url = (mode == HttpMode::Streamable).then(|| target.url.clone());
+    let (authorized_tx, authorized_rx) = mpsc::unbounded_channel();
     let lp = Loop {
         spine,
         client,
@@ -90,9 +103,11 @@ pub fn start(
         closing: None,
         closed: false,
         status,
+        auth: auth.with_channel(authorized_tx),
     };
-    tokio::spawn(run(lp, commands, events_rx, late_replies));
-    Ok(status_rx)
+    let authorizing = lp.auth.running();
+    tokio::spawn(run(lp, commands, events_rx, late_replies, authorized_rx));
+    Ok((status_rx, authorizing))
 }
 
 /// The HTTP client: rustls, the connect timeout, and redirects only within the origin, so
@@ -124,6 +139,7 @@ async fn run(
     mut commands: mpsc::UnboundedReceiver<Command>,
     mut events: mpsc::UnboundedReceiver<Event>,
     mut late_replies: mpsc::UnboundedReceiver<Message>,
+    mut authorized: mpsc::UnboundedReceiver<authorize::Outcome>,
 ) {
     let mut commands_open = true;
     if lp.mode == HttpMode::LegacySse {
@@ -135,6 +151,7 @@ async fn run(
         tokio::select! {
             command = commands.recv(), if commands_open => commands_open = lp.received(command),
             Some(event) = events.recv() => lp.on_event(event),
+            Some(outcome) = authorized.recv() => lp.on_authorized(outcome),
             Some(reply) = late_replies.recv(), if !lp.closed => {
                 lp.send_reply(reply, "a reply answered later".into());
             },

@@ -52,6 +52,7 @@ impl Loop {
         }
         headers.extend(mirrored);
         headers.extend(self.user_headers());
+        headers.extend(self.auth.header(&self.target.headers));
         (self.streams.next_ex(), url, headers)
     }
 
@@ -169,6 +170,7 @@ impl Loop {
         headers.extend(self.session.headers(false));
         headers.extend(extra);
         headers.extend(self.user_headers());
+        headers.extend(self.auth.header(&self.target.headers));
         let ex = self.streams.next_ex();
         let mut entry =
             Entry::new(self.spine.conn, Kind::Http, Direction::Out).with_detail(format!("{method} {url}"));

@@ -7,6 +7,8 @@
 //! the loop (`mod.rs` and its siblings) decides when each changes.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -172,6 +174,8 @@ pub(super) struct Outbox {
     /// The exchange of `notifications/initialized`, then of the GET stream, while it is on
     /// its way: nothing else is posted until it has answered.
     pub gate: Option<u64>,
+    /// An authorization flow is running: requests wait for its token.
+    pub authorizing: bool,
 }
 
 impl Outbox {
@@ -179,6 +183,8 @@ impl Outbox {
     pub(super) fn held(&self) -> Option<&'static str> {
         if self.post_url.is_none() {
             Some("queued until the server names its POST endpoint")
+        } else if self.authorizing {
+            Some("queued until the authorization is done")
         } else if self.gate.is_some() {
             Some("queued until the server has accepted notifications/initialized and answered the GET stream")
         } else {
@@ -199,7 +205,8 @@ impl Outbox {
 /// The exchanges in flight and the streams waiting to be resumed.
 pub(super) struct Streams {
     pub events: mpsc::UnboundedSender<Event>,
-    next_ex: u64,
+    /// Shared with an authorization flow, whose exchanges are numbered in the same sequence.
+    next_ex: Arc<AtomicU64>,
     pub exchanges: HashMap<u64, Exchange>,
     pub resumes: Vec<Resume>,
     /// How many times in a row the GET stream ended before any event.
@@ -208,14 +215,23 @@ pub(super) struct Streams {
 
 impl Streams {
     pub(super) fn new(events: mpsc::UnboundedSender<Event>) -> Streams {
-        Streams { events, next_ex: 1, exchanges: HashMap::new(), resumes: Vec::new(), listen_failures: 0 }
+        Streams {
+            events,
+            next_ex: Arc::new(AtomicU64::new(1)),
+            exchanges: HashMap::new(),
+            resumes: Vec::new(),
+            listen_failures: 0,
+        }
     }
 
     /// The number of the next exchange.
     pub(super) fn next_ex(&mut self) -> u64 {
-        let ex = self.next_ex;
-        self.next_ex += 1;
-        ex
+        self.next_ex.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The exchange numbers, for an authorization flow to take from.
+    pub(super) fn counter(&self) -> Arc<AtomicU64> {
+        self.next_ex.clone()
     }
 
     pub(super) fn abort_all(&self) {

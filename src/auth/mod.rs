@@ -1,0 +1,63 @@
+//! OAuth 2.1 for remote servers, as the MCP authorization specification of each revision asks
+//! of a client (protocol.md §7): reading a server's `401`/`403` challenge, finding its
+//! protected-resource and authorization-server metadata, PKCE, scopes, the client's
+//! registration, the browser step on a loopback listener, tokens and their refresh, and keeping
+//! credentials between runs.
+//!
+//! Owns: the flow (`flow`) and its rules as pure functions, each testable without a network.
+//! Refuses: opening a browser (a front end supplies a [`Browser`]), the MCP requests themselves
+//! (the HTTP loop holds them while a flow runs and sends them again with the token), and any
+//! other grant than the authorization code with PKCE.
+
+pub mod discovery;
+pub mod flow;
+pub mod follow;
+pub mod issuer;
+pub mod loopback;
+pub mod metadata;
+pub mod pkce;
+pub mod record;
+pub mod redact;
+pub mod register;
+pub mod scope;
+pub mod store;
+pub mod token;
+
+use std::sync::Arc;
+
+pub use store::{Credential, CredentialStore};
+
+/// What the person said about the client Sonde is (`--client-id`, `--client-secret`,
+/// `--scope`, `--client-metadata-url`).
+#[derive(Clone, Default, PartialEq)]
+pub struct Settings {
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    /// Replaces the scopes the server asks for.
+    pub scope: Option<String>,
+    /// An HTTPS URL serving Sonde's Client ID Metadata Document.
+    pub client_metadata_url: Option<String>,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| redact::REDACTED))
+            .field("scope", &self.scope)
+            .field("client_metadata_url", &self.client_metadata_url)
+            .finish()
+    }
+}
+
+/// Shows the person an authorization URL: opens the system browser, prints it, or (the
+/// conformance client) follows it without a person.
+pub trait Browser: Send + Sync {
+    fn open(&self, url: &url::Url) -> Result<(), String>;
+}
+
+/// What a front end gives the core so its HTTP connections can authorize.
+pub struct Authorizer {
+    pub browser: Arc<dyn Browser>,
+    pub store: CredentialStore,
+}

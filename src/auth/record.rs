@@ -1,0 +1,188 @@
+//! The HTTP exchanges of an authorization flow, each recorded in the wire log as the MCP ones
+//! are: an `http` entry for the request (method, URL, headers, body) and one for the response
+//! (status, headers, body), with the step it belongs to in its detail and every credential
+//! shown as `[redacted]`.
+//!
+//! Owns: sending one request and recording both halves. Refuses: what the bodies mean.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
+use crate::transport::is_secret_name;
+use crate::transport::sse::error_chain;
+
+/// The steps of a flow, as the log and the window name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Discovery,
+    Registration,
+    Authorization,
+    Token,
+    Refresh,
+}
+
+impl Step {
+    pub fn word(self) -> &'static str {
+        match self {
+            Step::Discovery => "discovery",
+            Step::Registration => "registration",
+            Step::Authorization => "authorization",
+            Step::Token => "token",
+            Step::Refresh => "refresh",
+        }
+    }
+}
+
+/// How long one exchange of the flow may take, head and body.
+const EXCHANGE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest body read from an authorization or metadata endpoint.
+const MAX_BODY: usize = 1 << 20;
+
+/// A response, read whole.
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The start of the body, for an error message; credentials removed.
+    pub fn excerpt(&self) -> String {
+        let shown = super::redact::body(&self.body);
+        let text = String::from_utf8_lossy(&shown);
+        let text: String = text.chars().filter(|c| !c.is_control()).take(300).collect();
+        if text.is_empty() {
+            "an empty body".into()
+        } else {
+            text
+        }
+    }
+}
+
+/// Sends the flow's requests on the connection's behalf and records them in its log.
+#[derive(Clone)]
+pub struct Recorder {
+    pub client: reqwest::Client,
+    pub log: Arc<WireLog>,
+    pub conn: u64,
+    /// The connection's exchange numbers, shared with its HTTP loop.
+    pub exchanges: Arc<AtomicU64>,
+}
+
+impl Recorder {
+    /// A note in the connection's log about the flow.
+    pub fn note(&self, step: Step, text: impl AsRef<str>) {
+        let detail = format!("authorization · {}: {}", step.word(), text.as_ref());
+        self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    pub async fn get(&self, step: Step, url: &url::Url) -> Result<Response, String> {
+        self.send(step, reqwest::Method::GET, url, vec![("Accept".into(), "application/json".into())], None)
+            .await
+    }
+
+    /// A POST of `body` as `content_type`.
+    pub async fn post(
+        &self,
+        step: Step,
+        url: &url::Url,
+        content_type: &str,
+        mut headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    ) -> Result<Response, String> {
+        headers.push(("Content-Type".into(), content_type.into()));
+        headers.push(("Accept".into(), "application/json".into()));
+        self.send(step, reqwest::Method::POST, url, headers, Some(body)).await
+    }
+
+    async fn send(
+        &self,
+        step: Step,
+        method: reqwest::Method,
+        url: &url::Url,
+        headers: Vec<(String, String)>,
+        body: Option<Vec<u8>>,
+    ) -> Result<Response, String> {
+        let ex = self.exchanges.fetch_add(1, Ordering::Relaxed);
+        let shown_url = super::redact::url(url);
+        let mut out = Entry::new(self.conn, Kind::Http, Direction::Out)
+            .with_detail(format!("authorization · {}: {method} {shown_url}", step.word()));
+        if let Some(body) = &body {
+            out = out.with_owned_bytes(super::redact::body(body));
+        }
+        out.http = Some(HttpInfo {
+            exchange: ex,
+            method: Some(method.to_string()),
+            url: Some(shown_url.clone()),
+            headers: redacted(&headers),
+            ..HttpInfo::default()
+        });
+        self.log.append(out);
+        let mut request = self.client.request(method.clone(), url.clone()).timeout(EXCHANGE_TIMEOUT);
+        for (name, value) in &headers {
+            request = request.header(name, value);
+        }
+        if let Some(body) = body {
+            request = request.body(body);
+        }
+        let failed = |why: String| {
+            let detail = format!("authorization · {}: {method} {shown_url} failed: {why}", step.word());
+            let mut entry = Entry::new(self.conn, Kind::Http, Direction::In).with_detail(detail.clone());
+            entry.http = Some(HttpInfo { exchange: ex, ..HttpInfo::default() });
+            self.log.append(entry);
+            format!("{method} {shown_url} failed: {why}")
+        };
+        let response = request.send().await.map_err(|e| failed(error_chain(&e)))?;
+        let status = response.status().as_u16();
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .collect();
+        let mut body = Vec::new();
+        let mut response = response;
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) if body.len() + chunk.len() <= MAX_BODY => body.extend_from_slice(&chunk),
+                Ok(Some(_)) => return Err(failed(format!("the body is larger than {MAX_BODY} bytes"))),
+                Ok(None) => break,
+                Err(e) => return Err(failed(error_chain(&e))),
+            }
+        }
+        let reason =
+            reqwest::StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
+        let mut entry = Entry::new(self.conn, Kind::Http, Direction::In)
+            .with_detail(format!("authorization · {}: HTTP {status} {reason}", step.word()));
+        if !body.is_empty() {
+            entry = entry.with_owned_bytes(super::redact::body(&body));
+        }
+        entry.http = Some(HttpInfo {
+            exchange: ex,
+            status: Some(status),
+            headers: redacted(&headers),
+            ..HttpInfo::default()
+        });
+        self.log.append(entry);
+        Ok(Response { status, headers, body })
+    }
+}
+
+fn redacted(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let value = if is_secret_name(name) { super::redact::REDACTED.to_owned() } else { value.clone() };
+            (name.clone(), value)
+        })
+        .collect()
+}

@@ -1,0 +1,201 @@
+//! Credentials kept between runs, keyed by authorization-server issuer and resource: the
+//! client registration, the tokens and where to refresh them. They live in
+//! `credentials.json` in Sonde's config directory, readable by the user only (0600 in a 0700
+//! directory; both are tightened when found looser).
+//!
+//! Owns: the file and its records. Refuses: the flow (which decides when a record is used or
+//! replaced) and printing a secret: `Debug` shows none.
+
+use std::io::{self, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+/// What one authorization left: keyed by `issuer` and `resource`.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
+pub struct Credential {
+    pub issuer: String,
+    /// The MCP server's URL, as Sonde connects to it.
+    pub resource: String,
+    pub token_endpoint: String,
+    pub client_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// `client_secret_basic`, `client_secret_post` or `none`.
+    pub auth_method: String,
+    pub access_token: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
+    /// When the access token expires, in seconds since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<u64>,
+    /// The scopes asked for (and granted, when the server said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credential")
+            .field("issuer", &self.issuer)
+            .field("resource", &self.resource)
+            .field("client_id", &self.client_id)
+            .field("scope", &self.scope)
+            .field("expires_at", &self.expires_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Credential {
+    pub fn expired(&self, now: u64) -> bool {
+        self.expires_at.is_some_and(|at| at <= now)
+    }
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct File {
+    #[serde(default)]
+    credentials: Vec<Credential>,
+}
+
+/// The credentials file, or (without a path) credentials kept for this process only.
+#[derive(Debug)]
+pub struct CredentialStore {
+    path: Option<PathBuf>,
+    memory: Mutex<Vec<Credential>>,
+}
+
+impl CredentialStore {
+    pub fn at(path: impl Into<PathBuf>) -> CredentialStore {
+        CredentialStore { path: Some(path.into()), memory: Mutex::default() }
+    }
+
+    /// `credentials.json` in Sonde's config directory.
+    pub fn default_location() -> io::Result<CredentialStore> {
+        Ok(CredentialStore::at(crate::files::config_dir()?.join("credentials.json")))
+    }
+
+    /// Credentials that last as long as the process (the conformance client's).
+    pub fn in_memory() -> CredentialStore {
+        CredentialStore { path: None, memory: Mutex::default() }
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    pub fn list(&self) -> io::Result<Vec<Credential>> {
+        match &self.path {
+            None => Ok(self.memory.lock().unwrap().clone()),
+            Some(path) => read(path),
+        }
+    }
+
+    /// The newest credential for `resource`.
+    pub fn find(&self, resource: &str) -> io::Result<Option<Credential>> {
+        Ok(self.list()?.into_iter().rev().find(|c| c.resource == resource))
+    }
+
+    /// Keeps `credential`, replacing the one of the same issuer and resource.
+    pub fn save(&self, credential: Credential) -> io::Result<()> {
+        self.change(|all| {
+            all.retain(|c| !(c.issuer == credential.issuer && c.resource == credential.resource));
+            all.push(credential);
+        })
+    }
+
+    /// Forgets the credentials of `resource`, or all of them; returns those forgotten.
+    pub fn remove(&self, resource: Option<&str>) -> io::Result<Vec<Credential>> {
+        let mut removed = Vec::new();
+        self.change(|all| {
+            let (gone, kept) =
+                std::mem::take(all).into_iter().partition(|c| resource.is_none_or(|r| c.resource == r));
+            removed = gone;
+            *all = kept;
+        })?;
+        Ok(removed)
+    }
+
+    fn change(&self, edit: impl FnOnce(&mut Vec<Credential>)) -> io::Result<()> {
+        let Some(path) = &self.path else {
+            edit(&mut self.memory.lock().unwrap());
+            return Ok(());
+        };
+        // One writer at a time within the process; the rename keeps readers whole.
+        let _guard = self.memory.lock().unwrap();
+        let mut all = read(path)?;
+        edit(&mut all);
+        write_private(path, &File { credentials: all })
+    }
+}
+
+fn read(path: &Path) -> io::Result<Vec<Credential>> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice::<File>(&bytes).map(|f| f.credentials).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} is not Sonde's credentials file: {e}", path.display()),
+            )
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes through a 0600 temporary file and a rename, in a 0700 directory.
+fn write_private(path: &Path, file: &File) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    let _ = std::fs::remove_file(&tmp);
+    let mut out = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
+    out.write_all(&serde_json::to_vec_pretty(file).expect("serializes"))?;
+    out.sync_all()?;
+    std::fs::rename(tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn credential(issuer: &str, resource: &str, token: &str) -> Credential {
+        Credential {
+            issuer: issuer.into(),
+            resource: resource.into(),
+            token_endpoint: format!("{issuer}/token"),
+            client_id: "c".into(),
+            client_secret: Some("s3cret".into()),
+            auth_method: "client_secret_basic".into(),
+            access_token: token.into(),
+            refresh_token: Some("r".into()),
+            expires_at: Some(10),
+            scope: None,
+        }
+    }
+
+    #[test]
+    fn credentials_are_private_keyed_by_issuer_and_resource_and_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sonde/credentials.json");
+        let store = CredentialStore::at(&path);
+        store.save(credential("https://as", "http://s/mcp", "t1")).unwrap();
+        store.save(credential("https://as", "http://s/mcp", "t2")).unwrap();
+        store.save(credential("https://as", "http://other/mcp", "t3")).unwrap();
+        assert_eq!(store.list().unwrap().len(), 2, "the same issuer and resource is replaced");
+        assert_eq!(store.find("http://s/mcp").unwrap().unwrap().access_token, "t2");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert!(!format!("{:?}", store.list().unwrap()).contains("s3cret"));
+        let gone = store.remove(Some("http://s/mcp")).unwrap();
+        assert_eq!(gone.len(), 1);
+        assert!(store.find("http://s/mcp").unwrap().is_none());
+        assert_eq!(store.remove(None).unwrap().len(), 1);
+        assert!(store.list().unwrap().is_empty());
+        assert!(credential("a", "b", "c").expired(10) && !credential("a", "b", "c").expired(9));
+    }
+}
