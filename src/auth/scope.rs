@@ -59,7 +59,7 @@ pub struct Attempts(u32);
 
 impl Attempts {
     /// Takes one more attempt, or says why there is none left.
-    pub fn next(&mut self) -> Result<u32, String> {
+    pub fn take(&mut self) -> Result<u32, String> {
         if self.0 >= MAX_AUTHORIZATIONS {
             return Err(format!(
                 "the server still refuses after {MAX_AUTHORIZATIONS} authorizations; giving up rather than asking again"
@@ -133,8 +133,8 @@ mod tests {
     fn step_up_stops_after_the_bound() {
         let mut attempts = Attempts::default();
         for n in 1..=MAX_AUTHORIZATIONS {
-            assert_eq!(attempts.next(), Ok(n));
+            assert_eq!(attempts.take(), Ok(n));
         }
-        assert!(attempts.next().unwrap_err().contains("giving up"));
+        assert!(attempts.take().unwrap_err().contains("giving up"));
     }
 }

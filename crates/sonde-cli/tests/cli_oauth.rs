@@ -128,7 +128,10 @@ fn credentials(home: &Path) -> (PathBuf, Vec<Value>) {
 }
 
 fn secrets_of(credential: &Value) -> Vec<String> {
-    ["access_token", "refresh_token"].iter().filter_map(|k| credential[k].as_str().map(str::to_owned)).collect()
+    ["access_token", "refresh_token"]
+        .iter()
+        .filter_map(|k| credential[k].as_str().map(str::to_owned))
+        .collect()
 }
 
 #[test]

@@ -98,7 +98,7 @@ impl Loop {
         }
         let Some(exchange) = self.streams.exchanges.get_mut(&ex) else { return false };
         let Purpose::Request { id, method, body } = exchange.purpose.clone() else { return false };
-        if let Err(why) = self.auth.attempts.entry(id.clone()).or_default().next() {
+        if let Err(why) = self.auth.attempts.entry(id.clone()).or_default().take() {
             self.note(format!("{method} {id} was refused (HTTP {status}): {why}"));
             return false;
         }
