@@ -152,7 +152,9 @@ def install(check, driver, wait, shot, h):
             try:
                 wait.until(lambda d: box.get_attribute("value") == text)
             except TimeoutException:
-                raise AssertionError(f"{after} left {box.get_attribute('value')!r}, not {text!r}") from None
+                focus = driver.execute_script(
+                    "return [document.hasFocus(), document.activeElement && document.activeElement.outerHTML.slice(0, 80)]")
+                raise AssertionError(f"{after} left {box.get_attribute('value')!r}, not {text!r} (focus {focus})") from None
 
         h["press_on_window"]("ctrl+z")
         becomes("", "Undo")
