@@ -102,15 +102,16 @@ impl Flows {
                 Ok(()) => StepState::Done,
                 Err(reason) => StepState::Failed { reason: reason.to_owned() },
             };
-            finish_running(flow, state);
+            let running = flow.steps.last().is_some_and(|s| s.state == StepState::Running);
+            match (running, &state, flow.steps.last_mut()) {
+                (true, _, _) => finish_running(flow, state),
+                // A failure with no step running is the last step's: its reason is not lost.
+                (false, StepState::Failed { .. }, Some(last)) => last.state = state,
+                _ => {}
+            }
             flow.waiting_at = None;
             flow.over = true;
         });
-    }
-
-    /// Forgets the flows of connections that are gone.
-    pub fn forget(&self, conn: u64) {
-        self.table.lock().unwrap().remove(&conn);
     }
 
     fn change(&self, conn: u64, edit: impl FnOnce(&mut Flow)) {
@@ -161,5 +162,13 @@ mod tests {
         assert_eq!(seen, 6, "every change is broadcast");
         flows.begin(3, "http://s/mcp");
         assert!(flows.snapshot()[0].steps.is_empty(), "a new flow replaces the old");
+        // A step that failed and a flow that then ends with another reason: the last says it.
+        flows.step(3, Step::Refresh);
+        flows.failed(3, "invalid_grant");
+        flows.end(3, Err("the server is gone"));
+        assert_eq!(
+            flows.snapshot()[0].steps[0].state,
+            StepState::Failed { reason: "the server is gone".into() }
+        );
     }
 }
