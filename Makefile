@@ -90,7 +90,7 @@ $(CACHE)/e2e-venv/bin/python:
 
 # System packages: a C toolchain, WebKitGTK and friends for the desktop app, Node.js and npm,
 # Python's venv, and Xvfb, WebKitWebDriver and Chromium for the UI tests.
-APT_PACKAGES := build-essential pkg-config curl file libssl-dev libwebkit2gtk-4.1-dev libxdo-dev \
+APT_PACKAGES := build-essential pkg-config curl file libssl-dev libwebkit2gtk-4.1-dev libxdo-dev dbus-daemon gnome-keyring \
 	libayatana-appindicator3-dev librsvg2-dev nodejs npm python3-venv xvfb xauth webkit2gtk-driver \
 	chromium fonts-dejavu-core imagemagick xdotool x11-utils
 deps:

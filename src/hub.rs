@@ -171,6 +171,11 @@ impl Hub {
         self
     }
 
+    /// The authorizer HTTP connections use, when there is one: its credentials and flows.
+    pub fn authorizer(&self) -> Option<&Arc<Authorizer>> {
+        self.authorizer.as_ref()
+    }
+
     pub fn log(&self) -> &Arc<WireLog> {
         &self.log
     }

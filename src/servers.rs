@@ -59,6 +59,41 @@ pub struct SavedServer {
     /// Start it again when it ends by itself, backing off, until a crash loop.
     #[serde(default)]
     pub restart_on_exit: bool,
+    /// Who Sonde is to an HTTP server's authorization server (OAuth), when the person set it;
+    /// without it Sonde registers itself where the server allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthClient>,
+}
+
+/// A client the person registered with an authorization server, the scopes to ask for, or the
+/// URL of Sonde's Client ID Metadata Document. The secret is never written to the wire log.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthClient {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// Space-separated; replaces the scopes the server asks for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_metadata_url: Option<String>,
+}
+
+impl OAuthClient {
+    /// The core's settings: blank fields are left out.
+    fn settings(&self) -> crate::auth::Settings {
+        let given =
+            |v: &Option<String>| v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
+        crate::auth::Settings {
+            client_id: given(&self.client_id),
+            client_secret: given(&self.client_secret),
+            scope: given(&self.scope),
+            client_metadata_url: given(&self.client_metadata_url),
+        }
+    }
 }
 
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -86,6 +121,7 @@ impl SavedServer {
             grace_term_ms: None,
             inherit_env: false,
             restart_on_exit: false,
+            oauth: None,
         }
     }
 
@@ -95,6 +131,7 @@ impl SavedServer {
             Some(url) => {
                 let mut target = HttpTarget::new(url)?;
                 target.headers = self.headers.clone();
+                target.auth = self.oauth.as_ref().map(OAuthClient::settings).unwrap_or_default();
                 ServerConfig::http(target)
             }
             None => {
@@ -275,11 +312,15 @@ impl Servers {
         })
     }
 
-    /// The values of every saved environment variable long enough to be worth hiding, for
+    /// The values of every saved environment variable and client secret long enough to be worth hiding, for
     /// redacting an export. Short values (`1`, `on`) would blank out unrelated text.
     pub fn secrets(&self) -> Vec<String> {
         let list = self.list.lock().unwrap();
-        list.iter().flat_map(|s| s.env.iter().map(|v| v.value.clone())).filter(|v| v.len() >= 4).collect()
+        let secrets = |s: &SavedServer| {
+            let client = s.oauth.as_ref().and_then(|o| o.client_secret.clone());
+            s.env.iter().map(|v| v.value.clone()).chain(client).collect::<Vec<_>>()
+        };
+        list.iter().flat_map(secrets).filter(|v| v.len() >= 4).collect()
     }
 
     fn change(&self, edit: impl FnOnce(&mut Vec<SavedServer>)) -> Result<Vec<SavedServer>, ServersError> {
@@ -365,6 +406,31 @@ pub fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saved_oauth_client_reaches_the_http_target_and_its_secret_is_redacted_in_exports() {
+        let path = std::env::temp_dir().join(format!("sonde-servers-oauth-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let servers = Servers::load(ServerStore::at(&path), "demo").unwrap();
+        let oauth = OAuthClient {
+            client_id: Some(" sonde-app ".into()),
+            client_secret: Some("hunter22".into()),
+            scope: Some("  ".into()),
+            client_metadata_url: None,
+        };
+        let saved = SavedServer {
+            url: Some("http://127.0.0.1:1/mcp".into()),
+            oauth: Some(oauth),
+            ..SavedServer::blank("Protected")
+        };
+        servers.save(saved.clone()).unwrap();
+        let Target::Http(target) = saved.to_config().unwrap().target else { panic!("an HTTP server") };
+        assert_eq!(target.auth.client_id.as_deref(), Some("sonde-app"));
+        assert_eq!(target.auth.client_secret.as_deref(), Some("hunter22"));
+        assert_eq!(target.auth.scope, None, "a blank scope is no scope");
+        assert!(servers.secrets().contains(&"hunter22".to_owned()));
+        let _ = std::fs::remove_file(&path);
+    }
 
     #[test]
     fn the_first_load_holds_the_demo_server_and_saves_round_trip() {

@@ -35,6 +35,7 @@ import extensions
 import forms
 import panels
 import window
+import oauth
 import results
 import sessions
 
@@ -591,6 +592,10 @@ forms.install(check, driver, wait, shot, {
 extensions.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything, "ensure_connected": ensure_connected,
     "set_filter": set_filter, "call_tool": call_tool, "xpath_text": xpath_text,
+})
+oauth.install(check, driver, wait, shot, {
+    "saved": saved, "ready_status": ready_status, "call_tool": call_tool, "set_filter": set_filter,
+    "free_port": free_port, "wait_listening": wait_listening,
 })
 results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,

@@ -5,6 +5,7 @@
 //! before the app exits.
 //! Refuses: protocol logic, loops and sleeps; those live in the core. Commands are a few lines.
 
+pub mod auth_cmd;
 pub mod bindings;
 pub mod commands;
 pub mod links;
@@ -63,6 +64,10 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         surface::subscribe,
         surface::unsubscribe,
         links::link_open,
+        auth_cmd::auth_flows_follow,
+        auth_cmd::auth_open,
+        auth_cmd::credentials_list,
+        auth_cmd::credentials_forget,
         roots_cmd::connection_roots,
         roots_cmd::connection_roots_set,
         tasks_cmd::tasks_follow,

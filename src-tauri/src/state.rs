@@ -47,7 +47,9 @@ impl AppState {
     /// The state in the user's directories.
     pub fn open() -> std::io::Result<AppState> {
         let log = WireLog::create_in(&sessions_dir()?)?;
-        let hub = Hub::new(log).with_era_cache(EraCache::default_location()?);
+        let hub = Hub::new(log)
+            .with_era_cache(EraCache::default_location()?)
+            .with_authorizer(crate::auth_cmd::authorizer());
         AppState::new(hub, ServerStore::default_location()?)
     }
 

@@ -44,13 +44,18 @@ pub async fn run(
 ) -> Result<Credential, String> {
     if let (false, Some(held)) = (trigger.step_up, &trigger.held) {
         if let Some(refresh_token) = &held.refresh_token {
+            rec.step(Step::Refresh);
             match refresh(rec, held, refresh_token).await {
                 Ok(fresh) => return Ok(fresh),
-                Err(why) => rec.note(Step::Refresh, format!("{why}; authorizing again")),
+                Err(why) => {
+                    rec.note(Step::Refresh, format!("{why}; authorizing again"));
+                    rec.failed(&why);
+                }
             }
         }
     }
     let challenge = trigger.challenge.as_ref();
+    rec.step(Step::Discovery);
     let (resource_meta, resource) = discover_resource(rec, server, challenge).await?;
     let issuer = resource_meta.authorization_servers.first().cloned().unwrap_or_else(|| {
         // Before RFC 9728 (2025-03-26) the MCP server's origin was its authorization server.
@@ -81,6 +86,7 @@ pub async fn run(
             )
         })
     };
+    rec.step(Step::Registration);
     let loopback = Loopback::bind().await?;
     let redirect_uri = loopback.redirect_uri().to_owned();
     let known =
@@ -93,6 +99,7 @@ pub async fn run(
         });
     let client = register::choose(rec, settings, &meta, &redirect_uri, scope.as_deref(), known).await?;
 
+    rec.step(Step::Authorization);
     let pkce = Pkce::new();
     let state = random_token();
     let mut url = authorization_endpoint.clone();
@@ -114,6 +121,7 @@ pub async fn run(
         Step::Authorization,
         format!("asking the person to authorize at {url}; waiting for the redirect to {redirect_uri}"),
     );
+    rec.waiting(&url);
     authorizer.browser.open(&url)?;
     let params = loopback.wait(&state, loopback::LIMIT).await?;
     let iss = params.get("iss").map(String::as_str);
@@ -131,6 +139,7 @@ pub async fn run(
         ),
     );
 
+    rec.step(Step::Token);
     let tokens =
         token::exchange_code(rec, &token_endpoint, &client, code, &redirect_uri, &pkce.verifier, &resource)
             .await?;

@@ -13,9 +13,11 @@ pub mod discovery;
 pub mod flow;
 pub mod follow;
 pub mod issuer;
+pub mod keychain;
 pub mod loopback;
 pub mod metadata;
 pub mod pkce;
+pub mod progress;
 pub mod record;
 pub mod redact;
 pub mod register;
@@ -25,7 +27,7 @@ pub mod token;
 
 use std::sync::Arc;
 
-pub use store::{Credential, CredentialStore};
+pub use store::{Credential, CredentialStore, CredentialView};
 
 /// What the person said about the client Sonde is (`--client-id`, `--client-secret`,
 /// `--scope`, `--client-metadata-url`).
@@ -56,8 +58,16 @@ pub trait Browser: Send + Sync {
     fn open(&self, url: &url::Url) -> Result<(), String>;
 }
 
-/// What a front end gives the core so its HTTP connections can authorize.
+/// What a front end gives the core so its HTTP connections can authorize, and where it sees
+/// each flow's steps.
 pub struct Authorizer {
     pub browser: Arc<dyn Browser>,
     pub store: CredentialStore,
+    pub flows: Arc<progress::Flows>,
+}
+
+impl Authorizer {
+    pub fn new(browser: Arc<dyn Browser>, store: CredentialStore) -> Authorizer {
+        Authorizer { browser, store, flows: Arc::default() }
+    }
 }

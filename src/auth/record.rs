@@ -9,12 +9,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::progress::Flows;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::transport::is_secret_name;
 use crate::transport::sse::error_chain;
 
 /// The steps of a flow, as the log and the window name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Step {
     Discovery,
     Registration,
@@ -77,9 +80,26 @@ pub struct Recorder {
     pub conn: u64,
     /// The connection's exchange numbers, shared with its HTTP loop.
     pub exchanges: Arc<AtomicU64>,
+    /// Where the flow's steps are shown as they happen.
+    pub flows: Arc<Flows>,
 }
 
 impl Recorder {
+    /// `step` starts (the one before it is done).
+    pub fn step(&self, step: Step) {
+        self.flows.step(self.conn, step);
+    }
+
+    /// The running step failed with `reason`, and the flow goes on another way.
+    pub fn failed(&self, reason: &str) {
+        self.flows.failed(self.conn, reason);
+    }
+
+    /// The flow waits for the person at `url`.
+    pub fn waiting(&self, url: &url::Url) {
+        self.flows.waiting(self.conn, url.as_str());
+    }
+
     /// A note in the connection's log about the flow.
     pub fn note(&self, step: Step, text: impl AsRef<str>) {
         let detail = format!("authorization · {}: {}", step.word(), text.as_ref());

@@ -74,9 +74,10 @@ pub async fn choose(
     let Some(endpoint) = &metadata.registration_endpoint else {
         return Err(format!(
             "{} supports neither dynamic client registration nor{} client metadata documents, so Sonde \
-             needs a client registered there: pass its id with --client-id (and --client-secret if it has one)",
+             needs a client registered there: give its client id (and secret, if it has one): \
+             --client-id and --client-secret in the CLI, the server's OAuth client in the window",
             metadata.issuer.as_deref().unwrap_or("the authorization server"),
-            if settings.client_metadata_url.is_some() { "" } else { " (without --client-metadata-url)" },
+            if settings.client_metadata_url.is_some() { "" } else { " (without a metadata document URL)" },
         ));
     };
     let endpoint =

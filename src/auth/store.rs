@@ -1,10 +1,11 @@
 //! Credentials kept between runs, keyed by authorization-server issuer and resource: the
-//! client registration, the tokens and where to refresh them. They live in
-//! `credentials.json` in Sonde's config directory, readable by the user only (0600 in a 0700
-//! directory; both are tightened when found looser).
+//! client registration, the tokens and where to refresh them. They live in the Secret Service
+//! when one answers on the session bus (`keychain`), else in `credentials.json` in Sonde's
+//! config directory, readable by the user only (0600 in a 0700 directory; both are tightened
+//! when found looser).
 //!
-//! Owns: the file and its records. Refuses: the flow (which decides when a record is used or
-//! replaced) and printing a secret: `Debug` shows none.
+//! Owns: the records and where they are kept. Refuses: the flow (which decides when a record is
+//! used or replaced) and printing a secret: `Debug` shows none.
 
 use std::io::{self, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
@@ -52,6 +53,32 @@ impl Credential {
     pub fn expired(&self, now: u64) -> bool {
         self.expires_at.is_some_and(|at| at <= now)
     }
+
+    /// What a front end may show of it: everything but its secrets.
+    pub fn view(&self) -> CredentialView {
+        CredentialView {
+            resource: self.resource.clone(),
+            issuer: self.issuer.clone(),
+            client_id: self.client_id.clone(),
+            scope: self.scope.clone(),
+            expires_at: self.expires_at,
+            refreshable: self.refresh_token.is_some(),
+        }
+    }
+}
+
+/// A credential as a front end shows it: which server, which authorization server and client,
+/// the scopes, when the token expires and whether it can be refreshed; never a secret.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CredentialView {
+    pub resource: String,
+    pub issuer: String,
+    pub client_id: String,
+    pub scope: Option<String>,
+    /// Seconds since the Unix epoch.
+    pub expires_at: Option<u64>,
+    pub refreshable: bool,
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -60,46 +87,80 @@ struct File {
     credentials: Vec<Credential>,
 }
 
-/// The credentials file, or (without a path) credentials kept for this process only.
+/// Where credentials are kept.
+#[derive(Debug, Clone, PartialEq)]
+enum Place {
+    Keychain,
+    File(PathBuf),
+    /// For this process only.
+    Memory,
+}
+
+/// The credentials of a user (the Secret Service, or a private file), or of one process.
 #[derive(Debug)]
 pub struct CredentialStore {
-    path: Option<PathBuf>,
+    place: Place,
     memory: Mutex<Vec<Credential>>,
 }
 
 impl CredentialStore {
     pub fn at(path: impl Into<PathBuf>) -> CredentialStore {
-        CredentialStore { path: Some(path.into()), memory: Mutex::default() }
+        CredentialStore { place: Place::File(path.into()), memory: Mutex::default() }
     }
 
-    /// `credentials.json` in Sonde's config directory.
+    /// The Secret Service when one answers, else `credentials.json` in Sonde's config directory.
     pub fn default_location() -> io::Result<CredentialStore> {
+        if super::keychain::available().is_ok() {
+            return Ok(CredentialStore { place: Place::Keychain, memory: Mutex::default() });
+        }
         Ok(CredentialStore::at(crate::files::config_dir()?.join("credentials.json")))
     }
 
     /// Credentials that last as long as the process (the conformance client's).
     pub fn in_memory() -> CredentialStore {
-        CredentialStore { path: None, memory: Mutex::default() }
+        CredentialStore { place: Place::Memory, memory: Mutex::default() }
     }
 
+    /// The file, when credentials are kept in one.
     pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-
-    pub fn list(&self) -> io::Result<Vec<Credential>> {
-        match &self.path {
-            None => Ok(self.memory.lock().unwrap().clone()),
-            Some(path) => read(path),
+        match &self.place {
+            Place::File(path) => Some(path),
+            _ => None,
         }
     }
 
-    /// The newest credential for `resource`.
+    /// Where they are kept, in words.
+    pub fn describe(&self) -> String {
+        match &self.place {
+            Place::Keychain => "the Secret Service (the desktop's keyring)".into(),
+            Place::File(path) => path.display().to_string(),
+            Place::Memory => "this run only".into(),
+        }
+    }
+
+    pub fn list(&self) -> io::Result<Vec<Credential>> {
+        match &self.place {
+            Place::Memory => Ok(self.memory.lock().unwrap().clone()),
+            Place::File(path) => read(path),
+            Place::Keychain => super::keychain::list(true).map_err(io::Error::other),
+        }
+    }
+
+    /// The newest credential for `resource`. A locked keyring is not unlocked for it: finding
+    /// happens on every connect, and asking for the keyring's password then is not wanted.
     pub fn find(&self, resource: &str) -> io::Result<Option<Credential>> {
-        Ok(self.list()?.into_iter().rev().find(|c| c.resource == resource))
+        let all = match &self.place {
+            Place::Keychain => super::keychain::list(false).map_err(io::Error::other)?,
+            _ => self.list()?,
+        };
+        Ok(all.into_iter().rev().find(|c| c.resource == resource))
     }
 
     /// Keeps `credential`, replacing the one of the same issuer and resource.
     pub fn save(&self, credential: Credential) -> io::Result<()> {
+        if self.place == Place::Keychain {
+            return super::keychain::save(credential).map_err(io::Error::other);
+        }
         self.change(|all| {
             all.retain(|c| !(c.issuer == credential.issuer && c.resource == credential.resource));
             all.push(credential);
@@ -108,6 +169,9 @@ impl CredentialStore {
 
     /// Forgets the credentials of `resource`, or all of them; returns those forgotten.
     pub fn remove(&self, resource: Option<&str>) -> io::Result<Vec<Credential>> {
+        if self.place == Place::Keychain {
+            return super::keychain::remove(resource.map(str::to_owned)).map_err(io::Error::other);
+        }
         let mut removed = Vec::new();
         self.change(|all| {
             let (gone, kept) =
@@ -119,7 +183,7 @@ impl CredentialStore {
     }
 
     fn change(&self, edit: impl FnOnce(&mut Vec<Credential>)) -> io::Result<()> {
-        let Some(path) = &self.path else {
+        let Place::File(path) = &self.place else {
             edit(&mut self.memory.lock().unwrap());
             return Ok(());
         };

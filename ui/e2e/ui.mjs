@@ -12,6 +12,7 @@ import { formTests } from "./forms.mjs";
 import { panelTests } from "./panels.mjs";
 import { windowTests } from "./window.mjs";
 import { resultTests } from "./results.mjs";
+import { authTests } from "./auth.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -515,6 +516,7 @@ try {
   await windowTests(test, `http://127.0.0.1:${PORT}/`, T);
   await formTests(test, `http://127.0.0.1:${PORT}/`, T);
   await resultTests(test, `http://127.0.0.1:${PORT}/`, T);
+  await authTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

@@ -19,11 +19,16 @@ import { useQuestions } from "./components/useQuestions";
 import { AcceptedLinks } from "./components/AcceptedLinks";
 import { OpenSessionDialog } from "./components/OpenSessionDialog";
 import { usePastSession } from "./log/past";
+import { useAuthFlows } from "./auth/flows";
+import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
   // Every line's state comes from the core as it changes; the window only chooses which to show.
   const { lines, error: linesError } = useConnections();
+  // Each connection's authorization flow, shown on its card, as the core reports it.
+  const { flows, error: flowsError } = useAuthFlows();
+  const [authorizations, setAuthorizations] = useState(false);
   const [dismissed, setDismissed] = useState<ReadonlySet<number>>(new Set());
   const [selected, setSelected] = useState<number | null>(null);
   // The connection whose stderr the bottom pane shows, when a card's link chose one; otherwise
@@ -179,6 +184,8 @@ export function App() {
           <Sidebar
             servers={servers}
             lines={shown}
+            flows={flows}
+            onAuthorizations={() => setAuthorizations(true)}
             selected={selected}
             onSelect={(line) => {
               setSelected(line);
@@ -212,6 +219,11 @@ export function App() {
           {linesError && (
             <div className="notice error" role="alert">
               Connection states cannot be followed: {linesError}
+            </div>
+          )}
+          {flowsError && (
+            <div className="notice error" role="alert">
+              Authorizations cannot be followed: {flowsError}
             </div>
           )}
           {notice && (
@@ -359,6 +371,7 @@ export function App() {
             }}
           />
         )}
+        {authorizations && <AuthorizationsDialog changes={flows} onClose={() => setAuthorizations(false)} />}
         {editing && (
           <ServerDialog
             server={editing}

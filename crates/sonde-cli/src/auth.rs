@@ -47,7 +47,7 @@ pub fn authorizer(no_browser: bool) -> Authorizer {
         eprintln!("sonde: credentials are kept for this run only: {e}");
         CredentialStore::in_memory()
     });
-    Authorizer { browser, store }
+    Authorizer::new(browser, store)
 }
 
 /// `sonde auth list`.
@@ -89,10 +89,7 @@ pub fn list(json_out: bool) -> i32 {
         }
     }
     if credentials.is_empty() && !json_out {
-        eprintln!(
-            "sonde: no credentials kept ({})",
-            store.path().map(|p| p.display().to_string()).unwrap_or_default()
-        );
+        eprintln!("sonde: no credentials kept (in {})", store.describe());
     }
     OK
 }

@@ -59,7 +59,7 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     if let Target::Http(http) = &mut config.target {
         http.auth = auth_settings(&context);
     }
-    let authorizer = Authorizer { browser: Arc::new(Follow), store: CredentialStore::in_memory() };
+    let authorizer = Authorizer::new(Arc::new(Follow), CredentialStore::in_memory());
     let hub = Hub::new(log.clone()).with_authorizer(authorizer);
     let work = async {
         let id = hub.connect(&config).await?;

@@ -4,7 +4,8 @@
 //! `--no-browser` prints and follows it as a browser would (Python's urllib), landing on Sonde's
 //! loopback listener. Then: a call, a refresh when the server stops taking the token, another
 //! call with no browser step, the credential listed and forgotten, and no token, refresh token
-//! or code in any session log.
+//! or code in any session log. Credentials go to a private file when no Secret Service answers,
+//! and to the Secret Service when one does (a private session bus with GNOME Keyring).
 
 mod support;
 
@@ -66,13 +67,25 @@ fn servers() -> (Group, Group, String) {
     (auth, mcp, format!("http://127.0.0.1:{port}/mcp"))
 }
 
+/// The session bus sonde is given: a private one with a Secret Service, or none at all (so a
+/// developer's own keyring is never touched).
+#[derive(Clone)]
+struct Bus(String);
+
+impl Bus {
+    fn none() -> Bus {
+        Bus("unix:path=/nonexistent".into())
+    }
+}
+
 /// Runs sonde; when it prints an authorization URL, follows it as a browser would. Returns
 /// stdout, stderr and whether a browser step happened.
-fn run(home: &Path, args: &[&str]) -> (bool, String, String, bool) {
+fn run(home: &Path, bus: &Bus, args: &[&str]) -> (bool, String, String, bool) {
     let mut child = Command::new(SONDE)
         .args(args)
         .env("XDG_DATA_HOME", home)
         .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("DBUS_SESSION_BUS_ADDRESS", &bus.0)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -138,6 +151,7 @@ fn secrets_of(credential: &Value) -> Vec<String> {
 fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_token() {
     let (_auth, _mcp, url) = servers();
     let home = support::data_home("oauth");
+    let bus = Bus::none();
     let base = ["--url", url.as_str(), "--no-browser", "--timeout", "20000"];
     let mut sessions = Vec::new();
     let mut secrets = Vec::new();
@@ -145,7 +159,7 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     // 1. The first call: the server answers 401, the person authorizes (the test's browser).
     let mut args = base.to_vec();
     args.extend(["--client-id", "sonde-test", "call", "add", "a=1", "b=2"]);
-    let (ok, out, err, browsed) = run(&home, &args);
+    let (ok, out, err, browsed) = run(&home, &bus, &args);
     assert!(ok && browsed, "authorized and called: {err}");
     assert_eq!(out.lines().next(), Some("3.0"), "{out}");
     sessions.push(session_path(err.as_bytes()));
@@ -160,7 +174,7 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     //    and Sonde refreshes with no browser step.
     let mut args = base.to_vec();
     args.extend(["call", "forget_my_token"]);
-    let (ok, out, err, browsed) = run(&home, &args);
+    let (ok, out, err, browsed) = run(&home, &bus, &args);
     assert!(ok && !browsed, "{err}");
     assert!(out.contains("forgotten"), "{out}");
     let session = session_path(err.as_bytes());
@@ -175,7 +189,7 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     // 3. Another run uses the refreshed token at once.
     let mut args = base.to_vec();
     args.extend(["call", "add", "a=2", "b=5"]);
-    let (ok, out, err, browsed) = run(&home, &args);
+    let (ok, out, err, browsed) = run(&home, &bus, &args);
     assert!(ok && !browsed, "{err}");
     assert_eq!(out.lines().next(), Some("7.0"));
     let session = session_path(err.as_bytes());
@@ -183,15 +197,15 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     sessions.push(session);
 
     // 4. Listed without its tokens, then forgotten.
-    let (ok, out, _, _) = run(&home, &["auth", "list", "--json"]);
+    let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
     assert!(ok);
     let listed: Value = serde_json::from_str(out.trim()).expect("one JSON line");
     assert_eq!(listed["resource"], url.as_str());
     assert_eq!(listed["client_id"], "sonde-test");
     assert!(secrets.iter().all(|s| !out.contains(s.as_str())), "the listing shows no token");
-    let (ok, _, err, _) = run(&home, &["auth", "logout", &url]);
+    let (ok, _, err, _) = run(&home, &bus, &["auth", "logout", &url]);
     assert!(ok && err.contains("forgot the credentials"), "{err}");
-    let (ok, out, _, _) = run(&home, &["auth", "list", "--json"]);
+    let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
     assert!(ok && out.trim().is_empty(), "nothing is kept: {out}");
 
     // 5. No session log holds a token or a refresh token; each shows the flow's steps redacted.
@@ -205,4 +219,64 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
             assert!(!text.contains(secret.as_str()), "{} holds a token", session.display());
         }
     }
+}
+
+/// A private session bus with GNOME Keyring's Secret Service on it, unlocked; gone when dropped.
+fn secret_service(home: &Path) -> (Group, Group, Bus) {
+    let mut bus = start(Path::new("dbus-daemon"), &["--session", "--nofork", "--print-address=1"], None);
+    let mut line = String::new();
+    BufReader::new(bus.0.stdout.take().unwrap()).read_line(&mut line).expect("the bus address");
+    let address = line.trim().to_owned();
+    std::fs::create_dir_all(home.join("keyring")).unwrap();
+    let mut keyring = Command::new("gnome-keyring-daemon")
+        .args(["--foreground", "--unlock", "--components=secrets"])
+        .env("DBUS_SESSION_BUS_ADDRESS", &address)
+        .env("XDG_DATA_HOME", home.join("keyring"))
+        .env("XDG_RUNTIME_DIR", home.join("keyring"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("gnome-keyring-daemon (make test installs gnome-keyring)");
+    // --unlock reads the login keyring's password from stdin, up to its end.
+    std::io::Write::write_all(&mut keyring.stdin.take().unwrap(), b"sonde-test").unwrap();
+    (bus, Group(keyring), Bus(address))
+}
+
+#[test]
+fn with_a_secret_service_credentials_are_kept_there_and_not_in_a_file() {
+    let (_auth, _mcp, url) = servers();
+    let home = support::data_home("oauth-keyring");
+    let (_bus, _keyring, bus) = secret_service(&home);
+    // The service is up once sonde says it keeps credentials there.
+    let up = support::wait_for(Duration::from_secs(20), || {
+        let (_, _, err, _) = run(&home, &bus, &["auth", "list"]);
+        err.contains("Secret Service").then_some(())
+    });
+    assert!(up.is_some(), "sonde found no Secret Service on the private bus within 20 s");
+
+    let base = ["--url", url.as_str(), "--no-browser", "--timeout", "20000"];
+    let mut args = base.to_vec();
+    args.extend(["--client-id", "sonde-test", "call", "add", "a=1", "b=2"]);
+    let (ok, out, err, browsed) = run(&home, &bus, &args);
+    assert!(ok && browsed && out.starts_with("3.0"), "{err}");
+    assert!(!home.join("config/sonde/credentials.json").exists(), "nothing is written to a file");
+
+    // The token kept in the keyring is used, and refreshed from there, with no browser step.
+    let mut args = base.to_vec();
+    args.extend(["call", "forget_my_token"]);
+    let (ok, _, err, browsed) = run(&home, &bus, &args);
+    assert!(ok && !browsed, "{err}");
+    let log = std::fs::read_to_string(session_path(err.as_bytes())).unwrap();
+    assert!(log.contains("refreshed the access token"));
+
+    let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
+    assert!(ok);
+    let listed: Value = serde_json::from_str(out.trim()).expect("one JSON line");
+    assert_eq!(listed["resource"], url.as_str());
+    let (ok, _, err, _) = run(&home, &bus, &["auth", "logout"]);
+    assert!(ok && err.contains("forgot the credentials"), "{err}");
+    let (_, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
+    assert!(out.trim().is_empty(), "the keyring holds nothing of Sonde's: {out}");
 }

@@ -129,7 +129,9 @@ impl Loop {
             log: self.spine.log.clone(),
             conn: self.spine.conn,
             exchanges: self.streams.counter(),
+            flows: authorizer.flows.clone(),
         };
+        authorizer.flows.begin(self.spine.conn, self.target.url.as_str());
         let why =
             if step_up { "insufficient_scope: asking for more scopes" } else { "it asks for authorization" };
         rec.note(Step::Discovery, format!("the server answered HTTP {status}: {why}"));
@@ -144,6 +146,7 @@ impl Loop {
                     rec.note(Step::Token, format!("the credential was not kept for later runs: {e}"));
                 }
             }
+            authorizer.flows.end(rec.conn, outcome.as_ref().map(|_| ()).map_err(String::as_str));
             let _ = done.send(outcome);
         });
     }

@@ -58,7 +58,7 @@ export function ServerDialog({
             await onSave(
               overHttp
                 ? { ...draft, roots, command: "", env: [], cwd: null }
-                : { ...draft, roots, url: undefined, headers: [] },
+                : { ...draft, roots, url: undefined, headers: [], oauth: undefined },
             );
           } catch (err) {
             setError(errorText(err));
@@ -127,6 +127,7 @@ export function ServerDialog({
                 )}
               </RowList>
             </fieldset>
+            <OAuthFields oauth={draft.oauth ?? {}} onChange={(oauth) => set({ oauth })} />
           </>
         ) : (
           <>
@@ -294,5 +295,40 @@ function RowList<T>({
         {addLabel}
       </button>
     </>
+  );
+}
+
+type OAuth = NonNullable<SavedServer["oauth"]>;
+
+/** The OAuth client a server's authorization server knows Sonde as, when the person registered
+ * one there; left empty, Sonde registers itself where the server allows it. Folded unless set. */
+function OAuthFields({ oauth, onChange }: { oauth: OAuth; onChange(o: OAuth): void }) {
+  const field = (key: keyof OAuth) => ({
+    className: "mono",
+    value: oauth[key] ?? "",
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...oauth, [key]: e.target.value }),
+  });
+  // Open at first when something is set; the person folds and unfolds it after that.
+  const [open] = useState(() => Object.values(oauth).some((v) => typeof v === "string" && v.trim() !== ""));
+  return (
+    <details className="oauth-fields" open={open}>
+      <summary>OAuth client (only when the server's authorization server needs one registered beforehand)</summary>
+      <label>
+        Client ID
+        <input {...field("clientId")} placeholder="Sonde registers itself when left empty" />
+      </label>
+      <label>
+        Client secret (kept in servers.json, never recorded)
+        <input {...field("clientSecret")} type="password" autoComplete="off" />
+      </label>
+      <label>
+        Scopes
+        <input {...field("scope")} placeholder="what the server asks for" />
+      </label>
+      <label>
+        Client ID Metadata Document URL
+        <input {...field("clientMetadataUrl")} placeholder="https://…/client-metadata.json" />
+      </label>
+    </details>
   );
 }

@@ -1,6 +1,9 @@
 // Saved servers, and the lines of connections started from them: each card shows the state the
-// core reports, as it happens (never a guess), with what the user does next.
+// core reports, as it happens (never a guess), with what the user does next, and the connection's
+// authorization flow when it has one.
 import type { ConnectionState, SavedServer, ServerDescription } from "../ipc";
+import type { Flows } from "../auth/flows";
+import { AuthFlowView } from "./AuthFlowView";
 import { colourOf } from "../log/labels";
 import { canStop, isFinal, reasonOf, stateName, stateText } from "../connections/lines";
 import { LastWordsView } from "./LastWordsView";
@@ -9,6 +12,8 @@ interface Props {
   servers: SavedServer[];
   /** The newest state of each line, oldest line first. */
   lines: ConnectionState[];
+  /** Each connection's latest authorization flow. */
+  flows: Flows;
   /** The selected line. */
   selected: number | null;
   onSelect(line: number): void;
@@ -24,6 +29,8 @@ interface Props {
   /** Adds a withheld variable from Sonde's environment to a saved server. */
   onAddEnv(serverId: string, name: string): void;
   onShowStderr(conn: number): void;
+  /** Opens the Authorizations dialog. */
+  onAuthorizations(): void;
 }
 
 export function Sidebar(p: Props) {
@@ -38,7 +45,12 @@ export function Sidebar(p: Props) {
           +
         </button>
       </header>
-      <h3>Servers</h3>
+      <h3 className="with-action">
+        Servers
+        <button title="The servers Sonde holds tokens for; forget them" onClick={p.onAuthorizations}>
+          Authorizations…
+        </button>
+      </h3>
       <ul className="servers">
         {p.servers.map((s) => (
           <li key={s.id}>
@@ -73,6 +85,7 @@ export function Sidebar(p: Props) {
           const { conn, line, state } = l.event;
           const words = "words" in state && !isEmpty(state.words) ? state.words : null;
           const reason = reasonOf(state);
+          const flow = p.flows.get(conn);
           return (
             <li key={line} className={line === p.selected ? "selected" : ""} onClick={() => p.onSelect(line)}>
               <div className="row">
@@ -87,6 +100,7 @@ export function Sidebar(p: Props) {
                 {stateText(state)}
                 {reason && <div className="reason">{reason}</div>}
               </div>
+              {flow && <AuthFlowView flow={flow} />}
               {words && <LastWordsView words={words} {...fixes(p, l.serverId, conn)} />}
               <div className="actions" onClick={(e) => e.stopPropagation()}>
                 {canStop(state) && <button onClick={() => p.onStop(conn)}>Stop</button>}

@@ -87,3 +87,28 @@ describe("what a saved server cannot do without", () => {
     );
   });
 });
+
+describe("the server dialog's OAuth client", () => {
+  it("is saved with an HTTP server, folded until something is set, and left out of a command", async () => {
+    const { host, saved, save } = dialog();
+    type(labelled(host, "Name"), "Protected");
+    click(kind(host, "URL (HTTP)"));
+    type(labelled(host, "URL"), "https://mcp.example.com/mcp");
+    const fold = host.querySelector<HTMLDetailsElement>("details.oauth-fields")!;
+    expect(fold.open).toBe(false);
+    type(labelled(host, "Client ID"), "sonde-app");
+    type(labelled(host, "Client secret (kept in servers.json, never recorded)"), "s3cret");
+    expect(labelled(host, "Client secret (kept in servers.json, never recorded)").type).toBe("password");
+    await save();
+    expect(saved[0].oauth).toEqual({ clientId: "sonde-app", clientSecret: "s3cret" });
+
+    // Reopened, the fold shows what is set; switched to a command, nothing of it is saved.
+    unmount();
+    const again = dialog(saved[0]);
+    expect(again.host.querySelector<HTMLDetailsElement>("details.oauth-fields")!.open).toBe(true);
+    click(kind(again.host, "Command (stdio)"));
+    type(labelled(again.host, "Command line"), "uvx mcp-server-time");
+    await again.save();
+    expect(again.saved[0].oauth).toBeUndefined();
+  });
+});

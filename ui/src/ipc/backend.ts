@@ -8,6 +8,7 @@ import type * as B from "./bindings";
 export type CallOutcome = B.CallOutcome_Serialize;
 export type Completion = B.Completion_Serialize;
 export type CompletionRef = B.CompletionRef;
+export type CredentialView = B.CredentialView_Serialize;
 export type ContentView = B.ContentView_Serialize;
 export type EmbeddedView = B.EmbeddedView_Serialize;
 export type ListKind = B.ListKind;
@@ -26,6 +27,10 @@ export type Entry = B.Entry_Serialize;
 export type ConnectionLabel = B.ConnectionLabel;
 export type FilterChip = B.FilterChip;
 export type FilterView = B.FilterView_Serialize;
+export type Flow = B.Flow_Serialize;
+export type FlowStep = B.Step;
+export type StepState = B.StepState;
+export type StepView = B.StepView;
 export type Imported = B.Imported_Serialize;
 export type JsonValue = B.JsonValue;
 export type LastWords = B.LastWords;
@@ -195,6 +200,17 @@ export interface Backend {
    * (the in-memory backend records it in the log instead). Refused for a link the core will not
    * open (not http or https). */
   openLink(connId: number, url: string): Promise<void>;
+  /** Every connection's latest authorization flow now; `onFlow` hears each change after it, the
+   * connection's whole flow (a new flow of a connection replaces its earlier one). */
+  authFlowsFollow(onFlow: (flow: Flow) => void): Promise<Flow[]>;
+  /** Opens the authorization URL connection `connId`'s flow waits at in the system browser again
+   * (the in-memory backend records it in the log instead). Refused when no flow waits. */
+  authOpen(connId: number): Promise<void>;
+  /** The credentials Sonde keeps, without their secrets. */
+  credentialsList(): Promise<CredentialView[]>;
+  /** Forgets the credentials of the server at `resource` (every server's with null); resolves
+   * with those left. */
+  credentialsForget(resource: string | null): Promise<CredentialView[]>;
   /** The roots a live connection lists now. */
   connectionRoots(id: number): Promise<string[]>;
   /** Replaces a live connection's roots (absolute paths; blank ones left out); says what the

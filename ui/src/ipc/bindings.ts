@@ -135,6 +135,20 @@ export const commands = {
 	 *  Refused, with the core's words, for a link that is not http or https.
 	 */
 	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
+	/**
+	 *  Every connection's latest authorization flow now; each change after it arrives on
+	 *  `channel` as it happens.
+	 */
+	authFlowsFollow: (channel: Channel<Flow_Deserialize>) => __TAURI_INVOKE<Flow_Serialize[]>("auth_flows_follow", { channel }),
+	/**  Opens the authorization URL connection `id`'s flow waits at in the system browser again. */
+	authOpen: (id: number) => __TAURI_INVOKE<null>("auth_open", { id }),
+	/**  The credentials Sonde keeps, without their secrets. */
+	credentialsList: () => __TAURI_INVOKE<CredentialView_Serialize[]>("credentials_list"),
+	/**
+	 *  Forgets the credentials of the server at `resource` (all of them without one); returns
+	 *  those left.
+	 */
+	credentialsForget: (resource: string | null) => __TAURI_INVOKE<CredentialView_Serialize[]>("credentials_forget", { resource }),
 	/**  The roots connection `id` lists now, as paths. */
 	connectionRoots: (id: number) => __TAURI_INVOKE<string[]>("connection_roots", { id }),
 	/**
@@ -334,6 +348,40 @@ export type ContentView_Serialize = {
 	blob: string | null,
 	/**  Bytes: of the text as UTF-8, or of the decoded blob. */
 	size: number,
+};
+
+/**
+ *  A credential as a front end shows it: which server, which authorization server and client,
+ *  the scopes, when the token expires and whether it can be refreshed; never a secret.
+ */
+export type CredentialView = CredentialView_Serialize | CredentialView_Deserialize;
+
+/**
+ *  A credential as a front end shows it: which server, which authorization server and client,
+ *  the scopes, when the token expires and whether it can be refreshed; never a secret.
+ */
+export type CredentialView_Deserialize = {
+	resource: string,
+	issuer: string,
+	client_id: string,
+	scope?: string | null,
+	/**  Seconds since the Unix epoch. */
+	expires_at?: number | null,
+	refreshable: boolean,
+};
+
+/**
+ *  A credential as a front end shows it: which server, which authorization server and client,
+ *  the scopes, when the token expires and whether it can be refreshed; never a secret.
+ */
+export type CredentialView_Serialize = {
+	resource: string,
+	issuer: string,
+	client_id: string,
+	scope: string | null,
+	/**  Seconds since the Unix epoch. */
+	expires_at: number | null,
+	refreshable: boolean,
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -572,6 +620,35 @@ export type FilterView_Deserialize = {
 export type FilterView_Serialize = {
 	chips: FilterChip[],
 	error: string | null,
+};
+
+/**  A connection's latest authorization flow. */
+export type Flow = Flow_Serialize | Flow_Deserialize;
+
+/**  A connection's latest authorization flow. */
+export type Flow_Deserialize = {
+	conn: number,
+	/**  The MCP server's URL. */
+	server: string,
+	/**  The steps so far, in order. */
+	steps: StepView[],
+	/**  The authorization URL the person is sent to, while the flow waits for them. */
+	waiting_at?: string | null,
+	/**  Whether the flow is over (done, or failed at its last step). */
+	over: boolean,
+};
+
+/**  A connection's latest authorization flow. */
+export type Flow_Serialize = {
+	conn: number,
+	/**  The MCP server's URL. */
+	server: string,
+	/**  The steps so far, in order. */
+	steps: StepView[],
+	/**  The authorization URL the person is sent to, while the flow waits for them. */
+	waiting_at: string | null,
+	/**  Whether the flow is over (done, or failed at its last step). */
+	over: boolean,
 };
 
 /**  One extra request header. Secret ones are never written to the log. */
@@ -987,6 +1064,36 @@ export type Notice_Serialize = {
 	subscription: Value | null,
 };
 
+/**
+ *  A client the person registered with an authorization server, the scopes to ask for, or the
+ *  URL of Sonde's Client ID Metadata Document. The secret is never written to the wire log.
+ */
+export type OAuthClient = OAuthClient_Serialize | OAuthClient_Deserialize;
+
+/**
+ *  A client the person registered with an authorization server, the scopes to ask for, or the
+ *  URL of Sonde's Client ID Metadata Document. The secret is never written to the wire log.
+ */
+export type OAuthClient_Deserialize = {
+	clientId?: string | null,
+	clientSecret?: string | null,
+	/**  Space-separated; replaces the scopes the server asks for. */
+	scope?: string | null,
+	clientMetadataUrl?: string | null,
+};
+
+/**
+ *  A client the person registered with an authorization server, the scopes to ask for, or the
+ *  URL of Sonde's Client ID Metadata Document. The secret is never written to the wire log.
+ */
+export type OAuthClient_Serialize = {
+	clientId?: string,
+	clientSecret?: string,
+	/**  Space-separated; replaces the scopes the server asks for. */
+	scope?: string,
+	clientMetadataUrl?: string,
+};
+
 /**  A past session, opened: the id that names it to the log commands, and what a listing says. */
 export type OpenedSession = OpenedSession_Serialize | OpenedSession_Deserialize;
 
@@ -1152,6 +1259,11 @@ export type SavedServer_Deserialize = {
 	inheritEnv?: boolean,
 	/**  Start it again when it ends by itself, backing off, until a crash loop. */
 	restartOnExit?: boolean,
+	/**
+	 *  Who Sonde is to an HTTP server's authorization server (OAuth), when the person set it;
+	 *  without it Sonde registers itself where the server allows.
+	 */
+	oauth?: OAuthClient_Deserialize | null,
 };
 
 /**  One saved server. */
@@ -1175,6 +1287,11 @@ export type SavedServer_Serialize = {
 	inheritEnv: boolean,
 	/**  Start it again when it ends by itself, backing off, until a crash loop. */
 	restartOnExit: boolean,
+	/**
+	 *  Who Sonde is to an HTTP server's authorization server (OAuth), when the person set it;
+	 *  without it Sonde registers itself where the server allows.
+	 */
+	oauth?: OAuthClient_Serialize,
 };
 
 /**  What the server said about itself, and how its protocol version was decided. */
@@ -1362,6 +1479,17 @@ export type StateEvent_Serialize = {
 	/**  The connection this one was started to replace. */
 	replaces: number | null,
 	state: ConnState_Serialize,
+};
+
+/**  The steps of a flow, as the log and the window name them. */
+export type Step = "discovery" | "registration" | "authorization" | "token" | "refresh";
+
+/**  How one step went. */
+export type StepState = { state: "running" } | { state: "done" } | { state: "failed"; reason: string };
+
+export type StepView = {
+	step: Step,
+	state: StepState,
 };
 
 /**  What a subscription's channel hears. */

@@ -1,5 +1,6 @@
 // An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
-// in a plain browser. It follows the desktop backend's contract, not its implementation.
+// in a plain browser, and an HTTP server behind OAuth (memoryAuth.ts) serving the demo's tools.
+// It follows the desktop backend's contract, not its implementation.
 import type {
   Backend,
   ConnectionState,
@@ -19,6 +20,7 @@ import { memorySurface } from "./memorySurface";
 import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
 import { matcherOf, readFilter } from "./memoryFilter";
 import { AUTHORIZE, HOSTILE_TOOLS, SIGN_IN, TOOLS, view } from "./memoryTools";
+import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
  * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
@@ -54,7 +56,10 @@ export function memoryBackend(
     sondeMenu: (id: string) => menuHandlers.forEach((h) => h(id)),
     sondeMenuChecks: menuChecks,
   });
-  let servers: SavedServer[] = [{ ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" }];
+  let servers: SavedServer[] = [
+    { ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" },
+    OAUTH_SERVER,
+  ];
   let nextConn = 1;
   let nextId = 1;
   const started = Date.now();
@@ -169,6 +174,43 @@ export function memoryBackend(
   };
   const noWords = { lines: [], minimalEnv: false, withheld: [] };
   const lifecycle = (conn: number, detail: string) => append({ conn, kind: "lifecycle", dir: "meta", detail } as Entry);
+  const auth = memoryAuth((conn, detail) => append({ conn, kind: "note", dir: "meta", detail } as Entry));
+  // The connections to HTTP servers: no process, so no pid and no shutdown ladder.
+  const http = new Set<number>();
+
+  /** Opens an HTTP server (a saved server with a URL), authorizing first when it answers 401. */
+  const openHttp = async (conn: number, saved: SavedServer, url: string): Promise<number> => {
+    http.add(conn);
+    if (!ownServers.includes(url)) ownServers.push(url);
+    await wait(STAGE_MS);
+    publish(conn, { state: "opening", stage: "probing" });
+    if (auth.challenges(url)) {
+      try {
+        await auth.authorize(conn, url);
+      } catch (refusal) {
+        const reason = `could not connect to ${url}: the authorization failed: ${String(refusal)}`;
+        publish(conn, { state: "failed", reason, words: noWords });
+        throw { code: "connect_failed", message: reason };
+      }
+    }
+    await request(conn, "server/discover", { _meta: {} }, () => ({
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {} },
+    }));
+    alive.add(conn);
+    publish(conn, {
+      state: "ready",
+      pid: null,
+      server: {
+        protocolVersion: "2026-07-28",
+        era: "modern",
+        decidedBy: "server/discover",
+        serverInfo: { name: saved.name, version: "0.1.0" },
+        capabilities: { tools: {} },
+      },
+    } as ConnState);
+    return conn;
+  };
 
   /** Opens a saved server as a new connection, on `replaces`'s line when it replaces one. */
   const open = async (saved: SavedServer, replaces: number | null): Promise<number> => {
@@ -177,7 +219,7 @@ export function memoryBackend(
     const line = replaces === null ? conn : lineOf.get(replaces)!.line;
     lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
-    publish(conn, { state: "opening", stage: "spawning" });
+    publish(conn, { state: "opening", stage: saved.url ? "connecting" : "spawning" });
     append({
       conn,
       kind: "lifecycle",
@@ -186,6 +228,7 @@ export function memoryBackend(
       lifecycle: { event: "server", name: saved.name },
     } as Partial<Entry> as Entry);
     if (replaces !== null) lifecycle(conn, `replaces connection ${replaces} (restart)`);
+    if (saved.url) return openHttp(conn, saved, saved.url);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
     append({
@@ -310,6 +353,13 @@ export function memoryBackend(
   /** The shutdown ladder's first step, as the demo server takes it. */
   const stop = async (id: number): Promise<string> => {
     withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
+    if (http.has(id)) {
+      await wait(120);
+      lifecycle(id, "closed the HTTP connection");
+      alive.delete(id);
+      publish(id, { state: "exited", reason: "closed by Sonde", requested: true, words: noWords });
+      return "closed by Sonde";
+    }
     publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
     const steps = [
       "closed stdin; waiting up to 2 s for exit",
@@ -391,6 +441,7 @@ export function memoryBackend(
 
   return {
     kind: "memory",
+    ...auth.calls,
     ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
     serversSave: async (server) => {

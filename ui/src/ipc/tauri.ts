@@ -8,6 +8,7 @@ import type { Backend, JsonValue } from "./backend";
 import {
   commands,
   type ConnectionState_Deserialize,
+  type Flow_Deserialize,
   type LogBatch_Deserialize,
   type NoticeEvent_Deserialize,
   type QuestionEvent_Deserialize,
@@ -74,6 +75,10 @@ export const tauriBackend: Backend = {
     commands.subscribe(id, spec, channel(onEvent) as unknown as Channel<SubscriptionEvent_Deserialize>),
   unsubscribe: (subscription) => commands.unsubscribe(subscription),
   openLink: async (connId, url) => void (await commands.linkOpen(connId, url)),
+  authFlowsFollow: (onFlow) => commands.authFlowsFollow(channel(onFlow) as unknown as Channel<Flow_Deserialize>),
+  authOpen: async (connId) => void (await commands.authOpen(connId)),
+  credentialsList: () => commands.credentialsList(),
+  credentialsForget: (resource) => commands.credentialsForget(resource),
   connectionRoots: (id) => commands.connectionRoots(id),
   connectionRootsSet: (id, roots) => commands.connectionRootsSet(id, roots),
   tasksFollow: (id, onTask) => commands.tasksFollow(id, channel(onTask) as never),

@@ -1,0 +1,106 @@
+//! OAuth in the window: the browser step through the opener plugin, each connection's flow as
+//! it happens (its steps, the URL the person is sent to), and the credentials Sonde keeps, which
+//! the person can forget.
+//!
+//! Owns: handing the authorization URL to the system browser, and the commands over the core's
+//! flows and credential store. Refuses: the flow (the core's `auth`), and opening any URL but
+//! the one a running flow waits at. The loopback listener the core opens for the redirect is
+//! the one listener this app ever opens.
+
+use std::sync::Arc;
+
+use sonde_core::auth::progress::Flow;
+use sonde_core::auth::{Authorizer, Browser, CredentialStore, CredentialView};
+use sonde_core::error_code::ErrorCode;
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::commands::{err, Result};
+use crate::state::AppState;
+
+/// The system browser, through the opener plugin. A browser that does not start leaves the
+/// flow waiting: the window shows the URL, to open again or copy.
+pub struct SystemBrowser;
+
+impl Browser for SystemBrowser {
+    fn open(&self, url: &url::Url) -> std::result::Result<(), String> {
+        if let Err(e) = tauri_plugin_opener::open_url(url.as_str(), None::<&str>) {
+            tracing::warn!("the system browser could not be started for an authorization: {e}");
+        }
+        Ok(())
+    }
+}
+
+/// The app's authorizer: the system browser, and credentials in the config directory (for this
+/// run only when there is none).
+pub fn authorizer() -> Authorizer {
+    let store = CredentialStore::default_location().unwrap_or_else(|e| {
+        tracing::warn!("credentials are kept for this run only: {e}");
+        CredentialStore::in_memory()
+    });
+    Authorizer::new(Arc::new(SystemBrowser), store)
+}
+
+fn authorizing(state: &AppState) -> Result<&Arc<Authorizer>> {
+    state
+        .hub
+        .authorizer()
+        .ok_or_else(|| err(ErrorCode::BadInput, "this window does not authorize with servers"))
+}
+
+/// Every connection's latest authorization flow now; each change after it arrives on
+/// `channel` as it happens.
+#[tauri::command]
+#[specta::specta]
+pub fn auth_flows_follow(state: State<'_, AppState>, channel: Channel<Flow>) -> Vec<Flow> {
+    let Some(authorizer) = state.hub.authorizer().cloned() else { return Vec::new() };
+    let mut changes = authorizer.flows.follow();
+    let now = authorizer.flows.snapshot();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            let flows = match changes.recv().await {
+                Ok(flow) => vec![flow],
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => authorizer.flows.snapshot(),
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            };
+            if flows.into_iter().any(|f| channel.send(f).is_err()) {
+                return;
+            }
+        }
+    });
+    now
+}
+
+/// Opens the authorization URL connection `id`'s flow waits at in the system browser again.
+#[tauri::command]
+#[specta::specta]
+pub fn auth_open(state: State<'_, AppState>, id: u64) -> Result<()> {
+    let authorizer = authorizing(&state)?;
+    let waiting = authorizer.flows.snapshot().into_iter().find(|f| f.conn == id).and_then(|f| f.waiting_at);
+    let url = waiting.ok_or_else(|| {
+        err(ErrorCode::BadInput, format!("connection {id} is not waiting for an authorization"))
+    })?;
+    tauri_plugin_opener::open_url(&url, None::<&str>)
+        .map_err(|e| err(ErrorCode::Io, format!("the system browser could not be started: {e}")))
+}
+
+/// The credentials Sonde keeps, without their secrets.
+#[tauri::command]
+#[specta::specta]
+pub fn credentials_list(state: State<'_, AppState>) -> Result<Vec<CredentialView>> {
+    let list = authorizing(&state)?.store.list().map_err(|e| err(ErrorCode::Io, e.to_string()))?;
+    Ok(list.iter().map(|c| c.view()).collect())
+}
+
+/// Forgets the credentials of the server at `resource` (all of them without one); returns
+/// those left.
+#[tauri::command]
+#[specta::specta]
+pub fn credentials_forget(
+    state: State<'_, AppState>,
+    resource: Option<String>,
+) -> Result<Vec<CredentialView>> {
+    let store = &authorizing(&state)?.store;
+    store.remove(resource.as_deref()).map_err(|e| err(ErrorCode::Io, e.to_string()))?;
+    credentials_list(state)
+}
