@@ -27,7 +27,7 @@ use crate::process::{duration_words, ExitInfo};
 use crate::transport::HttpMode;
 
 mod backoff;
-mod deadline;
+pub(crate) mod deadline;
 mod line;
 mod live_roots;
 mod roots;
@@ -62,6 +62,9 @@ pub enum Stage {
     Initializing,
     /// `server/discover` in 2026-07-28.
     Discovering,
+    /// The server asked for OAuth authorization: waiting for the person to authorize Sonde in a
+    /// browser (the flow's steps are in `auth::progress`). The stage before comes back after.
+    Authorizing,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -317,6 +320,7 @@ impl Hub {
         // timeout cancels only this wait, never the process, which the connection task owns.
         let keep = conn.clone();
         let authorizing = conn.authorizing();
+        let authorizing_stage = conn.authorizing();
         let opened = deadline::within(
             config.connect_timeout,
             authorizing,
@@ -330,6 +334,11 @@ impl Hub {
                 tokio::select! {
                     biased;
                     () = starting::report_until_output(follow, id, stage, report) => {}
+                    opened = &mut opened => return opened,
+                }
+            } else {
+                tokio::select! {
+                    () = deadline::report_authorizing(authorizing_stage, id, stage, report) => {}
                     opened = &mut opened => return opened,
                 }
             }

@@ -62,6 +62,8 @@ def install(check, driver, wait, shot, h):
             steps = "//ol[@aria-label='Authorization steps']/li"
             wait.until(lambda d: d.find_elements(By.XPATH, f"{steps}[@data-step='discovery'][@data-state='done']"))
             wait.until(lambda d: d.find_elements(By.XPATH, f"{steps}[@data-step='authorization'][@data-state='running']"))
+            card = f"//ul[@class='connections']/li[.//span[text()='{name}']]"
+            wait.until(lambda d: "authorizing" in d.find_element(By.XPATH, card).text)
             shot("oauth-waiting-for-the-browser")
             authorize_url = link.text.strip()
             assert authorize_url.startswith("http://localhost:") and "code_challenge_method=S256" in authorize_url, authorize_url

@@ -22,6 +22,7 @@ use std::time::Duration;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN};
 use crate::era_cache::CachedEra;
+use crate::hub::deadline::within;
 use crate::log::{Direction, Entry, Kind};
 use crate::mcp::{self, ServerDescription};
 use crate::process::duration_words;
@@ -111,7 +112,8 @@ async fn auto(
         Ok(call) => Box::pin(call.outcome()),
         Err(e) => Box::pin(std::future::ready(Err(e))),
     };
-    let in_time = tokio::time::timeout(plan.probe_timeout, &mut reply).await;
+    // A person authorizing in a browser is not the server's silence: the deadline stops meanwhile.
+    let in_time = within(plan.probe_timeout, conn.authorizing(), &mut reply).await;
     match in_time {
         Ok(reply) => {
             let outcome = mcp::probe_outcome(&conn, reply).await;

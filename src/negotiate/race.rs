@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::{note, respawn_legacy, Opened, Plan, ReachedBy, Reply};
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, ProbeOutcome, Verdict};
+use crate::hub::deadline::within;
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp;
 use crate::process::duration_words;
@@ -142,7 +143,7 @@ async fn modern_after_refusal(
     words: &str,
     late: &str,
 ) -> Opened {
-    let owed = match tokio::time::timeout(plan.probe_timeout, probe).await {
+    let owed = match within(plan.probe_timeout, conn.authorizing(), probe).await {
         Ok(reply) => mcp::probe_outcome(&conn, reply).await,
         Err(_) => ProbeOutcome::Timeout,
     };

@@ -122,30 +122,34 @@ export function App() {
     }
   }, []);
 
-  useEffect(
-    () =>
-      backend.onMenu((id) => {
-        if (id === "new-connection") setEditing(blankServer());
-        if (id === "close-connection" && current) stop(current.event.conn);
-        if (id === "find") filterBox.current?.focus();
-        if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
-        // The toggle adds or removes its own term and keeps the rest of what was typed; the
-        // core's chips say whether the term is there and what the filter is without it.
-        if (id === "toggle-lifecycle") {
-          const chip = filterView.chips.find((c) => c.key === "kind" && c.value.split(",").includes("lifecycle"));
-          setFilter((f) => (chip ? chip.without : `${f.trim()} kind:lifecycle`.trim()));
-        }
-        // Undo and Redo have no native menu item on Linux: the webview undoes in the field
-        // that has the focus.
-        if (id === "undo" || id === "redo") document.execCommand(id);
-        if (id === "toggle-follow") setFollow((f) => !f);
-        if (id === "import") setImporting(true);
-        if (id === "open-session") setChoosingSession(true);
-        const chosen = panelOfMenu(id);
-        if (chosen) setPanel(chosen.id);
-      }),
-    [current, stop, filterView],
-  );
+  // What a menu item does, with this render's state. The listener is subscribed once and calls
+  // the newest handler: subscribing again on every change (each keystroke in the filter changes
+  // the filter's view) left moments with no listener, and a menu item chosen then was lost.
+  const menuHandler = (id: string) => {
+    if (id === "new-connection") setEditing(blankServer());
+    if (id === "close-connection" && current) stop(current.event.conn);
+    if (id === "find") filterBox.current?.focus();
+    if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
+    // The toggle adds or removes its own term and keeps the rest of what was typed; the
+    // core's chips say whether the term is there and what the filter is without it.
+    if (id === "toggle-lifecycle") {
+      const chip = filterView.chips.find((c) => c.key === "kind" && c.value.split(",").includes("lifecycle"));
+      setFilter((f) => (chip ? chip.without : `${f.trim()} kind:lifecycle`.trim()));
+    }
+    // Undo and Redo have no native menu item on Linux: the webview undoes in the field
+    // that has the focus.
+    if (id === "undo" || id === "redo") document.execCommand(id);
+    if (id === "toggle-follow") setFollow((f) => !f);
+    if (id === "import") setImporting(true);
+    if (id === "open-session") setChoosingSession(true);
+    const chosen = panelOfMenu(id);
+    if (chosen) setPanel(chosen.id);
+  };
+  const onMenu = useRef(menuHandler);
+  useEffect(() => {
+    onMenu.current = menuHandler;
+  });
+  useEffect(() => backend.onMenu((id) => onMenu.current(id)), []);
 
   // The View menu's check marks follow what the window shows, however it was changed.
   useEffect(() => void backend.menuChecked("toggle-stderr", bottom === "stderr"), [bottom]);

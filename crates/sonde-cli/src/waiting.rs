@@ -63,6 +63,10 @@ fn words(stage: Stage, config: &ServerConfig) -> Option<String> {
         Stage::Initializing => format!("the answer to initialize (2025-11-25), up to {timeout}"),
         Stage::Discovering => format!("the answer to server/discover (2026-07-28), up to {timeout}"),
         Stage::Connecting => format!("the HTTP server to answer, up to {timeout}"),
+        Stage::Authorizing => format!(
+            "you to authorize Sonde in the browser, up to {} (the deadlines of the opening wait meanwhile)",
+            duration_words(sonde_core::auth::loopback::LIMIT)
+        ),
         Stage::Spawning | Stage::Starting(_) => return None,
     })
 }

@@ -134,7 +134,7 @@ impl Loop {
         authorizer.flows.begin(self.spine.conn, self.target.url.as_str());
         let why =
             if step_up { "insufficient_scope: asking for more scopes" } else { "it asks for authorization" };
-        rec.note(Step::Discovery, format!("the server answered HTTP {status}: {why}"));
+        self.note(format!("the server answered HTTP {status}: {why}"));
         let settings = self.target.auth.clone();
         let server = self.target.url.clone();
         let trigger = Trigger { challenge, step_up, held: self.auth.credential.clone() };

@@ -1452,7 +1452,12 @@ export type Stage =
 /**  The 2025-11-25 handshake. */
 "initializing" | 
 /**  `server/discover` in 2026-07-28. */
-"discovering";
+"discovering" | 
+/**
+ *  The server asked for OAuth authorization: waiting for the person to authorize Sonde in a
+ *  browser (the flow's steps are in `auth::progress`). The stage before comes back after.
+ */
+"authorizing";
 
 /**  One change of one connection's state. */
 export type StateEvent = StateEvent_Serialize | StateEvent_Deserialize;

@@ -185,8 +185,11 @@ export function memoryBackend(
     await wait(STAGE_MS);
     publish(conn, { state: "opening", stage: "probing" });
     if (auth.challenges(url)) {
+      // As the core reports it: the opening is at "authorizing" while a flow runs, then back.
+      publish(conn, { state: "opening", stage: "authorizing" });
       try {
         await auth.authorize(conn, url);
+        publish(conn, { state: "opening", stage: "probing" });
       } catch (refusal) {
         const reason = `could not connect to ${url}: the authorization failed: ${String(refusal)}`;
         publish(conn, { state: "failed", reason, words: noWords });
