@@ -87,11 +87,8 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState)
 fn start_tracing() {
     let Ok(dir) = sonde_core::log::sessions_dir() else { return };
     let Some(data) = dir.parent() else { return };
-    let _ = std::fs::create_dir_all(data);
-    let Ok(file) = std::fs::OpenOptions::new().create(true).append(true).open(data.join("sonde-desktop.log"))
-    else {
-        return;
-    };
+    // Private, like everything Sonde writes: 0600 in a 0700 directory.
+    let Ok(file) = sonde_core::files::append_private(&data.join("sonde-desktop.log")) else { return };
     let _ = tracing_subscriber::fmt().with_writer(std::sync::Mutex::new(file)).with_ansi(false).try_init();
 }
 

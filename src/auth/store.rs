@@ -7,8 +7,7 @@
 //! Owns: the records and where they are kept. Refuses: the flow (which decides when a record is
 //! used or replaced) and printing a secret: `Debug` shows none.
 
-use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -191,7 +190,7 @@ impl CredentialStore {
         let _guard = self.memory.lock().unwrap();
         let mut all = read(path)?;
         edit(&mut all);
-        write_private(path, &File { credentials: all })
+        crate::files::write_json(path, &File { credentials: all })
     }
 }
 
@@ -208,23 +207,10 @@ fn read(path: &Path) -> io::Result<Vec<Credential>> {
     }
 }
 
-/// Writes through a 0600 temporary file and a rename, in a 0700 directory.
-fn write_private(path: &Path, file: &File) -> io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    let _ = std::fs::remove_file(&tmp);
-    let mut out = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&tmp)?;
-    out.write_all(&serde_json::to_vec_pretty(file).expect("serializes"))?;
-    out.sync_all()?;
-    std::fs::rename(tmp, path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     fn credential(issuer: &str, resource: &str, token: &str) -> Credential {
         Credential {

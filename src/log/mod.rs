@@ -30,7 +30,7 @@ pub use sessions::{
 pub use tail::TAIL_INTERVAL;
 
 use std::collections::HashSet;
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -92,9 +92,8 @@ impl WireLog {
     /// Creates a new session file in `dir` (created if missing), locked as being written for as
     /// long as the log lives.
     pub fn create_in(dir: &Path) -> io::Result<Arc<WireLog>> {
-        fs::create_dir_all(dir)?;
         let path = dir.join(sessions::file_name(SystemTime::now()));
-        let file = OpenOptions::new().create_new(true).append(true).open(&path)?;
+        let file = crate::files::create_new_private(&path)?;
         let card = sessions::Card { program: sessions::this_program(), servers: Vec::new() };
         let log = WireLog::new(path, Some(BufWriter::with_capacity(256 * 1024, file)), Some(card))?;
         sessions::lock_for_writing(&log.reader);
@@ -457,7 +456,7 @@ impl Drop for WireLog {
 /// `secrets` (environment values, tokens) replaced by `«redacted»` in the recorded text and
 /// details. Returns how many entries were written.
 pub fn export_jsonl(log: &WireLog, filter: &Filter, secrets: &[String], path: &Path) -> io::Result<u64> {
-    let mut out = BufWriter::new(File::create(path)?);
+    let mut out = BufWriter::new(crate::files::create_private(path)?);
     let redact = |s: &mut Option<String>| {
         if let Some(text) = s.as_mut() {
             for secret in secrets.iter().filter(|s| !s.is_empty()) {
@@ -490,6 +489,7 @@ pub fn export_jsonl(log: &WireLog, filter: &Filter, secrets: &[String], path: &P
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::{self, OpenOptions};
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));
@@ -499,6 +499,22 @@ mod tests {
 
     fn stderr(text: &str) -> Entry {
         Entry::new(1, Kind::Stderr, Direction::In).with_bytes(text.as_bytes())
+    }
+
+    #[test]
+    fn a_session_log_its_card_its_directory_and_an_export_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = temp_dir("private");
+        let log = WireLog::create_in(&dir.join("sessions")).unwrap();
+        log.append(stderr("hello"));
+        log.flush().unwrap();
+        assert_eq!(mode(&dir.join("sessions")), 0o700);
+        assert_eq!(mode(log.path()), 0o600);
+        assert_eq!(mode(&sessions::card_path(log.path())), 0o600);
+        let export = dir.join("export.jsonl");
+        export_jsonl(&log, &Filter::parse("").unwrap(), &[], &export).unwrap();
+        assert_eq!(mode(&export), 0o600);
     }
 
     #[test]

@@ -87,10 +87,7 @@ pub(super) fn card_path(session: &Path) -> PathBuf {
 /// Writes a session's card whole (a temporary file renamed over the old one), so a reader sees
 /// the old card or the new one, never half of one.
 pub(super) fn write_card(session: &Path, card: &Card) -> io::Result<()> {
-    let path = card_path(session);
-    let temp = path.with_extension("json.tmp");
-    fs::write(&temp, serde_json::to_vec(card).expect("a card serializes"))?;
-    fs::rename(&temp, &path)
+    crate::files::write_private(&card_path(session), &serde_json::to_vec(card).expect("a card serializes"))
 }
 
 fn read_card(session: &Path) -> Option<Card> {

@@ -159,8 +159,10 @@ impl Input {
 /// The history file, beside the sessions directory.
 fn history() -> Option<std::path::PathBuf> {
     let dir = sonde_core::log::sessions_dir().ok()?.parent()?.to_path_buf();
-    std::fs::create_dir_all(&dir).ok()?;
-    Some(dir.join("shell-history"))
+    // What was typed may hold secrets: the history is private (0600 in a 0700 directory).
+    let path = dir.join("shell-history");
+    sonde_core::files::append_private(&path).ok()?;
+    Some(path)
 }
 
 /// Runs the shell on `session` until the input ends or `exit`. The exit code is the first
