@@ -21,19 +21,20 @@ pub enum Target {
 }
 
 impl Target {
-    /// The command line or the URL, for messages.
+    /// The command line or the URL (its secrets redacted), for messages.
     pub fn describe(&self) -> String {
         match self {
             Target::Stdio(spec) => spec.command_line(),
-            Target::Http(http) => http.url.to_string(),
+            Target::Http(http) => crate::transport::shown_url(&http.url),
         }
     }
 
-    /// Era verdicts are kept per command line and directory, or per URL.
+    /// Era verdicts are kept per command line and directory, or per URL (its secrets redacted:
+    /// the cache is a file of its own).
     pub fn cache_key(&self) -> String {
         match self {
             Target::Stdio(spec) => EraCache::stdio_key(spec),
-            Target::Http(http) => http.url.to_string(),
+            Target::Http(http) => crate::transport::shown_url(&http.url),
         }
     }
 }

@@ -312,13 +312,14 @@ impl Servers {
         })
     }
 
-    /// The values of every saved environment variable and client secret long enough to be worth hiding, for
+    /// The values of every saved environment variable, secret header and client secret long enough to be worth hiding, for
     /// redacting an export. Short values (`1`, `on`) would blank out unrelated text.
     pub fn secrets(&self) -> Vec<String> {
         let list = self.list.lock().unwrap();
         let secrets = |s: &SavedServer| {
             let client = s.oauth.as_ref().and_then(|o| o.client_secret.clone());
-            s.env.iter().map(|v| v.value.clone()).chain(client).collect::<Vec<_>>()
+            let headers = s.headers.iter().filter(|h| h.secret).map(|h| h.value.clone());
+            s.env.iter().map(|v| v.value.clone()).chain(client).chain(headers).collect::<Vec<_>>()
         };
         list.iter().flat_map(secrets).filter(|v| v.len() >= 4).collect()
     }

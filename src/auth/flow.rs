@@ -119,7 +119,10 @@ pub async fn run(
     }
     rec.note(
         Step::Authorization,
-        format!("asking the person to authorize at {url}; waiting for the redirect to {redirect_uri}"),
+        format!(
+            "asking the person to authorize at {}; waiting for the redirect to {redirect_uri}",
+            crate::transport::shown_url(&url)
+        ),
     );
     rec.waiting(&url);
     authorizer.browser.open(&url)?;

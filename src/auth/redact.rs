@@ -66,32 +66,12 @@ fn json(value: &mut Value) -> bool {
 
 /// An `application/x-www-form-urlencoded` text with secret fields replaced.
 pub fn form(text: &str) -> String {
-    text.split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((name, _)) if is_secret(&decoded(name)) => format!("{name}={REDACTED}"),
-            _ => pair.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("&")
+    crate::transport::shown_query(text)
 }
 
-/// A URL as it may be recorded: secret query parameters replaced.
+/// A URL as it may be recorded (`transport::shown_url`).
 pub fn url(url: &url::Url) -> String {
-    match url.query() {
-        Some(query) => {
-            let mut shown = url.clone();
-            shown.set_query(Some(&form(query)));
-            shown.to_string()
-        }
-        None => url.to_string(),
-    }
-}
-
-fn decoded(name: &str) -> String {
-    url::form_urlencoded::parse(format!("{name}=").as_bytes())
-        .next()
-        .map(|(k, _)| k.into_owned())
-        .unwrap_or_default()
+    crate::transport::shown_url(url)
 }
 
 #[cfg(test)]

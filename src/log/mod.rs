@@ -452,28 +452,20 @@ impl Drop for WireLog {
     }
 }
 
-/// Writes the entries matching `filter` to `path` as JSONL, with every occurrence of each of
-/// `secrets` (environment values, tokens) replaced by `«redacted»` in the recorded text and
-/// details. Returns how many entries were written.
+/// Writes the entries matching `filter` to `path` (0600) as JSONL, with every occurrence of
+/// each of `secrets` (environment values, secret header values, client secrets) replaced by
+/// `«redacted»` in every field: the recorded text, bytes kept as base64 (decoded, redacted,
+/// encoded again), details, lifecycle command lines, URLs and headers. Returns how many entries
+/// were written.
 pub fn export_jsonl(log: &WireLog, filter: &Filter, secrets: &[String], path: &Path) -> io::Result<u64> {
     let mut out = BufWriter::new(crate::files::create_private(path)?);
-    let redact = |s: &mut Option<String>| {
-        if let Some(text) = s.as_mut() {
-            for secret in secrets.iter().filter(|s| !s.is_empty()) {
-                if text.contains(secret.as_str()) {
-                    *text = text.replace(secret.as_str(), "«redacted»");
-                }
-            }
-        }
-    };
+    let secrets: Vec<&str> = secrets.iter().map(String::as_str).filter(|s| !s.is_empty()).collect();
     let mut from = 0;
     let mut written = 0;
     loop {
         let page = log.page(from, u64::MAX, filter, 1000)?;
-        for mut entry in page.entries {
-            redact(&mut entry.text);
-            redact(&mut entry.detail);
-            serde_json::to_writer(&mut out, &entry)?;
+        for entry in page.entries {
+            out.write_all(redacted_line(entry, &secrets).as_bytes())?;
             out.write_all(b"\n")?;
             written += 1;
         }
@@ -484,6 +476,48 @@ pub fn export_jsonl(log: &WireLog, filter: &Filter, secrets: &[String], path: &P
     }
     out.flush()?;
     Ok(written)
+}
+
+const REDACTED_MARK: &str = "«redacted»";
+
+/// One entry as an export line, with `secrets` gone from every field.
+fn redacted_line(mut entry: Entry, secrets: &[&str]) -> String {
+    use base64::Engine;
+    let engine = base64::engine::general_purpose::STANDARD;
+    if let Some(bytes) = entry.base64.as_deref().and_then(|b| engine.decode(b).ok()) {
+        let mut bytes = bytes;
+        for secret in secrets {
+            bytes = replace_bytes(&bytes, secret.as_bytes(), REDACTED_MARK.as_bytes());
+        }
+        entry.base64 = Some(engine.encode(bytes));
+    }
+    let mut line = serde_json::to_string(&entry).expect("an entry serializes");
+    for secret in secrets {
+        // As it appears in JSON: escaped where it has quotes, backslashes or control characters.
+        let escaped = serde_json::to_string(secret).expect("a string serializes");
+        let escaped = &escaped[1..escaped.len() - 1];
+        for form in [escaped, *secret] {
+            if line.contains(form) {
+                line = line.replace(form, REDACTED_MARK);
+            }
+        }
+    }
+    line
+}
+
+fn replace_bytes(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut i = 0;
+    while i < haystack.len() {
+        if !needle.is_empty() && haystack[i..].starts_with(needle) {
+            out.extend_from_slice(with);
+            i += needle.len();
+        } else {
+            out.push(haystack[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -499,6 +533,39 @@ mod tests {
 
     fn stderr(text: &str) -> Entry {
         Entry::new(1, Kind::Stderr, Direction::In).with_bytes(text.as_bytes())
+    }
+
+    #[test]
+    fn an_export_redacts_secrets_in_every_field() {
+        let dir = temp_dir("export-every-field");
+        let log = WireLog::create_in(&dir).unwrap();
+        let secret = "s3cr\"et-Value";
+        // Bytes kept as base64 (not UTF-8), a lifecycle command line, a detail, a URL, a header.
+        let mut bytes = vec![0xff, 0xfe];
+        bytes.extend_from_slice(secret.as_bytes());
+        log.append(Entry::new(1, Kind::NonProtocol, Direction::In).with_bytes(&bytes));
+        let mut spawned = Entry::new(1, Kind::Lifecycle, Direction::Meta);
+        spawned.lifecycle =
+            Some(crate::lifecycle::Lifecycle::Spawned { pid: 1, command: format!("srv --key {secret}") });
+        log.append(spawned);
+        let mut http = Entry::new(1, Kind::Http, Direction::Out).with_detail(format!("GET with {secret}"));
+        http.http = Some(HttpInfo {
+            exchange: 1,
+            url: Some(format!("http://h/mcp?x={secret}")),
+            headers: vec![("X-Custom".into(), secret.into())],
+            ..HttpInfo::default()
+        });
+        log.append(http);
+        let path = dir.join("export.jsonl");
+        assert_eq!(export_jsonl(&log, &Filter::default(), &[secret.into()], &path).unwrap(), 3);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("s3cr"), "no form of the secret is left: {text}");
+        assert_eq!(text.matches("«redacted»").count(), 4, "{text}");
+        use base64::Engine;
+        let first: Entry = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        let decoded = base64::engine::general_purpose::STANDARD.decode(first.base64.unwrap()).unwrap();
+        assert!(!String::from_utf8_lossy(&decoded).contains("s3cr"));
+        assert!(String::from_utf8_lossy(&decoded).contains("«redacted»"));
     }
 
     #[test]

@@ -46,6 +46,82 @@ pub fn is_secret_name(name: &str) -> bool {
         || ["token", "secret", "api-key", "apikey", "password"].iter().any(|w| lower.contains(w))
 }
 
+/// What stands in for a secret in what Sonde records.
+pub const REDACTED: &str = "[redacted]";
+
+/// Whether a query parameter's value is a credential by its name: `token`, `key`, `secret`,
+/// `password`, `sig` or `code` anywhere in it, in any case (`api_key`, `X-Amz-Signature`,
+/// `access_token`), or an OAuth secret (`assertion`).
+pub fn is_secret_param(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["token", "key", "secret", "password", "sig", "code"].iter().any(|w| lower.contains(w))
+        || crate::auth::redact::is_secret(&lower)
+}
+
+/// A URL as Sonde records it anywhere (the log, errors, era-cache keys, cards, traces): the
+/// userinfo password and the values of secret query parameters replaced by `[redacted]`, the
+/// rest as it was.
+pub fn shown_url(url: &url::Url) -> String {
+    let mut base = url.clone();
+    base.set_query(None);
+    base.set_fragment(None);
+    let mut shown = base.to_string();
+    if let Some(password) = url.password() {
+        shown = shown.replacen(&format!(":{password}@"), &format!(":{REDACTED}@"), 1);
+    }
+    if let Some(query) = url.query() {
+        shown.push('?');
+        shown.push_str(&shown_query(query));
+    }
+    if let Some(fragment) = url.fragment() {
+        shown.push('#');
+        shown.push_str(fragment);
+    }
+    shown
+}
+
+/// A URL given as text, shown as [`shown_url`] does; text that is not a URL is returned whole.
+pub fn shown_url_text(text: &str) -> String {
+    url::Url::parse(text).map_or_else(|_| text.to_owned(), |u| shown_url(&u))
+}
+
+/// Text (an error, a note) with every `http://` or `https://` URL in it shown as
+/// [`shown_url`] does: reqwest's errors name the URL they were sending to, userinfo and all.
+pub fn shown_urls_in(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = ["http://", "https://"].iter().filter_map(|p| rest.find(p)).min() {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | '>' | ','))
+            .unwrap_or(tail.len());
+        out.push_str(&shown_url_text(&tail[..end]));
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A query string (or form body) with the values of secret parameters replaced.
+pub fn shown_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if is_secret_param(&decoded_name(name)) => format!("{name}={REDACTED}"),
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn decoded_name(name: &str) -> String {
+    url::form_urlencoded::parse(format!("{name}=").as_bytes())
+        .next()
+        .map(|(k, _)| k.into_owned())
+        .unwrap_or_default()
+}
+
 /// How long HTTP may take, each reported by name when it runs out.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HttpTimeouts {
@@ -100,4 +176,45 @@ pub enum HttpMode {
     Streamable,
     /// The deprecated HTTP+SSE transport of 2024-11-05: a GET stream that names a POST endpoint.
     LegacySse,
+}
+
+#[cfg(test)]
+mod redaction_tests {
+    use super::*;
+
+    #[test]
+    fn a_url_keeps_its_shape_and_loses_its_password_and_secret_parameters() {
+        let url = url::Url::parse(
+            "http://alice:PASSWORD@host:8080/mcp?api_key=KEY&x=1&Signature=S&code=C&state=s#frag",
+        )
+        .unwrap();
+        assert_eq!(
+            shown_url(&url),
+            "http://alice:[redacted]@host:8080/mcp?api_key=[redacted]&x=1&Signature=[redacted]&code=[redacted]&state=s#frag"
+        );
+        assert_eq!(shown_url(&url::Url::parse("https://h/p?q=1").unwrap()), "https://h/p?q=1");
+        for name in [
+            "token",
+            "ACCESS_TOKEN",
+            "apiKey",
+            "client_secret",
+            "password",
+            "sig",
+            "X-Amz-Signature",
+            "assertion",
+        ] {
+            assert!(is_secret_param(name), "{name}");
+        }
+        assert!(!is_secret_param("state") && !is_secret_param("cursor"));
+    }
+
+    #[test]
+    fn urls_inside_errors_are_shown_without_their_secrets() {
+        let error =
+            "error sending request for url (http://alice:PASSWORD@host/mcp?api_key=KEY): connection refused";
+        let shown = shown_urls_in(error);
+        assert!(!shown.contains("PASSWORD") && !shown.contains("KEY"), "{shown}");
+        assert_eq!(shown, "error sending request for url (http://alice:[redacted]@host/mcp?api_key=[redacted]): connection refused");
+        assert_eq!(shown_urls_in("no url here"), "no url here");
+    }
 }

@@ -88,7 +88,8 @@ pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
         words.push_str(&s.to_string());
         source = s.source();
     }
-    words
+    // Errors name the URL they were for, password and query included.
+    super::shown_urls_in(&words)
 }
 
 /// Parses chunks that are all at hand (tests and the fuzzer).

@@ -25,7 +25,8 @@ impl Loop {
         if (300..400).contains(&status) {
             if let Some(location) = header("location") {
                 detail.push_str(&format!(
-                    " · redirect to {location} not followed: credentials stay with the origin"
+                    " · redirect to {} not followed: credentials stay with the origin",
+                    shown_url_text(&location)
                 ));
             }
         }
@@ -43,8 +44,10 @@ impl Loop {
         exchange.status = Some(status);
         let sent_in = exchange.session.clone();
         if let Some(location) = header("location").filter(|_| (300..400).contains(&status)) {
-            exchange.body_excerpt =
-                Some(format!("redirected to {location}, not followed: credentials stay with the origin"));
+            exchange.body_excerpt = Some(format!(
+                "redirected to {}, not followed: credentials stay with the origin",
+                shown_url_text(&location)
+            ));
         }
         let purpose = exchange.purpose.clone();
         if let Purpose::Request { id, .. } = &purpose {
@@ -210,16 +213,20 @@ impl Loop {
         let resolved = self.target.url.join(data.trim());
         match resolved {
             Ok(url) if url.origin() == self.target.url.origin() => {
-                self.spine.log.append(entry.with_detail(format!("endpoint: messages are POSTed to {url}")));
+                let shown = shown_url(&url);
+                self.spine.log.append(entry.with_detail(format!("endpoint: messages are POSTed to {shown}")));
                 self.outbox.post_url = Some(url);
                 self.flush_queued();
             }
             Ok(url) => {
                 self.spine.log.append(entry.with_detail(format!(
-                    "endpoint {url} is on another origin: refused, so credentials stay with {}",
+                    "endpoint {} is on another origin: refused, so credentials stay with {}",
+                    shown_url(&url),
                     self.target.url.origin().ascii_serialization()
                 )));
-                self.spine.pending.fail_all(&format!("the SSE endpoint named another origin ({url})"));
+                self.spine
+                    .pending
+                    .fail_all(&format!("the SSE endpoint named another origin ({})", shown_url(&url)));
                 if let Some(exchange) = self.streams.exchanges.get(&ex) {
                     exchange.handle.abort();
                 }

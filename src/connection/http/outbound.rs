@@ -27,11 +27,11 @@ impl Loop {
         let (ex, url, headers) = self.prepare(&message);
         let what = message.method().unwrap_or("reply").to_owned();
         let mut entry = Entry::new(self.spine.conn, Kind::Http, Direction::Out)
-            .with_detail(format!("POST {url}: sending the queued {what}"));
+            .with_detail(format!("POST {}: sending the queued {what}", shown_url(&url)));
         entry.http = Some(HttpInfo {
             exchange: ex,
             method: Some("POST".into()),
-            url: Some(url.to_string()),
+            url: Some(shown_url(&url)),
             headers: self.redacted(&headers),
             ..HttpInfo::default()
         });
@@ -113,7 +113,7 @@ impl Loop {
                 entry.http = Some(HttpInfo {
                     exchange: ex,
                     method: Some("POST".into()),
-                    url: Some(url.to_string()),
+                    url: Some(shown_url(&url)),
                     headers: self.redacted(headers),
                     ..HttpInfo::default()
                 })
@@ -130,7 +130,15 @@ impl Loop {
             .map(|(name, value)| {
                 let secret = is_secret_name(name)
                     || self.target.headers.iter().any(|h| h.secret && h.name.eq_ignore_ascii_case(name));
-                (name.clone(), if secret { "[redacted]".to_owned() } else { value.clone() })
+                let value = if secret {
+                    crate::transport::REDACTED.to_owned()
+                } else if name.eq_ignore_ascii_case("location") {
+                    // A redirect's target may carry a token in its query.
+                    crate::transport::shown_url_text(value)
+                } else {
+                    value.clone()
+                };
+                (name.clone(), value)
             })
             .collect()
     }
@@ -172,12 +180,12 @@ impl Loop {
         headers.extend(self.user_headers());
         headers.extend(self.auth.header(&self.target.headers));
         let ex = self.streams.next_ex();
-        let mut entry =
-            Entry::new(self.spine.conn, Kind::Http, Direction::Out).with_detail(format!("{method} {url}"));
+        let mut entry = Entry::new(self.spine.conn, Kind::Http, Direction::Out)
+            .with_detail(format!("{method} {}", shown_url(&url)));
         entry.http = Some(HttpInfo {
             exchange: ex,
             method: Some(method.to_string()),
-            url: Some(url.to_string()),
+            url: Some(shown_url(&url)),
             headers: self.redacted(&headers),
             ..HttpInfo::default()
         });

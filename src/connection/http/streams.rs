@@ -40,7 +40,7 @@ impl Loop {
                     (Some(status), _) if !(200..300).contains(&status) => {
                         format!(
                             "GET {} answered HTTP {status}: no 2024-11-05 SSE stream there",
-                            self.target.url
+                            shown_url(&self.target.url)
                         )
                     }
                     (_, Some(error)) => format!("the 2024-11-05 SSE stream broke: {error}"),
