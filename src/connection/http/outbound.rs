@@ -113,7 +113,7 @@ impl Loop {
                 entry.http = Some(HttpInfo {
                     exchange: ex,
                     method: Some("POST".into()),
-                    url: Some(shown_url(&url)),
+                    url: Some(shown_url(url)),
                     headers: self.redacted(headers),
                     ..HttpInfo::default()
                 })
