@@ -23,6 +23,7 @@ pub mod schema;
 pub mod server_config;
 pub mod servers;
 pub mod shape;
+pub mod terminal_text;
 pub mod transport;
 pub mod url_elicitation;
 pub mod wire;

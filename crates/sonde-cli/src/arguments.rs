@@ -42,7 +42,7 @@ pub fn strings(args: Value) -> BTreeMap<String, String> {
             Value::String(text) => (key, text),
             other => {
                 let text = other.to_string();
-                eprintln!("sonde: prompt arguments are strings; {key} is sent as {text:?}");
+                errln!("sonde: prompt arguments are strings; {key} is sent as {text:?}");
                 (key, text)
             }
         })

@@ -19,9 +19,9 @@ pub struct SystemBrowser;
 
 impl Browser for SystemBrowser {
     fn open(&self, url: &url::Url) -> Result<(), String> {
-        eprintln!("sonde: the server asks for authorization; opening your browser at\n  {url}");
+        errln!("sonde: the server asks for authorization; opening your browser at\n  {url}");
         if let Err(e) = open::that_detached(url.as_str()) {
-            eprintln!("sonde: could not open a browser ({e}); open the URL above yourself");
+            errln!("sonde: could not open a browser ({e}); open the URL above yourself");
         }
         Ok(())
     }
@@ -32,7 +32,7 @@ pub struct PrintedUrl;
 
 impl Browser for PrintedUrl {
     fn open(&self, url: &url::Url) -> Result<(), String> {
-        eprintln!(
+        errln!(
             "sonde: the server asks for authorization; open this URL in a browser on this machine:\n  {url}"
         );
         Ok(())
@@ -44,7 +44,7 @@ impl Browser for PrintedUrl {
 pub fn authorizer(no_browser: bool) -> Authorizer {
     let browser: Arc<dyn Browser> = if no_browser { Arc::new(PrintedUrl) } else { Arc::new(SystemBrowser) };
     let store = CredentialStore::default_location().unwrap_or_else(|e| {
-        eprintln!("sonde: credentials are kept for this run only: {e}");
+        errln!("sonde: credentials are kept for this run only: {e}");
         CredentialStore::in_memory()
     });
     Authorizer::new(browser, store)
@@ -55,14 +55,14 @@ pub fn list(json_out: bool) -> i32 {
     let store = match CredentialStore::default_location() {
         Ok(store) => store,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             return FAILED;
         }
     };
     let credentials = match store.list() {
         Ok(list) => list,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             return FAILED;
         }
     };
@@ -89,7 +89,7 @@ pub fn list(json_out: bool) -> i32 {
         }
     }
     if credentials.is_empty() && !json_out {
-        eprintln!("sonde: no credentials kept (in {})", store.describe());
+        errln!("sonde: no credentials kept (in {})", store.describe());
     }
     OK
 }
@@ -102,7 +102,7 @@ pub fn logout(url: Option<&str>) -> i32 {
     let result = CredentialStore::default_location().and_then(|store| store.remove(url));
     match result {
         Ok(gone) if gone.is_empty() => {
-            eprintln!("sonde: no credentials kept{}", url.map(|u| format!(" for {u}")).unwrap_or_default());
+            errln!("sonde: no credentials kept{}", url.map(|u| format!(" for {u}")).unwrap_or_default());
             if url.is_some() {
                 FAILED
             } else {
@@ -111,12 +111,12 @@ pub fn logout(url: Option<&str>) -> i32 {
         }
         Ok(gone) => {
             for c in gone {
-                eprintln!("sonde: forgot the credentials for {} (issuer {})", c.resource, c.issuer);
+                errln!("sonde: forgot the credentials for {} (issuer {})", c.resource, c.issuer);
             }
             OK
         }
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             FAILED
         }
     }

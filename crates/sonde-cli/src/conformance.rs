@@ -32,7 +32,7 @@ pub async fn run(global: &Global, url: &str) -> i32 {
         Ok(text) => match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
-                eprintln!("sonde: MCP_CONFORMANCE_CONTEXT is not JSON: {e}");
+                errln!("sonde: MCP_CONFORMANCE_CONTEXT is not JSON: {e}");
                 return USAGE;
             }
         },
@@ -46,14 +46,14 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     let mut config = match global.server_config(&Server { command: Vec::new() }) {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             return USAGE;
         }
     };
     // The harness names the revision; negotiation still runs (and retries a -32022) within it.
     config.era = if version.as_str() >= MODERN { EraPolicy::Modern } else { EraPolicy::Legacy };
     let Some(log) = session_log() else { return FAILED };
-    eprintln!("sonde: conformance scenario {scenario:?} at {version}; session log {}", log.path().display());
+    errln!("sonde: conformance scenario {scenario:?} at {version}; session log {}", log.path().display());
     // The harness's authorization servers ask nothing of a person: the browser step follows
     // their redirect to the loopback listener. Credentials last for the run only.
     if let Target::Http(http) = &mut config.target {
@@ -69,11 +69,11 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     let code = match tokio::time::timeout(DEADLINE, work).await {
         Ok(Ok(())) => OK,
         Ok(Err(e)) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             FAILED
         }
         Err(_) => {
-            eprintln!("sonde: the scenario did not finish within {} s; stopping", DEADLINE.as_secs());
+            errln!("sonde: the scenario did not finish within {} s; stopping", DEADLINE.as_secs());
             FAILED
         }
     };
@@ -151,7 +151,7 @@ async fn call_tool(session: &Session, name: &str, arguments: Option<Value>) -> R
 }
 
 fn step(words: String) {
-    eprintln!("sonde: {words}");
+    errln!("sonde: {words}");
 }
 
 /// Arguments a schema accepts: each property's default, else its first enum value, else a

@@ -53,7 +53,7 @@ fn show(followed: Followed, echo: Echo, partial: &mut HashMap<u64, String>) {
     let entry = match followed {
         Followed::Entry(entry) if echo.messages && is_log_message(&entry) => {
             if let Some(line) = log_message(&entry) {
-                eprintln!("{line}");
+                errln!("{line}");
             }
             return;
         }
@@ -67,7 +67,7 @@ fn show(followed: Followed, echo: Echo, partial: &mut HashMap<u64, String>) {
         }
         Followed::Entry(_) => return,
         Followed::Skipped(n) => {
-            eprintln!("sonde: {n} log entries went by too fast to copy; see sonde log");
+            errln!("sonde: {n} log entries went by too fast to copy; see sonde log");
             return;
         }
     };
@@ -83,7 +83,7 @@ fn show(followed: Followed, echo: Echo, partial: &mut HashMap<u64, String>) {
 
 fn print_lines(raw: &str) {
     for line in clean(raw).trim_end_matches('\n').split('\n') {
-        eprintln!("server: {line}");
+        errln!("server: {line}");
     }
 }
 

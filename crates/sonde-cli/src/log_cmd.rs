@@ -12,25 +12,25 @@ pub fn run(args: &LogArgs) -> i32 {
     let filter = match args.filter.as_deref().map(Filter::parse).transpose() {
         Ok(f) => f.unwrap_or_default(),
         Err(e) => {
-            eprintln!("sonde: bad --filter: {e}");
+            errln!("sonde: bad --filter: {e}");
             return USAGE;
         }
     };
     let path = match find(&args.session) {
         Ok(path) => path,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             return FAILED;
         }
     };
     let log = match WireLog::open(&path) {
         Ok(log) => log,
         Err(e) => {
-            eprintln!("sonde: cannot read {}: {e}", path.display());
+            errln!("sonde: cannot read {}: {e}", path.display());
             return FAILED;
         }
     };
-    eprintln!("sonde: session log {}", path.display());
+    errln!("sonde: session log {}", path.display());
     // Page by page, so a huge session is never held whole.
     let mut from = 0;
     let mut printed = 0usize;
@@ -38,7 +38,7 @@ pub fn run(args: &LogArgs) -> i32 {
         let page = match log.page(from, u64::MAX, &filter, 1000) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("sonde: reading {}: {e}", path.display());
+                errln!("sonde: reading {}: {e}", path.display());
                 return FAILED;
             }
         };
@@ -56,7 +56,7 @@ pub fn run(args: &LogArgs) -> i32 {
             Some(next) => from = next,
             None => {
                 if printed == 0 && args.filter.is_some() {
-                    eprintln!("sonde: no entry of {} entries matches the filter", log.len());
+                    errln!("sonde: no entry of {} entries matches the filter", log.len());
                 }
                 return OK;
             }
@@ -91,7 +91,7 @@ pub fn list(json: bool) -> i32 {
     let (sessions, dir) = match listed {
         Ok(found) => found,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             return FAILED;
         }
     };
@@ -111,9 +111,9 @@ pub fn list(json: bool) -> i32 {
         }
     }
     if sessions.is_empty() {
-        eprintln!("sonde: no sessions recorded yet; they go in {}", dir.display());
+        errln!("sonde: no sessions recorded yet; they go in {}", dir.display());
     } else {
-        eprintln!("sonde: {} sessions in {}", sessions.len(), dir.display());
+        errln!("sonde: {} sessions in {}", sessions.len(), dir.display());
     }
     OK
 }

@@ -33,7 +33,7 @@ fn main() {
         let hint = e.kind() == clap::error::ErrorKind::UnknownArgument;
         let _ = e.print();
         if hint {
-            eprintln!("sonde: put the server's command after `--`, as in: sonde tools list -- npx -y SERVER");
+            errln!("sonde: put the server's command after `--`, as in: sonde tools list -- npx -y SERVER");
         }
         std::process::exit(e.exit_code());
     });

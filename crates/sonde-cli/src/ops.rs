@@ -70,7 +70,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
                 print::result("resources/read", &read.result);
             }
             for problem in &read.problems {
-                eprintln!("sonde: the result is malformed: {problem}");
+                errln!("sonde: the result is malformed: {problem}");
             }
             Ok(OK)
         }
@@ -82,7 +82,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
                 print::result("prompts/get", &got.result);
             }
             for problem in &got.problems {
-                eprintln!("sonde: the result is malformed: {problem}");
+                errln!("sonde: the result is malformed: {problem}");
             }
             Ok(OK)
         }
@@ -110,19 +110,19 @@ async fn call(
     json: bool,
 ) -> Result<i32, RequestError> {
     let called = session
-        .call_tool_checked(tool, None, arguments, task, |p| eprintln!("sonde: {}", print::progress(&p)))
+        .call_tool_checked(tool, None, arguments, task, |p| errln!("sonde: {}", print::progress(&p)))
         .await;
     let mut outcome = match called {
         Ok(outcome) => outcome,
         Err(e @ RequestError::Rpc { .. }) => {
             // The server's error first, then what it does have, when the name was the mistake.
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             if let Ok(tools) = session.list_all("tools/list", "tools").await {
                 let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
                 if !names.contains(&tool) {
-                    eprintln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
+                    errln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
                     if let Some(note) = undeclared(&session.conn.client_capabilities()) {
-                        eprintln!("sonde: {note}");
+                        errln!("sonde: {note}");
                     }
                 }
             }
@@ -143,13 +143,13 @@ async fn call(
         print::call_result(&outcome.result);
     }
     for problem in &outcome.problems {
-        eprintln!("sonde: the result is malformed: {problem}");
+        errln!("sonde: the result is malformed: {problem}");
     }
     if let Some(check) = outcome.check {
-        eprintln!("sonde: {}", check.describe());
+        errln!("sonde: {}", check.describe());
     }
     if outcome.result.get("isError") == Some(&Value::Bool(true)) {
-        eprintln!("sonde: {tool} returned a result with isError: true");
+        errln!("sonde: {tool} returned a result with isError: true");
         return Ok(TOOL_ERROR);
     }
     Ok(OK)
@@ -164,16 +164,16 @@ async fn listen(
     json: bool,
 ) -> Result<i32, RequestError> {
     let mut listening = session.listen(spec).await?;
-    eprintln!("sonde: listening; Ctrl-C stops");
+    errln!("sonde: listening; Ctrl-C stops");
     let mut seen = 0usize;
     while let Some(event) = listening.next().await {
         match event {
-            ListenEvent::Acknowledged(granted) => eprintln!("sonde: acknowledged: {granted}"),
+            ListenEvent::Acknowledged(granted) => errln!("sonde: acknowledged: {granted}"),
             ListenEvent::Skipped(n) => {
-                eprintln!("sonde: {n} log entries went by too fast to print; see sonde log")
+                errln!("sonde: {n} log entries went by too fast to print; see sonde log")
             }
             ListenEvent::Ended(reason) => {
-                eprintln!("sonde: {reason}");
+                errln!("sonde: {reason}");
                 return Ok(OK);
             }
             ListenEvent::Failed(e) => return Err(e),

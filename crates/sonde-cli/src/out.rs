@@ -1,9 +1,13 @@
-//! Standard output that a closed pipe ends quietly.
+//! What the CLI prints: standard output that a closed pipe ends quietly, and both streams made
+//! safe for a terminal.
 //!
-//! Owns: writing the CLI's stdout. When the reader has gone (`sonde log | head -1`), later
-//! writes are dropped instead of panicking, so the command finishes its work, the server's
-//! shutdown ladder included and recorded, and exits as it would have.
-//! Refuses: stderr (Sonde's own messages), which a closed stdout does not affect.
+//! Owns: writing the CLI's stdout and stderr. Everything printed passes through
+//! `sonde_core::terminal_text::escape`, since nearly all of it carries what a server sent (tool
+//! and resource text, descriptions, instructions, progress messages, errors, its stderr): a
+//! control character or a bidi override is printed as its `\uXXXX` escape. When the reader of
+//! stdout has gone (`sonde log | head -1`), later writes are dropped instead of panicking, so
+//! the command finishes its work, the server's shutdown ladder included and recorded, and exits
+//! as it would have. Refuses: colour of its own (nothing here needs ESC).
 
 use std::fmt;
 use std::io::{self, Write};
@@ -16,17 +20,30 @@ pub fn line(args: fmt::Arguments) {
     if closed() {
         return;
     }
+    let text = args.to_string();
     let mut out = io::stdout().lock();
-    let written = out.write_fmt(args).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush());
+    let written = out
+        .write_all(sonde_core::terminal_text::escape(&text).as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
     match written {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => CLOSED.store(true, Ordering::Relaxed),
         // Any other failure (a full disk behind a redirect) is said once, and output stops.
         Err(e) => {
-            eprintln!("sonde: cannot write to stdout: {e}");
+            err_line(format_args!("sonde: cannot write to stdout: {e}"));
             CLOSED.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// Writes one line on stderr, made safe for a terminal.
+pub fn err_line(args: fmt::Arguments) {
+    let text = args.to_string();
+    let mut err = io::stderr().lock();
+    let _ = err
+        .write_all(sonde_core::terminal_text::escape(&text).as_bytes())
+        .and_then(|()| err.write_all(b"\n"));
 }
 
 /// True once the reader of stdout has gone: a command printing many lines may stop early.
@@ -37,4 +54,9 @@ pub fn closed() -> bool {
 /// `println!` for the CLI's stdout, through [`line`].
 macro_rules! outln {
     ($($arg:tt)*) => { $crate::out::line(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` for the CLI's stderr, through [`err_line`].
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::out::err_line(format_args!($($arg)*)) };
 }

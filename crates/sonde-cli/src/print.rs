@@ -33,7 +33,7 @@ pub fn items(key: &str, items: &[Value]) {
             outln!("{:width$}    {argument}", "");
         }
     }
-    eprintln!("sonde: {} {key}", items.len());
+    errln!("sonde: {} {key}", items.len());
 }
 
 /// A progress notification's params as one line.

@@ -26,17 +26,17 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     let (config, common, op) = match planned {
         Ok(planned) => planned,
         Err(message) => {
-            eprintln!("sonde: {message}");
+            errln!("sonde: {message}");
             return USAGE;
         }
     };
     let Some(log) = session_log() else { return FAILED };
-    eprintln!("sonde: session log {}", log.path().display());
+    errln!("sonde: session log {}", log.path().display());
     let mut hub = Hub::new(log.clone());
     if !global.no_era_cache {
         match EraCache::default_location() {
             Ok(cache) => hub = hub.with_era_cache(cache),
-            Err(e) => eprintln!("sonde: era verdicts are not cached: {e}"),
+            Err(e) => errln!("sonde: era verdicts are not cached: {e}"),
         }
     }
     if global.url.is_some() {
@@ -52,7 +52,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     let code = tokio::select! {
         code = work => code,
         _ = tokio::signal::ctrl_c() => {
-            eprintln!("sonde: interrupted; cancelling and stopping the server");
+            errln!("sonde: interrupted; cancelling and stopping the server");
             hub.cancel_all("interrupted by the user");
             INTERRUPTED
         }
@@ -128,7 +128,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
 pub fn session_log() -> Option<Arc<WireLog>> {
     sessions_dir()
         .and_then(|dir| WireLog::create_in(&dir))
-        .inspect_err(|e| eprintln!("sonde: cannot create the session log: {e}"))
+        .inspect_err(|e| errln!("sonde: cannot create the session log: {e}"))
         .ok()
 }
 
@@ -146,7 +146,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
     let id = match connected {
         Ok(id) => id,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             if let HubError::Handshake { words, .. } = &e {
                 words::print(words);
             }
@@ -159,20 +159,20 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
     };
     let mut died = false;
     let code = outcome.unwrap_or_else(|e| {
-        eprintln!("sonde: {e}");
+        errln!("sonde: {e}");
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
-            eprintln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
+            errln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
         }
         if let (HubError::Request(RequestError::Rpc { error, .. }), Ok(server)) = (&e, hub.server(id)) {
             if error.code == -32601 {
-                eprintln!("sonde: {}", declared(&server.capabilities));
+                errln!("sonde: {}", declared(&server.capabilities));
             }
         }
         died = matches!(e, HubError::Request(RequestError::Gone(_)));
         FAILED
     });
     if let Ok(Some(exit)) = hub.disconnect(id).await {
-        eprintln!("sonde: server {}", exit.describe());
+        errln!("sonde: server {}", exit.describe());
         // No shutdown step: the server ended by itself, before Sonde asked.
         died |= exit.during.is_none();
     }
@@ -187,7 +187,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
 /// is as useful as the sight of it.
 fn say_starting(stage: Stage) {
     if let Stage::Starting(secs) = stage {
-        eprintln!("sonde: starting: no output yet, {secs} s");
+        errln!("sonde: starting: no output yet, {secs} s");
     }
 }
 

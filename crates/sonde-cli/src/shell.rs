@@ -170,7 +170,7 @@ fn history() -> Option<std::path::PathBuf> {
 pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
     let mut input = Some(Input::open());
     let mut code = OK;
-    eprintln!("sonde: shell on one connection; help lists the commands");
+    errln!("sonde: shell on one connection; help lists the commands");
     loop {
         // The reading blocks (a terminal, a pipe): off the runtime's threads.
         let mut taken = input.take().expect("put back after each line");
@@ -186,7 +186,7 @@ pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
             Ok(Some(step)) => step,
             Ok(None) => continue,
             Err(e) => {
-                eprintln!("sonde: {e}");
+                errln!("sonde: {e}");
                 code = if code == OK { FAILED } else { code };
                 continue;
             }
@@ -194,7 +194,7 @@ pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
         let done = match step {
             Step::Exit => break,
             Step::Help => {
-                eprintln!("{HELP}");
+                errln!("{HELP}");
                 Ok(OK)
             }
             Step::Log(filter) => log(session, &filter),
@@ -206,7 +206,7 @@ pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
             // The connection is gone: nothing after this can run.
             Err(e @ RequestError::Gone(_)) => return Err(e),
             Err(e) => {
-                eprintln!("sonde: {e}");
+                errln!("sonde: {e}");
                 code = if code == OK { FAILED } else { code };
             }
         }
@@ -222,7 +222,7 @@ fn log(session: &Session, filter: &str) -> Result<i32, RequestError> {
     let filter = match Filter::parse(filter) {
         Ok(filter) => filter,
         Err(e) => {
-            eprintln!("sonde: {e}");
+            errln!("sonde: {e}");
             return Ok(FAILED);
         }
     };
@@ -231,7 +231,7 @@ fn log(session: &Session, filter: &str) -> Result<i32, RequestError> {
         outln!("{}", print::entry(entry, false));
     }
     if entries.is_empty() {
-        eprintln!("sonde: no entry matches");
+        errln!("sonde: no entry matches");
     }
     Ok(OK)
 }

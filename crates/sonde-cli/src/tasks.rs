@@ -29,19 +29,19 @@ fn line(task: &Task) -> String {
 /// Follows the task a call of `tool` became, saying each change of status or message on stderr;
 /// returns the tool's result, or the exit code after saying why there is none.
 pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOutcome, i32> {
-    eprintln!(
+    errln!(
         "sonde: {tool} runs as task {}; following it for up to {}",
         task.task_id,
         sonde_core::lifecycle::duration_words(FOLLOW_LIMIT)
     );
-    eprintln!("sonde: task {}", line(&task));
+    errln!("sonde: task {}", line(&task));
     let view = TaskView::new(session.conn.id(), task, Some(tool.to_owned()));
     let mut said = (view.task.status, view.task.status_message.clone());
     let end = session
         .follow_task(view, None, FOLLOW_LIMIT, |v| {
             let now = (v.task.status, v.task.status_message.clone());
             if now != said {
-                eprintln!("sonde: task {}", line(&v.task));
+                errln!("sonde: task {}", line(&v.task));
                 said = now;
             }
         })
@@ -50,15 +50,15 @@ pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOut
     match (end.outcome, end.error) {
         (Some(outcome), _) => Ok(outcome),
         (None, Some(error)) => {
-            eprintln!("sonde: task {id}: {error}");
+            errln!("sonde: task {id}: {error}");
             Err(FAILED)
         }
         (None, None) if end.task.status == TaskStatus::Cancelled => {
-            eprintln!("sonde: task {id} was cancelled; it has no result");
+            errln!("sonde: task {id} was cancelled; it has no result");
             Err(FAILED)
         }
         (None, None) => {
-            eprintln!("sonde: task {id} ended {} without a result", end.task.status.name());
+            errln!("sonde: task {id} ended {} without a result", end.task.status.name());
             Err(FAILED)
         }
     }
@@ -80,14 +80,14 @@ pub async fn run(session: &Session, op: TaskOp, json: bool) -> Result<i32, Reque
             } else {
                 tasks.iter().for_each(|t| outln!("{}", line(t)));
             }
-            eprintln!("sonde: {} tasks", tasks.len());
+            errln!("sonde: {} tasks", tasks.len());
         }
         TaskOp::Get(id) => show(&session.task_get(&id).await?),
         TaskOp::Cancel(id) => match session.task_cancel(&id).await? {
             Some(task) => show(&task),
             None => {
                 debug_assert_eq!(session.era(), Era::Modern);
-                eprintln!(
+                errln!(
                     "sonde: the server acknowledged cancelling task {id}; in 2026-07-28 cancelling is \
                      cooperative, so tasks get {id} says whether it stopped"
                 );

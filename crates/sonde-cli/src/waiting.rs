@@ -44,7 +44,7 @@ impl Waiting {
                     if !*said && since.elapsed() >= AFTER {
                         *said = true;
                         if let Some(words) = words(*stage, &config) {
-                            eprintln!("sonde: waiting for {words}");
+                            errln!("sonde: waiting for {words}");
                         }
                     }
                 }

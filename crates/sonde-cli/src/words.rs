@@ -10,13 +10,13 @@ use sonde_core::process::PASSED_THROUGH;
 /// Prints the server's last stderr lines and the environment hint, if there are any.
 pub fn print(words: &LastWords) {
     if !words.lines.is_empty() {
-        eprintln!("sonde: the server's last words on stderr:");
+        errln!("sonde: the server's last words on stderr:");
         for line in &words.lines {
-            eprintln!("  | {line}");
+            errln!("  | {line}");
         }
     }
     if let Some(hint) = hint(words) {
-        eprintln!("sonde: {hint}");
+        errln!("sonde: {hint}");
     }
 }
 
