@@ -73,6 +73,24 @@ pub struct ServerDescription {
     pub ttl_ms: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_scope: Option<String>,
+    /// The serverInfo icons that may be shown (`shape::tool::shown_icon`), and how many others
+    /// it named.
+    pub icons: Vec<String>,
+    pub icons_hidden: u32,
+}
+
+/// The icons of a serverInfo a window may show, and how many it may not.
+fn icons_of(server_info: &Value) -> (Vec<String>, u32) {
+    let all: Vec<&Value> =
+        server_info.get("icons").and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+    let shown: Vec<String> = all
+        .iter()
+        .filter_map(|i| i.get("src").and_then(Value::as_str))
+        .filter(|src| crate::shape::shown_icon(src))
+        .map(str::to_owned)
+        .collect();
+    let hidden = u32::try_from(all.len() - shown.len()).unwrap_or(u32::MAX);
+    (shown, hidden)
 }
 
 /// How many `input_required` rounds one request may take before Sonde gives up.
@@ -484,11 +502,15 @@ pub fn initialized(
         )));
     }
     conn.notify("notifications/initialized", None)?;
+    let server_info = result.get("serverInfo").cloned().unwrap_or(Value::Null);
+    let (icons, icons_hidden) = icons_of(&server_info);
     Ok(ServerDescription {
         protocol_version: version,
         era: Era::Legacy,
         decided_by,
-        server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+        server_info,
+        icons,
+        icons_hidden,
         capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
         ttl_ms: None,
@@ -538,17 +560,33 @@ pub async fn probe_outcome(conn: &Connection, reply: Result<Value, RequestError>
 
 /// The server's description from a `DiscoverResult`.
 pub fn describe_discovered(result: &Value, version: &str, decided_by: String) -> ServerDescription {
+    let server_info =
+        result.pointer("/_meta/io.modelcontextprotocol~1serverInfo").cloned().unwrap_or(Value::Null);
+    let (icons, icons_hidden) = icons_of(&server_info);
     ServerDescription {
         protocol_version: version.to_owned(),
         era: Era::Modern,
         decided_by,
-        server_info: result
-            .pointer("/_meta/io.modelcontextprotocol~1serverInfo")
-            .cloned()
-            .unwrap_or(Value::Null),
+        server_info,
+        icons,
+        icons_hidden,
         capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
         ttl_ms: result.get("ttlMs").and_then(Value::as_i64),
         cache_scope: result.get("cacheScope").and_then(Value::as_str).map(str::to_owned),
+    }
+}
+
+#[cfg(test)]
+mod icon_tests {
+    use super::*;
+
+    #[test]
+    fn a_server_icon_is_shown_only_as_a_data_raster_image() {
+        let info = serde_json::json!({"icons": [
+            {"src": "https://tracker.example/pixel.png"}, {"src": "data:image/svg+xml;base64,PHN2Zz4="},
+            {"src": "data:image/png;base64,AAAA"}, {"sizes": ["16x16"]}]});
+        assert_eq!(icons_of(&info), (vec!["data:image/png;base64,AAAA".to_owned()], 3));
+        assert_eq!(icons_of(&Value::Null), (Vec::new(), 0));
     }
 }

@@ -18,7 +18,7 @@ mod tool;
 pub use result::result_problems;
 pub use schema::schema_problems;
 pub use task::{Task, TaskStatus};
-pub use tool::{read_tools, ToolView};
+pub use tool::{read_tools, shown_icon, ToolView};
 
 use serde_json::Value;
 

@@ -141,7 +141,9 @@ fn read_tool(raw: &Value) -> ToolView {
 
 /// Sonde shows only raster images carried in the listing itself: an icon is never fetched, and
 /// an SVG can hold script.
-fn shown_icon(src: &str) -> bool {
+/// Whether a server's icon may be shown: a `data:` raster image (PNG, JPEG, GIF, WebP), never
+/// an SVG or anything the window would fetch from a host the server chose.
+pub fn shown_icon(src: &str) -> bool {
     ["data:image/png", "data:image/jpeg", "data:image/gif", "data:image/webp"]
         .iter()
         .any(|prefix| src.strip_prefix(prefix).is_some_and(|rest| rest.starts_with([';', ','])))

@@ -74,6 +74,8 @@ const ready = (line: number, conn: number): ConnectionState =>
           protocolVersion: "2025-11-25",
           era: "legacy",
           decidedBy: "initialize",
+          icons: [],
+          iconsHidden: 0,
           serverInfo: { name: "everything" },
           capabilities: { resources: {} },
         },

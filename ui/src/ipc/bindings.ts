@@ -1312,6 +1312,12 @@ export type ServerDescription_Deserialize = {
 	/**  2026-07-28 discover results are cacheable: how long, and for whom. */
 	ttlMs?: number | null,
 	cacheScope?: string | null,
+	/**
+	 *  The serverInfo icons that may be shown (`shape::tool::shown_icon`), and how many others
+	 *  it named.
+	 */
+	icons: string[],
+	iconsHidden: number,
 };
 
 /**  What the server said about itself, and how its protocol version was decided. */
@@ -1329,6 +1335,12 @@ export type ServerDescription_Serialize = {
 	/**  2026-07-28 discover results are cacheable: how long, and for whom. */
 	ttlMs?: number,
 	cacheScope?: string,
+	/**
+	 *  The serverInfo icons that may be shown (`shape::tool::shown_icon`), and how many others
+	 *  it named.
+	 */
+	icons: string[],
+	iconsHidden: number,
 };
 
 /**  A server request waiting for the person at the keyboard. */

@@ -209,6 +209,8 @@ export function memoryBackend(
         era: "modern",
         decidedBy: "server/discover",
         serverInfo: { name: saved.name, version: "0.1.0" },
+        icons: [],
+        iconsHidden: 0,
         capabilities: { tools: {} },
       },
     } as ConnState);
@@ -270,6 +272,8 @@ export function memoryBackend(
         era: hostile.has(conn) ? "legacy" : "modern",
         decidedBy: hostile.has(conn) ? "server/discover answered -32601; initialize" : "server/discover",
         serverInfo: { name: hostile.has(conn) ? "sonde-fixture" : "sonde-demo", version: "0.1.0" },
+        icons: [],
+        iconsHidden: 0,
         capabilities: hostile.has(conn)
           ? { tools: {} }
           : {

@@ -1,4 +1,4 @@
-// What the server said about itself: serverInfo (icons from data: URIs only), the protocol
+// What the server said about itself: serverInfo (the icons the core allows), the protocol
 // version and the evidence for it, capabilities in words, instructions, the 2026-07-28 cache
 // hints; the log level asked of it, changeable while connected; Ping with its round trip; and
 // the roots Sonde offers it, editable while connected.
@@ -34,9 +34,8 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
   }, [conn, ready]);
   if (!server) return <NotReady line={line} what="Details" />;
   const info = isObject(server.serverInfo) ? server.serverInfo : {};
-  const icons = Array.isArray(info.icons) ? info.icons : [];
-  // Only data: URIs: an https icon would make the window fetch from the server's choice of host.
-  const shown = icons.map((i) => str(i, "src")).filter((s): s is string => s !== null && s.startsWith("data:"));
+  // The core says which icons may be shown: data: raster images only, never fetched.
+  const shown = server.icons;
   const changeLevel = async (next: LogLevel) => {
     setError(null);
     try {
@@ -71,9 +70,10 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
           </span>
         </div>
       </header>
-      {icons.length > shown.length && (
+      {server.iconsHidden > 0 && (
         <p className="muted">
-          {icons.length - shown.length} icon(s) not shown: Sonde shows icons from data: URIs only, never fetching one.
+          {server.iconsHidden} icon(s) not shown: Sonde shows icons only as data: raster images (PNG, JPEG, GIF, WebP),
+          never fetching one.
         </p>
       )}
       <dl className="facts">
