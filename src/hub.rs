@@ -267,7 +267,7 @@ impl Hub {
         match self.open_reporting(id, config, &report).await {
             Ok(pid) => {
                 let server = self.server(id).map_err(|e| (id, e))?;
-                self.states.set(id, ConnState::Ready { pid, server });
+                self.states.set(id, ConnState::Ready { pid, server: Box::new(server) });
                 Ok(id)
             }
             Err(e) => {

@@ -27,7 +27,7 @@ pub enum ConnState {
     /// Being opened, at this stage.
     Opening { stage: Stage },
     /// Open in its era; requests may be sent.
-    Ready { pid: Option<u32>, server: ServerDescription },
+    Ready { pid: Option<u32>, server: Box<ServerDescription> },
     /// Sonde is shutting it down; `step` names the step of the ladder it is at.
     Stopping { step: String },
     /// The opening failed; `reason` says how, `words` what the server last said.
