@@ -1,6 +1,7 @@
 //! Process-group operations: signalling a whole group and finding who is still in it.
 //!
-//! Owns: `killpg` and a scan of `/proc` for live (non-zombie) members of a group.
+//! Owns: `killpg`, a scan of `/proc` for live (non-zombie) members of a group, and telling a
+//! group Sonde started from a later one given the same id (the leader's start time).
 //! Refuses: deciding when to signal; the shutdown ladder does that.
 
 use std::fs;
@@ -27,6 +28,28 @@ pub fn live_members(pgid: i32) -> Vec<i32> {
         .collect()
 }
 
+/// When `pid` started, in clock ticks since boot (`/proc/PID/stat` field 22): with the pid, what
+/// tells a process from a later one that was given the same pid.
+pub fn start_time(pid: i32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name: state is field 3, so field 22 is the 20th of these.
+    stat[stat.rfind(')')? + 2..].split(' ').nth(19)?.parse().ok()
+}
+
+/// Whether group `pgid` still holds processes of the group Sonde started with a leader that
+/// began at `leader_start`. Once a group is empty its id may be reused, and only by a new
+/// leader whose pid is that id: a live process with that pid and another start time means the
+/// group is someone else's now. While any member is left the id cannot be reused, so members
+/// without such a leader are the server's own (its grandchildren).
+pub fn still_ours(pgid: i32, leader_start: Option<u64>) -> bool {
+    if let (Some(start), Some(_)) = (start_time(pgid), member_state(pgid, pgid)) {
+        if Some(start) != leader_start {
+            return false;
+        }
+    }
+    !live_members(pgid).is_empty()
+}
+
 /// The state letter of `pid` if it belongs to group `pgid`.
 fn member_state(pid: i32, pgid: i32) -> Option<char> {
     let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -51,5 +74,25 @@ pub async fn wait_empty(pgid: i32, limit: Duration) -> bool {
         }
         // Group membership has no event to wait on; polling /proc is the portable way on Linux.
         tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+
+    #[test]
+    fn a_group_is_ours_while_its_leader_is_the_one_we_started_and_not_after() {
+        let mut child = std::process::Command::new("sleep").arg("30").process_group(0).spawn().unwrap();
+        let pgid = child.id() as i32;
+        let start = start_time(pgid);
+        assert!(start.is_some());
+        assert!(still_ours(pgid, start), "our leader, alive");
+        // The same pgid with a leader that started at another time is a reused id.
+        assert!(!still_ours(pgid, start.map(|s| s + 1)), "another process with that pid");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!still_ours(pgid, start), "an empty group is nobody's to signal");
     }
 }

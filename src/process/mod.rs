@@ -122,6 +122,8 @@ pub struct Spawned {
 /// A running (or ended) server process and its group.
 pub struct Process {
     pid: u32,
+    /// When the leader started: a later process given the same pid is not it.
+    start: Option<u64>,
     log: Arc<WireLog>,
     conn: u64,
     exit: watch::Receiver<Option<ExitInfo>>,
@@ -156,6 +158,7 @@ pub fn spawn(
         }
     };
     let pid = child.id().expect("a child that was just spawned has a pid");
+    let start = group::start_time(pid as i32);
     if let Err(e) = keeper::register(pid as i32) {
         let note =
             format!("could not start the keeper ({e}); if Sonde is killed, this server may outlive it");
@@ -187,11 +190,17 @@ pub fn spawn(
                 Err(e) => ExitInfo { code: None, signal: None, during: Some(format!("(wait failed: {e})")) },
             };
             events.record(Lifecycle::Exited(info.clone()));
+            // A group seen empty leaves the keeper's list at once: its id may be reused, and a
+            // crash of Sonde must never signal a stranger's group.
+            if group::live_members(pid as i32).is_empty() {
+                keeper::forget(pid as i32);
+            }
             let _ = exit_tx.send(Some(info));
         });
     }
     let process = Process {
         pid,
+        start,
         log,
         conn,
         exit: exit_rx,
@@ -375,11 +384,14 @@ fn plural(n: usize, word: &str) -> String {
 
 impl Drop for Process {
     /// A backstop only: a process dropped without [`Process::shutdown`] has its group killed at
-    /// once, because no task is left to run the ladder.
+    /// once, because no task is left to run the ladder, when the group is still the server's.
     fn drop(&mut self) {
         if !self.done.load(Ordering::SeqCst) {
             let pgid = self.pid as i32;
-            let _ = group::signal(pgid, libc::SIGKILL);
+            // Only a group that still holds the server's processes: an id reused since is not ours.
+            if group::still_ours(pgid, self.start) {
+                let _ = group::signal(pgid, libc::SIGKILL);
+            }
             keeper::forget(pgid);
         }
     }
