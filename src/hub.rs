@@ -26,8 +26,8 @@ use crate::negotiate::{self, Plan, ReachedBy};
 use crate::process::{duration_words, ExitInfo};
 use crate::transport::HttpMode;
 
+mod authorizing;
 mod backoff;
-pub(crate) mod deadline;
 mod line;
 mod live_roots;
 mod roots;
@@ -321,7 +321,7 @@ impl Hub {
         let keep = conn.clone();
         let authorizing = conn.authorizing();
         let authorizing_stage = conn.authorizing();
-        let opened = deadline::within(
+        let opened = crate::connection::deadline::within(
             config.connect_timeout,
             authorizing,
             negotiate::open(conn, plan, || self.open(id, config, true)),
@@ -338,7 +338,7 @@ impl Hub {
                 }
             } else {
                 tokio::select! {
-                    () = deadline::report_authorizing(authorizing_stage, id, stage, report) => {}
+                    () = authorizing::report_authorizing(authorizing_stage, id, stage, report) => {}
                     opened = &mut opened => return opened,
                 }
             }

@@ -29,28 +29,7 @@ use std::sync::Arc;
 
 pub use store::{Credential, CredentialStore, CredentialView};
 
-/// What the person said about the client Sonde is (`--client-id`, `--client-secret`,
-/// `--scope`, `--client-metadata-url`).
-#[derive(Clone, Default, PartialEq)]
-pub struct Settings {
-    pub client_id: Option<String>,
-    pub client_secret: Option<String>,
-    /// Replaces the scopes the server asks for.
-    pub scope: Option<String>,
-    /// An HTTPS URL serving Sonde's Client ID Metadata Document.
-    pub client_metadata_url: Option<String>,
-}
-
-impl std::fmt::Debug for Settings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Settings")
-            .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| redact::REDACTED))
-            .field("scope", &self.scope)
-            .field("client_metadata_url", &self.client_metadata_url)
-            .finish()
-    }
-}
+pub use crate::transport::OAuthSettings as Settings;
 
 /// Shows the person an authorization URL: opens the system browser, prints it, or (the
 /// conformance client) follows it without a person.

@@ -12,6 +12,7 @@
 //! loop per transport, `stdio` and `http`; what they do alike lives once in `spine`, and the
 //! bookkeeping of waiting requests in `pending`.
 
+pub mod deadline;
 mod exchange;
 mod http;
 mod inbound;

@@ -19,10 +19,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN};
 use crate::era_cache::CachedEra;
-use crate::hub::deadline::within;
 use crate::log::{Direction, Entry, Kind};
 use crate::mcp::{self, ServerDescription};
 use crate::process::duration_words;

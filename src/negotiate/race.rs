@@ -15,9 +15,9 @@
 use std::sync::Arc;
 
 use super::{note, respawn_legacy, Opened, Plan, ReachedBy, Reply};
+use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, ProbeOutcome, Verdict};
-use crate::hub::deadline::within;
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp;
 use crate::process::duration_words;
