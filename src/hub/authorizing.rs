@@ -32,16 +32,28 @@ mod tests {
         let (tx, rx) = watch::channel(false);
         let seen = Mutex::new(Vec::new());
         let report = |conn: u64, stage: Stage| seen.lock().unwrap().push((conn, stage));
+        // Each flip waits until it was reported: the two run in one task, so yielding hands the
+        // turn to the reporter.
+        let reported = |n: usize| seen.lock().unwrap().len() >= n;
         let flips = async {
             tx.send_replace(true);
-            tokio::task::yield_now().await;
+            while !reported(1) {
+                tokio::task::yield_now().await;
+            }
             tx.send_replace(false);
-            tokio::task::yield_now().await;
+            while !reported(2) {
+                tokio::task::yield_now().await;
+            }
         };
-        tokio::select! {
-            () = report_authorizing(rx, 4, Stage::Probing, &report) => unreachable!("it never returns"),
-            () = async { flips.await; tokio::task::yield_now().await } => {}
-        }
+        let both = async {
+            tokio::select! {
+                () = report_authorizing(rx, 4, Stage::Probing, &report) => unreachable!("it never returns"),
+                () = flips => {}
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(5), both)
+            .await
+            .expect("both flips reported within 5 s");
         assert_eq!(*seen.lock().unwrap(), [(4, Stage::Authorizing), (4, Stage::Probing)]);
     }
 }
