@@ -3,10 +3,10 @@
 //!
 //! Owns: what Sonde says about itself (clientInfo, the capabilities its responder supports, and
 //! in 2026-07-28 the tasks extension), `initialize` (2025-11-25) and `server/discover`
-//! (2026-07-28), the `_meta` envelope on every modern request, `resultType` checks, paginated
-//! listing and tool calls, including asking for a task and recognising the one a call became.
-//! Refuses: choosing the era (`negotiate` does), following tasks (`features::tasks` does) and
-//! transport concerns (`connection` does).
+//! (2026-07-28), the `_meta` envelope on every modern request, `resultType` checks and tool
+//! calls, including asking for a task and recognising the one a call became.
+//! Refuses: choosing the era (`negotiate` does), following tasks (`features::tasks` does),
+//! following pages (`features::listing` does) and transport concerns (`connection` does).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,12 +16,10 @@ use serde_json::{json, Value};
 
 use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
+pub use crate::features::listing::{ListPage, Listing};
 use crate::log_level::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
-
-/// How many pages a listing follows before deciding the server's cursors never end.
-const MAX_PAGES: usize = 10_000;
 
 /// Who Sonde is, as sent in `clientInfo`.
 pub fn client_info() -> Value {
@@ -43,15 +41,6 @@ fn modern_capabilities(conn: &Connection) -> Value {
         }
     }
     caps
-}
-
-/// One page of a list, and the cursor of the next (none at the end).
-#[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListPage {
-    pub items: Vec<Value>,
-    pub next_cursor: Option<Value>,
 }
 
 /// What the server said about itself, and how its protocol version was decided.
@@ -258,75 +247,20 @@ impl Session {
         self.conn.start(request)
     }
 
-    /// Lists every item of a paginated list method (`tools/list` → `tools`), following
-    /// `nextCursor` until it is absent. In 2026-07-28 `""` is a cursor, not the end.
-    pub async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, RequestError> {
-        let mut items = Vec::new();
-        let mut cursor: Option<Value> = None;
-        for _ in 0..MAX_PAGES {
-            let page = self.fetch_page(method, key, cursor.clone()).await?;
-            items.extend(page.items);
-            match page.next_cursor {
-                None => return Ok(items),
-                Some(next) if Some(&next) == cursor.as_ref() => {
-                    return Err(RequestError::Protocol(format!(
-                        "{method} returned the same nextCursor twice ({next}); stopped"
-                    )));
-                }
-                Some(next) => cursor = Some(next),
-            }
-        }
-        Err(RequestError::Protocol(format!("{method} was still paging after {MAX_PAGES} pages; stopped")))
-    }
-
-    /// One page of a paginated list method, from `cursor` (the first page without one).
-    pub async fn fetch_page(
-        &self,
-        method: &str,
-        key: &str,
-        cursor: Option<Value>,
-    ) -> Result<ListPage, RequestError> {
-        let params = cursor.map(|c| json!({ "cursor": c }));
-        let mut page = self.request(method, params).await?;
-        // A page without its list is not an empty page: saying "no tools" would not be true.
-        let items = match page.get_mut(key).map(Value::take) {
-            Some(Value::Array(list)) => list,
-            Some(other) => {
-                return Err(RequestError::Protocol(format!(
-                    "{method} answered `{key}` as {}, not an array",
-                    crate::shape::kind(&other)
-                )))
-            }
-            None => return Err(RequestError::Protocol(format!("{method} answered without a `{key}` array"))),
-        };
-        let next_cursor = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
-        Ok(ListPage { items, next_cursor })
-    }
-
     /// Every tool of the server. Over HTTP in 2026-07-28, a tool whose `x-mcp-header`
     /// annotations break the rules is left out, as an HTTP client MUST, and the log says why.
-    pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
-        let tools = self.list_all("tools/list", "tools").await?;
+    pub async fn list_tools(&self) -> Result<Listing, RequestError> {
+        let mut tools = self.list_all("tools/list", "tools").await?;
         if !self.conn.is_http() || self.era() != Era::Modern {
             return Ok(tools);
         }
-        Ok(tools
-            .into_iter()
-            .filter(|tool| {
-                let Err(why) = crate::transport::headers::tool_header_params(tool) else { return true };
-                let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-                let detail = format!("tool {name:?} is left out of calls over HTTP: {why}");
-                self.conn.log().append(
-                    crate::log::Entry::new(
-                        self.conn.id(),
-                        crate::log::Kind::Note,
-                        crate::log::Direction::Meta,
-                    )
-                    .with_detail(detail),
-                );
-                false
-            })
-            .collect())
+        tools.items.retain(|tool| {
+            let Err(why) = crate::transport::headers::tool_header_params(tool) else { return true };
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+            self.conn.note(format!("tool {name:?} is left out of calls over HTTP: {why}"));
+            false
+        });
+        Ok(tools)
     }
 
     /// Calls a tool and returns its `CallToolResult`, or, when a 2026-07-28 server made the
@@ -444,7 +378,7 @@ impl Session {
             Some(tool) => Some(tool),
             None if server_runs_tool_tasks(capabilities) => {
                 listed = self.list_tools().await?;
-                listed.iter().find(|t| t["name"] == name)
+                listed.items.iter().find(|t| t["name"] == name)
             }
             None => None,
         };
@@ -465,7 +399,7 @@ impl Session {
             // A listing that fails leaves the result unchecked; the call itself succeeded.
             None => {
                 let tools = self.list_tools().await.unwrap_or_default();
-                tools.iter().find(|t| t["name"] == name).and_then(|t| check_output(t, &result))
+                tools.items.iter().find(|t| t["name"] == name).and_then(|t| check_output(t, &result))
             }
         };
         CallOutcome::of(result, check)

@@ -7,6 +7,7 @@ mod common;
 use common::{fixture, new_log};
 use serde_json::json;
 use sonde_core::connection::BasicResponder;
+use sonde_core::features::listing::{MAX_BYTES, MAX_ITEMS};
 use sonde_core::hub::Hub;
 use sonde_core::log::Filter;
 use sonde_core::shape::read_tools;
@@ -15,7 +16,7 @@ use sonde_core::shape::read_tools;
 async fn malformed_tools_are_listed_with_their_problems_and_a_bad_result_is_said() {
     let hub = Hub::new(new_log("hostile-shapes"));
     let id = hub.connect(&fixture(&["--malformed-tools"])).await.unwrap();
-    let views = read_tools(&hub.list_tools(id).await.unwrap());
+    let views = read_tools(&hub.list_tools(id).await.unwrap().items);
     let names: Vec<_> = views.iter().map(|v| v.name.as_deref().unwrap()).collect();
     assert_eq!(names, ["echo", "bad_icons", "object_title", "numeric_required", "content_not_array"]);
     assert_eq!(views[0].problems, Vec::<String>::new());
@@ -46,7 +47,7 @@ async fn a_mebibyte_of_invalid_utf8_in_one_frame_is_recorded_and_the_connection_
     let hub = Hub::new(new_log("hostile-utf8"));
     let id = hub.connect(&fixture(&["--invalid-utf8-mib", "1"])).await.unwrap();
     // The frame comes right after `initialized`, so it is in the log before this reply is.
-    assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
+    assert_eq!(hub.list_tools(id).await.unwrap().items[0]["name"], "echo");
     let bad = hub.log().entries(&Filter::parse("method:notifications/message").unwrap()).unwrap();
     assert_eq!(bad.len(), 1, "one frame, one entry");
     let base64 = bad[0].base64.as_deref().expect("bytes that are not UTF-8 are kept as base64");
@@ -62,5 +63,46 @@ async fn a_hundred_elicitations_at_once_are_each_answered() {
     let id = hub.connect(&config).await.unwrap();
     let result = hub.call_tool(id, "ask_many", None).await.unwrap();
     assert_eq!(result["content"][0]["text"], "asked 100 questions: 100 declined");
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_50000_tool_listing_stops_at_the_item_cap_and_says_so() {
+    let hub = Hub::new(new_log("hostile-many-tools"));
+    let id = hub.connect(&fixture(&["--tools", "50000", "--page-size", "4000"])).await.unwrap();
+    let listing = hub.list_tools(id).await.unwrap();
+    assert_eq!(listing.items.len(), MAX_ITEMS, "the first items are kept, no more");
+    assert_eq!(listing.items[0]["name"], "echo");
+    let why = listing.stopped.expect("a listing cut short says so");
+    assert_eq!(
+        why,
+        "tools/list stopped after 10000 items (Sonde lists at most 10000); the server offered more"
+    );
+    let pages = hub.log().entries(&Filter::parse("dir:out method:tools/list").unwrap()).unwrap();
+    assert_eq!(pages.len(), 3, "no page is asked for past the cap");
+    let notes = hub.log().entries(&Filter::parse("kind:note").unwrap()).unwrap();
+    assert!(notes.iter().any(|n| n.detail.as_deref() == Some(why.as_str())), "the session log says it too");
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_listing_of_huge_tools_stops_at_the_byte_cap() {
+    let hub = Hub::new(new_log("hostile-huge-tools"));
+    // 300 tools of 256 KiB each: 75 MiB, over twice the cap, in pages of 8 MiB.
+    let id =
+        hub.connect(&fixture(&["--tools", "300", "--page-size", "32", "--filler-kib", "256"])).await.unwrap();
+    let listing = hub.list_tools(id).await.unwrap();
+    let bytes: usize = listing.items.iter().map(|t| serde_json::to_vec(t).unwrap().len()).sum();
+    assert!((MAX_BYTES..MAX_BYTES + 300 * 1024).contains(&bytes), "{bytes} bytes kept");
+    assert!(listing.stopped.expect("cut short").contains("32 MiB of items"));
+    hub.disconnect(id).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_listing_under_the_caps_is_whole() {
+    let hub = Hub::new(new_log("hostile-under-caps"));
+    let id = hub.connect(&fixture(&["--tools", "10000", "--page-size", "2500"])).await.unwrap();
+    let listing = hub.list_tools(id).await.unwrap();
+    assert_eq!((listing.items.len(), listing.stopped), (10000, None));
     hub.disconnect(id).await.unwrap();
 }

@@ -94,7 +94,7 @@ async fn an_oversized_body_is_cut_at_the_cap_and_the_connection_goes_on() {
     assert!(err.contains("the body grew past the 1048576-byte cap"), "{err}");
     let heads = hub.log().entries(&Filter::parse("kind:decode_error").unwrap()).unwrap();
     assert_eq!(heads[0].text.as_ref().map(String::len), Some(1 << 20), "the body's first MiB is kept");
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     assert_eq!(tools[0]["name"], "echo", "the connection still works");
     let notes = details(&hub, "kind:note");
     assert!(notes.iter().any(|n| n.contains("the rest was not read")), "the cut is noted: {notes:?}");
@@ -154,7 +154,7 @@ async fn a_request_that_times_out_is_cancelled_in_its_era_and_the_connection_goe
     let cancelled =
         hub.log().entries(&Filter::parse("dir:out method:notifications/cancelled").unwrap()).unwrap();
     assert_eq!(cancelled.len(), 1);
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     assert_eq!(tools[0]["name"], "echo");
     hub.disconnect(id).await.unwrap();
 }

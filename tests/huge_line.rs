@@ -29,7 +29,7 @@ async fn a_100_mib_line_is_truncated_at_the_cap_and_the_connection_survives() {
         "{err}"
     );
     // The connection survives: the next request is answered.
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     assert_eq!(tools[0]["name"], "echo");
     let growth_mib = (peak_rss_kib() - before) / 1024;
     assert!(growth_mib < 48, "peak memory grew by {growth_mib} MiB for a 100 MiB line with a 4 MiB cap");

@@ -22,7 +22,7 @@ async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_
     assert_eq!(server.protocol_version, "2025-11-25");
     assert_eq!(server.server_info["name"], "mcp-servers/everything");
 
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     assert!(tools.iter().any(|t| t["name"] == "echo"), "{tools:?}");
     let result = hub.call_tool(id, "echo", Some(json!({"message": "hello from sonde"}))).await.unwrap();
     assert_eq!(result["content"][0]["text"], "Echo: hello from sonde");

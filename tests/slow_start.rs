@@ -103,7 +103,7 @@ async fn a_slow_dual_era_fixture_keeps_the_modern_era_says_it_is_starting_and_is
     assert_eq!(seen[..3], [Stage::Spawning, Stage::Probing, Stage::Starting(1)], "{seen:?}");
     assert_eq!(seen.last(), Some(&Stage::Probing), "the stage comes back once the server writes: {seen:?}");
     refusal_expected(&hub, id).await;
-    assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
+    assert_eq!(hub.list_tools(id).await.unwrap().items[0]["name"], "echo");
     common::wire_schema::check_sent(hub.log(), id, "2026-07-28");
     hub.disconnect(id).await.unwrap();
     // An answer decided it, so it is remembered.
@@ -127,7 +127,7 @@ async fn a_slow_legacy_fixture_is_legacy_on_its_late_answers_and_is_cached() {
     let config = slow(fixture(&["--start-delay-ms", "1000"]));
     let how = "server/discover answered -32601 after the 300 ms probe deadline; initialize";
     let (id, _) = lands(&hub, &config, Era::Legacy, how).await;
-    assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
+    assert_eq!(hub.list_tools(id).await.unwrap().items[0]["name"], "echo");
     common::wire_schema::check_sent(hub.log(), id, "2025-11-25");
     hub.disconnect(id).await.unwrap();
     assert_eq!(EraCache::at(&path).get(&config.target.cache_key()).unwrap().era, Era::Legacy);

@@ -30,7 +30,7 @@ async fn a_silent_legacy_server_times_out_the_probe_and_is_initialized_within_th
         hub.log().entries(&Filter::default()).unwrap().into_iter().filter(|e| e.probe).collect();
     assert_eq!(probes.len(), 1);
     assert!(hub.log().entries(&Filter::parse("method:notifications/cancelled").unwrap()).unwrap().is_empty());
-    assert_eq!(hub.list_tools(id).await.unwrap()[0]["name"], "echo");
+    assert_eq!(hub.list_tools(id).await.unwrap().items[0]["name"], "echo");
     common::wire_schema::check_sent(hub.log(), id, "2025-11-25");
     hub.disconnect(id).await.unwrap();
 }

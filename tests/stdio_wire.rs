@@ -34,7 +34,7 @@ async fn a_crash_during_tools_call_fails_the_pending_call_within_a_second() {
 async fn a_stdout_banner_is_recorded_as_non_protocol_output_and_the_session_works() {
     let hub = Hub::new(new_log("banner"));
     let id = hub.connect(&fixture(&["--banner", "Fixture server running on stdio"])).await.unwrap();
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     assert_eq!(tools[0]["name"], "echo");
     let noise = hub.log().entries(&Filter::parse("kind:non_protocol").unwrap()).unwrap();
     assert_eq!(noise.len(), 1);
@@ -114,7 +114,7 @@ async fn server_requests_are_always_answered() {
 async fn tools_list_follows_next_cursor_to_the_end() {
     let hub = Hub::new(new_log("pages"));
     let id = hub.connect(&fixture(&["--tools", "5", "--page-size", "2"])).await.unwrap();
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["echo", "filler_2", "filler_3", "filler_4", "filler_5"]);
     let requests = hub.log().entries(&Filter::parse("dir:out method:tools/list").unwrap()).unwrap();

@@ -72,7 +72,7 @@ async fn server_everything_asks_for_a_link_by_request_and_gets_the_persons_accep
     let (hub, asked) = hub_with_person("url-everything", "accept");
     let id = hub.connect(&everything()).await.unwrap();
     // The tool is listed only to a client that declares elicitation.url.
-    let tools = hub.list_tools(id).await.unwrap();
+    let tools = hub.list_tools(id).await.unwrap().items;
     assert!(tools.iter().any(|t| t["name"] == "trigger-url-elicitation"), "{tools:?}");
     let args = json!({"url": "https://sign-in.example.com/start?x=1", "elicitationId": "it-1"});
     let result = hub.call_tool(id, "trigger-url-elicitation", Some(args)).await.unwrap();

@@ -221,11 +221,19 @@ pub fn tool_resend_risk(tool: Value) -> Option<String> {
     sonde_core::resend::risk(&tool)
 }
 
+/// The server's tools, and why the listing stopped early if a cap stopped it.
+#[derive(Debug, Serialize, specta::Type)]
+pub struct ToolsListing {
+    pub tools: Vec<ToolView>,
+    pub stopped: Option<String>,
+}
+
 /// Every tool of the server, each read into the core's checked view (with its raw entry).
 #[tauri::command]
 #[specta::specta]
-pub async fn tools_list(state: State<'_, AppState>, id: u64) -> Result<Vec<ToolView>> {
-    Ok(read_tools(&state.hub.list_tools(id).await?))
+pub async fn tools_list(state: State<'_, AppState>, id: u64) -> Result<ToolsListing> {
+    let listing = state.hub.list_tools(id).await?;
+    Ok(ToolsListing { tools: read_tools(&listing.items), stopped: listing.stopped })
 }
 
 /// Calls `tool` (its definition, for the outputSchema check); progress updates arrive on

@@ -17,7 +17,7 @@ use sonde_core::features::prompts::PromptView;
 use sonde_core::features::resources::ReadView;
 use sonde_core::features::template;
 use sonde_core::log_level::LogLevel;
-use sonde_core::mcp::ListPage;
+use sonde_core::mcp::{ListPage, Listing};
 use tauri::ipc::Channel;
 use tauri::State;
 use tokio::sync::oneshot;
@@ -64,7 +64,7 @@ pub async fn list_page(
 /// Every item of a list, all pages followed.
 #[tauri::command]
 #[specta::specta]
-pub async fn list_all(state: State<'_, AppState>, id: u64, kind: ListKind) -> Result<Vec<Value>> {
+pub async fn list_all(state: State<'_, AppState>, id: u64, kind: ListKind) -> Result<Listing> {
     let (method, key) = kind.method_and_key();
     Ok(state.hub.session(id)?.list_all(method, key).await?)
 }

@@ -219,6 +219,15 @@ impl Connection {
         &self.log
     }
 
+    /// Records a note of Sonde's own in the connection's log: something it decided that the
+    /// wire does not show (a listing cut short, a tool left out).
+    pub fn note(&self, detail: String) {
+        self.log.append(
+            crate::log::Entry::new(self.id, crate::log::Kind::Note, crate::log::Direction::Meta)
+                .with_detail(detail),
+        );
+    }
+
     /// Sends a request and waits for its result.
     pub async fn request(&self, request: Request) -> Result<Value, RequestError> {
         self.start(request)?.outcome().await

@@ -9,6 +9,7 @@
 
 pub mod completion;
 pub mod listen;
+pub mod listing;
 pub mod notices;
 pub mod ping;
 pub mod prompts;

@@ -118,6 +118,7 @@ impl Session {
         }
         let tasks = self.list_all("tasks/list", "tasks").await?;
         tasks
+            .items
             .iter()
             .map(|t| {
                 Task::read(t, self.era()).map_err(|why| RequestError::Protocol(format!("tasks/list: {why}")))

@@ -101,7 +101,7 @@ const CIMD_URL: &str = "https://conformance-test.local/client-metadata.json";
 
 /// What each scenario needs the client to do, beyond connecting in its era.
 async fn exercise(session: &Session, scenario: &str, context: &Value) -> Result<(), HubError> {
-    let tools = session.list_tools().await?;
+    let tools = session.list_tools().await?.items;
     step(format!("tools/list: {} tools", tools.len()));
     match scenario {
         // Listing is the whole exercise: these check the handshake, or that a network $ref in
@@ -122,12 +122,12 @@ async fn exercise(session: &Session, scenario: &str, context: &Value) -> Result<
         call_tool(session, name, Some(arguments)).await?;
     }
     if scenario == "http-standard-headers" {
-        for resource in session.list_all("resources/list", "resources").await? {
+        for resource in session.list_all("resources/list", "resources").await?.items {
             let uri = resource.get("uri").cloned().unwrap_or(Value::Null);
             session.request("resources/read", Some(json!({ "uri": uri }))).await?;
             step(format!("resources/read {uri}"));
         }
-        for prompt in session.list_all("prompts/list", "prompts").await? {
+        for prompt in session.list_all("prompts/list", "prompts").await?.items {
             let name = prompt.get("name").cloned().unwrap_or(Value::Null);
             let arguments: serde_json::Map<String, Value> = prompt
                 .get("arguments")

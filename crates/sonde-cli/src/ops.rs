@@ -44,11 +44,19 @@ pub enum Op {
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
     match op {
         Op::List(method, key) => {
-            let items = session.list_all(method, key).await?;
+            let listing = session.list_all(method, key).await?;
             if json {
-                print::json_line(&json!({ key: items }));
+                let mut out = json!({ key: listing.items });
+                if let Some(why) = &listing.stopped {
+                    out["stopped"] = json!(why);
+                }
+                print::json_line(&out);
             } else {
-                print::items(key, &items);
+                print::items(key, &listing.items);
+            }
+            // A list cut short is said where a person looks, not only in the session log.
+            if let Some(why) = listing.stopped {
+                errln!("sonde: {why}");
             }
             Ok(OK)
         }
@@ -118,7 +126,7 @@ async fn call(
             // The server's error first, then what it does have, when the name was the mistake.
             errln!("sonde: {e}");
             if let Ok(tools) = session.list_all("tools/list", "tools").await {
-                let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+                let names: Vec<&str> = tools.items.iter().filter_map(|t| t["name"].as_str()).collect();
                 if !names.contains(&tool) {
                     errln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
                     if let Some(note) = undeclared(&session.conn.client_capabilities()) {

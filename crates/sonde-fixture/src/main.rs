@@ -17,6 +17,7 @@
 //! --ansi-stderr        write ANSI-coloured lines to stderr
 //! --tools N            list N tools (default 1: echo, then filler_2 …)
 //! --page-size K        tools/list pages of K tools (default: all in one page)
+//! --filler-kib N       give each filler tool a description of N KiB
 //! --ask-ping           after `initialized`, send the client a ping request (id "fixture-1")
 //! --silent-unknown     never answer a method it does not know (server/discover included)
 //! --exit-on-unknown    exit with code 1 on an unknown request before `initialize`, like rmcp < 3
@@ -64,6 +65,7 @@ struct Knobs {
     bad_utf8: bool,
     ansi_stderr: bool,
     tools: usize,
+    filler_kib: usize,
     page_size: Option<usize>,
     ask_ping: bool,
     silent_unknown: bool,
@@ -120,6 +122,7 @@ fn parse_args() -> Knobs {
             "--bad-utf8" => k.bad_utf8 = true,
             "--ansi-stderr" => k.ansi_stderr = true,
             "--tools" => k.tools = number(&value("--tools")) as usize,
+            "--filler-kib" => k.filler_kib = number(&value("--filler-kib")) as usize,
             "--page-size" => k.page_size = Some(number(&value("--page-size")) as usize),
             "--ask-ping" => k.ask_ping = true,
             "--silent-unknown" => k.silent_unknown = true,
@@ -328,8 +331,12 @@ fn list_tools(k: &Knobs, params: &Value) -> Value {
     let start: usize = params.get("cursor").and_then(Value::as_str).and_then(|c| c.parse().ok()).unwrap_or(0);
     let mut all: Vec<Value> = (0..k.tools)
         .map(|i| {
-            let name = if i == 0 { "echo".to_owned() } else { format!("filler_{}", i + 1) };
-            json!({"name": name, "description": "Echoes its text back.",
+            let (name, description) = match (i, k.filler_kib) {
+                (0, _) => ("echo".to_owned(), "Echoes its text back.".to_owned()),
+                (_, 0) => (format!("filler_{}", i + 1), "Echoes its text back.".to_owned()),
+                (_, kib) => (format!("filler_{}", i + 1), "f".repeat(kib * 1024)),
+            };
+            json!({"name": name, "description": description,
                    "inputSchema": {"type":"object","properties":{"text":{"type":"string"}}}})
         })
         .collect();

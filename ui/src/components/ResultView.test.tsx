@@ -152,7 +152,7 @@ describe("a resource link opened from a tool result", () => {
 
   it("shows the Resources panel and reads the URI there, on its own line only, once per Open", async () => {
     vi.spyOn(backend, "listPage").mockResolvedValue({ items: [], nextCursor: null } as never);
-    vi.spyOn(backend, "listAll").mockResolvedValue([]);
+    vi.spyOn(backend, "listAll").mockResolvedValue({ items: [], stopped: null });
     const read = vi.spyOn(backend, "resourceRead").mockResolvedValue({
       contents: [
         { uri: "demo://resource/dynamic/text/2", mimeType: "text/plain", kind: "text", text: "Resource 2", size: 10 },

@@ -42,8 +42,8 @@ const outcome = (text: string) =>
 
 let root: Root | null = null;
 
-async function show() {
-  vi.spyOn(backend, "toolsList").mockResolvedValue([TOOL]);
+async function show(stopped: string | null = null) {
+  vi.spyOn(backend, "toolsList").mockResolvedValue({ tools: [TOOL], stopped });
   const host = document.createElement("div");
   document.body.append(host);
   root = createRoot(host);
@@ -66,6 +66,23 @@ afterEach(() => {
   root = null;
   document.body.innerHTML = "";
   vi.restoreAllMocks();
+});
+
+describe("a listing the core cut short", () => {
+  it("says so above the list, in the core's words", async () => {
+    const host = await show(
+      "tools/list stopped after 10000 items (Sonde lists at most 10000); the server offered more",
+    );
+    expect(host.querySelector("[role=status]")?.textContent).toBe(
+      "tools/list stopped after 10000 items (Sonde lists at most 10000); the server offered more. " +
+        "The list shows the first items only.",
+    );
+  });
+
+  it("says nothing when the listing is whole", async () => {
+    const host = await show();
+    expect(host.querySelector("[role=status]")).toBeNull();
+  });
 });
 
 describe("a call's progress", () => {

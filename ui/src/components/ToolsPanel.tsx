@@ -20,6 +20,7 @@ import { ErrorBoundary } from "./ErrorBoundary";
 import { RequiredLinks } from "./RequiredLinks";
 import { ResultView } from "./ResultView";
 import { useListChanges } from "../panels/useListChanges";
+import { Stopped } from "../panels/line";
 
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
 type Tool = ToolView & { at: number };
@@ -55,6 +56,7 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
   if (ready && state.server !== server) setServer(state.server);
   const [tools, setTools] = useState<Tool[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [stopped, setStopped] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Tool | null>(null);
   // Each Refresh bumps `listed`, which lists again; a listing that comes back after a newer one
   // started is dropped. A new ready connection on the line lists again too.
@@ -65,7 +67,11 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
     if (!ready) return;
     let current = true;
     backend.toolsList(conn).then(
-      (t) => current && setTools(t.map((view, at) => ({ ...view, at }))),
+      (t) => {
+        if (!current) return;
+        setTools(t.tools.map((view, at) => ({ ...view, at })));
+        setStopped(t.stopped);
+      },
       (e) => current && setError(errorText(e)),
     );
     return () => {
@@ -93,6 +99,7 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
           </p>
         )}
         {error && <p className="error">{error}</p>}
+        {stopped && <Stopped why={stopped} />}
         {tools === null && !error && ready && <p className="muted">Listing tools…</p>}
         <ul>
           {tools?.map((t) => (

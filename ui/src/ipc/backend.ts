@@ -13,6 +13,8 @@ export type ContentView = B.ContentView_Serialize;
 export type EmbeddedView = B.EmbeddedView_Serialize;
 export type ListKind = B.ListKind;
 export type ListPage = B.ListPage_Serialize;
+export type Listing = B.Listing_Serialize;
+export type ToolsListing = B.ToolsListing_Serialize;
 export type ListenSpec = B.ListenSpec_Deserialize;
 export type LogLevel = B.LogLevel;
 export type Notice = B.Notice_Serialize;
@@ -116,8 +118,9 @@ export interface Backend {
   disconnect(id: number): Promise<string | null>;
   /** Why sending a call of `tool` again needs confirmation, or null when it is safe. */
   toolResendRisk(tool: unknown): Promise<string | null>;
-  /** Every tool, read by the core: the fields it could read, what is wrong, and the raw entry. */
-  toolsList(id: number): Promise<ToolView[]>;
+  /** Every tool, read by the core: the fields it could read, what is wrong, and the raw entry;
+   * `stopped` says why the listing ended before the server's last page, when a cap ended it. */
+  toolsList(id: number): Promise<ToolsListing>;
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;
   // The log calls read the window's own session unless given a past one's id (`session`).
@@ -152,8 +155,8 @@ export interface Backend {
   // The MCP surface beyond tools; each is one core call.
   /** One page of a list, from `cursor` (null: the first). */
   listPage(id: number, kind: ListKind, cursor: JsonValue | null): Promise<ListPage>;
-  /** Every item of a list, all pages followed. */
-  listAll(id: number, kind: ListKind): Promise<JsonValue[]>;
+  /** Every item of a list, all pages followed up to the core's caps (`stopped` says which). */
+  listAll(id: number, kind: ListKind): Promise<Listing>;
   resourceRead(id: number, uri: string): Promise<ReadView>;
   /** Saves a blob (base64) to `path` (relative: in the download directory), never over an
    * existing file; resolves with the path written. */

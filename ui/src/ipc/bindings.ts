@@ -34,7 +34,7 @@ export const commands = {
 	 */
 	toolResendRisk: (tool: Value) => __TAURI_INVOKE<string | null>("tool_resend_risk", { tool }),
 	/**  Every tool of the server, each read into the core's checked view (with its raw entry). */
-	toolsList: (id: number) => __TAURI_INVOKE<ToolView_Serialize[]>("tools_list", { id }),
+	toolsList: (id: number) => __TAURI_INVOKE<ToolsListing_Serialize>("tools_list", { id }),
 	/**
 	 *  Calls `tool` (its definition, for the outputSchema check); progress updates arrive on
 	 *  `progress` as they come. A call that becomes a task returns at once with the task, which the
@@ -100,7 +100,7 @@ export const commands = {
 	/**  One page of a list, from `cursor` (`null`: the first page). */
 	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
 	/**  Every item of a list, all pages followed. */
-	listAll: (id: number, kind: ListKind) => __TAURI_INVOKE<Value[]>("list_all", { id, kind }),
+	listAll: (id: number, kind: ListKind) => __TAURI_INVOKE<Listing_Serialize>("list_all", { id, kind }),
 	resourceRead: (id: number, uri: string) => __TAURI_INVOKE<ReadView_Serialize>("resource_read", { id, uri }),
 	/**
 	 *  Saves a blob a read gave (base64) to `path` (relative: in the download directory); returns
@@ -943,6 +943,23 @@ export type ListenSpec_Serialize = {
 	uris: string[],
 };
 
+/**  Every item a listing gathered, and, when it stopped before the server's last page, why. */
+export type Listing = Listing_Serialize | Listing_Deserialize;
+
+/**  Every item a listing gathered, and, when it stopped before the server's last page, why. */
+export type Listing_Deserialize = {
+	items: Value[],
+	/**  Set when a cap stopped the listing: the items are the first ones only. */
+	stopped?: string | null,
+};
+
+/**  Every item a listing gathered, and, when it stopped before the server's last page, why. */
+export type Listing_Serialize = {
+	items: Value[],
+	/**  Set when a cap stopped the listing: the items are the first ones only. */
+	stopped: string | null,
+};
+
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch = LogBatch_Serialize | LogBatch_Deserialize;
 
@@ -1695,6 +1712,21 @@ export type ToolView_Serialize = {
 	problems: string[],
 	/**  The entry exactly as the server sent it (a call passes it back for the outputSchema check). */
 	raw: Value,
+};
+
+/**  The server's tools, and why the listing stopped early if a cap stopped it. */
+export type ToolsListing = ToolsListing_Serialize | ToolsListing_Deserialize;
+
+/**  The server's tools, and why the listing stopped early if a cap stopped it. */
+export type ToolsListing_Deserialize = {
+	tools: ToolView_Deserialize[],
+	stopped?: string | null,
+};
+
+/**  The server's tools, and why the listing stopped early if a cap stopped it. */
+export type ToolsListing_Serialize = {
+	tools: ToolView_Serialize[],
+	stopped: string | null,
 };
 
 /**  A link a server asks the person to open. */

@@ -532,10 +532,10 @@ export function memoryBackend(
     toolsList: async (id) => {
       if (hostile.has(id)) {
         await request(id, "tools/list", {}, () => ({ tools: HOSTILE_TOOLS.map((t) => t.raw) }));
-        return HOSTILE_TOOLS;
+        return { tools: HOSTILE_TOOLS, stopped: null };
       }
       await request(id, "tools/list", {}, () => ({ tools: TOOLS }));
-      return TOOLS.map(view);
+      return { tools: TOOLS.map(view), stopped: null };
     },
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;

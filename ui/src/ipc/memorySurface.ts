@@ -133,7 +133,7 @@ export function memorySurface(
     listAll: async (id, kind) => {
       const [method, key, items] = lists[kind];
       await request(id, method, {}, () => ({ [key]: items }));
-      return items as JsonValue[];
+      return { items: items as JsonValue[], stopped: null };
     },
     resourceRead: async (id, uri) => {
       const read = contents(uri);

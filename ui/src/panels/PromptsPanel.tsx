@@ -7,7 +7,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Problems } from "../components/ToolsPanel";
 import { BlockView } from "../components/ResultView";
 import { CompletingInput } from "./CompletingInput";
-import { declares, isObject, NotReady, str, useLine, type LineView } from "./line";
+import { declares, isObject, NotReady, Stopped, str, useLine, type LineView } from "./line";
 import { useListChanges } from "./useListChanges";
 
 interface Argument {
@@ -34,6 +34,7 @@ export function PromptsPanel({ line }: { line: ConnectionState }) {
   const { conn, ready, server } = view;
   const [prompts, setPrompts] = useState<JsonValue[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [stopped, setStopped] = useState<string | null>(null);
   const [chosen, setChosen] = useState<JsonValue | null>(null);
   const [listed, setListed] = useState(0);
   const offered = declares(server, "prompts");
@@ -42,7 +43,7 @@ export function PromptsPanel({ line }: { line: ConnectionState }) {
     if (!ready || !offered) return;
     let current = true;
     backend.listAll(conn, "prompts").then(
-      (p) => current && (setPrompts(p), setError(null)),
+      (p) => current && (setPrompts(p.items), setStopped(p.stopped), setError(null)),
       (e) => current && setError(errorText(e)),
     );
     return () => {
@@ -61,6 +62,7 @@ export function PromptsPanel({ line }: { line: ConnectionState }) {
         <NotReady line={line} what="Prompts" />
         {server && !offered && <p className="muted">The server does not declare the prompts capability.</p>}
         {error && <p className="error">{error}</p>}
+        {stopped && <Stopped why={stopped} />}
         {prompts === null && !error && ready && offered && <p className="muted">Listing prompts…</p>}
         <ul aria-label="Prompts">
           {prompts?.map((p, i) => (

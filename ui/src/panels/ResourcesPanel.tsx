@@ -9,7 +9,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Annotations } from "./Annotations";
 import { CompletingInput } from "./CompletingInput";
 import { ContentsView, bytes } from "./ContentsView";
-import { declares, NotReady, str, useLine, type LineView } from "./line";
+import { declares, NotReady, Stopped, str, useLine, type LineView } from "./line";
 import { useResourceRequest } from "./navigate";
 import { useListChanges } from "./useListChanges";
 
@@ -27,6 +27,8 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
   const [resources, setResources] = useState<JsonValue[] | null>(null);
   const [cursor, setCursor] = useState<JsonValue | null>(null);
   const [templates, setTemplates] = useState<JsonValue[] | null>(null);
+  // Why a listing ended before the server's last page, when a cap of the core ended it.
+  const [stopped, setStopped] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [listed, setListed] = useState(0);
@@ -57,7 +59,7 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
       (e) => current && setError(errorText(e)),
     );
     backend.listAll(conn, "templates").then(
-      (t) => current && setTemplates(t),
+      (t) => current && (setTemplates(t.items), setStopped(t.stopped)),
       (e) => current && setError(errorText(e)),
     );
     return () => {
@@ -68,7 +70,9 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
     setBusy(true);
     try {
       if (all) {
-        setResources(await backend.listAll(conn, "resources"));
+        const listing = await backend.listAll(conn, "resources");
+        setResources(listing.items);
+        setStopped(listing.stopped);
         setCursor(null);
       } else {
         const page = await backend.listPage(conn, "resources", cursor);
@@ -93,6 +97,7 @@ export function ResourcesPanel({ line }: { line: ConnectionState }) {
         <NotReady line={line} what="Reads" />
         {server && !offered && <p className="muted">The server does not declare the resources capability.</p>}
         {error && <p className="error">{error}</p>}
+        {stopped && <Stopped why={stopped} />}
         {resources === null && !error && ready && offered && <p className="muted">Listing resources…</p>}
         <ul aria-label="Resources">
           {resources?.map((r, i) => (

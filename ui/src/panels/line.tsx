@@ -31,6 +31,15 @@ export function NotReady({ line, what }: { line: ConnectionState; what: string }
   );
 }
 
+/** Says a listing was cut short by one of the core's caps, in the core's words. */
+export function Stopped({ why }: { why: string }) {
+  return (
+    <p className="banner" role="status">
+      {why}. The list shows the first items only.
+    </p>
+  );
+}
+
 /** A capability the server declared, read from its description (`resources.subscribe`). */
 export function declares(server: ServerDescription | null, path: string): boolean {
   let at: unknown = server?.capabilities;
