@@ -532,6 +532,13 @@ def a_hostile_server_leaves_the_window_usable():
     print(f"     the 1 MiB entry was shown {time.monotonic() - started:.1f} s after the click")
     detail = driver.find_element(By.CSS_SELECTOR, ".detail").text
     assert "The first 64.0 KiB of 1.0 MiB" in detail, detail[:300]
+    # The window was sent a preview (the core cuts every entry it streams or pages at 64 KiB);
+    # Show all reads the entry whole from the core: every one of its bytes, each 0xFF as \xff.
+    raw = "return document.querySelector('.detail pre.raw').textContent"
+    assert len(driver.execute_script(raw)) < 300_000
+    driver.find_element(By.XPATH, "//div[contains(@class,'detail')]//button[normalize-space(.)='Show all 1.0 MiB']").click()
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script(raw).count("\\xff") == 1024 * 1024)
+    assert not driver.find_elements(By.XPATH, "//div[contains(@class,'detail')]//*[@role='note']")
     set_filter("")
 
     # A hundred questions at once: eight wait, the rest are declined and counted, and the panel

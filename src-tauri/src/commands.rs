@@ -282,6 +282,7 @@ pub fn request_cancel(state: State<'_, AppState>, id: u64) -> Result<()> {
 // session or counting a filter's matches must not freeze it.
 
 /// A page of a session log: entries with seq in `from..to` matching `filter`, at most `limit`.
+/// Each entry is a preview (`Entry::preview`): `log_entry` reads one whole.
 #[tauri::command(async)]
 #[specta::specta]
 pub fn log_page(
@@ -293,7 +294,25 @@ pub fn log_page(
     limit: usize,
 ) -> Result<Page> {
     let filter = filter_of(&filter)?;
-    state.sessions.log(session)?.page(from, to, &filter, limit.min(5000)).map_err(io_error)
+    let mut page = state.sessions.log(session)?.page(from, to, &filter, limit.min(5000)).map_err(io_error)?;
+    page.entries = previews(page.entries);
+    Ok(page)
+}
+
+/// One entry whole, however large its payload: what a window asks for when a person wants to
+/// see more than the preview every page and batch carries.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_entry(state: State<'_, AppState>, session: Option<u64>, seq: u64) -> Result<Entry> {
+    let page = state.sessions.log(session)?.page(seq, seq + 1, &Filter::default(), 1).map_err(io_error)?;
+    page.entries
+        .into_iter()
+        .next()
+        .ok_or_else(|| err(ErrorCode::NotFound, format!("no entry {seq} in this session")))
+}
+
+fn previews(entries: Vec<Entry>) -> Vec<Entry> {
+    entries.into_iter().map(Entry::preview).collect()
 }
 
 /// Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
@@ -321,10 +340,12 @@ pub fn log_match_page(
     limit: usize,
 ) -> Result<Vec<Entry>> {
     let filter = filter_of(&filter)?;
-    state.sessions.log(session)?.match_page(&filter, from, limit.min(5000)).map_err(io_error)
+    let entries =
+        state.sessions.log(session)?.match_page(&filter, from, limit.min(5000)).map_err(io_error)?;
+    Ok(previews(entries))
 }
 
-/// Streams new entries on `channel`; returns the number of entries already in the log (the
+/// Streams new entries on `channel`, each a preview; returns the number of entries already in the log (the
 /// UI pages those). An entry may arrive both ways; the UI keeps one per seq. A batch with
 /// `ended` is the last: the session can grow no more.
 #[tauri::command]
@@ -337,7 +358,11 @@ pub fn log_follow(
     let log = state.sessions.log(session)?;
     let follow = log.follow();
     // About 60 batches a second at most: smooth to watch, never one message per frame.
-    let batches = follow.batches(Duration::from_millis(16), move |batch| channel.send(batch).is_ok());
+    // Each entry goes as a preview, as in a page: a 64 MiB frame must not ride in a batch.
+    let batches = follow.batches(Duration::from_millis(16), move |mut batch: LogBatch| {
+        batch.entries = previews(batch.entries);
+        channel.send(batch).is_ok()
+    });
     tauri::async_runtime::spawn(batches);
     Ok(log.len())
 }

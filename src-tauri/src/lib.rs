@@ -36,6 +36,7 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         commands::tool_call,
         commands::request_cancel,
         commands::log_page,
+        commands::log_entry,
         commands::log_count_matches,
         commands::log_match_page,
         commands::log_follow,

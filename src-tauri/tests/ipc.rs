@@ -82,8 +82,10 @@ fn the_demo_server_is_saved_connects_lists_its_tools_and_stops() {
     assert_eq!(ready["event"]["state"]["server"]["protocolVersion"], "2026-07-28");
     assert_eq!(ready["event"]["state"]["server"]["decidedBy"], "server/discover");
     let tools = invoke(&w, "tools_list", json!({"id": id})).unwrap();
-    let names: Vec<&str> = tools.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        tools["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["echo", "add", "slow", "greet", "image", "touch"]);
+    assert_eq!(tools["stopped"], Value::Null, "a short listing is whole");
     let page = invoke(
         &w,
         "log_page",
@@ -568,5 +570,51 @@ fn a_call_refused_with_32042_carries_the_links_the_core_read() {
     assert_eq!(links["problems"], json!([]));
     assert_eq!(links["elicitations"][0]["link"]["host"], "modelcontextprotocol.io");
     assert!(links["elicitations"][0]["elicitationId"].is_string(), "{links}");
+    invoke(&w, "disconnect", json!({"id": id})).unwrap();
+}
+
+#[test]
+fn a_huge_frame_reaches_the_window_as_a_preview_and_whole_on_demand() {
+    let (app, w) = app("preview");
+    let (tx, batches) = std::sync::mpsc::channel::<Value>();
+    let channel = tauri::ipc::Channel::new(move |body| {
+        let _ = tx.send(body.deserialize::<Value>().unwrap());
+        Ok(())
+    });
+    let state = tauri::Manager::state::<AppState>(&app);
+    sonde_desktop::commands::log_follow(state, None, channel).unwrap();
+    let id = connect_fixture(&w, "Huge reply", "--big-mib 1");
+    let tool = json!({"name": "echo"});
+    let outcome =
+        invoke(&w, "tool_call", json!({"id": id, "tool": tool, "args": {}, "progress": "__CHANNEL__:9"}));
+    assert!(outcome.is_ok(), "{outcome:?}");
+
+    // The reply as the window's stream carried it: the first 64 KiB, and the whole size.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let streamed = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let batch = batches.recv_timeout(left).expect("the reply is streamed within 20 s");
+        let reply = batch["entries"].as_array().unwrap().iter().find(|e| {
+            e["summary"]["type"] == "result" && e["text"].as_str().is_some_and(|t| t.contains("xxxx"))
+        });
+        if let Some(reply) = reply {
+            break reply.clone();
+        }
+    };
+    let whole_size = streamed["whole_size"].as_u64().expect("a preview says the whole size");
+    assert!(whole_size > 1 << 20, "{whole_size}");
+    assert_eq!(streamed["text"].as_str().unwrap().len(), sonde_core::log::PREVIEW_BYTES);
+    assert_eq!(streamed["summary"]["method"], "tools/call", "the summary is the whole frame's");
+
+    // A page carries the same preview; `log_entry` reads the entry whole.
+    let seq = streamed["seq"].as_u64().unwrap();
+    let page = invoke(&w, "log_page", json!({"from": seq, "to": seq + 1, "filter": "", "limit": 1})).unwrap();
+    assert_eq!(page["entries"][0], streamed);
+    let whole = invoke(&w, "log_entry", json!({"seq": seq})).unwrap();
+    assert_eq!(whole["text"].as_str().unwrap().len() as u64, whole_size);
+    assert!(whole.get("whole_size").is_none(), "the whole entry is no preview");
+    assert!(whole["text"].as_str().unwrap().starts_with(streamed["text"].as_str().unwrap()));
+    let missing = invoke(&w, "log_entry", json!({"seq": 1_000_000})).unwrap_err();
+    assert_eq!(missing["code"], "not_found", "{missing}");
     invoke(&w, "disconnect", json!({"id": id})).unwrap();
 }

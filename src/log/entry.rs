@@ -181,7 +181,16 @@ pub struct Entry {
     pub probe: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpInfo>,
+    /// Set on a preview only (what a window is sent, never what is recorded): the size in bytes
+    /// of the whole payload, of which `text` or `base64` hold the first [`PREVIEW_BYTES`]. The
+    /// whole entry is read from the log by its seq.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_size: Option<u64>,
 }
+
+/// How many bytes of a payload a preview carries: a window sent a 64 MiB frame in every batch
+/// and every page would spend its memory on bytes no one asked to see.
+pub const PREVIEW_BYTES: usize = 64 * 1024;
 
 impl Entry {
     /// A new entry; the log assigns `seq`, `time` and `ms` when it is appended.
@@ -202,7 +211,32 @@ impl Entry {
             lifecycle: None,
             probe: false,
             http: None,
+            whole_size: None,
         }
+    }
+
+    /// The entry with at most [`PREVIEW_BYTES`] of its payload, and the whole size said, when
+    /// the payload is larger; otherwise the entry as it is. Text is cut on a character boundary
+    /// and base64 on a whole group, so a preview is the exact start of the bytes.
+    pub fn preview(mut self) -> Entry {
+        if let Some(text) = &mut self.text {
+            if text.len() > PREVIEW_BYTES {
+                self.whole_size = Some(text.len() as u64);
+                let mut end = PREVIEW_BYTES;
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.truncate(end);
+            }
+        } else if let Some(b64) = &mut self.base64 {
+            let groups = PREVIEW_BYTES / 3;
+            if b64.len() > groups * 4 {
+                let padding = b64.bytes().rev().take_while(|&c| c == b'=').count();
+                self.whole_size = Some((b64.len() / 4 * 3 - padding) as u64);
+                b64.truncate(groups * 4);
+            }
+        }
+        self
     }
 
     /// Keeps bytes exactly: as text when they are UTF-8, as base64 otherwise.
@@ -249,6 +283,25 @@ mod tests {
         assert!(e.text.is_none());
         let back: Entry = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
         assert_eq!(back.bytes().unwrap(), raw);
+    }
+
+    #[test]
+    fn a_preview_is_the_exact_start_of_a_large_payload_and_says_its_whole_size() {
+        let small = Entry::new(1, Kind::Message, Direction::In).with_bytes(b"{}");
+        assert_eq!(small.clone().preview(), small, "a small entry is sent whole");
+
+        // 'é' is two bytes: the cut falls inside one at PREVIEW_BYTES and moves back before it.
+        let text = format!("a{}", "é".repeat(PREVIEW_BYTES));
+        let cut = Entry::new(1, Kind::Message, Direction::In).with_bytes(text.as_bytes()).preview();
+        assert_eq!(cut.whole_size, Some(text.len() as u64));
+        assert_eq!(cut.text.as_deref(), Some(&text[..PREVIEW_BYTES - 1]));
+
+        let raw: Vec<u8> = (0..PREVIEW_BYTES * 2 + 1).map(|i| if i % 7 == 0 { 0xff } else { b'x' }).collect();
+        let cut = Entry::new(1, Kind::DecodeError, Direction::In).with_bytes(&raw).preview();
+        assert_eq!(cut.whole_size, Some(raw.len() as u64));
+        let start = cut.bytes().unwrap();
+        assert!(start.len() <= PREVIEW_BYTES && start.len() > PREVIEW_BYTES - 3);
+        assert_eq!(start, raw[..start.len()]);
     }
 
     #[test]

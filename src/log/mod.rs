@@ -21,7 +21,7 @@ mod sessions;
 mod tail;
 
 pub use catalog::{Catalog, CatalogError, OpenedSession};
-pub use entry::{Direction, Entry, HttpInfo, Kind, Summary};
+pub use entry::{Direction, Entry, HttpInfo, Kind, Summary, PREVIEW_BYTES};
 pub use export::export_jsonl;
 pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 pub use follow::{Follow, Followed, LogBatch};

@@ -355,7 +355,10 @@ function Detail({
   /** The log's length: a request's reply is asked for again as the log grows, until found. */
   total: number;
 }) {
-  const [whole, setWhole] = useState(false);
+  // The entry read whole from the core (the one given is a preview when its payload is
+  // large), or true once the person asked to see more than SHOWN of what is already here.
+  const [whole, setWhole] = useState<Entry | true | null>(null);
+  const [wholeError, setWholeError] = useState<string | null>(null);
   // The reply the core paired with a request, kept with the seq of the request it answers, so
   // that an answer for an entry no longer selected is never shown.
   const [found, setFound] = useState<{ request: number; reply: number } | null>(null);
@@ -374,9 +377,16 @@ function Detail({
   }, [request, answered, session, total]);
   const reply = answered ? found.reply : null;
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
-  const bytes = entryBytes(entry);
-  const cut = !whole && bytes.length > SHOWN;
-  const pretty = cut ? null : prettyJson(entry);
+  const read = whole !== null && whole !== true ? whole : entry;
+  const bytes = entryBytes(read);
+  const size = sizeOf(read);
+  const cut = whole === null && (read.whole_size != null || bytes.length > SHOWN);
+  const pretty = cut ? null : prettyJson(read);
+  const showAll = () => {
+    setWholeError(null);
+    if (entry.whole_size == null) return setWhole(true);
+    backend.logEntry(Number(entry.seq), session).then(setWhole, (e) => setWholeError(errorText(e)));
+  };
   const isReply = entry.summary?.type === "result" || entry.summary?.type === "error";
   return (
     <div className="detail" aria-label="Entry detail">
@@ -402,11 +412,12 @@ function Detail({
       <h4>{BYTES_HEADING[entry.dir] ?? "Bytes"}</h4>
       {cut && (
         <p className="muted" role="note">
-          The first {formatSize(SHOWN)} of {formatSize(bytes.length)}.{" "}
-          <button onClick={() => setWhole(true)}>Show all {formatSize(bytes.length)}</button> (slow for very large
-          entries; Export writes them whole)
+          The first {formatSize(Math.min(SHOWN, bytes.length))} of {formatSize(size)}.{" "}
+          <button onClick={showAll}>Show all {formatSize(size)}</button> (slow for very large entries; Export writes
+          them whole)
         </p>
       )}
+      {wholeError && <p className="error">{wholeError}</p>}
       <pre className="mono raw">{showBytes(cut ? bytes.subarray(0, SHOWN) : bytes)}</pre>
       {pretty && (
         <>

@@ -124,7 +124,10 @@ export interface Backend {
   toolCall(id: number, tool: unknown, args: unknown, onProgress: (p: unknown) => void): Promise<CallOutcome>;
   requestCancel(id: number): Promise<void>;
   // The log calls read the window's own session unless given a past one's id (`session`).
+  // Every entry they give is a preview: a large payload comes cut, with `whole_size` set.
   logPage(from: number, to: number, filter: string, limit: number, session?: SessionRef): Promise<Page>;
+  /** One entry whole, however large its payload. */
+  logEntry(seq: number, session?: SessionRef): Promise<Entry>;
   /** Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
    * call again until `scanned` reaches `to`. */
   logCountMatches(filter: string, to: number, session?: SessionRef): Promise<MatchCount>;

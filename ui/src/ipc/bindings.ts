@@ -45,8 +45,16 @@ export const commands = {
 	toolCall: (id: number, tool: Value, args: Value | null, progress: Channel<Value>) => __TAURI_INVOKE<CallOutcome_Serialize>("tool_call", { id, tool, args, progress }),
 	/**  Cancels every request in flight on a connection (the UI runs one call at a time). */
 	requestCancel: (id: number) => __TAURI_INVOKE<null>("request_cancel", { id }),
-	/**  A page of a session log: entries with seq in `from..to` matching `filter`, at most `limit`. */
+	/**
+	 *  A page of a session log: entries with seq in `from..to` matching `filter`, at most `limit`.
+	 *  Each entry is a preview (`Entry::preview`): `log_entry` reads one whole.
+	 */
 	logPage: (session: number | null, from: number, to: number, filter: string, limit: number) => __TAURI_INVOKE<Page_Serialize>("log_page", { session, from, to, filter, limit }),
+	/**
+	 *  One entry whole, however large its payload: what a window asks for when a person wants to
+	 *  see more than the preview every page and batch carries.
+	 */
+	logEntry: (session: number | null, seq: number) => __TAURI_INVOKE<Entry_Serialize>("log_entry", { session, seq }),
 	/**
 	 *  Counts `filter`'s matches among the entries below `to`, a bounded amount of work per call:
 	 *  call again until `scanned` reaches `to`.
@@ -55,7 +63,7 @@ export const commands = {
 	/**  The matches of `filter` at positions `from..from + limit` among all its matches. */
 	logMatchPage: (session: number | null, filter: string, from: number, limit: number) => __TAURI_INVOKE<Entry_Serialize[]>("log_match_page", { session, filter, from, limit }),
 	/**
-	 *  Streams new entries on `channel`; returns the number of entries already in the log (the
+	 *  Streams new entries on `channel`, each a preview; returns the number of entries already in the log (the
 	 *  UI pages those). An entry may arrive both ways; the UI keeps one per seq. A batch with
 	 *  `ended` is the last: the session can grow no more.
 	 */
@@ -442,6 +450,12 @@ export type Entry_Deserialize = {
 	/**  True for frames of the era probe, so the transcript says why an era was chosen. */
 	probe?: boolean,
 	http?: HttpInfo_Deserialize | null,
+	/**
+	 *  Set on a preview only (what a window is sent, never what is recorded): the size in bytes
+	 *  of the whole payload, of which `text` or `base64` hold the first [`PREVIEW_BYTES`]. The
+	 *  whole entry is read from the log by its seq.
+	 */
+	whole_size?: number | null,
 };
 
 /**  One entry of the wire log. */
@@ -470,6 +484,12 @@ export type Entry_Serialize = {
 	/**  True for frames of the era probe, so the transcript says why an era was chosen. */
 	probe?: boolean,
 	http?: HttpInfo_Serialize,
+	/**
+	 *  Set on a preview only (what a window is sent, never what is recorded): the size in bytes
+	 *  of the whole payload, of which `text` or `base64` hold the first [`PREVIEW_BYTES`]. The
+	 *  whole entry is read from the log by its seq.
+	 */
+	whole_size?: number,
 };
 
 export type EnvVar = {

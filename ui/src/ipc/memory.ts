@@ -683,6 +683,11 @@ export function memoryBackend(
     logCountMatches: async (filter, to, session) => logOf(session).countMatches(filter, to),
     logMatchPage: async (filter, from, limit, session) => logOf(session).matchPage(filter, from, limit),
     logFilter: async (filter) => readFilter(filter).view,
+    logEntry: async (seq, session) => {
+      const entry = logOf(session).page(seq, seq + 1, "", 1).entries[0];
+      if (!entry) throw { code: "not_found", message: `no entry ${seq} in this session` };
+      return entry;
+    },
     logReply: async (seq, session) => logOf(session).replyTo(seq),
     logConnections: async (session) => logOf(session).labels(),
     logFollow: async (onBatch, session) => logOf(session).follow(onBatch),

@@ -44,6 +44,7 @@ export const tauriBackend: Backend = {
   logCountMatches: (filter, to, session = null) => commands.logCountMatches(session, filter, to),
   logMatchPage: (filter, from, limit, session = null) => commands.logMatchPage(session, filter, from, limit),
   logFilter: (filter) => commands.logFilter(filter),
+  logEntry: (seq, session = null) => commands.logEntry(session, seq),
   logReply: (seq, session = null) => commands.logReply(session, seq),
   logConnections: (session = null) => commands.logConnections(session),
   // The bindings type a channel argument's messages in their deserialize shape; they are what

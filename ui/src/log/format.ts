@@ -134,7 +134,9 @@ export function summaryOf(e: Entry): string {
   return text.replace(COLOUR_CODE, "").replace(/\s+/g, " ").slice(0, 200);
 }
 
+/** The size of an entry's payload: the whole of it, when the entry is a preview. */
 export function sizeOf(e: Entry): number {
+  if (e.whole_size != null) return Number(e.whole_size);
   if (e.text != null) return new TextEncoder().encode(e.text).length;
   if (e.base64 != null) return Math.floor((e.base64.length * 3) / 4);
   return 0;
