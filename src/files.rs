@@ -87,6 +87,12 @@ pub fn config_dir() -> io::Result<PathBuf> {
     Ok(dirs.config_dir().to_owned())
 }
 
+/// Where the person keeps what they save: their download directory, else their home.
+pub fn download_dir() -> Option<PathBuf> {
+    let dirs = directories::UserDirs::new()?;
+    Some(dirs.download_dir().unwrap_or(dirs.home_dir()).to_owned())
+}
+
 /// Writes `value` as pretty JSON to `path`, privately and whole (see [`write_private`]), so a
 /// crash never leaves half a file behind.
 pub fn write_json(path: &Path, value: &impl Serialize) -> io::Result<()> {

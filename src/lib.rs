@@ -12,6 +12,7 @@ pub mod features;
 pub mod files;
 pub mod hub;
 pub mod last_words;
+pub mod launches;
 pub mod lifecycle;
 pub mod log;
 pub mod log_level;

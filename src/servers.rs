@@ -293,8 +293,13 @@ impl Servers {
     /// Imports `mcpServers` JSON (see [`import_mcp_servers`]) and saves what it can.
     pub fn import(&self, text: &str) -> Result<Imported, ServersError> {
         let imported = import_mcp_servers(text).map_err(ServersError::Invalid)?;
-        self.change(|list| list.extend(imported.servers.iter().cloned()))?;
+        self.add_all(&imported.servers)?;
         Ok(imported)
+    }
+
+    /// Saves `servers` after the ones there are (an import the person confirmed).
+    pub fn add_all(&self, servers: &[SavedServer]) -> Result<Vec<SavedServer>, ServersError> {
+        self.change(|list| list.extend(servers.iter().cloned()))
     }
 
     /// Adds `name` to the environment of the saved server `id` (replacing it if set) with the

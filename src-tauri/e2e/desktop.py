@@ -31,6 +31,7 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
+import confirm
 import extensions
 import forms
 import panels
@@ -125,6 +126,36 @@ def call_tool(tool, values, expect, by="strong"):
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(expect)))
 
 
+def native_windows(title):
+    """The X windows of Sonde's native dialogs (GTK, outside the webview) titled `title`."""
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", f"^{re.escape(title)}$"],
+                           capture_output=True, text=True, timeout=10)
+    return found.stdout.split()
+
+
+def answer_native(title, key):
+    """Waits for the native dialog `title` and answers it from the keyboard as a person would:
+    Return presses its first button (Run, Import), Escape cancels."""
+    window = wait.until(lambda d: native_windows(title))[0]
+    subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", key], check=True, timeout=10)
+    wait.until(lambda d: not native_windows(title))
+
+
+RUN_TITLES = ("Run a new server?", "Run a changed server?")
+
+
+def until(cond, timeout=30):
+    """Waits for `cond`, running the server when Sonde asks natively on the way (a saved server's
+    first run, or a changed one): the checks that are not about that question answer it as a
+    person would. confirm.py checks the question itself."""
+    def step(d):
+        for title in RUN_TITLES:
+            if native_windows(title):
+                answer_native(title, "Return")
+        return cond(d)
+    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(step)
+
+
 def saved(name):
     return driver.find_elements(By.XPATH, f"//ul[@class='servers']/li[.//div[text()='{name}']]")
 
@@ -140,7 +171,7 @@ def connect(name):
     wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//div[text()='{name}']]//button[text()='Connect']")).click()
     # A server already connected asks before it opens a second connection: this asks for one.
     again = "//*[@role='alertdialog'][@aria-label='Already connected']//button[text()='Open a second connection']"
-    wait.until(lambda d: d.find_elements(By.XPATH, again) or len(d.find_elements(By.XPATH, ready_status(name))) > before)
+    until(lambda d: d.find_elements(By.XPATH, again) or len(d.find_elements(By.XPATH, ready_status(name))) > before)
     for button in driver.find_elements(By.XPATH, again):
         button.click()
     wait.until(lambda d: len(d.find_elements(By.XPATH, ready_status(name))) > before)
@@ -431,7 +462,7 @@ def a_crash_looping_server_stops_at_crash_loop():
         add_server("Crash loop", command=f"{os.environ['SONDE_FIXTURE']} --exit-after-ms 300", restart=True)
     # Its first run may end before or after it opens; either way supervision takes over.
     driver.find_element(By.XPATH, "//li[.//div[text()='Crash loop']]//button[text()='Connect']").click()
-    wait.until(lambda d: d.find_element(By.XPATH, card("Crash loop", "waiting")))
+    until(lambda d: d.find_element(By.XPATH, card("Crash loop", "waiting")))
     # 1 + 2 + 4 + 8 s of waits and five short runs: well within 40 s.
     looped = WebDriverWait(driver, 40, ignored_exceptions=[StaleElementReferenceException]).until(
         lambda d: d.find_element(By.XPATH, card("Crash loop", "crash_loop")))
@@ -452,7 +483,7 @@ def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
     if not saved("Needs a key"):
         add_server("Needs a key", command=f"sh -c '{script}'")
     driver.find_element(By.XPATH, "//li[.//div[text()='Needs a key']]//button[text()='Connect']").click()
-    failed = wait.until(lambda d: d.find_element(By.XPATH, card("Needs a key", "failed")))
+    failed = until(lambda d: d.find_element(By.XPATH, card("Needs a key", "failed")))
     assert "server exited with code 1" in failed.text, failed.text
     newest = "(//ul[@class='connections']/li[.//span[text()='Needs a key']])[last()]"
     words = driver.find_element(By.XPATH, f"{newest}//pre")
@@ -585,6 +616,13 @@ window.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything, "connect": connect,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "ready_status": ready_status,
     "call_tool": call_tool, "set_filter": set_filter,
+})
+
+# The native confirmations before new code runs, and the native save dialog (issue 13).
+confirm.install(check, driver, wait, shot, {
+    "subprocess": subprocess, "native_windows": native_windows, "answer_native": answer_native,
+    "RUN_TITLES": RUN_TITLES, "add_server": add_server, "ready_status": ready_status, "saved": saved,
+    "xpath_text": xpath_text, "ensure_connected": ensure_connected,
 })
 
 # The server panels beyond tools, before Quit (which ends the run).

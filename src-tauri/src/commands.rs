@@ -106,11 +106,38 @@ pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<Save
     Ok(state.servers.delete(&id)?)
 }
 
-/// Imports `mcpServers` JSON, saves what it can, and says what it skipped.
+/// Imports `mcpServers` JSON, saves what it can, and says what it skipped. Every entry is
+/// shown natively first, as a new server's first launch is: importing them is approving them.
 #[tauri::command]
 #[specta::specta]
-pub fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
-    Ok(state.servers.import(&text)?)
+pub async fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
+    let imported = sonde_core::servers::import_mcp_servers(&text).map_err(|e| err(ErrorCode::BadInput, e))?;
+    if imported.servers.is_empty() {
+        return Ok(imported);
+    }
+    let entries: Vec<String> = imported
+        .servers
+        .iter()
+        .map(|s| match (state.launches.review(s), &s.url) {
+            (Some(review), _) => format!("\"{}\"\n{}", s.name, review.text()),
+            (None, url) => {
+                format!("\"{}\"\nURL: {} (runs nothing here)", s.name, url.as_deref().unwrap_or(""))
+            }
+        })
+        .collect();
+    let message = format!(
+        "Each server below runs with your rights when it is connected; nothing asks again unless it changes.\n\n{}",
+        entries.join("\n\n")
+    );
+    let title = format!("Import {} server(s)?", imported.servers.len());
+    if !state.asker.ask(&title, message, "Import").await {
+        return Err(err(ErrorCode::Cancelled, "nothing was imported: the import was not confirmed"));
+    }
+    state.servers.add_all(&imported.servers)?;
+    for server in &imported.servers {
+        state.launches.approve(server).map_err(io_error)?;
+    }
+    Ok(imported)
 }
 
 /// Adds `name` to the saved server's environment with the value it has in Sonde's environment
@@ -142,6 +169,20 @@ pub struct ConnectionState {
 #[specta::specta]
 pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u64> {
     let saved = state.servers.get(&server_id)?;
+    if let Some(review) = state.launches.review(&saved) {
+        let (title, what) = match review.first {
+            true => ("Run a new server?", "runs a command for the first time"),
+            false => ("Run a changed server?", "runs a command that changed since it last ran"),
+        };
+        let message = format!("\"{}\" {what}, with your rights.\n\n{}", review.name, review.text());
+        if !state.asker.ask(title, message, "Run").await {
+            return Err(err(
+                ErrorCode::Cancelled,
+                format!("{} was not started: running it was not confirmed", saved.name),
+            ));
+        }
+        state.launches.approve(&saved).map_err(io_error)?;
+    }
     let config = saved.to_config().map_err(|e| err(ErrorCode::BadInput, e))?;
     let lines = state.lines.clone();
     let origin = (saved.id.clone(), saved.name.clone());
@@ -367,20 +408,36 @@ pub fn log_follow(
     Ok(log.len())
 }
 
-/// Writes a session (or the entries matching `filter`) as JSONL to `path`, with the values
-/// of every saved server's environment variables redacted. Returns how many entries.
-#[tauri::command(async)]
+/// Where an export was written, and how many entries it holds.
+#[derive(Debug, Serialize, specta::Type)]
+pub struct Exported {
+    pub path: String,
+    pub entries: u64,
+}
+
+/// Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
+/// native save dialog, which asks before replacing a file: the webview never names a path to
+/// write. Every saved secret is redacted. `None` when the person cancelled.
+#[tauri::command]
 #[specta::specta]
-pub fn log_export(
+pub async fn log_export(
     state: State<'_, AppState>,
     session: Option<u64>,
-    path: String,
     filter: String,
-) -> Result<u64> {
+) -> Result<Option<Exported>> {
     let filter = filter_of(&filter)?;
-    let secrets = state.servers.secrets();
-    let log = state.sessions.log(session)?;
-    sonde_core::log::export_jsonl(&log, &filter, &secrets, std::path::Path::new(&path)).map_err(io_error)
+    let Some(path) = state.asker.save_path("Export the log as JSONL", "sonde-session.jsonl").await else {
+        return Ok(None);
+    };
+    let (log, secrets) = (state.sessions.log(session)?, state.servers.secrets());
+    let write = path.clone();
+    let entries = tauri::async_runtime::spawn_blocking(move || {
+        sonde_core::log::export_jsonl(&log, &filter, &secrets, &write)
+    })
+    .await
+    .map_err(|e| err(ErrorCode::Io, e))?
+    .map_err(io_error)?;
+    Ok(Some(Exported { path: path.display().to_string(), entries }))
 }
 
 /// Every session file in the data directory, newest first: the window's own, other windows'

@@ -8,6 +8,7 @@
 pub mod auth_cmd;
 pub mod bindings;
 pub mod commands;
+pub mod confirm;
 pub mod links;
 mod menu;
 pub mod questions;
@@ -105,8 +106,10 @@ pub fn run() {
         }
     };
     let app = configure(tauri::Builder::default(), state)
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             menu::install(app)?;
+            app.state::<state::AppState>().asker.set(app.handle().clone());
             Ok(())
         })
         .build(tauri::generate_context!("../tauri.conf.json"))

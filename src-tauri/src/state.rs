@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use sonde_core::connection::{LiveRoots, Responder};
 use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{ConnState, Hub};
+use sonde_core::launches::Launches;
 use sonde_core::log::{sessions_dir, Catalog, WireLog};
 use sonde_core::servers::{ServerStore, Servers};
 
@@ -17,6 +18,10 @@ use crate::questions::{Questions, UiResponder};
 pub struct AppState {
     pub hub: Arc<Hub>,
     pub servers: Servers,
+    /// Each saved server's last approved launch: a new or changed one is asked about first.
+    pub launches: Launches,
+    /// Native dialogs, once the app is built.
+    pub asker: crate::confirm::Asker,
     /// Server requests waiting for the person (elicitation, sampling).
     pub questions: Arc<Questions>,
     /// The saved server each line of connections was started from.
@@ -68,7 +73,16 @@ impl AppState {
         store: ServerStore,
         demo_command: String,
     ) -> std::io::Result<AppState> {
+        let launches = Launches::at(store.path().with_file_name("launches.json"));
         let servers = Servers::load(store, &demo_command)?;
+        // The demo server as Sonde saved it runs Sonde's own binary: nothing new to ask about.
+        for demo in
+            servers.list().iter().filter(|s| s.id == "demo" && s.command == demo_command && s.env.is_empty())
+        {
+            if launches.review(demo).is_some() {
+                launches.approve(demo)?;
+            }
+        }
         let questions = Arc::new(Questions::new(hub.log().clone()));
         let asked = questions.clone();
         // Roots may be edited while connected (the roots editor), so every connection's list
@@ -85,6 +99,8 @@ impl AppState {
             hub,
             questions,
             servers,
+            launches,
+            asker: Default::default(),
             sessions,
             lines: Lines::default(),
             subscriptions: Arc::default(),

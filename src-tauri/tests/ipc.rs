@@ -124,6 +124,7 @@ fn a_failed_opening_carries_its_last_words_and_the_withheld_variable_is_added_by
     let server = json!({"id": "", "name": "Needs a key", "command": command, "env": [], "era": "legacy"});
     let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
     let id = all[1]["id"].clone();
+    approve(&w, &id);
     let err = invoke(&w, "connect", json!({"serverId": id})).unwrap_err();
     assert_eq!(err["code"], "connect_failed", "{err}");
     assert_eq!(err["lastWords"]["lines"], json!(["Error: SONDE_IPC_TEST_KEY is not set"]), "{err}");
@@ -217,7 +218,39 @@ fn connect_fixture(w: &WebviewWindow<MockRuntime>, name: &str, knobs: &str) -> V
     let server = json!({"id": "", "name": name, "command": command, "env": [], "era": "legacy"});
     let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
     let saved = all.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["id"].clone();
+    approve(w, &saved);
     invoke(w, "connect", json!({"serverId": saved})).unwrap()
+}
+
+/// Approves the saved server's launch as the person does in the native dialog (which the mock
+/// runtime cannot show; the real window's checks answer it).
+fn approve(w: &WebviewWindow<MockRuntime>, id: &Value) {
+    let state = tauri::Manager::state::<AppState>(w);
+    let server = state.servers.get(id.as_str().unwrap()).unwrap();
+    state.launches.approve(&server).unwrap();
+}
+
+#[test]
+fn a_new_servers_launch_is_not_run_without_a_person_to_confirm_it() {
+    let (_app, w) = app("unconfirmed");
+    let marker = std::env::temp_dir().join(format!("sonde-unconfirmed-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let command = format!("touch {}", marker.display());
+    let server = json!({"id": "", "name": "Never asked", "command": command, "env": [], "era": "legacy"});
+    let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
+    let id = all[1]["id"].clone();
+    let err = invoke(&w, "connect", json!({"serverId": id})).unwrap_err();
+    assert_eq!(err["code"], "cancelled", "{err}");
+    assert_eq!(err["message"], "Never asked was not started: running it was not confirmed");
+    assert!(!marker.exists(), "the command ran");
+    let spawned =
+        invoke(&w, "log_page", json!({"from": 0, "to": 1_000_000, "filter": "kind:lifecycle", "limit": 100}))
+            .unwrap();
+    assert_eq!(spawned["entries"], json!([]), "nothing was started: {spawned}");
+
+    // The demo server as Sonde saved it runs Sonde's own binary: it is not asked about.
+    let demo = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
+    invoke(&w, "disconnect", json!({"id": demo})).unwrap();
 }
 
 /// The window's question channel, as `server_requests_follow` registers it: each event as JSON.
@@ -385,10 +418,9 @@ fn a_past_cli_session_is_listed_opened_filtered_exported_and_closed() {
         invoke(&w, "log_count_matches", json!({"session": null, "filter": filter, "to": 1_000_000})).unwrap();
     assert_eq!(own_count["count"], 0, "the window's own session is another log");
 
-    let export = data.join("export.jsonl");
-    let n = invoke(&w, "log_export", json!({"session": id, "path": export, "filter": filter})).unwrap();
-    assert_eq!(n, 2);
-    assert!(std::fs::read_to_string(&export).unwrap().contains("tools/list"));
+    // Export asks where natively; with no window to ask in, nothing is written and it says so.
+    let nothing = invoke(&w, "log_export", json!({"session": id, "filter": filter})).unwrap();
+    assert_eq!(nothing, Value::Null);
 
     invoke(&w, "session_close", json!({"id": id})).unwrap();
     let err = invoke(&w, "log_page", json!({"session": id, "from": 0, "to": 1, "filter": "", "limit": 1}))
@@ -473,6 +505,7 @@ fn connect_command(w: &WebviewWindow<MockRuntime>, name: &str, command: String, 
     let server = json!({"id": "", "name": name, "command": command, "env": [], "era": era});
     let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
     let saved = all.as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["id"].clone();
+    approve(w, &saved);
     invoke(w, "connect", json!({"serverId": saved})).unwrap()
 }
 

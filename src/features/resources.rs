@@ -70,8 +70,7 @@ pub fn save_blob(path: &str, blob: &str) -> Result<PathBuf, String> {
     let path = if path.is_absolute() {
         path.to_owned()
     } else {
-        let dirs = directories::UserDirs::new().ok_or("no home directory to save in")?;
-        dirs.download_dir().unwrap_or(dirs.home_dir()).join(path)
+        crate::files::download_dir().ok_or("no home directory to save in")?.join(path)
     };
     let mut file = std::fs::OpenOptions::new()
         .write(true)

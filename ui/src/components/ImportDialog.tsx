@@ -35,6 +35,10 @@ export function ImportDialog({ onImport, onCancel }: { onImport(text: string): P
             onChange={(e) => setText(e.target.value)}
           />
         </label>
+        <p className="muted">
+          Before anything is saved, a system dialog shows every entry&apos;s command line, working directory and
+          environment variables, and asks you to confirm.
+        </p>
         <FormFooter error={error} onCancel={onCancel} submit="Import" disabled={!text.trim()} />
       </form>
     </div>

@@ -52,6 +52,8 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   const [total, setTotal] = useState(0);
   const [writing, setWriting] = useState(past?.session.writing ?? false);
   const [problem, setProblem] = useState<string | null>(null);
+  // What the last Export did, in words, until the person dismisses it.
+  const [exported, setExported] = useState<string | null>(null);
   const matched = useMatchCount(applied, total, session);
   const [, redraw] = useState(0);
   const labels = useConnectionLabels(session);
@@ -228,21 +230,22 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
         </label>
         <button
-          onClick={() => {
-            const path = window.prompt(
-              "Export the log (JSONL, environment values redacted) to:",
-              "sonde-session.jsonl",
-            );
-            if (path)
-              backend.logExport(path, applied, session).then(
-                (n) => window.alert(`Wrote ${n} entries to ${path}`),
-                (e) => window.alert(errorText(e)),
-              );
-          }}
+          title="Export the log, or what the filter matches, as JSONL (secrets redacted)"
+          onClick={() =>
+            backend.logExport(applied, session).then(
+              (done) => done && setExported(`Wrote ${done.entries} entries to ${done.path}`),
+              (e) => setExported(`Export failed: ${errorText(e)}`),
+            )
+          }
         >
           Export
         </button>
       </div>
+      {exported && (
+        <p className="log-note" role="status">
+          {exported} <button onClick={() => setExported(null)}>Dismiss</button>
+        </p>
+      )}
       {outside !== null && Number(entry?.seq) === outside && (
         <p className="log-note" role="note">
           Entry {outside} is shown on the right; the filtered list does not show it here.{" "}

@@ -14,6 +14,7 @@ export type EmbeddedView = B.EmbeddedView_Serialize;
 export type ListKind = B.ListKind;
 export type ListPage = B.ListPage_Serialize;
 export type Listing = B.Listing_Serialize;
+export type Exported = B.Exported;
 export type ToolsListing = B.ToolsListing_Serialize;
 export type ListenSpec = B.ListenSpec_Deserialize;
 export type LogLevel = B.LogLevel;
@@ -142,7 +143,9 @@ export interface Backend {
   /** Streams appended entries; resolves with how many entries the log already held. A batch
    * with `ended` is the last: the session can grow no more. */
   logFollow(onBatch: (batch: LogBatch) => void, session?: SessionRef): Promise<number>;
-  logExport(path: string, filter: string, session?: SessionRef): Promise<number>;
+  /** Exports the log (or `filter`'s matches) as JSONL where the person chooses in the native
+   * save dialog, secrets redacted; null when they cancelled. */
+  logExport(filter: string, session?: SessionRef): Promise<Exported | null>;
   /** Every recorded session (the window's own, other windows', the CLI's), newest first. */
   sessionsList(): Promise<SessionInfo[]>;
   /** Opens a past session read-only by its listed name; the log calls read it by the id. */

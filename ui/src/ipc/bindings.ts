@@ -10,7 +10,10 @@ export const commands = {
 	/**  Adds a server (empty id) or replaces the one with its id; returns the new list. */
 	serversSave: (server: SavedServer_Deserialize) => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_save", { server }),
 	serversDelete: (id: string) => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_delete", { id }),
-	/**  Imports `mcpServers` JSON, saves what it can, and says what it skipped. */
+	/**
+	 *  Imports `mcpServers` JSON, saves what it can, and says what it skipped. Every entry is
+	 *  shown natively first, as a new server's first launch is: importing them is approving them.
+	 */
 	serversImport: (text: string) => __TAURI_INVOKE<Imported_Serialize>("servers_import", { text }),
 	/**
 	 *  Adds `name` to the saved server's environment with the value it has in Sonde's environment
@@ -69,10 +72,11 @@ export const commands = {
 	 */
 	logFollow: (session: number | null, channel: Channel<LogBatch_Deserialize>) => __TAURI_INVOKE<number>("log_follow", { session, channel }),
 	/**
-	 *  Writes a session (or the entries matching `filter`) as JSONL to `path`, with the values
-	 *  of every saved server's environment variables redacted. Returns how many entries.
+	 *  Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
+	 *  native save dialog, which asks before replacing a file: the webview never names a path to
+	 *  write. Every saved secret is redacted. `None` when the person cancelled.
 	 */
-	logExport: (session: number | null, path: string, filter: string) => __TAURI_INVOKE<number>("log_export", { session, path, filter }),
+	logExport: (session: number | null, filter: string) => __TAURI_INVOKE<Exported | null>("log_export", { session, filter }),
 	/**
 	 *  How the core reads a filter expression: its chips, or what is wrong with it. The UI shows
 	 *  this and never parses the grammar itself.
@@ -610,6 +614,12 @@ export type ExitInfo_Serialize = {
 	signal?: number,
 	/**  The shutdown step Sonde had reached when it ended, if Sonde was stopping it. */
 	during?: string,
+};
+
+/**  Where an export was written, and how many entries it holds. */
+export type Exported = {
+	path: string,
+	entries: number,
 };
 
 /**  One condition of a parsed filter, as the core understood it. */

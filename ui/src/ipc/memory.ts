@@ -691,9 +691,10 @@ export function memoryBackend(
     logReply: async (seq, session) => logOf(session).replyTo(seq),
     logConnections: async (session) => logOf(session).labels(),
     logFollow: async (onBatch, session) => logOf(session).follow(onBatch),
-    logExport: async (_path, filter, session) => {
+    logExport: async (filter, session) => {
       const log = logOf(session);
-      return log.page(0, log.entries.length, filter, log.entries.length).entries.length;
+      const entries = log.page(0, log.entries.length, filter, log.entries.length).entries.length;
+      return { path: "/memory/sonde-session.jsonl", entries };
     },
     sessionsList: async () => [
       {

@@ -51,7 +51,7 @@ export const tauriBackend: Backend = {
   // Rust serializes, the shape `onBatch` takes.
   logFollow: (onBatch, session = null) =>
     commands.logFollow(session, channel(onBatch) as unknown as Channel<LogBatch_Deserialize>),
-  logExport: (path, filter, session = null) => commands.logExport(session, path, filter),
+  logExport: (filter, session = null) => commands.logExport(session, filter),
   sessionsList: () => commands.sessionsList(),
   sessionOpen: (name) => commands.sessionOpen(name),
   sessionClose: async (id) => void (await commands.sessionClose(id)),
