@@ -31,7 +31,7 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
-import confirm
+import hardening
 import extensions
 import forms
 import panels
@@ -147,7 +147,7 @@ RUN_TITLES = ("Run a new server?", "Run a changed server?")
 def until(cond, timeout=30):
     """Waits for `cond`, running the server when Sonde asks natively on the way (a saved server's
     first run, or a changed one): the checks that are not about that question answer it as a
-    person would. confirm.py checks the question itself."""
+    person would. hardening.py checks the question itself."""
     def step(d):
         for title in RUN_TITLES:
             if native_windows(title):
@@ -619,10 +619,10 @@ window.install(check, driver, wait, shot, {
 })
 
 # The native confirmations before new code runs, and the native save dialog (issue 13).
-confirm.install(check, driver, wait, shot, {
+hardening.install(check, driver, wait, shot, {
     "subprocess": subprocess, "native_windows": native_windows, "answer_native": answer_native,
     "RUN_TITLES": RUN_TITLES, "add_server": add_server, "ready_status": ready_status, "saved": saved,
-    "xpath_text": xpath_text, "ensure_connected": ensure_connected,
+    "xpath_text": xpath_text, "ensure_connected": ensure_connected, "connect": connect, "call_tool": call_tool,
 })
 
 # The server panels beyond tools, before Quit (which ends the run).

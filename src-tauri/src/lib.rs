@@ -106,7 +106,6 @@ pub fn run() {
         }
     };
     let app = configure(tauri::Builder::default(), state)
-        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             menu::install(app)?;
             app.state::<state::AppState>().asker.set(app.handle().clone());

@@ -1,7 +1,9 @@
-"""Real-window checks of the native confirmations (issue 13): a saved server's new or changed
+"""Real-window checks of issue 13, hardening: a saved server's new or changed
 launch is shown in a system dialog before it runs, outside the webview, and Cancel runs nothing;
 an import is shown the same way before anything is saved; Export asks where to write in the
-native save dialog, which asks before replacing a file. desktop.py runs them with its driver.
+native save dialog, which asks before replacing a file; and a session that used a bearer token,
+a URL password, a token query parameter and a secret env value leaves none of them in any file
+Sonde wrote. desktop.py runs them with its driver.
 
 The dialogs are GTK windows, not part of the page: they are found by their X window titles
 (xdotool) and answered from the keyboard, as a person would.
@@ -21,6 +23,17 @@ def install(check, driver, wait, shot, h):
         shots = os.environ.get("SONDE_SHOTS", "")
         if shots:
             h["subprocess"].run(["import", "-window", "root", os.path.join(shots, f"{name}.png")], timeout=20)
+
+    def add_variable(dialog, key, value):
+        """Adds an environment variable in the Edit dialog. A click that lands while the dialog
+        still takes in the saved server is lost: it is made again until the row is there."""
+        def row(d):
+            keys = dialog.find_elements(By.CSS_SELECTOR, "input[aria-label='Variable']")
+            if not keys:
+                dialog.find_element(By.XPATH, ".//button[text()='Add variable']").click()
+            return keys
+        wait.until(row)[-1].send_keys(key)
+        dialog.find_elements(By.CSS_SELECTOR, "input[aria-label='Value']")[-1].send_keys(value)
 
     def connect_button(name):
         return wait.until(lambda d: d.find_element(By.XPATH, f"//li[.//div[text()='{name}']]//button[text()='Connect']"))
@@ -55,9 +68,7 @@ def install(check, driver, wait, shot, h):
         # Changed (a loader variable added): asked again, as a changed server.
         driver.find_element(By.XPATH, f"//ul[@class='servers']/li[.//div[text()='{name}']]//button[text()='Edit']").click()
         dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog[aria-label='Edit server']"))
-        dialog.find_element(By.XPATH, ".//button[text()='Add variable']").click()
-        dialog.find_elements(By.CSS_SELECTOR, "input[aria-label='Variable']")[-1].send_keys("NODE_OPTIONS")
-        dialog.find_elements(By.CSS_SELECTOR, "input[aria-label='Value']")[-1].send_keys("--trace-warnings")
+        add_variable(dialog, "NODE_OPTIONS", "--trace-warnings")
         dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "form.dialog"))
         before = len(ready(name))
@@ -107,45 +118,54 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: ready(name))
         assert not any(h["native_windows"](t) for t in h["RUN_TITLES"])
 
+    export_title = "Export the log as JSONL"
+
+    def windows():
+        """The X windows a person sees (GTK keeps a 1×1 helper window beside each dialog)."""
+        found = h["subprocess"].run(["xdotool", "search", "--onlyvisible", "--name", ".*"],
+                                    capture_output=True, text=True, timeout=10)
+
+        def seen(w):
+            geometry = h["subprocess"].run(["xdotool", "getwindowgeometry", w],
+                                           capture_output=True, text=True, timeout=10).stdout
+            return "Geometry: 1x1" not in geometry
+        return {w for w in found.stdout.split() if seen(w)}
+
+    def downloads():
+        """The person's download directory, where the chooser opens (read from the XDG user dirs
+        when it opens): here, one of the test's own. Returns where an export lands by default."""
+        folder = os.path.abspath(os.path.join(os.environ["XDG_CONFIG_HOME"], "..", "downloads"))
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(os.environ["XDG_CONFIG_HOME"], "user-dirs.dirs"), "w") as f:
+            f.write(f'XDG_DOWNLOAD_DIR="{folder}"\n')
+        return os.path.join(folder, "sonde-session.jsonl")
+
+    def save():
+        """Export, then Save in the chooser as it opens (its name and folder as offered).
+        Returns the chooser and the windows there were once it was open."""
+        driver.find_element(By.XPATH, "//button[text()='Export']").click()
+        window = wait.until(lambda d: h["native_windows"](export_title))[0]
+        opened = windows()
+        h["subprocess"].run(["xdotool", "windowfocus", "--sync", window, "key", "Return"], check=True, timeout=10)
+        return window, opened
+
+    wrote = "//p[@role='status'][starts-with(normalize-space(.), 'Wrote ')]"
+
+    def exported(path):
+        """Waits for the window to say the export was written to `path`, and dismisses that."""
+        note = wait.until(lambda d: d.find_element(By.XPATH, wrote))
+        assert note.text.endswith(f" entries to {path} Dismiss"), note.text
+        note.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+
     @check
     def export_asks_where_natively_and_before_replacing_a_file():
         """Export writes where the native save dialog says, and asks before replacing a file (Cancel keeps it)"""
         h["ensure_connected"]("Demo server")
-        # The chooser opens in the person's download directory (read from the XDG user dirs
-        # when it opens): here, one of the test's own.
-        downloads = os.path.join(os.environ["XDG_CONFIG_HOME"], "..", "downloads")
-        os.makedirs(downloads, exist_ok=True)
-        with open(os.path.join(os.environ["XDG_CONFIG_HOME"], "user-dirs.dirs"), "w") as f:
-            f.write(f'XDG_DOWNLOAD_DIR="{os.path.abspath(downloads)}"\n')
-        path = os.path.join(os.path.abspath(downloads), "sonde-session.jsonl")
+        path = downloads()
         if os.path.exists(path):
             os.remove(path)
-        title = "Export the log as JSONL"
-
-        def windows():
-            found = h["subprocess"].run(["xdotool", "search", "--onlyvisible", "--name", ".*"],
-                                        capture_output=True, text=True, timeout=10)
-            # GTK keeps a 1×1 helper window beside each dialog: only windows a person sees count.
-            def seen(w):
-                geometry = h["subprocess"].run(["xdotool", "getwindowgeometry", w],
-                                               capture_output=True, text=True, timeout=10).stdout
-                return "Geometry: 1x1" not in geometry
-            return {w for w in found.stdout.split() if seen(w)}
-
-        def save():
-            """Export, then Save in the chooser as it opens (its name and folder as offered).
-            Returns the chooser and the windows there were once it was open."""
-            driver.find_element(By.XPATH, "//button[text()='Export']").click()
-            window = wait.until(lambda d: h["native_windows"](title))[0]
-            opened = windows()
-            h["subprocess"].run(["xdotool", "windowfocus", "--sync", window, "key", "Return"], check=True, timeout=10)
-            return window, opened
-
         save()
-        said = "//p[@role='status'][starts-with(normalize-space(.), 'Wrote ')]"
-        note = wait.until(lambda d: d.find_element(By.XPATH, said))
-        assert note.text.endswith(f" entries to {path} Dismiss"), note.text
-        note.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+        exported(path)
         written = os.path.getmtime(path)
         with open(path) as f:
             assert '"kind"' in f.readline()
@@ -158,7 +178,55 @@ def install(check, driver, wait, shot, h):
         screen("export-replace-question")
         h["subprocess"].run(["xdotool", "windowfocus", "--sync", sorted(asked)[0], "key", "Escape"], check=True, timeout=10)
         wait.until(lambda d: not (windows() - opened))
-        assert h["native_windows"](title) == [chooser], "Cancel in the question leaves the chooser open"
-        h["answer_native"](title, "Escape")
+        assert h["native_windows"](export_title) == [chooser], "Cancel in the question leaves the chooser open"
+        h["answer_native"](export_title, "Escape")
         assert os.path.getmtime(path) == written, "the file was replaced though the person said no"
-        assert not driver.find_elements(By.XPATH, said), "a cancelled export said it wrote"
+        assert not driver.find_elements(By.XPATH, wrote), "a cancelled export said it wrote"
+
+    @check
+    def no_secret_reaches_the_session_log_an_export_or_the_trace_file():
+        """a session with a bearer token, a URL password, a token query parameter and a secret env value: none is in the session log, an export, the trace file or launches.json"""
+        secrets = {"URLPASS-e2e-31", "QTOKEN-e2e-32", "BEARER-e2e-33", "ENVSECRET-e2e-34"}
+        http = h["subprocess"].Popen([fixture + "-http"], stdout=h["subprocess"].PIPE, text=True)
+        try:
+            port = http.stdout.readline().split()[1]
+            url = f"http://alice:URLPASS-e2e-31@127.0.0.1:{port}/mcp?access_token=QTOKEN-e2e-32&page=1"
+            h["add_server"]("Secret HTTP", url=url, header=("Authorization", "Bearer BEARER-e2e-33"))
+            h["connect"]("Secret HTTP")
+            h["call_tool"]("echo", ["over http"], "over http")
+
+            # (A bare existing path would be taken by selenium as a file to upload: an argument follows.)
+            h["add_server"]("Secret env", command=f"{fixture} --tools 1")
+            driver.find_element(By.XPATH, "//ul[@class='servers']/li[.//div[text()='Secret env']]//button[text()='Edit']").click()
+            dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog[aria-label='Edit server']"))
+            add_variable(dialog, "SONDE_E2E_SECRET", "ENVSECRET-e2e-34")
+            dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
+            wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "form.dialog"))
+            h["connect"]("Secret env")
+            h["call_tool"]("echo", ["over stdio"], "over stdio")
+        finally:
+            http.kill()
+            http.wait()
+
+        path = downloads()
+        if os.path.exists(path):
+            os.remove(path)
+        save()
+        exported(path)
+        data = os.path.join(os.environ["XDG_DATA_HOME"], "sonde")
+        sessions = [os.path.join(data, "sessions", n) for n in os.listdir(os.path.join(data, "sessions"))]
+        files = sessions + [path, os.path.join(data, "sonde-desktop.log"),
+                            os.path.join(os.environ["XDG_CONFIG_HOME"], "sonde", "launches.json")]
+        for name in files:
+            with open(name, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            found = [s for s in secrets if s in text]
+            assert not found, f"{found} in {name}"
+            print(f"     {os.path.basename(name)}: {len(text)} bytes, none of the four secrets, "
+                  f"{text.count('[redacted]')} [redacted]")
+        with open(path) as f:
+            export = f.read()
+        # The export is of the session that used them: both servers and the redacted URL are in it.
+        assert "Secret HTTP" in export and "Secret env" in export, "the export is of another session"
+        assert "alice:[redacted]@127.0.0.1" in export and "access_token=[redacted]" in export
+        assert "page=1" in export, "what is not secret stays"
