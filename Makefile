@@ -48,12 +48,21 @@ test: deps peers ui-deps e2e-deps fmt-check clippy
 	$(MAKE) --no-print-directory deb DEB_FLAGS=--debug
 	$(CARGO) nextest run --workspace --no-fail-fast
 
-## make deb: the Debian package with Sonde's .desktop entry and icons (release; DEB_FLAGS=--debug
-## for a quick debug build), checked by scripts/check-deb.sh. Install it with apt install ./FILE.deb.
+## make deb: the Debian package: the app with its .desktop entry and icons, and the `sonde` CLI
+## with its completions and manual pages (release, both binaries stripped; DEB_FLAGS=--debug for a
+## quick debug build, checked for contents only), checked by scripts/check-deb.sh, which prints
+## its size. Install it with apt install ./FILE.deb.
 DEB_FLAGS ?=
+DEB_PROFILE = $(if $(filter --debug,$(DEB_FLAGS)),debug,release)
+# A release build stripped of debug info and symbols: the package ships what runs (the line
+# tables a profile needs stay in release builds made without it).
+deb: export CARGO_PROFILE_RELEASE_STRIP = symbols
 deb: deps ui-deps
-	TAURI_APP_PATH=$(CURDIR) ui/node_modules/.bin/tauri build $(DEB_FLAGS) --bundles deb --config '{"bundle":{"active":true}}'
-	scripts/check-deb.sh $$(ls -t $(CARGO_TARGET_DIR)/$(if $(filter --debug,$(DEB_FLAGS)),debug,release)/bundle/deb/Sonde_*_amd64.deb | head -n 1)
+	$(CARGO) build -p sonde-cli $(if $(filter release,$(DEB_PROFILE)),--release)
+	scripts/deb-stage.sh $(CARGO_TARGET_DIR)/$(DEB_PROFILE)/sonde $(CACHE)/deb-stage > $(CACHE)/deb-config.json
+	TAURI_APP_PATH=$(CURDIR) ui/node_modules/.bin/tauri build $(DEB_FLAGS) --bundles deb --config $(CACHE)/deb-config.json
+	scripts/check-deb.sh $(if $(filter release,$(DEB_PROFILE)),--release) \
+	  $$(ls -t $(CARGO_TARGET_DIR)/$(DEB_PROFILE)/bundle/deb/Sonde_*_amd64.deb | head -n 1)
 
 # The self-contained app (ui/dist embedded), copied out of target/: any plain cargo build of the
 # workspace rebuilds target/debug/sonde-desktop as a dev binary that loads the Vite dev server.
@@ -62,9 +71,12 @@ DESKTOP := $(CACHE)/app/sonde-desktop
 build:
 	$(CARGO) build --workspace
 
+# The `sonde` CLI goes beside it: the app runs its demo server from that small binary.
 desktop: ui-build
 	$(CARGO) build -p sonde-desktop --features custom-protocol
+	$(CARGO) build -p sonde-cli
 	mkdir -p $(CACHE)/app && cp -f $(CARGO_TARGET_DIR)/debug/sonde-desktop $(DESKTOP)
+	cp -f $(CARGO_TARGET_DIR)/debug/sonde $(CACHE)/app/sonde
 
 ui-build: ui-deps
 	cd ui && npm run build
@@ -92,7 +104,7 @@ $(CACHE)/e2e-venv/bin/python:
 # Python's venv, and Xvfb, WebKitWebDriver and Chromium for the UI tests.
 APT_PACKAGES := build-essential pkg-config curl file libssl-dev libwebkit2gtk-4.1-dev libxdo-dev dbus-daemon gnome-keyring \
 	libayatana-appindicator3-dev librsvg2-dev nodejs npm python3-venv xvfb xauth webkit2gtk-driver \
-	chromium fonts-dejavu-core imagemagick xdotool x11-utils
+	chromium fonts-dejavu-core imagemagick xdotool x11-utils desktop-file-utils man-db
 deps:
 	@command -v $(CARGO) >/dev/null || { echo "make: Rust is missing; install it with rustup (https://rustup.rs)"; exit 1; }
 	@missing=$$(for p in $(APT_PACKAGES); do \

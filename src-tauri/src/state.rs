@@ -60,11 +60,17 @@ impl AppState {
 
     pub fn new(hub: Hub, store: ServerStore) -> std::io::Result<AppState> {
         let exe = std::env::current_exe()?;
-        AppState::with_demo_command(
-            hub,
-            store,
-            format!("{} demo-server", shell_words::quote(&exe.to_string_lossy())),
-        )
+        // The `sonde` CLI beside this executable (the package installs both in /usr/bin) serves
+        // the demo in a few MiB; this GTK-linked executable serves it too, when there is no CLI.
+        let cli = exe.with_file_name("sonde");
+        let program = if cli.is_file() { cli } else { exe.clone() };
+        let own = |program: &std::path::Path| {
+            format!("{} demo-server", shell_words::quote(&program.to_string_lossy()))
+        };
+        let state = AppState::with_demo_command(hub, store, own(&program))?;
+        // A demo saved by an older Sonde runs this executable: Sonde's own code too.
+        state.trust_demo(&own(&exe))?;
+        Ok(state)
     }
 
     /// Like [`AppState::new`] with another demo server command (tests run the `sonde` CLI's).
@@ -75,14 +81,6 @@ impl AppState {
     ) -> std::io::Result<AppState> {
         let launches = Launches::at(store.path().with_file_name("launches.json"));
         let servers = Servers::load(store, &demo_command)?;
-        // The demo server as Sonde saved it runs Sonde's own binary: nothing new to ask about.
-        for demo in
-            servers.list().iter().filter(|s| s.id == "demo" && s.command == demo_command && s.env.is_empty())
-        {
-            if launches.review(demo).is_some() {
-                launches.approve(demo)?;
-            }
-        }
         let questions = Arc::new(Questions::new(hub.log().clone()));
         let asked = questions.clone();
         // Roots may be edited while connected (the roots editor), so every connection's list
@@ -95,7 +93,7 @@ impl AppState {
         let hub = Arc::new(hub);
         tauri::async_runtime::spawn(forget_questions_of_ended(hub.clone(), questions.clone()));
         tauri::async_runtime::spawn(crate::links::pass_on_completions(hub.clone(), questions.clone()));
-        Ok(AppState {
+        let state = AppState {
             hub,
             questions,
             servers,
@@ -105,7 +103,21 @@ impl AppState {
             lines: Lines::default(),
             subscriptions: Arc::default(),
             quitting: AtomicBool::new(false),
-        })
+        };
+        state.trust_demo(&demo_command)?;
+        Ok(state)
+    }
+
+    /// The demo server as Sonde saved it (`command`, no environment or working directory) runs
+    /// Sonde's own binary: nothing new to ask about before it runs.
+    fn trust_demo(&self, command: &str) -> std::io::Result<()> {
+        let own = |s: &&sonde_core::servers::SavedServer| {
+            s.id == "demo" && s.command == command && s.env.is_empty() && s.cwd.is_none() && !s.inherit_env
+        };
+        match self.servers.list().iter().find(own) {
+            Some(demo) if self.launches.review(demo).is_some() => self.launches.approve(demo),
+            _ => Ok(()),
+        }
     }
 
     /// True the first time only: the caller then stops the servers and exits.

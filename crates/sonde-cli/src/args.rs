@@ -13,7 +13,7 @@ use sonde_core::transport::{Header, HttpTarget, HttpTimeouts};
 #[derive(Parser, Debug)]
 #[command(
     name = "sonde",
-    version,
+    version = sonde_core::VERSION,
     about = "Inspect MCP servers: every byte on the wire, every process owned."
 )]
 pub struct Cli {
@@ -247,6 +247,20 @@ pub enum Command {
     },
     /// Run the bundled demo MCP server on stdio.
     DemoServer,
+    /// Print a completion script for bash, zsh or fish.
+    ///
+    /// The package installs them; by hand:
+    /// `sonde completions bash > ~/.local/share/bash-completion/completions/sonde`.
+    Completions {
+        /// bash, zsh or fish (also elvish, powershell).
+        shell: clap_complete::Shell,
+    },
+    /// Write the manual pages (sonde.1 and one per subcommand) into DIR; the package build runs it.
+    #[command(hide = true)]
+    ManPages {
+        /// Where to write them.
+        dir: PathBuf,
+    },
     /// The client the official MCP conformance harness runs: `sonde conformance-client URL`,
     /// with the scenario, revision and context from the MCP_CONFORMANCE_* environment.
     ConformanceClient {

@@ -13,6 +13,7 @@ mod args;
 mod arguments;
 mod auth;
 mod conformance;
+mod docs;
 mod echo;
 mod exit;
 mod log_cmd;
@@ -39,6 +40,8 @@ fn main() {
     });
     let code = match cli.command {
         args::Command::DemoServer => sonde_demo::serve(),
+        args::Command::Completions { shell } => docs::completions(shell),
+        args::Command::ManPages { dir } => docs::man_pages(&dir),
         args::Command::Log(log) => log_cmd::run(&log),
         args::Command::Sessions { json } => log_cmd::list(json),
         args::Command::Auth { action: args::AuthAction::List { json } } => auth::list(json),

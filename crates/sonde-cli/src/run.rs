@@ -117,6 +117,8 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         Command::Log(_)
         | Command::Sessions { .. }
         | Command::DemoServer
+        | Command::Completions { .. }
+        | Command::ManPages { .. }
         | Command::Auth { .. }
         | Command::ConformanceClient { .. } => {
             unreachable!("handled in main")

@@ -1,0 +1,57 @@
+//! What the package installs beside the binary, from the CLI's own definition: `--version` with
+//! the commit, shell completions that know every subcommand, and a manual page per subcommand.
+
+mod support;
+
+use support::sonde;
+
+#[test]
+fn the_version_names_the_commit_it_was_built_from() {
+    let home = support::data_home("docs-version");
+    let out = sonde(&home, &["--version"]);
+    assert!(out.status.success());
+    let version = String::from_utf8(out.stdout).unwrap();
+    let commit = std::process::Command::new("git").args(["rev-parse", "--short=9", "HEAD"]).output().unwrap();
+    let commit = String::from_utf8(commit.stdout).unwrap();
+    assert_eq!(version.trim(), format!("sonde {} ({})", env!("CARGO_PKG_VERSION"), commit.trim()));
+}
+
+#[test]
+fn completions_know_every_subcommand_in_each_shell() {
+    let home = support::data_home("docs-completions");
+    for (shell, marker) in
+        [("bash", "complete -F _sonde"), ("zsh", "#compdef sonde"), ("fish", "complete -c sonde")]
+    {
+        let out = sonde(&home, &["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains(marker), "{shell}: {}", &script[..200.min(script.len())]);
+        for sub in ["tools", "call", "resources", "sessions", "completions"] {
+            assert!(script.contains(sub), "{shell} does not know `{sub}`");
+        }
+    }
+    let out = sonde(&home, &["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2), "an unknown shell is a usage error");
+}
+
+#[test]
+fn a_manual_page_is_written_for_sonde_and_each_subcommand() {
+    let home = support::data_home("docs-man");
+    let dir = home.join("man1");
+    let out = sonde(&home, &["man-pages", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("sonde.1")).unwrap();
+    assert!(page.contains(".TH sonde 1"), "{}", &page[..200.min(page.len())]);
+    assert!(
+        page.contains("tools") && page.contains(sonde_version()),
+        "the page names its subcommands and version"
+    );
+    for name in ["sonde-tools.1", "sonde-tools-list.1", "sonde-call.1", "sonde-auth-logout.1"] {
+        assert!(dir.join(name).is_file(), "{name} is missing");
+    }
+    assert!(!dir.join("sonde-help.1").exists(), "clap's help subcommand gets no page");
+}
+
+fn sonde_version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
