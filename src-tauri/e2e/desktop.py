@@ -262,10 +262,13 @@ def check(fn):
 
 @check
 def demo_server_connects():
-    """launch and connect the demo server; its process runs"""
+    """launch and connect the demo server; its process runs, from the small sonde binary beside the app"""
     wait.until(lambda d: d.title == "Sonde")
     pid = ensure_connected("Demo server")
     assert alive(pid), f"demo server pid {pid} is not running"
+    # Not the GTK-linked app: the CLI installed beside it (make desktop copies it there too).
+    exe = os.readlink(f"/proc/{pid}/exe")
+    assert exe == os.path.join(os.path.dirname(app), "sonde"), exe
 
 
 @check
