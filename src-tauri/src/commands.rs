@@ -79,7 +79,7 @@ impl From<CatalogError> for ErrorDto {
     }
 }
 
-fn io_error(e: std::io::Error) -> ErrorDto {
+pub(crate) fn io_error(e: std::io::Error) -> ErrorDto {
     err(ErrorCode::Io, e)
 }
 
@@ -115,28 +115,8 @@ pub async fn servers_import(state: State<'_, AppState>, text: String) -> Result<
     if imported.servers.is_empty() {
         return Ok(imported);
     }
-    let entries: Vec<String> = imported
-        .servers
-        .iter()
-        .map(|s| match (state.launches.review(s), &s.url) {
-            (Some(review), _) => format!("\"{}\"\n{}", s.name, review.text()),
-            (None, url) => {
-                format!("\"{}\"\nURL: {} (runs nothing here)", s.name, url.as_deref().unwrap_or(""))
-            }
-        })
-        .collect();
-    let message = format!(
-        "Each server below runs with your rights when it is connected; nothing asks again unless it changes.\n\n{}",
-        entries.join("\n\n")
-    );
-    let title = format!("Import {} server(s)?", imported.servers.len());
-    if !state.asker.ask(&title, message, "Import").await {
-        return Err(err(ErrorCode::Cancelled, "nothing was imported: the import was not confirmed"));
-    }
+    crate::confirm::import(&state, &imported.servers).await?;
     state.servers.add_all(&imported.servers)?;
-    for server in &imported.servers {
-        state.launches.approve(server).map_err(io_error)?;
-    }
     Ok(imported)
 }
 
@@ -169,20 +149,7 @@ pub struct ConnectionState {
 #[specta::specta]
 pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u64> {
     let saved = state.servers.get(&server_id)?;
-    if let Some(review) = state.launches.review(&saved) {
-        let (title, what) = match review.first {
-            true => ("Run a new server?", "runs a command for the first time"),
-            false => ("Run a changed server?", "runs a command that changed since it last ran"),
-        };
-        let message = format!("\"{}\" {what}, with your rights.\n\n{}", review.name, review.text());
-        if !state.asker.ask(title, message, "Run").await {
-            return Err(err(
-                ErrorCode::Cancelled,
-                format!("{} was not started: running it was not confirmed", saved.name),
-            ));
-        }
-        state.launches.approve(&saved).map_err(io_error)?;
-    }
+    crate::confirm::launch(&state, &saved).await?;
     let config = saved.to_config().map_err(|e| err(ErrorCode::BadInput, e))?;
     let lines = state.lines.clone();
     let origin = (saved.id.clone(), saved.name.clone());

@@ -14,8 +14,52 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use rfd::{AsyncFileDialog, AsyncMessageDialog, MessageButtons, MessageDialogResult, MessageLevel};
+use sonde_core::error_code::ErrorCode;
+use sonde_core::servers::SavedServer;
 use tauri::{AppHandle, Manager, Wry};
 use tokio::sync::oneshot;
+
+use crate::commands::{err, io_error, ErrorDto};
+use crate::state::AppState;
+
+/// Before `saved` runs: when its launch is new or changed since it last ran, shows it and asks;
+/// approves it on Run, and is `cancelled` otherwise (nothing runs).
+pub async fn launch(state: &AppState, saved: &SavedServer) -> Result<(), ErrorDto> {
+    let Some(review) = state.launches.review(saved) else { return Ok(()) };
+    let (title, what) = match review.first {
+        true => ("Run a new server?", "runs a command for the first time"),
+        false => ("Run a changed server?", "runs a command that changed since it last ran"),
+    };
+    let message = format!("\"{}\" {what}, with your rights.\n\n{}", review.name, review.text());
+    if !state.asker.ask(title, message, "Run").await {
+        let why = format!("{} was not started: running it was not confirmed", saved.name);
+        return Err(err(ErrorCode::Cancelled, why));
+    }
+    state.launches.approve(saved).map_err(io_error)
+}
+
+/// Before `servers` are imported: shows every entry's launch as [`launch`] does and asks once;
+/// approves them all on Import (the person has seen them), and is `cancelled` otherwise.
+pub async fn import(state: &AppState, servers: &[SavedServer]) -> Result<(), ErrorDto> {
+    let entries: Vec<String> = servers
+        .iter()
+        .map(|s| match (state.launches.review(s), &s.url) {
+            (Some(review), _) => format!("\"{}\"\n{}", s.name, review.text()),
+            (None, url) => {
+                format!("\"{}\"\nURL: {} (runs nothing here)", s.name, url.as_deref().unwrap_or(""))
+            }
+        })
+        .collect();
+    let message = format!(
+        "Each server below runs with your rights when it is connected; nothing asks again unless it changes.\n\n{}",
+        entries.join("\n\n")
+    );
+    let title = format!("Import {} server(s)?", servers.len());
+    if !state.asker.ask(&title, message, "Import").await {
+        return Err(err(ErrorCode::Cancelled, "nothing was imported: the import was not confirmed"));
+    }
+    servers.iter().try_for_each(|s| state.launches.approve(s)).map_err(io_error)
+}
 
 /// Asks the person, natively, once the app is there to ask in.
 #[derive(Default)]
