@@ -106,3 +106,20 @@ async fn a_listing_under_the_caps_is_whole() {
     assert_eq!((listing.items.len(), listing.stopped), (10000, None));
     hub.disconnect(id).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_server_that_turns_ids_into_strings_fails_the_connect_at_once_saying_so() {
+    let hub = Hub::new(new_log("hostile-string-ids"));
+    let err = hub.connect(&fixture(&["--string-ids"])).await.unwrap_err().to_string();
+    assert!(
+        err.contains(
+            r#"the server answered initialize with id "1" (a string), but it was sent with id 1 (a number)"#
+        ),
+        "{err}"
+    );
+    let noted = hub.log().entries(&Filter::parse("dir:in JSON type").unwrap()).unwrap();
+    assert!(
+        !noted.is_empty() && noted.iter().all(|e| e.answers.is_some()),
+        "each such reply points at its request"
+    );
+}

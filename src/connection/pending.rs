@@ -162,6 +162,20 @@ impl Table {
                 s.method = Some(method.clone());
             }
             (entry.with_detail(format!("late reply to {method} {id}, which {why}; ignored")), None)
+        } else if let Some(sent) = self.same_but_for_type(&id) {
+            // JSON-RPC ids keep their type: `"1"` does not answer `1`. Waiting for a reply that
+            // can never match would only end at the timeout, so the request fails now, saying why.
+            let pending = self.pending.remove(&sent).expect("found just now");
+            let why = format!(
+                "the server answered {} with id {id} ({}), but it was sent with id {sent} ({}): \
+                 JSON-RPC ids keep their JSON type, so this reply answers nothing",
+                pending.method,
+                kind(&id),
+                kind(&sent),
+            );
+            entry.answers = Some(pending.seq);
+            let error = RequestError::Protocol(why.clone());
+            (entry.with_detail(why), Some((pending.reply, Err(error))))
         } else {
             (
                 entry
@@ -169,6 +183,15 @@ impl Table {
                 None,
             )
         }
+    }
+
+    /// The pending request whose id is `id` written as the other JSON type (`1` for `"1"`).
+    fn same_but_for_type(&self, id: &RequestId) -> Option<RequestId> {
+        let other = match id {
+            RequestId::String(s) => RequestId::Number(s.parse::<serde_json::Number>().ok()?),
+            RequestId::Number(n) => RequestId::String(n.to_string()),
+        };
+        self.pending.contains_key(&other).then_some(other)
     }
 
     /// A notification: progress goes to its request (resetting that request's timeout, never
@@ -210,6 +233,14 @@ impl Table {
         let (seq, method) = (pending.seq, pending.method.clone());
         pending.fail(RequestError::Cancelled { method, reason });
         Some(seq)
+    }
+}
+
+/// A request id's JSON type, in words.
+fn kind(id: &RequestId) -> &'static str {
+    match id {
+        RequestId::Number(_) => "a number",
+        RequestId::String(_) => "a string",
     }
 }
 
@@ -292,6 +323,37 @@ mod tests {
             assert!(table.contains(&[number.clone(), string.clone()][other]));
             assert!(!table.contains(&reply_id));
         }
+    }
+
+    #[test]
+    fn a_reply_whose_id_differs_only_in_json_type_fails_its_request_at_once_saying_why() {
+        for (sent, answered, words) in [
+            (
+                RequestId::from(1),
+                RequestId::from("1"),
+                r#"with id "1" (a string), but it was sent with id 1 (a number)"#,
+            ),
+            (
+                RequestId::from("7"),
+                RequestId::from(7),
+                r#"with id 7 (a number), but it was sent with id "7" (a string)"#,
+            ),
+        ] {
+            let (mut table, mut outcomes) = table(&[(sent.clone(), "tools/list")]);
+            let entry = reply(&mut table, answered, Ok(json!({"tools": []})));
+            assert_eq!(entry.answers, Some(10), "the entry points at the request it nearly answers");
+            let detail = entry.detail.unwrap();
+            assert!(detail.contains(&format!("the server answered tools/list {words}")), "{detail}");
+            match outcomes[0].try_recv().unwrap() {
+                Err(RequestError::Protocol(why)) => assert_eq!(why, detail),
+                other => panic!("the request should fail now, not wait: {other:?}"),
+            }
+            assert!(!table.contains(&sent), "the request no longer waits");
+        }
+        // An id that is not a number as text has no number twin: nothing fails.
+        let (mut table, mut outcomes) = table(&[(RequestId::from(1), "ping")]);
+        reply(&mut table, RequestId::from("one"), Ok(json!({})));
+        assert!(outcomes[0].try_recv().is_err());
     }
 
     #[test]

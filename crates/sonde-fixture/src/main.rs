@@ -42,6 +42,8 @@
 //!                      `required: 5`) and `content_not_array` (its result's content an object)
 //! --invalid-utf8-mib N after `initialized`, write one notifications/message frame whose data
 //!                      holds N MiB of 0xFF bytes (invalid UTF-8)
+//! --string-ids        answer a request sent with a number id with that number as a string
+//!                      (`1` → `"1"`), which JSON-RPC says is another id
 //! --ask-many N         list `ask_many`: a call sends N elicitation/create requests at once and
 //!                      answers, once every one is answered, with a count of the answers
 //! ```
@@ -84,6 +86,7 @@ struct Knobs {
     malformed_tools: bool,
     invalid_utf8_mib: u64,
     ask_many: u64,
+    string_ids: bool,
 }
 
 /// What the conversation so far has fixed.
@@ -141,6 +144,7 @@ fn parse_args() -> Knobs {
             "--malformed-tools" => k.malformed_tools = true,
             "--invalid-utf8-mib" => k.invalid_utf8_mib = number(&value("--invalid-utf8-mib")),
             "--ask-many" => k.ask_many = number(&value("--ask-many")),
+            "--string-ids" => k.string_ids = true,
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -260,6 +264,10 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             invalid_utf8(k.invalid_utf8_mib, out);
         }
         return;
+    };
+    let id = match id {
+        Value::Number(n) if k.string_ids => Value::String(n.to_string()),
+        id => id,
     };
     let params = msg.get("params").cloned().unwrap_or(Value::Null);
     if k.modern_only && method == "initialize" {
