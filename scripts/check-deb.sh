@@ -28,7 +28,7 @@ done
 desktop-file-validate "$entry" || fail "the .desktop entry does not validate"
 dpkg-deb -f "$deb" Depends | grep -q libwebkit2gtk-4.1 || fail "no WebKitGTK dependency"
 version=$("$tmp/usr/bin/sonde" --version) || fail "sonde --version does not run from the package"
-echo "$version" | grep -Eq '^sonde [0-9]+\.[0-9]+\.[0-9]+ \([0-9a-f]{7,}|unknown\)$' || fail "sonde --version says '$version'"
+echo "$version" | grep -Eq '^sonde [0-9]+\.[0-9]+\.[0-9]+ \(([0-9a-f]{7,}|unknown)\)$' || fail "sonde --version says '$version'"
 # The completion works in bash: `sonde too<Tab>` completes to `tools`.
 completed=$(bash -c '. "$1"; COMP_WORDS=(sonde too); COMP_CWORD=1; COMP_LINE="sonde too"; COMP_POINT=9
   _sonde sonde too sonde; echo "${COMPREPLY[*]}"' _ "$tmp/usr/share/bash-completion/completions/sonde")
