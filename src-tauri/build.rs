@@ -1,4 +1,7 @@
+include!("../build-support/commit.rs");
+
 fn main() {
+    emit_commit();
     // tauri.conf.json lives at the workspace root, one level up from this crate.
     println!("cargo:rerun-if-changed=../tauri.conf.json");
     tauri_build::try_build(tauri_build::Attributes::new().config_path("../tauri.conf.json"))

@@ -3,11 +3,6 @@
 //! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
 //! crate knows that a user interface exists.
 
-/// The commit this build is from, short (see `build.rs`).
-pub const COMMIT: &str = env!("SONDE_COMMIT");
-/// Sonde's version and the commit it was built from, as `--version` and About say it.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SONDE_COMMIT"), ")");
-
 pub mod auth;
 pub mod connection;
 pub mod era;

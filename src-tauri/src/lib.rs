@@ -19,6 +19,9 @@ pub mod tasks_cmd;
 
 use tauri::{Manager, RunEvent, Runtime};
 
+/// Sonde's version and the commit it was built from (`build.rs`), as Help → About says it.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SONDE_COMMIT"), ")");
+
 /// Every command the UI can invoke, in one list: the invoke handler is built from it and the
 /// TypeScript bindings (`bindings.rs`) are generated from it, so the two cannot disagree.
 pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
@@ -96,7 +99,7 @@ fn start_tracing() {
 
 pub fn run() {
     start_tracing();
-    tracing::info!(version = env!("CARGO_PKG_VERSION"), "Sonde starting");
+    tracing::info!(version = VERSION, "Sonde starting");
     let state = match state::AppState::open() {
         Ok(state) => state,
         Err(e) => {

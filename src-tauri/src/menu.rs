@@ -62,7 +62,7 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         .build()?;
     let about = AboutMetadataBuilder::new()
         .name(Some("Sonde"))
-        .version(Some(sonde_core::VERSION))
+        .version(Some(crate::VERSION))
         .comments(Some("An inspector for MCP servers: every byte on the wire."))
         // Without one, GTK's About dialog shows a broken-image icon.
         .icon(app.default_window_icon().cloned())

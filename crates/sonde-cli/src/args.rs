@@ -13,7 +13,7 @@ use sonde_core::transport::{Header, HttpTarget, HttpTimeouts};
 #[derive(Parser, Debug)]
 #[command(
     name = "sonde",
-    version = sonde_core::VERSION,
+    version = crate::VERSION,
     about = "Inspect MCP servers: every byte on the wire, every process owned."
 )]
 pub struct Cli {

@@ -43,7 +43,7 @@ pub fn man_pages(dir: &Path) -> i32 {
 
 /// The page of `command` as `name`, then its subcommands' pages; returns how many were written.
 fn write_pages(dir: &Path, command: clap::Command, name: &str) -> std::io::Result<usize> {
-    let command = command.name(name.to_owned()).version(sonde_core::VERSION);
+    let command = command.name(name.to_owned()).version(crate::VERSION);
     let mut page = Vec::new();
     clap_mangen::Man::new(command.clone()).render(&mut page)?;
     std::fs::write(dir.join(format!("{name}.1")), page)?;

@@ -28,6 +28,9 @@ mod words;
 
 use clap::Parser;
 
+/// Sonde's version and the commit it was built from (`build.rs`), as `--version` says it.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SONDE_COMMIT"), ")");
+
 fn main() {
     let cli = args::Cli::try_parse().unwrap_or_else(|e| {
         // A server command typed without `--` reads as arguments Sonde does not know.

@@ -1,6 +1,7 @@
-//! Names the commit Sonde is built from (`SONDE_COMMIT`), so `sonde --version` and Help → About
-//! say which code a report came from: the short hash from git, or the `SONDE_COMMIT` given to
-//! the build (a source tarball has no `.git`), else "unknown".
+// Names the commit Sonde is built from (`SONDE_COMMIT`), so `sonde --version` and Help → About
+// say which code a report came from: the short hash from git, or the `SONDE_COMMIT` given to
+// the build (a source tarball has no `.git`), else "unknown". Included by the build scripts of
+// the two binaries (not the core's: a new commit then rebuilds only them).
 
 use std::process::Command;
 
@@ -10,7 +11,7 @@ fn git(args: &[&str]) -> Option<String> {
     (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_owned())
 }
 
-fn main() {
+fn emit_commit() {
     println!("cargo:rerun-if-env-changed=SONDE_COMMIT");
     // A new commit moves HEAD or the branch it names; either reruns this script.
     if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {

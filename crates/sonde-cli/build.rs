@@ -1,0 +1,5 @@
+include!("../../build-support/commit.rs");
+
+fn main() {
+    emit_commit();
+}
