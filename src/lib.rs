@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod connection;
+pub mod diagnose;
 pub mod era;
 pub mod era_cache;
 pub mod error_code;

@@ -122,4 +122,27 @@ async fn a_server_that_turns_ids_into_strings_fails_the_connect_at_once_saying_s
         !noted.is_empty() && noted.iter().all(|e| e.answers.is_some()),
         "each such reply points at its request"
     );
+    assert!(noted.iter().all(|e| e.findings.iter().any(|f| f.rule == "reply-id-type")), "{noted:?}");
+}
+
+#[tokio::test]
+async fn each_fault_is_a_finding_on_its_frame_naming_the_rule() {
+    let hub = Hub::new(new_log("hostile-findings"));
+    let id = hub.connect(&fixture(&["--banner", "listening on stdio", "--malformed-tools"])).await.unwrap();
+    let session = hub.session(id).unwrap();
+    session.call_tool_checked("content_not_array", None, None, false, |_| {}).await.unwrap();
+    hub.disconnect(id).await.unwrap();
+
+    let found = hub.log().entries(&Filter::parse("diag:any").unwrap()).unwrap();
+    let rules: Vec<(&str, &str)> =
+        found.iter().flat_map(|e| e.findings.iter().map(|f| (f.rule.as_str(), f.severity.name()))).collect();
+    assert_eq!(rules, [("stdout-not-protocol", "warning"), ("result-shape", "error")], "{found:?}");
+    let shape = &found[1].findings[0];
+    assert_eq!(
+        shape.detail,
+        "tools/call's result: `content` is an object, where CallToolResult requires an array"
+    );
+    assert_eq!(found[1].summary.as_ref().unwrap().method.as_deref(), Some("tools/call"));
+    let errors = hub.log().entries(&Filter::parse("diag:error").unwrap()).unwrap();
+    assert_eq!(errors.len(), 1, "diag:error leaves the warning out");
 }

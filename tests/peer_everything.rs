@@ -45,6 +45,7 @@ async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_
     let exit = hub.disconnect(id).await.unwrap().unwrap();
     assert!(exit.code == Some(0) || exit.signal.is_some(), "{exit:?}");
     assert!(live_members(pgid).is_empty());
+    common::no_error_findings(hub.log());
 }
 
 #[tokio::test]

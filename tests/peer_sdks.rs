@@ -50,6 +50,7 @@ async fn the_typescript_v2_server_is_modern_under_auto_and_serves_each_era_it_wa
         hub.disconnect(id).await.unwrap();
     }
     eprintln!("ts-v2: {validated} frames valid");
+    common::no_error_findings(hub.log());
 }
 
 #[tokio::test]
@@ -94,6 +95,7 @@ async fn the_python_server_answers_every_command_in_both_eras() {
         hub.disconnect(id).await.unwrap();
     }
     eprintln!("python: {validated} frames valid");
+    common::no_error_findings(hub.log());
 }
 
 #[test]

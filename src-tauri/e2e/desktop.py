@@ -32,6 +32,7 @@ from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
 import hardening
+import diagnostics
 import extensions
 import forms
 import panels
@@ -626,6 +627,11 @@ hardening.install(check, driver, wait, shot, {
     "subprocess": subprocess, "native_windows": native_windows, "answer_native": answer_native,
     "RUN_TITLES": RUN_TITLES, "add_server": add_server, "ready_status": ready_status, "saved": saved,
     "xpath_text": xpath_text, "ensure_connected": ensure_connected, "connect": connect, "call_tool": call_tool,
+})
+
+# Protocol findings on a broken server's frames (issue 14).
+diagnostics.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "connect": connect, "call_tool": call_tool, "set_filter": set_filter,
 })
 
 # The server panels beyond tools, before Quit (which ends the run).

@@ -49,9 +49,15 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
             }
         }
         Err(DecodeError::NotJson) => {
-            rejected(entry, Kind::NonProtocol, "non-protocol output on stdout".into())
+            let mut inbound = rejected(entry, Kind::NonProtocol, "non-protocol output on stdout".into());
+            inbound.entry.findings.push(crate::diagnose::stdout_not_protocol());
+            inbound
         }
-        Err(e @ DecodeError::Batch) => rejected(entry, Kind::Batch, e.to_string()),
+        Err(e @ DecodeError::Batch) => {
+            let mut inbound = rejected(entry, Kind::Batch, e.to_string());
+            inbound.entry.findings.push(crate::diagnose::batch());
+            inbound
+        }
         Err(e) => rejected(entry, Kind::DecodeError, e.to_string()),
     };
     finish(inbound, terminated)

@@ -154,6 +154,9 @@ impl Table {
                 s.target = pending.target.clone();
             }
             entry.probe = pending.probe;
+            if let Ok(result) = &outcome {
+                entry.findings.extend(crate::diagnose::result_shape(&pending.method, result));
+            }
             let result =
                 outcome.map_err(|error| RequestError::Rpc { method: pending.method, error: Box::new(error) });
             (entry, Some((pending.reply, result)))
@@ -174,14 +177,13 @@ impl Table {
                 kind(&sent),
             );
             entry.answers = Some(pending.seq);
+            entry.findings.push(crate::diagnose::reply_id_type(why.clone()));
             let error = RequestError::Protocol(why.clone());
             (entry.with_detail(why), Some((pending.reply, Err(error))))
         } else {
-            (
-                entry
-                    .with_detail(format!("reply to id {id}, which Sonde never sent or already had answered")),
-                None,
-            )
+            let why = format!("reply to id {id}, which Sonde never sent or already had answered");
+            entry.findings.push(crate::diagnose::reply_unmatched(why.clone()));
+            (entry.with_detail(why), None)
         }
     }
 

@@ -186,6 +186,9 @@ pub struct Entry {
     /// whole entry is read from the log by its seq.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whole_size: Option<u64>,
+    /// What this frame does wrong, by the rules of `diagnose`, found as it was recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<crate::diagnose::Finding>,
 }
 
 /// How many bytes of a payload a preview carries: a window sent a 64 MiB frame in every batch
@@ -212,6 +215,7 @@ impl Entry {
             probe: false,
             http: None,
             whole_size: None,
+            findings: Vec::new(),
         }
     }
 

@@ -6,6 +6,8 @@
 //! - `conn:N`: one connection.
 //! - `method:M`: the JSON-RPC method of a message, or of the request a reply answers.
 //! - `id:I`: the id as JSON text: `id:3` is the number 3 or the string "3", `id:"3"` only the string.
+//! - `diag:S`: entries with a protocol finding (`diagnose`) at least this severe: `error`,
+//!   `warning`, `note`, or `any`.
 //!
 //! Keys are case-insensitive. A later `dir`, `conn`, `method` or `id` term replaces an earlier
 //! one. A `word:value` whose word is letters only and not one of the keys is an error that lists
@@ -23,6 +25,7 @@
 use serde::Serialize;
 
 use super::entry::{Direction, Entry, Kind};
+use crate::diagnose::Severity;
 
 /// A conjunction of conditions; an empty filter matches everything.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -37,6 +40,8 @@ pub struct Filter {
     pub id: Option<String>,
     /// Case-insensitive text searched in the recorded bytes and the detail.
     pub text: Option<String>,
+    /// Entries with a finding at least this severe (`diag:warning` finds errors too).
+    pub diag: Option<Severity>,
 }
 
 /// What the index keeps of an entry, so most filters never read the file.
@@ -51,6 +56,8 @@ pub struct IndexRow {
     pub id: Option<Box<str>>,
     /// The seq of the request this entry answers (a reply, a progress update).
     pub answers: Option<u64>,
+    /// The most severe of the entry's findings.
+    pub diag: Option<Severity>,
 }
 
 /// The condition a term sets. Removing a chip removes every term of its key.
@@ -63,6 +70,7 @@ pub enum FilterKey {
     Conn,
     Method,
     Id,
+    Diag,
     Text,
 }
 
@@ -81,6 +89,7 @@ impl FilterKey {
             "conn" => FilterKey::Conn,
             "method" => FilterKey::Method,
             "id" => FilterKey::Id,
+            "diag" => FilterKey::Diag,
             _ => return (FilterKey::Text, term),
         };
         (key, value)
@@ -162,7 +171,7 @@ impl Filter {
             let (key, value) = FilterKey::of(term);
             if let (FilterKey::Text, false, Some(word)) = (key, term.starts_with('"'), unknown_key(term)) {
                 return Err(format!(
-                    "unknown key {word:?}; keys are kind, dir, conn, method and id (put text with a colon in double quotes)"
+                    "unknown key {word:?}; keys are kind, dir, conn, method, id and diag (put text with a colon in double quotes)"
                 ));
             }
             match key {
@@ -186,6 +195,14 @@ impl Filter {
                 }
                 FilterKey::Method => f.method = Some(non_empty(term, value)?),
                 FilterKey::Id => f.id = Some(non_empty(term, value)?),
+                FilterKey::Diag => {
+                    f.diag = Some(match value.to_ascii_lowercase().as_str() {
+                        "any" => Severity::Note,
+                        v => Severity::parse(v).ok_or_else(|| {
+                            format!("unknown severity {value:?}; use error, warning, note or any")
+                        })?,
+                    })
+                }
                 FilterKey::Text => words.push(value),
             }
         }
@@ -209,6 +226,7 @@ impl Filter {
             (FilterKey::Conn, self.conn.map(|c| c.to_string())),
             (FilterKey::Method, self.method.clone()),
             (FilterKey::Id, self.id.clone()),
+            (FilterKey::Diag, self.diag.map(|s| s.name().to_owned())),
             (FilterKey::Text, self.text.clone()),
         ]
         .into_iter()
@@ -227,6 +245,7 @@ impl Filter {
             && self.conn.is_none_or(|c| c == row.conn)
             && self.method.as_deref().is_none_or(|m| row.method.as_deref() == Some(m))
             && self.id.as_deref().is_none_or(|id| row.id.as_deref().is_some_and(|r| id_matches(id, r)))
+            && self.diag.is_none_or(|least| row.diag.is_some_and(|worst| worst >= least))
     }
 
     /// The free-text part, on a whole entry.
@@ -270,7 +289,26 @@ mod tests {
             method: method.map(Into::into),
             id: id.map(Into::into),
             answers: None,
+            diag: None,
         }
+    }
+
+    #[test]
+    fn diag_finds_entries_with_a_finding_at_least_that_severe() {
+        let f = Filter::parse("diag:warning").unwrap();
+        assert_eq!(f.diag, Some(Severity::Warning));
+        let with = |diag| IndexRow { diag, ..row(Kind::Message, Direction::In, None, None) };
+        assert!(f.matches_row(&with(Some(Severity::Error))));
+        assert!(f.matches_row(&with(Some(Severity::Warning))));
+        assert!(!f.matches_row(&with(Some(Severity::Note))));
+        assert!(!f.matches_row(&with(None)));
+        assert_eq!(Filter::parse("DIAG:any").unwrap().diag, Some(Severity::Note));
+        assert!(Filter::parse("diag:bad").unwrap_err().contains("use error, warning, note or any"));
+        let view = FilterView::of("diag:error method:tools/call");
+        assert_eq!(
+            view.chips.iter().map(|c| (c.key, c.value.as_str())).collect::<Vec<_>>(),
+            [(FilterKey::Method, "tools/call"), (FilterKey::Diag, "error")]
+        );
     }
 
     #[test]
@@ -286,6 +324,7 @@ mod tests {
                     method: Some("tools/call".into()),
                     id: Some("3".into()),
                     text: Some("hello world".into()),
+                    diag: None,
                 },
             ),
             (
@@ -335,7 +374,7 @@ mod tests {
             ("conn:-1", "conn:-1 is not a number"),
             ("method:", "method: needs a value"),
             ("error id:", "id: needs a value"),
-            ("methd:tools/list", "unknown key \"methd\"; keys are kind, dir, conn, method and id"),
+            ("methd:tools/list", "unknown key \"methd\"; keys are kind, dir, conn, method, id and diag"),
         ];
         for (expr, want) in cases {
             let error = Filter::parse(expr).unwrap_err();

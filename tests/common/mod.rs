@@ -79,3 +79,18 @@ pub fn peer_bin(relative: &str) -> PathBuf {
 
 pub mod http;
 pub mod wire_schema;
+
+/// A real server's session holds no error-level protocol finding: the rules never call wrong
+/// what servers written by others do (issue 14). Warnings are allowed, and printed.
+#[allow(dead_code)]
+pub fn no_error_findings(log: &WireLog) {
+    let all = log.entries(&sonde_core::log::Filter::parse("diag:any").unwrap()).unwrap();
+    for e in &all {
+        for f in &e.findings {
+            eprintln!("finding on entry {}: {} {}: {}", e.seq, f.severity.name(), f.rule, f.detail);
+        }
+    }
+    let errors: Vec<_> =
+        all.iter().filter(|e| e.findings.iter().any(|f| f.severity.name() == "error")).collect();
+    assert!(errors.is_empty(), "error findings on a real server: {errors:#?}");
+}

@@ -136,14 +136,19 @@ pub fn entry(e: &Entry, full: bool) -> String {
         }
     };
     let latency = e.latency_ms.map(|l| format!(" [{l:.1} ms]")).unwrap_or_default();
-    format!(
+    let mut line = format!(
         "{:>6} {:>10.1}ms #{} {} {:<12} {body}{latency}",
         e.seq,
         e.ms,
         e.conn,
         e.dir.glyph(),
         e.kind.name()
-    )
+    );
+    // Each finding on a line of its own under its frame: the rule, the fix, where it is written.
+    for f in &e.findings {
+        line.push_str(&format!("\n{:>6} {} {}: {} [{}]", "", f.severity.name(), f.rule, f.detail, f.spec));
+    }
+    line
 }
 
 fn clip(s: &str) -> String {

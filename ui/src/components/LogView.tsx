@@ -296,6 +296,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
                         {e.kind}
                       </span>
                       <span className="c-sum" title={summaryOf(e)}>
+                        {(e.findings ?? []).slice(0, 1).map((f) => (
+                          <span key={f.rule} className={`badge diag ${f.severity}`} title={f.detail}>
+                            {f.rule}
+                          </span>
+                        ))}
                         {summaryOf(e)}
                       </span>
                       <span className="c-size">{formatSize(sizeOf(e))}</span>
@@ -410,6 +415,18 @@ function Detail({
         )}
       </header>
       {entry.detail && <p className="detail-text">{entry.detail}</p>}
+      {(entry.findings ?? []).length > 0 && (
+        <ul className="findings" aria-label="Findings">
+          {(entry.findings ?? []).map((f, i) => (
+            <li key={i} className={f.severity}>
+              <strong>
+                {f.severity} {f.rule}
+              </strong>
+              : {f.detail} <span className="muted">({f.spec})</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {entry.http && <HttpDetail http={entry.http} />}
       {entry.latency_ms != null && <p className="muted">latency {formatMs(entry.latency_ms)}</p>}
       <h4>{BYTES_HEADING[entry.dir] ?? "Bytes"}</h4>

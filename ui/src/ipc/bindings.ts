@@ -460,6 +460,8 @@ export type Entry_Deserialize = {
 	 *  whole entry is read from the log by its seq.
 	 */
 	whole_size?: number | null,
+	/**  What this frame does wrong, by the rules of `diagnose`, found as it was recorded. */
+	findings?: Finding[],
 };
 
 /**  One entry of the wire log. */
@@ -494,6 +496,8 @@ export type Entry_Serialize = {
 	 *  whole entry is read from the log by its seq.
 	 */
 	whole_size?: number,
+	/**  What this frame does wrong, by the rules of `diagnose`, found as it was recorded. */
+	findings?: Finding[],
 };
 
 export type EnvVar = {
@@ -635,7 +639,7 @@ export type FilterChip = {
 };
 
 /**  The condition a term sets. Removing a chip removes every term of its key. */
-export type FilterKey = "kind" | "dir" | "conn" | "method" | "id" | "text";
+export type FilterKey = "kind" | "dir" | "conn" | "method" | "id" | "diag" | "text";
 
 /**  What the UI shows of an expression: one chip per condition, or what is wrong with it. */
 export type FilterView = FilterView_Serialize | FilterView_Deserialize;
@@ -650,6 +654,17 @@ export type FilterView_Deserialize = {
 export type FilterView_Serialize = {
 	chips: FilterChip[],
 	error: string | null,
+};
+
+/**  One thing a frame does wrong. */
+export type Finding = {
+	/**  A short stable name (`result-shape`, `reply-id-type`). */
+	rule: string,
+	severity: Severity,
+	/**  One sentence: what is wrong with this frame, and the fix. */
+	detail: string,
+	/**  Where the rule comes from. */
+	spec: string,
 };
 
 /**  A connection's latest authorization flow. */
@@ -1489,6 +1504,12 @@ export type SessionInfo_Serialize = {
 	/**  It is this process's own session, the one its window shows live. */
 	current: boolean,
 };
+
+/**
+ *  How wrong a finding is: an error breaks what a client does, a warning is a fault real
+ *  clients meet, a note is worth knowing. Ordered, so `diag:warning` also finds errors.
+ */
+export type Severity = "note" | "warning" | "error";
 
 /**  The two signals of the shutdown ladder. */
 export type Signal = "SIGTERM" | "SIGKILL";

@@ -8,7 +8,8 @@ import type { FilterKey, Kind } from "./bindings";
 // messages. Here `key:value` terms split on whitespace are compared with an entry's field (a
 // later term of a key replaces an earlier one), the other words are one phrase of text, and the
 // only error is an unknown kind.
-const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id"];
+const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id", "diag"];
+const SEVERITY = ["note", "warning", "error"];
 const KINDS: Record<Kind, true> = {
   message: true,
   non_protocol: true,
@@ -26,6 +27,8 @@ const FIELDS: Record<FilterKey, (e: Entry, value: string) => boolean> = {
   conn: (e, v) => String(e.conn) === v,
   method: (e, v) => e.summary?.method === v,
   id: (e, v) => e.summary?.id === v,
+  // At least that severe, as the core reads it; `any` is any finding.
+  diag: (e, v) => (e.findings ?? []).some((f) => SEVERITY.indexOf(f.severity) >= Math.max(0, SEVERITY.indexOf(v))),
   text: (e, v) => [e.text, e.detail].some((s) => s?.toLowerCase().includes(v)),
 };
 
