@@ -455,7 +455,7 @@ impl Hub {
         Ok(self.session(id)?.server)
     }
 
-    pub async fn list_tools(&self, id: u64) -> Result<crate::mcp::Listing, HubError> {
+    pub async fn list_tools(&self, id: u64) -> Result<crate::features::listing::Listing, HubError> {
         Ok(self.session(id)?.list_tools().await?)
     }
 

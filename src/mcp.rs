@@ -16,7 +16,6 @@ use serde_json::{json, Value};
 
 use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
-pub use crate::features::listing::{ListPage, Listing};
 use crate::log_level::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
@@ -245,22 +244,6 @@ impl Session {
             request.params = Some(era::with_meta(request.params.take(), &meta));
         }
         self.conn.start(request)
-    }
-
-    /// Every tool of the server. Over HTTP in 2026-07-28, a tool whose `x-mcp-header`
-    /// annotations break the rules is left out, as an HTTP client MUST, and the log says why.
-    pub async fn list_tools(&self) -> Result<Listing, RequestError> {
-        let mut tools = self.list_all("tools/list", "tools").await?;
-        if !self.conn.is_http() || self.era() != Era::Modern {
-            return Ok(tools);
-        }
-        tools.items.retain(|tool| {
-            let Err(why) = crate::transport::headers::tool_header_params(tool) else { return true };
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
-            self.conn.note(format!("tool {name:?} is left out of calls over HTTP: {why}"));
-            false
-        });
-        Ok(tools)
     }
 
     /// Calls a tool and returns its `CallToolResult`, or, when a 2026-07-28 server made the

@@ -1,9 +1,10 @@
 //! Paginated listing: one page at a time for a front end that pages, or every page followed,
 //! within bounds a server cannot push past.
 //!
-//! Owns: following `nextCursor`, reading a page's list, and the caps that keep a hostile or
-//! broken server from filling Sonde's memory through a listing (items, bytes, pages); a listing
-//! cut short keeps what it gathered and says why, in its result and in the session log.
+//! Owns: following `nextCursor`, reading a page's list, the tools list (less the tools an HTTP
+//! client must leave out), and the caps that keep a hostile or broken server from filling
+//! Sonde's memory through a listing (items, bytes, pages); a listing cut short keeps what it
+//! gathered and says why, in its result and in the session log.
 //! Refuses: what the items mean (`shape` reads them) and the request envelope (`mcp::Session`).
 
 use serde::Serialize;
@@ -106,6 +107,22 @@ impl Session {
     fn stopped(&self, items: Vec<Value>, why: String) -> Listing {
         self.conn.note(why.clone());
         Listing { items, stopped: Some(why) }
+    }
+
+    /// Every tool of the server. Over HTTP in 2026-07-28, a tool whose `x-mcp-header`
+    /// annotations break the rules is left out, as an HTTP client MUST, and the log says why.
+    pub async fn list_tools(&self) -> Result<Listing, RequestError> {
+        let mut tools = self.list_all("tools/list", "tools").await?;
+        if !self.conn.is_http() || self.era() != crate::era::Era::Modern {
+            return Ok(tools);
+        }
+        tools.items.retain(|tool| {
+            let Err(why) = crate::transport::headers::tool_header_params(tool) else { return true };
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+            self.conn.note(format!("tool {name:?} is left out of calls over HTTP: {why}"));
+            false
+        });
+        Ok(tools)
     }
 
     /// One page of a paginated list method, from `cursor` (the first page without one).
