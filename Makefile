@@ -34,6 +34,9 @@ run: deps ui-deps desktop
 	else $(DESKTOP); fi
 
 ## make test: install what the tests need, then fmt, clippy and every test layer.
+# One build, no incremental state: it only pays on the next edit, and it doubled the disk a cold
+# run needs.
+test: export CARGO_INCREMENTAL = 0
 test: deps peers ui-deps e2e-deps fmt-check clippy
 	$(MAKE) --no-print-directory conformance
 	cd ui && npm run lint && npx tsc --noEmit && npx vitest run
