@@ -108,7 +108,7 @@ impl Session {
             }
             Arc::new(Mutex::new(meta))
         });
-        conn.set_era(server.era);
+        conn.settled(server.era, server.capabilities.clone());
         Session { conn, server, meta, log_level: Arc::new(Mutex::new(log_level)) }
     }
 

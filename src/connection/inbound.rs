@@ -39,13 +39,19 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
             match lossy.expect("decoded lossily above") {
                 // The bytes are kept exactly (base64); the message is read with U+FFFD in place of
                 // the bad bytes so a server with one bad string still gets its reply matched.
-                Ok(message) => Inbound {
-                    entry: with_summary(entry, &message).with_detail(format!(
+                Ok(message) => {
+                    let mut entry = with_summary(entry, &message).with_detail(format!(
                         "not UTF-8 at byte {at}; read with U+FFFD in place of the invalid bytes"
-                    )),
-                    message: Some(message),
-                },
-                Err(e) => rejected(entry, Kind::DecodeError, format!("not UTF-8 at byte {at}, and then {e}")),
+                    ));
+                    entry.findings.push(crate::diagnose::not_utf8(at));
+                    Inbound { entry, message: Some(message) }
+                }
+                Err(e) => {
+                    let mut inbound =
+                        rejected(entry, Kind::DecodeError, format!("not UTF-8 at byte {at}, and then {e}"));
+                    inbound.entry.findings.push(crate::diagnose::not_utf8(at));
+                    inbound
+                }
             }
         }
         Err(DecodeError::NotJson) => {
@@ -58,7 +64,11 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
             inbound.entry.findings.push(crate::diagnose::batch());
             inbound
         }
-        Err(e) => rejected(entry, Kind::DecodeError, e.to_string()),
+        Err(e) => {
+            let mut inbound = rejected(entry, Kind::DecodeError, e.to_string());
+            inbound.entry.findings.push(crate::diagnose::envelope(&e.to_string()));
+            inbound
+        }
     };
     finish(inbound, terminated)
 }
@@ -181,6 +191,24 @@ mod tests {
             assert_eq!(inbound.entry.kind, *kind, "{}", String::from_utf8_lossy(line));
             assert_eq!(inbound.entry.bytes().unwrap(), *line);
             assert_eq!(inbound.message.is_some(), *kind == Kind::Message);
+        }
+    }
+
+    #[test]
+    fn each_broken_line_names_its_rule() {
+        let cases: &[(&[u8], &[&str])] = &[
+            (br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, &[]),
+            (b"banner", &["stdout-not-protocol"]),
+            (br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#, &["batch"]),
+            (br#"{"jsonrpc":"1.0","id":1,"result":{}}"#, &["envelope"]),
+            (br#"{"jsonrpc":"2.0","id":{"n":1},"result":{}}"#, &["envelope"]),
+            (br#"{"jsonrpc":"2.0","id":1,"result":{"#, &["envelope"]),
+            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", &["not-utf8"]),
+        ];
+        for (line, rules) in cases {
+            let found: Vec<String> =
+                classify(1, line.to_vec(), true).entry.findings.into_iter().map(|f| f.rule).collect();
+            assert_eq!(found, *rules, "{}", String::from_utf8_lossy(line));
         }
     }
 

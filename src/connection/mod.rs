@@ -228,6 +228,15 @@ impl Connection {
         );
     }
 
+    /// Records a note that carries a finding: a fault seen across frames (a cursor loop), which
+    /// no single frame shows.
+    pub fn note_finding(&self, detail: String, finding: crate::diagnose::Finding) {
+        let mut entry = crate::log::Entry::new(self.id, crate::log::Kind::Note, crate::log::Direction::Meta)
+            .with_detail(detail);
+        entry.findings.push(finding);
+        self.log.append(entry);
+    }
+
     /// Sends a request and waits for its result.
     pub async fn request(&self, request: Request) -> Result<Value, RequestError> {
         self.start(request)?.outcome().await
@@ -277,9 +286,10 @@ impl Connection {
         outcome.await.ok()
     }
 
-    /// Tells the loop which era was decided, for how it treats server requests.
-    pub fn set_era(&self, era: crate::era::Era) {
-        let _ = self.commands.send(spine::Command::SetEra(era));
+    /// Tells the loop which era was decided and what the server declared, for how it treats
+    /// server requests and what it says of the server's notifications.
+    pub fn settled(&self, era: crate::era::Era, capabilities: Value) {
+        let _ = self.commands.send(spine::Command::Settled { era, capabilities });
     }
 
     /// Runs the shutdown ladder and waits for it to finish. Requests still pending fail with

@@ -5,7 +5,7 @@
 //! server's `notifications/cancelled` does to them. Refuses: any I/O. The stdio and HTTP loops
 //! own their transports and decide how a timeout or a cancel reaches the server.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -65,7 +65,14 @@ pub struct Table {
     /// Requests given up on, kept to recognise their late replies: method and why
     /// ("had timed out", "was cancelled").
     abandoned: HashMap<RequestId, (String, &'static str)>,
+    /// The ids answered most recently, oldest first, to tell a second reply from a reply to
+    /// nothing; bounded, as a session may run millions of requests.
+    answered: VecDeque<RequestId>,
+    answered_set: HashSet<RequestId>,
 }
+
+/// How many answered ids are remembered for recognising a second reply.
+const ANSWERED_KEPT: usize = 4096;
 
 impl Table {
     pub fn insert(&mut self, id: RequestId, pending: Pending) {
@@ -130,9 +137,10 @@ impl Table {
         entry: Entry,
         id: RequestId,
         outcome: Result<Value, ErrorObject>,
+        modern: bool,
         record: impl FnOnce(Entry),
     ) {
-        let (entry, delivery) = self.annotate_reply(entry, id, outcome);
+        let (entry, delivery) = self.annotate_reply(entry, id, outcome, modern);
         record(entry);
         if let Some((reply, result)) = delivery {
             let _ = reply.send(result);
@@ -145,8 +153,10 @@ impl Table {
         mut entry: Entry,
         id: RequestId,
         outcome: Result<Value, ErrorObject>,
+        modern: bool,
     ) -> (Entry, Option<Delivery>) {
         if let Some(pending) = self.pending.remove(&id) {
+            self.remember_answered(&id);
             entry.answers = Some(pending.seq);
             entry.latency_ms = Some(round_ms(pending.sent.elapsed()));
             if let Some(s) = entry.summary.as_mut() {
@@ -155,7 +165,7 @@ impl Table {
             }
             entry.probe = pending.probe;
             if let Ok(result) = &outcome {
-                entry.findings.extend(crate::diagnose::result_shape(&pending.method, result));
+                entry.findings.extend(crate::diagnose::result_shape(&pending.method, result, modern));
             }
             let result =
                 outcome.map_err(|error| RequestError::Rpc { method: pending.method, error: Box::new(error) });
@@ -180,11 +190,24 @@ impl Table {
             entry.findings.push(crate::diagnose::reply_id_type(why.clone()));
             let error = RequestError::Protocol(why.clone());
             (entry.with_detail(why), Some((pending.reply, Err(error))))
+        } else if self.answered_set.contains(&id) {
+            entry.findings.push(crate::diagnose::reply_duplicate(&id));
+            (entry.with_detail(format!("a second reply to {id}, which was already answered; ignored")), None)
         } else {
             let why = format!("reply to id {id}, which Sonde never sent or already had answered");
             entry.findings.push(crate::diagnose::reply_unmatched(why.clone()));
             (entry.with_detail(why), None)
         }
+    }
+
+    fn remember_answered(&mut self, id: &RequestId) {
+        if self.answered.len() == ANSWERED_KEPT {
+            if let Some(old) = self.answered.pop_front() {
+                self.answered_set.remove(&old);
+            }
+        }
+        self.answered.push_back(id.clone());
+        self.answered_set.insert(id.clone());
     }
 
     /// The pending request whose id is `id` written as the other JSON type (`1` for `"1"`).
@@ -207,17 +230,27 @@ impl Table {
         hard_max: Duration,
     ) -> Entry {
         match method {
-            "notifications/progress" => entry.answers = self.on_progress(params, hard_max),
+            "notifications/progress" => {
+                let answers = self.on_progress(&mut entry, params, hard_max);
+                entry.answers = answers;
+            }
             "notifications/cancelled" => entry.answers = self.on_server_cancel(params),
             _ => {}
         }
         entry
     }
 
-    fn on_progress(&mut self, params: Option<&Value>, hard_max: Duration) -> Option<u64> {
+    fn on_progress(&mut self, entry: &mut Entry, params: Option<&Value>, hard_max: Duration) -> Option<u64> {
         let token = params?.get("progressToken")?;
-        let id: RequestId = serde_json::from_value(token.clone()).ok()?;
-        let pending = self.pending.get_mut(&id)?;
+        let id: Option<RequestId> = serde_json::from_value(token.clone()).ok();
+        let in_flight = id.as_ref().and_then(|id| self.pending.get_mut(id));
+        let Some(pending) = in_flight else {
+            // Progress racing a cancel or a timeout is not the server's fault.
+            if !id.is_some_and(|id| self.abandoned.contains_key(&id)) {
+                entry.findings.push(crate::diagnose::progress_unknown(token));
+            }
+            return None;
+        };
         let sender = pending.progress.as_ref()?;
         let _ = sender.send(params?.clone());
         let now = Instant::now();
@@ -290,7 +323,7 @@ mod tests {
     /// A reply through the table, returning the entry it would record.
     fn reply(table: &mut Table, id: RequestId, outcome: Result<Value, ErrorObject>) -> Entry {
         let mut recorded = None;
-        table.on_reply(reply_entry(), id, outcome, |entry| recorded = Some(entry));
+        table.on_reply(reply_entry(), id, outcome, false, |entry| recorded = Some(entry));
         recorded.expect("every reply is recorded")
     }
 
@@ -298,7 +331,7 @@ mod tests {
     fn a_reply_is_recorded_before_its_caller_hears_it() {
         let (mut table, mut outcomes) = table(&[(5.into(), "tools/call")]);
         let mut waiting_while_recorded = false;
-        table.on_reply(reply_entry(), 5.into(), Ok(json!({})), |_| {
+        table.on_reply(reply_entry(), 5.into(), Ok(json!({})), false, |_| {
             waiting_while_recorded = outcomes[0].try_recv().is_err();
         });
         assert!(waiting_while_recorded, "the caller heard the answer before it was recorded");

@@ -51,9 +51,13 @@ pub enum Command {
     Shutdown {
         reply: oneshot::Sender<Option<ExitInfo>>,
     },
-    /// The era was decided: in 2026-07-28 a server must not send requests, so they are
-    /// flagged and left unanswered instead of answered.
-    SetEra(Era),
+    /// The era was decided and the server described itself: in 2026-07-28 a server must not
+    /// send requests, so they are flagged and left unanswered instead of answered; the
+    /// capabilities are what the server's notifications are read against.
+    Settled {
+        era: Era,
+        capabilities: Value,
+    },
 }
 
 /// The state every loop holds, whatever its transport.
@@ -69,6 +73,10 @@ pub struct Spine {
     /// not pending, and dropped unsent if their caller goes before their turn.
     held: VecDeque<Held>,
     pub era: Option<Era>,
+    /// The capabilities the server declared, once the era is settled.
+    capabilities: Option<Value>,
+    /// 2025-11-25: `initialize` was sent, and `notifications/initialized` was not yet.
+    mid_handshake: bool,
     /// The server's requests by id, each with its seq and method, so the entry of Sonde's reply
     /// says what it answers. A reused id names its newest request.
     asked: HashMap<RequestId, (u64, String)>,
@@ -103,6 +111,8 @@ impl Spine {
             pending: Table::default(),
             held: VecDeque::new(),
             era: None,
+            capabilities: None,
+            mid_handshake: false,
             asked: HashMap::new(),
             shutdown_waiters: Vec::new(),
         };
@@ -118,6 +128,15 @@ impl Spine {
             if let Some(summary) = entry.summary.as_mut() {
                 summary.method = Some(method.clone());
             }
+        }
+    }
+
+    /// Where the connection stands, for the rules on what the server sends.
+    fn standing(&self) -> crate::diagnose::Standing<'_> {
+        crate::diagnose::Standing {
+            era: self.era,
+            mid_handshake: self.mid_handshake,
+            capabilities: self.capabilities.as_ref(),
         }
     }
 
@@ -213,7 +232,12 @@ pub trait Transport {
                     self.cancel(&id, &reason);
                 }
             }
-            Command::Notify { method, params } => self.send_notification(method, params),
+            Command::Notify { method, params } => {
+                if method == "notifications/initialized" {
+                    self.spine().mid_handshake = false;
+                }
+                self.send_notification(method, params)
+            }
             Command::ExitInfo { reply } => {
                 let _ = reply.send(self.exit_info());
             }
@@ -223,7 +247,15 @@ pub trait Transport {
                     let _ = reply.send(pid);
                 }
             }
-            Command::SetEra(era) => self.spine().era = Some(era),
+            Command::Settled { era, capabilities } => {
+                let spine = self.spine();
+                spine.era = Some(era);
+                spine.capabilities = Some(capabilities);
+                // An `initialize` raced by a discover that won has no `initialized` to wait for.
+                if era == Era::Modern {
+                    spine.mid_handshake = false;
+                }
+            }
             Command::Shutdown { reply } => {
                 if self.is_shut_down() {
                     let _ = reply.send(self.exit_info());
@@ -286,6 +318,9 @@ pub trait Transport {
         if request.progress.is_some() {
             params = Some(with_progress_token(params, &id));
         }
+        if request.method == "initialize" {
+            self.spine().mid_handshake = true;
+        }
         let message = Message::request(id.clone(), &request.method, params);
         let seq = self.send_request(&id, &request.method, message, request.probe);
         let timeout = self.spine().options.request_timeout;
@@ -334,15 +369,17 @@ pub trait Transport {
     fn on_reply(&mut self, entry: Entry, id: RequestId, outcome: Result<Value, ErrorObject>) {
         let spine = self.spine();
         let log = &spine.log;
-        spine.pending.on_reply(entry, id, outcome, |entry| {
+        let modern = spine.era == Some(Era::Modern);
+        spine.pending.on_reply(entry, id, outcome, modern, |entry| {
             log.append(entry);
         });
     }
 
     /// A server request: the responder answers it now (the reply goes out at once) or later
     /// (through the late channel), or the era forbids it and the entry says so.
-    fn on_server_request(&mut self, entry: Entry, id: RequestId, method: &str, params: Option<&Value>) {
+    fn on_server_request(&mut self, mut entry: Entry, id: RequestId, method: &str, params: Option<&Value>) {
         let spine = self.spine();
+        entry.findings.extend(crate::diagnose::server_request(spine.standing(), method));
         match reply_to(spine.responder.as_ref(), spine.era, id.clone(), method, params, &spine.late) {
             Err(refused) => {
                 spine.log.append(entry.with_detail(refused));
@@ -358,9 +395,11 @@ pub trait Transport {
     }
 
     /// A notification: progress and server cancels go to their requests; it is recorded.
-    fn on_notification(&mut self, entry: Entry, method: &str, params: Option<&Value>) {
-        let hard_max = self.spine().options.max_request_time;
-        let entry = self.spine().pending.on_notification(entry, method, params, hard_max);
+    fn on_notification(&mut self, mut entry: Entry, method: &str, params: Option<&Value>) {
+        let spine = self.spine();
+        entry.findings.extend(crate::diagnose::server_notification(spine.standing(), method));
+        let hard_max = spine.options.max_request_time;
+        let entry = spine.pending.on_notification(entry, method, params, hard_max);
         self.spine().log.append(entry);
     }
 }

@@ -73,11 +73,14 @@ fn over_cap(method: &str, items: usize, bytes: usize, pages: usize) -> Option<St
 impl Session {
     /// Lists every item of a paginated list method (`tools/list` → `tools`), following
     /// `nextCursor` until it is absent or a cap is reached. In 2026-07-28 `""` is a cursor, not
-    /// the end. A cursor given twice in a row is an error: the server would loop forever.
+    /// the end. A cursor given a second time is an error (`cursor-loop`): a client following
+    /// it would never end.
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Listing, RequestError> {
         let mut items = Vec::new();
         let mut bytes = 0;
         let mut cursor: Option<Value> = None;
+        // Every cursor followed, as its JSON text: bounded by MAX_PAGES.
+        let mut followed = std::collections::HashSet::new();
         for pages in 1.. {
             let page = self.fetch_page(method, key, cursor.clone()).await?;
             for item in page.items {
@@ -89,9 +92,11 @@ impl Session {
             }
             match page.next_cursor {
                 None => return Ok(Listing { items, stopped: None }),
-                Some(next) if Some(&next) == cursor.as_ref() => {
+                Some(next) if !followed.insert(next.to_string()) => {
+                    let finding = crate::diagnose::cursor_loop(method, &next);
+                    self.conn.note_finding(format!("{method} stopped: a cursor loop"), finding);
                     return Err(RequestError::Protocol(format!(
-                        "{method} returned the same nextCursor twice ({next}); stopped"
+                        "{method} returned nextCursor {next} a second time (a cursor loop); stopped"
                     )));
                 }
                 Some(next) => cursor = Some(next),

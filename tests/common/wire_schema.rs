@@ -39,6 +39,17 @@ impl WireSchema {
         validator.iter_errors(instance).map(|e| format!("{def} at {}: {e}", e.instance_path())).collect()
     }
 
+    /// The violations of a result against the definition `def` (`CallToolResult`).
+    pub fn result_violations(&mut self, def: &str, result: &Value) -> Vec<String> {
+        self.errors(def, result)
+    }
+
+    /// The fields definition `def` requires, `_meta` aside.
+    pub fn required_fields(&self, def: &str) -> Vec<String> {
+        let required = self.defs[def]["required"].as_array().cloned().unwrap_or_default();
+        required.iter().filter_map(Value::as_str).filter(|f| *f != "_meta").map(str::to_owned).collect()
+    }
+
     /// The schema violations of one sent message; `answering` is the method of the request a
     /// reply answers.
     pub fn violations(&mut self, message: &Value, answering: Option<&str>) -> Vec<String> {

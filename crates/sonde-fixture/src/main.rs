@@ -44,6 +44,11 @@
 //!                      holds N MiB of 0xFF bytes (invalid UTF-8)
 //! --string-ids        answer a request sent with a number id with that number as a string
 //!                      (`1` → `"1"`), which JSON-RPC says is another id
+//! --no-content         answer tools/call of `echo` with a result that has no `content`
+//! --early-notification send notifications/tools/list_changed just before answering initialize,
+//!                      so before the client's notifications/initialized
+//! --cursor-loop        tools/list's last page gives the second page's cursor again (with
+//!                      --page-size), a cursor loop
 //! --ask-many N         list `ask_many`: a call sends N elicitation/create requests at once and
 //!                      answers, once every one is answered, with a count of the answers
 //! ```
@@ -87,6 +92,9 @@ struct Knobs {
     invalid_utf8_mib: u64,
     ask_many: u64,
     string_ids: bool,
+    no_content: bool,
+    early_notification: bool,
+    cursor_loop: bool,
 }
 
 /// What the conversation so far has fixed.
@@ -145,6 +153,9 @@ fn parse_args() -> Knobs {
             "--invalid-utf8-mib" => k.invalid_utf8_mib = number(&value("--invalid-utf8-mib")),
             "--ask-many" => k.ask_many = number(&value("--ask-many")),
             "--string-ids" => k.string_ids = true,
+            "--no-content" => k.no_content = true,
+            "--early-notification" => k.early_notification = true,
+            "--cursor-loop" => k.cursor_loop = true,
             other => die(&format!("unknown option {other}")),
         }
     }
@@ -325,7 +336,26 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             return;
         }
     };
-    send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+    // Before the reply, so it is read before the client can have sent `initialized`.
+    if method == "initialize" && k.early_notification {
+        send(out, &json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+    }
+    send(out, &json!({"jsonrpc":"2.0","id":id,"result":stamp(method, &params, result)}));
+}
+
+/// A 2026-07-28 request's result says it is complete, and a list how long it may be kept.
+fn stamp(method: &str, params: &Value, mut result: Value) -> Value {
+    if params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").is_none() {
+        return result;
+    }
+    if let Some(o) = result.as_object_mut() {
+        o.entry("resultType").or_insert(json!("complete"));
+        if method == "tools/list" {
+            o.insert("ttlMs".into(), json!(0));
+            o.insert("cacheScope".into(), json!("public"));
+        }
+    }
+    result
 }
 
 /// `-32022` to an `initialize` on a connection that speaks 2026-07-28.
@@ -361,6 +391,8 @@ fn list_tools(k: &Knobs, params: &Value) -> Value {
     let mut result = json!({ "tools": all[start.min(end)..end] });
     if end < all.len() {
         result["nextCursor"] = json!(end.to_string());
+    } else if k.cursor_loop && page < all.len() {
+        result["nextCursor"] = json!(page.to_string());
     }
     result
 }
@@ -505,6 +537,7 @@ fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut 
         "bad_icons" | "object_title" | "numeric_required" if k.malformed_tools => {
             json!({"content": [{"type": "text", "text": format!("{name} was called")}]})
         }
+        "echo" if k.no_content => json!({"isError": false}),
         "echo" => {
             let text = params.pointer("/arguments/text").and_then(Value::as_str).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}]})
@@ -522,7 +555,7 @@ fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut 
             return;
         }
     };
-    send(out, &json!({"jsonrpc":"2.0","id":id,"result":result}));
+    send(out, &json!({"jsonrpc":"2.0","id":id,"result":stamp("tools/call", params, result)}));
 }
 
 /// A 2026-07-28 subscription: acknowledgement first, one change, then the end the test asked for.
