@@ -6,6 +6,7 @@
 pub mod auth;
 pub mod connection;
 pub mod diagnose;
+pub mod doctor;
 pub mod era;
 pub mod era_cache;
 pub mod error_code;

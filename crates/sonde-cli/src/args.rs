@@ -232,6 +232,23 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Check a server over, as a server author would before shipping it: the opening exchange
+    /// in each era it claims, ping, an unknown method (-32601), invalid params (-32602), its
+    /// tools' schemas, its listings to the end, stdout, every protocol rule its frames broke,
+    /// and whether it exits when stdin closes. Each check says pass, warn or fail, and the seq
+    /// of its evidence in the session log (`sonde log last`). Exit 0 when nothing fails, 1 when
+    /// something does.
+    Doctor {
+        /// Also call TOOL and cancel it once it runs, to check that cancelling is honoured (off
+        /// by default: a tool call has effects).
+        #[arg(long, value_name = "TOOL")]
+        call: Option<String>,
+        /// The arguments of the --call, a JSON object: the text, @FILE, or - for stdin.
+        #[arg(long, value_name = "JSON|@FILE|-", requires = "call")]
+        args: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Print a recorded session.
     Log(LogArgs),
     /// List the recorded sessions, newest first: when, which program and servers, size.

@@ -14,6 +14,7 @@ mod arguments;
 mod auth;
 mod conformance;
 mod docs;
+mod doctor;
 mod echo;
 mod exit;
 mod log_cmd;
@@ -58,6 +59,9 @@ fn main() {
             match command {
                 args::Command::ConformanceClient { url } => {
                     runtime.block_on(conformance::run(&cli.global, &url))
+                }
+                args::Command::Doctor { call, args, common } => {
+                    runtime.block_on(doctor::run(&cli.global, call, args, &common))
                 }
                 command => runtime.block_on(run::run(&cli.global, command)),
             }

@@ -115,6 +115,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
             (common, Op::Listen(ListenSpec { tools, prompts, resources, uris: resource }, count))
         }
         Command::Log(_)
+        | Command::Doctor { .. }
         | Command::Sessions { .. }
         | Command::DemoServer
         | Command::Completions { .. }

@@ -1,0 +1,69 @@
+//! `sonde doctor`: the check-up of a server, printed one check per line as each is made, or as
+//! one JSON object (`{"checks":[…]}`) with `--json`.
+//!
+//! Owns: the words and the exit code. Refuses: the checks themselves (`sonde_core::doctor`).
+
+use serde_json::json;
+use sonde_core::doctor::{self, Check, Plan};
+use sonde_core::hub::Hub;
+
+use crate::args::{Common, Global};
+use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};
+
+pub async fn run(global: &Global, call: Option<String>, args: Option<String>, common: &Common) -> i32 {
+    let planned = global.server_config(&common.server).and_then(|config| {
+        let call = match call {
+            Some(tool) => {
+                Some((tool, crate::arguments::object("--args", args, &[])?.unwrap_or_else(|| json!({}))))
+            }
+            None => None,
+        };
+        Ok((config, Plan { call }))
+    });
+    let (config, plan) = match planned {
+        Ok(planned) => planned,
+        Err(message) => {
+            errln!("sonde: {message}");
+            return USAGE;
+        }
+    };
+    let Some(log) = crate::run::session_log() else { return FAILED };
+    errln!("sonde: session log {}", log.path().display());
+    // No era cache: the check-up decides the era afresh, as a new client would.
+    let mut hub = Hub::new(log.clone());
+    if global.url.is_some() {
+        hub = hub.with_authorizer(crate::auth::authorizer(global.no_browser));
+    }
+    let json = common.json;
+    let each = move |check: &Check| {
+        if !json {
+            outln!("{}", line(check));
+        }
+    };
+    let report = tokio::select! {
+        report = doctor::run(&hub, &config, &plan, &each) => report,
+        _ = tokio::signal::ctrl_c() => {
+            errln!("sonde: interrupted; stopping the server");
+            hub.cancel_all("interrupted by the user");
+            hub.disconnect_all().await;
+            return INTERRUPTED;
+        }
+    };
+    hub.disconnect_all().await;
+    let _ = log.flush();
+    if json {
+        outln!("{}", json!({ "checks": report.checks }));
+    }
+    errln!("sonde doctor: {}", report.tally);
+    if report.failed() {
+        FAILED
+    } else {
+        OK
+    }
+}
+
+/// `fail  reply-id-type      the server answered … (seq 12)`.
+fn line(check: &Check) -> String {
+    let seq = check.seq.map(|s| format!(" (seq {s})")).unwrap_or_default();
+    format!("{:<4}  {:<21} {}{seq}", check.status.name(), check.id, check.detail)
+}

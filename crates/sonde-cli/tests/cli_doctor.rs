@@ -1,0 +1,156 @@
+//! `sonde doctor` on the fixture (issue 14): a healthy server passes every check; each knob that
+//! breaks a rule is named by its rule, in one line, and fails the run when the rule is an error.
+
+mod support;
+
+use serde_json::Value;
+use support::{fixture_bin, sonde};
+
+/// The report of `sonde doctor --json` with these global options and fixture knobs, and the
+/// exit code.
+fn doctor(home: &std::path::Path, global: &[&str], knobs: &[&str]) -> (Vec<Value>, i32, String) {
+    let fixture = fixture_bin();
+    let mut args: Vec<&str> = global.to_vec();
+    args.extend(["doctor", "--json", "--", fixture.to_str().unwrap()]);
+    args.extend(knobs);
+    let out = sonde(home, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    (report["checks"].as_array().cloned().unwrap_or_default(), out.status.code().unwrap_or(-1), stderr)
+}
+
+fn status<'a>(checks: &'a [Value], id: &str) -> &'a str {
+    checks.iter().find(|c| c["id"] == id).and_then(|c| c["status"].as_str()).unwrap_or("absent")
+}
+
+#[test]
+fn a_healthy_server_passes_every_check_with_its_evidence() {
+    let home = support::data_home("doctor-healthy");
+    let (checks, code, stderr) = doctor(&home, &[], &["--tools", "3", "--page-size", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    for id in [
+        "handshake",
+        "ping",
+        "unknown-method",
+        "invalid-params",
+        "tool-schemas",
+        "listings",
+        "frames",
+        "stdout",
+        "shutdown",
+    ] {
+        assert_eq!(status(&checks, id), "pass", "{id}: {checks:#?}");
+    }
+    let ping = checks.iter().find(|c| c["id"] == "ping").unwrap();
+    assert!(ping["seq"].as_u64().is_some(), "ping points at its reply");
+    assert!(stderr.contains("sonde doctor: 9 pass, 0 warn, 0 fail"), "{stderr}");
+
+    // A server whose discover result lists 2025-11-25 too is opened in that era as well.
+    let (checks, code, stderr) = doctor(&home, &[], &["--dual-era"]);
+    assert_eq!(code, 0, "{stderr}");
+    let handshake = checks.iter().find(|c| c["id"] == "handshake").unwrap();
+    assert!(handshake["detail"].as_str().unwrap().starts_with("protocol 2026-07-28"), "{handshake}");
+    assert_eq!(status(&checks, "handshake-2025-11-25"), "pass", "{checks:#?}");
+}
+
+/// A knob of the fixture (with global options), the check that names it, its status, and a
+/// word of its sentence.
+struct Case {
+    global: &'static [&'static str],
+    knobs: &'static [&'static str],
+    id: &'static str,
+    status: &'static str,
+    word: &'static str,
+}
+
+#[test]
+fn each_broken_behaviour_is_named_by_its_rule() {
+    let home = support::data_home("doctor-broken");
+    let cases = [
+        Case {
+            global: &[],
+            knobs: &["--string-ids"],
+            id: "reply-id-type",
+            status: "fail",
+            word: "keep their JSON type",
+        },
+        Case {
+            global: &[],
+            knobs: &["--banner", "Server ready!"],
+            id: "stdout",
+            status: "warn",
+            word: "Server ready!",
+        },
+        Case {
+            global: &[],
+            knobs: &["--early-notification"],
+            id: "before-initialized",
+            status: "warn",
+            word: "notifications/tools/list_changed",
+        },
+        Case {
+            global: &[],
+            knobs: &["--tools", "3", "--page-size", "1", "--cursor-loop"],
+            id: "cursor-loop",
+            status: "fail",
+            word: "a second time",
+        },
+        Case {
+            global: &["--grace-stdin", "300"],
+            knobs: &["--exit-delay-ms", "5000"],
+            id: "shutdown",
+            status: "warn",
+            word: "SIGTERM",
+        },
+        Case {
+            global: &["--grace-stdin", "300", "--grace-term", "300"],
+            knobs: &["--exit-delay-ms", "5000", "--ignore-sigterm"],
+            id: "shutdown",
+            status: "fail",
+            word: "SIGKILL",
+        },
+        Case {
+            global: &[],
+            knobs: &["--silent-unknown"],
+            id: "unknown-method",
+            status: "fail",
+            word: "-32601",
+        },
+    ];
+    for Case { global, knobs, id, status: want, word } in cases {
+        let (checks, code, stderr) = doctor(&home, global, knobs);
+        let check = checks
+            .iter()
+            .find(|c| c["id"] == *id)
+            .unwrap_or_else(|| panic!("{knobs:?}: no {id} in {checks:#?}\n{stderr}"));
+        assert_eq!(check["status"], want, "{knobs:?}: {check}");
+        assert!(check["detail"].as_str().unwrap().contains(word), "{knobs:?}: {check}");
+        let failed = checks.iter().any(|c| c["status"] == "fail");
+        assert_eq!(code, if failed { 1 } else { 0 }, "{knobs:?}");
+    }
+}
+
+#[test]
+fn a_named_call_checks_cancellation_and_reads_its_result() {
+    let home = support::data_home("doctor-call");
+    let fixture = fixture_bin();
+    let fixture = fixture.to_str().unwrap();
+    // A call that sends progress for a second is cancelled while it runs; the fixture, which
+    // reads nothing while it works, answers anyway (server-everything's pass is in doctor_peers).
+    let out = sonde(
+        &home,
+        &["doctor", "--call", "echo", "--args", "{\"text\":\"hi\"}", "--", fixture, "--progress-steps", "10"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.contains("cancellation")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.starts_with("warn") && line.contains("answered after it was cancelled"), "{line}");
+    // A result without `content` is named by the rule on results.
+    let out = sonde(&home, &["doctor", "--call", "echo", "--", fixture, "--no-content"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.contains("result-shape")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.starts_with("fail") && line.contains("`content` is missing"), "{line}");
+    assert_eq!(out.status.code(), Some(1));
+    // --args without --call is a usage error.
+    let out = sonde(&home, &["doctor", "--args", "{}", "--", fixture]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,208 @@
+//! `doctor`: an active check-up of a server, each check a verdict with a sentence and the seq of
+//! its evidence in the session log, for a server author who wants to know what real clients
+//! will trip on.
+//!
+//! Owns: the order of the checks, what each one sends, and what counts as pass, warn or fail.
+//! The checks only ask what a client may ask without effects (ping, an unknown method, invalid
+//! params, the listings); a tool is called only when the caller names it (`Plan::call`).
+//! Refuses: judging single frames (the rules of `diagnose` do, as the frames are recorded; the
+//! doctor reports what they found) and presenting the report (the front ends do).
+
+mod evidence;
+mod http_rules;
+mod probes;
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::era::{Era, EraPolicy};
+use crate::hub::{Hub, ServerConfig};
+use crate::server_config::Target;
+
+/// A check's verdict. `Skip` is a check that did not apply to this server (a tool call only when
+/// one was named; the shutdown only for a process Sonde started).
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    Skip,
+    Pass,
+    Warn,
+    Fail,
+}
+
+impl CheckStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckStatus::Skip => "skip",
+            CheckStatus::Pass => "pass",
+            CheckStatus::Warn => "warn",
+            CheckStatus::Fail => "fail",
+        }
+    }
+}
+
+/// One check of the check-up.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Check {
+    /// A stable name: `handshake`, `ping`, `unknown-method`, … or the rule of a finding.
+    pub id: String,
+    pub status: CheckStatus,
+    /// One sentence: what was done and what came back.
+    pub detail: String,
+    /// The session log entry that shows it.
+    pub seq: Option<u64>,
+    /// The connection the evidence is on.
+    pub conn: Option<u64>,
+}
+
+impl Check {
+    fn new(id: &str, status: CheckStatus, detail: impl Into<String>, seq: Option<u64>, conn: u64) -> Check {
+        Check { id: id.to_owned(), status, detail: detail.into(), seq, conn: Some(conn) }
+    }
+}
+
+/// What the check-up may do beyond asking.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Call this tool with these arguments to see that cancelling it is honoured.
+    pub call: Option<(String, Value)>,
+}
+
+/// The check-up's outcome, in the order the checks ran.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Report {
+    pub checks: Vec<Check>,
+    /// "7 pass, 1 warn, 0 fail" (", 1 skipped").
+    pub tally: String,
+}
+
+impl Report {
+    pub fn failed(&self) -> bool {
+        self.checks.iter().any(|c| c.status == CheckStatus::Fail)
+    }
+
+    fn finished(mut self) -> Report {
+        self.tally = self.count();
+        self
+    }
+
+    fn count(&self) -> String {
+        let count = |s| self.checks.iter().filter(|c| c.status == s).count();
+        let mut words = format!(
+            "{} pass, {} warn, {} fail",
+            count(CheckStatus::Pass),
+            count(CheckStatus::Warn),
+            count(CheckStatus::Fail)
+        );
+        let skipped = count(CheckStatus::Skip);
+        if skipped > 0 {
+            words.push_str(&format!(", {skipped} skipped"));
+        }
+        words
+    }
+}
+
+/// Collects checks and tells `each` of every one as it is made.
+struct Checks<'a> {
+    report: Report,
+    each: &'a (dyn Fn(&Check) + Send + Sync),
+}
+
+impl Checks<'_> {
+    fn push(&mut self, check: Check) {
+        (self.each)(&check);
+        self.report.checks.push(check);
+    }
+}
+
+/// How long a probe that should be answered at once may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Runs the check-up of the server `config` describes, on connections of `hub` (so their frames
+/// are in its log, and a window shows them as they happen). `each` hears every check as it is
+/// made. The server is shut down at the end; nothing is left running.
+pub async fn run(
+    hub: &Hub,
+    config: &ServerConfig,
+    plan: &Plan,
+    each: &(dyn Fn(&Check) + Send + Sync),
+) -> Report {
+    let mut checks = Checks { report: Report::default(), each };
+    let config = ServerConfig { restart: None, ..config.clone() };
+    let conn = match open(hub, &config, &mut checks, "handshake").await {
+        Ok(conn) => conn,
+        Err(tried) => {
+            // What the frames of the failed opening broke says why it failed.
+            let entries = evidence::entries(hub.log(), tried);
+            for check in evidence::read_opening(&entries, tried, &config) {
+                checks.push(check);
+            }
+            return checks.report.finished();
+        }
+    };
+    let session = hub.session(conn).expect("a connection just opened");
+    probes::ask(&session, &mut checks).await;
+    if let Some((tool, arguments)) = &plan.call {
+        let check = probes::cancellation(&session, tool, arguments.clone()).await;
+        checks.push(check);
+    }
+    if let (Target::Http(target), Era::Modern) = (&config.target, session.era()) {
+        checks.push(http_rules::header_mismatch(&session, target, hub.log()).await);
+    }
+    let exit = hub.disconnect(conn).await.ok().flatten();
+    let entries = evidence::entries(hub.log(), conn);
+    for check in evidence::read(&entries, conn, exit.as_ref(), &config) {
+        checks.push(check);
+    }
+    // A server whose discover result lists 2025-11-25 too claims both eras: the other one is
+    // opened on a connection of its own, since a dual-era server pins the era at its first
+    // message.
+    if config.era == EraPolicy::Auto && session.era() == Era::Modern && evidence::claims_legacy(&entries) {
+        let legacy = ServerConfig { era: EraPolicy::Legacy, ..config.clone() };
+        if let Ok(other) = open(hub, &legacy, &mut checks, "handshake-2025-11-25").await {
+            let _ = hub.disconnect(other).await;
+        }
+    }
+    checks.report.finished()
+}
+
+/// Opens a connection for the check `id`: its verdict, and the connection when it opened (the
+/// one tried when it did not).
+async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, id: &str) -> Result<u64, u64> {
+    let opening = std::sync::Mutex::new(0);
+    let connected = hub.connect_reporting(config, &|conn, _| *opening.lock().expect("opening") = conn).await;
+    let tried = *opening.lock().expect("opening");
+    match connected {
+        Ok(conn) => {
+            let server = hub.server(conn).expect("a connection just opened");
+            let entries = evidence::entries(hub.log(), conn);
+            let seq = evidence::handshake_reply(&entries);
+            let detail = format!("protocol {} by {}", server.protocol_version, server.decided_by);
+            checks.push(Check::new(id, CheckStatus::Pass, detail, seq, conn));
+            Ok(conn)
+        }
+        Err(e) => {
+            let entries = evidence::entries(hub.log(), tried);
+            let seq = entries.last().map(|e| e.seq);
+            let (reason, _) = e.failure();
+            checks.push(Check::new(
+                id,
+                CheckStatus::Fail,
+                format!("the opening exchange failed: {reason}"),
+                seq,
+                tried,
+            ));
+            Err(tried)
+        }
+    }
+}
+
+/// Whether the config starts a process (whose shutdown can be checked).
+fn is_stdio(config: &ServerConfig) -> bool {
+    matches!(config.target, Target::Stdio(_))
+}

@@ -1,0 +1,354 @@
+//! The checks that ask the server something and read the answer: ping, a method it cannot have,
+//! params it must refuse, its tools' schemas, its listings, and, when a tool is named, whether
+//! cancelling a call of it is honoured.
+//!
+//! Owns: what each probe sends and its verdict. Refuses: effects the user did not ask for (no
+//! tool is called unless named) and reading the log for what the rules found (`evidence` does).
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use super::{Check, CheckStatus, Checks, PROBE_TIMEOUT};
+use crate::connection::{Request, RequestError};
+use crate::log::Followed;
+use crate::mcp::Session;
+use crate::wire::RequestId;
+
+/// The probes that only ask, in order.
+pub async fn ask(session: &Session, checks: &mut Checks<'_>) {
+    checks.push(ping(session).await);
+    checks.push(unknown_method(session).await);
+    checks.push(invalid_params(session).await);
+    let (schemas, listings) = lists(session).await;
+    checks.push(schemas);
+    checks.push(listings);
+}
+
+/// A probe's request, sent with the era's envelope and a short timeout: its id and outcome.
+async fn probe(
+    session: &Session,
+    method: &str,
+    params: Option<Value>,
+) -> (Option<RequestId>, Result<Value, RequestError>) {
+    let request = Request { timeout: Some(PROBE_TIMEOUT), ..Request::new(method, params) };
+    match session.start(request) {
+        Ok(call) => {
+            let id = call.id.clone();
+            (Some(id), call.outcome().await)
+        }
+        Err(e) => (None, Err(e)),
+    }
+}
+
+/// The seq of the reply to `id` (or of the request, when none came).
+fn seq_of(session: &Session, id: Option<&RequestId>) -> Option<u64> {
+    super::evidence::reply_seq(session.conn.log(), session.conn.id(), id?)
+}
+
+fn check(
+    session: &Session,
+    id: &str,
+    status: CheckStatus,
+    detail: String,
+    request: Option<&RequestId>,
+) -> Check {
+    Check::new(id, status, detail, seq_of(session, request), session.conn.id())
+}
+
+/// 2025-11-25's `ping`; 2026-07-28 has none, and its lightest request every server must
+/// answer is `server/discover`.
+async fn ping(session: &Session) -> Check {
+    if liveness(session) == "server/discover" {
+        let (id, outcome) = probe(session, "server/discover", None).await;
+        let (status, detail) = match outcome {
+            Ok(_) => (
+                CheckStatus::Pass,
+                "2026-07-28 has no ping; server/discover, its liveness check, was answered".to_owned(),
+            ),
+            Err(e) => {
+                (CheckStatus::Fail, format!("server/discover, 2026-07-28's liveness check: {}", words(&e)))
+            }
+        };
+        return check(session, "ping", status, detail, id.as_ref());
+    }
+    let (id, outcome) = probe(session, "ping", None).await;
+    let (status, detail) = match outcome {
+        Ok(result) if result.as_object().is_some_and(|o| o.keys().all(|k| k == "_meta")) => {
+            (CheckStatus::Pass, "ping was answered with an empty result".to_owned())
+        }
+        Ok(result) => (
+            CheckStatus::Warn,
+            format!("ping was answered with {}, where the result must be empty", cut(&result.to_string())),
+        ),
+        Err(e) => (CheckStatus::Fail, format!("{}; every server must answer ping", words(&e))),
+    };
+    check(session, "ping", status, detail, id.as_ref())
+}
+
+/// The request that tells a server is there: `ping`, or `server/discover` in 2026-07-28.
+fn liveness(session: &Session) -> &'static str {
+    match session.era() {
+        crate::era::Era::Legacy => "ping",
+        crate::era::Era::Modern => "server/discover",
+    }
+}
+
+/// An error in one line of at most 160 characters: a server's message may hold a whole
+/// validation report.
+fn words(e: &RequestError) -> String {
+    cut(&e.to_string())
+}
+
+fn cut(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    let mut shown: String = line.chars().take(160).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    shown
+}
+
+/// An error reply's code and message, in one line.
+fn answered(code: i64, message: &str) -> String {
+    format!("{code} ({})", cut(message))
+}
+
+/// A method no server has must be answered `-32601`: a client that gets nothing waits out its
+/// timeout.
+async fn unknown_method(session: &Session) -> Check {
+    let method = "sonde/no-such-method";
+    let (id, outcome) = probe(session, method, None).await;
+    let (status, detail) = match outcome {
+        Err(RequestError::Rpc { error, .. }) if error.code == -32601 => {
+            (CheckStatus::Pass, format!("{method} was answered -32601 (method not found)"))
+        }
+        Err(RequestError::Rpc { error, .. }) => (
+            CheckStatus::Warn,
+            format!(
+                "{method} was answered {}, where JSON-RPC says -32601 (method not found)",
+                answered(error.code, &error.message)
+            ),
+        ),
+        Ok(result) => (
+            CheckStatus::Warn,
+            format!(
+                "{method} was answered with a result ({}), where -32601 (method not found) is due",
+                cut(&result.to_string())
+            ),
+        ),
+        Err(e @ RequestError::Timeout { .. }) => (
+            CheckStatus::Fail,
+            format!("{e}: a client asking for a method the server lacks waits forever; answer -32601"),
+        ),
+        Err(e) => (CheckStatus::Fail, words(&e)),
+    };
+    check(session, "unknown-method", status, detail, id.as_ref())
+}
+
+/// A request without the params its method requires must be refused with `-32602`. The request
+/// is one that can have no effect: a call with no tool named, a read with no URI.
+async fn invalid_params(session: &Session) -> Check {
+    let caps = &session.server.capabilities;
+    let (method, params, missing) = if caps.get("tools").is_some() {
+        ("tools/call", json!({"arguments": {}}), "name")
+    } else if caps.get("prompts").is_some() {
+        ("prompts/get", json!({}), "name")
+    } else if caps.get("resources").is_some() {
+        ("resources/read", json!({}), "uri")
+    } else {
+        let detail = "the server declares no tools, prompts or resources to send invalid params to";
+        return Check::new("invalid-params", CheckStatus::Skip, detail, None, session.conn.id());
+    };
+    let (id, outcome) = probe(session, method, Some(params)).await;
+    let sent = format!("{method} without `{missing}`");
+    let (status, detail) = match outcome {
+        Err(RequestError::Rpc { error, .. }) if error.code == -32602 => {
+            (CheckStatus::Pass, format!("{sent} was answered -32602 (invalid params)"))
+        }
+        Err(RequestError::Rpc { error, .. }) => (
+            CheckStatus::Warn,
+            format!(
+                "{sent} was answered {}, where JSON-RPC says -32602 (invalid params)",
+                answered(error.code, &error.message)
+            ),
+        ),
+        Ok(result) => (
+            CheckStatus::Warn,
+            format!(
+                "{sent} was answered with a result ({}), where -32602 (invalid params) is due",
+                crate::shape::kind(&result)
+            ),
+        ),
+        Err(e @ RequestError::Timeout { .. }) => (
+            CheckStatus::Fail,
+            format!("{e}: a client that sends a bad request waits forever; answer -32602"),
+        ),
+        Err(e) => (CheckStatus::Fail, words(&e)),
+    };
+    check(session, "invalid-params", status, detail, id.as_ref())
+}
+
+/// Every listing the server declares, followed to its end (a cursor loop is the rules' to
+/// name), and every tool's schemas read as JSON Schema.
+async fn lists(session: &Session) -> (Check, Check) {
+    let conn = session.conn.id();
+    let caps = &session.server.capabilities;
+    let mut listed = Vec::new();
+    let mut failed = Vec::new();
+    let mut tools = None;
+    let lists = [
+        ("tools", "tools/list", "tools"),
+        ("prompts", "prompts/list", "prompts"),
+        ("resources", "resources/list", "resources"),
+        ("resources", "resources/templates/list", "resourceTemplates"),
+    ];
+    for (capability, method, key) in lists {
+        if caps.get(capability).is_none() {
+            continue;
+        }
+        match session.list_all(method, key).await {
+            Ok(listing) => {
+                listed.push(format!("{key}: {}", listing.items.len()));
+                if key == "tools" {
+                    tools = Some(listing.items);
+                }
+            }
+            Err(e) => failed.push(words(&e)),
+        }
+    }
+    let listings = match (listed.is_empty(), failed.is_empty()) {
+        (true, true) => {
+            Check::new("listings", CheckStatus::Skip, "the server declares nothing to list", None, conn)
+        }
+        (_, true) => Check::new(
+            "listings",
+            CheckStatus::Pass,
+            format!("listed to the end: {}", listed.join(", ")),
+            None,
+            conn,
+        ),
+        _ => Check::new("listings", CheckStatus::Fail, failed.join("; "), None, conn),
+    };
+    let schemas = match tools {
+        None => Check::new("tool-schemas", CheckStatus::Skip, "no tools were listed", None, conn),
+        Some(tools) => tool_schemas(&tools, conn),
+    };
+    (schemas, listings)
+}
+
+/// Every tool's `inputSchema` (and `outputSchema`) is a JSON Schema of an object.
+fn tool_schemas(tools: &[Value], conn: u64) -> Check {
+    let mut problems = Vec::new();
+    for tool in tools {
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        for (field, required) in [("inputSchema", true), ("outputSchema", false)] {
+            match tool.get(field) {
+                None if required => problems.push(format!("{name}: no {field}")),
+                None => {}
+                Some(schema) => {
+                    if let Some(why) = schema_problem(schema) {
+                        problems.push(format!("{name}: {field} {why}"));
+                    }
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        let detail = format!(
+            "every inputSchema and outputSchema of the {} listed tool(s) is a valid JSON Schema of an object",
+            tools.len()
+        );
+        return Check::new("tool-schemas", CheckStatus::Pass, detail, None, conn);
+    }
+    let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
+    let more = problems.len().saturating_sub(shown.len());
+    let detail = format!(
+        "{}{}: clients cannot build arguments from a broken schema",
+        shown.join("; "),
+        if more > 0 { format!(" (and {more} more)") } else { String::new() }
+    );
+    Check::new("tool-schemas", CheckStatus::Fail, detail, None, conn)
+}
+
+/// Why a tool schema cannot be used, if it cannot: not JSON Schema, or not of an object.
+pub fn schema_problem(schema: &Value) -> Option<String> {
+    if let Err(e) = jsonschema::meta::validate(schema) {
+        return Some(format!("is not a valid JSON Schema: {e}"));
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "object" => None,
+        Some(other) => Some(format!("has type {other}, where MCP requires \"object\"")),
+        None => Some("has no `type`, where MCP requires \"type\": \"object\"".to_owned()),
+    }
+}
+
+/// How long a call runs before it is cancelled, when it sends no progress first.
+const RUN_BEFORE_CANCEL: Duration = Duration::from_millis(500);
+/// How long a late reply to the cancelled call is watched for.
+const WATCH_AFTER_CANCEL: Duration = Duration::from_secs(2);
+
+/// Calls `tool`, cancels the call once it is running (its first progress, or half a second),
+/// and watches for the reply a server should no longer send; then checks it still answers.
+pub async fn cancellation(session: &Session, tool: &str, arguments: Value) -> Check {
+    let conn = session.conn.id();
+    let (progress, mut updates) = mpsc::unbounded_channel();
+    let request = Request { progress: Some(progress), ..crate::mcp::tool_call(tool, Some(arguments)) };
+    let call = match session.start(request) {
+        Ok(call) => call,
+        Err(e) => return Check::new("cancellation", CheckStatus::Fail, e.to_string(), None, conn),
+    };
+    let id = call.id.clone();
+    let mut outcome = Box::pin(call.outcome());
+    tokio::select! {
+        done = &mut outcome => {
+            let how = match done { Ok(_) => "returned".to_owned(), Err(e) => e.to_string() };
+            let detail = format!("{tool} {how} within {} ms, before it could be cancelled; name a slower call", RUN_BEFORE_CANCEL.as_millis());
+            return check(session, "cancellation", CheckStatus::Skip, detail, Some(&id));
+        }
+        _ = updates.recv() => {}
+        _ = tokio::time::sleep(RUN_BEFORE_CANCEL) => {}
+    }
+    let mut follow = session.conn.log().follow();
+    session.conn.cancel(&id, "sonde doctor: checking that a cancelled call stops");
+    let _ = outcome.await;
+    let late = tokio::time::timeout(WATCH_AFTER_CANCEL, async {
+        while let Some(followed) = follow.next().await {
+            if let Followed::Entry(e) = followed {
+                let answers =
+                    e.summary.as_ref().is_some_and(|s| s.id.as_deref() == Some(id.to_string().as_str()));
+                if e.conn == conn
+                    && answers
+                    && e.dir == crate::log::Direction::In
+                    && e.summary.as_ref().is_some_and(|s| s.kind == "result" || s.kind == "error")
+                {
+                    return Some(e.seq);
+                }
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten();
+    let still = probe(session, liveness(session), None).await.1.is_ok();
+    let cancel_seq = seq_of(session, Some(&id));
+    match (late, still) {
+        (_, false) => Check::new("cancellation", CheckStatus::Fail, format!("after {tool} was cancelled the server no longer answered {}", liveness(session)), cancel_seq, conn),
+        (Some(seq), true) => Check::new(
+            "cancellation",
+            CheckStatus::Warn,
+            format!("{tool} was answered after it was cancelled: a receiver of notifications/cancelled should not reply; stop the work"),
+            Some(seq),
+            conn,
+        ),
+        (None, true) => Check::new(
+            "cancellation",
+            CheckStatus::Pass,
+            format!("{tool} was cancelled while running: no reply came in the next {} s, and {} is still answered", WATCH_AFTER_CANCEL.as_secs(), liveness(session)),
+            cancel_seq,
+            conn,
+        ),
+    }
+}

@@ -1,0 +1,83 @@
+//! `doctor` on real servers written by others (issue 14): server-everything over stdio and
+//! Streamable HTTP, the Python `mcp` 2.3.0 server and the TypeScript SDK v2 server over stdio
+//! (auto, which lands on 2026-07-28, and 2025-11-25 pinned) and over HTTP.
+//! None fails a check, and their frames break no error-level rule; every report is printed, for
+//! the warnings to be read.
+
+mod common;
+
+use common::http::HttpServer;
+use common::{new_log, peer_bin};
+use sonde_core::doctor::{self, CheckStatus, Plan, Report};
+use sonde_core::era::EraPolicy;
+use sonde_core::hub::{Hub, ServerConfig};
+use sonde_core::process::SpawnSpec;
+
+async fn check_up(name: &str, config: &ServerConfig) -> Report {
+    check_up_with(name, config, &Plan::default()).await
+}
+
+async fn check_up_with(name: &str, config: &ServerConfig, plan: &Plan) -> Report {
+    let hub = Hub::new(new_log(name));
+    let report = doctor::run(&hub, config, plan, &|_| {}).await;
+    eprintln!("doctor {name}: {}", report.tally);
+    for c in &report.checks {
+        eprintln!("  {:<4}  {:<21} {} (seq {:?})", c.status.name(), c.id, c.detail, c.seq);
+    }
+    let failed: Vec<_> = report.checks.iter().filter(|c| c.status == CheckStatus::Fail).collect();
+    assert!(failed.is_empty(), "{name}: failing checks on a real server: {failed:#?}");
+    common::no_error_findings(hub.log());
+    assert!(report.checks.iter().any(|c| c.id == "handshake" && c.status == CheckStatus::Pass));
+    for id in ["ping", "unknown-method", "listings"] {
+        assert!(
+            report.checks.iter().any(|c| c.id == id && c.status != CheckStatus::Skip),
+            "{name}: {id} ran"
+        );
+    }
+    report
+}
+
+fn with_era(mut config: ServerConfig, era: EraPolicy) -> ServerConfig {
+    config.era = era;
+    config
+}
+
+#[tokio::test]
+async fn server_everything_passes_over_stdio_and_http() {
+    let bin = peer_bin("npm/node_modules/.bin/mcp-server-everything");
+    let stdio = ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["stdio"]));
+    // Its long-running tool sends progress every half second, and its SDK drops the reply of a
+    // request cancelled while it runs.
+    let call = ("trigger-long-running-operation".to_owned(), serde_json::json!({"duration": 2, "steps": 4}));
+    let report = check_up_with("doctor-everything", &stdio, &Plan { call: Some(call) }).await;
+    let shutdown =
+        report.checks.iter().find(|c| c.id == "shutdown").expect("a stdio server's exit is checked");
+    assert_ne!(shutdown.status, CheckStatus::Skip);
+    let cancellation = report.checks.iter().find(|c| c.id == "cancellation").expect("the named call ran");
+    assert_eq!(cancellation.status, CheckStatus::Pass, "{cancellation:?}");
+
+    let http = HttpServer::peer(&bin.to_string_lossy(), &["streamableHttp"], "/mcp");
+    check_up("doctor-everything-http", &http.config()).await;
+}
+
+#[tokio::test]
+async fn the_python_server_passes_in_each_era() {
+    let python = peer_bin("py/bin/python");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/py_mcp_server.py");
+    let stdio = ServerConfig::stdio(SpawnSpec::new(python.to_string_lossy(), [script, "stdio"]));
+    check_up("doctor-python", &stdio).await;
+    check_up("doctor-python-legacy", &with_era(stdio, EraPolicy::Legacy)).await;
+    let http = HttpServer::peer(&python.to_string_lossy(), &[script, "http", "{port}"], "/mcp");
+    check_up("doctor-python-http", &http.config()).await;
+}
+
+#[tokio::test]
+async fn the_typescript_v2_server_passes_in_each_era() {
+    let script = peer_bin("tsv2/ts_v2_server.mjs");
+    let stdio =
+        ServerConfig::stdio(SpawnSpec::new("node", [script.to_string_lossy().into_owned(), "stdio".into()]));
+    check_up("doctor-ts-v2", &stdio).await;
+    check_up("doctor-ts-v2-legacy", &with_era(stdio, EraPolicy::Legacy)).await;
+    let http = HttpServer::peer("node", &[&script.to_string_lossy(), "http"], "/mcp");
+    check_up("doctor-ts-v2-http", &http.config()).await;
+}
