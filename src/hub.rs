@@ -300,7 +300,7 @@ impl Hub {
             .open(id, config, false)
             .map_err(|source| HubError::Spawn { command: command.clone(), source })?;
         let cached = match (config.era, &self.era_cache) {
-            (EraPolicy::Auto, Some(cache)) => cache.get(&key),
+            (EraPolicy::Auto, Some(cache)) if !config.fresh_era => cache.get(&key),
             _ => None,
         };
         let stage = match (config.era, cached.as_ref().map(|c| c.era)) {
@@ -429,7 +429,9 @@ impl Hub {
     }
 
     fn remember(&self, config: &ServerConfig, cached: Option<&CachedEra>, server: &ServerDescription) {
-        let (Some(cache), EraPolicy::Auto) = (&self.era_cache, config.era) else { return };
+        let (Some(cache), EraPolicy::Auto, false) = (&self.era_cache, config.era, config.fresh_era) else {
+            return;
+        };
         if cached.is_some_and(|c| c.era == server.era && c.version == server.protocol_version) {
             return;
         }

@@ -59,6 +59,9 @@ pub struct ServerConfig {
     pub log_level: Option<crate::log_level::LogLevel>,
     /// Start the server again when it ends by itself (`None`: never).
     pub restart: Option<RestartPolicy>,
+    /// Decide the era afresh: the cached verdict is neither read nor updated (a check-up
+    /// probes as a new client would).
+    pub fresh_era: bool,
 }
 
 /// How a supervised server is started again: waits that double from `first` up to `cap`,
@@ -105,6 +108,7 @@ impl ServerConfig {
             answers: BasicResponder::default(),
             log_level: None,
             restart: None,
+            fresh_era: false,
         }
     }
 }

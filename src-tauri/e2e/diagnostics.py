@@ -1,10 +1,12 @@
-"""Real-window check of protocol findings (issue 14, its first rules): a broken server's faults
-are marked on their log rows with the rule, listed with the fix and the specification in the
-detail, and `diag:error` in the filter finds them. desktop.py runs it with its driver.
+"""Real-window checks of protocol diagnostics (issue 14): a broken server's faults are marked on
+their log rows with the rule, listed with the fix and the specification in the detail, and
+`diag:error` in the filter finds them; the Diagnostics panel groups them by rule, and checks a
+saved server up. desktop.py runs them with its driver.
 """
 import os
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def install(check, driver, wait, shot, h):
@@ -31,3 +33,34 @@ def install(check, driver, wait, shot, h):
         h["set_filter"]("diag:warning")
         wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row']//span[contains(@class,'warning')][text()='stdout-not-protocol']"))
         h["set_filter"]("")
+
+    @check
+    def the_diagnostics_panel_groups_findings_and_checks_a_saved_server_up():
+        """the Diagnostics panel lists the broken server's findings by rule with counts, each frame one click from the log, and its check-up reports each check with its evidence"""
+        name = "Broken fixture"
+        if not h["saved"](name):
+            h["add_server"](name, command=f"{os.environ['SONDE_FIXTURE']} --banner listening --malformed-tools")
+        h["ensure_connected"](name)
+        h["set_filter"]("")
+        driver.find_element(By.XPATH, "//div[@role='tablist']/button[text()='Diagnostics']").click()
+        groups = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".rule-groups"))
+        wait.until(lambda d: "stdout-not-protocol" in groups.text)
+        banner = groups.find_element(By.XPATH, "./li[.//span[text()='stdout-not-protocol']]")
+        assert "warning × 1" in banner.text, banner.text
+        # A frame's number shows it in the wire log, its finding in the detail.
+        banner.find_element(By.CSS_SELECTOR, ".frames button").click()
+        findings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".detail [aria-label='Findings']"))
+        assert "stdout-not-protocol" in findings.text, findings.text
+        shot("diagnostics-panel")
+        # The check-up runs the saved server on connections of its own and reports each check.
+        driver.find_element(By.XPATH, f"//button[text()='Check up {name}']").click()
+        result = WebDriverWait(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Check-up result']"))
+        rows = {r.find_element(By.CSS_SELECTOR, ".id").text: r for r in driver.find_elements(By.CSS_SELECTOR, "table.checks tr")}
+        assert rows["handshake"].find_element(By.CSS_SELECTOR, ".status").text == "pass"
+        assert rows["tool-schemas"].find_element(By.CSS_SELECTOR, ".status").text == "fail", rows["tool-schemas"].text
+        assert "numeric_required" in rows["tool-schemas"].text
+        assert rows["stdout"].find_element(By.CSS_SELECTOR, ".status").text == "warn"
+        assert "1 fail" in result.text and "1 warn" in result.text, result.text
+        shot("check-up")
+        rows["stdout"].find_element(By.CSS_SELECTOR, "button.link").click()
+        wait.until(lambda d: "listening" in d.find_element(By.CSS_SELECTOR, ".detail").text)

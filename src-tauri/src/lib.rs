@@ -9,6 +9,7 @@ pub mod auth_cmd;
 pub mod bindings;
 pub mod commands;
 pub mod confirm;
+pub mod doctor_cmd;
 pub mod links;
 mod menu;
 pub mod questions;
@@ -79,6 +80,8 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         tasks_cmd::tasks_list,
         tasks_cmd::task_get,
         tasks_cmd::task_cancel,
+        doctor_cmd::diagnostics,
+        doctor_cmd::doctor_run,
     ])
 }
 

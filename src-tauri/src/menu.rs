@@ -12,13 +12,14 @@ use tauri::menu::{
 use tauri::{App, AppHandle, Emitter, Listener, Runtime};
 
 /// The server panels' menu items: `panel-<tab>` ids, Ctrl+1… in this order (the UI's tab order).
-const PANELS: [(&str, &str); 6] = [
+const PANELS: [(&str, &str); 7] = [
     ("panel-tools", "Tools"),
     ("panel-resources", "Resources"),
     ("panel-prompts", "Prompts"),
     ("panel-server", "Server"),
     ("panel-notifications", "Notifications"),
     ("panel-tasks", "Tasks"),
+    ("panel-diagnostics", "Diagnostics"),
 ];
 
 pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {

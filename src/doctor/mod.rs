@@ -133,7 +133,8 @@ pub async fn run(
     each: &(dyn Fn(&Check) + Send + Sync),
 ) -> Report {
     let mut checks = Checks { report: Report::default(), each };
-    let config = ServerConfig { restart: None, ..config.clone() };
+    // Never restarted, and the era decided afresh, as a new client would.
+    let config = ServerConfig { restart: None, fresh_era: true, ..config.clone() };
     let conn = match open(hub, &config, &mut checks, "handshake").await {
         Ok(conn) => conn,
         Err(tried) => {

@@ -10,6 +10,7 @@ import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { NoticesProvider } from "./panels/notices";
 import { Kept } from "./panels/kept";
 import { useShowsPanels } from "./panels/navigate";
+import { useShowsLog } from "./log/reveal";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
 import { QuestionDialog } from "./components/QuestionDialog";
@@ -67,6 +68,12 @@ export function App() {
     dismiss: dismissLink,
   } = useQuestions(setNotice, lines);
   useShowsPanels(setPanel);
+  // An entry shown from a panel is one of the live session's: the wire log comes into view.
+  const showLiveLog = useCallback(() => {
+    setBottom("log");
+    showPast(null);
+  }, [showPast]);
+  useShowsLog(showLiveLog);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
   const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));

@@ -9,6 +9,7 @@ import { ResourcesPanel } from "./panels/ResourcesPanel";
 import { PromptsPanel } from "./panels/PromptsPanel";
 import { ServerPanel } from "./panels/ServerPanel";
 import { NotificationsPanel } from "./panels/NotificationsPanel";
+import { DiagnosticsPanel } from "./panels/DiagnosticsPanel";
 
 export interface Panel {
   id: string;
@@ -23,6 +24,7 @@ export const PANELS: Panel[] = [
   { id: "server", label: "Server", render: (line) => <ServerPanel line={line} /> },
   { id: "notifications", label: "Notifications", render: (line) => <NotificationsPanel line={line} /> },
   { id: "tasks", label: "Tasks", render: (line) => <TasksPanel line={line} /> },
+  { id: "diagnostics", label: "Diagnostics", render: (line) => <DiagnosticsPanel line={line} /> },
 ];
 
 /** The panel a `panel-<id>` menu item or a Ctrl+digit shortcut names, if there is one. */

@@ -24,6 +24,7 @@ import { colourOf, useConnectionLabels, type Labels } from "../log/labels";
 import { useMatchCount } from "../log/matches";
 import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
+import { useRevealRequest } from "../log/reveal";
 
 interface Props {
   filter: string;
@@ -175,6 +176,16 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     if (at !== null) virtualizer.scrollToIndex(at, { align: "center" });
     else setOutside(seq);
   };
+  // An entry a panel asked to show (a finding, a check's evidence): always one of the live
+  // session's, so a past session's view leaves it for the live view the window brings up.
+  const { request: revealing, taken } = useRevealRequest();
+  useEffect(() => {
+    if (!revealing || past) return;
+    taken(revealing.n);
+    void jumpTo(revealing.seq);
+    // jumpTo reads this render's list; only a new request starts a jump.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [revealing, past, taken]);
   const showInWholeLog = (seq: number) => {
     setOutside(null);
     setFilter("");

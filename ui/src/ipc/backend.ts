@@ -6,6 +6,9 @@
 import type * as B from "./bindings";
 
 export type CallOutcome = B.CallOutcome_Serialize;
+export type Check = B.Check_Serialize;
+export type Report = B.Report_Serialize;
+export type RuleGroup = B.RuleGroup;
 export type Completion = B.Completion_Serialize;
 export type CompletionRef = B.CompletionRef;
 export type CredentialView = B.CredentialView_Serialize;
@@ -136,6 +139,12 @@ export interface Backend {
   logMatchPage(filter: string, from: number, limit: number, session?: SessionRef): Promise<Entry[]>;
   /** How the core reads a filter expression: its chips, or what is wrong with it. */
   logFilter(filter: string): Promise<FilterView>;
+  /** The findings on connection `conn`'s frames in the window's session, grouped by rule, the
+   * most severe rules first. */
+  diagnostics(conn: number): Promise<RuleGroup[]>;
+  /** Checks a saved server over (`sonde doctor`) on connections of its own: each check reaches
+   * `onCheck` as it is made; the whole report is the answer. */
+  doctorRun(serverId: string, onCheck: (c: Check) => void): Promise<Report>;
   /** The seq of the reply to the request at `seq`, as the core paired them; null while none. */
   logReply(seq: number, session?: SessionRef): Promise<number | null>;
   /** The name each connection of a session goes by: its saved server, else its command or URL. */

@@ -182,6 +182,17 @@ export const commands = {
 	 *  server says it ended.
 	 */
 	taskCancel: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_cancel", { id, taskId }),
+	/**
+	 *  The findings on connection `conn`'s frames in the window's session, grouped by rule, the
+	 *  most severe rules first.
+	 */
+	diagnostics: (conn: number) => __TAURI_INVOKE<RuleGroup[]>("diagnostics", { conn }),
+	/**
+	 *  Checks the saved server `server_id` over on connections of its own (they are in the log as
+	 *  they happen), after the same confirmation a Connect asks for; each check arrives on `channel`
+	 *  as it is made, and the whole report is the answer.
+	 */
+	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Report_Serialize>("doctor_run", { serverId, channel }),
 };
 
 /* Types */
@@ -224,6 +235,41 @@ export type CallOutcome_Serialize = {
 	task: Task_Serialize | null,
 	/**  Each embedded resource of the result's `content`, read by kind (decoded, pretty). */
 	embedded: EmbeddedView_Serialize[],
+};
+
+/**  One check of the check-up. */
+export type Check = Check_Serialize | Check_Deserialize;
+
+/**
+ *  A check's verdict. `Skip` is a check that did not apply to this server (a tool call only when
+ *  one was named; the shutdown only for a process Sonde started).
+ */
+export type CheckStatus = "skip" | "pass" | "warn" | "fail";
+
+/**  One check of the check-up. */
+export type Check_Deserialize = {
+	/**  A stable name: `handshake`, `ping`, `unknown-method`, … or the rule of a finding. */
+	id: string,
+	status: CheckStatus,
+	/**  One sentence: what was done and what came back. */
+	detail: string,
+	/**  The session log entry that shows it. */
+	seq?: number | null,
+	/**  The connection the evidence is on. */
+	conn?: number | null,
+};
+
+/**  One check of the check-up. */
+export type Check_Serialize = {
+	/**  A stable name: `handshake`, `ping`, `unknown-method`, … or the rule of a finding. */
+	id: string,
+	status: CheckStatus,
+	/**  One sentence: what was done and what came back. */
+	detail: string,
+	/**  The session log entry that shows it. */
+	seq: number | null,
+	/**  The connection the evidence is on. */
+	conn: number | null,
 };
 
 /**  The server's suggestions. */
@@ -1282,6 +1328,23 @@ export type ReadView_Serialize = {
 	result: Value,
 };
 
+/**  The check-up's outcome, in the order the checks ran. */
+export type Report = Report_Serialize | Report_Deserialize;
+
+/**  The check-up's outcome, in the order the checks ran. */
+export type Report_Deserialize = {
+	checks: Check_Deserialize[],
+	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
+	tally: string,
+};
+
+/**  The check-up's outcome, in the order the checks ran. */
+export type Report_Serialize = {
+	checks: Check_Serialize[],
+	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
+	tally: string,
+};
+
 /**  What the server was told of a change of roots. */
 export type RootsChange = 
 /**  2025-11-25: `notifications/roots/list_changed` was sent. */
@@ -1296,6 +1359,21 @@ export type RootsChange =
  *  of it asks for roots (`input_required`).
  */
 "next_ask";
+
+/**
+ *  The findings of many frames under one rule: how many, the first one's words, and the seqs
+ *  of the frames (the first [`GROUP_SEQS`]), for a list that jumps to each frame.
+ */
+export type RuleGroup = {
+	rule: string,
+	/**  The most severe finding under the rule. */
+	severity: Severity,
+	count: number,
+	/**  The first finding's sentence and specification section. */
+	detail: string,
+	spec: string,
+	seqs: number[],
+};
 
 /**  One saved server. */
 export type SavedServer = SavedServer_Serialize | SavedServer_Deserialize;

@@ -742,6 +742,13 @@ export function memoryBackend(
       return tasks.filter((t) => t.conn === id);
     },
     tasksList: async (id) => tasks.filter((t) => t.conn === id),
+    diagnostics: async (conn) => logOf(null).diagnostics(conn),
+    doctorRun: async () => {
+      throw {
+        code: "bad_input",
+        message: "the check-up starts servers: it runs in the Sonde app, not in the browser preview",
+      };
+    },
     taskGet: async (id, taskId) => {
       const view = taskOf(id, taskId);
       await request(id, "tasks/get", { taskId }, () => ({ ...view.task, resultType: "complete" }));

@@ -9,7 +9,8 @@ import type { FilterKey, Kind } from "./bindings";
 // later term of a key replaces an earlier one), the other words are one phrase of text, and the
 // only error is an unknown kind.
 const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id", "diag"];
-const SEVERITY = ["note", "warning", "error"];
+/** Severities, least first, as the core orders them. */
+export const SEVERITY = ["note", "warning", "error"];
 const KINDS: Record<Kind, true> = {
   message: true,
   non_protocol: true,

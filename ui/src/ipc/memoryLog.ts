@@ -3,7 +3,8 @@
 // log calls answer: pages by seq, a filter's matches counted a bounded amount at a time and paged
 // by position, a follow stream that ends when the log can grow no more. A double of the core's
 // contract (src/log), not of its implementation; the filter is the double's (memory.ts).
-import type { ConnectionLabel, Entry, LogBatch, MatchCount, Page, SessionInfo } from "./backend";
+import type { ConnectionLabel, Entry, LogBatch, MatchCount, Page, RuleGroup, SessionInfo } from "./backend";
+import { SEVERITY } from "./memoryFilter";
 
 /** How many entries a count looks at per call, so callers are seen to call again. */
 const COUNT_BUDGET = 50_000;
@@ -88,6 +89,31 @@ export class MemoryLog {
       else if (l?.event === "spawned" && l.command && !named.has(conn)) named.set(conn, l.command);
     }
     return [...named].sort(([a], [b]) => a - b).map(([conn, server]) => ({ conn, server }));
+  }
+
+  /** The findings on connection `conn`'s frames grouped by rule, errors first (the double of
+   * the core's `diagnose::group`). */
+  diagnostics(conn: number): RuleGroup[] {
+    const groups = new Map<string, RuleGroup>();
+    for (const e of this.entries) {
+      if (Number(e.conn) !== conn) continue;
+      for (const f of e.findings ?? []) {
+        const g = groups.get(f.rule) ?? {
+          rule: f.rule,
+          severity: f.severity,
+          count: 0,
+          detail: f.detail,
+          spec: f.spec,
+          seqs: [],
+        };
+        g.count += 1;
+        if (SEVERITY.indexOf(f.severity) > SEVERITY.indexOf(g.severity)) g.severity = f.severity;
+        if (g.seqs.length < 100 && g.seqs.at(-1) !== e.seq) g.seqs.push(e.seq);
+        groups.set(f.rule, g);
+      }
+    }
+    const rank = (g: RuleGroup) => SEVERITY.indexOf(g.severity);
+    return [...groups.values()].sort((a, b) => rank(b) - rank(a) || a.rule.localeCompare(b.rule));
   }
 
   size(): number {
