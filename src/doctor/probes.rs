@@ -110,40 +110,39 @@ fn cut(text: &str) -> String {
     shown
 }
 
-/// An error reply's code and message, in one line.
-fn answered(code: i64, message: &str) -> String {
-    format!("{code} ({})", cut(message))
-}
-
-/// A method no server has must be answered `-32601`: a client that gets nothing waits out its
-/// timeout.
-async fn unknown_method(session: &Session) -> Check {
-    let method = "sonde/no-such-method";
-    let (id, outcome) = probe(session, method, None).await;
-    let (status, detail) = match outcome {
-        Err(RequestError::Rpc { error, .. }) if error.code == -32601 => {
-            (CheckStatus::Pass, format!("{method} was answered -32601 (method not found)"))
+/// The verdict on a request the server must refuse with error `want` (`-32601 (method not
+/// found)`): that code passes, another code or a result warns, and silence fails, since a client
+/// waits for the refusal forever.
+fn refused(sent: &str, outcome: Result<Value, RequestError>, code: i64, name: &str) -> (CheckStatus, String) {
+    let due = format!("{code} ({name})");
+    match outcome {
+        Err(RequestError::Rpc { error, .. }) if error.code == code => {
+            (CheckStatus::Pass, format!("{sent} was answered {due}"))
         }
         Err(RequestError::Rpc { error, .. }) => (
             CheckStatus::Warn,
             format!(
-                "{method} was answered {}, where JSON-RPC says -32601 (method not found)",
-                answered(error.code, &error.message)
+                "{sent} was answered {} ({}), where JSON-RPC says {due}",
+                error.code,
+                cut(&error.message)
             ),
         ),
         Ok(result) => (
             CheckStatus::Warn,
-            format!(
-                "{method} was answered with a result ({}), where -32601 (method not found) is due",
-                cut(&result.to_string())
-            ),
+            format!("{sent} was answered with a result ({}), where {due} is due", cut(&result.to_string())),
         ),
-        Err(e @ RequestError::Timeout { .. }) => (
-            CheckStatus::Fail,
-            format!("{e}: a client asking for a method the server lacks waits forever; answer -32601"),
-        ),
+        Err(e @ RequestError::Timeout { .. }) => {
+            (CheckStatus::Fail, format!("{e}: a client that sends it waits forever; answer {due}"))
+        }
         Err(e) => (CheckStatus::Fail, words(&e)),
-    };
+    }
+}
+
+/// A method no server has must be answered `-32601`.
+async fn unknown_method(session: &Session) -> Check {
+    let method = "sonde/no-such-method";
+    let (id, outcome) = probe(session, method, None).await;
+    let (status, detail) = refused(method, outcome, -32601, "method not found");
     check(session, "unknown-method", status, detail, id.as_ref())
 }
 
@@ -162,31 +161,8 @@ async fn invalid_params(session: &Session) -> Check {
         return Check::new("invalid-params", CheckStatus::Skip, detail, None, session.conn.id());
     };
     let (id, outcome) = probe(session, method, Some(params)).await;
-    let sent = format!("{method} without `{missing}`");
-    let (status, detail) = match outcome {
-        Err(RequestError::Rpc { error, .. }) if error.code == -32602 => {
-            (CheckStatus::Pass, format!("{sent} was answered -32602 (invalid params)"))
-        }
-        Err(RequestError::Rpc { error, .. }) => (
-            CheckStatus::Warn,
-            format!(
-                "{sent} was answered {}, where JSON-RPC says -32602 (invalid params)",
-                answered(error.code, &error.message)
-            ),
-        ),
-        Ok(result) => (
-            CheckStatus::Warn,
-            format!(
-                "{sent} was answered with a result ({}), where -32602 (invalid params) is due",
-                crate::shape::kind(&result)
-            ),
-        ),
-        Err(e @ RequestError::Timeout { .. }) => (
-            CheckStatus::Fail,
-            format!("{e}: a client that sends a bad request waits forever; answer -32602"),
-        ),
-        Err(e) => (CheckStatus::Fail, words(&e)),
-    };
+    let (status, detail) =
+        refused(&format!("{method} without `{missing}`"), outcome, -32602, "invalid params");
     check(session, "invalid-params", status, detail, id.as_ref())
 }
 
