@@ -136,19 +136,16 @@ fn shutdown(entries: &[Entry], conn: u64, exit: Option<&ExitInfo>) -> Check {
     let seq = exited.map(|e| e.seq);
     let how = exit.map_or("its end is unknown".to_owned(), ExitInfo::describe);
     let (status, detail) = if asked.is_none() {
-        (CheckStatus::Fail, format!("the server had ended before it was asked to ({how})"))
+        (CheckStatus::Fail, format!("the server had ended before it was asked to: {how}"))
     } else if signals.contains(&Signal::Kill) {
         (
             CheckStatus::Fail,
-            format!("the server {how}: it ignored stdin closing and SIGTERM; exit when stdin closes"),
+            format!("{how}: the server ignored stdin closing and SIGTERM; exit when stdin closes"),
         )
     } else if signals.contains(&Signal::Term) {
-        (
-            CheckStatus::Warn,
-            format!("the server {how}: clients close stdin and wait, then signal; exit when stdin closes"),
-        )
+        (CheckStatus::Warn, format!("{how}: clients close stdin, wait, then signal; exit when stdin closes"))
     } else {
-        (CheckStatus::Pass, format!("the server {how}, within the grace"))
+        (CheckStatus::Pass, format!("{how}, within the grace"))
     };
     Check::new("shutdown", status, detail, seq, conn)
 }

@@ -95,16 +95,16 @@ fn liveness(session: &Session) -> &'static str {
     }
 }
 
-/// An error in one line of at most 160 characters: a server's message may hold a whole
-/// validation report.
+/// An error in one line of at most 160 characters, its whitespace folded: a server's message
+/// may hold a whole validation report.
 fn words(e: &RequestError) -> String {
     cut(&e.to_string())
 }
 
 fn cut(text: &str) -> String {
-    let line = text.lines().next().unwrap_or_default();
-    let mut shown: String = line.chars().take(160).collect();
-    if shown.len() < text.len() {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut shown: String = flat.chars().take(160).collect();
+    if shown.len() < flat.len() {
         shown.push('…');
     }
     shown
