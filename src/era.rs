@@ -90,6 +90,12 @@ impl fmt::Display for EraPolicy {
     }
 }
 
+/// Whether request params carry the 2026-07-28 `_meta` protocol version (what a proxy reads to
+/// know which era a client speaks).
+pub fn carries_modern_meta(params: &Value) -> bool {
+    params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str) == Some(MODERN)
+}
+
 /// The `_meta` every 2026-07-28 request carries.
 pub fn request_meta(version: &str, capabilities: &Value, client_info: &Value) -> Value {
     json!({

@@ -21,6 +21,7 @@ pub mod log_level;
 pub mod mcp;
 pub mod negotiate;
 pub mod process;
+pub mod proxy;
 pub mod resend;
 pub mod schema;
 pub mod server_config;

@@ -249,6 +249,19 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Stand between a client and a stdio server, recording every line: put `sonde proxy --`
+    /// before the server's command in the client's config. Bytes pass through unchanged both
+    /// ways; the server gets the environment and working directory the client gave the proxy;
+    /// its stderr is copied to the proxy's stderr. When the client closes stdin the server is
+    /// stopped with the shutdown ladder; the proxy exits with the server's exit code.
+    Proxy {
+        /// A name for the session (default: the client's name from its clientInfo).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// The server command line, after `--`.
+        #[arg(last = true, value_name = "CMD", required = true)]
+        command: Vec<String>,
+    },
     /// Print a recorded session.
     Log(LogArgs),
     /// List the recorded sessions, newest first: when, which program and servers, size.

@@ -20,6 +20,7 @@ mod exit;
 mod log_cmd;
 mod ops;
 mod print;
+mod proxy;
 mod run;
 mod shell;
 mod suggest;
@@ -62,6 +63,9 @@ fn main() {
                 }
                 args::Command::Doctor { call, args, common } => {
                     runtime.block_on(doctor::run(&cli.global, call, args, &common))
+                }
+                args::Command::Proxy { name, command } => {
+                    runtime.block_on(proxy::run(&cli.global, name, command))
                 }
                 command => runtime.block_on(run::run(&cli.global, command)),
             }

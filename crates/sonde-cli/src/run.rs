@@ -116,6 +116,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         }
         Command::Log(_)
         | Command::Doctor { .. }
+        | Command::Proxy { .. }
         | Command::Sessions { .. }
         | Command::DemoServer
         | Command::Completions { .. }

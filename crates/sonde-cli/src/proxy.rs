@@ -1,0 +1,81 @@
+//! `sonde proxy -- CMD`: the server a client's config names, run behind Sonde. stdout is the
+//! client's protocol stream, so Sonde says nothing there; its own words (the session log's path)
+//! and the server's stderr go to stderr.
+//!
+//! Owns: turning the command line into the proxy's spawn, the signals that stop it, and the
+//! exit code. Refuses: the pass-through itself (`sonde_core::proxy`).
+
+use sonde_core::lifecycle::ExitInfo;
+use sonde_core::log::{Direction, Entry, Kind};
+use sonde_core::process::{Graces, SpawnSpec};
+use sonde_core::proxy::stdio;
+
+use crate::args::Global;
+use crate::echo::{self, Echo};
+use crate::exit::{FAILED, USAGE};
+
+pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) -> i32 {
+    let Some((program, args)) = command.split_first() else {
+        errln!("sonde: proxy needs the server's command after --");
+        return USAGE;
+    };
+    // What the client chose reaches the server unchanged: its whole environment, its directory.
+    let spec = SpawnSpec {
+        program: program.clone(),
+        args: args.to_vec(),
+        cwd: None,
+        env: Vec::new(),
+        inherit_env: true,
+    };
+    let Some(log) = crate::run::session_log() else { return FAILED };
+    errln!("sonde: session log {}", log.path().display());
+    if let Some(name) = name {
+        log.append(
+            Entry::new(stdio::CONN, Kind::Note, Direction::Meta)
+                .with_detail(format!("proxy session {name:?}")),
+        );
+    }
+    let (stop_echo, echoing) = echo::start(&log, Echo { stderr: true, messages: false });
+    let graces = Graces {
+        stdin: std::time::Duration::from_millis(global.grace_stdin),
+        term: std::time::Duration::from_millis(global.grace_term),
+    };
+    let stop = async {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    };
+    let ended = stdio::run(
+        &spec,
+        log.clone(),
+        graces,
+        global.max_line,
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        stop,
+    )
+    .await;
+    let _ = stop_echo.send(());
+    let _ = echoing.await;
+    let _ = log.flush();
+    match ended {
+        Ok(Some(exit)) => code_of(&exit),
+        Ok(None) => FAILED,
+        Err(e) => {
+            errln!("sonde: could not start {}: {e}", spec.command_line());
+            FAILED
+        }
+    }
+}
+
+/// The server's exit code, or 128 + the signal that ended it, as a shell reports it.
+fn code_of(exit: &ExitInfo) -> i32 {
+    match (exit.code, exit.signal) {
+        (Some(code), _) => code,
+        (None, Some(signal)) => 128 + signal,
+        (None, None) => FAILED,
+    }
+}
