@@ -49,16 +49,6 @@ impl Recorder {
         }
     }
 
-    /// Records a piece of what the client wrote to the server.
-    pub fn from_client(&mut self, piece: Piece) {
-        self.piece(piece, Direction::Out);
-    }
-
-    /// Records a piece of what the server wrote to the client.
-    pub fn from_server(&mut self, piece: Piece) {
-        self.piece(piece, Direction::In);
-    }
-
     /// Says in the log who the client is, once, from the first request that names it
     /// (`initialize`'s `clientInfo`, or 2026-07-28's `_meta`).
     fn name_client(&mut self, params: Option<&Value>) {
@@ -75,7 +65,8 @@ impl Recorder {
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }
 
-    fn piece(&mut self, piece: Piece, dir: Direction) {
+    /// Records a piece of a line: `Out` what the client wrote to the server, `In` the reverse.
+    pub fn piece(&mut self, piece: Piece, dir: Direction) {
         let (line, terminated) = match piece {
             Piece::Line(line) => (line, true),
             Piece::Unterminated(line) => (line, false),

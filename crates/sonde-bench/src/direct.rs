@@ -15,8 +15,14 @@ pub struct Direct {
 impl Direct {
     /// Starts the fixture with `args` and runs the handshake.
     pub fn start(args: &[&str]) -> Direct {
-        let mut child = Command::new(crate::sibling("sonde-fixture"))
-            .args(args)
+        let mut command = Command::new(crate::sibling("sonde-fixture"));
+        command.args(args);
+        Direct::start_command(command)
+    }
+
+    /// Starts `command` (a server, or a proxy in front of one) and runs the handshake.
+    pub fn start_command(mut command: Command) -> Direct {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

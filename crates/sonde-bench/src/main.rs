@@ -7,6 +7,7 @@
 
 mod direct;
 mod figures;
+mod proxy;
 mod sections;
 
 use std::path::PathBuf;
@@ -42,6 +43,13 @@ fn main() {
             }
             if run("million") {
                 sections::million(&mut report, if quick { 100_000 } else { 1_000_000 });
+            }
+            if run("proxy") {
+                proxy::run(
+                    &mut report,
+                    if quick { 1_000 } else { 10_000 },
+                    if quick { 20_000 } else { 200_000 },
+                );
             }
             if run("inspector") {
                 sections::inspector(&mut report, if quick { 5 } else { 100 });

@@ -51,6 +51,13 @@ fn main() {
         args::Command::Sessions { json } => log_cmd::list(json),
         args::Command::Auth { action: args::AuthAction::List { json } } => auth::list(json),
         args::Command::Auth { action: args::AuthAction::Logout { url } } => auth::logout(url.as_deref()),
+        // One thread: a request through the proxy crosses no thread, and the recorder runs
+        // between chunks (a second worker cost each request tens of microseconds in wakeups).
+        args::Command::Proxy { name, command } => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("start the async runtime")
+            .block_on(proxy::run(&cli.global, name, command)),
         command => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
@@ -63,9 +70,6 @@ fn main() {
                 }
                 args::Command::Doctor { call, args, common } => {
                     runtime.block_on(doctor::run(&cli.global, call, args, &common))
-                }
-                args::Command::Proxy { name, command } => {
-                    runtime.block_on(proxy::run(&cli.global, name, command))
                 }
                 command => runtime.block_on(run::run(&cli.global, command)),
             }

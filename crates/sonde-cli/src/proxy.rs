@@ -48,16 +48,8 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
             _ = term.recv() => {}
         }
     };
-    let ended = stdio::run(
-        &spec,
-        log.clone(),
-        graces,
-        global.max_line,
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        stop,
-    )
-    .await;
+    let (client_in, client_out) = stdio::client_streams();
+    let ended = stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, stop).await;
     let _ = stop_echo.send(());
     let _ = echoing.await;
     let _ = log.flush();
