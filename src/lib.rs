@@ -31,3 +31,4 @@ pub mod terminal_text;
 pub mod transport;
 pub mod url_elicitation;
 pub mod wire;
+pub mod wrap;

@@ -262,6 +262,12 @@ pub enum Command {
         #[arg(last = true, value_name = "CMD", required = true)]
         command: Vec<String>,
     },
+    /// Route a client's stdio servers through `sonde proxy`, so every session it has with them
+    /// is recorded: prints the client's config with the change (or writes it with --write,
+    /// after a timestamped backup). Everything else in the file stays as it was.
+    Wrap(WrapArgs),
+    /// Undo `sonde wrap`: the servers get their own command lines back.
+    Unwrap(WrapArgs),
     /// Print a recorded session.
     Log(LogArgs),
     /// List the recorded sessions, newest first: when, which program and servers, size.
@@ -403,6 +409,23 @@ pub struct Server {
     /// The server command line, after `--` (or give --url instead).
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct WrapArgs {
+    /// The client whose config to edit: claude-desktop, cursor, vscode (the workspace's
+    /// .vscode/mcp.json) or claude-code.
+    #[arg(long, value_name = "CLIENT", value_parser = ["claude-desktop", "cursor", "vscode", "claude-code"])]
+    pub client: String,
+    /// Only this server (default: every stdio server in the config).
+    #[arg(long, value_name = "NAME")]
+    pub server: Option<String>,
+    /// The config file (default: where the client keeps it).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Write the file (after copying it to PATH.sonde-backup-TIME) instead of printing it.
+    #[arg(long)]
+    pub write: bool,
 }
 
 #[derive(Args, Debug)]

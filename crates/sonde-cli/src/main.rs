@@ -27,6 +27,7 @@ mod suggest;
 mod tasks;
 mod waiting;
 mod words;
+mod wrap;
 
 use clap::Parser;
 
@@ -48,6 +49,8 @@ fn main() {
         args::Command::Completions { shell } => docs::completions(shell),
         args::Command::ManPages { dir } => docs::man_pages(&dir),
         args::Command::Log(log) => log_cmd::run(&log),
+        args::Command::Wrap(args) => wrap::run(&args, true),
+        args::Command::Unwrap(args) => wrap::run(&args, false),
         args::Command::Sessions { json } => log_cmd::list(json),
         args::Command::Auth { action: args::AuthAction::List { json } } => auth::list(json),
         args::Command::Auth { action: args::AuthAction::Logout { url } } => auth::logout(url.as_deref()),

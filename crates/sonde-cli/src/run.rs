@@ -117,6 +117,8 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         Command::Log(_)
         | Command::Doctor { .. }
         | Command::Proxy { .. }
+        | Command::Wrap(_)
+        | Command::Unwrap(_)
         | Command::Sessions { .. }
         | Command::DemoServer
         | Command::Completions { .. }

@@ -1,0 +1,308 @@
+//! Routing the servers a client's config names through `sonde proxy`, and back: the config's
+//! JSON (or JSONC, as VS Code writes it) is edited in place, so every other entry, comment and
+//! space stays as the person left it, and unwrapping what was wrapped gives the same bytes back.
+//!
+//! Owns: where each client keeps its servers, what a wrapped entry looks like, and the edit.
+//! Refuses: reading and writing files, and backups (the front end does them); servers reached
+//! by URL (the HTTP proxy is not here yet: they are left as they are, and said so).
+
+use std::path::PathBuf;
+
+use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
+use jsonc_parser::ParseOptions;
+
+/// A client whose config `wrap` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Client {
+    ClaudeDesktop,
+    Cursor,
+    Vscode,
+    ClaudeCode,
+}
+
+impl Client {
+    pub const ALL: [Client; 4] = [Client::ClaudeDesktop, Client::Cursor, Client::Vscode, Client::ClaudeCode];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Client::ClaudeDesktop => "claude-desktop",
+            Client::Cursor => "cursor",
+            Client::Vscode => "vscode",
+            Client::ClaudeCode => "claude-code",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Client> {
+        Client::ALL.into_iter().find(|c| c.name() == s)
+    }
+
+    /// The object of servers in the config: VS Code's `servers`, everyone else's `mcpServers`.
+    fn key(self) -> &'static str {
+        match self {
+            Client::Vscode => "servers",
+            _ => "mcpServers",
+        }
+    }
+
+    /// Where the client keeps its config on Linux (VS Code's is the workspace's, from `cwd`).
+    pub fn default_path(self) -> Option<PathBuf> {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        match self {
+            Client::ClaudeDesktop => {
+                let config = std::env::var_os("XDG_CONFIG_HOME")
+                    .map(PathBuf::from)
+                    .or(home.map(|h| h.join(".config")));
+                config.map(|c| c.join("Claude/claude_desktop_config.json"))
+            }
+            Client::Cursor => home.map(|h| h.join(".cursor/mcp.json")),
+            Client::Vscode => Some(PathBuf::from(".vscode/mcp.json")),
+            Client::ClaudeCode => home.map(|h| h.join(".claude.json")),
+        }
+    }
+}
+
+/// A config after `wrap` or `unwrap`: its new text, the servers changed and those left alone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edited {
+    pub text: String,
+    pub changed: Vec<String>,
+    /// Each server left as it was, and why.
+    pub left: Vec<(String, String)>,
+}
+
+/// How many arguments `wrap` puts before the server's own: `proxy --name NAME -- COMMAND`.
+const PREFIX: usize = 5;
+
+/// Routes the stdio servers of `text` (all of them, or `only`) through `sonde` (the path the
+/// client will run): `"command": "npx", "args": ["-y", "x"]` becomes `"command": SONDE,
+/// "args": ["proxy", "--name", NAME, "--", "npx", "-y", "x"]`.
+pub fn wrap(text: &str, client: Client, only: Option<&str>, sonde: &str) -> Result<Edited, String> {
+    edit(text, client, only, |name, server| {
+        let Some(command) = string(server, "command") else {
+            return Err("not a command line (a server reached by URL is left as it is)".into());
+        };
+        if is_wrapped(server) {
+            return Err("already goes through sonde proxy".into());
+        }
+        let prefix = ["proxy", "--name", name, "--", command.as_str()];
+        server.get("command").expect("read above").set_value(CstInputValue::String(sonde.to_owned()));
+        match server.array_value("args") {
+            Some(args) => {
+                let own = strings(&args);
+                if args.to_string().contains('\n') || own.is_none() {
+                    // One element a line: the new ones go in as lines before the server's own.
+                    for (i, arg) in prefix.iter().enumerate() {
+                        args.insert(i, CstInputValue::String((*arg).to_owned()));
+                    }
+                } else {
+                    // On one line, the whole list is written anew, on one line again.
+                    let all = prefix.iter().map(|a| (*a).to_owned()).chain(own.unwrap_or_default());
+                    server
+                        .get("args")
+                        .expect("read above")
+                        .set_value(CstInputValue::Array(all.map(CstInputValue::String).collect()));
+                }
+            }
+            None => {
+                let args = prefix.iter().map(|a| CstInputValue::String((*a).to_owned())).collect();
+                insert_after(server, "command", "args", CstInputValue::Array(args));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Undoes [`wrap`]: each server whose command line is `SONDE proxy --name NAME -- COMMAND …`
+/// gets `COMMAND …` back (and no `args` when it had none of its own).
+pub fn unwrap(text: &str, client: Client, only: Option<&str>) -> Result<Edited, String> {
+    edit(text, client, only, |_, server| {
+        if !is_wrapped(server) {
+            return Err("does not go through sonde proxy".into());
+        }
+        let args = server.array_value("args").expect("checked by is_wrapped");
+        let elements = args.elements();
+        let command =
+            elements[PREFIX - 1].as_string_lit().and_then(|s| s.decoded_value().ok()).unwrap_or_default();
+        server.get("command").expect("checked").set_value(CstInputValue::String(command));
+        if elements.len() == PREFIX {
+            server.get("args").expect("checked").remove();
+        } else {
+            let own = strings(&args);
+            if args.to_string().contains('\n') || own.is_none() {
+                // One element a line: removing the first ones leaves the rest as they were.
+                for element in elements.into_iter().take(PREFIX) {
+                    element.remove();
+                }
+            } else {
+                // On one line, removing leaves the separators' spaces behind: the rest (all
+                // strings) is written anew, on one line again.
+                let rest =
+                    own.unwrap_or_default().into_iter().skip(PREFIX).map(CstInputValue::String).collect();
+                server.get("args").expect("checked").set_value(CstInputValue::Array(rest));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Applies `change` to each server of the config (or `only`), collecting what changed.
+fn edit(
+    text: &str,
+    client: Client,
+    only: Option<&str>,
+    mut change: impl FnMut(&str, &CstObject) -> Result<(), String>,
+) -> Result<Edited, String> {
+    let root = CstRootNode::parse(text, &ParseOptions::default())
+        .map_err(|e| format!("the config is not JSON: {e}"))?;
+    let servers = root
+        .object_value()
+        .and_then(|o| o.object_value(client.key()))
+        .ok_or_else(|| format!("the config has no \"{}\" object", client.key()))?;
+    let mut edited = Edited { text: String::new(), changed: Vec::new(), left: Vec::new() };
+    for prop in servers.properties() {
+        let Some(name) = prop.decoded_name() else { continue };
+        if only.is_some_and(|o| o != name) {
+            continue;
+        }
+        let Some(server) = prop.object_value() else {
+            edited.left.push((name, "not an object".into()));
+            continue;
+        };
+        match change(&name, &server) {
+            Ok(()) => edited.changed.push(name),
+            Err(why) => edited.left.push((name, why)),
+        }
+    }
+    if let Some(only) =
+        only.filter(|o| !edited.changed.iter().chain(edited.left.iter().map(|(n, _)| n)).any(|n| n == o))
+    {
+        return Err(format!("the config has no server named {only:?}"));
+    }
+    edited.text = root.to_string();
+    Ok(edited)
+}
+
+/// Every element of `array` as a string, or `None` when one is not a string.
+fn strings(array: &jsonc_parser::cst::CstArray) -> Option<Vec<String>> {
+    array.elements().iter().map(|e| e.as_string_lit()?.decoded_value().ok()).collect()
+}
+
+fn string(server: &CstObject, key: &str) -> Option<String> {
+    server.get(key)?.value()?.as_string_lit()?.decoded_value().ok()
+}
+
+/// `SONDE proxy --name NAME -- COMMAND …`, with a command whose file is named `sonde`.
+fn is_wrapped(server: &CstObject) -> bool {
+    let sonde = string(server, "command").is_some_and(|c| c.rsplit('/').next() == Some("sonde"));
+    let args: Vec<String> = server
+        .array_value("args")
+        .map(|a| a.elements().iter().filter_map(|e| e.as_string_lit()?.decoded_value().ok()).collect())
+        .unwrap_or_default();
+    sonde && args.len() >= PREFIX && args[0] == "proxy" && args[1] == "--name" && args[3] == "--"
+}
+
+/// Inserts `key: value` just after the property `after` (or at the end).
+fn insert_after(object: &CstObject, after: &str, key: &str, value: CstInputValue) {
+    match object.get(after) {
+        Some(prop) => {
+            object.insert(prop.property_index() + 1, key, value);
+        }
+        None => {
+            object.append(key, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SONDE: &str = "/usr/bin/sonde";
+
+    const CLAUDE: &str = r#"{
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem",
+        "/home/ada/notes"
+      ],
+      "env": { "DEBUG": "1" }
+    },
+    "time": {
+      "command": "uvx",
+      "args": ["mcp-server-time"]
+    },
+    "remote": { "url": "https://example.com/mcp" }
+  },
+  "globalShortcut": "Ctrl+Space"
+}
+"#;
+
+    const VSCODE: &str = r#"{
+  // Servers for this workspace.
+  "servers": {
+    "everything": {
+      "type": "stdio",
+      "command": "mcp-server-everything"
+    }
+  },
+  "inputs": []
+}
+"#;
+
+    #[test]
+    fn wrapping_and_unwrapping_gives_the_same_bytes_back() {
+        for (client, text) in [
+            (Client::ClaudeDesktop, CLAUDE),
+            (Client::Cursor, CLAUDE),
+            (Client::ClaudeCode, CLAUDE),
+            (Client::Vscode, VSCODE),
+        ] {
+            let wrapped = wrap(text, client, None, SONDE).unwrap();
+            assert_ne!(wrapped.text, text);
+            let back = unwrap(&wrapped.text, client, None).unwrap();
+            assert_eq!(back.text, text, "{client:?}");
+            assert_eq!(back.changed, wrapped.changed);
+        }
+    }
+
+    #[test]
+    fn a_wrapped_entry_runs_the_proxy_in_front_of_its_command() {
+        let wrapped = wrap(CLAUDE, Client::ClaudeDesktop, None, SONDE).unwrap();
+        assert_eq!(wrapped.changed, ["filesystem", "time"]);
+        assert_eq!(
+            wrapped.left,
+            [(
+                "remote".to_owned(),
+                "not a command line (a server reached by URL is left as it is)".to_owned()
+            )]
+        );
+        let value: serde_json::Value = serde_json::from_str(&wrapped.text).unwrap();
+        let time = &value["mcpServers"]["time"];
+        assert_eq!(time["command"], SONDE);
+        assert_eq!(
+            time["args"],
+            serde_json::json!(["proxy", "--name", "time", "--", "uvx", "mcp-server-time"])
+        );
+        assert_eq!(value["mcpServers"]["filesystem"]["env"]["DEBUG"], "1");
+        assert_eq!(value["globalShortcut"], "Ctrl+Space");
+        // Wrapping twice changes nothing more.
+        let again = wrap(&wrapped.text, Client::ClaudeDesktop, None, SONDE).unwrap();
+        assert_eq!(again.text, wrapped.text);
+        assert!(again.changed.is_empty());
+    }
+
+    #[test]
+    fn one_server_can_be_chosen_and_a_missing_one_is_an_error() {
+        let wrapped = wrap(CLAUDE, Client::ClaudeDesktop, Some("time"), SONDE).unwrap();
+        assert_eq!(wrapped.changed, ["time"]);
+        assert!(wrapped.text.contains(r#""command": "npx""#));
+        let err = wrap(CLAUDE, Client::ClaudeDesktop, Some("nope"), SONDE).unwrap_err();
+        assert_eq!(err, "the config has no server named \"nope\"");
+        assert!(wrap(VSCODE, Client::ClaudeDesktop, None, SONDE)
+            .unwrap_err()
+            .contains("no \"mcpServers\" object"));
+    }
+}
