@@ -60,6 +60,8 @@ pub struct WireLog {
     card: Option<Mutex<sessions::Card>>,
     /// The last few filters' matches (see `matches`).
     matches: Mutex<matches::Matches>,
+    /// For a session another process writes: what keeps it followed (see `tail`).
+    tailer: Mutex<Option<tail::Tailer>>,
 }
 
 struct Inner {
@@ -120,7 +122,7 @@ impl WireLog {
         let writing = sessions::writer_holds(&log.reader);
         log.catch_up()?;
         if writing {
-            tail::spawn_tailer(Arc::downgrade(&log));
+            *log.tailer.lock().expect("tailer lock") = Some(tail::spawn_tailer(&log)?);
         } else {
             log.end_growth();
         }
@@ -149,6 +151,7 @@ impl WireLog {
             }),
             card: card.map(Mutex::new),
             matches: Mutex::default(),
+            tailer: Mutex::default(),
         })
     }
 

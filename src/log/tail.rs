@@ -2,18 +2,20 @@
 //! appends are indexed and streamed to followers, the same way a live log's appends are.
 //!
 //! Owns: indexing complete lines from where the index ends (`WireLog::catch_up`, also the first
-//! pass of [`super::WireLog::open`]), the poll that keeps doing it while the writer's lock is
-//! held, and ending the log's growth when the lock is let go.
-//! Refuses: file-change notifications. No watcher crate is in the dependency tree, and a poll of
-//! one `flock` and one `read` per beat is cheap, works on every file system, and has a bounded
-//! latency ([`TAIL_INTERVAL`]).
+//! pass of [`super::WireLog::open`]), doing it again each time the file changes while the
+//! writer's lock is held, and ending the log's growth when the lock is let go.
+//! Refuses: a polling loop: the kernel says when the file changes (inotify, through `notify`),
+//! and when its writer closes it, which is how a writer that ended however it ended lets go.
 
-use std::sync::{Arc, Weak};
+use std::sync::{mpsc, Arc, Weak};
 use std::time::Duration;
+
+use notify::Watcher;
 
 use super::{row_of, scan_lines, sessions, Entry, WireLog};
 
-/// How often a session written by another process is looked at for new entries.
+/// The most a session written by another process takes to show a new entry, past its writer's
+/// flush: the time the kernel takes to say the file changed, bounded generously.
 pub const TAIL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// How many bytes of new lines are indexed per hold of the log's lock.
@@ -56,25 +58,42 @@ impl WireLog {
     }
 }
 
-/// Keeps indexing what the writer appends, every [`TAIL_INTERVAL`], until the writer lets go of
-/// its lock (it finished, or its process ended however it ended) or the log is dropped.
-pub(super) fn spawn_tailer(log: Weak<WireLog>) {
-    std::thread::Builder::new()
-        .name("wire-log-tail".into())
-        .spawn(move || loop {
-            std::thread::sleep(TAIL_INTERVAL);
+/// What keeps a session written by another process followed: dropped with its log, it stops
+/// the watch, and the thread waiting on it ends.
+pub(super) struct Tailer {
+    _watcher: notify::RecommendedWatcher,
+}
+
+/// Indexes what the writer appends each time the file changes, until the writer lets go of its
+/// lock (it finished, or its process ended however it ended) or the log is dropped.
+pub(super) fn spawn_tailer(log: &Arc<WireLog>) -> std::io::Result<Tailer> {
+    let (changed, changes) = mpsc::channel();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let _ = changed.send(event.is_ok());
+    })
+    .map_err(std::io::Error::other)?;
+    watcher.watch(log.path(), notify::RecursiveMode::NonRecursive).map_err(std::io::Error::other)?;
+    let log: Weak<WireLog> = Arc::downgrade(log);
+    std::thread::Builder::new().name("wire-log-tail".into()).spawn(move || {
+        // A first look once the watch is in place: the writer may have ended just before it.
+        let mut change = Ok(true);
+        while change.is_ok() {
             let Some(log) = log.upgrade() else { return };
             // As in `open`: the lock first, then the file, so the last look reads everything.
             let writing = sessions::writer_holds(&log.reader);
-            // A read that fails (the file is gone, say) is tried again on the next beat; the
+            // A read that fails (the file is gone, say) is tried again on the next change; the
             // entries indexed so far stay readable.
             let _ = log.catch_up();
             if !writing {
                 log.end_growth();
                 return;
             }
-        })
-        .expect("spawn the wire log tailer");
+            drop(log);
+            // Ends with an error once the watcher is dropped, with its log.
+            change = changes.recv();
+        }
+    })?;
+    Ok(Tailer { _watcher: watcher })
 }
 
 #[cfg(test)]
