@@ -1,12 +1,14 @@
 """Real-window checks of past sessions (desktop.py runs them with its driver): a session the
-sonde CLI recorded is listed in File → Open Session, opened read-only and filtered, and one the
-CLI is still writing is followed live until the CLI ends.
+sonde CLI recorded is listed in File → Open Session, opened read-only and filtered, one the CLI
+is still writing is followed live until the CLI ends, and a client's session through `sonde
+proxy` shows each frame as the client sends it.
 """
 import os
 import subprocess
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def install(check, driver, wait, shot, h):
@@ -105,3 +107,47 @@ def install(check, driver, wait, shot, h):
             if cli.poll() is None:
                 os.killpg(cli.pid, 9)
             cli.wait()
+
+    @check
+    def a_live_proxy_session_shows_a_clients_frame_within_a_second():
+        """a client's session through sonde proxy is opened live: a frame the client sends shows within a second, marked sent, the client named"""
+        import time
+        fixture = os.environ["SONDE_FIXTURE"]
+        # The client: this script, writing to the proxy's stdin as Claude Desktop would.
+        proxy = subprocess.Popen([sonde_cli(), "proxy", "--", fixture], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            name = None
+            while name is None:
+                line = proxy.stderr.readline().decode()
+                assert line, "the proxy ended without naming its session log"
+                name = session_of(line)
+
+            def say(frame):
+                proxy.stdin.write(frame.encode() + b"\n")
+                proxy.stdin.flush()
+
+            say('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+                '"capabilities":{},"clientInfo":{"name":"e2e-client","version":"7"}}}')
+            assert b'"id":1' in proxy.stdout.readline()
+            say('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+            open_session(name)
+            assert "being written by another Sonde process" in past_banner().text
+            h["set_filter"]("method:tools/list")
+            sent = time.monotonic()
+            say('{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
+            row = "//div[@role='row'][.//span[@class='c-dir' and text()='>']][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
+            WebDriverWait(driver, 1.0, poll_frequency=0.02).until(lambda d: d.find_elements(By.XPATH, row))
+            print(f"     the client's tools/list was shown {time.monotonic() - sent:.2f} s after it was sent")
+            assert b'"id":2' in proxy.stdout.readline()
+            shot("live-proxy-session")
+            h["set_filter"]("kind:note")
+            wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row']//span[contains(text(), 'the client is e2e-client 7')]"))
+            proxy.stdin.close()
+            assert proxy.wait(timeout=30) == 0
+            wait.until(lambda d: "read-only" in past_banner().text)
+        finally:
+            if proxy.poll() is None:
+                os.killpg(proxy.pid, 9)
+            proxy.wait()
+        driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
