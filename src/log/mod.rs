@@ -98,7 +98,7 @@ impl WireLog {
     pub fn create_in(dir: &Path) -> io::Result<Arc<WireLog>> {
         let path = dir.join(sessions::file_name(SystemTime::now()));
         let file = crate::files::create_new_private(&path)?;
-        let card = sessions::Card { program: sessions::this_program(), servers: Vec::new() };
+        let card = sessions::Card { program: sessions::this_program(), servers: Vec::new(), client: None };
         let log = WireLog::new(path, Some(BufWriter::with_capacity(256 * 1024, file)), Some(card))?;
         sessions::lock_for_writing(&log.reader);
         // A card from the start, so a listing tells "no server yet" from "no card"; a session
@@ -341,6 +341,15 @@ impl WireLog {
         let mut buf = vec![0; row.len as usize];
         self.reader.read_exact_at(&mut buf, row.offset)?;
         serde_json::from_slice(&buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    }
+
+    /// Names the client a proxy stands in front of, on the session's card (a log this process
+    /// writes only).
+    pub fn set_client(&self, client: String) {
+        if let Some(card) = &self.card {
+            card.lock().expect("card lock").client = Some(client);
+            let _ = self.write_card();
+        }
     }
 
     /// Rewrites the card with the servers seen so far (a log this process writes only).

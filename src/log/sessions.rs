@@ -47,6 +47,8 @@ pub struct SessionInfo {
     /// The servers it talked to, in the order they were first seen: commands as spawned, URLs
     /// without credentials or query. `None` when the session has no card to say.
     pub servers: Option<Vec<String>>,
+    /// For a session `sonde proxy` recorded: the client, as its clientInfo names it.
+    pub client: Option<String>,
     /// The file's size in bytes.
     pub size: u64,
     /// A Sonde process (this one or another) is still writing it.
@@ -60,6 +62,9 @@ pub struct SessionInfo {
 pub(super) struct Card {
     pub program: String,
     pub servers: Vec<String>,
+    /// For a proxy's session: the client it stood in front of, as its clientInfo says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
 }
 
 /// The name of a session file started now by this process.
@@ -188,6 +193,7 @@ pub(super) fn info_of(path: &Path) -> io::Result<SessionInfo> {
         }),
         name,
         program: card.as_ref().map(|c| c.program.clone()),
+        client: card.as_ref().and_then(|c| c.client.clone()),
         servers: card.map(|c| c.servers),
         size: meta.len(),
         writing: writer_holds(&file),

@@ -61,6 +61,7 @@ impl Recorder {
         let Some(name) = info.and_then(|i| i.get("name")).and_then(Value::as_str) else { return };
         let version = info.and_then(|i| i.get("version")).and_then(Value::as_str).unwrap_or("?");
         self.named = true;
+        self.log.set_client(format!("{name} {version}"));
         let detail = format!("the client is {name} {version} (from its clientInfo)");
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }

@@ -100,7 +100,10 @@ pub fn list(json: bool) -> i32 {
             print::json_line(&serde_json::to_value(s).expect("serializes"));
         } else {
             let writing = if s.writing { "  (being written)" } else { "" };
-            let program = s.program.as_deref().unwrap_or("?");
+            let program = match (&s.client, s.program.as_deref()) {
+                (Some(client), _) => format!("proxy for {client}"),
+                (None, program) => program.unwrap_or("?").to_owned(),
+            };
             let entries = entries_in(&dir.join(&s.name)).map_or_else(|_| "?".to_owned(), |n| n.to_string());
             outln!(
                 "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}",

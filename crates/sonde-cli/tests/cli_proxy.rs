@@ -130,6 +130,14 @@ fn the_python_sdk_client_gets_through_the_proxy_what_it_gets_directly_in_each_er
         named.iter().any(|d| d.starts_with("the client is mcp ")),
         "the client's name, from its clientInfo: {named:?}"
     );
+    // The session's card names the client too, for the sessions list.
+    let listed = support::sonde(&home, &["sessions", "--json"]);
+    let clients: Vec<Value> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|s| s["client"].clone())
+        .collect();
+    assert!(clients.iter().all(|c| c.as_str().is_some_and(|c| c.starts_with("mcp "))), "{clients:?}");
     assert!(entries(log, "diag:error").is_empty(), "a real server's frames break no rule");
 }
 

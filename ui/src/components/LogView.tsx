@@ -199,7 +199,10 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
         <div className="session-banner" role="status" aria-label="Past session">
           <span>
             <strong>Session of {formatStarted(past.session.started)}</strong>
-            {past.session.program && ` by ${past.session.program}`} · {serversOf(past.session)} ·{" "}
+            {past.session.client
+              ? ` by sonde proxy for ${past.session.client}`
+              : past.session.program && ` by ${past.session.program}`}{" "}
+            · {serversOf(past.session)} ·{" "}
             {writing ? (
               <span className="writing">being written by another Sonde process: followed as it grows</span>
             ) : (

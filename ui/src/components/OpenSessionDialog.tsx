@@ -100,7 +100,7 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
                 onDoubleClick={() => void open(s)}
               >
                 <span className="s-started">{formatStarted(s.started)}</span>
-                <span className="s-program muted">{s.program ?? ""}</span>
+                <span className="s-program muted">{s.client ? `proxy for ${s.client}` : (s.program ?? "")}</span>
                 <span className="s-servers mono" title={serversOf(s)}>
                   {serversOf(s)}
                 </span>

@@ -1548,6 +1548,8 @@ export type SessionInfo_Deserialize = {
 	 *  without credentials or query. `None` when the session has no card to say.
 	 */
 	servers?: string[] | null,
+	/**  For a session `sonde proxy` recorded: the client, as its clientInfo names it. */
+	client?: string | null,
 	/**  The file's size in bytes. */
 	size: number,
 	/**  A Sonde process (this one or another) is still writing it. */
@@ -1575,6 +1577,8 @@ export type SessionInfo_Serialize = {
 	 *  without credentials or query. `None` when the session has no card to say.
 	 */
 	servers: string[] | null,
+	/**  For a session `sonde proxy` recorded: the client, as its clientInfo names it. */
+	client: string | null,
 	/**  The file's size in bytes. */
 	size: number,
 	/**  A Sonde process (this one or another) is still writing it. */

@@ -701,6 +701,7 @@ export function memoryBackend(
         name: `${new Date(started).toISOString().replace(/:/g, "-")}-4242.jsonl`,
         started: new Date(started).toISOString(),
         program: "sonde-desktop",
+        client: null,
         servers: [...ownServers],
         size: own.size(),
         writing: true,

@@ -180,6 +180,7 @@ function cliSession(matcher: Matcher): Recorded {
     name: "2026-11-29T09-12-03.412Z-5120.jsonl",
     started: new Date(started).toISOString(),
     program: "sonde",
+    client: null,
     servers: [command],
     current: false,
   };
@@ -204,6 +205,7 @@ function liveSession(matcher: Matcher): Recorded {
     name: "2026-11-30T08-00-00.000Z-6000.jsonl",
     started: new Date(started).toISOString(),
     program: "sonde",
+    client: null,
     servers: [command],
     current: false,
   };
@@ -220,6 +222,7 @@ function oldSession(matcher: Matcher): Recorded {
     name: "2026-11-02T17-45-10.001Z-777.jsonl",
     started: new Date(started).toISOString(),
     program: null,
+    client: null,
     servers: null,
     current: false,
   };
