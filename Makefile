@@ -16,7 +16,7 @@ EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
 FILESYSTEM := @modelcontextprotocol/server-filesystem@2026.8.31
 TIME_SERVER := mcp-server-time==2026.10.19
 PY_SDK := mcp==2.3.0
-TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4
+TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 @modelcontextprotocol/client@2.4.0 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
 # A real authorization server for the OAuth tests (needs Node >= 22.12).
 OAUTH_AS := oauth2-mock-server@9.3.0
@@ -123,7 +123,7 @@ deps:
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
 peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
 	$(PEERS)/py/.installed-2026.10.19-2.3.0 \
-	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs
+	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
 	mkdir -p $(PEERS)/npm
@@ -146,6 +146,12 @@ $(PEERS)/tsv2/ts_v2_server.mjs: tests/peers/ts_v2_server.mjs
 	mkdir -p $(PEERS)/tsv2
 	cd $(PEERS)/tsv2 && { [ -f package.json ] || { npm init -y >/dev/null && npm pkg set type=module; }; } && \
 	  npm install --no-audit --no-fund --loglevel=error $(TS_SDK)
+	cp $< $@
+
+# The client script beside the same node_modules (installed again here so a cache made before
+# the client package was pinned gets it).
+$(PEERS)/tsv2/ts_client.mjs: tests/peers/ts_client.mjs $(PEERS)/tsv2/ts_v2_server.mjs
+	cd $(PEERS)/tsv2 && npm install --no-audit --no-fund --loglevel=error $(TS_SDK)
 	cp $< $@
 
 # ESM again: the authorization server's script sits beside its node_modules; Node 22 runs it.

@@ -1,7 +1,8 @@
 //! `sonde proxy` over stdio (issue 15): the bytes a client and a server exchange pass through
-//! unchanged, and the session log holds every line of both directions, correlated; a real client
-//! (the Python `mcp` 2.3.0 SDK's `Client`) gets through the proxy what it gets directly; and the
-//! server never outlives its client, nor a proxy killed with SIGKILL.
+//! unchanged, and the session log holds every line of both directions, correlated; real clients
+//! (the Python `mcp` 2.3.0 SDK's `Client`, the TypeScript SDK v2 client 2.4.0) get through the
+//! proxy what they get directly, in both eras; and the server never outlives its client, nor a
+//! proxy killed with SIGKILL.
 
 mod support;
 
@@ -139,6 +140,41 @@ fn the_python_sdk_client_gets_through_the_proxy_what_it_gets_directly_in_each_er
         .collect();
     assert!(clients.iter().all(|c| c.as_str().is_some_and(|c| c.starts_with("mcp "))), "{clients:?}");
     assert!(entries(log, "diag:error").is_empty(), "a real server's frames break no rule");
+}
+
+/// The TypeScript SDK v2 client's answer, launching `command` itself (from beside its
+/// node_modules, as ESM needs).
+fn ts_client(mode: &str, command: &[&str]) -> Value {
+    let dir = peer("tsv2");
+    let out = Command::new("node")
+        .args(["ts_client.mjs", mode, "add", r#"{"a":2,"b":3}"#, "--"])
+        .args(command)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_typescript_sdk_client_gets_through_the_proxy_what_it_gets_directly_in_each_era() {
+    let home = support::data_home("proxy-ts");
+    let data = format!("XDG_DATA_HOME={}", home.display());
+    for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let direct = ts_client(mode, &["node", "ts_v2_server.mjs", "stdio"]);
+        let proxied =
+            ts_client(mode, &["env", &data, SONDE, "proxy", "--", "node", "ts_v2_server.mjs", "stdio"]);
+        assert_eq!(proxied, direct, "{mode}");
+        assert_eq!(proxied["protocolVersion"], version, "{mode}");
+        assert_eq!(proxied["result"]["content"][0]["text"], "5");
+    }
+    let listed = support::sonde(&home, &["sessions", "--json"]);
+    let clients: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok()?["client"].as_str().map(str::to_owned))
+        .collect();
+    // Each process the client started is a session (its auto mode may start more than one).
+    assert!(clients.len() >= 2 && clients.iter().all(|c| c == "ts-client 2.4.0"), "{clients:?}");
 }
 
 /// The pid of the server a proxy session started, once it is recorded.
