@@ -112,6 +112,19 @@ pub fn wrap(text: &str, client: Client, only: Option<&str>, sonde: &str) -> Resu
     })
 }
 
+/// The entry a client's config needs to run a stdio server (`program` with `args`, by `name`)
+/// through `sonde`, as that client's config file writes it: what "Use with a client" shows. Its
+/// environment is left out: values may be secrets, and the client's config is where they go.
+pub fn snippet(client: Client, name: &str, program: &str, args: &[String], sonde: &str) -> String {
+    let mut server = serde_json::json!({"command": program, "args": args});
+    if client == Client::Vscode {
+        server = serde_json::json!({"type": "stdio", "command": program, "args": args});
+    }
+    let config = serde_json::json!({ client.key(): { name: server } });
+    let text = serde_json::to_string_pretty(&config).expect("a config serializes");
+    wrap(&text, client, None, sonde).map(|e| e.text).expect("a config made here wraps")
+}
+
 /// Undoes [`wrap`]: each server whose command line is `SONDE proxy --name NAME -- COMMAND …`
 /// gets `COMMAND …` back (and no `args` when it had none of its own).
 pub fn unwrap(text: &str, client: Client, only: Option<&str>) -> Result<Edited, String> {
@@ -292,6 +305,20 @@ mod tests {
         let again = wrap(&wrapped.text, Client::ClaudeDesktop, None, SONDE).unwrap();
         assert_eq!(again.text, wrapped.text);
         assert!(again.changed.is_empty());
+    }
+
+    #[test]
+    fn a_snippet_is_the_clients_own_shape_wrapped() {
+        let args = vec!["-y".to_owned(), "x".to_owned()];
+        let text = snippet(Client::Vscode, "demo", "npx", &args, SONDE);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["servers"]["demo"]["type"], "stdio");
+        assert_eq!(value["servers"]["demo"]["command"], SONDE);
+        assert_eq!(
+            value["servers"]["demo"]["args"],
+            serde_json::json!(["proxy", "--name", "demo", "--", "npx", "-y", "x"])
+        );
+        assert!(snippet(Client::Cursor, "demo", "npx", &args, SONDE).contains("\"mcpServers\""));
     }
 
     #[test]

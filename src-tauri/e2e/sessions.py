@@ -151,3 +151,20 @@ def install(check, driver, wait, shot, h):
                 os.killpg(proxy.pid, 9)
             proxy.wait()
         driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
+
+    @check
+    def a_saved_server_shows_the_config_entry_a_client_needs():
+        """Client… on a saved server shows the config entry each client needs to run it through sonde proxy"""
+        card = "//ul[@class='servers']/li[.//div[text()='Demo server']]"
+        wait.until(lambda d: d.find_element(By.XPATH, f"{card}//button[text()='Client…']")).click()
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Use with a client']"))
+        entry = wait.until(lambda d: dialog.find_element(By.CSS_SELECTOR, "pre[aria-label='Config entry']"))
+        wait.until(lambda d: '"mcpServers"' in entry.text)
+        said = entry.text
+        assert '"proxy"' in said and '"Demo server"' in said and '"demo-server"' in said, said
+        # VS Code's own shape: `servers`, with a type.
+        dialog.find_element(By.TAG_NAME, "select").send_keys("VS Code")
+        wait.until(lambda d: '"servers"' in entry.text and '"stdio"' in entry.text)
+        shot("use-with-a-client")
+        dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Use with a client']"))

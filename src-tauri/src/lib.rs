@@ -7,6 +7,7 @@
 
 pub mod auth_cmd;
 pub mod bindings;
+pub mod clients_cmd;
 pub mod commands;
 pub mod confirm;
 pub mod doctor_cmd;
@@ -82,6 +83,7 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
         tasks_cmd::task_cancel,
         doctor_cmd::diagnostics,
         doctor_cmd::doctor_run,
+        clients_cmd::server_client_snippet,
     ])
 }
 

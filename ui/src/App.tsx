@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { backend, blankServer, errorText, isBackendError, type ConnectionState, type SavedServer } from "./ipc";
 import { ServerDialog } from "./components/ServerDialog";
+import { ClientSnippetDialog } from "./components/ClientSnippetDialog";
 import { Sidebar } from "./components/Sidebar";
 import { isFinal, stateText, useConnections } from "./connections/lines";
 import { useFilterView } from "./log/filter";
@@ -36,6 +37,8 @@ export function App() {
   // the selected line's current connection.
   const [stderrConn, setStderrConn] = useState<number | null>(null);
   const [editing, setEditing] = useState<SavedServer | null>(null);
+  // The saved server whose config entry for a client is shown.
+  const [usingWith, setUsingWith] = useState<SavedServer | null>(null);
   const [bottom, setBottom] = useState<"log" | "stderr">("log");
   const [panel, setPanel] = useState(PANELS[0].id);
   // The panels opened so far; they stay mounted (hidden) while another is shown.
@@ -207,6 +210,7 @@ export function App() {
             onRestart={restart}
             onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
             onEdit={setEditing}
+            onUseWithClient={setUsingWith}
             onNew={() => setEditing(blankServer())}
             onImport={() => setImporting(true)}
             onAddEnv={async (serverId, name) => {
@@ -354,6 +358,7 @@ export function App() {
             </ErrorBoundary>
           </section>
         </main>
+        {usingWith && <ClientSnippetDialog server={usingWith} onClose={() => setUsingWith(null)} />}
         {importing && (
           <ImportDialog
             onCancel={() => setImporting(false)}

@@ -23,6 +23,8 @@ interface Props {
   /** Hides an ended line's card. */
   onDismiss(line: number): void;
   onEdit(s: SavedServer): void;
+  /** Shows the config entry a client needs to run `s` through `sonde proxy`. */
+  onUseWithClient(s: SavedServer): void;
   onNew(): void;
   onImport(): void;
   onDelete(s: SavedServer): void;
@@ -64,6 +66,12 @@ export function Sidebar(p: Props) {
               </button>
               <button onClick={() => p.onEdit(s)}>Edit</button>
               <button onClick={() => p.onDelete(s)}>Delete</button>
+              <button
+                title="Use with a client: the config entry that runs it through sonde proxy, so the client's sessions are recorded"
+                onClick={() => p.onUseWithClient(s)}
+              >
+                Client…
+              </button>
             </div>
           </li>
         ))}

@@ -139,6 +139,8 @@ export interface Backend {
   logMatchPage(filter: string, from: number, limit: number, session?: SessionRef): Promise<Entry[]>;
   /** How the core reads a filter expression: its chips, or what is wrong with it. */
   logFilter(filter: string): Promise<FilterView>;
+  /** The config entry `client` needs to run the saved server through `sonde proxy`. */
+  serverClientSnippet(serverId: string, client: string): Promise<string>;
   /** The findings on connection `conn`'s frames in the window's session, grouped by rule, the
    * most severe rules first. */
   diagnostics(conn: number): Promise<RuleGroup[]>;

@@ -193,6 +193,8 @@ export const commands = {
 	 *  as it is made, and the whole report is the answer.
 	 */
 	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Report_Serialize>("doctor_run", { serverId, channel }),
+	/**  The config text `client` needs to run the saved server `server_id` through `sonde proxy`. */
+	serverClientSnippet: (serverId: string, client: string) => __TAURI_INVOKE<string>("server_client_snippet", { serverId, client }),
 };
 
 /* Types */

@@ -744,6 +744,9 @@ export function memoryBackend(
     },
     tasksList: async (id) => tasks.filter((t) => t.conn === id),
     diagnostics: async (conn) => logOf(null).diagnostics(conn),
+    serverClientSnippet: async () => {
+      throw { code: "bad_input", message: "the config entry is made by the Sonde core: it shows in the Sonde app" };
+    },
     doctorRun: async () => {
       throw {
         code: "bad_input",

@@ -87,6 +87,7 @@ export const tauriBackend: Backend = {
   taskGet: (id, taskId) => commands.taskGet(id, taskId),
   taskCancel: (id, taskId) => commands.taskCancel(id, taskId),
   diagnostics: (conn) => commands.diagnostics(conn),
+  serverClientSnippet: (serverId, client) => commands.serverClientSnippet(serverId, client),
   doctorRun: (serverId, onCheck) => commands.doctorRun(serverId, channel(onCheck) as never),
   menuChecked: (id, checked) => emit("menu-checked", { id, checked }),
   onMenu: (handler) => {
