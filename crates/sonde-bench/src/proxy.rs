@@ -12,14 +12,15 @@ use crate::figures::{percentile, Report, Row};
 
 const ROUNDS: usize = 5;
 
-/// A client on the fixture, through `sonde proxy` when `proxied`; its session log goes to `home`.
-fn client(proxied: bool, home: &std::path::Path) -> Direct {
-    let fixture = crate::sibling("sonde-fixture");
+/// A client on the fixture run with `args`, through `sonde proxy` when `proxied`; the proxy's
+/// session log goes to `home`.
+fn client(proxied: bool, home: &std::path::Path, args: &[&str]) -> Direct {
     if !proxied {
-        return Direct::start_command(Command::new(fixture));
+        return Direct::start(args);
     }
     let mut command = Command::new(crate::sibling("sonde"));
-    command.args(["proxy", "--"]).arg(fixture).env("XDG_DATA_HOME", home).stderr(std::process::Stdio::null());
+    command.args(["proxy", "--"]).arg(crate::sibling("sonde-fixture")).args(args);
+    command.env("XDG_DATA_HOME", home).stderr(std::process::Stdio::null());
     Direct::start_command(command)
 }
 
@@ -40,16 +41,7 @@ fn sequential(d: &mut Direct, n: usize) -> Vec<f64> {
 
 /// How long a flood of `n` notifications and the reply after them take to read, in ms.
 fn flood(proxied: bool, home: &std::path::Path, n: u64) -> f64 {
-    let fixture = crate::sibling("sonde-fixture");
-    let flood = n.to_string();
-    let mut d = if proxied {
-        let mut command = Command::new(crate::sibling("sonde"));
-        command.args(["proxy", "--"]).arg(fixture).args(["--flood", &flood]);
-        command.env("XDG_DATA_HOME", home).stderr(std::process::Stdio::null());
-        Direct::start_command(command)
-    } else {
-        Direct::start(&["--flood", &flood])
-    };
+    let mut d = client(proxied, home, &["--flood", &n.to_string()]);
     let started = Instant::now();
     d.send(
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}"#,
@@ -69,8 +61,8 @@ pub fn run(report: &mut Report, calls: usize, notifications: u64) {
     let per_round = (calls / ROUNDS).max(1);
     let (mut added50, mut added99, mut p50s, mut d50s) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        let through = sequential(&mut client(true, &home), per_round);
-        let direct = sequential(&mut client(false, &home), per_round);
+        let through = sequential(&mut client(true, &home, &[]), per_round);
+        let direct = sequential(&mut client(false, &home, &[]), per_round);
         let (p50, d50) = (percentile(&through, 0.5), percentile(&direct, 0.5));
         added50.push((p50 - d50) * 1000.0);
         added99.push((percentile(&through, 0.99) - percentile(&direct, 0.99)) * 1000.0);
