@@ -298,7 +298,7 @@ impl Session {
     /// The call may become a task: in 2025-11-25 Sonde asks for one when the server runs tool
     /// tasks and the tool requires one, or makes one optional and `ask_task` is set; in
     /// 2026-07-28 the server decides. The outcome then carries the task, to follow with
-    /// [`Session::follow_task`](crate::features::tasks).
+    /// `Session::follow_task` (in `features::tasks`).
     pub async fn call_tool_checked(
         &self,
         name: &str,

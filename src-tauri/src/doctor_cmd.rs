@@ -19,7 +19,7 @@ use crate::state::AppState;
 pub fn diagnostics(state: State<'_, AppState>, conn: u64) -> Result<Vec<RuleGroup>> {
     let filter = Filter { conn: Some(conn), diag: Some(Severity::Note), ..Filter::default() };
     let entries = state.hub.log().entries(&filter).map_err(io_error)?;
-    Ok(sonde_core::diagnose::group(&entries))
+    Ok(sonde_core::diagnose::group(entries.iter().map(|e| (e.seq, e.findings.as_slice()))))
 }
 
 /// Checks the saved server `server_id` over on connections of its own (they are in the log as

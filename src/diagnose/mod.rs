@@ -172,11 +172,12 @@ pub struct RuleGroup {
 /// How many frames a [`RuleGroup`] names by seq.
 pub const GROUP_SEQS: usize = 100;
 
-/// The findings of `entries` grouped by rule, the most severe rules first, then by name.
-pub fn group<'a>(entries: impl IntoIterator<Item = &'a crate::log::Entry>) -> Vec<RuleGroup> {
+/// The findings of frames (each its seq and findings) grouped by rule, the most severe rules
+/// first, then by name.
+pub fn group<'a>(frames: impl IntoIterator<Item = (u64, &'a [Finding])>) -> Vec<RuleGroup> {
     let mut groups: Vec<RuleGroup> = Vec::new();
-    for e in entries {
-        for f in &e.findings {
+    for (seq, findings) in frames {
+        for f in findings {
             let at = match groups.iter().position(|g| g.rule == f.rule) {
                 Some(at) => at,
                 None => {
@@ -194,8 +195,8 @@ pub fn group<'a>(entries: impl IntoIterator<Item = &'a crate::log::Entry>) -> Ve
             let g = &mut groups[at];
             g.count += 1;
             g.severity = g.severity.max(f.severity);
-            if g.seqs.len() < GROUP_SEQS && g.seqs.last() != Some(&e.seq) {
-                g.seqs.push(e.seq);
+            if g.seqs.len() < GROUP_SEQS && g.seqs.last() != Some(&seq) {
+                g.seqs.push(seq);
             }
         }
     }
@@ -224,13 +225,9 @@ mod tests {
 
     #[test]
     fn findings_group_by_rule_with_counts_errors_first() {
-        let mut a = crate::log::Entry::new(1, crate::log::Kind::NonProtocol, crate::log::Direction::In);
-        a.seq = 4;
-        a.findings.push(stdout_not_protocol());
-        let mut b = a.clone();
-        b.seq = 9;
-        b.findings.push(batch());
-        let groups = group([&a, &b]);
+        let banner = [stdout_not_protocol()];
+        let both = [stdout_not_protocol(), batch()];
+        let groups = group([(4, &banner[..]), (9, &both[..])]);
         let shown: Vec<(&str, u32, &[u64])> =
             groups.iter().map(|g| (g.rule.as_str(), g.count, g.seqs.as_slice())).collect();
         assert_eq!(shown, [("batch", 1, &[9][..]), ("stdout-not-protocol", 2, &[4, 9][..])]);
