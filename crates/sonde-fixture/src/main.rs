@@ -58,44 +58,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-#[derive(Default)]
-struct Knobs {
-    banner: Option<String>,
-    grandchild: bool,
-    ignore_sigterm: bool,
-    stay_on_eof: bool,
-    exit_delay_ms: u64,
-    last_words: Option<String>,
-    crash_on_call: bool,
-    never_answer: bool,
-    big_mib: Option<u64>,
-    bad_utf8: bool,
-    ansi_stderr: bool,
-    tools: usize,
-    filler_kib: usize,
-    page_size: Option<usize>,
-    ask_ping: bool,
-    silent_unknown: bool,
-    exit_on_unknown: bool,
-    dual_era: bool,
-    modern_only: bool,
-    start_delay_ms: u64,
-    progress_steps: u64,
-    step_ms: u64,
-    reply_delay_ms: u64,
-    listen_end: Option<String>,
-    flood: u64,
-    exit_after_ms: Option<u64>,
-    exit_code: i32,
-    record: Option<String>,
-    malformed_tools: bool,
-    invalid_utf8_mib: u64,
-    ask_many: u64,
-    string_ids: bool,
-    no_content: bool,
-    early_notification: bool,
-    cursor_loop: bool,
-}
+mod knobs;
+
+use knobs::{die, parse_args, Knobs};
 
 /// What the conversation so far has fixed.
 #[derive(Default)]
@@ -113,62 +78,6 @@ struct Asking {
     asked: u64,
     unanswered: u64,
     answers: std::collections::BTreeMap<String, u64>,
-}
-
-fn parse_args() -> Knobs {
-    let mut k = Knobs { tools: 1, step_ms: 100, exit_code: 3, ..Knobs::default() };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| args.next().unwrap_or_else(|| die(&format!("{name} needs a value")));
-        match a.as_str() {
-            "--banner" => k.banner = Some(value("--banner")),
-            "--grandchild" => k.grandchild = true,
-            "--ignore-sigterm" => k.ignore_sigterm = true,
-            "--stay-on-eof" => k.stay_on_eof = true,
-            "--exit-delay-ms" => k.exit_delay_ms = number(&value("--exit-delay-ms")),
-            "--last-words" => k.last_words = Some(value("--last-words")),
-            "--crash-on-call" => k.crash_on_call = true,
-            "--never-answer" => k.never_answer = true,
-            "--big-mib" => k.big_mib = Some(number(&value("--big-mib"))),
-            "--bad-utf8" => k.bad_utf8 = true,
-            "--ansi-stderr" => k.ansi_stderr = true,
-            "--tools" => k.tools = number(&value("--tools")) as usize,
-            "--filler-kib" => k.filler_kib = number(&value("--filler-kib")) as usize,
-            "--page-size" => k.page_size = Some(number(&value("--page-size")) as usize),
-            "--ask-ping" => k.ask_ping = true,
-            "--silent-unknown" => k.silent_unknown = true,
-            "--exit-on-unknown" => k.exit_on_unknown = true,
-            "--dual-era" => k.dual_era = true,
-            "--modern-only" => k.modern_only = true,
-            "--start-delay-ms" => k.start_delay_ms = number(&value("--start-delay-ms")),
-            "--progress-steps" => k.progress_steps = number(&value("--progress-steps")),
-            "--step-ms" => k.step_ms = number(&value("--step-ms")),
-            "--reply-delay-ms" => k.reply_delay_ms = number(&value("--reply-delay-ms")),
-            "--flood" => k.flood = number(&value("--flood")),
-            "--listen-end" => k.listen_end = Some(value("--listen-end")),
-            "--exit-after-ms" => k.exit_after_ms = Some(number(&value("--exit-after-ms"))),
-            "--exit-code" => k.exit_code = number(&value("--exit-code")) as i32,
-            "--record" => k.record = Some(value("--record")),
-            "--malformed-tools" => k.malformed_tools = true,
-            "--invalid-utf8-mib" => k.invalid_utf8_mib = number(&value("--invalid-utf8-mib")),
-            "--ask-many" => k.ask_many = number(&value("--ask-many")),
-            "--string-ids" => k.string_ids = true,
-            "--no-content" => k.no_content = true,
-            "--early-notification" => k.early_notification = true,
-            "--cursor-loop" => k.cursor_loop = true,
-            other => die(&format!("unknown option {other}")),
-        }
-    }
-    k
-}
-
-fn number(s: &str) -> u64 {
-    s.parse().unwrap_or_else(|_| die(&format!("{s:?} is not a number")))
-}
-
-fn die(msg: &str) -> ! {
-    eprintln!("sonde-fixture: {msg}");
-    std::process::exit(2)
 }
 
 fn send(out: &mut impl Write, v: &Value) {

@@ -1,0 +1,157 @@
+//! The wire log's own tests: appending, reopening, pages, exports, privacy.
+use super::*;
+use std::fs::{self, OpenOptions};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(text: &str) -> Entry {
+    Entry::new(1, Kind::Stderr, Direction::In).with_bytes(text.as_bytes())
+}
+
+#[test]
+fn an_export_redacts_secrets_in_every_field() {
+    let dir = temp_dir("export-every-field");
+    let log = WireLog::create_in(&dir).unwrap();
+    let secret = "s3cr\"et-Value";
+    // Bytes kept as base64 (not UTF-8), a lifecycle command line, a detail, a URL, a header.
+    let mut bytes = vec![0xff, 0xfe];
+    bytes.extend_from_slice(secret.as_bytes());
+    log.append(Entry::new(1, Kind::NonProtocol, Direction::In).with_bytes(&bytes));
+    let mut spawned = Entry::new(1, Kind::Lifecycle, Direction::Meta);
+    spawned.lifecycle =
+        Some(crate::lifecycle::Lifecycle::Spawned { pid: 1, command: format!("srv --key {secret}") });
+    log.append(spawned);
+    let mut http = Entry::new(1, Kind::Http, Direction::Out).with_detail(format!("GET with {secret}"));
+    http.http = Some(HttpInfo {
+        exchange: 1,
+        url: Some(format!("http://h/mcp?x={secret}")),
+        headers: vec![("X-Custom".into(), secret.into())],
+        ..HttpInfo::default()
+    });
+    log.append(http);
+    let path = dir.join("export.jsonl");
+    assert_eq!(export_jsonl(&log, &Filter::default(), &[secret.into()], &path).unwrap(), 3);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("s3cr"), "no form of the secret is left: {text}");
+    assert_eq!(text.matches("«redacted»").count(), 4, "{text}");
+    use base64::Engine;
+    let first: Entry = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let decoded = base64::engine::general_purpose::STANDARD.decode(first.base64.unwrap()).unwrap();
+    assert!(!String::from_utf8_lossy(&decoded).contains("s3cr"));
+    assert!(String::from_utf8_lossy(&decoded).contains("«redacted»"));
+}
+
+#[test]
+fn a_session_log_its_card_its_directory_and_an_export_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = temp_dir("private");
+    let log = WireLog::create_in(&dir.join("sessions")).unwrap();
+    log.append(stderr("hello"));
+    log.flush().unwrap();
+    assert_eq!(mode(&dir.join("sessions")), 0o700);
+    assert_eq!(mode(log.path()), 0o600);
+    assert_eq!(mode(&sessions::card_path(log.path())), 0o600);
+    let export = dir.join("export.jsonl");
+    export_jsonl(&log, &Filter::parse("").unwrap(), &[], &export).unwrap();
+    assert_eq!(mode(&export), 0o600);
+}
+
+#[test]
+fn last_stderr_is_the_latest_process_s_tail_of_one_connection_cleaned() {
+    let log = WireLog::create_in(&temp_dir("last-stderr")).unwrap();
+    let spawned = |conn| {
+        let mut e = Entry::new(conn, Kind::Lifecycle, Direction::Meta);
+        e.lifecycle = Some(crate::lifecycle::Lifecycle::Spawned { pid: 1, command: "x".into() });
+        e
+    };
+    log.append(spawned(1));
+    log.append(stderr("first process\r\n"));
+    log.append(spawned(1));
+    log.append(stderr("\u{1b}[31mError\u{1b}[0m: one\r\r\ntw"));
+    log.append(Entry::new(2, Kind::Stderr, Direction::In).with_bytes(b"other connection\n"));
+    log.append(stderr("o\r\nthree\r\n"));
+    assert_eq!(log.last_stderr(1, 20, 4096).unwrap(), ["Error: one", "two", "three"]);
+    assert_eq!(log.last_stderr(1, 2, 4096).unwrap(), ["two", "three"]);
+    assert_eq!(log.last_stderr(2, 20, 4096).unwrap(), ["other connection"]);
+    assert!(log.last_stderr(3, 20, 4096).unwrap().is_empty());
+}
+
+#[test]
+fn appended_entries_are_numbered_persisted_and_reopened() {
+    let dir = temp_dir("reopen");
+    let log = WireLog::create_in(&dir).unwrap();
+    for i in 0..10 {
+        assert_eq!(log.append(stderr(&format!("line {i}"))), i);
+    }
+    let path = log.path().to_owned();
+    log.flush().unwrap();
+    let reopened = WireLog::open(&path).unwrap();
+    assert_eq!(reopened.len(), 10);
+    let all = reopened.entries(&Filter::default()).unwrap();
+    assert_eq!(all[7].text.as_deref(), Some("line 7"));
+    assert_eq!(all[7].seq, 7);
+    assert_eq!(last_session(&dir).unwrap(), path);
+}
+
+#[test]
+fn pages_follow_seq_ranges_and_filters() {
+    let log = WireLog::create_in(&temp_dir("pages")).unwrap();
+    for i in 0..100 {
+        let e = if i % 10 == 0 {
+            Entry::new(2, Kind::Lifecycle, Direction::Meta).with_detail(format!("step {i}"))
+        } else {
+            stderr(&format!("noise {i}"))
+        };
+        log.append(e);
+    }
+    let page = log.page(10, 50, &Filter::default(), 15).unwrap();
+    assert_eq!(page.entries.first().unwrap().seq, 10);
+    assert_eq!(page.entries.len(), 15);
+    assert_eq!(page.next, Some(25));
+    let lifecycle = log.page(0, u64::MAX, &Filter::parse("kind:lifecycle").unwrap(), 100).unwrap();
+    assert_eq!(lifecycle.entries.len(), 10);
+    assert_eq!(lifecycle.next, None);
+    let text = log.entries(&Filter::parse("noise 42").unwrap()).unwrap();
+    assert_eq!(text.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![42]);
+}
+
+#[test]
+fn a_partial_last_line_left_by_a_crash_is_skipped_on_open() {
+    let dir = temp_dir("partial");
+    let log = WireLog::create_in(&dir).unwrap();
+    log.append(stderr("whole"));
+    log.flush().unwrap();
+    let path = log.path().to_owned();
+    drop(log);
+    let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+    f.write_all(b"{\"seq\":1,\"ti").unwrap();
+    assert_eq!(WireLog::open(&path).unwrap().len(), 1);
+}
+
+#[test]
+fn exports_redact_secrets() {
+    let log = WireLog::create_in(&temp_dir("export")).unwrap();
+    log.append(stderr("token=sk-live-1234 ok"));
+    log.append(stderr("nothing here"));
+    let path = temp_dir("export-out").with_extension("jsonl");
+    let n = export_jsonl(&log, &Filter::default(), &["sk-live-1234".into()], &path).unwrap();
+    assert_eq!(n, 2);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("sk-live-1234") && text.contains("token=«redacted» ok"), "{text}");
+}
+
+#[test]
+fn the_flusher_writes_without_being_asked() {
+    let log = WireLog::create_in(&temp_dir("flusher")).unwrap();
+    log.append(stderr("soon on disk"));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while fs::read_to_string(log.path()).unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the entry never reached the file");
+        std::thread::yield_now();
+    }
+}
