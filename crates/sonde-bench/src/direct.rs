@@ -43,6 +43,20 @@ impl Direct {
         self.stdin.flush().unwrap();
     }
 
+    /// `n` sequential `tools/call`s of `echo`, ids 1 to `n`: each one's round trip in ms.
+    pub fn echo_calls(&mut self, n: usize) -> Vec<f64> {
+        let mut ms = Vec::with_capacity(n);
+        for i in 1..=n as u64 {
+            let started = std::time::Instant::now();
+            self.send(&format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}}}}}}"#
+            ));
+            self.read_until_id(i);
+            ms.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        ms
+    }
+
     /// Reads and parses lines until the reply with `id`; returns how many lines were read.
     pub fn read_until_id(&mut self, id: u64) -> u64 {
         let mut lines = 0;

@@ -26,15 +26,7 @@ fn client(proxied: bool, home: &std::path::Path, args: &[&str]) -> Direct {
 
 /// `n` sequential echo calls; their latencies in ms, sorted.
 fn sequential(d: &mut Direct, n: usize) -> Vec<f64> {
-    let mut ms = Vec::with_capacity(n);
-    for i in 1..=n as u64 {
-        let started = Instant::now();
-        d.send(&format!(
-            r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}}}}}}"#
-        ));
-        d.read_until_id(i);
-        ms.push(started.elapsed().as_secs_f64() * 1000.0);
-    }
+    let mut ms = d.echo_calls(n);
     ms.sort_by(f64::total_cmp);
     ms
 }

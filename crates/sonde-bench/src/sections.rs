@@ -92,16 +92,7 @@ pub fn overhead(report: &mut Report, n: usize) {
         hub.disconnect(id).await.unwrap();
         times
     });
-    let mut direct = Direct::start(&[]);
-    let mut direct_ms = Vec::with_capacity(n);
-    for i in 1..=n as u64 {
-        let started = Instant::now();
-        direct.send(&format!(
-            r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}}}}}}"#
-        ));
-        direct.read_until_id(i);
-        direct_ms.push(started.elapsed().as_secs_f64() * 1000.0);
-    }
+    let mut direct_ms = Direct::start(&[]).echo_calls(n);
     let (core_total, direct_total): (f64, f64) = (core_ms.iter().sum(), direct_ms.iter().sum());
     core_ms.sort_by(f64::total_cmp);
     direct_ms.sort_by(f64::total_cmp);

@@ -210,17 +210,11 @@ fn arguments_are_taken_as_people_type_them() {
     let at_file = with_demo(&home, &["call", "add", "--args", &format!("@{}", file.display()), "--json"]);
     assert_eq!(stdout_json(&at_file)["structuredContent"]["sum"], 3.0, "{at_file:?}");
 
-    let mut child = Command::new(SONDE)
-        .args(["call", "add", "--args", "-", "--json", "--", SONDE, "demo-server"])
-        .env("XDG_DATA_HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), br#"{"a": 3, "b": 4}"#).unwrap();
-    let from_stdin = child.wait_with_output().unwrap();
+    let from_stdin = support::with_stdin(
+        Command::new(SONDE).args(["call", "add", "--args", "-", "--json", "--", SONDE, "demo-server"]),
+        &home,
+        br#"{"a": 3, "b": 4}"#,
+    );
     assert_eq!(stdout_json(&from_stdin)["structuredContent"]["sum"], 7.0, "{from_stdin:?}");
 
     let bare = with_demo(&home, &["call", "add", "npx"]);

@@ -6,7 +6,7 @@
 
 mod support;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -37,16 +37,7 @@ fn client_bytes() -> Vec<u8> {
 
 /// Runs `command` with `input` on stdin and returns its stdout and stderr.
 fn run_with(command: &mut Command, home: &Path, input: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let mut child = command
-        .env("XDG_DATA_HOME", home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = support::with_stdin(command, home, input);
     (out.stdout, out.stderr)
 }
 

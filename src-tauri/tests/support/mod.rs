@@ -15,29 +15,25 @@ use tauri::webview::InvokeRequest;
 use tauri::{WebviewWindow, WebviewWindowBuilder};
 
 pub fn sonde_cli() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "sonde-cli"])
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-    target.join("debug/sonde")
+    built("sonde-cli", "sonde")
 }
 
 pub fn fixture() -> PathBuf {
+    built("sonde-fixture", "sonde-fixture")
+}
+
+/// Builds `package` of the workspace and returns its `binary`.
+fn built(package: &str, binary: &str) -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let status = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "sonde-fixture"])
+        .args(["build", "--quiet", "-p", package])
         .current_dir(&root)
         .status()
         .unwrap();
     assert!(status.success());
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-    target.join("debug/sonde-fixture")
+    target.join("debug").join(binary)
 }
 
 pub fn app(name: &str) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {

@@ -25,6 +25,20 @@ pub fn sonde(home: &Path, args: &[&str]) -> Output {
         .expect("run sonde")
 }
 
+/// Runs `command` in the data home `home` with `input` on its stdin, and waits for it.
+pub fn with_stdin(command: &mut Command, home: &Path, input: &[u8]) -> Output {
+    let mut child = command
+        .env("XDG_DATA_HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run it");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// `sonde ARGS -- sonde demo-server`.
 pub fn with_demo(home: &Path, args: &[&str]) -> Output {
     let mut all = args.to_vec();
