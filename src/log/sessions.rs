@@ -177,6 +177,24 @@ pub(super) fn writer_holds(file: &File) -> bool {
     io::Error::last_os_error().raw_os_error() == Some(libc::EWOULDBLOCK)
 }
 
+/// Blocks until no writer holds the lock on the file `file` reads (at once when none does),
+/// then lets go of the shared lock it took to know. On a file system without `flock` it
+/// returns at once, as [`writer_holds`] says no writer there.
+pub(super) fn wait_for_writer(file: &File) {
+    loop {
+        // SAFETY: as in `lock_for_writing`; a blocking shared lock waits for the writer's to go.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH) } == 0 {
+            // SAFETY: as above; releases the shared lock just taken.
+            unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_UN) };
+            return;
+        }
+        // A signal handled on this thread interrupts the wait; the writer may still be there.
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+    }
+}
+
 fn is_session(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "jsonl")
 }

@@ -59,38 +59,54 @@ impl WireLog {
 }
 
 /// What keeps a session written by another process followed: dropped with its log, it stops
-/// the watch, and the thread waiting on it ends.
+/// the watch, and the thread waiting on it ends once the writer has let go too.
 pub(super) struct Tailer {
     _watcher: notify::RecommendedWatcher,
 }
 
+/// Why the tail thread wakes.
+enum Wake {
+    /// The kernel says the file changed.
+    Changed,
+    /// The writer let go of its lock: whatever it wrote is in the file.
+    WriterGone,
+}
+
 /// Indexes what the writer appends each time the file changes, until the writer lets go of its
 /// lock (it finished, or its process ended however it ended) or the log is dropped.
+///
+/// The end is heard by a second thread that blocks on the lock itself, not read from the close
+/// event: the kernel reports a file closed before it releases the lock on it, so a look at the
+/// lock on that event can still find it held, and no later event would come to look again.
 pub(super) fn spawn_tailer(log: &Arc<WireLog>) -> std::io::Result<Tailer> {
-    let (changed, changes) = mpsc::channel();
+    let (wake, wakes) = mpsc::channel();
+    let changed = wake.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        let _ = changed.send(event.is_ok());
+        if event.is_ok() {
+            let _ = changed.send(Wake::Changed);
+        }
     })
     .map_err(std::io::Error::other)?;
     watcher.watch(log.path(), notify::RecursiveMode::NonRecursive).map_err(std::io::Error::other)?;
+    // A first look once the watch is in place: the writer may have appended just before it.
+    let _ = wake.send(Wake::Changed);
+    let lock_file = std::fs::File::open(log.path())?;
+    std::thread::Builder::new().name("wire-log-writer".into()).spawn(move || {
+        sessions::wait_for_writer(&lock_file);
+        let _ = wake.send(Wake::WriterGone);
+    })?;
     let log: Weak<WireLog> = Arc::downgrade(log);
     std::thread::Builder::new().name("wire-log-tail".into()).spawn(move || {
-        // A first look once the watch is in place: the writer may have ended just before it.
-        let mut change = Ok(true);
-        while change.is_ok() {
+        // Ends when the log is dropped (at the next wake-up) or its writer has gone.
+        while let Ok(wake) = wakes.recv() {
             let Some(log) = log.upgrade() else { return };
-            // As in `open`: the lock first, then the file, so the last look reads everything.
-            let writing = sessions::writer_holds(&log.reader);
             // A read that fails (the file is gone, say) is tried again on the next change; the
             // entries indexed so far stay readable.
             let _ = log.catch_up();
-            if !writing {
+            if let Wake::WriterGone = wake {
                 log.end_growth();
                 return;
             }
-            drop(log);
-            // Ends with an error once the watcher is dropped, with its log.
-            change = changes.recv();
         }
     })?;
     Ok(Tailer { _watcher: watcher })
@@ -157,6 +173,37 @@ mod tests {
         .expect("the follower hears the end within 10 s");
         assert!(matches!(&rest[..], [Followed::Entry(e)] if e.seq == 21), "{rest:?}");
         assert_eq!(reader.len(), 22);
+    }
+
+    #[tokio::test]
+    async fn a_writer_that_lets_go_of_its_lock_last_is_heard_to_end() {
+        // The lock is held on a descriptor of its own, as a process's may outlive the one it
+        // writes with: the kernel says "closed" for the writes before the lock goes, and the
+        // lock's going says nothing to a file watch.
+        let dir = temp_dir("lock-last");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("session.jsonl");
+        let mut entry = note(0);
+        entry.seq = 0;
+        std::fs::write(&path, format!("{}\n", serde_json::to_string(&entry).unwrap())).unwrap();
+        let lock = std::fs::File::open(&path).unwrap();
+        sessions::lock_for_writing(&lock);
+        let reader = WireLog::open(&path).unwrap();
+        assert_eq!(reader.len(), 1);
+        let mut follow = reader.follow();
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        entry = note(1);
+        entry.seq = 1;
+        file.write_all(format!("{}\n", serde_json::to_string(&entry).unwrap()).as_bytes()).unwrap();
+        drop(file);
+        let deadline = Duration::from_secs(10);
+        match tokio::time::timeout(deadline, follow.next()).await {
+            Ok(Some(Followed::Entry(e))) => assert_eq!(e.seq, 1),
+            other => panic!("expected the appended entry, got {other:?}"),
+        }
+        drop(lock);
+        let end = tokio::time::timeout(deadline, follow.next()).await;
+        assert!(matches!(end, Ok(None)), "the follower hears the end within 10 s: {end:?}");
     }
 
     #[tokio::test]
