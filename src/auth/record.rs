@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use super::progress::Flows;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
-use crate::transport::is_secret_name;
 use crate::transport::sse::error_chain;
 
 /// The steps of a flow, as the log and the window name them.
@@ -198,11 +197,5 @@ impl Recorder {
 }
 
 fn redacted(headers: &[(String, String)]) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            let value = if is_secret_name(name) { super::redact::REDACTED.to_owned() } else { value.clone() };
-            (name.clone(), value)
-        })
-        .collect()
+    crate::transport::recorded_headers(headers, |_| false)
 }

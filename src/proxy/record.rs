@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::connection::classify;
-use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::wire::{Message, Piece, RequestId};
 
 /// A request seen going one way, waiting for its reply from the other side.
@@ -20,6 +20,8 @@ struct Asked {
     seq: u64,
     method: String,
     at: Instant,
+    /// The request was made in 2026-07-28 (its result is judged by that era's shapes).
+    modern: bool,
 }
 
 pub struct Recorder {
@@ -30,10 +32,8 @@ pub struct Recorder {
     client_asked: HashMap<RequestId, Asked>,
     /// The server's requests, by id, until the client answers.
     server_asked: HashMap<RequestId, Asked>,
-    /// The client speaks 2026-07-28 (its requests carry the modern `_meta`).
-    modern: bool,
-    /// The log says who the client is.
-    named: bool,
+    /// The client the log last named: an HTTP proxy may serve several in turn.
+    named: Option<String>,
 }
 
 impl Recorder {
@@ -44,24 +44,24 @@ impl Recorder {
             max_line,
             client_asked: HashMap::new(),
             server_asked: HashMap::new(),
-            modern: false,
-            named: false,
+            named: None,
         }
     }
 
-    /// Says in the log who the client is, once, from the first request that names it
-    /// (`initialize`'s `clientInfo`, or 2026-07-28's `_meta`).
+    /// Says in the log who the client is, from the requests that name it (`initialize`'s
+    /// `clientInfo`, or 2026-07-28's `_meta`), each time that changes.
     fn name_client(&mut self, params: Option<&Value>) {
-        if self.named {
-            return;
-        }
         let info = params.and_then(|p| {
             p.get("clientInfo").or_else(|| p.pointer("/_meta/io.modelcontextprotocol~1clientInfo"))
         });
         let Some(name) = info.and_then(|i| i.get("name")).and_then(Value::as_str) else { return };
         let version = info.and_then(|i| i.get("version")).and_then(Value::as_str).unwrap_or("?");
-        self.named = true;
-        self.log.set_client(format!("{name} {version}"));
+        let client = format!("{name} {version}");
+        if self.named.as_ref() == Some(&client) {
+            return;
+        }
+        self.named = Some(client.clone());
+        self.log.set_client(client);
         let detail = format!("the client is {name} {version} (from its clientInfo)");
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }
@@ -87,9 +87,22 @@ impl Recorder {
                 return;
             }
         };
+        self.line(line, terminated, dir, None);
+    }
+
+    /// Records one whole message a transport carried (an HTTP body, an SSE event's data), with
+    /// the exchange it came in.
+    pub fn message(&mut self, bytes: Vec<u8>, dir: Direction, http: HttpInfo) {
+        self.line(bytes, true, dir, Some(http));
+    }
+
+    fn line(&mut self, line: Vec<u8>, terminated: bool, dir: Direction, http: Option<HttpInfo>) {
         let inbound = classify(self.conn, line, terminated);
         let mut entry = inbound.entry;
         entry.dir = dir;
+        if http.is_some() {
+            entry.http = http;
+        }
         if dir == Direction::Out {
             // The rules judge the server; what the client wrote is recorded as it is.
             entry.findings.clear();
@@ -103,15 +116,14 @@ impl Recorder {
         };
         match (&message, dir) {
             (Message::Request { id, method, params }, _) => {
-                if dir == Direction::Out && !self.modern {
-                    self.modern = method == "server/discover"
-                        || params.as_ref().is_some_and(crate::era::carries_modern_meta);
-                }
+                // Each request says its era: 2026-07-28's all carry the modern `_meta`.
+                let modern = method == "server/discover"
+                    || params.as_ref().is_some_and(crate::era::carries_modern_meta);
                 let seq = self.log.append(entry);
                 if dir == Direction::Out {
                     self.name_client(params.as_ref());
                 }
-                let asked = Asked { seq, method: method.clone(), at: Instant::now() };
+                let asked = Asked { seq, method: method.clone(), at: Instant::now(), modern };
                 let waiting =
                     if dir == Direction::Out { &mut self.client_asked } else { &mut self.server_asked };
                 waiting.insert(id.clone(), asked);
@@ -129,7 +141,7 @@ impl Recorder {
                         entry.findings.extend(crate::diagnose::result_shape(
                             &asked.method,
                             result,
-                            self.modern,
+                            asked.modern,
                         ));
                     }
                 }

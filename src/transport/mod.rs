@@ -46,6 +46,28 @@ pub fn is_secret_name(name: &str) -> bool {
         || ["token", "secret", "api-key", "apikey", "password"].iter().any(|w| lower.contains(w))
 }
 
+/// Headers as Sonde records them: the values of secret ones (by name, or by `marked`) replaced
+/// by `[redacted]`, and a redirect's target shown as [`shown_url_text`] shows a URL.
+pub fn recorded_headers(
+    headers: &[(String, String)],
+    marked: impl Fn(&str) -> bool,
+) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let value = if is_secret_name(name) || marked(name) {
+                REDACTED.to_owned()
+            } else if name.eq_ignore_ascii_case("location") {
+                // A redirect's target may carry a token in its query.
+                shown_url_text(value)
+            } else {
+                value.clone()
+            };
+            (name.clone(), value)
+        })
+        .collect()
+}
+
 /// What stands in for a secret in what Sonde records.
 pub const REDACTED: &str = "[redacted]";
 

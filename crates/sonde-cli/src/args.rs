@@ -249,17 +249,25 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Stand between a client and a stdio server, recording every line: put `sonde proxy --`
+    /// Stand between a client and a server, recording every message. stdio: put `sonde proxy --`
     /// before the server's command in the client's config. Bytes pass through unchanged both
     /// ways; the server gets the environment and working directory the client gave the proxy;
     /// its stderr is copied to the proxy's stderr. When the client closes stdin the server is
-    /// stopped with the shutdown ladder; the proxy exits with the server's exit code.
+    /// stopped with the shutdown ladder; the proxy exits with the server's exit code. HTTP:
+    /// `sonde proxy --listen 127.0.0.1:PORT --url URL`, then point the client at the same path
+    /// on http://127.0.0.1:PORT; requests and streams are forwarded as they come.
     Proxy {
         /// A name for the session (default: the client's name from its clientInfo).
         #[arg(long, value_name = "NAME")]
         name: Option<String>,
+        /// Serve HTTP on this loopback address (port 0 picks a free one) and forward to --url.
+        #[arg(long, value_name = "ADDR", requires = "url", conflicts_with = "command")]
+        listen: Option<std::net::SocketAddr>,
+        /// The Streamable HTTP (or 2024-11-05 SSE) server the HTTP proxy forwards to.
+        #[arg(long, value_name = "URL", requires = "listen")]
+        url: Option<String>,
         /// The server command line, after `--`.
-        #[arg(last = true, value_name = "CMD", required = true)]
+        #[arg(last = true, value_name = "CMD", required_unless_present = "listen")]
         command: Vec<String>,
     },
     /// Route a client's stdio servers through `sonde proxy`, so every session it has with them

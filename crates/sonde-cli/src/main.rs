@@ -56,11 +56,18 @@ fn main() {
         args::Command::Auth { action: args::AuthAction::Logout { url } } => auth::logout(url.as_deref()),
         // One thread: a request through the proxy crosses no thread, and the recorder runs
         // between chunks (a second worker cost each request tens of microseconds in wakeups).
-        args::Command::Proxy { name, command } => tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("start the async runtime")
-            .block_on(proxy::run(&cli.global, name, command)),
+        args::Command::Proxy { name, listen, url, command } => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("start the async runtime");
+            match (listen, url) {
+                (Some(listen), Some(url)) => {
+                    runtime.block_on(proxy::run_http(&cli.global, name, listen, &url))
+                }
+                _ => runtime.block_on(proxy::run(&cli.global, name, command)),
+            }
+        }
         command => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)

@@ -1,14 +1,18 @@
 //! `sonde proxy -- CMD`: the server a client's config names, run behind Sonde. stdout is the
 //! client's protocol stream, so Sonde says nothing there; its own words (the session log's path)
-//! and the server's stderr go to stderr.
+//! and the server's stderr go to stderr. `sonde proxy --listen ADDR --url URL`: the same for an
+//! HTTP server, which the proxy reaches and never runs.
 //!
-//! Owns: turning the command line into the proxy's spawn, the signals that stop it, and the
-//! exit code. Refuses: the pass-through itself (`sonde_core::proxy`).
+//! Owns: turning the command line into the proxy's spawn or listener, the signals that stop
+//! it, and the exit code. Refuses: the pass-through itself (`sonde_core::proxy`).
 
 use sonde_core::lifecycle::ExitInfo;
 use sonde_core::log::{Direction, Entry, Kind};
 use sonde_core::process::{Graces, SpawnSpec};
-use sonde_core::proxy::stdio;
+use std::net::SocketAddr;
+
+use sonde_core::proxy::{http, stdio};
+use sonde_core::transport;
 
 use crate::args::Global;
 use crate::echo::{self, Echo};
@@ -40,16 +44,9 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         stdin: std::time::Duration::from_millis(global.grace_stdin),
         term: std::time::Duration::from_millis(global.grace_term),
     };
-    let stop = async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .expect("SIGTERM handler");
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    };
     let (client_in, client_out) = stdio::client_streams();
-    let ended = stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, stop).await;
+    let ended =
+        stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, stopped()).await;
     let _ = stop_echo.send(());
     let _ = echoing.await;
     let _ = log.flush();
@@ -60,6 +57,65 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
             errln!("sonde: could not start {}: {e}", spec.command_line());
             FAILED
         }
+    }
+}
+
+/// Serves HTTP on `listen`, forwarding to `url`, until Ctrl+C or SIGTERM.
+pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr, url: &str) -> i32 {
+    let upstream = match url::Url::parse(url) {
+        Ok(u) if ["http", "https"].contains(&u.scheme()) => u,
+        Ok(u) => {
+            errln!("sonde: --url must be http or https, not {}:", u.scheme());
+            return USAGE;
+        }
+        Err(e) => {
+            errln!("sonde: --url {}: {e}", transport::shown_url_text(url));
+            return USAGE;
+        }
+    };
+    let listener = match http::bind(listen).await {
+        Ok(listener) => listener,
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            errln!("sonde: --listen {e}");
+            return USAGE;
+        }
+        Err(e) => {
+            errln!("sonde: cannot listen on {listen}: {e}");
+            return FAILED;
+        }
+    };
+    let Some(log) = crate::run::session_log() else { return FAILED };
+    errln!("sonde: session log {}", log.path().display());
+    if let Some(name) = name {
+        log.append(
+            Entry::new(http::CONN, Kind::Note, Direction::Meta)
+                .with_detail(format!("proxy session {name:?}")),
+        );
+    }
+    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
+    errln!(
+        "sonde: point the client at http://{local}{} (forwarded to {})",
+        upstream.path(),
+        transport::shown_url(&upstream)
+    );
+    let served = http::serve(listener, upstream, log.clone(), global.max_line, stopped()).await;
+    let _ = log.flush();
+    match served {
+        Ok(()) => 0,
+        Err(e) => {
+            errln!("sonde: the proxy stopped: {e}");
+            FAILED
+        }
+    }
+}
+
+/// Resolves on Ctrl+C or SIGTERM.
+async fn stopped() {
+    let mut term =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
     }
 }
 

@@ -39,7 +39,7 @@ use super::{Options, Request, RequestError, Responder, Status};
 use crate::era::Era;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::process::{duration_words, ExitInfo};
-use crate::transport::{is_secret_name, shown_url, shown_url_text, sse, HttpMode, HttpTarget};
+use crate::transport::{shown_url, shown_url_text, sse, HttpMode, HttpTarget};
 use crate::wire::{Message, RequestId};
 use authorize::Auth;
 use state::{Exchange, Outbox, Purpose, Resume, Session, Streams};

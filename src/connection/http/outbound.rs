@@ -123,24 +123,11 @@ impl Loop {
         self.spine.log.append(entry)
     }
 
-    /// Headers as recorded: the values of secret ones are replaced.
+    /// Headers as recorded: the values of secret ones (and those the user marked) are replaced.
     pub(super) fn redacted(&self, headers: &[(String, String)]) -> Vec<(String, String)> {
-        headers
-            .iter()
-            .map(|(name, value)| {
-                let secret = is_secret_name(name)
-                    || self.target.headers.iter().any(|h| h.secret && h.name.eq_ignore_ascii_case(name));
-                let value = if secret {
-                    crate::transport::REDACTED.to_owned()
-                } else if name.eq_ignore_ascii_case("location") {
-                    // A redirect's target may carry a token in its query.
-                    crate::transport::shown_url_text(value)
-                } else {
-                    value.clone()
-                };
-                (name.clone(), value)
-            })
-            .collect()
+        crate::transport::recorded_headers(headers, |name| {
+            self.target.headers.iter().any(|h| h.secret && h.name.eq_ignore_ascii_case(name))
+        })
     }
 
     pub(super) fn start_exchange(&mut self, out: Outgoing, purpose: Purpose) {
