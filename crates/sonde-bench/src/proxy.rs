@@ -1,6 +1,6 @@
 //! `sonde proxy` against a direct pipe to the same server (issue 15): the latency it adds to
 //! sequential requests, and its throughput on a flood of notifications. Each figure is the
-//! median of five interleaved rounds (proxy, then direct), printed with its min–max.
+//! median of eleven interleaved rounds (proxy, then direct), printed with its min–max.
 
 use std::process::Command;
 use std::time::Instant;
@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::direct::Direct;
 use crate::figures::{percentile, Report, Row};
 
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 11;
 
 /// A client on the fixture run with `args`, through `sonde proxy` when `proxied`; the proxy's
 /// session log goes to `home`.

@@ -44,7 +44,13 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         stdin: std::time::Duration::from_millis(global.grace_stdin),
         term: std::time::Duration::from_millis(global.grace_term),
     };
-    let (client_in, client_out) = stdio::client_streams();
+    let (client_in, client_out) = match stdio::client_streams() {
+        Ok(streams) => streams,
+        Err(e) => {
+            errln!("sonde: cannot use the proxy's stdin and stdout: {e}");
+            return FAILED;
+        }
+    };
     let ended =
         stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, stopped()).await;
     let _ = stop_echo.send(());
