@@ -29,11 +29,17 @@ const CHUNK: usize = 64 * 1024;
 /// the proxy's memory (at most 64 KiB each), far past any burst a server sends.
 const BACKLOG: usize = 4096;
 
-/// How long the recorder lets chunks gather once one has woken it.
+/// How long the recorder lets chunks gather once one has woken it while they stream.
 const COALESCE: std::time::Duration = std::time::Duration::from_millis(5);
 
-/// A chunk passed on, for the recorder: which way it went, and its bytes.
-type Passed = (Direction, Vec<u8>);
+/// What the recorder is handed, in the order it happened.
+enum Passed {
+    /// A chunk passed on: which way it went, and its bytes.
+    Chunk(Direction, Vec<u8>),
+    /// Answered once everything handed over before it is recorded: a lifecycle event recorded
+    /// after that comes after the bytes that preceded it on the wire.
+    Barrier(oneshot::Sender<()>),
+}
 
 /// Runs `spec` behind the client's `client_in` and `client_out` (the proxy's own stdin and
 /// stdout) until the server has ended and its group is gone, and everything passed on is
@@ -65,6 +71,18 @@ pub async fn run(
     // What wakes the client's direction when the proxy is told to stop, or the server has gone.
     let (stop_read, stop_write) = pipe()?;
     let (client_gone, client_went) = oneshot::channel::<OwnedFd>();
+    let recorded_so_far = {
+        let passed = passed.clone();
+        move || {
+            let passed = passed.clone();
+            async move {
+                let (done, recorded) = oneshot::channel();
+                if passed.send(Passed::Barrier(done)).await.is_ok() {
+                    let _ = recorded.await;
+                }
+            }
+        }
+    };
     let copier = Copier { passed: passed.clone(), log: log.clone() };
     std::thread::Builder::new().name("sonde-proxy-in".into()).spawn(move || {
         let server_in = copier.copy(client_in, server_in, Some(stop_read), Direction::Out);
@@ -81,6 +99,7 @@ pub async fn run(
             // The client went (or the copy failed): step one of the ladder is closing the
             // server's stdin, which the client's direction hands back for it.
             if let Ok(server_in) = client_went.await {
+                recorded_so_far().await;
                 process.stdin_closing(graces);
                 drop(server_in);
             }
@@ -94,6 +113,7 @@ pub async fn run(
             tokio::select! {
                 // The server closed its stdout: it is going by itself (or was killed).
                 () = &mut to_client => {
+                    recorded_so_far().await;
                     process.note_stdout_closed();
                     break;
                 }
@@ -115,6 +135,7 @@ pub async fn run(
         wake(&stop_write);
         exit
     };
+    drop(recorded_so_far);
     let _ = recording.await;
     Ok(exit)
 }
@@ -123,20 +144,33 @@ pub async fn run(
 /// order the chunks were passed on.
 fn record(mut chunks: mpsc::Receiver<Passed>, mut recorder: Recorder, max_line: usize) {
     let (mut from_client, mut from_server) = (FrameSplitter::new(max_line), FrameSplitter::new(max_line));
+    let mut streaming = false;
     while let Some(first) = chunks.blocking_recv() {
-        // Woken by a chunk, the recorder lets the chunks that follow gather before it records
-        // them all: its thread then wakes once per COALESCE, not once per chunk, and the copy
-        // threads stop paying a futex wake for each chunk they pass on (on two cores that
-        // was a fifth of the proxy's throughput). The log lags the wire by at most this.
-        std::thread::sleep(COALESCE);
-        let mut next = Some(first);
-        while let Some((dir, bytes)) = next {
-            let splitter = if dir == Direction::Out { &mut from_client } else { &mut from_server };
-            for piece in splitter.push(&bytes) {
-                recorder.piece(piece, dir);
+        // While chunks come faster than they are recorded (a stream, a flood), the recorder
+        // lets them gather before it records them all: its thread then wakes once per
+        // COALESCE, not once per chunk, and the copy threads stop paying a futex wake for each
+        // chunk they pass on (on two cores that was a fifth of the proxy's throughput). A
+        // chunk after a pause (a request, its reply) is recorded at once.
+        if streaming {
+            std::thread::sleep(COALESCE);
+        }
+        let (mut next, mut handled) = (Some(first), 0);
+        while let Some(passed) = next {
+            match passed {
+                Passed::Chunk(dir, bytes) => {
+                    let splitter = if dir == Direction::Out { &mut from_client } else { &mut from_server };
+                    for piece in splitter.push(&bytes) {
+                        recorder.piece(piece, dir);
+                    }
+                    handled += 1;
+                }
+                Passed::Barrier(done) => {
+                    let _ = done.send(());
+                }
             }
             next = chunks.try_recv().ok();
         }
+        streaming = handled > 1;
     }
     for (splitter, dir) in [(&mut from_client, Direction::Out), (&mut from_server, Direction::In)] {
         if let Some(piece) = splitter.finish() {
@@ -189,7 +223,7 @@ impl Copier {
                     open = false;
                 }
             }
-            let _ = self.passed.blocking_send((dir, buf[..n].to_vec()));
+            let _ = self.passed.blocking_send(Passed::Chunk(dir, buf[..n].to_vec()));
         }
         to
     }

@@ -69,7 +69,15 @@ fn bytes_pass_through_unchanged_and_every_line_is_recorded_both_ways() {
     assert_eq!(call.answers, Some(sent[3].seq));
     assert_eq!(call.summary.as_ref().unwrap().method.as_deref(), Some("tools/call"));
     assert!(call.latency_ms.is_some());
-    let steps: Vec<String> = entries(&log, "kind:lifecycle").into_iter().filter_map(|e| e.detail).collect();
+    // The log keeps the wire's order: every line the client wrote comes before the server's
+    // stdin was closed behind it.
+    let lifecycle = entries(&log, "kind:lifecycle");
+    let closed = lifecycle
+        .iter()
+        .find(|e| e.detail.as_deref().is_some_and(|d| d.starts_with("closed stdin")))
+        .unwrap();
+    assert!(sent.iter().all(|e| e.seq < closed.seq), "{sent:#?} {closed:#?}");
+    let steps: Vec<String> = lifecycle.into_iter().filter_map(|e| e.detail).collect();
     // The fixture stops reading at the invalid UTF-8 line (Rust's `lines()`), racing the
     // client's end; either way the server is reaped and its group emptied.
     assert!(steps.iter().any(|d| d.starts_with("server exited with code 0")), "{steps:?}");
