@@ -69,19 +69,33 @@ fn bytes_pass_through_unchanged_and_every_line_is_recorded_both_ways() {
     assert_eq!(call.answers, Some(sent[3].seq));
     assert_eq!(call.summary.as_ref().unwrap().method.as_deref(), Some("tools/call"));
     assert!(call.latency_ms.is_some());
-    // The log keeps the wire's order: every line the client wrote comes before the server's
-    // stdin was closed behind it.
-    let lifecycle = entries(&log, "kind:lifecycle");
-    let closed = lifecycle
-        .iter()
-        .find(|e| e.detail.as_deref().is_some_and(|d| d.starts_with("closed stdin")))
-        .unwrap();
-    assert!(sent.iter().all(|e| e.seq < closed.seq), "{sent:#?} {closed:#?}");
-    let steps: Vec<String> = lifecycle.into_iter().filter_map(|e| e.detail).collect();
+    let steps: Vec<String> = entries(&log, "kind:lifecycle").into_iter().filter_map(|e| e.detail).collect();
     // The fixture stops reading at the invalid UTF-8 line (Rust's `lines()`), racing the
     // client's end; either way the server is reaped and its group emptied.
     assert!(steps.iter().any(|d| d.starts_with("server exited with code 0")), "{steps:?}");
     assert!(steps.last().is_some_and(|d| d.ends_with("is empty; shutdown complete")), "{steps:?}");
+}
+
+#[test]
+fn the_log_keeps_the_wire_s_order_to_the_end() {
+    let home = support::data_home("proxy-order");
+    // The opening exchange and a call, then the client closes its side: the fixture answers
+    // all and exits once its stdin is closed.
+    let input: Vec<u8> =
+        client_bytes().split(|&b| b == b'\n').take(4).flat_map(|l| [l, b"\n"].concat()).collect();
+    let (proxied, stderr) =
+        run_with(Command::new(SONDE).arg("proxy").arg("--").arg(fixture_bin()), &home, &input);
+    assert!(!proxied.is_empty());
+    let log = session_path(&stderr);
+    let sent = entries(&log, "dir:out");
+    assert_eq!(sent.len(), 4, "{sent:#?}");
+    let lifecycle = entries(&log, "kind:lifecycle");
+    let closed =
+        lifecycle.iter().find(|e| e.detail.as_deref().is_some_and(|d| d.starts_with("closed stdin")));
+    let closed =
+        closed.unwrap_or_else(|| panic!("the client's end closes the server's stdin: {lifecycle:#?}"));
+    // Every line the client wrote was recorded before its end closed the server's stdin.
+    assert!(sent.iter().all(|e| e.seq < closed.seq), "{sent:#?} {closed:#?}");
 }
 
 /// The Python SDK client's answer, launching `command` itself.
