@@ -248,18 +248,58 @@ impl Filter {
             && self.diag.is_none_or(|least| row.diag.is_some_and(|worst| worst >= least))
     }
 
-    /// The free-text part, on a whole entry.
+    /// The free-text part, on a whole entry. An ASCII needle is matched ignoring ASCII case
+    /// only, as [`TextFinder`] finds it in the file; any other ignoring Unicode case.
     pub fn matches_text(&self, entry: &Entry) -> bool {
         let Some(needle) = &self.text else {
             return true;
         };
-        let found = |s: &str| s.to_lowercase().contains(needle.as_str());
+        let found = |s: &str| {
+            if needle.is_ascii() {
+                s.to_ascii_lowercase().contains(needle.as_str())
+            } else {
+                s.to_lowercase().contains(needle.as_str())
+            }
+        };
         // Bytes that are not UTF-8 are kept as base64, whose letters mean nothing to a reader.
         let in_bytes = match &entry.text {
             Some(text) => found(text),
             None => entry.bytes().is_some_and(|b| found(&String::from_utf8_lossy(&b))),
         };
         in_bytes || entry.detail.as_deref().is_some_and(found)
+    }
+}
+
+/// What finds the lines of a session file that may match a free-text filter without decoding
+/// them: the needle as it stands in a recorded line, and `"base64":`, the field whose bytes
+/// only decoding can search, both in lines made ASCII lower case first (a plain substring
+/// search runs at memory speed, where one that ignores case does not).
+///
+/// It is sound only for a needle that a line holds as it is: ASCII (no Unicode case folding)
+/// without the characters JSON escapes (`"`, `\`, control characters). Every other needle is
+/// searched entry by entry.
+pub struct TextFinder {
+    needle: memchr::memmem::Finder<'static>,
+    base64: memchr::memmem::Finder<'static>,
+}
+
+impl TextFinder {
+    pub fn new(filter: &Filter) -> Option<TextFinder> {
+        let needle = filter.text.as_deref()?;
+        if !needle.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') {
+            return None;
+        }
+        // The needle is lower case already (`parse` made it so).
+        Some(TextFinder {
+            needle: memchr::memmem::Finder::new(needle.as_bytes()).into_owned(),
+            base64: memchr::memmem::Finder::new(b"\"base64\":").into_owned(),
+        })
+    }
+
+    /// Every place in `haystack` (lines made ASCII lower case) where a line may match, in no
+    /// particular order.
+    pub fn hits<'h>(&'h self, haystack: &'h [u8]) -> impl Iterator<Item = usize> + 'h {
+        self.needle.find_iter(haystack).chain(self.base64.find_iter(haystack))
     }
 }
 

@@ -155,3 +155,77 @@ fn the_flusher_writes_without_being_asked() {
         std::thread::yield_now();
     }
 }
+
+#[test]
+fn a_free_text_scan_finds_what_decoding_every_entry_finds_page_by_page() {
+    let dir = temp_dir("text-scan");
+    let log = WireLog::create_in(&dir).unwrap();
+    for i in 0..3000 {
+        let entry = match i % 500 {
+            // The word in a message's bytes, in another case.
+            7 => Entry::new(1, Kind::Message, Direction::In).with_bytes(
+                format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"v":"a NEEDLE {i}"}}}}"#).as_bytes(),
+            ),
+            // In the detail only.
+            11 => Entry::new(1, Kind::Note, Direction::Meta).with_detail(format!("needle in a note {i}")),
+            // In bytes that are not UTF-8 (kept as base64, whose letters do not show it).
+            13 => {
+                let mut bytes = vec![0xff];
+                bytes.extend_from_slice(format!("needle {i}").as_bytes());
+                Entry::new(2, Kind::NonProtocol, Direction::In).with_bytes(&bytes)
+            }
+            // The word split by a JSON escape is not the word.
+            17 => stderr("need\"le"),
+            _ => stderr(&format!("line {i}")),
+        };
+        log.append(entry);
+    }
+    // Entry by entry (what a needle the scan cannot take gets), against the scan.
+    let decoded = |filter: &Filter| {
+        let rows: Vec<Entry> = (0..log.len())
+            .map(|seq| log.page(seq, seq + 1, &Filter::default(), 1).unwrap().entries[0].clone())
+            .collect();
+        rows.into_iter()
+            .filter(|e| filter.matches_row(&row_of_entry(e)) && filter.matches_text(e))
+            .map(|e| e.seq)
+            .collect::<Vec<u64>>()
+    };
+    for expr in ["needle", "NeEdLe", "conn:2 needle", "kind:note needle", "needle 2507"] {
+        let filter = Filter::parse(expr).unwrap();
+        assert!(filter::TextFinder::new(&filter).is_some(), "{expr} is scanned");
+        let want = decoded(&filter);
+        // Pages of 4 carry on where the last ended, and end with no next.
+        let (mut got, mut from) = (Vec::new(), 0);
+        loop {
+            let page = log.page(from, u64::MAX, &filter, 4).unwrap();
+            got.extend(page.entries.iter().map(|e| e.seq));
+            match page.next {
+                Some(next) => from = next,
+                None => break,
+            }
+        }
+        assert_eq!(got, want, "{expr}");
+        assert!(!want.is_empty(), "{expr}");
+    }
+    // A needle with a quote is searched entry by entry, and found.
+    let quoted = Filter::parse(r#"need"le"#);
+    if let Ok(filter) = quoted {
+        assert!(filter::TextFinder::new(&filter).is_none());
+        assert_eq!(log.entries(&filter).unwrap().len(), decoded(&filter).len());
+    }
+}
+
+/// What the index holds of an entry, for checking row filters against decoded entries.
+fn row_of_entry(e: &Entry) -> IndexRow {
+    IndexRow {
+        offset: 0,
+        len: 0,
+        conn: e.conn,
+        kind: e.kind,
+        dir: e.dir,
+        method: e.summary.as_ref().and_then(|s| s.method.as_deref()).map(Into::into),
+        id: None,
+        answers: e.answers,
+        diag: None,
+    }
+}

@@ -198,11 +198,11 @@ pub fn million(report: &mut Report, n: u64) {
     });
     report.row(Row {
         figure: format!("{n}-entry session: free-text filter, first 100 matches of a rare word"),
-        sonde: format!("{:.0} ms", f("text_filter_ms")),
+        sonde: format!("{:.0} ms warm, {:.0} ms cold", f("text_filter_ms"), f("text_filter_cold_ms")),
         baseline: "—".into(),
         ratio: None,
-        target: "— (reads entries from disk)".into(),
-        met: None,
+        target: "≤ 300 ms, cold and warm".into(),
+        met: Some(f("text_filter_ms").max(f("text_filter_cold_ms")) <= 300.0),
     });
     report.detail("million", v);
 }
@@ -255,15 +255,32 @@ pub fn million_one(n: u64) {
     let words = log.page(0, u64::MAX, &Filter::parse("needle").unwrap(), 100).unwrap();
     let text_filter_ms = started.elapsed().as_secs_f64() * 1000.0;
     assert_eq!(words.entries.len(), found.entries.len());
+    // Cold: the file's pages dropped from the page cache first (the index stays in memory, as
+    // in a window that has the session open).
+    evict(log.path());
+    let started = Instant::now();
+    let cold = log.page(0, u64::MAX, &Filter::parse("needle").unwrap(), 100).unwrap();
+    let text_filter_cold_ms = started.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(cold.entries.len(), found.entries.len());
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     let max = times.iter().cloned().fold(0.0, f64::max);
     println!(
         "{}",
         json!({"entries": n, "append_per_s": n as f64 / append_s, "bytes_per_entry": bytes as f64 / n as f64,
                "rss_mib": crate::rss_kib() as f64 / 1024.0, "page_mean_ms": mean, "page_max_ms": max,
-               "filter_ms": filter_ms, "text_filter_ms": text_filter_ms})
+               "filter_ms": filter_ms, "text_filter_ms": text_filter_ms,
+               "text_filter_cold_ms": text_filter_cold_ms})
     );
     let _ = std::fs::remove_file(log.path());
+}
+
+/// Drops a file's pages from the page cache (written back first, so the kernel lets them go).
+fn evict(path: &std::path::Path) {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::open(path).unwrap();
+    file.sync_all().unwrap();
+    // SAFETY: advice on a descriptor this function owns; no memory is touched.
+    let _ = unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
 }
 
 /// 5. The Sonde CLI against the official Inspector CLI on server-everything.
