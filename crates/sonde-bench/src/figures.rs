@@ -66,3 +66,9 @@ pub fn percentile(sorted_ms: &[f64], p: f64) -> f64 {
     let i = ((sorted_ms.len() as f64 - 1.0) * p).round() as usize;
     sorted_ms[i]
 }
+
+/// The median of `v` with its min and max.
+pub fn median_min_max(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    (v[v.len() / 2], v[0], v[v.len() - 1])
+}

@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use crate::direct::Direct;
-use crate::figures::{percentile, Report, Row};
+use crate::figures::{median_min_max, percentile, Report, Row};
 
 const ROUNDS: usize = 11;
 
@@ -41,11 +41,6 @@ fn flood(proxied: bool, home: &std::path::Path, n: u64) -> f64 {
     let lines = d.read_until_id(1);
     assert_eq!(lines, n + 1, "every notification and the reply");
     started.elapsed().as_secs_f64() * 1000.0
-}
-
-fn median_min_max(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(f64::total_cmp);
-    (v[v.len() / 2], v[0], v[v.len() - 1])
 }
 
 pub fn run(report: &mut Report, calls: usize, notifications: u64) {
