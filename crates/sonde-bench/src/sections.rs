@@ -91,8 +91,9 @@ pub fn ingest(report: &mut Report, n: u64) {
     report.detail("ingest", json!({"frames": n + 1, "rounds": ROUNDS, "ratio": ratio, "ratio_min": rmin, "ratio_max": rmax, "sonde_fps": core_rate, "bare_fps": bare_rate}));
 }
 
-/// 2. Request overhead: sequential tools/call round trips through the hub against a direct loop,
-/// in interleaved rounds; the ratios of p50 and p99 are medians over the rounds.
+/// 2. Request overhead: sequential tools/call round trips through the hub against a direct loop.
+///
+/// In interleaved rounds; the ratios of p50 and p99 are medians over the rounds.
 pub fn overhead(report: &mut Report, n: usize) {
     let rt = runtime();
     let per_round = (n / ROUNDS).max(1);
@@ -119,7 +120,10 @@ pub fn overhead(report: &mut Report, n: usize) {
         let (d50, d99) = (percentile(&direct_ms, 0.5), percentile(&direct_ms, 0.99));
         r50s.push(p50 / d50);
         r99s.push(p99 / d99);
-        (p50s.push(p50), p99s.push(p99), d50s.push(d50), d99s.push(d99));
+        p50s.push(p50);
+        p99s.push(p99);
+        d50s.push(d50);
+        d99s.push(d99);
     }
     let (r50, r50_min, r50_max) = median_min_max(r50s);
     let (r99, r99_min, r99_max) = median_min_max(r99s);
