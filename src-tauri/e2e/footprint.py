@@ -72,6 +72,10 @@ try:
             have = len(driver.find_elements(By.CSS_SELECTOR, ".connections li:not(.hint)"))
             if have < n:
                 connect.click()
+                if have:
+                    # A server already connected asks before a second connection opens.
+                    second = "//*[@role='alertdialog'][@aria-label='Already connected']//button[text()='Open a second connection']"
+                    wait.until(lambda d: d.find_element(By.XPATH, second)).click()
             time.sleep(0.2)
         time.sleep(3)  # settle: idle means nothing in flight
         shell, servers, count = footprint()
