@@ -374,8 +374,8 @@ impl Proxy {
         } else if content_type.to_ascii_lowercase().contains("json") && !body.is_empty() {
             self.recorder().message(body, Direction::In, info);
         } else if !body.is_empty() {
-            let shown = if content_type.is_empty() { "untyped" } else { content_type };
-            let detail = format!("a {total}-byte {shown} body");
+            let shown = if content_type.is_empty() { "no content type" } else { content_type };
+            let detail = format!("a body of {total} bytes ({shown})");
             let mut entry = Entry::new(CONN, Kind::Http, Direction::In).with_bytes(&body).with_detail(detail);
             entry.http = Some(info);
             self.log.append(entry);
