@@ -1,7 +1,7 @@
 """Real-window checks of past sessions (desktop.py runs them with its driver): a session the
 sonde CLI recorded is listed in File → Open Session, opened read-only and filtered, one the CLI
 is still writing is followed live until the CLI ends, and a client's session through `sonde
-proxy` shows each frame as the client sends it.
+proxy` (stdio, and HTTP with `--listen`) shows each frame as the client sends it.
 """
 import os
 import subprocess
@@ -150,6 +150,66 @@ def install(check, driver, wait, shot, h):
             if proxy.poll() is None:
                 os.killpg(proxy.pid, 9)
             proxy.wait()
+        driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
+
+    @check
+    def a_live_http_proxy_session_shows_a_clients_request_within_a_second():
+        """a client's session through sonde proxy --listen is opened live: its POSTed request shows within a second, marked sent, the client named"""
+        import json
+        import time
+        import urllib.request
+        server = subprocess.Popen([os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde-fixture-http")],
+                                  stdout=subprocess.PIPE, text=True, start_new_session=True)
+        proxy = None
+        try:
+            port = server.stdout.readline().split()[1]
+            proxy = subprocess.Popen([sonde_cli(), "proxy", "--listen", "127.0.0.1:0", "--url", f"http://127.0.0.1:{port}/mcp"],
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True, start_new_session=True)
+            name = url = None
+            while url is None:
+                line = proxy.stderr.readline()
+                assert line, "the proxy ended before it listened"
+                name = name or session_of(line)
+                if line.startswith("sonde: point the client at "):
+                    url = line.split()[5]
+
+            def post(message, session=None):
+                """POSTs one message as a Streamable HTTP client does; the response's session id."""
+                headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+                if session:
+                    headers["Mcp-Session-Id"] = session
+                request = urllib.request.Request(url, data=json.dumps(message).encode(), headers=headers)
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    response.read()
+                    return response.headers.get("Mcp-Session-Id")
+
+            session = post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "e2e-http-client", "version": "8"}}})
+            post({"jsonrpc": "2.0", "method": "notifications/initialized"}, session)
+            open_session(name)
+            assert "being written by another Sonde process" in past_banner().text
+            h["set_filter"]("method:tools/list")
+            sent = time.monotonic()
+            post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, session)
+            row = "//div[@role='row'][.//span[@class='c-dir' and text()='>']][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
+            WebDriverWait(driver, 1.0, poll_frequency=0.02).until(lambda d: d.find_elements(By.XPATH, row))
+            print(f"     the client's tools/list was shown {time.monotonic() - sent:.2f} s after it was POSTed")
+            # Its reply too, and the exchange's HTTP entries: the POST and the response head.
+            reply = "//div[@role='row'][.//span[@class='c-dir' and text()='<']][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
+            wait.until(lambda d: d.find_elements(By.XPATH, reply))
+            shot("live-http-proxy-session")
+            h["set_filter"]("kind:note")
+            wait.until(lambda d: d.find_elements(By.XPATH, "//div[@role='row']//span[contains(text(), 'the client is e2e-http-client 8')]"))
+            proxy.terminate()
+            assert proxy.wait(timeout=30) == 0
+            wait.until(lambda d: "read-only" in past_banner().text)
+        finally:
+            for p in (proxy, server):
+                if p is not None and p.poll() is None:
+                    os.killpg(p.pid, 9)
+                if p is not None:
+                    p.wait()
         driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
 
     @check
