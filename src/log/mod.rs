@@ -233,17 +233,25 @@ impl WireLog {
 
     /// Writes buffered entries to the file.
     pub fn flush(&self) -> io::Result<()> {
-        let mut inner = self.inner.lock().expect("wire log lock");
-        inner.dirty = false;
-        match inner.writer.as_mut() {
-            Some(w) => w.flush(),
-            None => Ok(()),
-        }
+        self.flushed().map(|_| ())
     }
 
-    /// Reads up to `limit` entries with seq in `from..to` that match `filter`.
+    /// Writes buffered entries to the file; returns how many entries the file then holds, all
+    /// of them readable from it (entries appended meanwhile wait in the buffer).
+    fn flushed(&self) -> io::Result<u64> {
+        let mut inner = self.inner.lock().expect("wire log lock");
+        inner.dirty = false;
+        if let Some(w) = inner.writer.as_mut() {
+            w.flush()?;
+        }
+        Ok(inner.index.len() as u64)
+    }
+
+    /// Reads up to `limit` entries with seq in `from..to` that match `filter`. The range ends
+    /// where the file ended as the page began: an entry appended meanwhile is left to the next
+    /// call (or to the live stream).
     pub fn page(&self, from: u64, to: u64, filter: &Filter, limit: usize) -> io::Result<Page> {
-        self.flush()?;
+        let to = to.min(self.flushed()?);
         if let Some(finder) = filter::TextFinder::new(filter) {
             return self.page_scanning(from, to, filter, limit, &finder);
         }
@@ -362,7 +370,8 @@ impl WireLog {
     /// most `max_lines` lines and `max_bytes` bytes. Reads only the newest chunks, enough to
     /// fill the budget.
     pub fn last_stderr(&self, conn: u64, max_lines: usize, max_bytes: usize) -> io::Result<Vec<String>> {
-        self.flush()?;
+        // Up to the end of the file: an entry appended meanwhile is still in the buffer.
+        let written = self.flushed()? as usize;
         // Only the newest rows are taken from the index (a long session holds millions): an
         // entry's recorded form is never shorter than its text, so rows whose records add up
         // to far more than the budget surely cover it.
@@ -371,8 +380,7 @@ impl WireLog {
             let wanted = |r: &&IndexRow| r.conn == conn && matches!(r.kind, Kind::Stderr | Kind::Lifecycle);
             let mut recorded = 0u64;
             let covered = 64 * max_bytes as u64;
-            inner
-                .index
+            inner.index[..written]
                 .iter()
                 .rev()
                 .filter(wanted)

@@ -229,3 +229,29 @@ fn row_of_entry(e: &Entry) -> IndexRow {
         diag: None,
     }
 }
+
+#[test]
+fn pages_read_while_entries_are_appended_never_reach_past_the_file() {
+    let dir = temp_dir("page-while-appending");
+    let log = WireLog::create_in(&dir).unwrap();
+    let writer = log.clone();
+    let appending = std::thread::spawn(move || {
+        for i in 0..20_000 {
+            writer.append(Entry::new(1, Kind::Note, Direction::Meta).with_detail(format!("needle {i}")));
+        }
+    });
+    // Each page flushes, then reads rows the index already holds while more are appended (and
+    // wait in the write buffer): a text page reads whole spans of the file, an indexed one row by
+    // row, and neither may read past what was written.
+    let mut pages = 0;
+    while !appending.is_finished() || pages < 3 {
+        for expr in ["needle", "kind:note needle 1", "kind:note"] {
+            log.page(0, u64::MAX, &Filter::parse(expr).unwrap(), 100_000).unwrap();
+        }
+        log.last_stderr(1, 10, 1000).unwrap();
+        pages += 1;
+    }
+    appending.join().unwrap();
+    let all = log.page(0, u64::MAX, &Filter::parse("needle").unwrap(), usize::MAX).unwrap();
+    assert_eq!(all.entries.len(), 20_000);
+}
