@@ -41,6 +41,8 @@ use crate::transport::{self, sse};
 pub const CONN: u64 = 1;
 /// How many chunks of one response the recorder may fall behind before the stream waits.
 const BACKLOG: usize = 4096;
+/// How many different refusals the log notes; later ones are answered all the same.
+const MAX_REFUSALS_NOTED: usize = 64;
 /// The largest request body the proxy takes from a client: far past any MCP message.
 const REQUEST_CAP: usize = 64 << 20;
 
@@ -82,7 +84,13 @@ pub async fn serve(
                 Ok(accepted) => accepted,
                 // A connection reset before it was taken concerns that client only.
                 Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => continue,
-                Err(e) => return Err(e),
+                // Out of descriptors or memory for a moment: the clients being served go on,
+                // and the next connection is taken once some are let go.
+                Err(e) => {
+                    proxy.note(format!("could not take a connection: {e}; trying again in 100 ms"));
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
             },
         };
         let proxy = proxy.clone();
@@ -108,6 +116,8 @@ struct Proxy {
     /// The `Host` values that name this proxy (its address, and `localhost` with its port).
     hosts: Vec<String>,
     next_exchange: AtomicU64,
+    /// The refusals noted in the log so far.
+    refused: Mutex<std::collections::HashSet<String>>,
 }
 
 /// What the pump hands the recording of one response body.
@@ -129,7 +139,16 @@ impl Proxy {
         let port = local.port();
         let hosts = vec![format!("{local}"), format!("localhost:{port}")];
         let recorder = Mutex::new(Recorder::new(log.clone(), CONN, max_line));
-        Ok(Proxy { upstream, client, log, recorder, max_line, hosts, next_exchange: AtomicU64::new(0) })
+        Ok(Proxy {
+            upstream,
+            client,
+            log,
+            recorder,
+            max_line,
+            hosts,
+            next_exchange: AtomicU64::new(0),
+            refused: Mutex::default(),
+        })
     }
 
     fn note(&self, detail: String) {
@@ -170,14 +189,25 @@ impl Proxy {
 
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<Body> {
         if let Err(words) = self.admitted(request.headers()) {
-            self.note(words.clone());
+            // Each refusal once: any web page can send requests here, and must not fill the log.
+            let mut refused = self.refused.lock().unwrap_or_else(|e| e.into_inner());
+            if refused.len() < MAX_REFUSALS_NOTED && refused.insert(words.clone()) {
+                self.note(words.clone());
+            }
+            drop(refused);
             return text(StatusCode::FORBIDDEN, format!("sonde proxy: {words}\n"));
         }
         let ex = self.next_exchange.fetch_add(1, Ordering::Relaxed) + 1;
         let (parts, body) = request.into_parts();
         let mut url = self.upstream.clone();
         url.set_path(parts.uri.path());
-        url.set_query(parts.uri.query());
+        // The server's own query (a key the user put in --url) goes with every request, after
+        // the client's (a 2024-11-05 endpoint's session id).
+        let query = match (parts.uri.query(), self.upstream.query()) {
+            (Some(client), Some(ours)) => Some(format!("{client}&{ours}")),
+            (client, ours) => client.or(ours).map(str::to_owned),
+        };
+        url.set_query(query.as_deref());
         let body = match Limited::new(body, REQUEST_CAP).collect().await {
             Ok(body) => body.to_bytes(),
             Err(e) => {

@@ -1,7 +1,7 @@
 //! The stdio proxy: the client's stdin goes to the server's stdin and the server's stdout to the
 //! client's stdout, chunk by chunk as they are read (nothing waits for a line to end, nothing
-//! waits for the log), and a recording thread of its own splits and records each line after it
-//! was passed on. The client closing its side is the polite request to exit: the server's stdin
+//! waits for the log), and a recording thread of its own splits and records each line as it is
+//! passed on (handed over before it is written, so the log keeps the order of both directions). The client closing its side is the polite request to exit: the server's stdin
 //! closes and the ladder follows. The server ending its side ends the proxy, with its exit.
 //!
 //! Each direction is copied by a thread of its own blocked in `read` on its pipe, not by the
@@ -115,6 +115,10 @@ pub async fn run(
                 () = &mut to_client => {
                     recorded_so_far().await;
                     process.note_stdout_closed();
+                    // The server is going: its stdin is closed now, step one of the ladder
+                    // taken as it is recorded, the client's direction told to let go of it.
+                    wake(&stop_write);
+                    (&mut to_server).await;
                     break;
                 }
                 // The client went (or the proxy was told to stop): the ladder runs while the
@@ -193,9 +197,12 @@ impl Copier {
     fn copy(self, from: OwnedFd, to: OwnedFd, stop: Option<OwnedFd>, dir: Direction) -> OwnedFd {
         let mut buf = vec![0u8; CHUNK];
         let mut open = true;
-        if stop.is_none() {
+        match &stop {
             // Nothing but the data to wait for: a plain blocking read, one system call a chunk.
-            set_blocking(from.as_fd());
+            None => set_blocking(from.as_fd(), true),
+            // A write to a server that reads nothing must still hear the stop: it waits in
+            // poll, beside the stop, never blocked in the kernel.
+            Some(_) => set_blocking(to.as_fd(), false),
         }
         loop {
             if let Some(stop) = &stop {
@@ -213,29 +220,38 @@ impl Copier {
                     _ => break,
                 },
             };
+            // Handed to the recorder before it is written: a reply the other direction reads
+            // once this chunk has reached the server is handed over after it, so the log never
+            // has a reply before its request. The recorder is woken, not waited for.
+            let _ = self.passed.blocking_send(Passed::Chunk(dir, buf[..n].to_vec()));
             if open {
-                if let Err(e) = write_all(to.as_fd(), &buf[..n]) {
-                    let (whose, side) = match dir {
-                        Direction::Out => ("the server's stdin", "client"),
-                        _ => ("the client", "server"),
-                    };
-                    note(&self.log, format!("could not write to {whose}: {e}; the {side}'s later bytes are recorded, not delivered"));
-                    open = false;
+                match write_all(to.as_fd(), &buf[..n], stop.as_ref().map(|s| s.as_fd())) {
+                    Ok(true) => {}
+                    // Told to stop while the server would not take more.
+                    Ok(false) => break,
+                    Err(e) => {
+                        let (whose, side) = match dir {
+                            Direction::Out => ("the server's stdin", "client"),
+                            _ => ("the client", "server"),
+                        };
+                        note(&self.log, format!("could not write to {whose}: {e}; the {side}'s later bytes are recorded, not delivered"));
+                        open = false;
+                    }
                 }
             }
-            let _ = self.passed.blocking_send(Passed::Chunk(dir, buf[..n].to_vec()));
         }
         to
     }
 }
 
-/// Clears `O_NONBLOCK` (the runtime sets it on the pipes it makes): a read then waits for data.
-fn set_blocking(fd: BorrowedFd) {
+/// Clears `O_NONBLOCK` (a read or write then waits in the kernel) or sets it.
+fn set_blocking(fd: BorrowedFd, blocking: bool) {
     // SAFETY: reads and sets the status flags of a descriptor the caller lends; no memory.
     unsafe {
         let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
         if flags >= 0 {
-            libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK);
+            let flags = if blocking { flags & !libc::O_NONBLOCK } else { flags | libc::O_NONBLOCK };
+            libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags);
         }
     }
 }
@@ -265,8 +281,9 @@ fn readable(fd: BorrowedFd, stop: BorrowedFd) -> bool {
     }
 }
 
-/// Writes all of `bytes`, waiting for room when the descriptor is non-blocking and full.
-fn write_all(fd: BorrowedFd, mut bytes: &[u8]) -> io::Result<()> {
+/// Writes all of `bytes`, waiting for room when the descriptor is non-blocking and full, or
+/// until `stop` becomes readable: false then.
+fn write_all(fd: BorrowedFd, mut bytes: &[u8], stop: Option<BorrowedFd>) -> io::Result<bool> {
     while !bytes.is_empty() {
         // SAFETY: writes from a slice the caller lends, at most its length.
         let n = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
@@ -278,14 +295,21 @@ fn write_all(fd: BorrowedFd, mut bytes: &[u8]) -> io::Result<()> {
         match e.kind() {
             io::ErrorKind::Interrupted => {}
             io::ErrorKind::WouldBlock => {
-                let mut fds = [libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLOUT, revents: 0 }];
-                // SAFETY: polls one pollfd structure this function owns.
-                unsafe { libc::poll(fds.as_mut_ptr(), 1, -1) };
+                let mut fds = [
+                    libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLOUT, revents: 0 },
+                    // A negative descriptor is one poll passes over.
+                    libc::pollfd { fd: stop.map_or(-1, |s| s.as_raw_fd()), events: libc::POLLIN, revents: 0 },
+                ];
+                // SAFETY: polls two pollfd structures this function owns.
+                unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+                if fds[1].revents != 0 {
+                    return Ok(false);
+                }
             }
             _ => return Err(e),
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// A pipe: its read end, then its write end.
@@ -303,7 +327,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 /// Makes the read end of a pipe readable: what `readable` waits on as its stop.
 fn wake(stop: &OwnedFd) {
     // A full pipe is readable already; a write that fails changes nothing.
-    let _ = write_all(stop.as_fd(), b"x");
+    let _ = write_all(stop.as_fd(), b"x", None);
 }
 
 fn note(log: &WireLog, detail: String) {

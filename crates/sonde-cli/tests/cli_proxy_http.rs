@@ -281,11 +281,14 @@ fn raw(addr: &str, host: &str, extra: &str) -> String {
 fn a_foreign_host_or_origin_is_refused_and_secret_headers_pass_but_are_not_recorded() {
     let home = support::data_home("proxy-http-guard");
     let (port, upstream) = one_shot_upstream();
-    let proxy = Proxy::start(&home, &format!("http://127.0.0.1:{port}/mcp"));
+    // A key in the server's URL goes with every request the client makes.
+    let proxy = Proxy::start(&home, &format!("http://127.0.0.1:{port}/mcp?api_key=s3cret-in-url"));
     // DNS rebinding: a page's own name as Host, or its own origin, never reaches the server.
     let refused = raw(&proxy.addr, "evil.example:80", "");
     assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
     assert!(refused.contains("DNS rebinding"), "{refused}");
+    // Refused again, and noted once: a page cannot fill the log.
+    assert!(raw(&proxy.addr, "evil.example:80", "").starts_with("HTTP/1.1 403"));
     let refused = raw(&proxy.addr, &proxy.addr, "Origin: http://evil.example\r\n");
     assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
     // Its own address passes, credentials with it.
@@ -295,7 +298,7 @@ fn a_foreign_host_or_origin_is_refused_and_secret_headers_pass_but_are_not_recor
     assert!(passed.ends_with(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#), "{passed}");
     // The first request the server saw is that one, with the headers as the client sent them.
     let seen = upstream.join().unwrap();
-    assert!(seen.starts_with("POST /mcp HTTP/1.1\r\n"), "{seen}");
+    assert!(seen.starts_with("POST /mcp?api_key=s3cret-in-url HTTP/1.1\r\n"), "{seen}");
     assert!(seen.contains("authorization: Bearer s3cret-bearer\r\n"), "{seen}");
     assert!(seen.contains("x-api-key: s3cret-key\r\n"), "{seen}");
     let log = proxy.stop();
