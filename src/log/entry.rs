@@ -142,6 +142,18 @@ pub struct HttpInfo {
     pub sse_retry: Option<u64>,
 }
 
+impl HttpInfo {
+    /// The record of an SSE event that came in exchange `exchange`, with its fields.
+    pub fn of_event(
+        exchange: u64,
+        id: Option<String>,
+        event: Option<String>,
+        retry: Option<u64>,
+    ) -> HttpInfo {
+        HttpInfo { exchange, sse_id: id, sse_event: event, sse_retry: retry, ..HttpInfo::default() }
+    }
+}
+
 /// One entry of the wire log.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

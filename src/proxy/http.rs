@@ -349,13 +349,7 @@ impl Proxy {
     }
 
     fn record_event(&self, ex: u64, event: sse::Event) {
-        let info = HttpInfo {
-            exchange: ex,
-            sse_id: event.id.clone(),
-            sse_event: event.event.clone(),
-            sse_retry: event.retry,
-            ..HttpInfo::default()
-        };
+        let info = HttpInfo::of_event(ex, event.id.clone(), event.event.clone(), event.retry);
         let kind = event.event.as_deref().unwrap_or("message");
         if kind == "message" && !event.is_primer() {
             let data = event.data.unwrap_or_default().into_bytes();

@@ -54,8 +54,8 @@ fn main() {
         args::Command::Sessions { json } => log_cmd::list(json),
         args::Command::Auth { action: args::AuthAction::List { json } } => auth::list(json),
         args::Command::Auth { action: args::AuthAction::Logout { url } } => auth::logout(url.as_deref()),
-        // One thread: a request through the proxy crosses no thread, and the recorder runs
-        // between chunks (a second worker cost each request tens of microseconds in wakeups).
+        // One runtime thread is enough: the stdio proxy copies and records on threads of its
+        // own, and the HTTP proxy's work is I/O.
         args::Command::Proxy { name, listen, url, command } => {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()

@@ -31,14 +31,7 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         env: Vec::new(),
         inherit_env: true,
     };
-    let Some(log) = crate::run::session_log() else { return FAILED };
-    errln!("sonde: session log {}", log.path().display());
-    if let Some(name) = name {
-        log.append(
-            Entry::new(stdio::CONN, Kind::Note, Direction::Meta)
-                .with_detail(format!("proxy session {name:?}")),
-        );
-    }
+    let Some(log) = session_log(name, stdio::CONN) else { return FAILED };
     let (stop_echo, echoing) = echo::start(&log, Echo { stderr: true, messages: false });
     let graces = Graces {
         stdin: std::time::Duration::from_millis(global.grace_stdin),
@@ -90,14 +83,7 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
             return FAILED;
         }
     };
-    let Some(log) = crate::run::session_log() else { return FAILED };
-    errln!("sonde: session log {}", log.path().display());
-    if let Some(name) = name {
-        log.append(
-            Entry::new(http::CONN, Kind::Note, Direction::Meta)
-                .with_detail(format!("proxy session {name:?}")),
-        );
-    }
+    let Some(log) = session_log(name, http::CONN) else { return FAILED };
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
     errln!(
         "sonde: point the client at http://{local}{} (forwarded to {})",
@@ -113,6 +99,19 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
             FAILED
         }
     }
+}
+
+/// The proxy's session log, named on stderr (stdout may be the client's), with the session's
+/// name when the user gave one.
+fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::log::WireLog>> {
+    let log = crate::run::session_log()?;
+    errln!("sonde: session log {}", log.path().display());
+    if let Some(name) = name {
+        log.append(
+            Entry::new(conn, Kind::Note, Direction::Meta).with_detail(format!("proxy session {name:?}")),
+        );
+    }
+    Some(log)
 }
 
 /// Resolves on Ctrl+C or SIGTERM.

@@ -158,13 +158,7 @@ impl Loop {
     }
 
     pub(super) fn on_sse(&mut self, ex: u64, event: sse::Event) {
-        let info = HttpInfo {
-            exchange: ex,
-            sse_id: event.id.clone(),
-            sse_event: event.event.clone(),
-            sse_retry: event.retry,
-            ..HttpInfo::default()
-        };
+        let info = HttpInfo::of_event(ex, event.id.clone(), event.event.clone(), event.retry);
         let legacy_stream = if let Some(exchange) = self.streams.exchanges.get_mut(&ex) {
             exchange.got_event = true;
             if let Some(id) = &event.id {
