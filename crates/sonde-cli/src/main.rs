@@ -36,8 +36,10 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SONDE_C
 
 fn main() {
     let cli = args::Cli::try_parse().unwrap_or_else(|e| {
-        // A server command typed without `--` reads as arguments Sonde does not know.
-        let hint = e.kind() == clap::error::ErrorKind::UnknownArgument;
+        // A server command typed without `--` reads as arguments Sonde does not know; with a
+        // `--` there, the unknown argument is Sonde's own and the hint would mislead.
+        let hint =
+            e.kind() == clap::error::ErrorKind::UnknownArgument && !std::env::args().any(|a| a == "--");
         let _ = e.print();
         if hint {
             errln!("sonde: put the server's command after `--`, as in: sonde tools list -- npx -y SERVER");

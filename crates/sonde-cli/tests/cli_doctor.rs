@@ -154,3 +154,18 @@ fn a_named_call_checks_cancellation_and_reads_its_result() {
     let out = sonde(&home, &["doctor", "--args", "{}", "--", fixture]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_server_that_cannot_start_fails_its_handshake_and_passes_nothing_it_never_did() {
+    let home = support::data_home("doctor-no-start");
+    let out = sonde(&home, &["doctor", "--json", "--", "/nonexistent/sonde-no-such-server"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let checks = report["checks"].as_array().cloned().unwrap_or_default();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(status(&checks, "handshake"), "fail", "{checks:#?}");
+    // Nothing was read, so nothing about what was read can pass.
+    for id in ["frames", "stdout"] {
+        assert_eq!(status(&checks, id), "skip", "{id}: {checks:#?}");
+    }
+}

@@ -186,6 +186,11 @@ fn messages_say_how_to_fix_the_mistake() {
     let no_dashes = sonde(&home, &["tools", "list", "npx", "server"]);
     assert_eq!(no_dashes.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&no_dashes.stderr).contains("put the server's command after `--`"));
+    // An option Sonde does not know, with the command already after `--`, is not that mistake.
+    let unknown = sonde(&home, &["doctor", "--no-such-option", "--", "npx", "server"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&unknown.stderr);
+    assert!(said.contains("--no-such-option") && !said.contains("put the server's command"), "{said}");
     let no_sessions = sonde(&home, &["log"]);
     let said = String::from_utf8_lossy(&no_sessions.stderr);
     assert_eq!(no_sessions.status.code(), Some(1), "{said}");
