@@ -294,35 +294,49 @@ impl WireLog {
         let mut buf = Vec::new();
         let mut seq = from;
         while let Some((rows, stop)) = self.rows_from(seq, to) {
-            let (first, last) = (&rows[0], &rows[rows.len() - 1]);
-            let span = first.offset;
-            buf.resize((last.offset + last.len - span) as usize, 0);
-            self.reader.read_exact_at(&mut buf, span)?;
-            // Searched in lower case; an entry the search hits is read again as recorded.
-            buf.make_ascii_lowercase();
-            // The rows hit, each once, in order: the last row that starts at or before a hit.
-            let mut hit: Vec<usize> = finder
-                .hits(&buf)
-                .map(|at| rows.partition_point(|r| r.offset - span <= at as u64) - 1)
-                .collect();
-            hit.sort_unstable();
-            hit.dedup();
-            for i in hit {
-                let row = &rows[i];
-                if !filter.matches_row(row) {
-                    continue;
+            for (i, entry) in self.span_matches(&rows, filter, finder, &mut buf)? {
+                if entries.len() == limit {
+                    return Ok(Page { entries, next: Some(seq + i as u64) });
                 }
-                let entry = self.read_row(row)?;
-                if filter.matches_text(&entry) {
-                    if entries.len() == limit {
-                        return Ok(Page { entries, next: Some(seq + i as u64) });
-                    }
-                    entries.push(entry);
-                }
+                entries.push(entry);
             }
             seq = stop;
         }
         Ok(Page { entries, next: None })
+    }
+
+    /// The rows of one span (from [`WireLog::rows_from`]) that `filter` matches, by their
+    /// position in `rows`, in order, with their entries: `finder` runs over the span's raw
+    /// bytes and only the lines it hits are decoded.
+    fn span_matches(
+        &self,
+        rows: &[IndexRow],
+        filter: &Filter,
+        finder: &filter::TextFinder,
+        buf: &mut Vec<u8>,
+    ) -> io::Result<Vec<(usize, Entry)>> {
+        let (first, last) = (&rows[0], &rows[rows.len() - 1]);
+        let span = first.offset;
+        buf.resize((last.offset + last.len - span) as usize, 0);
+        self.reader.read_exact_at(buf, span)?;
+        // Searched in lower case; an entry the search hits is read again as recorded.
+        buf.make_ascii_lowercase();
+        // The rows hit, each once, in order: the last row that starts at or before a hit.
+        let mut hit: Vec<usize> =
+            finder.hits(buf).map(|at| rows.partition_point(|r| r.offset - span <= at as u64) - 1).collect();
+        hit.sort_unstable();
+        hit.dedup();
+        let mut matched = Vec::new();
+        for i in hit {
+            if !filter.matches_row(&rows[i]) {
+                continue;
+            }
+            let entry = self.read_row(&rows[i])?;
+            if filter.matches_text(&entry) {
+                matched.push((i, entry));
+            }
+        }
+        Ok(matched)
     }
 
     /// The index's rows from `from` (below `to`) whose lines span at most [`SCAN_BYTES`] (one

@@ -206,6 +206,18 @@ fn a_free_text_scan_finds_what_decoding_every_entry_finds_page_by_page() {
         }
         assert_eq!(got, want, "{expr}");
         assert!(!want.is_empty(), "{expr}");
+        // The window's way: counted a small budget at a time, then paged by position.
+        let mut count = log.count_matches(&filter, u64::MAX, 3).unwrap();
+        while count.scanned < log.len() {
+            count = log.count_matches(&filter, u64::MAX, 3).unwrap();
+        }
+        assert_eq!(count.count, want.len() as u64, "{expr}");
+        let paged: Vec<u64> = (0..want.len())
+            .step_by(2)
+            .flat_map(|at| log.match_page(&filter, at as u64, 2).unwrap())
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(paged, want, "{expr}: by position");
     }
     // A needle with a quote is searched entry by entry, and found.
     let quoted = Filter::parse(r#"need"le"#);
