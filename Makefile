@@ -191,12 +191,15 @@ $(NODE22):
 bench: deps peers bench-peers ui-build e2e-deps
 	$(CARGO) build --release -p sonde-bench -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/release/sonde-bench
-	$(CARGO) build --release -p sonde-desktop --features custom-protocol
+	$(CARGO) build --release -p sonde-desktop -p sonde-empty-window \
+	  --features sonde-desktop/custom-protocol,sonde-empty-window/custom-protocol
 	rm -rf $(CACHE)/bench-home
 	PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
 	  XDG_DATA_HOME=$(CACHE)/bench-home/data XDG_CONFIG_HOME=$(CACHE)/bench-home/config \
 	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(CARGO_TARGET_DIR)/release/sonde-desktop \
-	  $(CACHE)/e2e-venv/bin/python footprint.py bench/footprint.json
+	  $(CACHE)/e2e-venv/bin/python window_bench.py bench/window.json \
+	  $(CARGO_TARGET_DIR)/release/sonde-bench $(CARGO_TARGET_DIR)/release/sonde-empty-window
+	rm -rf $(CACHE)/bench-home
 
 # The official Inspector CLI needs Node >= 22.19: both come from the npm registry.
 bench-peers: $(NODE22) $(PEERS)/inspector/.installed-2.12.0

@@ -79,3 +79,66 @@ impl Drop for Direct {
         let _ = self.child.wait();
     }
 }
+
+/// The same loop as [`Direct::echo_calls`] written with tokio's pipes in one task on the
+/// runtime Sonde runs on: the floor any async client pays (a wake-up through epoll per reply),
+/// with no log, no second task and no map. It tells Sonde's own share of the request overhead
+/// from the runtime's.
+pub async fn tokio_echo_calls(n: usize) -> Vec<f64> {
+    let mut child = tokio::process::Command::new(crate::sibling("sonde-fixture"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the fixture");
+    let mut pipes = TokioPipes {
+        stdin: child.stdin.take().unwrap(),
+        stdout: tokio::io::BufReader::with_capacity(64 * 1024, child.stdout.take().unwrap()),
+        line: Vec::new(),
+    };
+    pipes.send(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"direct","version":"0"}}}"#).await;
+    pipes.read_until_id(0).await;
+    pipes.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+    let mut ms = Vec::with_capacity(n);
+    for i in 1..=n as u64 {
+        let started = std::time::Instant::now();
+        pipes
+            .send(&format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}}}}}}"#
+            ))
+            .await;
+        pipes.read_until_id(i).await;
+        ms.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    ms
+}
+
+struct TokioPipes {
+    stdin: tokio::process::ChildStdin,
+    stdout: tokio::io::BufReader<tokio::process::ChildStdout>,
+    line: Vec<u8>,
+}
+
+impl TokioPipes {
+    async fn send(&mut self, line: &str) {
+        use tokio::io::AsyncWriteExt;
+        let mut framed = Vec::with_capacity(line.len() + 1);
+        framed.extend_from_slice(line.as_bytes());
+        framed.push(b'\n');
+        self.stdin.write_all(&framed).await.unwrap();
+    }
+
+    async fn read_until_id(&mut self, id: u64) {
+        use tokio::io::AsyncBufReadExt;
+        loop {
+            self.line.clear();
+            let n = self.stdout.read_until(b'\n', &mut self.line).await.unwrap();
+            assert!(n > 0, "the fixture closed stdout");
+            let v: Value = serde_json::from_slice(&self.line).expect("JSON");
+            if v.get("id").and_then(Value::as_u64) == Some(id) && v.get("method").is_none() {
+                return;
+            }
+        }
+    }
+}

@@ -22,6 +22,9 @@ fn main() {
         Some("million-one") => {
             sections::million_one(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
         }
+        Some("window-session") => {
+            sections::window_session(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
+        }
         _ => {
             let quick = args.iter().any(|a| a == "--quick");
             // `--only ingest,overhead` runs a subset (for profiling one figure).

@@ -99,6 +99,7 @@ pub fn overhead(report: &mut Report, n: usize) {
     let per_round = (n / ROUNDS).max(1);
     let (mut r50s, mut r99s, mut p50s, mut p99s, mut d50s, mut d99s) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut t50s, mut t99s, mut rt50s) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         let mut core_ms = rt.block_on(async {
             let hub = Hub::new(temp_log("overhead"));
@@ -114,8 +115,16 @@ pub fn overhead(report: &mut Report, n: usize) {
             times
         });
         let mut direct_ms = Direct::start(&[]).echo_calls(per_round);
+        // The async floor: the same loop on tokio's pipes, as one task on a worker.
+        let mut tokio_ms =
+            rt.block_on(async { tokio::spawn(crate::direct::tokio_echo_calls(per_round)).await.unwrap() });
         core_ms.sort_by(f64::total_cmp);
         direct_ms.sort_by(f64::total_cmp);
+        tokio_ms.sort_by(f64::total_cmp);
+        let (t50, t99) = (percentile(&tokio_ms, 0.5), percentile(&tokio_ms, 0.99));
+        t50s.push(t50);
+        t99s.push(t99);
+        rt50s.push(percentile(&core_ms, 0.5) / t50);
         let (p50, p99) = (percentile(&core_ms, 0.5), percentile(&core_ms, 0.99));
         let (d50, d99) = (percentile(&direct_ms, 0.5), percentile(&direct_ms, 0.99));
         r50s.push(p50 / d50);
@@ -139,10 +148,21 @@ pub fn overhead(report: &mut Report, n: usize) {
         target: "≤ 1.2× at p50, ≤ 1.5× at p99 (medians)".into(),
         met: Some(r50 <= 1.2 && r99 <= 1.5),
     });
+    let (t50, t99) = (m(t50s), m(t99s));
+    let (rt50, rt50_min, rt50_max) = median_min_max(rt50s);
+    report.row(Row {
+        figure: "request overhead against the async floor".into(),
+        sonde: format!("p50 {p50:.3} ms ({rt50:.2}×, {rt50_min:.2}–{rt50_max:.2})"),
+        baseline: format!("p50 {t50:.3} ms, p99 {t99:.3} ms the same loop on tokio's pipes, one task"),
+        ratio: Some(rt50),
+        target: "—".into(),
+        met: None,
+    });
     report.detail(
         "overhead",
         json!({"calls": n, "rounds": ROUNDS, "p50_ratio": r50, "p99_ratio": r99,
-        "sonde_p50": p50, "sonde_p99": p99, "direct_p50": d50, "direct_p99": d99}),
+        "sonde_p50": p50, "sonde_p99": p99, "direct_p50": d50, "direct_p99": d99,
+        "tokio_p50": t50, "tokio_p99": t99, "p50_ratio_to_tokio": rt50}),
     );
 }
 
@@ -239,9 +259,9 @@ pub fn million(report: &mut Report, n: u64) {
     report.detail("million", v);
 }
 
-pub fn million_one(n: u64) {
-    let log = temp_log("million");
-    let started = Instant::now();
+/// Appends `n` entries to `log`: notifications, with a rare request every 10,000th entry whose
+/// method and text the filter queries look for (`method:tools/call`, `needle`).
+fn fill(log: &WireLog, n: u64) {
     for i in 0..n {
         // Every 10,000th entry is a rare method and word, for the filter queries.
         let (method, text) = if i % 10_000 == 0 {
@@ -262,6 +282,23 @@ pub fn million_one(n: u64) {
             Some(Summary { kind: "notification".into(), method: Some(method.into()), ..Summary::default() });
         log.append(e);
     }
+}
+
+/// A session of `n` entries written where the window looks for sessions (the data directory
+/// `XDG_DATA_HOME` names), for the real-window benchmark (`window_bench.py`): prints its file
+/// name. The same entries as `million_one`'s, so the figures of the two can be read together.
+pub fn window_session(n: u64) {
+    let dir = sonde_core::log::sessions_dir().expect("a data directory");
+    let log = WireLog::create_in(&dir).unwrap();
+    fill(&log, n);
+    log.flush().unwrap();
+    println!("{}", log.path().file_name().unwrap().to_string_lossy());
+}
+
+pub fn million_one(n: u64) {
+    let log = temp_log("million");
+    let started = Instant::now();
+    fill(&log, n);
     log.flush().unwrap();
     let append_s = started.elapsed().as_secs_f64();
     let bytes = std::fs::metadata(log.path()).unwrap().len();
