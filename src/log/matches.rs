@@ -15,8 +15,10 @@ use serde::Serialize;
 use super::filter::TextFinder;
 use super::{Entry, Filter, WireLog};
 
-/// How many entries a count reads from the file at most (a filter with free text reads each
-/// candidate; other filters read nothing and count the whole log at once).
+/// How much work a count does at most, in entries decoded: a free text the file scan can
+/// search spends one per line it hits and one per `ROWS_PER_READ` rows scanned, any other
+/// free text one per candidate entry; filters without free text read nothing and count the
+/// whole log at once.
 pub const COUNT_BUDGET: usize = 20_000;
 
 /// How many filters' matches a log remembers.
