@@ -187,7 +187,8 @@ $(NODE22):
 	  npm install --no-audit --no-fund --loglevel=error node@22
 	touch $@
 
-## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json).
+## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json, and
+## bench/window.json from the real window at a million entries).
 bench: deps peers bench-peers ui-build e2e-deps
 	$(CARGO) build --release -p sonde-bench -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/release/sonde-bench

@@ -154,6 +154,44 @@ impl HttpInfo {
     }
 }
 
+/// What indexing a recorded line needs of it (the index row and the connection's label): the
+/// entry without its payload, time or detail. Unescaping the payload is most of decoding an
+/// entry, and opening a session indexes every line, so the payload is passed over unread. A
+/// line whose payload is malformed is indexed all the same; it fails when read whole, which
+/// only a line Sonde did not write can do.
+#[derive(Deserialize)]
+pub(super) struct Indexed {
+    seq: u64,
+    conn: u64,
+    kind: Kind,
+    dir: Direction,
+    #[serde(default)]
+    summary: Option<Summary>,
+    #[serde(default)]
+    answers: Option<u64>,
+    #[serde(default)]
+    lifecycle: Option<Lifecycle>,
+    #[serde(default)]
+    http: Option<HttpInfo>,
+    #[serde(default)]
+    findings: Vec<crate::diagnose::Finding>,
+}
+
+impl Indexed {
+    /// An entry with what was read and nothing else: fit for indexing, not for showing.
+    pub(super) fn into_entry(self) -> Entry {
+        Entry {
+            seq: self.seq,
+            summary: self.summary,
+            answers: self.answers,
+            lifecycle: self.lifecycle,
+            http: self.http,
+            findings: self.findings,
+            ..Entry::new(self.conn, self.kind, self.dir)
+        }
+    }
+}
+
 /// One entry of the wire log.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use notify::Watcher;
 
+use super::entry::Indexed;
 use super::{row_of, scan_lines, sessions, Entry, WireLog};
 
 /// The most a session written by another process takes to show a new entry, past its writer's
@@ -27,11 +28,12 @@ impl WireLog {
         loop {
             let from = self.inner.lock().expect("wire log lock").end;
             let mut read: Vec<(u64, u64, Entry)> = Vec::new();
-            // Parsed without the lock; a line that is not an entry is passed over, as `open`
-            // always has (a torn write can only be the last line, which is not complete).
+            // Parsed without the lock, only as far as indexing needs (`Indexed`); a line that
+            // is not an entry is passed over, as `open` always has (a torn write can only be the
+            // last line, which is not complete).
             let end = scan_lines(&self.reader, from, CHUNK_BYTES, |line, offset| {
-                if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
-                    read.push((offset, line.len() as u64, entry));
+                if let Ok(indexed) = serde_json::from_slice::<Indexed>(line) {
+                    read.push((offset, line.len() as u64, indexed.into_entry()));
                 }
             })?;
             if end == from {
@@ -42,11 +44,15 @@ impl WireLog {
             let live = inner.live.as_ref().filter(|l| l.receiver_count() > 0).cloned();
             for (offset, len, entry) in read {
                 let row = row_of(&entry, offset, len, &mut inner.methods);
-                inner.index.push(row);
                 sessions::label(&entry, &mut inner.labels);
                 if let Some(live) = &live {
-                    let _ = live.send(Arc::new(entry));
+                    // Followers get the entry whole: read again, a line at a time (a session
+                    // being followed grows by a few lines per change).
+                    if let Ok(whole) = self.read_row(&row) {
+                        let _ = live.send(Arc::new(whole));
+                    }
                 }
+                inner.index.push(row);
             }
             inner.end = end;
         }
@@ -149,7 +155,11 @@ mod tests {
         let deadline = Duration::from_secs(10);
         while seen.len() < 20 {
             match tokio::time::timeout(deadline, follow.next()).await {
-                Ok(Some(Followed::Entry(e))) => seen.push(e.seq),
+                // Whole, as the writer wrote it (indexing reads less of each line).
+                Ok(Some(Followed::Entry(e))) => {
+                    assert_eq!(e.detail.as_deref(), Some(format!("note {}", e.seq).as_str()));
+                    seen.push(e.seq)
+                }
                 other => panic!("expected entry {} of the writer, got {other:?}", seen.len() + 1),
             }
         }
