@@ -242,7 +242,7 @@ fn an_unknown_tool_gets_the_closest_names_and_an_undeclared_method_the_capabilit
     let prompts = sonde(&home, &["prompts", "list", "--", fixture.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&prompts.stderr);
     assert_eq!(prompts.status.code(), Some(1), "{said}");
-    assert!(said.contains("the server declared these capabilities: tools"), "{said}");
+    assert!(said.contains("the server declared these capabilities: tools, logging"), "{said}");
 }
 
 #[test]

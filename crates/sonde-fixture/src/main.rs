@@ -222,7 +222,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         "server/discover" if modern => json!({
             "resultType": "complete",
             "supportedVersions": if k.modern_only { json!(["2026-07-28"]) } else { json!(["2026-07-28", "2025-11-25"]) },
-            "capabilities": {"tools": {}},
+            "capabilities": {"tools": {}, "logging": {}},
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")}},
             "ttlMs": 0,
             "cacheScope": "public"
@@ -231,7 +231,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             state.initialized = true;
             json!({
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
+                "capabilities": {"tools": {}, "logging": {}},
                 "serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")},
                 "instructions": "A test server with knobs for faults."
             })
