@@ -2,16 +2,16 @@
 //!
 //! Owns: the server's stdin (a frame is recorded, then queued for the writer; a request waits
 //! unrecorded while earlier frames fill the pipe, see `Transport::busy`) and stdout (read
-//! and split into lines in a task of its own), an over-long line failing the request it
+//! and split into lines on a thread of its own), an over-long line failing the request it
 //! answers, failing pending requests once the server is gone, and the shutdown ladder.
 //! Refuses: what both loops share (`spine`: commands, cancels, timeouts, server requests)
 //! and the meaning of MCP methods.
 
+use std::io::Read as _;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::AsyncReadExt;
 use tokio::process::ChildStdout;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -57,7 +57,7 @@ pub async fn run(
     // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
     // Each item is every piece one read produced: one wake-up per read, not per frame.
     let (pieces_tx, mut pieces) = mpsc::channel(16);
-    tokio::spawn(read_stdout(stdout, conn, options.max_line, pieces_tx));
+    read_stdout(stdout, conn, options.max_line, pieces_tx);
     let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
     let (spine, mut late_replies) = Spine::new(conn, log, options, responder);
     let mut lp = Loop {
@@ -332,13 +332,14 @@ enum Read {
     Piece(Piece),
 }
 
-/// Reads stdout, splits it into lines and decodes them, in a task of its own so that decoding
-/// one batch overlaps with the loop recording the previous one. Nothing is dropped here: every
-/// line goes to the loop, which records it before acting on it.
-async fn read_stdout(mut stdout: ChildStdout, conn: u64, max_line: usize, reads: mpsc::Sender<Vec<Read>>) {
-    let mut splitter = FrameSplitter::new(max_line);
-    let mut buf = vec![0u8; 64 * 1024];
-    let classified = |pieces: Vec<Piece>| -> Vec<Read> {
+/// Reads stdout, splits it into lines and decodes them, on a thread of its own, so that
+/// decoding one batch runs beside the loop recording the previous one. A task would not do: the
+/// runtime runs a task it has just woken on the waking thread, so the two took turns on one core
+/// (ingest ran as fast on a single-threaded runtime as on two workers). Nothing is dropped here:
+/// every line goes to the loop, which records it before acting on it. The thread ends when
+/// stdout closes or the loop is gone.
+fn read_stdout(stdout: ChildStdout, conn: u64, max_line: usize, reads: mpsc::Sender<Vec<Read>>) {
+    let classified = move |pieces: Vec<Piece>| -> Vec<Read> {
         pieces
             .into_iter()
             .map(|piece| match piece {
@@ -348,17 +349,38 @@ async fn read_stdout(mut stdout: ChildStdout, conn: u64, max_line: usize, reads:
             })
             .collect()
     };
-    loop {
-        let n = match stdout.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        let batch = splitter.push(&buf[..n]);
-        if !batch.is_empty() && reads.send(classified(batch)).await.is_err() {
-            return;
+    // Either failure leaves stdout unread; the loop records why, then hears stdout closed.
+    let unread = |reads: &mpsc::Sender<Vec<Read>>, e: std::io::Error| {
+        let note = Entry::new(conn, Kind::Note, Direction::Meta)
+            .with_detail(format!("could not read the server's stdout: {e}"));
+        let _ = reads.try_send(vec![Read::Line(Inbound { entry: note, message: None })]);
+    };
+    // Handed back to blocking mode, out of the runtime's reactor.
+    let mut stdout = match stdout.into_owned_fd() {
+        Ok(fd) => std::fs::File::from(fd),
+        Err(e) => return unread(&reads, e),
+    };
+    let told = reads.clone();
+    let spawned = std::thread::Builder::new().name(format!("stdout-{conn}")).spawn(move || {
+        let mut splitter = FrameSplitter::new(max_line);
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match stdout.read(&mut buf) {
+                Ok(0) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+                Ok(n) => n,
+            };
+            let batch = splitter.push(&buf[..n]);
+            if !batch.is_empty() && reads.blocking_send(classified(batch)).is_err() {
+                return;
+            }
         }
-    }
-    if let Some(piece) = splitter.finish() {
-        let _ = reads.send(classified(vec![piece])).await;
+        if let Some(piece) = splitter.finish() {
+            let _ = reads.blocking_send(classified(vec![piece]));
+        }
+    });
+    if let Err(e) = spawned {
+        unread(&told, e);
     }
 }

@@ -89,7 +89,13 @@ struct Inner {
     named: HashSet<u64>,
     /// The name each connection goes by (see `sessions::label`).
     labels: std::collections::BTreeMap<u64, String>,
+    /// Where an entry is serialized before it is written, reused from one to the next.
+    scratch: Vec<u8>,
 }
+
+/// Entries whose payload is smaller are serialized whole before they are written; larger ones
+/// are written as they are serialized.
+const WHOLE_BYTES: usize = 64 * 1024;
 
 /// A page of entries and where the next page starts.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -156,6 +162,7 @@ impl WireLog {
                 servers: Vec::new(),
                 named: HashSet::new(),
                 labels: Default::default(),
+                scratch: Vec::new(),
             }),
             card: card.map(Mutex::new),
             matches: Mutex::default(),
@@ -183,11 +190,20 @@ impl WireLog {
         entry.seq = inner.index.len() as u64;
         entry.time = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
         entry.ms = (self.elapsed_ms() * 1000.0).round() / 1000.0;
-        // Serialized straight into the file buffer, counting the bytes for the index: a huge
-        // frame is never held twice more than it must be.
         let mut counter = Counting { inner: inner.writer.as_mut(), count: 0, failed: false };
-        serde_json::to_writer(&mut counter, &entry).expect("an entry serializes");
-        let _ = counter.write_all(b"\n");
+        let payload = entry.text.as_ref().or(entry.base64.as_ref()).map_or(0, String::len);
+        if payload < WHOLE_BYTES {
+            // Serialized whole, then copied into the file buffer once: writing each escaped run
+            // of a frame through to the file buffer cost more than the escaping itself.
+            inner.scratch.clear();
+            serde_json::to_writer(&mut inner.scratch, &entry).expect("an entry serializes");
+            inner.scratch.push(b'\n');
+            let _ = counter.write_all(&inner.scratch);
+        } else {
+            // Straight into the file buffer: a huge frame is never held twice.
+            serde_json::to_writer(&mut counter, &entry).expect("an entry serializes");
+            let _ = counter.write_all(b"\n");
+        }
         let (len, failed) = (counter.count, counter.failed);
         if failed {
             // The file now ends in a partial line; later entries stay in memory and in the live
