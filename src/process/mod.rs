@@ -85,7 +85,8 @@ impl Default for Graces {
 
 /// How long to wait for the kernel after SIGKILL before reporting the group stuck.
 const KILL_DEADLINE: Duration = Duration::from_secs(5);
-/// How long a shutdown waits for the stderr recorder to read the last of what the server wrote.
+/// How long a shutdown waits for the stderr recorder to read the last of what the server wrote,
+/// and for the owner of stdout to have recorded its end.
 const STDERR_DRAIN: Duration = Duration::from_secs(1);
 
 /// Hears each lifecycle event as it is recorded (the connection turns them into its status).
@@ -134,6 +135,8 @@ pub struct Process {
     pty: Mutex<StderrPty>,
     /// Completes when the stderr recorder has read its last chunk; taken by the shutdown.
     stderr_drained: Mutex<Option<oneshot::Receiver<()>>>,
+    /// True once the owner of stdout has recorded that it closed.
+    stdout_closed: watch::Sender<bool>,
     done: AtomicBool,
 }
 
@@ -208,6 +211,7 @@ pub fn spawn(
         events,
         pty: Mutex::new(pty),
         stderr_drained: Mutex::new(Some(stderr_drained)),
+        stdout_closed: watch::Sender::new(false),
         done: AtomicBool::new(false),
     };
     Ok(Spawned { process, stdin, stdout })
@@ -267,6 +271,7 @@ impl Process {
     /// Records that the server closed its stdout.
     pub fn note_stdout_closed(&self) {
         self.record(Lifecycle::StdoutClosed);
+        self.stdout_closed.send_replace(true);
     }
 
     pub fn resize_stderr(&self, rows: u16, cols: u16) -> io::Result<()> {
@@ -333,21 +338,28 @@ impl Process {
                 }
             }
         }
-        self.sweep(graces).await;
-        // The group is gone, so the terminal's last holder has closed it: wait for the recorder
-        // to write what the server said last, bounded in case a process that left the group
-        // still holds the terminal.
+        let gone = self.sweep(graces).await;
+        // The group is gone, so the last holders of the terminal and of stdout have closed them:
+        // wait for the stderr recorder to write what the server said last, and for stdout's end
+        // to be recorded (its reader is a thread that may not have run yet), so the group's end
+        // is the last event. Bounded, in case a process that left the group still holds either.
         let drained = self.stderr_drained.lock().unwrap().take();
         if let Some(drained) = drained {
             let _ = tokio::time::timeout(STDERR_DRAIN, drained).await;
+        }
+        if let Some(pgid) = gone {
+            let mut closed = self.stdout_closed.subscribe();
+            let _ = tokio::time::timeout(STDERR_DRAIN, closed.wait_for(|c| *c)).await;
+            self.record(Lifecycle::GroupGone { pgid });
         }
         self.done.store(true, Ordering::SeqCst);
         self.exit_info()
     }
 
     /// Stops what is left of the group after its leader ended: grandchildren get the same
-    /// SIGTERM-then-SIGKILL steps, so nothing the server started outlives it.
-    async fn sweep(&self, graces: Graces) {
+    /// SIGTERM-then-SIGKILL steps, so nothing the server started outlives it. Returns the group
+    /// once it is gone; a stuck group is recorded here.
+    async fn sweep(&self, graces: Graces) -> Option<i32> {
         let pgid = self.pid as i32;
         let left = group::live_members(pgid);
         if !left.is_empty() {
@@ -365,12 +377,12 @@ impl Process {
                 self.signal(Signal::Kill, reason);
                 if !group::wait_empty(pgid, KILL_DEADLINE).await {
                     self.record(Lifecycle::GroupStuck { pgid, pids: group::live_members(pgid) });
-                    return;
+                    return None;
                 }
             }
         }
         keeper::forget(pgid);
-        self.record(Lifecycle::GroupGone { pgid });
+        Some(pgid)
     }
 }
 
