@@ -62,7 +62,7 @@ pub fn run(report: &mut Report, calls: usize, notifications: u64) {
     let (d50, _, _) = median_min_max(d50s);
     report.row(Row {
         figure: format!("proxy latency: {calls} sequential tools/call, µs added at p50 (p99)"),
-        sonde: format!("+{a50:.1} µs ({a50_min:.1}–{a50_max:.1}); p99 +{a99:.1} µs ({a99_min:.1}–{a99_max:.1}); p50 {p50:.3} ms"),
+        sonde: format!("{a50:+.1} µs ({a50_min:.1}–{a50_max:.1}); p99 {a99:+.1} µs ({a99_min:.1}–{a99_max:.1}); p50 {p50:.3} ms"),
         baseline: format!("p50 {d50:.3} ms direct pipe"),
         ratio: Some(p50 / d50),
         target: "≤ 50 µs added at p50".into(),
