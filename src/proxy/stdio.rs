@@ -124,7 +124,13 @@ pub async fn run(
                 // The client went (or the proxy was told to stop): the ladder runs while the
                 // server's last words still reach the client.
                 () = &mut to_server => {
-                    let (_, ()) = tokio::join!(process.shutdown(graces), &mut to_client);
+                    // The shutdown waits for stdout's end to be recorded before the group's.
+                    let stdout_closed = async {
+                        (&mut to_client).await;
+                        recorded_so_far().await;
+                        process.note_stdout_closed();
+                    };
+                    tokio::join!(process.shutdown(graces), stdout_closed);
                     break;
                 }
                 () = &mut stop, if !stopped => {
