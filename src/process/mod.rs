@@ -98,10 +98,19 @@ struct Events {
     conn: u64,
     history: Mutex<Vec<(SystemTime, Lifecycle)>>,
     observer: Option<Observer>,
+    /// Held to record an event, and across sending a signal and recording it: an exit the
+    /// signal causes, recorded by the reaping task, then follows the signal in the log.
+    turn: Mutex<()>,
 }
 
 impl Events {
     fn record(&self, event: Lifecycle) {
+        let _turn = self.turn.lock().unwrap();
+        self.record_in_turn(event);
+    }
+
+    /// Records `event`; the caller holds `turn`.
+    fn record_in_turn(&self, event: Lifecycle) {
         let mut entry = Entry::new(self.conn, Kind::Lifecycle, Direction::Meta).with_detail(event.describe());
         entry.lifecycle = Some(event.clone());
         self.log.append(entry);
@@ -150,7 +159,13 @@ pub fn spawn(
     conn: u64,
     observer: Option<Observer>,
 ) -> io::Result<Spawned> {
-    let events = Arc::new(Events { log: log.clone(), conn, history: Mutex::new(Vec::new()), observer });
+    let events = Arc::new(Events {
+        log: log.clone(),
+        conn,
+        history: Mutex::new(Vec::new()),
+        observer,
+        turn: Mutex::new(()),
+    });
     let command_line = spec.command_line();
     let result = start(spec);
     let (mut child, pty) = match result {
@@ -294,8 +309,9 @@ impl Process {
 
     fn signal(&self, signal: Signal, reason: String) {
         let pgid = self.pid as i32;
+        let _turn = self.events.turn.lock().unwrap();
         match group::signal(pgid, signal.number()) {
-            Ok(()) => self.record(Lifecycle::Signalled { signal, pgid, reason }),
+            Ok(()) => self.events.record_in_turn(Lifecycle::Signalled { signal, pgid, reason }),
             // ESRCH: the group emptied between the check and the signal; nothing to record.
             Err(e) if e.raw_os_error() == Some(libc::ESRCH) => {}
             Err(e) => {
