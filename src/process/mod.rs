@@ -87,7 +87,7 @@ impl Default for Graces {
 const KILL_DEADLINE: Duration = Duration::from_secs(5);
 /// How long a shutdown waits for the stderr recorder to read the last of what the server wrote,
 /// and for the owner of stdout to have recorded its end.
-const STDERR_DRAIN: Duration = Duration::from_secs(1);
+const DRAIN: Duration = Duration::from_secs(1);
 
 /// Hears each lifecycle event as it is recorded (the connection turns them into its status).
 pub type Observer = Arc<dyn Fn(&Lifecycle) + Send + Sync>;
@@ -361,11 +361,11 @@ impl Process {
         // is the last event. Bounded, in case a process that left the group still holds either.
         let drained = self.stderr_drained.lock().unwrap().take();
         if let Some(drained) = drained {
-            let _ = tokio::time::timeout(STDERR_DRAIN, drained).await;
+            let _ = tokio::time::timeout(DRAIN, drained).await;
         }
         if let Some(pgid) = gone {
             let mut closed = self.stdout_closed.subscribe();
-            let _ = tokio::time::timeout(STDERR_DRAIN, closed.wait_for(|c| *c)).await;
+            let _ = tokio::time::timeout(DRAIN, closed.wait_for(|c| *c)).await;
             self.record(Lifecycle::GroupGone { pgid });
         }
         self.done.store(true, Ordering::SeqCst);

@@ -107,14 +107,18 @@ pub async fn run(
         let to_client = async {
             let _ = server_went.await;
         };
+        // Recorded after what the server wrote last, on either path.
+        let stdout_closed = || async {
+            recorded_so_far().await;
+            process.note_stdout_closed();
+        };
         tokio::pin!(to_server, to_client, stop);
         let mut stopped = false;
         loop {
             tokio::select! {
                 // The server closed its stdout: it is going by itself (or was killed).
                 () = &mut to_client => {
-                    recorded_so_far().await;
-                    process.note_stdout_closed();
+                    stdout_closed().await;
                     // The server is going: its stdin is closed now, step one of the ladder
                     // taken as it is recorded, the client's direction told to let go of it.
                     wake(&stop_write);
@@ -125,12 +129,11 @@ pub async fn run(
                 // server's last words still reach the client.
                 () = &mut to_server => {
                     // The shutdown waits for stdout's end to be recorded before the group's.
-                    let stdout_closed = async {
+                    let closed = async {
                         (&mut to_client).await;
-                        recorded_so_far().await;
-                        process.note_stdout_closed();
+                        stdout_closed().await;
                     };
-                    tokio::join!(process.shutdown(graces), stdout_closed);
+                    tokio::join!(process.shutdown(graces), closed);
                     break;
                 }
                 () = &mut stop, if !stopped => {
