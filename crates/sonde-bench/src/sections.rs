@@ -101,18 +101,23 @@ pub fn overhead(report: &mut Report, n: usize) {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut t50s, mut t99s, mut rt50s) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
+        // Sonde is called as the CLI and the window call it: from a task on a worker.
         let mut core_ms = rt.block_on(async {
-            let hub = Hub::new(temp_log("overhead"));
-            let id = hub.connect(&fixture(&[])).await.unwrap();
-            let session = hub.session(id).unwrap();
-            let mut times = Vec::with_capacity(per_round);
-            for _ in 0..per_round {
-                let started = Instant::now();
-                session.call_tool("echo", Some(json!({"text": "x"}))).await.unwrap();
-                times.push(started.elapsed().as_secs_f64() * 1000.0);
-            }
-            hub.disconnect(id).await.unwrap();
-            times
+            tokio::spawn(async move {
+                let hub = Hub::new(temp_log("overhead"));
+                let id = hub.connect(&fixture(&[])).await.unwrap();
+                let session = hub.session(id).unwrap();
+                let mut times = Vec::with_capacity(per_round);
+                for _ in 0..per_round {
+                    let started = Instant::now();
+                    session.call_tool("echo", Some(json!({"text": "x"}))).await.unwrap();
+                    times.push(started.elapsed().as_secs_f64() * 1000.0);
+                }
+                hub.disconnect(id).await.unwrap();
+                times
+            })
+            .await
+            .unwrap()
         });
         let mut direct_ms = Direct::start(&[]).echo_calls(per_round);
         // The async floor: the same loop on tokio's pipes, as one task on a worker.

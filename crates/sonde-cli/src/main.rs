@@ -76,16 +76,33 @@ fn main() {
                 .enable_all()
                 .build()
                 .expect("start the async runtime");
-            match command {
-                args::Command::ConformanceClient { url } => {
-                    runtime.block_on(conformance::run(&cli.global, &url))
+            let global = cli.global;
+            runtime.block_on(on_a_worker(async move {
+                match command {
+                    args::Command::ConformanceClient { url } => conformance::run(&global, &url).await,
+                    args::Command::Doctor { call, args, common } => {
+                        doctor::run(&global, call, args, &common).await
+                    }
+                    command => run::run(&global, command).await,
                 }
-                args::Command::Doctor { call, args, common } => {
-                    runtime.block_on(doctor::run(&cli.global, call, args, &common))
-                }
-                command => runtime.block_on(run::run(&cli.global, command)),
-            }
+            }))
         }
     };
     std::process::exit(code);
+}
+
+/// Runs the command as a task on a runtime worker, beside its connections' loops, rather than
+/// on the thread that waits for it: a request sent and its reply received then pass between
+/// tasks on the workers, and no other thread is woken for each (sonde-bench's request
+/// overhead, p50: 0.071 ms with the caller on this thread, 0.057 ms as a task). A panic in
+/// the command is a panic here, as it was.
+async fn on_a_worker<F>(command: F) -> F::Output
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    match tokio::spawn(command).await {
+        Ok(code) => code,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
 }
