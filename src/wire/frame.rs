@@ -45,7 +45,7 @@ impl FrameSplitter {
     pub fn push(&mut self, mut bytes: &[u8]) -> Vec<Piece> {
         let mut out = Vec::new();
         while !bytes.is_empty() {
-            let newline = bytes.iter().position(|&b| b == b'\n');
+            let newline = memchr::memchr(b'\n', bytes);
             let (chunk, rest, ends_line) = match newline {
                 Some(i) => (&bytes[..i], &bytes[i + 1..], true),
                 None => (bytes, &bytes[bytes.len()..], false),
@@ -55,6 +55,12 @@ impl FrameSplitter {
                 Some(counted) => {
                     *counted += chunk.len() as u64;
                     self.keep_tail(chunk);
+                }
+                // A whole line in one read, the common case: one allocation of its size
+                // rather than a buffer grown to it.
+                None if ends_line && self.buf.is_empty() && chunk.len() <= self.max_line => {
+                    out.push(Piece::Line(chunk.strip_suffix(b"\r").unwrap_or(chunk).to_vec()));
+                    continue;
                 }
                 None => {
                     let room = self.max_line - self.buf.len();
