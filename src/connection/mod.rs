@@ -22,6 +22,7 @@ mod spine;
 mod status;
 mod stdin;
 mod stdio;
+mod stdout;
 
 pub use inbound::{classify, summary};
 pub use responder::{

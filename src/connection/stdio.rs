@@ -1,30 +1,29 @@
 //! The stdio connection loop: one task, one `select!`, the only owner of the pending map.
 //!
 //! Owns: the server's stdin (a frame is recorded, then queued for the writer; a request waits
-//! unrecorded while earlier frames fill the pipe, see `Transport::busy`) and stdout (read
-//! and split into lines on a thread of its own), an over-long line failing the request it
-//! answers, failing pending requests once the server is gone, and the shutdown ladder.
+//! unrecorded while earlier frames fill the pipe, see `Transport::busy`) and what `stdout`
+//! hands on from stdout, an over-long line failing the request it answers, failing pending
+//! requests once the server is gone, and the shutdown ladder.
 //! Refuses: what both loops share (`spine`: commands, cancels, timeouts, server requests)
 //! and the meaning of MCP methods.
 
-use std::io::Read as _;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::process::ChildStdout;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::inbound::{classify, sniff_id, sniff_last_id, with_summary, Inbound};
+use super::inbound::{sniff_id, sniff_last_id, with_summary, Inbound};
 use super::pending::sleep_until;
 use super::spine::{cancelled, Command, Spine, Transport};
 use super::stdin::Stdin;
+use super::stdout::{Read, Stdout};
 use super::{Options, RequestError, Responder};
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::process::{ExitInfo, Process, Spawned};
-use crate::wire::{encode_line, FrameSplitter, Message, Piece, RequestId};
+use crate::wire::{encode_line, Message, Piece, RequestId};
 
 /// How long to wait, once the server has exited, for the last bytes on its stdout (or, once
 /// stdout has closed, for the exit) before failing pending requests with what is known.
@@ -54,10 +53,7 @@ pub async fn run(
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     let Spawned { process, stdin, stdout } = spawned;
-    // Bounded, so a server flooding stdout is slowed by the pipe rather than buffered here.
-    // Each item is every piece one read produced: one wake-up per read, not per frame.
-    let (pieces_tx, mut pieces) = mpsc::channel(16);
-    read_stdout(stdout, conn, options.max_line, pieces_tx);
+    let mut stdout = Stdout::new(conn, stdout, options.max_line);
     let mut exit_watch: watch::Receiver<Option<ExitInfo>> = process.exit_watch();
     let (spine, mut late_replies) = Spine::new(conn, log, options, responder);
     let mut lp = Loop {
@@ -74,15 +70,15 @@ pub async fn run(
     let mut commands_open = true;
     loop {
         let deadline = lp.spine.next_deadline();
-        // Every branch is cancellation-safe: mpsc and watch receives lose nothing when dropped
-        // unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
+        // Every branch is cancellation-safe: mpsc and watch receives and `Stdout::next` lose
+        // nothing when dropped unfinished, sleeps are re-armed from state each turn, and a JoinHandle can be polled
         // again after a select! drops the borrow of it.
         tokio::select! {
             command = commands.recv(), if commands_open => commands_open = lp.received(command),
             Some(reply) = late_replies.recv() => {
                 lp.send_reply(reply, "a reply answered later".into());
             },
-            batch = pieces.recv(), if !lp.stdout_closed => match batch {
+            batch = stdout.next(), if !lp.stdout_closed => match batch {
                 Some(batch) => batch.into_iter().for_each(|read| lp.on_read(read)),
                 None => lp.on_stdout_closed(),
             },
@@ -319,68 +315,5 @@ impl Loop {
         }
         self.fail_pending();
         self.spine.release_waiters(self.exit.clone());
-    }
-}
-
-/// What the reader hands the loop: a classified line, or a piece of an over-long one.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "lines are nearly every item; boxing them costs an allocation each"
-)]
-enum Read {
-    Line(Inbound),
-    Piece(Piece),
-}
-
-/// Reads stdout, splits it into lines and decodes them, on a thread of its own, so that
-/// decoding one batch runs beside the loop recording the previous one. A task would not do: the
-/// runtime runs a task it has just woken on the waking thread, so the two took turns on one core
-/// (ingest ran as fast on a single-threaded runtime as on two workers). Nothing is dropped here:
-/// every line goes to the loop, which records it before acting on it. The thread ends when
-/// stdout closes or the loop is gone.
-fn read_stdout(stdout: ChildStdout, conn: u64, max_line: usize, reads: mpsc::Sender<Vec<Read>>) {
-    let classified = move |pieces: Vec<Piece>| -> Vec<Read> {
-        pieces
-            .into_iter()
-            .map(|piece| match piece {
-                Piece::Line(line) => Read::Line(classify(conn, line, true)),
-                Piece::Unterminated(line) => Read::Line(classify(conn, line, false)),
-                other => Read::Piece(other),
-            })
-            .collect()
-    };
-    // Either failure leaves stdout unread; the loop records why, then hears stdout closed.
-    let unread = |reads: &mpsc::Sender<Vec<Read>>, e: std::io::Error| {
-        let note = Entry::new(conn, Kind::Note, Direction::Meta)
-            .with_detail(format!("could not read the server's stdout: {e}"));
-        let _ = reads.try_send(vec![Read::Line(Inbound { entry: note, message: None })]);
-    };
-    // Handed back to blocking mode, out of the runtime's reactor.
-    let mut stdout = match stdout.into_owned_fd() {
-        Ok(fd) => std::fs::File::from(fd),
-        Err(e) => return unread(&reads, e),
-    };
-    let told = reads.clone();
-    let spawned = std::thread::Builder::new().name(format!("stdout-{conn}")).spawn(move || {
-        let mut splitter = FrameSplitter::new(max_line);
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            let n = match stdout.read(&mut buf) {
-                Ok(0) => break,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-                Ok(n) => n,
-            };
-            let batch = splitter.push(&buf[..n]);
-            if !batch.is_empty() && reads.blocking_send(classified(batch)).is_err() {
-                return;
-            }
-        }
-        if let Some(piece) = splitter.finish() {
-            let _ = reads.blocking_send(classified(vec![piece]));
-        }
-    });
-    if let Err(e) = spawned {
-        unread(&told, e);
     }
 }
