@@ -58,6 +58,9 @@ pub struct IndexRow {
     pub answers: Option<u64>,
     /// The most severe of the entry's findings.
     pub diag: Option<Severity>,
+    /// Its bytes are kept as base64 (they are not UTF-8): a search of the raw line cannot see
+    /// their text, so a free-text scan decodes every such entry.
+    pub base64: bool,
 }
 
 /// The condition a term sets. Removing a chip removes every term of its key.
@@ -271,16 +274,15 @@ impl Filter {
 }
 
 /// What finds the lines of a session file that may match a free-text filter without decoding
-/// them: the needle as it stands in a recorded line, and `"base64":`, the field whose bytes
-/// only decoding can search, both in lines made ASCII lower case first (a plain substring
-/// search runs at memory speed, where one that ignores case does not).
+/// them: the needle as it stands in a recorded line made ASCII lower case first (a plain
+/// substring search runs at memory speed, where one that ignores case does not). The lines
+/// whose bytes only decoding can search are known by their rows ([`IndexRow::base64`]).
 ///
 /// It is sound only for a needle that a line holds as it is: ASCII (no Unicode case folding)
 /// without the characters JSON escapes (`"`, `\`, control characters). Every other needle is
 /// searched entry by entry.
 pub struct TextFinder {
     needle: memchr::memmem::Finder<'static>,
-    base64: memchr::memmem::Finder<'static>,
 }
 
 impl TextFinder {
@@ -290,16 +292,13 @@ impl TextFinder {
             return None;
         }
         // The needle is lower case already (`parse` made it so).
-        Some(TextFinder {
-            needle: memchr::memmem::Finder::new(needle.as_bytes()).into_owned(),
-            base64: memchr::memmem::Finder::new(b"\"base64\":").into_owned(),
-        })
+        Some(TextFinder { needle: memchr::memmem::Finder::new(needle.as_bytes()).into_owned() })
     }
 
     /// Every place in `haystack` (lines made ASCII lower case) where a line may match, in no
     /// particular order.
     pub fn hits<'h>(&'h self, haystack: &'h [u8]) -> impl Iterator<Item = usize> + 'h {
-        self.needle.find_iter(haystack).chain(self.base64.find_iter(haystack))
+        self.needle.find_iter(haystack)
     }
 }
 
@@ -330,6 +329,7 @@ mod tests {
             id: id.map(Into::into),
             answers: None,
             diag: None,
+            base64: false,
         }
     }
 

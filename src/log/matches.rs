@@ -142,9 +142,9 @@ impl WireLog {
             // No more rows than the budget left pays for.
             let rows_left = (budget - reads).saturating_mul(ROWS_PER_READ) as u64;
             let end = to.min(found.scanned.saturating_add(rows_left));
-            let Some((rows, stop)) = self.rows_from(found.scanned, end) else { return Ok(()) };
-            let matched = self.span_matches(&rows, &found.filter, finder, &mut buf)?;
-            reads += matched.len() + rows.len() / ROWS_PER_READ;
+            let Some((span, stop)) = self.span_from(found.scanned, end) else { return Ok(()) };
+            let matched = self.span_matches(&span, &found.filter, finder, &mut buf)?;
+            reads += matched.len() + span.len() / ROWS_PER_READ;
             for (i, _) in matched {
                 if found.seqs.len() >= want {
                     // Stopped before this row: it is where the next look starts.

@@ -442,6 +442,7 @@ fn row_of(e: &Entry, offset: u64, len: u64, methods: &mut std::collections::Hash
         id: summary.and_then(|s| s.id.as_deref()).map(Into::into),
         answers: e.answers,
         diag: crate::diagnose::worst(&e.findings),
+        base64: e.base64.is_some(),
     }
 }
 

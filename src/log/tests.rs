@@ -239,6 +239,7 @@ fn row_of_entry(e: &Entry) -> IndexRow {
         id: None,
         answers: e.answers,
         diag: None,
+        base64: e.base64.is_some(),
     }
 }
 
