@@ -1,14 +1,16 @@
-//! The server's stdout as the stdio loop reads it: read in the loop's own task, split into
-//! lines, and decoded there when a read brings a line or a few (a reply wakes only the loop),
-//! or on a decoder thread when it brings many (a flood is decoded beside the loop recording
-//! the batch before it).
+//! The server's stdout as the stdio loop reads it: read in the loop's own task, then split
+//! into lines and decoded there when a read brings a line or a few (a reply wakes only the
+//! loop), or on a decoder thread when it brings many (a flood is split and decoded beside the
+//! loop recording the batch before it).
 //!
-//! Owns: the pipe, the frame splitter, which reads go to the decoder, and handing the loop
-//! what was read strictly in the order it was read, the end of stdout last. Refuses: what a
+//! Owns: the pipe, the frame splitter (one, used by one side at a time), which reads go to the
+//! decoder, and handing the loop what was read strictly in the order it was read, the end of
+//! stdout last. Refuses: what a
 //! line means once classified (`stdio`, `spine`) and anything that records (only the loop
 //! records, so the log follows the wire).
 
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::io::AsyncReadExt as _;
 use tokio::process::ChildStdout;
@@ -18,11 +20,11 @@ use super::inbound::{classify, Inbound};
 use crate::log::{Direction, Entry, Kind};
 use crate::wire::{FrameSplitter, Piece};
 
-/// A read that completes at most this many lines is decoded in the loop's task: a request's
+/// A read with at most this many newlines is split and decoded in the loop's task: a request's
 /// reply comes alone, and a hop to another thread would cost more than decoding it. A read
-/// with more is a flood, decoded on the decoder thread.
-const INLINE_PIECES: usize = 4;
-/// How many batches may be at the decoder at once; past it stdout is not read, so a server
+/// with more is a flood, split and decoded on the decoder thread.
+const INLINE_LINES: usize = 4;
+/// How many reads may be at the decoder at once; past it stdout is not read, so a server
 /// flooding stdout is slowed by the pipe rather than buffered here.
 const IN_FLIGHT: usize = 4;
 /// How much one read asks for.
@@ -42,26 +44,35 @@ pub struct Stdout {
     conn: u64,
     pipe: ChildStdout,
     buf: Vec<u8>,
-    splitter: FrameSplitter,
-    /// Pieces to decode; `None` if the decoder thread could not start or has gone, and then
-    /// every read is decoded in the loop's task.
-    decoder: Option<std_mpsc::Sender<Vec<Piece>>>,
+    /// One splitter for both sides: the loop uses it only while nothing is at the decoder, so
+    /// the two never wait for each other and a line split across reads is joined whichever
+    /// side reads its end.
+    splitter: Arc<Mutex<FrameSplitter>>,
+    /// Reads to split and decode; `None` if the decoder thread could not start or has gone,
+    /// and then every read is handled in the loop's task.
+    decoder: Option<std_mpsc::Sender<Vec<u8>>>,
     decoded: mpsc::UnboundedReceiver<Vec<Read>>,
-    /// Batches sent to the decoder and not yet handed on: while any are, later reads go there
+    /// Reads sent to the decoder and not yet handed on: while any are, later reads go there
     /// too, behind them, so nothing overtakes.
     in_flight: usize,
-    /// Stdout ended: what was left of it, handed on once every batch before it has been.
-    ended: Option<Vec<Read>>,
+    /// Stdout ended, and why if it was an error: handed on, after what the splitter holds,
+    /// once every read before it has been.
+    ending: Option<Option<Read>>,
+    done: bool,
 }
 
 impl Stdout {
     pub fn new(conn: u64, pipe: ChildStdout, max_line: usize) -> Stdout {
+        let splitter = Arc::new(Mutex::new(FrameSplitter::new(max_line)));
         let (decoded_tx, decoded) = mpsc::unbounded_channel();
-        let (decoder, pieces) = std_mpsc::channel::<Vec<Piece>>();
+        let (decoder, reads) = std_mpsc::channel::<Vec<u8>>();
+        let shared = splitter.clone();
+        // One batch back for every read sent, even an empty one, so the loop can count them.
         // The thread ends when the loop drops its sender, or the loop is gone.
         let spawned = std::thread::Builder::new().name(format!("stdout-{conn}")).spawn(move || {
-            for batch in pieces {
-                if decoded_tx.send(classified(conn, batch)).is_err() {
+            for bytes in reads {
+                let pieces = split(&shared, &bytes);
+                if decoded_tx.send(classified(conn, pieces)).is_err() {
                     return;
                 }
             }
@@ -70,96 +81,101 @@ impl Stdout {
             conn,
             pipe,
             buf: vec![0; READ_BYTES],
-            splitter: FrameSplitter::new(max_line),
+            splitter,
             decoder: spawned.ok().map(|_| decoder),
             decoded,
             in_flight: 0,
-            ended: None,
+            ending: None,
+            done: false,
         }
     }
 
     /// What was read next, in order; `None` once stdout has ended and all of it was handed on.
     ///
-    /// Cancellation-safe: state changes only between awaits (a read that completed is split
-    /// and handed on or sent to the decoder before the next await), and both awaits lose
-    /// nothing when dropped unfinished.
+    /// Cancellation-safe: state changes only between awaits (a read that completed is handed
+    /// on or sent to the decoder before the next await), and both awaits lose nothing when
+    /// dropped unfinished.
     pub async fn next(&mut self) -> Option<Vec<Read>> {
         loop {
             if self.in_flight == 0 {
-                if let Some(last) = self.ended.as_mut() {
-                    return (!last.is_empty()).then(|| std::mem::take(last));
+                if let Some(why) = self.ending.take() {
+                    self.done = true;
+                    let mut last = classified(self.conn, self.splitter().finish().into_iter().collect());
+                    last.extend(why);
+                    if !last.is_empty() {
+                        return Some(last);
+                    }
+                }
+                if self.done {
+                    return None;
                 }
             }
+            let reading = self.ending.is_none() && !self.done && self.in_flight < IN_FLIGHT;
+            // Reading comes first while the decoder has room: stdout is drained as long as
+            // the decoder is behind, so a flooding server is not stalled on a full pipe while
+            // the loop records what was decoded.
             tokio::select! {
                 biased;
+                read = self.pipe.read(&mut self.buf), if reading => match read {
+                    Ok(0) => self.ending = Some(None),
+                    Err(e) => self.ending = Some(Some(note(self.conn, &format!("could not read the server's stdout: {e}")))),
+                    Ok(n) => {
+                        if let Some(reads) = self.hand_on(n) {
+                            return Some(reads);
+                        }
+                    }
+                },
                 batch = self.decoded.recv(), if self.in_flight > 0 => match batch {
                     Some(batch) => {
                         self.in_flight -= 1;
-                        return Some(batch);
+                        if !batch.is_empty() {
+                            return Some(batch);
+                        }
                     }
                     // The decoder thread died; what it held is lost, so the log says so.
                     None => {
                         self.in_flight = 0;
                         self.decoder = None;
-                        return Some(vec![note(self.conn, "a batch of stdout lines was lost: the decoder thread ended")]);
+                        return Some(vec![note(self.conn, "stdout read by Sonde was lost: its decoder thread ended")]);
                     }
                 },
-                read = self.pipe.read(&mut self.buf), if self.ended.is_none() && self.in_flight < IN_FLIGHT => {
-                    let n = match read {
-                        Ok(n) => n,
-                        Err(e) => {
-                            self.end(Some(note(self.conn, &format!("could not read the server's stdout: {e}"))));
-                            continue;
-                        }
-                    };
-                    if n == 0 {
-                        self.end(None);
-                        continue;
-                    }
-                    let pieces = self.splitter.push(&self.buf[..n]);
-                    if let Some(reads) = self.hand_on(pieces) {
-                        return Some(reads);
-                    }
-                }
             }
         }
     }
 
-    /// Decodes `pieces` here and returns them when that keeps the order and they are few;
-    /// otherwise sends them to the decoder, behind what it already holds.
-    fn hand_on(&mut self, pieces: Vec<Piece>) -> Option<Vec<Read>> {
-        if pieces.is_empty() {
-            return None;
+    /// Splits and decodes the `n` bytes just read here, and returns them, when that keeps the
+    /// order and they hold few lines; otherwise sends them to the decoder, behind what it
+    /// already holds.
+    fn hand_on(&mut self, n: usize) -> Option<Vec<Read>> {
+        let bytes = &self.buf[..n];
+        let few = memchr::memchr_iter(b'\n', bytes).take(INLINE_LINES + 1).count() <= INLINE_LINES;
+        if self.in_flight == 0 && few {
+            let pieces = split(&self.splitter, bytes);
+            return (!pieces.is_empty()).then(|| classified(self.conn, pieces));
         }
-        if self.in_flight == 0 && pieces.len() <= INLINE_PIECES {
-            return Some(classified(self.conn, pieces));
-        }
-        let Some(decoder) = &self.decoder else {
-            return Some(classified(self.conn, pieces));
-        };
-        match decoder.send(pieces) {
-            Ok(()) => {
+        let sent = self.decoder.as_ref().map(|decoder| decoder.send(bytes.to_vec()));
+        match sent {
+            Some(Ok(())) => {
                 self.in_flight += 1;
                 None
             }
-            // The decoder panicked (nothing else ends it while this end lives): this batch and
-            // the rest are decoded here.
-            Err(std_mpsc::SendError(pieces)) => {
+            // No decoder (it never started, or panicked: nothing else ends it while this end
+            // lives): this read and the rest are handled here.
+            _ => {
                 self.decoder = None;
-                Some(classified(self.conn, pieces))
+                let pieces = split(&self.splitter, &self.buf[..n]);
+                (!pieces.is_empty()).then(|| classified(self.conn, pieces))
             }
         }
     }
 
-    /// Stdout ended (or could not be read): what the splitter held, and `why`, come last.
-    fn end(&mut self, why: Option<Read>) {
-        let mut last = match self.splitter.finish() {
-            Some(piece) => classified(self.conn, vec![piece]),
-            None => Vec::new(),
-        };
-        last.extend(why);
-        self.ended = Some(last);
+    fn splitter(&self) -> std::sync::MutexGuard<'_, FrameSplitter> {
+        self.splitter.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+fn split(splitter: &Mutex<FrameSplitter>, bytes: &[u8]) -> Vec<Piece> {
+    splitter.lock().unwrap_or_else(PoisonError::into_inner).push(bytes)
 }
 
 fn classified(conn: u64, pieces: Vec<Piece>) -> Vec<Read> {
@@ -176,4 +192,38 @@ fn classified(conn: u64, pieces: Vec<Piece>) -> Vec<Read> {
 fn note(conn: u64, detail: &str) -> Read {
     let entry = Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail.to_owned());
     Read::Line(Inbound { entry, message: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads of every size (a line or two at the shell's pace, thousands when the pipe has
+    /// filled) go inline or to the decoder; whichever way, the lines come out in the order
+    /// written, the unterminated tail last, then the end.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn lines_come_out_in_the_order_written_whichever_side_decodes_them() {
+        // The first lines come a moment apart, so that they are read one at a time.
+        let script = "for i in 0 1 2 3 4; do echo $i; sleep 0.02; done; \
+                      i=5; while [ $i -lt 20000 ]; do echo $i; i=$((i+1)); done; printf tail";
+        let mut child = tokio::process::Command::new("sh")
+            .args(["-c", script])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = Stdout::new(1, child.stdout.take().unwrap(), 1024);
+        let mut lines = Vec::new();
+        let deadline = std::time::Duration::from_secs(60);
+        while let Some(reads) = tokio::time::timeout(deadline, stdout.next()).await.expect("stdout ends") {
+            for read in reads {
+                let Read::Line(inbound) = read else { panic!("no line here is over the cap") };
+                lines.push(inbound.entry.text.expect("the lines are text"));
+            }
+        }
+        let mut want: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
+        want.push("tail".into());
+        assert_eq!(lines, want);
+        assert!(stdout.next().await.is_none(), "the end is said again, not new lines");
+        child.wait().await.unwrap();
+    }
 }
