@@ -10,7 +10,7 @@
 //! records, so the log follows the wire).
 
 use std::sync::mpsc as std_mpsc;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::io::AsyncReadExt as _;
 use tokio::process::ChildStdout;
@@ -71,7 +71,7 @@ impl Stdout {
         // The thread ends when the loop drops its sender, or the loop is gone.
         let spawned = std::thread::Builder::new().name(format!("stdout-{conn}")).spawn(move || {
             for bytes in reads {
-                let pieces = split(&shared, &bytes);
+                let pieces = lock(&shared).push(&bytes);
                 if decoded_tx.send(classified(conn, pieces)).is_err() {
                     return;
                 }
@@ -100,7 +100,7 @@ impl Stdout {
             if self.in_flight == 0 {
                 if let Some(why) = self.ending.take() {
                     self.done = true;
-                    let mut last = classified(self.conn, self.splitter().finish().into_iter().collect());
+                    let mut last = classified(self.conn, lock(&self.splitter).finish().into_iter().collect());
                     last.extend(why);
                     if !last.is_empty() {
                         return Some(last);
@@ -150,7 +150,7 @@ impl Stdout {
         let bytes = &self.buf[..n];
         let few = memchr::memchr_iter(b'\n', bytes).take(INLINE_LINES + 1).count() <= INLINE_LINES;
         if self.in_flight == 0 && few {
-            let pieces = split(&self.splitter, bytes);
+            let pieces = lock(&self.splitter).push(bytes);
             return (!pieces.is_empty()).then(|| classified(self.conn, pieces));
         }
         let sent = self.decoder.as_ref().map(|decoder| decoder.send(bytes.to_vec()));
@@ -163,19 +163,17 @@ impl Stdout {
             // lives): this read and the rest are handled here.
             _ => {
                 self.decoder = None;
-                let pieces = split(&self.splitter, &self.buf[..n]);
+                let pieces = lock(&self.splitter).push(&self.buf[..n]);
                 (!pieces.is_empty()).then(|| classified(self.conn, pieces))
             }
         }
     }
-
-    fn splitter(&self) -> std::sync::MutexGuard<'_, FrameSplitter> {
-        self.splitter.lock().unwrap_or_else(PoisonError::into_inner)
-    }
 }
 
-fn split(splitter: &Mutex<FrameSplitter>, bytes: &[u8]) -> Vec<Piece> {
-    splitter.lock().unwrap_or_else(PoisonError::into_inner).push(bytes)
+/// The splitter, even if the decoder panicked holding it: the loop goes on with what it holds
+/// rather than panicking too.
+fn lock(splitter: &Mutex<FrameSplitter>) -> MutexGuard<'_, FrameSplitter> {
+    splitter.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn classified(conn: u64, pieces: Vec<Piece>) -> Vec<Read> {
