@@ -136,7 +136,7 @@ impl Stdout {
                     None => {
                         self.in_flight = 0;
                         self.decoder = None;
-                        return Some(vec![note(self.conn, "stdout read by Sonde was lost: its decoder thread ended")]);
+                        return Some(vec![lost(self.conn)]);
                     }
                 },
             }
@@ -160,11 +160,21 @@ impl Stdout {
                 None
             }
             // No decoder (it never started, or panicked: nothing else ends it while this end
-            // lives): this read and the rest are handled here.
+            // lives): this read and the rest are handled here, after what the dead decoder
+            // had handed back and the note of what it took with it.
             _ => {
                 self.decoder = None;
+                let mut reads = Vec::new();
+                if self.in_flight > 0 {
+                    while let Ok(batch) = self.decoded.try_recv() {
+                        reads.extend(batch);
+                    }
+                    self.in_flight = 0;
+                    reads.push(lost(self.conn));
+                }
                 let pieces = lock(&self.splitter).push(&self.buf[..n]);
-                (!pieces.is_empty()).then(|| classified(self.conn, pieces))
+                reads.extend(classified(self.conn, pieces));
+                (!reads.is_empty()).then_some(reads)
             }
         }
     }
@@ -185,6 +195,11 @@ fn classified(conn: u64, pieces: Vec<Piece>) -> Vec<Read> {
             other => Read::Piece(other),
         })
         .collect()
+}
+
+/// What the log says when the decoder thread died holding reads.
+fn lost(conn: u64) -> Read {
+    note(conn, "stdout read by Sonde was lost: its decoder thread ended")
 }
 
 fn note(conn: u64, detail: &str) -> Read {
@@ -223,5 +238,36 @@ mod tests {
         assert_eq!(lines, want);
         assert!(stdout.next().await.is_none(), "the end is said again, not new lines");
         child.wait().await.unwrap();
+    }
+
+    /// A decoder that died holding reads: what it had handed back comes first, then the note
+    /// of what was lost, then what is read after, never the other way round.
+    #[tokio::test]
+    async fn after_the_decoder_dies_its_last_batch_and_the_loss_come_before_later_reads() {
+        let mut child = tokio::process::Command::new("sh")
+            .args(["-c", "printf '1\\n2\\n3\\n4\\n5\\n6\\n'"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = Stdout::new(1, child.stdout.take().unwrap(), 1024);
+        // The lines are all in the pipe before anything is read: the next read brings six.
+        child.wait().await.unwrap();
+        // A decoder that handed back one batch and died holding another.
+        let (handed, decoded) = mpsc::unbounded_channel();
+        handed.send(classified(1, vec![Piece::Line(b"A".to_vec())])).unwrap();
+        drop(handed);
+        let (dead, gone) = std_mpsc::channel();
+        drop(gone);
+        (stdout.decoded, stdout.decoder, stdout.in_flight) = (decoded, Some(dead), 2);
+        let mut seen = Vec::new();
+        let deadline = std::time::Duration::from_secs(60);
+        while let Some(reads) = tokio::time::timeout(deadline, stdout.next()).await.expect("stdout ends") {
+            for read in reads {
+                let Read::Line(inbound) = read else { panic!("no line here is over the cap") };
+                seen.push(inbound.entry.text.or(inbound.entry.detail).unwrap());
+            }
+        }
+        let lost = "stdout read by Sonde was lost: its decoder thread ended";
+        assert_eq!(seen, ["A", lost, "1", "2", "3", "4", "5", "6"]);
     }
 }
