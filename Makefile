@@ -84,13 +84,12 @@ desktop: ui-build
 ui-build: ui-deps
 	cd ui && npm run build
 
-# The UI's npm packages, reinstalled when the lock file changes.
+# The UI's npm packages, exactly as the lock file has them (npm ci empties node_modules first and
+# fails if the lock is out of date), reinstalled when the lock file changes.
 ui-deps: ui/node_modules/.installed
 
 ui/node_modules/.installed: ui/package-lock.json
-	# npm install, not npm ci: npm 11 on Linux leaves a Windows-only optional dependency of vite
-	# out of the lock file and then refuses to ci from it.
-	cd ui && npm install --no-audit --no-fund --loglevel=error
+	cd ui && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # The real window's e2e: tauri-driver (from crates.io, into the cache) and selenium (PyPI).
