@@ -24,7 +24,7 @@ OAUTH_AS := oauth2-mock-server@9.3.0
 # before the rules that list it: make expands prerequisites as it reads them.
 NODE22 := $(PEERS)/node22/node_modules/.bin/node
 
-.PHONY: run test conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
+.PHONY: run test record-tree conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
 
 ## make run: build the UI and the desktop app, then open Sonde (the Demo server is one click away).
 run: deps ui-deps desktop
@@ -33,11 +33,12 @@ run: deps ui-deps desktop
 	  DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent xvfb-run -a -s "-screen 0 1280x800x24" $(DESKTOP); \
 	else $(DESKTOP); fi
 
-## make test: install what the tests need, then fmt, clippy and every test layer.
+## make test: install what the tests need, then fmt, clippy and every test layer; it fails if the
+## run changed a tracked file (a lock file rewritten by an install, say).
 # One build, no incremental state: it only pays on the next edit, and it doubled the disk a cold
-# run needs.
+# run needs. record-tree comes first, before the installs.
 test: export CARGO_INCREMENTAL = 0
-test: deps peers ui-deps e2e-deps fmt-check clippy
+test: record-tree deps peers ui-deps e2e-deps fmt-check clippy
 	$(MAKE) --no-print-directory conformance
 	cd ui && npm run lint && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
@@ -50,6 +51,11 @@ test: deps peers ui-deps e2e-deps fmt-check clippy
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
 	$(MAKE) --no-print-directory deb DEB_FLAGS=--debug
 	$(CARGO) nextest run --workspace --no-fail-fast
+	scripts/check-clean-tree.sh end
+
+# What the tracked files hold before make test, edits not yet committed included.
+record-tree:
+	scripts/check-clean-tree.sh start
 
 ## make deb: the Debian package: the app with its .desktop entry and icons, and the `sonde` CLI
 ## with its completions and manual pages (release, both binaries stripped; DEB_FLAGS=--debug for a
