@@ -13,6 +13,7 @@ use base64::Engine;
 use ring::rand::{SecureRandom, SystemRandom};
 use url::Url;
 
+use super::credential::Credential;
 use super::discovery::{authorization_server_metadata_urls, resource_metadata_urls, Challenge};
 use super::issuer::{check_metadata_issuer, check_response_iss};
 use super::loopback::{self, Loopback};
@@ -20,7 +21,6 @@ use super::metadata::{ResourceMetadata, ServerMetadata};
 use super::pkce::{check_s256, Pkce};
 use super::record::{Recorder, Step};
 use super::register::{self, Client};
-use super::store::Credential;
 use super::token::{self, Tokens};
 use super::{scope, Authorizer, Settings};
 

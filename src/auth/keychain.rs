@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::store::Credential;
+use super::credential::Credential;
 
 const APPLICATION: (&str, &str) = ("application", "sonde");
 const KIND: (&str, &str) = ("kind", "oauth-credential");

@@ -9,6 +9,7 @@
 //! (the HTTP loop holds them while a flow runs and sends them again with the token), and any
 //! other grant than the authorization code with PKCE.
 
+pub mod credential;
 pub mod discovery;
 pub mod flow;
 pub mod follow;
@@ -27,7 +28,8 @@ pub mod token;
 
 use std::sync::Arc;
 
-pub use store::{Credential, CredentialStore, CredentialView};
+pub use credential::{Credential, CredentialView};
+pub use store::CredentialStore;
 
 pub use crate::transport::OAuthSettings as Settings;
 
