@@ -13,8 +13,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::tools::tool_error;
-use crate::{send, Fault, Server, VERSION_META};
+use crate::{send, tool_error, Fault, Server, VERSION_META};
 
 /// Requests this server sent the client (2025-11-25 elicitation), by id, waiting for replies.
 pub type Asks = Arc<Mutex<HashMap<String, Sender<Value>>>>;

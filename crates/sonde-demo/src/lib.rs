@@ -14,7 +14,8 @@
 //! tools/call runs on its own thread so a slow call never blocks another request; stdout is
 //! written whole-line under a lock.
 //!
-//! Owns: the read loop, the envelope of each era and routing requests to the modules.
+//! Owns: the read loop, the envelope of each era, the two ways a request fails (a `Fault`, or
+//! a tool's error result) and routing requests to the modules.
 //! Refuses: pagination (every list fits one page) and HTTP (stdio only).
 
 mod complete;
@@ -67,6 +68,12 @@ impl Fault {
         self.data = Some(data);
         self
     }
+}
+
+/// A tool that ran and failed says so in its result (`isError`), for the model to read; a
+/// [`Fault`] is for a request that could not be served at all.
+fn tool_error(message: &str) -> Value {
+    json!({"content": [{"type": "text", "text": message}], "isError": true})
 }
 
 /// What every request handler shares: stdout, the calls in flight, and the 2025-11-25
