@@ -3,7 +3,7 @@
 //! Owns: `ProtocolVersion` (keeps strings it does not know), `Era`, `EraPolicy`, the `_meta`
 //! envelope of 2026-07-28 requests, and the pure classifier of a `server/discover` probe
 //! (the table in protocol.md §1.3, one test case per row).
-//! Refuses: I/O. The hub sends the probe and acts on the verdict.
+//! Refuses: I/O. `negotiate` sends the probe and acts on the verdict; the hub remembers it.
 
 use std::fmt;
 use std::str::FromStr;

@@ -4,7 +4,8 @@
 //!
 //! Owns: where each client keeps its servers, what a wrapped entry looks like, and the edit.
 //! Refuses: reading and writing files, and backups (the front end does them); servers reached
-//! by URL (the HTTP proxy is not here yet: they are left as they are, and said so).
+//! by URL, which are left as they are, and said so: a client reaches those itself, so the person
+//! runs the HTTP proxy (`sonde proxy --listen`) and gives the client its address.
 
 use std::path::PathBuf;
 

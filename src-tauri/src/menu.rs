@@ -3,7 +3,7 @@
 //! Copy, Paste and Select All, which the webview does, and Quit, which exits the app through the
 //! path that stops every server first. (Tauri's predefined Quit does nothing on Linux/GTK 3, and
 //! its Undo and Redo are unsupported there, so those are items of our own.) The View menu's
-//! toggles carry check marks the UI sets (`menu_checked`) from what the window shows.
+//! toggles carry check marks the UI sets (its `menu-checked` event) from what the window shows.
 
 use tauri::menu::{
     AboutMetadataBuilder, CheckMenuItemBuilder, MenuBuilder, MenuItemBuilder, PredefinedMenuItem,

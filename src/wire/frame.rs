@@ -2,7 +2,9 @@
 //!
 //! Owns: splitting on LF, stripping one trailing CR, capping the length of a single line.
 //! Refuses: any interpretation of the bytes. A frame is bytes; whether it is JSON, UTF-8 or a
-//! banner is for the decoder to say, after the log has recorded it.
+//! banner is for the decoder to say. Over stdio a line is decoded before the connection loop
+//! records it (in the loop's task, or on the decoder thread for a flood: `connection::stdout`),
+//! and what is recorded is still the line's exact bytes.
 
 /// One piece of a stdout stream, in the order it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
