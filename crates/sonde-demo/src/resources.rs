@@ -1,13 +1,13 @@
 //! The demo's resources: a README (Markdown), a configuration (JSON), a logo (PNG, a blob), a
 //! clock whose text counts its updates, and the template `demo://greeting/{name}`.
 //!
-//! Owns: the lists, reading a URI (the template's variable percent-decoded) and the "not
-//! found" error of each era. Refuses: the clock's ticking and subscriptions (`listen`).
+//! Owns: the lists, their contents (the logo's PNG included, which the `image` tool shows too),
+//! reading a URI (the template's variable percent-decoded) and the "not found" error of each
+//! era. Refuses: the clock's ticking and subscriptions (`listen`).
 
 use base64::Engine;
 use serde_json::{json, Value};
 
-use crate::tools::IMAGE_PNG_BASE64;
 use crate::{Fault, TTL_MS};
 
 pub const README: &str = "demo://readme";
@@ -17,6 +17,8 @@ pub const README_TEXT: &str =
 const CONFIG: &str = "demo://config.json";
 const CONFIG_TEXT: &str = r#"{"greeting":"hello","retries":3}"#;
 const LOGO: &str = "demo://logo.png";
+/// A 32×32 PNG of a blue disc: the logo, which the `image` tool also returns.
+pub const IMAGE_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAACzUlEQVR42u3XMavVSACGYX/YNjanSZMmTZo0abLFFAZkEMZiCgMShFikMCBBiEUKD8jFwsLCQg7+qbMPtxDEe73HXd1lweLpAvM2Q765dz6f7/2X7v0O+N8GhD9P555IIvPLA5pwOrd0BHoiiczAyBQuj7noo+rB6VzT0NIR6IkkMgMjEzPLg7tD7jy8fHg6V9Q0tHQEeiKJzMDIxMzC+vD7Ed89vHh0OpdU1DS0dAR6IonMwMjEzMLK9uj2iFsPPzw+nQtKKmoaWjoCPZFEZmBkYmZhZWN/fHPE7QFZACUVNQ0tHYGeSCIzMDIxs7CysecfCLj/5HQ+UFBSUdPQ0hHoiSQyAyMTMwsrGzvHJ99G3BzwVAAFJRU1DS0dgZ5IIjMwMjGzsLKxc3x6acAzARSUVNQ0tHQEeiKJzMDIxMzCysbO8dkFAX88P53vc6CgpKKmoaUj0BNJZAZGJmYWVjZ2jlw9/zri24BZAAcKSipqGlo6Aj2RRGZgZGJmYWVj58jVfFfACwEcKCipqGlo6Qj0RBKZgZGJmYWVjZ0jVy/uCngpgAMFJRU1DS0dgZ5IIjMwMjGzsLKxc+Tq5V0BrwRwoKCkoqahpSPQE0lkBkYmZhZWNnaOXL26I+D6FrwWQEFJRU1DS0egJ5LIDIxMzCysbOwcX196DXcBFJRU1DS0dAR6IonMwMjEzMLKxs5xvzTgjQAKSipqGlo6Aj2RRGZgZGJmYWVj5/jmwoDrf8FbAZRU1DS0dAR6IonMwMjEzMLKxv72R39G7wRQUlHT0NIR6IkkMgMjEzMLKxv7ux8MuN4D7wVQUdPQ0hHoiSQyAyMTMwsr2/u/sQe+LKIPAqhpaOkI9EQSmYGRiZmF9cM/WERfNuFHATS0dAR6IonMwMjEzPLxJ2zCr1bxJwF0BHoiiczAyPTpJ6/iG98FnwUQSeTP/8K74PfT7Ff4C/wLsQK6rXixAAAAAElFTkSuQmCC";
 pub const CLOCK: &str = "demo://clock";
 pub const GREETING_TEMPLATE: &str = "demo://greeting/{name}";
 const GREETING_PREFIX: &str = "demo://greeting/";

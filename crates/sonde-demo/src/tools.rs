@@ -1,6 +1,6 @@
 //! The demo's tools: `echo`, `add` (with structured output), `slow` (progress, honours
-//! cancellation), `greet` (in `greet`), `image` (a PNG) and `touch` (sends list_changed for
-//! resources and prompts, whose lists never change otherwise).
+//! cancellation), `greet` (in `greet`), `image` (the logo's PNG, from `resources`) and `touch`
+//! (sends list_changed for resources and prompts, whose lists never change otherwise).
 //!
 //! Owns: the tool list and running one call. Refuses: threads and replies, which the read loop
 //! owns.
@@ -11,10 +11,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::listen::Touched;
+use crate::resources::IMAGE_PNG_BASE64;
 use crate::{greet, notify, tool_error, Fault, Server};
-
-/// A 32×32 PNG of a blue disc.
-pub const IMAGE_PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAACzUlEQVR42u3XMavVSACGYX/YNjanSZMmTZo0abLFFAZkEMZiCgMShFikMCBBiEUKD8jFwsLCQg7+qbMPtxDEe73HXd1lweLpAvM2Q765dz6f7/2X7v0O+N8GhD9P555IIvPLA5pwOrd0BHoiiczAyBQuj7noo+rB6VzT0NIR6IkkMgMjEzPLg7tD7jy8fHg6V9Q0tHQEeiKJzMDIxMzC+vD7Ed89vHh0OpdU1DS0dAR6IonMwMjEzMLK9uj2iFsPPzw+nQtKKmoaWjoCPZFEZmBkYmZhZWN/fHPE7QFZACUVNQ0tHYGeSCIzMDIxs7CysecfCLj/5HQ+UFBSUdPQ0hHoiSQyAyMTMwsrGzvHJ99G3BzwVAAFJRU1DS0dgZ5IIjMwMjGzsLKxc3x6acAzARSUVNQ0tHQEeiKJzMDIxMzCysbO8dkFAX88P53vc6CgpKKmoaUj0BNJZAZGJmYWVjZ2jlw9/zri24BZAAcKSipqGlo6Aj2RRGZgZGJmYWVj58jVfFfACwEcKCipqGlo6Qj0RBKZgZGJmYWVjZ0jVy/uCngpgAMFJRU1DS0dgZ5IIjMwMjGzsLKxc+Tq5V0BrwRwoKCkoqahpSPQE0lkBkYmZhZWNnaOXL26I+D6FrwWQEFJRU1DS0egJ5LIDIxMzCysbOwcX196DXcBFJRU1DS0dAR6IonMwMjEzMLKxs5xvzTgjQAKSipqGlo6Aj2RRGZgZGJmYWVj5/jmwoDrf8FbAZRU1DS0dAR6IonMwMjEzMLKxv72R39G7wRQUlHT0NIR6IkkMgMjEzMLKxv7ux8MuN4D7wVQUdPQ0hHoiSQyAyMTMwsr2/u/sQe+LKIPAqhpaOkI9EQSmYGRiZmF9cM/WERfNuFHATS0dAR6IonMwMjEzPLxJ2zCr1bxJwF0BHoiiczAyPTpJ6/iG98FnwUQSeTP/8K74PfT7Ff4C/wLsQK6rXixAAAAAElFTkSuQmCC";
 
 pub fn list() -> Value {
     json!([
