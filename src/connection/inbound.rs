@@ -15,8 +15,11 @@ pub struct Inbound {
 }
 
 /// Decodes one line into its entry and, when it is one, its message.
-/// Notifications the connection acts on (and so needs with their params).
-const ROUTED: [&str; 2] = ["notifications/progress", "notifications/cancelled"];
+/// Notifications the connection acts on (and so needs with their params): progress and a
+/// server's cancel go to their requests, and an acknowledgement lifts its listen request's
+/// deadline.
+const ROUTED: [&str; 3] =
+    ["notifications/progress", "notifications/cancelled", "notifications/subscriptions/acknowledged"];
 
 pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
     if let Some(method) = Message::peek_notification(&line).filter(|m| !ROUTED.contains(&m.as_str())) {

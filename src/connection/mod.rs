@@ -28,6 +28,7 @@ pub use inbound::{classify, summary};
 pub use responder::{
     file_uri, not_handled, roots_result, Answer, BasicResponder, ElicitAnswer, LiveRoots, Responder, Roots,
 };
+pub use pending::LISTEN;
 pub use status::Status;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -70,8 +71,9 @@ pub enum RequestError {
     /// The server answered with a JSON-RPC error.
     #[error("{method} failed: {} (code {}){}", .error.message, .error.code, data_words(.error.data.as_ref()))]
     Rpc { method: String, error: Box<ErrorObject> },
-    /// No reply came in time; `notifications/cancelled` was sent.
-    #[error("{method} got no reply within {}", crate::process::duration_words(*.after))]
+    /// No reply (for a listen request, no acknowledgement) came in time;
+    /// `notifications/cancelled` was sent.
+    #[error("{method} got no {} within {}", pending::awaited(method), crate::process::duration_words(*.after))]
     Timeout { method: String, after: Duration },
     /// The reply was longer than the line cap and could not be read.
     #[error("the reply to {method} was {len} bytes, over the {cap}-byte line cap; its head is in the log")]

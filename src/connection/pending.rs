@@ -28,7 +28,9 @@ pub struct Pending {
     /// The seq of the request's log entry, for correlation.
     pub seq: u64,
     pub sent: Instant,
-    pub deadline: Instant,
+    /// When Sonde stops waiting; `None` for a 2026-07-28 subscription the server has
+    /// acknowledged, which lives until it is stopped or the connection ends.
+    pub deadline: Option<Instant>,
     pub timeout: Duration,
     /// Probe replies are marked in the log too, so the transcript says why an era was chosen.
     pub probe: bool,
@@ -46,7 +48,7 @@ impl Pending {
             method: request.method,
             seq,
             sent: now,
-            deadline: now + timeout,
+            deadline: Some(now + timeout),
             timeout,
             probe: request.probe,
             progress: request.progress,
@@ -69,6 +71,18 @@ pub struct Table {
     /// nothing; bounded, as a session may run millions of requests.
     answered: VecDeque<RequestId>,
     answered_set: HashSet<RequestId>,
+}
+
+/// The 2026-07-28 subscription request: long-lived, bounded only until it is acknowledged.
+pub const LISTEN: &str = "subscriptions/listen";
+
+/// What a request waits for within its timeout: a listen request only its acknowledgement.
+pub fn awaited(method: &str) -> &'static str {
+    if method == LISTEN {
+        "acknowledgement"
+    } else {
+        "reply"
+    }
 }
 
 /// How many answered ids are remembered for recognising a second reply.
@@ -100,7 +114,7 @@ impl Table {
     pub fn call_ids(&self) -> Vec<RequestId> {
         self.pending
             .iter()
-            .filter(|(_, p)| p.method != "subscriptions/listen")
+            .filter(|(_, p)| p.method != LISTEN)
             .map(|(id, _)| id.clone())
             .collect()
     }
@@ -111,13 +125,13 @@ impl Table {
     }
 
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.pending.values().map(|p| p.deadline).min()
+        self.pending.values().filter_map(|p| p.deadline).min()
     }
 
     /// Removes and returns the requests whose deadline has passed.
     pub fn expired(&mut self, now: Instant) -> Vec<(RequestId, Pending)> {
         let ids: Vec<RequestId> =
-            self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(id, _)| id.clone()).collect();
+            self.pending.iter().filter(|(_, p)| p.deadline.is_some_and(|d| d <= now)).map(|(id, _)| id.clone()).collect();
         ids.into_iter().filter_map(|id| self.pending.remove(&id).map(|p| (id, p))).collect()
     }
 
@@ -235,6 +249,7 @@ impl Table {
                 entry.answers = answers;
             }
             "notifications/cancelled" => entry.answers = self.on_server_cancel(params),
+            "notifications/subscriptions/acknowledged" => self.on_acknowledged(params),
             _ => {}
         }
         entry
@@ -254,8 +269,22 @@ impl Table {
         let sender = pending.progress.as_ref()?;
         let _ = sender.send(params?.clone());
         let now = Instant::now();
-        pending.deadline = (now + pending.timeout).min(pending.sent + hard_max);
+        pending.deadline = Some((now + pending.timeout).min(pending.sent + hard_max));
         Some(pending.seq)
+    }
+
+    /// A 2026-07-28 subscription's acknowledgement: only the acknowledgement was bounded by
+    /// the request timeout, so from now on the listen request waits without a deadline (the
+    /// person stops it, the server ends it, or the connection ends). The acknowledgement names
+    /// its listen request by `subscriptionId`, JSON type included.
+    fn on_acknowledged(&mut self, params: Option<&Value>) {
+        let Some(tag) = params.and_then(|p| p.pointer("/_meta/io.modelcontextprotocol~1subscriptionId")) else {
+            return;
+        };
+        let Ok(id) = serde_json::from_value::<RequestId>(tag.clone()) else { return };
+        if let Some(pending) = self.pending.get_mut(&id).filter(|p| p.method == LISTEN) {
+            pending.deadline = None;
+        }
     }
 
     /// A server may end one of Sonde's requests itself (2026-07-28 ends a listen stream this
@@ -435,8 +464,8 @@ mod tests {
             request.timeout = Some(Duration::from_secs(secs));
             table.insert(id.into(), Pending::new(request, id, Duration::from_secs(60), reply));
         }
-        let first = table.get(&1.into()).unwrap().deadline;
-        let second = table.get(&2.into()).unwrap().deadline;
+        let first = table.get(&1.into()).unwrap().deadline.unwrap();
+        let second = table.get(&2.into()).unwrap().deadline.unwrap();
         assert_eq!(table.next_deadline(), Some(first));
         // (the time of the sweep, the ids that expire then)
         let cases = [(first - Duration::from_millis(1), vec![]), (first, vec![1]), (second, vec![2])];
@@ -454,7 +483,7 @@ mod tests {
         request.timeout = Some(Duration::from_millis(250));
         let pending = Pending::new(request, 1, Duration::from_secs(60), reply);
         assert_eq!(pending.timeout, Duration::from_millis(250));
-        assert_eq!(pending.deadline - pending.sent, Duration::from_millis(250));
+        assert_eq!(pending.deadline.unwrap() - pending.sent, Duration::from_millis(250));
     }
 
     #[test]
@@ -469,7 +498,7 @@ mod tests {
             let mut pending = Pending::new(request, 42, Duration::from_secs(10), reply);
             // Sent 95 s ago with a hard maximum of 100 s: a reset may add 5 s, not 10.
             pending.sent = Instant::now() - Duration::from_secs(95);
-            pending.deadline = pending.sent;
+            pending.deadline = Some(pending.sent);
             let mut table = Table::default();
             table.insert(5.into(), pending);
             let params = json!({"progressToken": token, "progress": 1});
@@ -480,11 +509,11 @@ mod tests {
             if routed {
                 assert_eq!(entry.answers, Some(42), "{token}");
                 assert_eq!(updates.try_recv().unwrap(), params);
-                assert_eq!(p.deadline, p.sent + hard_max);
+                assert_eq!(p.deadline, Some(p.sent + hard_max));
             } else {
                 assert_eq!(entry.answers, None, "{token}");
                 assert!(updates.try_recv().is_err());
-                assert_eq!(p.deadline, p.sent);
+                assert_eq!(p.deadline, Some(p.sent));
             }
         }
     }
@@ -501,7 +530,7 @@ mod tests {
         let params = json!({"progressToken": 1});
         let entry = Entry::new(1, Kind::Message, Direction::In);
         table.on_notification(entry, "notifications/progress", Some(&params), Duration::from_secs(600));
-        let deadline = table.get(&1.into()).unwrap().deadline;
+        let deadline = table.get(&1.into()).unwrap().deadline.unwrap();
         assert!(deadline >= before + Duration::from_secs(10));
         assert!(deadline <= Instant::now() + Duration::from_secs(10));
     }
@@ -536,6 +565,38 @@ mod tests {
                 assert!(table.contains(&9.into()));
             }
         }
+    }
+
+    /// A table's `notifications/subscriptions/acknowledged` naming `subscription`.
+    fn acknowledge(table: &mut Table, subscription: Value) {
+        let params = json!({"_meta": {"io.modelcontextprotocol/subscriptionId": subscription}, "notifications": {}});
+        let entry = Entry::new(1, Kind::Message, Direction::In);
+        let method = "notifications/subscriptions/acknowledged";
+        table.on_notification(entry, method, Some(&params), Duration::from_secs(1));
+    }
+
+    #[test]
+    fn an_acknowledged_listen_waits_without_a_deadline_and_only_its_own_acknowledgement_counts() {
+        let an_hour_on = Instant::now() + Duration::from_secs(3600);
+        // (the subscriptionId acknowledged, whether listen 4 then waits without a deadline)
+        for (acknowledged, lifted) in [(json!(4), true), (json!("4"), false), (json!(5), false)] {
+            let (mut table, _outcomes) = table(&[(4.into(), LISTEN)]);
+            acknowledge(&mut table, acknowledged.clone());
+            assert_eq!(table.get(&4.into()).unwrap().deadline.is_none(), lifted, "{acknowledged}");
+            assert_eq!(table.next_deadline().is_none(), lifted, "{acknowledged}");
+            assert_eq!(table.expired(an_hour_on).is_empty(), lifted, "{acknowledged}");
+        }
+        // An acknowledgement naming a call changes nothing: only a listen is long-lived.
+        let (mut table, _outcomes) = table(&[(7.into(), "tools/call")]);
+        acknowledge(&mut table, json!(7));
+        assert_eq!(table.expired(an_hour_on).len(), 1);
+    }
+
+    #[test]
+    fn a_timeout_names_what_was_awaited() {
+        let error = |method: &str| RequestError::Timeout { method: method.into(), after: Duration::from_millis(800) };
+        assert_eq!(error(LISTEN).to_string(), "subscriptions/listen got no acknowledgement within 800 ms");
+        assert_eq!(error("tools/call").to_string(), "tools/call got no reply within 800 ms");
     }
 
     #[test]

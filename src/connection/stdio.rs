@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::inbound::{sniff_id, sniff_last_id, with_summary, Inbound};
-use super::pending::sleep_until;
+use super::pending::{awaited, sleep_until};
 use super::spine::{cancelled, Command, Spine, Transport};
 use super::stdin::Stdin;
 use super::stdout::{Read, Stdout};
@@ -153,7 +153,7 @@ impl Transport for Loop {
             self.note(format!("{method} {id} got no reply within {after}"));
             return;
         }
-        self.note(format!("{method} {id} got no reply within {after}; sending notifications/cancelled"));
+        self.note(format!("{method} {id} got no {} within {after}; sending notifications/cancelled", awaited(method)));
         self.stop(id, method, &format!("Sonde stopped waiting after {after}"));
     }
 

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 
 use super::notices::{notice_of, Notice, NoticeKind};
-use crate::connection::{Request, RequestError, Status};
+use crate::connection::{Request, RequestError, Status, LISTEN};
 use crate::era::Era;
 use crate::log::{Follow, Followed};
 use crate::mcp::Session;
@@ -111,7 +111,7 @@ impl Session {
                     "resourcesListChanged": spec.resources,
                     "resourceSubscriptions": spec.uris,
                 }});
-                let call = self.start(Request::new("subscriptions/listen", Some(params)))?;
+                let call = self.start(Request::new(LISTEN, Some(params)))?;
                 let tag = serde_json::to_value(&call.id).expect("an id serializes");
                 let id = call.id.clone();
                 (Some((id, tag)), Some(Box::pin(call.outcome()) as Outcome))

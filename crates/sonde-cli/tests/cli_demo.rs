@@ -163,3 +163,19 @@ fn listen_hears_the_clock_tick_in_both_eras() {
         assert_eq!(update["params"]["uri"], "demo://clock", "{era}");
     }
 }
+
+/// A 2026-07-28 listen outlives the request timeout: only its acknowledgement is bounded by it
+/// (the clock ticks every 2 s, so three ticks take four times the timeout and more).
+#[test]
+fn a_modern_listen_lives_past_the_request_timeout() {
+    let home = data_home("demo-listen-lives");
+    let args = ["listen", "--resource", "demo://clock", "--count", "3", "--json", "--era", "2026-07-28"];
+    let mut all = args.to_vec();
+    all.extend(["--timeout", "1000"]);
+    let out = with_demo(&home, &all);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("within"), "nothing timed out: {stderr}");
+    let ticks = String::from_utf8_lossy(&out.stdout).matches("notifications/resources/updated").count();
+    assert_eq!(ticks, 3, "{}", String::from_utf8_lossy(&out.stdout));
+}

@@ -128,6 +128,19 @@ fn listen_prints_only_the_changes_asked_for() {
 }
 
 #[test]
+fn a_listen_never_acknowledged_fails_at_the_request_timeout_saying_so() {
+    let home = data_home("listen-unacknowledged");
+    let fixture = fixture_bin();
+    let out = sonde(
+        &home,
+        &["listen", "--tools", "--timeout", "800", "--", fixture.to_str().unwrap(), "--dual-era", "--listen-end", "silent"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("subscriptions/listen got no acknowledgement within 800 ms"), "{stderr}");
+}
+
+#[test]
 fn log_level_shows_the_servers_log_messages_on_stderr() {
     let home = data_home("log-level");
     let fixture = fixture_bin();

@@ -27,7 +27,8 @@
 //! --reply-delay-ms N   answer tools/call only after N ms
 //! --flood N            on tools/call, write N small notifications/message lines first
 //! --listen-end HOW     answer subscriptions/listen (with --dual-era): acknowledge, send one
-//!                      notifications/tools/list_changed, then end it: `complete` or `cancel`
+//!                      notifications/tools/list_changed, then end it: `complete` or `cancel`;
+//!                      `silent` never acknowledges it (nor answers)
 //! --dual-era           answer server/discover too; the first message pins the era, and a late
 //!                      `initialize` after discover gets -32022 (as the Python SDK does)
 //! --modern-only        answer server/discover (2026-07-28 only) and refuse `initialize` with
@@ -469,6 +470,9 @@ fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut 
 
 /// A 2026-07-28 subscription: acknowledgement first, one change, then the end the test asked for.
 fn listen(how: &str, id: Value, params: &Value, out: &mut impl Write) {
+    if how == "silent" {
+        return;
+    }
     let meta = json!({ "io.modelcontextprotocol/subscriptionId": id });
     let granted = params["notifications"].clone();
     let ack = json!({"_meta": meta, "notifications": granted});

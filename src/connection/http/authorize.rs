@@ -106,7 +106,7 @@ impl Loop {
         // The person's time in the browser is not the request's: its timeout starts again when
         // it is sent with the token.
         if let Some(pending) = self.spine.pending.get_mut(&id) {
-            pending.deadline = Instant::now() + loopback::LIMIT + pending.timeout;
+            pending.deadline = Some(Instant::now() + loopback::LIMIT + pending.timeout);
         }
         self.auth.waiting.push((id, method, body));
         if !self.auth.is_running() {
@@ -161,7 +161,7 @@ impl Loop {
                 self.auth.credential = Some(credential);
                 for (id, method, body) in waiting {
                     let Some(pending) = self.spine.pending.get_mut(&id) else { continue };
-                    pending.deadline = Instant::now() + pending.timeout;
+                    pending.deadline = Some(Instant::now() + pending.timeout);
                     if let Ok(message) = Message::decode(&body) {
                         self.note(format!("sending {method} {id} again with the new token"));
                         self.post(message, false, Purpose::Request { id, method, body });

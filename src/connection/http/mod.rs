@@ -33,7 +33,7 @@ mod streams;
 
 use super::exchange::{self, Event, Outgoing};
 use super::inbound::{classify, with_summary};
-use super::pending::{sleep_until, Pending};
+use super::pending::{awaited, sleep_until, Pending};
 use super::spine::{cancelled, Command, Spine, Transport};
 use super::{Options, Request, RequestError, Responder, Status};
 use crate::era::Era;
@@ -225,7 +225,7 @@ impl Transport for Loop {
 
     /// The probe's stream is closed without a word to the server; any other request is stopped.
     fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str) {
-        self.note(format!("{method} {id} got no reply within {after}"));
+        self.note(format!("{method} {id} got no {} within {after}", awaited(method)));
         if probe {
             self.streams.abort_carrying(id);
         } else {

@@ -138,7 +138,7 @@ impl Loop {
         // as nothing happens; the idle timeout is for streams that owe a reply.
         let waits = match &purpose {
             Purpose::Listen | Purpose::Resume { id: None } => true,
-            Purpose::Request { method, .. } => method == "subscriptions/listen",
+            Purpose::Request { method, .. } => method == crate::connection::pending::LISTEN,
             _ => false,
         };
         if waits {
