@@ -3,8 +3,8 @@
 // keeps its own work; a panel added here appears in the tab strip and answers its shortcut.
 import type { ReactNode } from "react";
 import type { ConnectionState } from "./ipc";
-import { TasksPanel } from "./components/TasksPanel";
-import { ToolsPanel } from "./components/ToolsPanel";
+import { TasksPanel } from "./panels/TasksPanel";
+import { ToolsPanel } from "./panels/ToolsPanel";
 import { ResourcesPanel } from "./panels/ResourcesPanel";
 import { PromptsPanel } from "./panels/PromptsPanel";
 import { ServerPanel } from "./panels/ServerPanel";

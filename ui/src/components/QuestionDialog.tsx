@@ -10,7 +10,7 @@ import { errorText, type JsonValue, type ServerQuestion } from "../ipc";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
 import { LinkView } from "./LinkView";
-import { Problems } from "./ToolsPanel";
+import { Problems } from "./Problems";
 import type { Declined } from "./useQuestions";
 
 export interface ServerAnswer {

@@ -4,7 +4,7 @@
 // once the person has finished (the server asked for it; nothing is sent by itself).
 import type { LinksRequired } from "../ipc";
 import { LinkView } from "./LinkView";
-import { Problems } from "./ToolsPanel";
+import { Problems } from "./Problems";
 
 export function RequiredLinks({
   conn,

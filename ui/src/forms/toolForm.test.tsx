@@ -4,7 +4,7 @@
 // does not parse.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backend } from "../ipc";
-import { ToolsPanel } from "../components/ToolsPanel";
+import { ToolsPanel } from "../panels/ToolsPanel";
 import { button, click, described, labelled, mount, type, unmount, until } from "./testing";
 
 afterEach(() => {

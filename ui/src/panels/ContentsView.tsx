@@ -4,7 +4,7 @@
 // result or a prompt is shown by the same ContentBlock (the core reads it: `CallOutcome.embedded`).
 import { useState } from "react";
 import { backend, errorText, type ContentView, type ReadView } from "../ipc";
-import { Problems } from "../components/ToolsPanel";
+import { Problems } from "../components/Problems";
 
 export function ContentsView({ read }: { read: ReadView }) {
   return (

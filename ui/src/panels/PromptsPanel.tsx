@@ -4,8 +4,8 @@
 import { useEffect, useState } from "react";
 import { backend, errorText, type ConnectionState, type JsonValue, type PromptView } from "../ipc";
 import { ErrorBoundary } from "../components/ErrorBoundary";
-import { Problems } from "../components/ToolsPanel";
-import { BlockView } from "../components/ResultView";
+import { Problems } from "../components/Problems";
+import { BlockView } from "./ResultView";
 import { CompletingInput } from "./CompletingInput";
 import { declares, isObject, NotReady, Stopped, str, useLine, type LineView } from "./line";
 import { useListChanges } from "./useListChanges";

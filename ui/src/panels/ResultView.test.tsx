@@ -3,8 +3,8 @@ import { act, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backend, type CallOutcome, type ConnectionState, type ReadView } from "../ipc";
-import { NavigateProvider, useShowsPanels } from "../panels/navigate";
-import { ResourcesPanel } from "../panels/ResourcesPanel";
+import { NavigateProvider, useShowsPanels } from "./navigate";
+import { ResourcesPanel } from "./ResourcesPanel";
 import { ResultView } from "./ResultView";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -4,10 +4,10 @@
 // annotations; a resource link opens in the line's Resources panel; an embedded resource is shown
 // as a read's item is (by MIME type, its blob saved with Save as…).
 import type { CallOutcome, EmbeddedView, JsonValue } from "../ipc";
-import { Annotations, annotationWords } from "../panels/Annotations";
-import { ContentBlock } from "../panels/ContentsView";
-import { useOpenResource } from "../panels/navigate";
-import { Problems } from "./ToolsPanel";
+import { Problems } from "../components/Problems";
+import { Annotations, annotationWords } from "./Annotations";
+import { ContentBlock } from "./ContentsView";
+import { useOpenResource } from "./navigate";
 
 type Block = {
   type: string;

@@ -16,28 +16,17 @@ import {
 import { reasonOf, stateText } from "../connections/lines";
 import { initialValue, problemsOf, sameDraft, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
-import { ErrorBoundary } from "./ErrorBoundary";
-import { RequiredLinks } from "./RequiredLinks";
+import { ErrorBoundary } from "../components/ErrorBoundary";
+import { Problems } from "../components/Problems";
+import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
-import { useListChanges } from "../panels/useListChanges";
-import { Stopped } from "../panels/line";
+import { useListChanges } from "./useListChanges";
+import { Stopped } from "./line";
 
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
 type Tool = ToolView & { at: number };
 
 const title = (t: Tool) => t.title ?? t.name ?? `(entry ${t.at + 1}: no name)`;
-
-/** What the core found wrong with a tool or a result, as a list under it. */
-export function Problems({ problems, what }: { problems: string[]; what: string }) {
-  if (!problems.length) return null;
-  return (
-    <ul className="problems" aria-label={`Problems with ${what}`}>
-      {problems.map((p, i) => (
-        <li key={i}>⚠ {p}</li>
-      ))}
-    </ul>
-  );
-}
 
 /** The connection a line is at, and whether requests may go to it. */
 interface Target {

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { backend, errorText, type ConnectionState, type TaskView } from "../ipc";
 import { reasonOf, stateText } from "../connections/lines";
 import { applyTask, durationText, statusText, timeText, useTasks } from "../tasks/tasks";
-import { ErrorBoundary } from "./ErrorBoundary";
+import { ErrorBoundary } from "../components/ErrorBoundary";
 import { ResultView } from "./ResultView";
 
 const nameOf = (v: TaskView) => v.tool ?? "task";
