@@ -24,7 +24,7 @@ OAUTH_AS := oauth2-mock-server@9.3.0
 # before the rules that list it: make expands prerequisites as it reads them.
 NODE22 := $(PEERS)/node22/node_modules/.bin/node
 
-.PHONY: run test record-tree conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy fuzz clean-cache
+.PHONY: run test record-tree conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy cycles fuzz clean-cache
 
 ## make run: build the UI and the desktop app, then open Sonde (the Demo server is one click away).
 run: deps ui-deps desktop
@@ -38,7 +38,7 @@ run: deps ui-deps desktop
 # One build, no incremental state: it only pays on the next edit, and it doubled the disk a cold
 # run needs. record-tree comes first, before the installs.
 test: export CARGO_INCREMENTAL = 0
-test: record-tree deps peers ui-deps e2e-deps fmt-check clippy
+test: record-tree deps peers ui-deps e2e-deps fmt-check cycles clippy
 	$(MAKE) --no-print-directory conformance
 	cd ui && npm run lint && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
@@ -178,6 +178,13 @@ fmt-check:
 
 clippy:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+# No two modules of one folder import each other, in any crate, nor two of ui/src's folders
+# (scripts/check-cycles.py says how it reads imports); its self-test runs first, so a check that
+# found nothing because it read nothing fails.
+cycles:
+	python3 scripts/test_check_cycles.py -q
+	python3 scripts/check-cycles.py
 
 # The official conformance suite's client scenarios (both revisions, auth/* included) against
 # `sonde conformance-client`; ends with "N passed, N failed".

@@ -30,13 +30,17 @@ mod authorizing;
 mod backoff;
 mod line;
 mod live_roots;
+mod questions;
 mod roots;
 mod starting;
 mod states;
+mod subscriptions;
 mod tasks;
 
 pub use live_roots::{read_roots, RootsChange};
+pub use questions::{PersonResponder, QuestionEvent, Questions, ServerQuestion, MAX_OPEN};
 pub use states::{ConnState, StateEvent, States};
+pub use subscriptions::SubscriptionEvent;
 pub use tasks::Tasks;
 
 // What a connect takes, re-exported: callers of the facade name it as the hub's.
@@ -135,6 +139,9 @@ pub struct Hub {
     live: Arc<Mutex<HashMap<u64, Session>>>,
     states: Arc<States>,
     tasks: Arc<Tasks>,
+    /// The questions for a person, when the front end has one to ask ([`Hub::with_questions`]).
+    questions: Option<Arc<Questions>>,
+    subscriptions: Arc<subscriptions::Subscriptions>,
 }
 
 impl Hub {
@@ -148,6 +155,8 @@ impl Hub {
             live: Arc::default(),
             states: Arc::default(),
             tasks: Arc::default(),
+            questions: None,
+            subscriptions: Arc::default(),
         }
     }
 
@@ -167,6 +176,27 @@ impl Hub {
         self
     }
 
+    /// Sends every connection's elicitations and sampling requests to a person, through
+    /// [`Hub::questions`]; `ping` and `roots/list` are still answered at once, the roots from
+    /// each connection's config and changeable while it is open (the roots editor). The front
+    /// end runs [`Questions::keep`] on its runtime.
+    pub fn with_questions(self) -> Hub {
+        let questions = Arc::new(Questions::new(self.log.clone()));
+        let asked = questions.clone();
+        let mut hub = self.with_responders(move |id, config| {
+            let asks = PersonResponder::new(id, config.answers.clone(), asked.clone());
+            Arc::new(crate::connection::LiveRoots::new(asks, config.answers.roots.clone()))
+                as Arc<dyn Responder>
+        });
+        hub.questions = Some(questions);
+        hub
+    }
+
+    /// The questions for a person, when this hub asks one.
+    pub fn questions(&self) -> Option<&Arc<Questions>> {
+        self.questions.as_ref()
+    }
+
     /// Lets HTTP connections authorize when a server asks (OAuth), with `authorizer`'s browser
     /// step and credentials; without one a `401` fails the request.
     pub fn with_authorizer(mut self, authorizer: Authorizer) -> Hub {
@@ -184,7 +214,7 @@ impl Hub {
     }
 
     /// Every connection's state: the newest of each line, and every change as it happens.
-    pub fn states(&self) -> &States {
+    pub fn states(&self) -> &Arc<States> {
         &self.states
     }
 

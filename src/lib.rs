@@ -11,6 +11,7 @@ pub mod era;
 pub mod era_cache;
 pub mod error_code;
 pub mod features;
+pub mod feed;
 pub mod files;
 pub mod hub;
 pub mod last_words;

@@ -8,6 +8,7 @@ use common::wire_schema::check_sent;
 use common::{new_log, peer_bin};
 use serde_json::json;
 use sonde_core::era::{Era, EraPolicy};
+use sonde_core::features::listing::ListKind;
 use sonde_core::hub::{Hub, ServerConfig};
 use sonde_core::log::Filter;
 use sonde_core::process::SpawnSpec;
@@ -75,16 +76,16 @@ async fn the_python_server_answers_every_command_in_both_eras() {
         let id = hub.connect(&python(policy)).await.unwrap();
         let session = hub.session(id).unwrap();
         assert_eq!(session.era(), era, "{policy}");
-        let tools = session.list_all("tools/list", "tools").await.unwrap().items;
+        let tools = session.list_all(ListKind::Tools).await.unwrap().items;
         assert_eq!(tools[0]["name"], "add");
         let sum = session.call_tool("add", Some(json!({"a": 1.5, "b": 2}))).await.unwrap();
         assert_eq!(sum["content"][0]["text"], "3.5");
-        let resources = session.list_all("resources/list", "resources").await.unwrap().items;
+        let resources = session.list_all(ListKind::Resources).await.unwrap().items;
         assert_eq!(resources[0]["uri"], "peers://hello");
         let read = session.request("resources/read", Some(json!({"uri": "peers://hello"}))).await.unwrap();
         assert_eq!(read["contents"][0]["text"], "hello from python mcp");
-        session.list_all("resources/templates/list", "resourceTemplates").await.unwrap();
-        let prompts = session.list_all("prompts/list", "prompts").await.unwrap().items;
+        session.list_all(ListKind::Templates).await.unwrap();
+        let prompts = session.list_all(ListKind::Prompts).await.unwrap().items;
         assert_eq!(prompts[0]["name"], "greet");
         let prompt = session
             .request("prompts/get", Some(json!({"name": "greet", "arguments": {"name": "Ada"}})))

@@ -14,6 +14,7 @@ use serde_json::Value;
 use sonde_core::era::{Era, EraPolicy};
 use sonde_core::features::completion::CompletionRef;
 use sonde_core::features::listen::{ListenEvent, ListenSpec};
+use sonde_core::features::listing::ListKind;
 use sonde_core::features::notices::{NoticeKind, Noticed, Notices};
 use sonde_core::features::resources::ContentKind;
 use sonde_core::features::template;
@@ -66,7 +67,7 @@ async fn next_log_level(notices: &mut Notices, conn: u64, limit: Duration) -> Op
 /// What both transports of server-everything serve the same way.
 async fn everything_surface(session: &Session) {
     // A static resource, read by kind.
-    let resources = session.list_all("resources/list", "resources").await.unwrap().items;
+    let resources = session.list_all(ListKind::Resources).await.unwrap().items;
     let doc = resources
         .iter()
         .find(|r| r["uri"].as_str().is_some_and(|u| u.starts_with("demo://resource/static/document/")))
@@ -77,7 +78,7 @@ async fn everything_surface(session: &Session) {
     assert!(read.contents[0].size > 0);
 
     // A template, expanded by the core and read.
-    let templates = session.list_all("resources/templates/list", "resourceTemplates").await.unwrap().items;
+    let templates = session.list_all(ListKind::Templates).await.unwrap().items;
     let text =
         templates.iter().find(|t| t["uriTemplate"] == "demo://resource/dynamic/text/{resourceId}").unwrap();
     let t = text["uriTemplate"].as_str().unwrap();
@@ -174,8 +175,7 @@ async fn the_python_sdk_server_serves_the_surface_in_both_eras() {
         assert_eq!(session.era(), era);
         let read = session.read_resource("peers://hello").await.unwrap();
         assert_eq!(read.contents[0].text.as_deref(), Some("hello from python mcp"), "{era:?}");
-        let templates =
-            session.list_all("resources/templates/list", "resourceTemplates").await.unwrap().items;
+        let templates = session.list_all(ListKind::Templates).await.unwrap().items;
         let t = templates[0]["uriTemplate"].as_str().unwrap().to_owned();
         let uri = template::expand(&t, &args(&[("name", "ada lovelace")])).unwrap();
         assert_eq!(uri, "peers://greet/ada%20lovelace");

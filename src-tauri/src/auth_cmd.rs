@@ -2,44 +2,21 @@
 //! it happens (its steps, the URL the person is sent to), and the credentials Sonde keeps, which
 //! the person can forget.
 //!
-//! Owns: handing the authorization URL to the system browser, and the commands over the core's
-//! flows and credential store. Refuses: the flow (the core's `auth`), and opening any URL but
-//! the one a running flow waits at. The loopback listener the core opens for the redirect is
+//! Owns: the commands over the core's flows and credential store. Refuses: the flow (the core's
+//! `auth`), the browser step (`browser.rs`), and opening any URL but the one a running flow
+//! waits at. The loopback listener the core opens for the redirect is
 //! the one listener this app ever opens.
 
 use std::sync::Arc;
 
 use sonde_core::auth::progress::Flow;
-use sonde_core::auth::{Authorizer, Browser, CredentialStore, CredentialView};
+use sonde_core::auth::{Authorizer, CredentialView};
 use sonde_core::error_code::ErrorCode;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::commands::{err, Result};
+use crate::error::{err, Result};
 use crate::state::AppState;
-
-/// The system browser, through the opener plugin. A browser that does not start leaves the
-/// flow waiting: the window shows the URL, to open again or copy.
-pub struct SystemBrowser;
-
-impl Browser for SystemBrowser {
-    fn open(&self, url: &url::Url) -> std::result::Result<(), String> {
-        if let Err(e) = tauri_plugin_opener::open_url(url.as_str(), None::<&str>) {
-            tracing::warn!("the system browser could not be started for an authorization: {e}");
-        }
-        Ok(())
-    }
-}
-
-/// The app's authorizer: the system browser, and credentials in the config directory (for this
-/// run only when there is none).
-pub fn authorizer() -> Authorizer {
-    let store = CredentialStore::default_location().unwrap_or_else(|e| {
-        tracing::warn!("credentials are kept for this run only: {e}");
-        CredentialStore::in_memory()
-    });
-    Authorizer::new(Arc::new(SystemBrowser), store)
-}
 
 fn authorizing(state: &AppState) -> Result<&Arc<Authorizer>> {
     state
@@ -53,22 +30,10 @@ fn authorizing(state: &AppState) -> Result<&Arc<Authorizer>> {
 #[tauri::command]
 #[specta::specta]
 pub fn auth_flows_follow(state: State<'_, AppState>, channel: Channel<Flow>) -> Vec<Flow> {
-    let Some(authorizer) = state.hub.authorizer().cloned() else { return Vec::new() };
-    let mut changes = authorizer.flows.follow();
-    let now = authorizer.flows.snapshot();
-    tauri::async_runtime::spawn(async move {
-        loop {
-            let flows = match changes.recv().await {
-                Ok(flow) => vec![flow],
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => authorizer.flows.snapshot(),
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            };
-            if flows.into_iter().any(|f| channel.send(f).is_err()) {
-                return;
-            }
-        }
-    });
-    now
+    match state.hub.authorizer() {
+        Some(authorizer) => crate::feeds::forward(authorizer.flows.feed(), channel),
+        None => Vec::new(),
+    }
 }
 
 /// Opens the authorization URL connection `id`'s flow waits at in the system browser again.

@@ -19,7 +19,12 @@ const JSON_VALUE: &str = "/** Any JSON value (`serde_json::Value`). */\nexport t
 pub fn typescript() -> Result<String, specta_typescript::Error> {
     let builder = crate::commands::<tauri::Wry>()
         // The error every command rejects with, so the UI can name it.
-        .typ::<crate::commands::ErrorDto>()
+        .typ::<crate::error::ErrorDto>()
+        // The core's numbers and data the UI's own code needs (its in-memory double, the schema
+        // form), so none is copied by hand.
+        .constant("MAX_OPEN", sonde_core::hub::MAX_OPEN)
+        .constant("SCHEMA_MAX_DEPTH", sonde_core::shape::SCHEMA_MAX_DEPTH)
+        .constant("DEMO_TOOLS", sonde_demo::tools())
         // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
         .error_handling(ErrorHandlingMode::Throw)
         // Ids, seqs and durations are u64 in Rust and stay far below 2^53: plain numbers in the

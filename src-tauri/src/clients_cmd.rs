@@ -5,7 +5,7 @@ use sonde_core::error_code::ErrorCode;
 use sonde_core::wrap::{self, Client};
 use tauri::State;
 
-use crate::commands::{err, Result};
+use crate::error::{err, Result};
 use crate::state::AppState;
 
 /// The config text `client` needs to run the saved server `server_id` through `sonde proxy`.

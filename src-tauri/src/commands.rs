@@ -1,87 +1,22 @@
 //! The commands the UI invokes. Each is a few lines over one core call; errors cross IPC as
-//! `{code, message}` so the UI never matches on error strings.
+//! `{code, message}` (`error.rs`) so the UI never matches on error strings.
 
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
-use sonde_core::connection::RequestError;
 use sonde_core::error_code::ErrorCode;
-use sonde_core::hub::{Hub, HubError, Stage, StateEvent};
-use sonde_core::last_words::LastWords;
-use sonde_core::log::{
-    CatalogError, Entry, Filter, LogBatch, MatchCount, OpenedSession, Page, SessionInfo, COUNT_BUDGET,
-};
+use sonde_core::hub::{Hub, QuestionEvent, Stage, StateEvent};
+use sonde_core::log::{Entry, Filter, LogBatch, MatchCount, OpenedSession, Page, SessionInfo, COUNT_BUDGET};
 use sonde_core::mcp::CallOutcome;
-use sonde_core::servers::{Imported, SavedServer, ServersError};
+use sonde_core::servers::{Imported, SavedServer};
 use sonde_core::shape::{read_tools, ToolView};
-use sonde_core::url_elicitation::LinksRequired;
 use sonde_core::wire::ErrorObject;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::questions::QuestionEvent;
+use crate::error::{err, io_error, Result};
 use crate::state::{AppState, Lines};
-
-/// An error as the UI sees it.
-#[derive(Debug, Serialize, specta::Type)]
-pub struct ErrorDto {
-    /// What kind of failure, from the core's one list of codes: a core error says its own,
-    /// and the checks made here use `bad_input`, `not_found` and `io`.
-    pub code: ErrorCode,
-    pub message: String,
-    /// For a server that failed to open: what it last said on stderr and the environment hint;
-    /// `null` for every other error.
-    #[serde(rename = "lastWords")]
-    pub last_words: Option<LastWords>,
-    /// For `url_elicitation_required` (`-32042`): the links the server asks the person to open
-    /// before the request is sent again, as the core read them; `null` for every other error.
-    /// (Boxed: it is rare, and every other error would carry its size.)
-    #[serde(rename = "urlElicitations")]
-    pub url_elicitations: Option<Box<LinksRequired>>,
-}
-
-pub(crate) type Result<T> = std::result::Result<T, ErrorDto>;
-
-pub(crate) fn err(code: ErrorCode, message: impl ToString) -> ErrorDto {
-    ErrorDto { code, message: message.to_string(), last_words: None, url_elicitations: None }
-}
-
-impl From<HubError> for ErrorDto {
-    fn from(e: HubError) -> Self {
-        let mut dto = err(e.code(), &e);
-        match e {
-            HubError::Handshake { words, .. } => dto.last_words = Some(words),
-            HubError::Request(RequestError::Rpc { error, .. }) => {
-                dto.url_elicitations = sonde_core::url_elicitation::required(&error).map(Box::new);
-            }
-            _ => {}
-        }
-        dto
-    }
-}
-
-impl From<RequestError> for ErrorDto {
-    fn from(e: RequestError) -> Self {
-        HubError::Request(e).into()
-    }
-}
-
-impl From<ServersError> for ErrorDto {
-    fn from(e: ServersError) -> Self {
-        err(e.code(), e)
-    }
-}
-
-impl From<CatalogError> for ErrorDto {
-    fn from(e: CatalogError) -> Self {
-        err(e.code(), e)
-    }
-}
-
-pub(crate) fn io_error(e: std::io::Error) -> ErrorDto {
-    err(ErrorCode::Io, e)
-}
 
 fn filter_of(expr: &str) -> Result<Filter> {
     Filter::parse(expr).map_err(|e| err(ErrorCode::BadInput, e))
@@ -178,26 +113,9 @@ pub fn connections_follow(
     state: State<'_, AppState>,
     channel: Channel<ConnectionState>,
 ) -> Vec<ConnectionState> {
-    let mut changes = state.hub.states().follow();
     let (hub, lines) = (state.hub.clone(), state.lines.clone());
-    let snapshot = move || hub.states().snapshot().into_iter().map(|e| named(&hub, &lines, e)).collect();
-    let now: Vec<ConnectionState> = snapshot();
-    let (hub, lines) = (state.hub.clone(), state.lines.clone());
-    tauri::async_runtime::spawn(async move {
-        loop {
-            let events = match changes.recv().await {
-                Ok(event) => vec![named(&hub, &lines, event)],
-                // Fell behind: the newest of every line replaces what was missed (the UI keeps
-                // the newest version of each).
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => snapshot(),
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            };
-            if events.into_iter().any(|e| channel.send(e).is_err()) {
-                return;
-            }
-        }
-    });
-    now
+    let feed = state.hub.states().feed().filter_map(move |event| Some(named(&hub, &lines, event)));
+    crate::feeds::forward(feed, channel)
 }
 
 /// An event with the saved server of its line (or, for a line started otherwise, its command).
@@ -265,15 +183,8 @@ pub async fn tool_call(
     let on_progress = |update| {
         let _ = progress.send(update);
     };
-    let outcome = state.hub.call_tool_checked(id, name, Some(&tool), args, false, on_progress).await;
-    outcome.map_err(|e| {
-        let dto = ErrorDto::from(e);
-        // Links a -32042 lists are shown with the error; the window hears when each is done.
-        if let Some(required) = &dto.url_elicitations {
-            state.questions.expect_links(id, required);
-        }
-        dto
-    })
+    // Links a -32042 lists are shown with the error; the core awaits their completion.
+    Ok(state.hub.call_tool_checked(id, name, Some(&tool), args, false, on_progress).await?)
 }
 
 /// Cancels every request in flight on a connection (the UI runs one call at a time).
@@ -429,19 +340,19 @@ pub fn session_close(state: State<'_, AppState>, id: u64) -> Result<()> {
     Ok(state.sessions.close(id)?)
 }
 
-/// Shows server requests that need a person (elicitation, sampling) on this channel, with the
-/// ones declined for the per-connection limit and the ones withdrawn.
+/// Shows server requests that need a person (elicitation, sampling) on this channel, the ones
+/// waiting first, with the ones declined for the per-connection limit and the ones withdrawn.
 #[tauri::command]
 #[specta::specta]
 pub fn server_requests_follow(state: State<'_, AppState>, on_question: Channel<QuestionEvent>) {
-    state.questions.show_on(on_question);
+    crate::feeds::stream(state.questions().feed(), on_question);
 }
 
 /// Declines every question connection `id` has waiting; returns how many.
 #[tauri::command]
 #[specta::specta]
 pub fn server_requests_decline_all(state: State<'_, AppState>, id: u64) -> u64 {
-    state.questions.decline_all(id) as u64
+    state.questions().decline_all(id) as u64
 }
 
 /// The person's answer to a server request: a result, or a refusal in words.
@@ -458,7 +369,7 @@ pub fn server_request_answer(
         (Some(result), None) => Ok(result),
         (None, None) => return Err(err(ErrorCode::BadInput, "an answer needs a result or a refusal")),
     };
-    if state.questions.answer(qid, reply) {
+    if state.questions().answer(qid, reply) {
         Ok(())
     } else {
         Err(err(

@@ -9,7 +9,7 @@ use sonde_core::log::Filter;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::commands::{err, io_error, Result};
+use crate::error::{err, io_error, Result};
 use crate::state::AppState;
 
 /// The findings on connection `conn`'s frames in the window's session, grouped by rule, the

@@ -7,13 +7,16 @@
 
 pub mod auth_cmd;
 pub mod bindings;
+pub mod browser;
 pub mod clients_cmd;
 pub mod commands;
 pub mod confirm;
+pub mod dialogs;
 pub mod doctor_cmd;
+pub mod error;
+pub mod feeds;
 pub mod links;
 mod menu;
-pub mod questions;
 pub mod roots_cmd;
 pub mod state;
 pub mod surface;

@@ -7,7 +7,7 @@
 use sonde_core::hub::RootsChange;
 use tauri::State;
 
-use crate::commands::{ErrorDto, Result};
+use crate::error::{ErrorDto, Result};
 use crate::state::AppState;
 
 /// The roots connection `id` lists now, as paths.

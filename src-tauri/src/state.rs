@@ -1,19 +1,16 @@
-//! What the app holds while it runs: the hub (with its session log and its one table of live
-//! connections), the saved servers, the questions waiting for the person, and the session
+//! What the app holds while it runs: the hub (with its session log, its one table of live
+//! connections and the questions waiting for the person), the saved servers, and the session
 //! catalog (past sessions opened for reading).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sonde_core::connection::{LiveRoots, Responder};
 use sonde_core::era_cache::EraCache;
-use sonde_core::hub::{ConnState, Hub};
+use sonde_core::hub::{Hub, Questions};
 use sonde_core::launches::Launches;
 use sonde_core::log::{sessions_dir, Catalog, WireLog};
 use sonde_core::servers::{ServerStore, Servers};
-
-use crate::questions::{Questions, UiResponder};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -21,15 +18,11 @@ pub struct AppState {
     /// Each saved server's last approved launch: a new or changed one is asked about first.
     pub launches: Launches,
     /// Native dialogs, once the app is built.
-    pub asker: crate::confirm::Asker,
-    /// Server requests waiting for the person (elicitation, sampling).
-    pub questions: Arc<Questions>,
+    pub asker: crate::dialogs::Asker,
     /// The saved server each line of connections was started from.
     pub lines: Lines,
     /// This session and the past ones the window opened; the log commands read either.
     pub sessions: Catalog,
-    /// The subscriptions to server changes the window runs.
-    pub subscriptions: Arc<crate::surface::Subscriptions>,
     quitting: AtomicBool,
 }
 
@@ -54,7 +47,7 @@ impl AppState {
         let log = WireLog::create_in(&sessions_dir()?)?;
         let hub = Hub::new(log)
             .with_era_cache(EraCache::default_location()?)
-            .with_authorizer(crate::auth_cmd::authorizer());
+            .with_authorizer(crate::browser::authorizer());
         AppState::new(hub, ServerStore::default_location()?)
     }
 
@@ -81,27 +74,18 @@ impl AppState {
     ) -> std::io::Result<AppState> {
         let launches = Launches::at(store.path().with_file_name("launches.json"));
         let servers = Servers::load(store, &demo_command)?;
-        let questions = Arc::new(Questions::new(hub.log().clone()));
-        let asked = questions.clone();
-        // Roots may be edited while connected (the roots editor), so every connection's list
-        // starts as the saved server's and can change.
-        let hub = hub.with_responders(move |id, config| {
-            let asks = UiResponder::new(id, config.answers.clone(), asked.clone());
-            Arc::new(LiveRoots::new(asks, config.answers.roots.clone())) as Arc<dyn Responder>
-        });
+        let hub = hub.with_questions();
         let sessions = Catalog::new(hub.log().clone());
+        let questions = hub.questions().expect("just added").clone();
+        tauri::async_runtime::spawn(questions.keep(hub.clone()));
         let hub = Arc::new(hub);
-        tauri::async_runtime::spawn(forget_questions_of_ended(hub.clone(), questions.clone()));
-        tauri::async_runtime::spawn(crate::links::pass_on_completions(hub.clone(), questions.clone()));
         let state = AppState {
             hub,
-            questions,
             servers,
             launches,
             asker: Default::default(),
             sessions,
             lines: Lines::default(),
-            subscriptions: Arc::default(),
             quitting: AtomicBool::new(false),
         };
         state.trust_demo(&demo_command)?;
@@ -120,34 +104,13 @@ impl AppState {
         }
     }
 
+    /// The questions for the person: this app's hub always asks one.
+    pub fn questions(&self) -> &Arc<Questions> {
+        self.hub.questions().expect("the app's hub is made with questions")
+    }
+
     /// True the first time only: the caller then stops the servers and exits.
     pub fn begin_quit(&self) -> bool {
         !self.quitting.swap(true, Ordering::SeqCst)
     }
-}
-
-/// A connection that is stopping or has ended asks nothing more: its questions leave the window
-/// as soon as the core says so, whoever ended it: the user's Stop, a restart, or the server.
-async fn forget_questions_of_ended(hub: Arc<Hub>, questions: Arc<Questions>) {
-    let mut changes = hub.states().follow();
-    loop {
-        let event = match changes.recv().await {
-            Ok(event) => event,
-            // Fell behind: whatever has ended by now is in the table.
-            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                for event in hub.states().snapshot().into_iter().filter(|e| ends(&e.state)) {
-                    questions.forget_connection(event.conn);
-                }
-                continue;
-            }
-            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-        };
-        if ends(&event.state) {
-            questions.forget_connection(event.conn);
-        }
-    }
-}
-
-fn ends(state: &ConnState) -> bool {
-    state.is_final() || matches!(state, ConnState::Stopping { .. })
 }

@@ -2,51 +2,27 @@
 //! prompts, completion, the log level, ping, server notifications and subscriptions. Each is a
 //! few lines over one core call (`sonde_core::features`); nothing here speaks the protocol.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use sonde_core::error_code::ErrorCode;
 use sonde_core::features::completion::{Completion, CompletionRef};
-use sonde_core::features::listen::{ListenEvent, ListenSpec};
-use sonde_core::features::listing::{ListPage, Listing};
+use sonde_core::features::listen::ListenSpec;
+use sonde_core::features::listing::{ListKind, ListPage, Listing};
 use sonde_core::features::notices::{Notice, Noticed, Notices};
 use sonde_core::features::ping::Ping;
 use sonde_core::features::prompts::PromptView;
 use sonde_core::features::resources::ReadView;
 use sonde_core::features::template;
+use sonde_core::feed::Feed;
+use sonde_core::hub::SubscriptionEvent;
 use sonde_core::log_level::LogLevel;
 use tauri::ipc::Channel;
 use tauri::State;
-use tokio::sync::oneshot;
 
-use crate::commands::{err, ErrorDto};
+use crate::error::{err, Result};
 use crate::state::AppState;
-
-type Result<T> = std::result::Result<T, ErrorDto>;
-
-/// A paginated list of the server.
-#[derive(Debug, Clone, Copy, Deserialize, specta::Type)]
-#[serde(rename_all = "snake_case")]
-pub enum ListKind {
-    Tools,
-    Resources,
-    Templates,
-    Prompts,
-}
-
-impl ListKind {
-    fn method_and_key(self) -> (&'static str, &'static str) {
-        match self {
-            ListKind::Tools => ("tools/list", "tools"),
-            ListKind::Resources => ("resources/list", "resources"),
-            ListKind::Templates => ("resources/templates/list", "resourceTemplates"),
-            ListKind::Prompts => ("prompts/list", "prompts"),
-        }
-    }
-}
 
 /// One page of a list, from `cursor` (`null`: the first page).
 #[tauri::command]
@@ -57,16 +33,14 @@ pub async fn list_page(
     kind: ListKind,
     cursor: Option<Value>,
 ) -> Result<ListPage> {
-    let (method, key) = kind.method_and_key();
-    Ok(state.hub.session(id)?.fetch_page(method, key, cursor).await?)
+    Ok(state.hub.session(id)?.fetch_page(kind, cursor).await?)
 }
 
 /// Every item of a list, all pages followed.
 #[tauri::command]
 #[specta::specta]
 pub async fn list_all(state: State<'_, AppState>, id: u64, kind: ListKind) -> Result<Listing> {
-    let (method, key) = kind.method_and_key();
-    Ok(state.hub.session(id)?.list_all(method, key).await?)
+    Ok(state.hub.session(id)?.list_all(kind).await?)
 }
 
 #[tauri::command]
@@ -161,45 +135,13 @@ pub enum NoticeEvent {
 #[tauri::command]
 #[specta::specta]
 pub fn notifications_follow(state: State<'_, AppState>, channel: Channel<NoticeEvent>) {
-    let mut notices = Notices::follow(state.hub.log());
-    tauri::async_runtime::spawn(async move {
-        while let Some(noticed) = notices.next().await {
-            let event = match noticed {
-                Noticed::Notice(notice) => NoticeEvent::Notice { notice },
-                Noticed::Skipped(n) => NoticeEvent::Skipped { entries: n },
-            };
-            if channel.send(event).is_err() {
-                return;
-            }
-        }
+    let feed = Feed::of_source(Notices::follow(state.hub.log())).filter_map(|noticed| {
+        Some(match noticed {
+            Noticed::Notice(notice) => NoticeEvent::Notice { notice },
+            Noticed::Skipped(n) => NoticeEvent::Skipped { entries: n },
+        })
     });
-}
-
-/// What a subscription's channel hears.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum SubscriptionEvent {
-    /// 2026-07-28: the server acknowledged, granting this.
-    Acknowledged {
-        granted: Value,
-    },
-    Change {
-        notice: Box<Notice>,
-    },
-    Skipped {
-        entries: u64,
-    },
-    /// It is over (the server ended it, it was stopped, or the connection ended), in words.
-    Ended {
-        reason: String,
-    },
-}
-
-/// The subscriptions running, each with what stops it.
-#[derive(Default)]
-pub struct Subscriptions {
-    next: AtomicU64,
-    stops: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+    crate::feeds::stream(feed, channel);
 }
 
 /// Starts a subscription on a connection; its events arrive on `channel` until it ends.
@@ -212,46 +154,12 @@ pub async fn subscribe(
     spec: ListenSpec,
     channel: Channel<SubscriptionEvent>,
 ) -> Result<u64> {
-    let mut listening = state.hub.session(id)?.listen(spec).await?;
-    let number = state.subscriptions.next.fetch_add(1, Ordering::Relaxed) + 1;
-    let (stop, mut stopped) = oneshot::channel();
-    state.subscriptions.stops.lock().unwrap().insert(number, stop);
-    let subscriptions = state.inner().subscriptions.clone();
-    tauri::async_runtime::spawn(async move {
-        let ended = loop {
-            let event = tokio::select! {
-                // Both are cancellation-safe (`Listening::next` says why); a stop wins.
-                _ = &mut stopped => break "stopped".to_owned(),
-                event = listening.next() => event,
-            };
-            let event = match event {
-                Some(ListenEvent::Acknowledged(granted)) => SubscriptionEvent::Acknowledged { granted },
-                Some(ListenEvent::Change(notice)) => SubscriptionEvent::Change { notice },
-                Some(ListenEvent::Skipped(n)) => SubscriptionEvent::Skipped { entries: n },
-                Some(ListenEvent::Ended(reason)) => break reason,
-                Some(ListenEvent::Failed(e)) => break e.to_string(),
-                None => break "ended".to_owned(),
-            };
-            if channel.send(event).is_err() {
-                break "the window stopped listening".to_owned();
-            }
-        };
-        subscriptions.stops.lock().unwrap().remove(&number);
-        let stopping = listening.stop().await;
-        let reason = match stopping {
-            Ok(()) => ended,
-            Err(e) => format!("{ended}; stopping it failed: {e}"),
-        };
-        let _ = channel.send(SubscriptionEvent::Ended { reason });
-    });
-    Ok(number)
+    Ok(state.hub.subscribe(id, spec, move |event| channel.send(event).is_ok()).await?)
 }
 
 /// Stops a subscription; its channel hears that it ended. One already over is no error.
 #[tauri::command]
 #[specta::specta]
 pub fn unsubscribe(state: State<'_, AppState>, subscription: u64) {
-    if let Some(stop) = state.subscriptions.stops.lock().unwrap().remove(&subscription) {
-        let _ = stop.send(());
-    }
+    state.hub.unsubscribe(subscription);
 }

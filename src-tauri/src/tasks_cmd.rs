@@ -6,34 +6,15 @@ use sonde_core::features::tasks::TaskView;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::commands::ErrorDto;
+use crate::error::Result;
 use crate::state::AppState;
-
-type Result<T> = std::result::Result<T, ErrorDto>;
 
 /// The tasks of connection `id` the core knows now; each change of one after it arrives on
 /// `channel` as it happens, the task's whole new view.
 #[tauri::command]
 #[specta::specta]
 pub fn tasks_follow(state: State<'_, AppState>, id: u64, channel: Channel<TaskView>) -> Vec<TaskView> {
-    let mut changes = state.hub.tasks().follow();
-    let now = state.hub.tasks().of(id);
-    let hub = state.hub.clone();
-    tauri::async_runtime::spawn(async move {
-        loop {
-            let views = match changes.recv().await {
-                Ok(view) if view.conn == id => vec![view],
-                Ok(_) => continue,
-                // Fell behind: every task of the connection as it is now (the UI keeps the newest).
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => hub.tasks().of(id),
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            };
-            if views.into_iter().any(|v| channel.send(v).is_err()) {
-                return;
-            }
-        }
-    });
-    now
+    crate::feeds::forward(state.hub.tasks().feed(id), channel)
 }
 
 /// The tasks of connection `id`, with the server's `tasks/list` asked where it has one.

@@ -102,10 +102,11 @@ fn a_server_question_reaches_the_window_and_its_answer_goes_back() {
     // The window's channel, as `server_requests_follow` registers it.
     let (asked_tx, asked) = std::sync::mpsc::channel::<Value>();
     let state = tauri::Manager::state::<AppState>(&app);
-    state.questions.show_on(tauri::ipc::Channel::new(move |body| {
+    let channel = tauri::ipc::Channel::new(move |body| {
         asked_tx.send(body.deserialize::<Value>().unwrap()).unwrap();
         Ok(())
-    }));
+    });
+    sonde_desktop::feeds::stream(state.questions().feed(), channel);
     let id = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
     let (caller, call_id) = (w.clone(), id.clone());
     let call = std::thread::spawn(move || {
@@ -182,10 +183,11 @@ fn a_new_servers_launch_is_not_run_without_a_person_to_confirm_it() {
 fn follow_questions(app: &tauri::App<MockRuntime>) -> std::sync::mpsc::Receiver<Value> {
     let (tx, rx) = std::sync::mpsc::channel::<Value>();
     let state = tauri::Manager::state::<AppState>(app);
-    state.questions.show_on(tauri::ipc::Channel::new(move |body| {
+    let channel = tauri::ipc::Channel::new(move |body| {
         let _ = tx.send(body.deserialize::<Value>().unwrap());
         Ok(())
-    }));
+    });
+    sonde_desktop::feeds::stream(state.questions().feed(), channel);
     rx
 }
 

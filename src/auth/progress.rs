@@ -8,12 +8,36 @@
 //! recorder, and any secret: a flow holds URLs and words, never a token or a code.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use super::record::Step;
+use crate::feed::Feed;
+
+/// The steps of a flow, as the log and the window name them.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Discovery,
+    Registration,
+    Authorization,
+    Token,
+    Refresh,
+}
+
+impl Step {
+    pub fn word(self) -> &'static str {
+        match self {
+            Step::Discovery => "discovery",
+            Step::Registration => "registration",
+            Step::Authorization => "authorization",
+            Step::Token => "token",
+            Step::Refresh => "refresh",
+        }
+    }
+}
 
 /// How one step went.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -67,6 +91,13 @@ impl Flows {
     /// Every change from now on.
     pub fn follow(&self) -> broadcast::Receiver<Flow> {
         self.changes.subscribe()
+    }
+
+    /// Every connection's latest flow now, then each change as it happens.
+    pub fn feed(self: &Arc<Self>) -> Feed<Flow> {
+        let changes = self.follow();
+        let flows = self.clone();
+        Feed::new(changes, move || flows.snapshot(), Some)
     }
 
     /// A new flow for `conn`: it replaces the connection's earlier one.

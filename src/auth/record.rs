@@ -10,32 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::progress::Flows;
+pub use super::progress::Step;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::transport::sse::error_chain;
-
-/// The steps of a flow, as the log and the window name them.
-#[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Step {
-    Discovery,
-    Registration,
-    Authorization,
-    Token,
-    Refresh,
-}
-
-impl Step {
-    pub fn word(self) -> &'static str {
-        match self {
-            Step::Discovery => "discovery",
-            Step::Registration => "registration",
-            Step::Authorization => "authorization",
-            Step::Token => "token",
-            Step::Refresh => "refresh",
-        }
-    }
-}
 
 /// How long one exchange of the flow may take, head and body.
 const EXCHANGE_TIMEOUT: Duration = Duration::from_secs(30);

@@ -25,10 +25,11 @@ mod stdio;
 mod stdout;
 
 pub use inbound::{classify, summary};
-pub use responder::{
-    file_uri, not_handled, roots_result, Answer, BasicResponder, ElicitAnswer, LiveRoots, Responder, Roots,
-};
 pub use pending::LISTEN;
+pub use responder::{
+    elicitation_capability, file_uri, not_handled, refused, roots_result, sampling_capability, Answer,
+    BasicResponder, ElicitAnswer, LiveRoots, Responder, Roots,
+};
 pub use status::Status;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -112,11 +112,7 @@ impl Table {
     /// The requests that are calls: everything but `subscriptions/listen`, which is a
     /// subscription stopped by its own handle, not a call the person waits on.
     pub fn call_ids(&self) -> Vec<RequestId> {
-        self.pending
-            .iter()
-            .filter(|(_, p)| p.method != LISTEN)
-            .map(|(id, _)| id.clone())
-            .collect()
+        self.pending.iter().filter(|(_, p)| p.method != LISTEN).map(|(id, _)| id.clone()).collect()
     }
 
     /// Remembers a request given up on, so its late reply is recognised.
@@ -130,8 +126,12 @@ impl Table {
 
     /// Removes and returns the requests whose deadline has passed.
     pub fn expired(&mut self, now: Instant) -> Vec<(RequestId, Pending)> {
-        let ids: Vec<RequestId> =
-            self.pending.iter().filter(|(_, p)| p.deadline.is_some_and(|d| d <= now)).map(|(id, _)| id.clone()).collect();
+        let ids: Vec<RequestId> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline.is_some_and(|d| d <= now))
+            .map(|(id, _)| id.clone())
+            .collect();
         ids.into_iter().filter_map(|id| self.pending.remove(&id).map(|p| (id, p))).collect()
     }
 
@@ -278,7 +278,8 @@ impl Table {
     /// person stops it, the server ends it, or the connection ends). The acknowledgement names
     /// its listen request by `subscriptionId`, JSON type included.
     fn on_acknowledged(&mut self, params: Option<&Value>) {
-        let Some(tag) = params.and_then(|p| p.pointer("/_meta/io.modelcontextprotocol~1subscriptionId")) else {
+        let Some(tag) = params.and_then(|p| p.pointer("/_meta/io.modelcontextprotocol~1subscriptionId"))
+        else {
             return;
         };
         let Ok(id) = serde_json::from_value::<RequestId>(tag.clone()) else { return };
@@ -569,7 +570,8 @@ mod tests {
 
     /// A table's `notifications/subscriptions/acknowledged` naming `subscription`.
     fn acknowledge(table: &mut Table, subscription: Value) {
-        let params = json!({"_meta": {"io.modelcontextprotocol/subscriptionId": subscription}, "notifications": {}});
+        let params =
+            json!({"_meta": {"io.modelcontextprotocol/subscriptionId": subscription}, "notifications": {}});
         let entry = Entry::new(1, Kind::Message, Direction::In);
         let method = "notifications/subscriptions/acknowledged";
         table.on_notification(entry, method, Some(&params), Duration::from_secs(1));
@@ -594,7 +596,8 @@ mod tests {
 
     #[test]
     fn a_timeout_names_what_was_awaited() {
-        let error = |method: &str| RequestError::Timeout { method: method.into(), after: Duration::from_millis(800) };
+        let error =
+            |method: &str| RequestError::Timeout { method: method.into(), after: Duration::from_millis(800) };
         assert_eq!(error(LISTEN).to_string(), "subscriptions/listen got no acknowledgement within 800 ms");
         assert_eq!(error("tools/call").to_string(), "tools/call got no reply within 800 ms");
     }

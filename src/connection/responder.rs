@@ -173,6 +173,39 @@ impl std::str::FromStr for ElicitAnswer {
     }
 }
 
+impl ElicitAnswer {
+    /// The `ElicitResult` this answer gives an `elicitation/create` with `params`.
+    pub fn reply(&self, params: Option<&Value>) -> Value {
+        match self {
+            ElicitAnswer::Accept(content) => json!({"action": "accept", "content": content}),
+            ElicitAnswer::Defaults => json!({"action": "accept", "content": defaults(params)}),
+            ElicitAnswer::Decline => json!({"action": "decline"}),
+            ElicitAnswer::Cancel => json!({"action": "cancel"}),
+        }
+    }
+}
+
+/// The `elicitation` capability of a client that fills in forms, and opens links too when `url`.
+pub fn elicitation_capability(url: bool) -> Value {
+    if url {
+        json!({ "form": {}, "url": {} })
+    } else {
+        json!({ "form": {} })
+    }
+}
+
+/// The `sampling` capability: Sonde declares no sub-capability (no tools, no context).
+pub fn sampling_capability() -> Value {
+    json!({})
+}
+
+/// The error a server request Sonde refuses gets (a sampling request declined, a question over
+/// the limit), with the words why; JSON-RPC leaves a refusal's code to the client, and Sonde
+/// uses -1.
+pub fn refused(why: impl Into<String>) -> ErrorObject {
+    ErrorObject { code: -1, message: why.into(), data: None }
+}
+
 /// Answers from fixed data: `ping`, `roots/list`, and, when configured, `elicitation/create`
 /// and `sampling/createMessage`. Everything else is `-32601`. It declares exactly what it
 /// can answer.
@@ -194,10 +227,10 @@ impl Responder for BasicResponder {
             caps.insert("roots".into(), json!({}));
         }
         if self.elicit.is_some() {
-            caps.insert("elicitation".into(), json!({ "form": {} }));
+            caps.insert("elicitation".into(), elicitation_capability(false));
         }
         if self.sample_reply.is_some() {
-            caps.insert("sampling".into(), json!({}));
+            caps.insert("sampling".into(), sampling_capability());
         }
         Value::Object(caps)
     }
@@ -213,12 +246,7 @@ impl BasicResponder {
         match (method, &self.elicit, &self.sample_reply) {
             ("ping", _, _) => Ok(json!({})),
             ("roots/list", _, _) if !self.roots.is_empty() => Ok(roots_result(&self.roots)),
-            ("elicitation/create", Some(answer), _) => Ok(match answer {
-                ElicitAnswer::Accept(content) => json!({"action": "accept", "content": content}),
-                ElicitAnswer::Defaults => json!({"action": "accept", "content": defaults(params)}),
-                ElicitAnswer::Decline => json!({"action": "decline"}),
-                ElicitAnswer::Cancel => json!({"action": "cancel"}),
-            }),
+            ("elicitation/create", Some(answer), _) => Ok(answer.reply(params)),
             ("sampling/createMessage", _, Some(text)) => Ok(json!({
                 "role": "assistant",
                 "content": {"type": "text", "text": text},

@@ -153,7 +153,10 @@ impl Transport for Loop {
             self.note(format!("{method} {id} got no reply within {after}"));
             return;
         }
-        self.note(format!("{method} {id} got no {} within {after}; sending notifications/cancelled", awaited(method)));
+        self.note(format!(
+            "{method} {id} got no {} within {after}; sending notifications/cancelled",
+            awaited(method)
+        ));
         self.stop(id, method, &format!("Sonde stopped waiting after {after}"));
     }
 

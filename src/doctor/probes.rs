@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 
 use super::{Check, CheckStatus, Checks, PROBE_TIMEOUT};
 use crate::connection::{Request, RequestError};
+use crate::features::listing::ListKind;
 use crate::log::Followed;
 use crate::mcp::Session;
 use crate::wire::RequestId;
@@ -174,17 +175,12 @@ async fn lists(session: &Session) -> (Check, Check) {
     let mut listed = Vec::new();
     let mut failed = Vec::new();
     let mut tools = None;
-    let lists = [
-        ("tools", "tools/list", "tools"),
-        ("prompts", "prompts/list", "prompts"),
-        ("resources", "resources/list", "resources"),
-        ("resources", "resources/templates/list", "resourceTemplates"),
-    ];
-    for (capability, method, key) in lists {
-        if caps.get(capability).is_none() {
+    for kind in ListKind::ALL {
+        let key = kind.key();
+        if caps.get(kind.capability()).is_none() {
             continue;
         }
-        match session.list_all(method, key).await {
+        match session.list_all(kind).await {
             Ok(listing) => {
                 listed.push(format!("{key}: {}", listing.items.len()));
                 if key == "tools" {

@@ -7,11 +7,57 @@
 //! gathered and says why, in its result and in the session log.
 //! Refuses: what the items mean (`shape` reads them) and the request envelope (`mcp::Session`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
 use crate::mcp::Session;
+
+/// A paginated list of the server's, with the one table of what each is: its method, the key
+/// its result holds the items under, and the server capability that offers it.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+impl ListKind {
+    /// Every list, in the order a person reads a server's surface.
+    pub const ALL: [ListKind; 4] =
+        [ListKind::Tools, ListKind::Prompts, ListKind::Resources, ListKind::Templates];
+
+    pub fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/list",
+            ListKind::Resources => "resources/list",
+            ListKind::Templates => "resources/templates/list",
+            ListKind::Prompts => "prompts/list",
+        }
+    }
+
+    /// The key of the result's array of items.
+    pub fn key(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools",
+            ListKind::Resources => "resources",
+            ListKind::Templates => "resourceTemplates",
+            ListKind::Prompts => "prompts",
+        }
+    }
+
+    /// The server capability that offers the list (templates come with `resources`).
+    pub fn capability(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools",
+            ListKind::Resources | ListKind::Templates => "resources",
+            ListKind::Prompts => "prompts",
+        }
+    }
+}
 
 /// The most items a listing gathers. Real servers list tens or hundreds; ten thousand is far
 /// past any of them and still a list a window can show.
@@ -71,18 +117,22 @@ fn over_cap(method: &str, items: usize, bytes: usize, pages: usize) -> Option<St
 }
 
 impl Session {
-    /// Lists every item of a paginated list method (`tools/list` → `tools`), following
-    /// `nextCursor` until it is absent or a cap is reached. In 2026-07-28 `""` is a cursor, not
-    /// the end. A cursor given a second time is an error (`cursor-loop`): a client following
-    /// it would never end.
-    pub async fn list_all(&self, method: &str, key: &str) -> Result<Listing, RequestError> {
+    /// Lists every item of a list, following `nextCursor` until it is absent or a cap is
+    /// reached. In 2026-07-28 `""` is a cursor, not the end. A cursor given a second time is an
+    /// error (`cursor-loop`): a client following it would never end.
+    pub async fn list_all(&self, kind: ListKind) -> Result<Listing, RequestError> {
+        self.list_every(kind.method(), kind.key()).await
+    }
+
+    /// [`Session::list_all`] of any paginated method (`tasks/list` → `tasks` too).
+    pub(crate) async fn list_every(&self, method: &str, key: &str) -> Result<Listing, RequestError> {
         let mut items = Vec::new();
         let mut bytes = 0;
         let mut cursor: Option<Value> = None;
         // Every cursor followed, as its JSON text: bounded by MAX_PAGES.
         let mut followed = std::collections::HashSet::new();
         for pages in 1.. {
-            let page = self.fetch_page(method, key, cursor.clone()).await?;
+            let page = self.page_of(method, key, cursor.clone()).await?;
             for item in page.items {
                 if let Some(why) = over_cap(method, items.len(), bytes, 0) {
                     return Ok(self.stopped(items, why));
@@ -117,7 +167,7 @@ impl Session {
     /// Every tool of the server. Over HTTP in 2026-07-28, a tool whose `x-mcp-header`
     /// annotations break the rules is left out, as an HTTP client MUST, and the log says why.
     pub async fn list_tools(&self) -> Result<Listing, RequestError> {
-        let mut tools = self.list_all("tools/list", "tools").await?;
+        let mut tools = self.list_all(ListKind::Tools).await?;
         if !self.conn.is_http() || self.era() != crate::era::Era::Modern {
             return Ok(tools);
         }
@@ -130,8 +180,12 @@ impl Session {
         Ok(tools)
     }
 
-    /// One page of a paginated list method, from `cursor` (the first page without one).
-    pub async fn fetch_page(
+    /// One page of a list, from `cursor` (the first page without one).
+    pub async fn fetch_page(&self, kind: ListKind, cursor: Option<Value>) -> Result<ListPage, RequestError> {
+        self.page_of(kind.method(), kind.key(), cursor).await
+    }
+
+    async fn page_of(
         &self,
         method: &str,
         key: &str,

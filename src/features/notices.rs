@@ -112,6 +112,16 @@ pub struct Notices {
     live: Follow,
 }
 
+impl crate::feed::Source<Noticed> for Notices {
+    fn now(&self) -> Vec<Noticed> {
+        Vec::new()
+    }
+
+    fn next(&mut self) -> crate::feed::Next<'_, Noticed> {
+        Box::pin(async move { Notices::next(self).await.map(|noticed| vec![noticed]) })
+    }
+}
+
 impl Notices {
     pub fn follow(log: &WireLog) -> Notices {
         Notices { live: log.follow() }

@@ -116,7 +116,7 @@ impl Session {
         if self.server.capabilities.pointer("/tasks/list").is_none() {
             return Err(RequestError::Protocol("the server does not declare tasks.list".into()));
         }
-        let tasks = self.list_all("tasks/list", "tasks").await?;
+        let tasks = self.list_every("tasks/list", "tasks").await?;
         tasks
             .items
             .iter()

@@ -15,6 +15,7 @@ use serde::Serialize;
 use tokio::sync::{broadcast, Notify};
 
 use super::Stage;
+use crate::feed::Feed;
 use crate::last_words::LastWords;
 use crate::mcp::ServerDescription;
 use crate::server_config::ServerConfig;
@@ -141,9 +142,16 @@ impl States {
     }
 
     /// Every change from now on. A follower that falls more than 1024 changes behind hears
-    /// `Lagged` and should take a [`States::snapshot`].
+    /// `Lagged` and should take a [`States::snapshot`], as [`States::feed`] does.
     pub fn follow(&self) -> broadcast::Receiver<StateEvent> {
         self.changes.subscribe()
+    }
+
+    /// Every line's newest state now, then each change as it happens.
+    pub fn feed(self: &Arc<Self>) -> Feed<StateEvent> {
+        let changes = self.follow();
+        let states = self.clone();
+        Feed::new(changes, move || states.snapshot(), Some)
     }
 
     /// Stops supervision after `conn`: no restart replaces it. A restart the user asks for

@@ -8,7 +8,7 @@
 //! Refuses: the exchanges themselves (`features::tasks`) and presentation.
 
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use tokio::sync::broadcast;
@@ -16,6 +16,7 @@ use tokio::sync::broadcast;
 use super::{Hub, HubError};
 use crate::connection::RequestError;
 use crate::features::tasks::{TaskView, FOLLOW_LIMIT};
+use crate::feed::Feed;
 use crate::mcp::CallOutcome;
 use crate::shape::task::Task;
 
@@ -49,6 +50,13 @@ impl Tasks {
     /// Every change from now on, each the task's whole new view.
     pub fn follow(&self) -> broadcast::Receiver<TaskView> {
         self.changes.subscribe()
+    }
+
+    /// The tasks of connection `conn` now, then each change of one as it happens.
+    pub fn feed(self: &Arc<Self>, conn: u64) -> Feed<TaskView> {
+        let changes = self.follow();
+        let tasks = self.clone();
+        Feed::new(changes, move || tasks.of(conn), move |view: TaskView| (view.conn == conn).then_some(view))
     }
 
     fn get(&self, conn: u64, id: &str) -> Option<TaskView> {
@@ -101,7 +109,7 @@ impl Tasks {
 
 impl Hub {
     /// The tasks the hub knows, and their changes.
-    pub fn tasks(&self) -> &Tasks {
+    pub fn tasks(&self) -> &Arc<Tasks> {
         &self.tasks
     }
 
@@ -117,7 +125,14 @@ impl Hub {
         on_progress: impl FnMut(Value),
     ) -> Result<CallOutcome, HubError> {
         let session = self.session(id)?;
-        let outcome = session.call_tool_checked(name, definition, arguments, ask_task, on_progress).await?;
+        let outcome = session
+            .call_tool_checked(name, definition, arguments, ask_task, on_progress)
+            .await
+            .inspect_err(|e| {
+                if let Some(questions) = &self.questions {
+                    questions.expect_links_of(id, e);
+                }
+            })?;
         if let Some(task) = &outcome.task {
             let view = TaskView::new(id, task.clone(), Some(name.to_owned()));
             self.tasks.put(view.clone());

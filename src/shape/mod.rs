@@ -15,8 +15,8 @@ mod schema;
 pub mod task;
 mod tool;
 
-pub use result::result_problems;
-pub use schema::schema_problems;
+pub use result::{result_problems, structured_in_text};
+pub use schema::{schema_problems, MAX_DEPTH as SCHEMA_MAX_DEPTH};
 pub use task::{Task, TaskStatus};
 pub use tool::{read_tools, shown_icon, ToolView};
 

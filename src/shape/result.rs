@@ -31,6 +31,14 @@ pub fn result_problems(result: &Value) -> Vec<String> {
     problems.into_vec()
 }
 
+/// Whether a result's `structuredContent` only repeats a text block of its `content` (the same
+/// JSON, as the spec suggests a server send it both ways): a front end then shows it once.
+pub fn structured_in_text(result: &Value) -> bool {
+    let Some(structured) = result.get("structuredContent") else { return false };
+    let mut texts = result["content"].as_array().into_iter().flatten().filter_map(|b| b["text"].as_str());
+    texts.any(|text| serde_json::from_str::<Value>(text).ok().as_ref() == Some(structured))
+}
+
 fn check_block(block: &Value, at: &str, problems: &mut Problems) {
     let Value::Object(fields) = block else {
         return problems.wrong(at, block, "a content block (an object)");

@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::Problems;
 
 /// Deeper than this a form edits the value as JSON text, so nothing deeper is checked (the UI's
-/// schema form stops at the same depth).
-const MAX_DEPTH: usize = 8;
+/// schema form stops at the same depth: it reads this constant from the bindings).
+pub const MAX_DEPTH: usize = 8;
 
 /// What keeps `schema` from being read by a form, each problem named by its path from `at`
 /// (`inputSchema.properties.to.required is a number, not a list of property names`).

@@ -14,7 +14,8 @@ use serde_json::{json, Value};
 use sonde_core::auth::follow::Follow;
 use sonde_core::auth::{Authorizer, CredentialStore, Settings};
 use sonde_core::connection::ElicitAnswer;
-use sonde_core::era::{EraPolicy, MODERN};
+use sonde_core::era::{Era, EraPolicy, ProtocolVersion};
+use sonde_core::features::listing::ListKind;
 use sonde_core::hub::{Hub, HubError, Target};
 use sonde_core::mcp::Session;
 
@@ -51,7 +52,14 @@ pub async fn run(global: &Global, url: &str) -> i32 {
         }
     };
     // The harness names the revision; negotiation still runs (and retries a -32022) within it.
-    config.era = if version.as_str() >= MODERN { EraPolicy::Modern } else { EraPolicy::Legacy };
+    config.era = match ProtocolVersion(version.clone()).era() {
+        Some(Era::Modern) => EraPolicy::Modern,
+        Some(Era::Legacy) => EraPolicy::Legacy,
+        None => {
+            errln!("sonde: MCP_CONFORMANCE_PROTOCOL_VERSION {version:?} is no revision Sonde speaks");
+            return USAGE;
+        }
+    };
     let Some(log) = session_log() else { return FAILED };
     errln!("sonde: conformance scenario {scenario:?} at {version}; session log {}", log.path().display());
     // The harness's authorization servers ask nothing of a person: the browser step follows
@@ -122,12 +130,12 @@ async fn exercise(session: &Session, scenario: &str, context: &Value) -> Result<
         call_tool(session, name, Some(arguments)).await?;
     }
     if scenario == "http-standard-headers" {
-        for resource in session.list_all("resources/list", "resources").await?.items {
+        for resource in session.list_all(ListKind::Resources).await?.items {
             let uri = resource.get("uri").cloned().unwrap_or(Value::Null);
             session.request("resources/read", Some(json!({ "uri": uri }))).await?;
             step(format!("resources/read {uri}"));
         }
-        for prompt in session.list_all("prompts/list", "prompts").await?.items {
+        for prompt in session.list_all(ListKind::Prompts).await?.items {
             let name = prompt.get("name").cloned().unwrap_or(Value::Null);
             let arguments: serde_json::Map<String, Value> = prompt
                 .get("arguments")

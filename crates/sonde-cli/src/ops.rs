@@ -6,14 +6,15 @@ use serde_json::{json, Value};
 use sonde_core::connection::RequestError;
 use sonde_core::features::completion::CompletionRef;
 use sonde_core::features::listen::{ListenEvent, ListenSpec};
+use sonde_core::features::listing::ListKind;
 use sonde_core::mcp::Session;
 
 use crate::exit::{FAILED, OK, TOOL_ERROR};
 use crate::print;
 
 pub enum Op {
-    /// A paginated list method and the key of its items.
-    List(&'static str, &'static str),
+    /// A paginated list, every page.
+    List(ListKind),
     Call {
         tool: String,
         arguments: Option<Value>,
@@ -43,8 +44,9 @@ pub enum Op {
 
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
     match op {
-        Op::List(method, key) => {
-            let listing = session.list_all(method, key).await?;
+        Op::List(kind) => {
+            let key = kind.key();
+            let listing = session.list_all(kind).await?;
             if json {
                 let mut out = json!({ key: listing.items });
                 if let Some(why) = &listing.stopped {
@@ -125,7 +127,7 @@ async fn call(
         Err(e @ RequestError::Rpc { .. }) => {
             // The server's error first, then what it does have, when the name was the mistake.
             errln!("sonde: {e}");
-            if let Ok(tools) = session.list_all("tools/list", "tools").await {
+            if let Ok(tools) = session.list_all(ListKind::Tools).await {
                 let names: Vec<&str> = tools.items.iter().filter_map(|t| t["name"].as_str()).collect();
                 if !names.contains(&tool) {
                     errln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));

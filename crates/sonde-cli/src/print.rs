@@ -3,6 +3,8 @@
 use serde_json::Value;
 use sonde_core::log::{Entry, Kind};
 use sonde_core::mcp::ServerDescription;
+use sonde_core::shape::content::{content_view, ContentView};
+use sonde_core::shape::structured_in_text;
 
 /// JSON on stdout: one line for a pipe (scripts read line by line), indented for a person at a
 /// terminal.
@@ -49,15 +51,15 @@ pub fn result(method: &str, result: &Value) {
     match method {
         "resources/read" => {
             for content in result["contents"].as_array().into_iter().flatten() {
-                match (content["text"].as_str(), content["blob"].as_str()) {
-                    (Some(text), _) => outln!("{text}"),
-                    (None, Some(blob)) => outln!(
-                        "[blob {} {}, about {} bytes]",
-                        content["uri"].as_str().unwrap_or(""),
-                        content["mimeType"].as_str().unwrap_or("?"),
-                        blob.len() * 3 / 4
+                match content_view(content) {
+                    Ok(ContentView { text: Some(text), .. }) => outln!("{text}"),
+                    Ok(view) => outln!(
+                        "[blob {} {}, {} bytes]",
+                        view.uri.as_deref().unwrap_or(""),
+                        view.mime_type.as_deref().unwrap_or("?"),
+                        view.size
                     ),
-                    _ => outln!("{content}"),
+                    Err(_) => outln!("{content}"),
                 }
             }
         }
@@ -87,14 +89,8 @@ pub fn call_result(result: &Value) {
     }
     // Printed only when it adds to the text: a server that sends the same JSON both ways
     // (as the spec suggests) would otherwise have its result printed twice.
-    if let Some(structured) = result.get("structuredContent") {
-        let repeated = result["content"].as_array().into_iter().flatten().any(|block| {
-            block["text"].as_str().and_then(|t| serde_json::from_str::<Value>(t).ok()).as_ref()
-                == Some(structured)
-        });
-        if !repeated {
-            outln!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
-        }
+    if let Some(structured) = result.get("structuredContent").filter(|_| !structured_in_text(result)) {
+        outln!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
     }
 }
 

@@ -7,6 +7,7 @@ use sonde_core::connection::RequestError;
 use sonde_core::era_cache::EraCache;
 use sonde_core::features::completion::CompletionRef;
 use sonde_core::features::listen::ListenSpec;
+use sonde_core::features::listing::ListKind;
 use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
 use sonde_core::log::{sessions_dir, WireLog};
 use sonde_core::mcp::Session;
@@ -70,7 +71,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
 /// argument before anything is started.
 fn plan(command: Command) -> Result<(Common, Op), String> {
     Ok(match command {
-        Command::Tools { action: ListAction::List { common } } => (common, Op::List("tools/list", "tools")),
+        Command::Tools { action: ListAction::List { common } } => (common, Op::List(ListKind::Tools)),
         Command::Call { tool, pairs, args, task, common } => {
             (common, Op::Call { tool, arguments: arguments::object("--args", args, &pairs)?, task })
         }
@@ -81,15 +82,13 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         }
         Command::Info { common } => (common, Op::Info),
         Command::Resources { action: ResourcesAction::List { common } } => {
-            (common, Op::List("resources/list", "resources"))
+            (common, Op::List(ListKind::Resources))
         }
         Command::Resources { action: ResourcesAction::Templates { common } } => {
-            (common, Op::List("resources/templates/list", "resourceTemplates"))
+            (common, Op::List(ListKind::Templates))
         }
         Command::Resources { action: ResourcesAction::Read { uri, common } } => (common, Op::Read(uri)),
-        Command::Prompts { action: PromptsAction::List { common } } => {
-            (common, Op::List("prompts/list", "prompts"))
-        }
+        Command::Prompts { action: PromptsAction::List { common } } => (common, Op::List(ListKind::Prompts)),
         Command::Prompts { action: PromptsAction::Get { name, pairs, args, common } } => {
             let arguments =
                 arguments::object("--args", args, &pairs)?.map(arguments::strings).unwrap_or_default();

@@ -9,6 +9,7 @@ use std::io::IsTerminal;
 
 use sonde_core::connection::RequestError;
 use sonde_core::features::listen::ListenSpec;
+use sonde_core::features::listing::ListKind;
 use sonde_core::log::Filter;
 use sonde_core::mcp::Session;
 
@@ -63,10 +64,10 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
     }
     let name = |what: &str| rest.first().cloned().ok_or_else(|| format!("{command} needs {what}"));
     let step = match command.as_str() {
-        "tools" => Step::Run(Op::List("tools/list", "tools")),
-        "prompts" => Step::Run(Op::List("prompts/list", "prompts")),
-        "resources" => Step::Run(Op::List("resources/list", "resources")),
-        "templates" => Step::Run(Op::List("resources/templates/list", "resourceTemplates")),
+        "tools" => Step::Run(Op::List(ListKind::Tools)),
+        "prompts" => Step::Run(Op::List(ListKind::Prompts)),
+        "resources" => Step::Run(Op::List(ListKind::Resources)),
+        "templates" => Step::Run(Op::List(ListKind::Templates)),
         "info" => Step::Run(Op::Info),
         "call" => {
             let tool = name("a tool name")?;

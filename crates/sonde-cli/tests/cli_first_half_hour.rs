@@ -133,7 +133,17 @@ fn a_listen_never_acknowledged_fails_at_the_request_timeout_saying_so() {
     let fixture = fixture_bin();
     let out = sonde(
         &home,
-        &["listen", "--tools", "--timeout", "800", "--", fixture.to_str().unwrap(), "--dual-era", "--listen-end", "silent"],
+        &[
+            "listen",
+            "--tools",
+            "--timeout",
+            "800",
+            "--",
+            fixture.to_str().unwrap(),
+            "--dual-era",
+            "--listen-end",
+            "silent",
+        ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");

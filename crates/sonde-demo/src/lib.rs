@@ -26,6 +26,9 @@ mod prompts;
 mod resources;
 mod tools;
 
+/// The demo's tools as it lists them (the window's in-memory double shows the same ones).
+pub use tools::list as tools;
+
 use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -6,6 +6,7 @@
 // It checks what a form can get wrong: required, type, number syntax, enum, which choice, how
 // many items, and the formats email, uri, date, time and date-time. Patterns and ranges are the
 // server's to judge, and a person can send anything from the raw JSON editor.
+import { SCHEMA_MAX_DEPTH } from "../ipc/backend";
 import { isObject, jsonLabel, sameDraft, Unparsed, type Draft } from "./draft";
 import { formatProblem } from "./formats";
 import { numberOf, numberProblem } from "./numbers";
@@ -53,8 +54,9 @@ export interface Branch {
   schema: Schema;
 }
 
-/** Deeper than this a (possibly recursive) schema is edited as JSON text. */
-const MAX_DEPTH = 8;
+/** Deeper than this a (possibly recursive) schema is edited as JSON text: the core's depth,
+ * which its checks of a schema stop at too. */
+const MAX_DEPTH: number = SCHEMA_MAX_DEPTH;
 
 /** A schema with its local `$ref` followed (`#/$defs/…`, `#/definitions/…`); anything else is `{}`.
  * The keywords a form reads are kept only when they have the kind it expects: a server's schema

@@ -5,6 +5,9 @@
 // out), so the bindings name both; the UI reads what the backend sends.
 import type * as B from "./bindings";
 
+// The core's numbers and data, generated with the bindings: the UI copies none by hand.
+export { DEMO_TOOLS, MAX_OPEN, SCHEMA_MAX_DEPTH } from "./bindings";
+
 export type CallOutcome = B.CallOutcome_Serialize;
 export type Check = B.Check_Serialize;
 export type Report = B.Report_Serialize;

@@ -101,8 +101,8 @@ export const commands = {
 	sessionOpen: (name: string) => __TAURI_INVOKE<OpenedSession_Serialize>("session_open", { name }),
 	sessionClose: (id: number) => __TAURI_INVOKE<null>("session_close", { id }),
 	/**
-	 *  Shows server requests that need a person (elicitation, sampling) on this channel, with the
-	 *  ones declined for the per-connection limit and the ones withdrawn.
+	 *  Shows server requests that need a person (elicitation, sampling) on this channel, the ones
+	 *  waiting first, with the ones declined for the per-connection limit and the ones withdrawn.
 	 */
 	serverRequestsFollow: (onQuestion: Channel<QuestionEvent_Deserialize>) => __TAURI_INVOKE<void>("server_requests_follow", { onQuestion }),
 	/**  The person's answer to a server request: a result, or a refusal in words. */
@@ -196,6 +196,13 @@ export const commands = {
 	/**  The config text `client` needs to run the saved server `server_id` through `sonde proxy`. */
 	serverClientSnippet: (serverId: string, client: string) => __TAURI_INVOKE<string>("server_client_snippet", { serverId, client }),
 };
+
+/* Constants */
+export const DEMO_TOOLS = [{"name":"echo","title":"Echo","description":"Returns the text it is given.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"What to echo"}},"required":["text"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"add","title":"Add","description":"Adds two numbers.","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"slow","title":"Slow task","description":"Works for a few seconds, reporting progress if asked (progressToken).","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0,"maximum":60,"default":3},"steps":{"type":"integer","minimum":1,"maximum":100,"default":5}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"greet","title":"Greet","description":"Asks who you are (an elicitation), then greets you.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"image","title":"Image","description":"Returns a small PNG image.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"touch","title":"Touch the lists","description":"Sends list_changed for resources and prompts (the lists stay as they are), to watch list changes arrive.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}}] as const;
+
+export const MAX_OPEN = 8 as const;
+
+export const SCHEMA_MAX_DEPTH = 8 as const;
 
 /* Types */
 /**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
@@ -997,7 +1004,10 @@ export type LinksRequired_Serialize = {
 	problems: string[],
 };
 
-/**  A paginated list of the server. */
+/**
+ *  A paginated list of the server's, with the one table of what each is: its method, the key
+ *  its result holds the items under, and the server capability that offers it.
+ */
 export type ListKind = "tools" | "resources" | "templates" | "prompts";
 
 /**  One page of a list, and the cursor of the next (none at the end). */
@@ -1274,10 +1284,10 @@ export type PromptView_Serialize = {
 	embedded: EmbeddedView_Serialize[],
 };
 
-/**  What the window hears about server questions. */
+/**  What a front end hears about server questions. */
 export type QuestionEvent = QuestionEvent_Serialize | QuestionEvent_Deserialize;
 
-/**  What the window hears about server questions. */
+/**  What a front end hears about server questions. */
 export type QuestionEvent_Deserialize = 
 /**  A question for the person. */
 { event: "asked"; question: ServerQuestion_Deserialize } | 
@@ -1294,7 +1304,7 @@ export type QuestionEvent_Deserialize =
  */
 { event: "link_completed"; conn: number; elicitationId: string };
 
-/**  What the window hears about server questions. */
+/**  What a front end hears about server questions. */
 export type QuestionEvent_Serialize = 
 /**  A question for the person. */
 { event: "asked"; question: ServerQuestion_Serialize } | 
@@ -1661,20 +1671,24 @@ export type StepView = {
 	state: StepState,
 };
 
-/**  What a subscription's channel hears. */
+/**  What a subscription's follower hears. */
 export type SubscriptionEvent = SubscriptionEvent_Serialize | SubscriptionEvent_Deserialize;
 
-/**  What a subscription's channel hears. */
+/**  What a subscription's follower hears. */
 export type SubscriptionEvent_Deserialize = 
 /**  2026-07-28: the server acknowledged, granting this. */
-{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Deserialize } | { event: "skipped"; entries: number } | 
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Deserialize } | 
+/**  This many log entries went by too fast to read; the wire log has them. */
+{ event: "skipped"; entries: number } | 
 /**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
 { event: "ended"; reason: string };
 
-/**  What a subscription's channel hears. */
+/**  What a subscription's follower hears. */
 export type SubscriptionEvent_Serialize = 
 /**  2026-07-28: the server acknowledged, granting this. */
-{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Serialize } | { event: "skipped"; entries: number } | 
+{ event: "acknowledged"; granted: Value } | { event: "change"; notice: Notice_Serialize } | 
+/**  This many log entries went by too fast to read; the wire log has them. */
+{ event: "skipped"; entries: number } | 
 /**  It is over (the server ended it, it was stopped, or the connection ended), in words. */
 { event: "ended"; reason: string };
 

@@ -14,7 +14,7 @@ import type {
   TaskView,
   UrlElicitation,
 } from "./backend";
-import { blankServer } from "./backend";
+import { blankServer, MAX_OPEN } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
 import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
@@ -30,7 +30,6 @@ const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 const STAGE_MS = 600;
 
 /** How many questions of one connection wait at once; past it they are declined (questions.rs). */
-const MAX_OPEN = 8;
 
 export function memoryBackend(
   seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0),

@@ -1,34 +1,16 @@
 // The in-memory demo server's tools as the core reads them (views with their hints and
 // problems), the hostile fixture's tools as the core words them, and the links its link tools
 // ask for: the static data memory.ts serves.
-import type { ToolView, UrlElicitation } from "./backend";
+import { DEMO_TOOLS, type ToolView, type UrlElicitation } from "./backend";
 import { RESULT_TOOLS } from "./memoryResults";
 
+/** The demo server's tools, as its Rust lists them (generated with the bindings). */
+const demo = (name: string) => DEMO_TOOLS.find((t) => t.name === name)!;
+
 export const TOOLS = [
-  {
-    name: "echo",
-    title: "Echo",
-    description: "Returns the text it is given.",
-    inputSchema: {
-      type: "object",
-      properties: { text: { type: "string", description: "What to echo" } },
-      required: ["text"],
-    },
-    annotations: { readOnlyHint: true },
-  },
-  {
-    name: "add",
-    title: "Add",
-    description: "Adds two numbers.",
-    inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
-    outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
-  },
-  {
-    name: "greet",
-    title: "Greet",
-    description: "Asks who you are (an elicitation), then greets you.",
-    inputSchema: { type: "object", properties: {} },
-  },
+  demo("echo"),
+  demo("add"),
+  demo("greet"),
   {
     name: "summarize",
     title: "Summarize",

@@ -1,0 +1,75 @@
+//! How an error crosses to the UI: `{code, message}` with the core's stable code, and for the
+//! errors that have them, the server's last words and the links a `-32042` lists, so the UI
+//! never matches on error strings.
+//!
+//! Owns: the one error type every command returns, built from the core's errors.
+//! Refuses: deciding codes (each core error says its own).
+
+use serde::Serialize;
+use sonde_core::connection::RequestError;
+use sonde_core::error_code::ErrorCode;
+use sonde_core::hub::HubError;
+use sonde_core::last_words::LastWords;
+use sonde_core::log::CatalogError;
+use sonde_core::servers::ServersError;
+use sonde_core::url_elicitation::LinksRequired;
+
+/// An error as the UI sees it.
+#[derive(Debug, Serialize, specta::Type)]
+pub struct ErrorDto {
+    /// What kind of failure, from the core's one list of codes: a core error says its own,
+    /// and the checks made here use `bad_input`, `not_found` and `io`.
+    pub code: ErrorCode,
+    pub message: String,
+    /// For a server that failed to open: what it last said on stderr and the environment hint;
+    /// `null` for every other error.
+    #[serde(rename = "lastWords")]
+    pub last_words: Option<LastWords>,
+    /// For `url_elicitation_required` (`-32042`): the links the server asks the person to open
+    /// before the request is sent again, as the core read them; `null` for every other error.
+    /// (Boxed: it is rare, and every other error would carry its size.)
+    #[serde(rename = "urlElicitations")]
+    pub url_elicitations: Option<Box<LinksRequired>>,
+}
+
+pub type Result<T> = std::result::Result<T, ErrorDto>;
+
+pub fn err(code: ErrorCode, message: impl ToString) -> ErrorDto {
+    ErrorDto { code, message: message.to_string(), last_words: None, url_elicitations: None }
+}
+
+impl From<HubError> for ErrorDto {
+    fn from(e: HubError) -> Self {
+        let mut dto = err(e.code(), &e);
+        match e {
+            HubError::Handshake { words, .. } => dto.last_words = Some(words),
+            HubError::Request(RequestError::Rpc { error, .. }) => {
+                dto.url_elicitations = sonde_core::url_elicitation::required(&error).map(Box::new);
+            }
+            _ => {}
+        }
+        dto
+    }
+}
+
+impl From<RequestError> for ErrorDto {
+    fn from(e: RequestError) -> Self {
+        HubError::Request(e).into()
+    }
+}
+
+impl From<ServersError> for ErrorDto {
+    fn from(e: ServersError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+impl From<CatalogError> for ErrorDto {
+    fn from(e: CatalogError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+pub fn io_error(e: std::io::Error) -> ErrorDto {
+    err(ErrorCode::Io, e)
+}
