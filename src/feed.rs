@@ -131,6 +131,8 @@ where
 mod tests {
     use std::sync::{Arc, Mutex};
 
+    use crate::sync::Lock;
+
     use super::*;
 
     /// A row and its version.
@@ -145,14 +147,14 @@ mod tests {
     async fn a_feed_gives_the_table_then_each_change_then_the_table_again_when_behind() {
         let (rows, changes) = table(2);
         let put = |row: (u32, u32)| {
-            let mut all = rows.lock().unwrap();
+            let mut all = rows.locked();
             all.retain(|r| r.0 != row.0);
             all.push(row);
             let _ = changes.send(row);
         };
         put((1, 1));
         let held = rows.clone();
-        let mut feed = Feed::new(changes.subscribe(), move || held.lock().unwrap().clone(), Some);
+        let mut feed = Feed::new(changes.subscribe(), move || held.locked().clone(), Some);
         assert_eq!(feed.now(), [(1, 1)]);
         put((2, 1));
         assert_eq!(feed.next().await, Some(vec![(2, 1)]));
@@ -170,9 +172,9 @@ mod tests {
     #[tokio::test]
     async fn a_filtered_feed_keeps_only_what_it_asks_for_in_the_table_and_the_changes() {
         let (rows, changes) = table(8);
-        rows.lock().unwrap().extend([(1, 1), (2, 1)]);
+        rows.locked().extend([(1, 1), (2, 1)]);
         let held = rows.clone();
-        let feed = Feed::new(changes.subscribe(), move || held.lock().unwrap().clone(), Some);
+        let feed = Feed::new(changes.subscribe(), move || held.locked().clone(), Some);
         let mut ones = feed.filter_map(|(row, version)| (row == 1).then_some(version * 10));
         assert_eq!(ones.now(), [10]);
         changes.send((2, 2)).unwrap();

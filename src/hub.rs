@@ -45,6 +45,7 @@ pub use tasks::Tasks;
 
 // What a connect takes, re-exported: callers of the facade name it as the hub's.
 pub use crate::server_config::{ServerConfig, Target};
+use crate::sync::Lock;
 
 /// Where an opening connection is, for a front end to show.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -287,7 +288,7 @@ impl Hub {
         }
         if let Some((previous, why)) = replaces {
             // The one it replaces has ended; its session is no longer asked for.
-            self.live.lock().unwrap().remove(&previous);
+            self.live.locked().remove(&previous);
             self.lifecycle(id, crate::lifecycle::Lifecycle::Replaces { previous, why });
         }
         let report = |id, stage| {
@@ -396,7 +397,7 @@ impl Hub {
                     roots::wait_for_ask(&self.log, id, roots::ASK_WAIT).await;
                 }
                 let pid = session.conn.pid().await;
-                self.live.lock().unwrap().insert(id, session);
+                self.live.locked().insert(id, session);
                 return Ok(pid);
             }
             Ok(Err((conn, reason))) => (conn, reason),
@@ -476,7 +477,7 @@ impl Hub {
     }
 
     pub fn session(&self, id: u64) -> Result<Session, HubError> {
-        self.live.lock().unwrap().get(&id).cloned().ok_or(HubError::NoSuchConnection(id))
+        self.live.locked().get(&id).cloned().ok_or(HubError::NoSuchConnection(id))
     }
 
     pub fn connection(&self, id: u64) -> Result<Connection, HubError> {
@@ -505,13 +506,13 @@ impl Hub {
             Err(e) => return if self.states.get(id).is_some() { Ok(None) } else { Err(e) },
         };
         let exit = conn.shutdown().await;
-        self.live.lock().unwrap().remove(&id);
+        self.live.locked().remove(&id);
         Ok(exit)
     }
 
     /// Cancels every pending call of every live connection.
     pub fn cancel_all(&self, reason: &str) {
-        for session in self.live.lock().unwrap().values() {
+        for session in self.live.locked().values() {
             session.conn.cancel_all(reason);
         }
     }
@@ -521,7 +522,7 @@ impl Hub {
         for event in self.states.snapshot() {
             self.states.halt(event.conn);
         }
-        let conns: Vec<Connection> = self.live.lock().unwrap().drain().map(|(_, s)| s.conn).collect();
+        let conns: Vec<Connection> = self.live.locked().drain().map(|(_, s)| s.conn).collect();
         let mut tasks = tokio::task::JoinSet::new();
         for conn in conns {
             tasks.spawn(async move { conn.shutdown().await });

@@ -20,6 +20,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::servers::SavedServer;
+use crate::sync::Lock;
 
 /// Variables that change which code a program loads or runs before its own: the dynamic
 /// loader's, the interpreters' start-up hooks, and `PATH` (which program a bare name runs).
@@ -190,7 +191,7 @@ impl Launches {
     /// (or it is an HTTP server, which runs nothing here).
     pub fn review(&self, server: &SavedServer) -> Option<LaunchReview> {
         let now = Launch::of(server)?;
-        let approved = self.approved.lock().unwrap();
+        let approved = self.approved.locked();
         let before = approved.get(&server.id);
         (before != Some(&now)).then(|| LaunchReview::of(server, before, &now))
     }
@@ -198,7 +199,7 @@ impl Launches {
     /// Records `server`'s launch as approved: it runs without asking until it changes.
     pub fn approve(&self, server: &SavedServer) -> io::Result<()> {
         let Some(now) = Launch::of(server) else { return Ok(()) };
-        let mut approved = self.approved.lock().unwrap();
+        let mut approved = self.approved.locked();
         let mut next = approved.clone();
         next.insert(server.id.clone(), now);
         crate::files::write_json(&self.path, &next)?;

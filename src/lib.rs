@@ -28,6 +28,7 @@ pub mod schema;
 pub mod server_config;
 pub mod servers;
 pub mod shape;
+pub mod sync;
 pub mod terminal_text;
 pub mod transport;
 pub mod url_elicitation;

@@ -21,6 +21,7 @@ use crate::era::EraPolicy;
 use crate::error_code::ErrorCode;
 use crate::process::SpawnSpec;
 use crate::server_config::{RestartPolicy, ServerConfig, Target};
+use crate::sync::Lock;
 use crate::transport::{Header, HttpTarget};
 
 /// One saved server.
@@ -261,11 +262,11 @@ impl Servers {
     }
 
     pub fn list(&self) -> Vec<SavedServer> {
-        self.list.lock().unwrap().clone()
+        self.list.locked().clone()
     }
 
     pub fn get(&self, id: &str) -> Result<SavedServer, ServersError> {
-        let list = self.list.lock().unwrap();
+        let list = self.list.locked();
         list.iter().find(|s| s.id == id).cloned().ok_or_else(|| ServersError::NotFound(id.to_owned()))
     }
 
@@ -320,7 +321,7 @@ impl Servers {
     /// The values of every saved environment variable, secret header and client secret long enough to be worth hiding, for
     /// redacting an export. Short values (`1`, `on`) would blank out unrelated text.
     pub fn secrets(&self) -> Vec<String> {
-        let list = self.list.lock().unwrap();
+        let list = self.list.locked();
         let secrets = |s: &SavedServer| {
             let client = s.oauth.as_ref().and_then(|o| o.client_secret.clone());
             let headers = s.headers.iter().filter(|h| h.secret).map(|h| h.value.clone());
@@ -330,7 +331,7 @@ impl Servers {
     }
 
     fn change(&self, edit: impl FnOnce(&mut Vec<SavedServer>)) -> Result<Vec<SavedServer>, ServersError> {
-        let mut list = self.list.lock().unwrap();
+        let mut list = self.list.locked();
         let mut next = list.clone();
         edit(&mut next);
         self.store.save(&next)?;

@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 use url::{Host, Position, Url};
 
+use crate::sync::Lock;
 use crate::wire::ErrorObject;
 
 /// The error code of URLElicitationRequired (2025-11-25).
@@ -199,18 +200,18 @@ pub struct Awaiting {
 impl Awaiting {
     /// Connection `conn`'s elicitation `id` was shown to the person; its completion is awaited.
     pub fn expect(&self, conn: u64, id: &str) {
-        self.waiting.lock().unwrap().insert((conn, id.to_owned()));
+        self.waiting.locked().insert((conn, id.to_owned()));
     }
 
     /// The server said elicitation `id` is complete: true when it was awaited (it is not from
     /// now on), false for an id unknown or completed already, which the spec says to ignore.
     pub fn complete(&self, conn: u64, id: &str) -> bool {
-        self.waiting.lock().unwrap().remove(&(conn, id.to_owned()))
+        self.waiting.locked().remove(&(conn, id.to_owned()))
     }
 
     /// Connection `conn` ended: nothing of it is awaited any more.
     pub fn forget_connection(&self, conn: u64) {
-        self.waiting.lock().unwrap().retain(|(c, _)| *c != conn);
+        self.waiting.locked().retain(|(c, _)| *c != conn);
     }
 }
 

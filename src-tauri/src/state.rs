@@ -11,6 +11,7 @@ use sonde_core::hub::{Hub, Questions};
 use sonde_core::launches::Launches;
 use sonde_core::log::{sessions_dir, Catalog, WireLog};
 use sonde_core::servers::{ServerStore, Servers};
+use sonde_core::sync::Lock;
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -33,11 +34,11 @@ pub struct Lines(Arc<Mutex<HashMap<u64, (String, String)>>>);
 impl Lines {
     /// Line `line` was started from this saved server (the first report of it wins).
     pub fn started(&self, line: u64, origin: &(String, String)) {
-        self.0.lock().unwrap().entry(line).or_insert_with(|| origin.clone());
+        self.0.locked().entry(line).or_insert_with(|| origin.clone());
     }
 
     pub fn origin(&self, line: u64) -> Option<(String, String)> {
-        self.0.lock().unwrap().get(&line).cloned()
+        self.0.locked().get(&line).cloned()
     }
 }
 

@@ -14,6 +14,7 @@ use serde::Serialize;
 use tokio::sync::broadcast;
 
 use crate::feed::Feed;
+use crate::sync::Lock;
 
 /// The steps of a flow, as the log and the window name them.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -85,7 +86,7 @@ impl Default for Flows {
 
 impl Flows {
     pub fn snapshot(&self) -> Vec<Flow> {
-        self.table.lock().unwrap().values().cloned().collect()
+        self.table.locked().values().cloned().collect()
     }
 
     /// Every change from now on.
@@ -146,7 +147,7 @@ impl Flows {
     }
 
     fn change(&self, conn: u64, edit: impl FnOnce(&mut Flow)) {
-        let mut table = self.table.lock().unwrap();
+        let mut table = self.table.locked();
         let flow = table.entry(conn).or_insert_with(|| Flow {
             conn,
             server: String::new(),

@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::credential::Credential;
+use crate::sync::Lock;
 
 #[derive(Default, Serialize, Deserialize)]
 struct File {
@@ -74,7 +75,7 @@ impl CredentialStore {
 
     pub fn list(&self) -> io::Result<Vec<Credential>> {
         match &self.place {
-            Place::Memory => Ok(self.memory.lock().unwrap().clone()),
+            Place::Memory => Ok(self.memory.locked().clone()),
             Place::File(path) => read(path),
             Place::Keychain => super::keychain::list(true).map_err(io::Error::other),
         }
@@ -118,11 +119,11 @@ impl CredentialStore {
 
     fn change(&self, edit: impl FnOnce(&mut Vec<Credential>)) -> io::Result<()> {
         let Place::File(path) = &self.place else {
-            edit(&mut self.memory.lock().unwrap());
+            edit(&mut self.memory.locked());
             return Ok(());
         };
         // One writer at a time within the process; the rename keeps readers whole.
-        let _guard = self.memory.lock().unwrap();
+        let _guard = self.memory.locked();
         let mut all = read(path)?;
         edit(&mut all);
         crate::files::write_json(path, &File { credentials: all })

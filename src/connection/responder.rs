@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use crate::era::Era;
+use crate::sync::ReadWrite;
 use crate::wire::{ErrorObject, Message, RequestId};
 
 /// Answers server→client requests, and declares what it can answer.
@@ -44,12 +45,12 @@ impl Roots {
     }
 
     pub fn get(&self) -> Vec<PathBuf> {
-        self.0.read().unwrap().clone()
+        self.0.reading().clone()
     }
 
     /// Replaces the list; the next `roots/list` is answered with `roots`.
     pub fn set(&self, roots: Vec<PathBuf>) {
-        *self.0.write().unwrap() = roots;
+        *self.0.writing() = roots;
     }
 }
 

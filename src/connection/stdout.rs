@@ -10,7 +10,7 @@
 //! records, so the log follows the wire).
 
 use std::sync::mpsc as std_mpsc;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::io::AsyncReadExt as _;
 use tokio::process::ChildStdout;
@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 
 use super::inbound::{classify, Inbound};
 use crate::log::{Direction, Entry, Kind};
+use crate::sync::Lock;
 use crate::wire::{FrameSplitter, Piece};
 
 /// A read with at most this many newlines is split and decoded in the loop's task: a request's
@@ -183,7 +184,7 @@ impl Stdout {
 /// The splitter, even if the decoder panicked holding it: the loop goes on with what it holds
 /// rather than panicking too.
 fn lock(splitter: &Mutex<FrameSplitter>) -> MutexGuard<'_, FrameSplitter> {
-    splitter.lock().unwrap_or_else(PoisonError::into_inner)
+    splitter.locked()
 }
 
 fn classified(conn: u64, pieces: Vec<Piece>) -> Vec<Read> {

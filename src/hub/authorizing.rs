@@ -27,14 +27,16 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
+    use crate::sync::Lock;
+
     #[tokio::test]
     async fn authorizing_is_reported_while_it_lasts_then_the_stage_before() {
         let (tx, rx) = watch::channel(false);
         let seen = Mutex::new(Vec::new());
-        let report = |conn: u64, stage: Stage| seen.lock().unwrap().push((conn, stage));
+        let report = |conn: u64, stage: Stage| seen.locked().push((conn, stage));
         // Each flip waits until it was reported: the two run in one task, so yielding hands the
         // turn to the reporter.
-        let reported = |n: usize| seen.lock().unwrap().len() >= n;
+        let reported = |n: usize| seen.locked().len() >= n;
         let flips = async {
             tx.send_replace(true);
             while !reported(1) {
@@ -54,6 +56,6 @@ mod tests {
         tokio::time::timeout(std::time::Duration::from_secs(5), both)
             .await
             .expect("both flips reported within 5 s");
-        assert_eq!(*seen.lock().unwrap(), [(4, Stage::Authorizing), (4, Stage::Probing)]);
+        assert_eq!(*seen.locked(), [(4, Stage::Authorizing), (4, Stage::Probing)]);
     }
 }

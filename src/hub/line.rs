@@ -19,6 +19,7 @@ use crate::connection::Status;
 use crate::last_words::LastWords;
 use crate::lifecycle::{ExitInfo, Lifecycle};
 use crate::server_config::ServerConfig;
+use crate::sync::Lock;
 
 /// The restart schedule a supervised line shares across its connections.
 pub(super) type Line = Option<Arc<Mutex<Backoff>>>;
@@ -149,7 +150,7 @@ impl Hub {
     async fn supervise(self, config: Arc<ServerConfig>, mut end: End, line: Line) {
         let Some(schedule) = line.clone() else { return };
         loop {
-            let next = schedule.lock().unwrap().on_exit(Instant::now(), end.ran);
+            let next = schedule.locked().on_exit(Instant::now(), end.ran);
             let (attempt, after) = match next {
                 Next::GiveUp { exits } => {
                     let window = config.restart.map_or(Duration::ZERO, |p| p.window);

@@ -27,6 +27,7 @@ use crate::connection::{
 use crate::features::notices::{notice_of, Notice, Noticed, Notices};
 use crate::feed::Feed;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+use crate::sync::Lock;
 use crate::url_elicitation::{completed_id, required, Awaiting, UrlElicitation};
 use crate::wire::ErrorObject;
 
@@ -120,7 +121,7 @@ impl Questions {
     }
 
     fn waiting_now(&self) -> Vec<QuestionEvent> {
-        let waiting = self.waiting.lock().unwrap();
+        let waiting = self.waiting.locked();
         let mut questions: Vec<&ServerQuestion> = waiting.values().map(|w| &w.question).collect();
         questions.sort_unstable_by_key(|q| q.qid);
         questions.into_iter().map(|q| QuestionEvent::Asked { question: Box::new(q.clone()) }).collect()
@@ -129,7 +130,7 @@ impl Questions {
     /// Hands the person's answer to the connection that asked. False if no such question is
     /// waiting (answered already, or its connection is gone).
     pub fn answer(&self, qid: u64, reply: Reply) -> bool {
-        let Some(waiting) = self.waiting.lock().unwrap().remove(&qid) else { return false };
+        let Some(waiting) = self.waiting.locked().remove(&qid) else { return false };
         let accepted = matches!(&reply, Ok(result) if result["action"] == "accept");
         if let (Some(id), true) = (&waiting.link_id, accepted) {
             self.links.expect(waiting.question.conn, id);
@@ -182,7 +183,7 @@ impl Questions {
     /// still waits.
     pub fn forget_connection(&self, conn: u64) {
         let gone = self.take_connection(conn);
-        self.declined.lock().unwrap().remove(&conn);
+        self.declined.locked().remove(&conn);
         self.links.forget_connection(conn);
         self.withdraw(gone.into_iter().map(|(qid, _)| qid).collect(), "the connection ended");
     }
@@ -240,7 +241,7 @@ impl Questions {
 
     /// Removes and returns the waiting questions of `conn`, oldest first.
     fn take_connection(&self, conn: u64) -> Vec<(u64, Waiting)> {
-        let mut waiting = self.waiting.lock().unwrap();
+        let mut waiting = self.waiting.locked();
         let mut qids: Vec<u64> =
             waiting.iter().filter(|(_, w)| w.question.conn == conn).map(|(&q, _)| q).collect();
         qids.sort_unstable();
@@ -270,7 +271,7 @@ impl Questions {
         method: &str,
         params: Option<&Value>,
     ) -> Result<oneshot::Receiver<Reply>, Reply> {
-        let mut waiting = self.waiting.lock().unwrap();
+        let mut waiting = self.waiting.locked();
         if self.events.receiver_count() == 0 {
             return Err(nobody_there(method));
         }
@@ -296,7 +297,7 @@ impl Questions {
     /// Declines a question over the per-connection limit, with a note and an event saying so.
     fn decline_over_limit(&self, conn: u64, method: &str) -> Reply {
         let declined = {
-            let mut all = self.declined.lock().unwrap();
+            let mut all = self.declined.locked();
             let count = all.entry(conn).or_default();
             *count += 1;
             *count

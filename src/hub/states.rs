@@ -19,6 +19,7 @@ use crate::feed::Feed;
 use crate::last_words::LastWords;
 use crate::mcp::ServerDescription;
 use crate::server_config::ServerConfig;
+use crate::sync::Lock;
 
 /// Where a connection is. Every state a front end shows comes from here.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -93,7 +94,7 @@ impl States {
     /// Starts tracking connection `conn`, opened with `config`, perhaps to replace another.
     /// Its line is that of the connection it replaces, or its own.
     pub fn begin(&self, conn: u64, config: &ServerConfig, replaces: Option<u64>, stage: Stage) {
-        let mut table = self.table.lock().unwrap();
+        let mut table = self.table.locked();
         let line = replaces.and_then(|r| table.rows.get(&r)).map_or(conn, |r| r.event.line);
         table.version += 1;
         let event =
@@ -105,7 +106,7 @@ impl States {
 
     /// Moves `conn` to `state` and tells every follower. Unknown connections are ignored.
     pub fn set(&self, conn: u64, state: ConnState) {
-        let mut table = self.table.lock().unwrap();
+        let mut table = self.table.locked();
         let version = table.version + 1;
         let Some(row) = table.rows.get_mut(&conn) else { return };
         if row.event.state == state {
@@ -120,17 +121,17 @@ impl States {
 
     /// The latest state of `conn`.
     pub fn get(&self, conn: u64) -> Option<StateEvent> {
-        self.table.lock().unwrap().rows.get(&conn).map(|r| r.event.clone())
+        self.table.locked().rows.get(&conn).map(|r| r.event.clone())
     }
 
     /// The config `conn` was opened with.
     pub fn config(&self, conn: u64) -> Option<Arc<ServerConfig>> {
-        self.table.lock().unwrap().rows.get(&conn).map(|r| r.config.clone())
+        self.table.locked().rows.get(&conn).map(|r| r.config.clone())
     }
 
     /// The newest state of every line (its latest connection's), oldest line first.
     pub fn snapshot(&self) -> Vec<StateEvent> {
-        let table = self.table.lock().unwrap();
+        let table = self.table.locked();
         let mut newest: BTreeMap<u64, &StateEvent> = BTreeMap::new();
         for row in table.rows.values() {
             let e = &row.event;
@@ -157,12 +158,12 @@ impl States {
     /// Stops supervision after `conn`: no restart replaces it. A restart the user asks for
     /// starts a new connection, which is not halted.
     pub fn halt(&self, conn: u64) {
-        self.table.lock().unwrap().halted.insert(conn);
+        self.table.locked().halted.insert(conn);
         self.halts.notify_waiters();
     }
 
     pub fn is_halted(&self, conn: u64) -> bool {
-        self.table.lock().unwrap().halted.contains(&conn)
+        self.table.locked().halted.contains(&conn)
     }
 
     /// Resolves once `conn` is halted (at once if it already is).

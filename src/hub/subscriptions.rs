@@ -18,6 +18,7 @@ use tokio::sync::oneshot;
 use super::{Hub, HubError};
 use crate::features::listen::{ListenEvent, ListenSpec, Listening};
 use crate::features::notices::Notice;
+use crate::sync::Lock;
 
 /// What a subscription's follower hears.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -62,11 +63,11 @@ impl Hub {
         let listening = self.session(id)?.listen(spec).await?;
         let number = self.subscriptions.next.fetch_add(1, Ordering::Relaxed) + 1;
         let (stop, stopped) = oneshot::channel();
-        self.subscriptions.stops.lock().unwrap().insert(number, stop);
+        self.subscriptions.stops.locked().insert(number, stop);
         let hub = self.clone();
         tokio::spawn(async move {
             let reason = run(listening, stopped, &tell).await;
-            hub.subscriptions.stops.lock().unwrap().remove(&number);
+            hub.subscriptions.stops.locked().remove(&number);
             tell(SubscriptionEvent::Ended { reason });
         });
         Ok(number)
@@ -75,7 +76,7 @@ impl Hub {
     /// Stops subscription `number`; its follower hears that it ended. One already over is no
     /// error.
     pub fn unsubscribe(&self, number: u64) {
-        if let Some(stop) = self.subscriptions.stops.lock().unwrap().remove(&number) {
+        if let Some(stop) = self.subscriptions.stops.locked().remove(&number) {
             let _ = stop.send(());
         }
     }

@@ -19,6 +19,7 @@ use crate::features::tasks::{TaskView, FOLLOW_LIMIT};
 use crate::feed::Feed;
 use crate::mcp::CallOutcome;
 use crate::shape::task::Task;
+use crate::sync::Lock;
 
 /// Every known task, and who is following which.
 #[derive(Default)]
@@ -44,7 +45,7 @@ impl Default for Tasks {
 impl Tasks {
     /// Every known task of connection `conn`, oldest first.
     pub fn of(&self, conn: u64) -> Vec<TaskView> {
-        self.table.lock().unwrap().rows.iter().filter(|v| v.conn == conn).cloned().collect()
+        self.table.locked().rows.iter().filter(|v| v.conn == conn).cloned().collect()
     }
 
     /// Every change from now on, each the task's whole new view.
@@ -60,12 +61,12 @@ impl Tasks {
     }
 
     fn get(&self, conn: u64, id: &str) -> Option<TaskView> {
-        self.table.lock().unwrap().rows.iter().find(|v| v.conn == conn && v.task.task_id == id).cloned()
+        self.table.locked().rows.iter().find(|v| v.conn == conn && v.task.task_id == id).cloned()
     }
 
     /// Puts a view in the table (replacing the one of the same task) and tells every follower.
     fn put(&self, mut view: TaskView) {
-        let mut table = self.table.lock().unwrap();
+        let mut table = self.table.locked();
         let version = table.version + 1;
         let at = table.rows.iter().position(|v| v.conn == view.conn && v.task.task_id == view.task.task_id);
         if let Some(row) = at.map(|i| &table.rows[i]) {
@@ -99,11 +100,11 @@ impl Tasks {
 
     /// Claims the following of a task; false when someone follows it already.
     fn claim(&self, conn: u64, id: &str) -> bool {
-        self.table.lock().unwrap().following.insert((conn, id.to_owned()))
+        self.table.locked().following.insert((conn, id.to_owned()))
     }
 
     fn release(&self, conn: u64, id: &str) {
-        self.table.lock().unwrap().following.remove(&(conn, id.to_owned()));
+        self.table.locked().following.remove(&(conn, id.to_owned()));
     }
 }
 

@@ -9,6 +9,7 @@
 //! Owns: starting the keeper once per process and the register/forget messages.
 //! Refuses: graceful shutdown; that is the supervisor's ladder while Sonde is alive.
 
+use crate::sync::Lock;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -38,7 +39,7 @@ struct Keeper {
 static KEEPER: Mutex<Option<Keeper>> = Mutex::new(None);
 
 fn send(line: &str) -> std::io::Result<()> {
-    let mut guard = KEEPER.lock().unwrap_or_else(|p| p.into_inner());
+    let mut guard = KEEPER.locked();
     if guard.is_none() {
         let mut child = Command::new("/bin/sh")
             .arg("-c")

@@ -29,6 +29,7 @@ use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::{oneshot, watch};
 
 use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::sync::Lock;
 use pty::StderrPty;
 
 /// What to run.
@@ -105,7 +106,7 @@ struct Events {
 
 impl Events {
     fn record(&self, event: Lifecycle) {
-        let _turn = self.turn.lock().unwrap();
+        let _turn = self.turn.locked();
         self.record_in_turn(event);
     }
 
@@ -118,7 +119,7 @@ impl Events {
         if let Some(observer) = &self.observer {
             observer(&event);
         }
-        self.history.lock().unwrap().push((SystemTime::now(), event));
+        self.history.locked().push((SystemTime::now(), event));
     }
 }
 
@@ -199,11 +200,7 @@ pub fn spawn(
             let info = match status {
                 Ok(status) => {
                     use std::os::unix::process::ExitStatusExt;
-                    ExitInfo {
-                        code: status.code(),
-                        signal: status.signal(),
-                        during: step.lock().unwrap().clone(),
-                    }
+                    ExitInfo { code: status.code(), signal: status.signal(), during: step.locked().clone() }
                 }
                 Err(e) => ExitInfo { code: None, signal: None, during: Some(format!("(wait failed: {e})")) },
             };
@@ -271,7 +268,7 @@ impl Process {
 
     /// Every lifecycle event so far, with its time.
     pub fn history(&self) -> Vec<(SystemTime, Lifecycle)> {
-        self.events.history.lock().unwrap().clone()
+        self.events.history.locked().clone()
     }
 
     /// Watches for the exit; the value is `Some` once the server process has ended.
@@ -290,7 +287,7 @@ impl Process {
     }
 
     pub fn resize_stderr(&self, rows: u16, cols: u16) -> io::Result<()> {
-        self.pty.lock().unwrap().resize(rows, cols)
+        self.pty.locked().resize(rows, cols)
     }
 
     fn record(&self, event: Lifecycle) {
@@ -298,7 +295,7 @@ impl Process {
     }
 
     fn set_step(&self, words: String) {
-        *self.step.lock().unwrap() = Some(words);
+        *self.step.locked() = Some(words);
     }
 
     async fn wait_exit(&self, limit: Duration) -> bool {
@@ -309,7 +306,7 @@ impl Process {
 
     fn signal(&self, signal: Signal, reason: String) {
         let pgid = self.pid as i32;
-        let _turn = self.events.turn.lock().unwrap();
+        let _turn = self.events.turn.locked();
         match group::signal(pgid, signal.number()) {
             Ok(()) => self.events.record_in_turn(Lifecycle::Signalled { signal, pgid, reason }),
             // ESRCH: the group emptied between the check and the signal; nothing to record.
@@ -324,7 +321,7 @@ impl Process {
     /// Records step one of the ladder. The owner of the stdin pipe calls this just before it
     /// closes the pipe, so an exit that follows at once is attributed to it.
     pub fn stdin_closing(&self, graces: Graces) {
-        let mut step = self.step.lock().unwrap();
+        let mut step = self.step.locked();
         // A server that has ended already is not asked to end: the pipe just closes.
         if step.is_none() && self.exit_info().is_none() {
             *step = Some("after stdin was closed".into());
@@ -359,7 +356,7 @@ impl Process {
         // wait for the stderr recorder to write what the server said last, and for stdout's end
         // to be recorded (its reader is a thread that may not have run yet), so the group's end
         // is the last event. Bounded, in case a process that left the group still holds either.
-        let drained = self.stderr_drained.lock().unwrap().take();
+        let drained = self.stderr_drained.locked().take();
         if let Some(drained) = drained {
             let _ = tokio::time::timeout(DRAIN, drained).await;
         }

@@ -35,6 +35,7 @@ use tokio::sync::mpsc;
 
 use super::Recorder;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
+use crate::sync::Lock;
 use crate::transport::{self, sse};
 
 /// The connection number an HTTP proxy's exchanges are recorded under.
@@ -157,7 +158,7 @@ impl Proxy {
 
     fn recorder(&self) -> std::sync::MutexGuard<'_, Recorder> {
         // A panic while recording poisons nothing the next entry depends on.
-        self.recorder.lock().unwrap_or_else(|e| e.into_inner())
+        self.recorder.locked()
     }
 
     /// Whether the request names this proxy: a web page that rebinds a name of its own to
@@ -190,7 +191,7 @@ impl Proxy {
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<Body> {
         if let Err(words) = self.admitted(request.headers()) {
             // Each refusal once: any web page can send requests here, and must not fill the log.
-            let mut refused = self.refused.lock().unwrap_or_else(|e| e.into_inner());
+            let mut refused = self.refused.locked();
             if refused.len() < MAX_REFUSALS_NOTED && refused.insert(words.clone()) {
                 self.note(words.clone());
             }

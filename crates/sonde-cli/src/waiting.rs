@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use sonde_core::hub::{ServerConfig, Stage};
 use sonde_core::process::duration_words;
+use sonde_core::sync::Lock;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -25,7 +26,7 @@ pub struct Waiting {
 impl Waiting {
     /// The opening moved on to `stage`.
     pub fn entered(&self, stage: Stage) {
-        let mut now = self.now.lock().unwrap();
+        let mut now = self.now.locked();
         // A server still silent reports `Starting` each second: that is not a new stage.
         if !matches!(stage, Stage::Starting(_)) && now.as_ref().map(|(s, ..)| *s) != Some(stage) {
             *now = Some((stage, Instant::now(), false));
@@ -39,7 +40,7 @@ impl Waiting {
             let mut tick = tokio::time::interval(Duration::from_millis(100));
             loop {
                 tick.tick().await;
-                let mut now = me.now.lock().unwrap();
+                let mut now = me.now.locked();
                 if let Some((stage, since, said)) = now.as_mut() {
                     if !*said && since.elapsed() >= AFTER {
                         *said = true;

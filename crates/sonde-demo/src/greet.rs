@@ -21,7 +21,7 @@ pub type Asks = Arc<Mutex<HashMap<String, Sender<Value>>>>;
 /// Hands a reply from the client to the `greet` call waiting on it; a reply to nothing is
 /// dropped, as there is no one to tell.
 pub fn answered(asks: &Asks, id: &Value, reply: Value) {
-    if let Some(waiting) = asks.lock().unwrap().remove(&id.to_string()) {
+    if let Some(waiting) = crate::locked(asks).remove(&id.to_string()) {
         let _ = waiting.send(reply);
     }
 }
@@ -70,7 +70,7 @@ pub fn greet(server: &Server, params: &Value) -> Result<Value, Fault> {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     let id = json!(format!("demo-ask-{}", NEXT.fetch_add(1, Ordering::Relaxed)));
     let (tx, rx) = channel();
-    server.asks.lock().unwrap().insert(id.to_string(), tx);
+    crate::locked(&server.asks).insert(id.to_string(), tx);
     send(
         &server.out,
         &json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create", "params": who_are_you()}),
@@ -79,7 +79,7 @@ pub fn greet(server: &Server, params: &Value) -> Result<Value, Fault> {
         Ok(reply) if reply.get("result").is_some() => Ok(greeting(&reply["result"])),
         Ok(reply) => Ok(tool_error(&format!("the elicitation failed: {}", reply["error"]))),
         Err(_) => {
-            server.asks.lock().unwrap().remove(&id.to_string());
+            crate::locked(&server.asks).remove(&id.to_string());
             Ok(tool_error("no answer to the elicitation within 10 minutes"))
         }
     }

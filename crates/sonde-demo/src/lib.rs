@@ -26,6 +26,13 @@ mod prompts;
 mod resources;
 mod tools;
 
+/// A mutex locked under Sonde's policy for poisoned locks (ARCHITECTURE.md: the data behind a
+/// lock is whole after any panic, so it is taken and the server goes on). The demo does not
+/// depend on the core, whose `sync` module says the same.
+pub(crate) fn locked<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The demo's tools as it lists them (the window's in-memory double shows the same ones).
 pub use tools::list as tools;
 
@@ -137,7 +144,7 @@ fn capabilities() -> Value {
 fn send(out: &Out, message: &Value) {
     let mut line = serde_json::to_vec(message).expect("serializes");
     line.push(b'\n');
-    let mut out = out.lock().unwrap();
+    let mut out = crate::locked(out);
     // The client closing stdout means it is gone; the read loop will see EOF next.
     let _ = out.write_all(&line).and_then(|_| out.flush());
 }
@@ -208,7 +215,7 @@ impl Server {
         }
         let level = match modern {
             true => logging::requested(&params),
-            false => Ok(*self.level.lock().unwrap()),
+            false => Ok(*crate::locked(&self.level)),
         };
         let level = match level {
             Ok(level) => level,
@@ -238,7 +245,7 @@ impl Server {
 
     /// A cancellation: of a tools/call in flight, or of a 2026-07-28 listen stream.
     fn cancelled(&self, request: &Value) {
-        if let Some(flag) = self.cancels.lock().unwrap().get(&request.to_string()) {
+        if let Some(flag) = crate::locked(&self.cancels).get(&request.to_string()) {
             flag.store(true, Ordering::SeqCst);
         }
         self.streams.cancel(request);
@@ -249,11 +256,11 @@ impl Server {
         let what = format!("tools/call {}", params["name"].as_str().unwrap_or_default());
         logging::announce(&self.out, level, &what, &params);
         let flag = Arc::new(AtomicBool::new(false));
-        self.cancels.lock().unwrap().insert(id.to_string(), flag.clone());
+        crate::locked(&self.cancels).insert(id.to_string(), flag.clone());
         let server = self.clone();
         std::thread::spawn(move || {
             let reply = tools::call(&server, &params, &flag, modern).map(|r| stamp(r, modern, None));
-            server.cancels.lock().unwrap().remove(&id.to_string());
+            crate::locked(&server.cancels).remove(&id.to_string());
             // A cancelled request gets no reply, as the protocol asks.
             if !flag.load(Ordering::SeqCst) {
                 send(&server.out, &reply_to(id, reply));
@@ -300,7 +307,7 @@ impl Server {
             ("prompts/get", _) => prompts::get(params),
             ("completion/complete", _) => Ok(complete::answer(params)),
             ("logging/setLevel", false) => {
-                *self.level.lock().unwrap() = Some(logging::set_level(params)?);
+                *crate::locked(&self.level) = Some(logging::set_level(params)?);
                 Ok(json!({}))
             }
             ("resources/subscribe" | "resources/unsubscribe", false) => {

@@ -115,7 +115,7 @@ impl Streams {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap()
+        crate::locked(&self.state)
     }
 
     /// Updates of the clock so far.
