@@ -3,7 +3,7 @@
 //! Owns: connecting (spawn, then the opening exchange of the chosen era, bounded by the
 //! connect deadline, which never bounds the process), remembering era verdicts, the table of
 //! live sessions, every connection's state as it changes (`states`), restarts and supervision
-//! (`line`), the tasks calls became (`tasks`), and disconnecting.
+//! (`lineage`), the tasks calls became (`tasks`), and disconnecting.
 //! Refuses: presentation. It returns values and errors (each error with its stable code); the
 //! CLI prints and the UI renders.
 
@@ -28,7 +28,7 @@ use crate::transport::HttpMode;
 
 mod authorizing;
 mod backoff;
-mod line;
+mod lineage;
 mod live_roots;
 mod questions;
 mod roots;
@@ -214,7 +214,7 @@ impl Hub {
         &self.log
     }
 
-    /// Every connection's state: the newest of each line, and every change as it happens.
+    /// Every connection's state: the newest of each lineage, and every change as it happens.
     pub fn states(&self) -> &Arc<States> {
         &self.states
     }
@@ -264,7 +264,7 @@ impl Hub {
         config: &ServerConfig,
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
-        self.open_line(config, None, report, line::of(config)).await
+        self.open_lineage(config, None, report, lineage::of(config)).await
     }
 
     /// Opens one connection: the states table hears every stage, then `Ready` or `Failed`;

@@ -128,7 +128,7 @@ async fn a_restart_is_a_new_connection_on_the_same_line_that_says_what_it_replac
     let second = hub.restart(first, &|_, _| {}).await.unwrap();
     assert_ne!(first, second);
     let event = hub.states().get(second).unwrap();
-    assert_eq!((event.line, event.replaces), (first, Some(first)));
+    assert_eq!((event.lineage, event.replaces), (first, Some(first)));
     assert!(matches!(event.state, ConnState::Ready { .. }));
     assert!(matches!(hub.states().get(first).unwrap().state, ConnState::Exited { requested: true, .. }));
     let filter = Filter { conn: Some(second), ..Filter::parse("kind:lifecycle").unwrap() };
@@ -164,7 +164,7 @@ async fn a_supervised_server_that_keeps_dying_is_restarted_with_backoff_until_a_
     let crash_loop = timeout(Duration::from_secs(20), async {
         loop {
             let event = rx.recv().await.unwrap();
-            assert_eq!(event.line, first, "every attempt is on the first connection's line");
+            assert_eq!(event.lineage, first, "every attempt is on the first connection's lineage");
             match event.state {
                 ConnState::Waiting { attempt, wait_ms, .. } => waits.push((attempt, wait_ms)),
                 ConnState::CrashLoop { exits, reason, words } => return (event.conn, exits, reason, words),

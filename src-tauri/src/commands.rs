@@ -16,7 +16,7 @@ use tauri::ipc::Channel;
 use tauri::State;
 
 use crate::error::{err, io_error, Result};
-use crate::state::{AppState, Lines};
+use crate::state::{AppState, Lineages};
 
 fn filter_of(expr: &str) -> Result<Filter> {
     Filter::parse(expr).map_err(|e| err(ErrorCode::BadInput, e))
@@ -68,12 +68,12 @@ pub fn servers_add_env_from_host(
 }
 
 /// A connection's state as the window shows it: the core's event, and the saved server its
-/// line was started from.
+/// lineage was started from.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionState {
     pub event: StateEvent,
-    /// The saved server, when the line was started from one.
+    /// The saved server, when the lineage was started from one.
     pub server_id: Option<String>,
     pub name: String,
 }
@@ -86,10 +86,10 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u6
     let saved = state.servers.get(&server_id)?;
     crate::confirm::launch(&state, &saved).await?;
     let config = saved.to_config().map_err(|e| err(ErrorCode::BadInput, e))?;
-    let lines = state.lines.clone();
+    let lineages = state.lineages.clone();
     let origin = (saved.id.clone(), saved.name.clone());
-    // The first stage names the new line's id: the saved server is known from then on.
-    let report = move |id: u64, _: Stage| lines.started(id, &origin);
+    // The first stage names the new lineage's id: the saved server is known from then on.
+    let report = move |id: u64, _: Stage| lineages.started(id, &origin);
     let id = state
         .hub
         .connect_reporting(&config, &report)
@@ -99,28 +99,28 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u6
     Ok(id)
 }
 
-/// Stops connection `id` and starts its server again as a new connection on the same line.
+/// Stops connection `id` and starts its server again as a new connection on the same lineage.
 #[tauri::command]
 #[specta::specta]
 pub async fn restart(state: State<'_, AppState>, id: u64) -> Result<u64> {
     Ok(state.hub.restart(id, &|_, _| {}).await?)
 }
 
-/// Every line's newest state now; each change after it arrives on `channel` as it happens.
+/// Every lineage's newest state now; each change after it arrives on `channel` as it happens.
 #[tauri::command]
 #[specta::specta]
 pub fn connections_follow(
     state: State<'_, AppState>,
     channel: Channel<ConnectionState>,
 ) -> Vec<ConnectionState> {
-    let (hub, lines) = (state.hub.clone(), state.lines.clone());
-    let feed = state.hub.states().feed().filter_map(move |event| Some(named(&hub, &lines, event)));
+    let (hub, lineages) = (state.hub.clone(), state.lineages.clone());
+    let feed = state.hub.states().feed().filter_map(move |event| Some(named(&hub, &lineages, event)));
     crate::feeds::forward(feed, channel)
 }
 
-/// An event with the saved server of its line (or, for a line started otherwise, its command).
-fn named(hub: &Hub, lines: &Lines, event: StateEvent) -> ConnectionState {
-    match lines.origin(event.line) {
+/// An event with the saved server of its lineage (or, for a lineage started otherwise, its command).
+fn named(hub: &Hub, lineages: &Lineages, event: StateEvent) -> ConnectionState {
+    match lineages.origin(event.lineage) {
         Some((server_id, name)) => ConnectionState { event, server_id: Some(server_id), name },
         None => {
             let name = hub.states().config(event.conn).map(|c| c.target.describe()).unwrap_or_default();

@@ -20,25 +20,25 @@ pub struct AppState {
     pub launches: Launches,
     /// Native dialogs, once the app is built.
     pub asker: crate::dialogs::Asker,
-    /// The saved server each line of connections was started from.
-    pub lines: Lines,
+    /// The saved server each lineage of connections was started from.
+    pub lineages: Lineages,
     /// This session and the past ones the window opened; the log commands read either.
     pub sessions: Catalog,
     quitting: AtomicBool,
 }
 
-/// The saved server (id and name) each line of connections was started from, by line.
+/// The saved server (id and name) each lineage of connections was started from, by lineage.
 #[derive(Clone, Default)]
-pub struct Lines(Arc<Mutex<HashMap<u64, (String, String)>>>);
+pub struct Lineages(Arc<Mutex<HashMap<u64, (String, String)>>>);
 
-impl Lines {
-    /// Line `line` was started from this saved server (the first report of it wins).
-    pub fn started(&self, line: u64, origin: &(String, String)) {
-        self.0.locked().entry(line).or_insert_with(|| origin.clone());
+impl Lineages {
+    /// Lineage `lineage` was started from this saved server (the first report of it wins).
+    pub fn started(&self, lineage: u64, origin: &(String, String)) {
+        self.0.locked().entry(lineage).or_insert_with(|| origin.clone());
     }
 
-    pub fn origin(&self, line: u64) -> Option<(String, String)> {
-        self.0.locked().get(&line).cloned()
+    pub fn origin(&self, lineage: u64) -> Option<(String, String)> {
+        self.0.locked().get(&lineage).cloned()
     }
 }
 
@@ -86,7 +86,7 @@ impl AppState {
             launches,
             asker: Default::default(),
             sessions,
-            lines: Lines::default(),
+            lineages: Lineages::default(),
             quitting: AtomicBool::new(false),
         };
         state.trust_demo(&demo_command)?;

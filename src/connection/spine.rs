@@ -4,7 +4,7 @@
 //! routing replies and notifications through the pending table, and notes in the log.
 //!
 //! Owns: [`Command`], the [`Spine`] state both loops hold (the pending table, the era, the
-//! responder, who waits for the shutdown), and the [`Transport`] trait, whose provided methods
+//! responder, who waits for the shutdown), and the [`TransportLoop`] trait, whose provided methods
 //! are that shared logic. Refuses: I/O and anything one transport does its own way. Each loop
 //! implements the trait's hooks: how a message goes out, how a cancel or a timeout reaches the
 //! server, when new requests are refused, and how it shuts down.
@@ -94,7 +94,7 @@ struct Held {
 
 impl Spine {
     /// The spine of a new loop, and the receiving end of the replies answered later: the loop
-    /// sends each with [`Transport::send_reply`] when it comes.
+    /// sends each with [`TransportLoop::send_reply`] when it comes.
     pub fn new(
         conn: u64,
         log: Arc<WireLog>,
@@ -181,7 +181,7 @@ impl Spine {
 }
 
 /// One loop's transport: the hooks the shared logic calls, and that logic as provided methods.
-pub trait Transport {
+pub trait TransportLoop {
     fn spine(&mut self) -> &mut Spine;
 
     /// Why new requests cannot be sent, once the connection is gone or going.
@@ -268,7 +268,7 @@ pub trait Transport {
     }
 
     /// Whether the transport cannot take a request now (stdin is full): new requests are
-    /// held, unrecorded, until [`Transport::release_held`].
+    /// held, unrecorded, until [`TransportLoop::release_held`].
     fn busy(&self) -> bool {
         false
     }

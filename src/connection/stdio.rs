@@ -1,7 +1,7 @@
 //! The stdio connection loop: one task, one `select!`, the only owner of the pending map.
 //!
 //! Owns: the server's stdin (a frame is recorded, then queued for the writer; a request waits
-//! unrecorded while earlier frames fill the pipe, see `Transport::busy`) and what `stdout`
+//! unrecorded while earlier frames fill the pipe, see `TransportLoop::busy`) and what `stdout`
 //! hands on from stdout, an over-long line failing the request it answers, failing pending
 //! requests once the server is gone, and the shutdown ladder.
 //! Refuses: what both loops share (`spine`: commands, cancels, timeouts, server requests)
@@ -17,7 +17,7 @@ use tokio::time::Instant;
 
 use super::inbound::{sniff_id, sniff_last_id, with_summary, Inbound};
 use super::pending::{awaited, sleep_until};
-use super::spine::{cancelled, Command, Spine, Transport};
+use super::spine::{cancelled, Command, Spine, TransportLoop};
 use super::stdin::Stdin;
 use super::stdout::{Read, Stdout};
 use super::{Options, RequestError, Responder};
@@ -111,7 +111,7 @@ pub async fn run(
     }
 }
 
-impl Transport for Loop {
+impl TransportLoop for Loop {
     fn spine(&mut self) -> &mut Spine {
         &mut self.spine
     }

@@ -1,8 +1,8 @@
 //! When a supervised server is started again, and when Sonde stops trying.
 //!
-//! Owns: the schedule of one line of restarts (exponential waits, the reset after a healthy
+//! Owns: the schedule of one lineage of restarts (exponential waits, the reset after a healthy
 //! run, the crash-loop verdict), as arithmetic on instants it is given.
-//! Refuses: waiting and starting anything (the hub's line does both) and reading the clock.
+//! Refuses: waiting and starting anything (the hub's lineage does both) and reading the clock.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -20,7 +20,7 @@ pub enum Next {
     GiveUp { exits: u32 },
 }
 
-/// The restart schedule of one line.
+/// The restart schedule of one lineage.
 #[derive(Debug)]
 pub struct Backoff {
     policy: RestartPolicy,

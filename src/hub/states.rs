@@ -2,9 +2,9 @@
 //! every change, for front ends to show as it happens.
 //!
 //! Owns: [`ConnState`] (the closed set of states a connection can be in), [`StateEvent`] (one
-//! change, with the line of restarts the connection belongs to and what it replaces), the
+//! change, with the lineage of restarts the connection belongs to and what it replaces), the
 //! table of each connection's latest state and config, the broadcast of changes, and the halt
-//! flag that stops a line's supervision.
+//! flag that stops a lineage's supervision.
 //! Refuses: deciding states (the hub does, from the opening and the connections' status) and
 //! presentation beyond the factual words the states carry.
 
@@ -57,8 +57,10 @@ pub struct StateEvent {
     /// Increases with every event of the hub: a front end keeps the newest it has seen.
     pub version: u64,
     pub conn: u64,
-    /// The first connection of its line: a restart starts a new connection on the same line.
-    pub line: u64,
+    /// The first connection of its lineage: a restart starts a new connection on the same
+    /// lineage. (Serialized as `line`, its name before the rename; serialized names never change.)
+    #[serde(rename = "line")]
+    pub lineage: u64,
     /// The connection this one was started to replace.
     pub replaces: Option<u64>,
     pub state: ConnState,
@@ -92,13 +94,18 @@ impl Default for States {
 
 impl States {
     /// Starts tracking connection `conn`, opened with `config`, perhaps to replace another.
-    /// Its line is that of the connection it replaces, or its own.
+    /// Its lineage is that of the connection it replaces, or its own.
     pub fn begin(&self, conn: u64, config: &ServerConfig, replaces: Option<u64>, stage: Stage) {
         let mut table = self.table.locked();
-        let line = replaces.and_then(|r| table.rows.get(&r)).map_or(conn, |r| r.event.line);
+        let lineage = replaces.and_then(|r| table.rows.get(&r)).map_or(conn, |r| r.event.lineage);
         table.version += 1;
-        let event =
-            StateEvent { version: table.version, conn, line, replaces, state: ConnState::Opening { stage } };
+        let event = StateEvent {
+            version: table.version,
+            conn,
+            lineage,
+            replaces,
+            state: ConnState::Opening { stage },
+        };
         table.rows.insert(conn, Row { event: event.clone(), config: Arc::new(config.clone()) });
         // Sent under the lock, so the stream's order is the version order.
         let _ = self.changes.send(event);
@@ -129,14 +136,14 @@ impl States {
         self.table.locked().rows.get(&conn).map(|r| r.config.clone())
     }
 
-    /// The newest state of every line (its latest connection's), oldest line first.
+    /// The newest state of every lineage (its latest connection's), oldest lineage first.
     pub fn snapshot(&self) -> Vec<StateEvent> {
         let table = self.table.locked();
         let mut newest: BTreeMap<u64, &StateEvent> = BTreeMap::new();
         for row in table.rows.values() {
             let e = &row.event;
-            if newest.get(&e.line).is_none_or(|n| n.version < e.version) {
-                newest.insert(e.line, e);
+            if newest.get(&e.lineage).is_none_or(|n| n.version < e.version) {
+                newest.insert(e.lineage, e);
             }
         }
         newest.into_values().cloned().collect()
@@ -148,7 +155,7 @@ impl States {
         self.changes.subscribe()
     }
 
-    /// Every line's newest state now, then each change as it happens.
+    /// Every lineage's newest state now, then each change as it happens.
     pub fn feed(self: &Arc<Self>) -> Feed<StateEvent> {
         let changes = self.follow();
         let states = self.clone();

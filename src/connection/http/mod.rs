@@ -34,7 +34,7 @@ mod streams;
 use super::exchange::{self, Event, Outgoing};
 use super::inbound::{classify, with_summary};
 use super::pending::{awaited, sleep_until, Pending};
-use super::spine::{cancelled, Command, Spine, Transport};
+use super::spine::{cancelled, Command, Spine, TransportLoop};
 use super::{Options, Request, RequestError, Responder, Status};
 use crate::era::Era;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
@@ -42,7 +42,7 @@ use crate::process::{duration_words, ExitInfo};
 use crate::transport::{shown_url, shown_url_text, sse, HttpMode, HttpTarget};
 use crate::wire::{Message, RequestId};
 use authorize::Auth;
-use state::{Exchange, Outbox, Purpose, Resume, Session, Streams};
+use state::{Exchange, HttpSession, Outbox, Purpose, Resume, Streams};
 
 /// How long closing waits for the DELETE that ends a session.
 const DELETE_GRACE: Duration = Duration::from_secs(2);
@@ -56,7 +56,7 @@ struct Loop {
     client: reqwest::Client,
     target: HttpTarget,
     mode: HttpMode,
-    session: Session,
+    session: HttpSession,
     outbox: Outbox,
     streams: Streams,
     /// When closing stops waiting for the DELETE that ends the session.
@@ -97,7 +97,7 @@ pub fn start(
         client,
         target,
         mode,
-        session: Session::default(),
+        session: HttpSession::default(),
         outbox: Outbox { post_url, ..Outbox::default() },
         streams: Streams::new(events),
         closing: None,
@@ -165,7 +165,7 @@ async fn run(
     }
 }
 
-impl Transport for Loop {
+impl TransportLoop for Loop {
     fn spine(&mut self) -> &mut Spine {
         &mut self.spine
     }

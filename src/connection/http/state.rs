@@ -103,7 +103,7 @@ pub(super) struct Resume {
 
 /// The 2025-11-25 session, and what the transport learnt from replies.
 #[derive(Default)]
-pub(super) struct Session {
+pub(super) struct HttpSession {
     pub id: Option<String>,
     /// The version `initialize` settled on: the `MCP-Protocol-Version` of later requests.
     pub version: Option<String>,
@@ -116,7 +116,7 @@ pub(super) struct Session {
     tool_headers: HashMap<String, Vec<HeaderParam>>,
 }
 
-impl Session {
+impl HttpSession {
     /// The 2025-11-25 session headers: the session id, and the version once `initialize`
     /// settled it (never on `initialize` itself).
     pub(super) fn headers(&self, initialize: bool) -> Vec<(String, String)> {

@@ -25,9 +25,9 @@ export const commands = {
 	 *  and everything after, arrive as states (`connections_follow`).
 	 */
 	connect: (serverId: string) => __TAURI_INVOKE<number>("connect", { serverId }),
-	/**  Stops connection `id` and starts its server again as a new connection on the same line. */
+	/**  Stops connection `id` and starts its server again as a new connection on the same lineage. */
 	restart: (id: number) => __TAURI_INVOKE<number>("restart", { id }),
-	/**  Every line's newest state now; each change after it arrives on `channel` as it happens. */
+	/**  Every lineage's newest state now; each change after it arrives on `channel` as it happens. */
 	connectionsFollow: (channel: Channel<ConnectionState_Deserialize>) => __TAURI_INVOKE<ConnectionState_Serialize[]>("connections_follow", { channel }),
 	/**  Stops a connection's server with the full shutdown ladder; returns how it ended. */
 	disconnect: (id: number) => __TAURI_INVOKE<string | null>("disconnect", { id }),
@@ -353,28 +353,28 @@ export type ConnectionLabel = {
 
 /**
  *  A connection's state as the window shows it: the core's event, and the saved server its
- *  line was started from.
+ *  lineage was started from.
  */
 export type ConnectionState = ConnectionState_Serialize | ConnectionState_Deserialize;
 
 /**
  *  A connection's state as the window shows it: the core's event, and the saved server its
- *  line was started from.
+ *  lineage was started from.
  */
 export type ConnectionState_Deserialize = {
 	event: StateEvent_Deserialize,
-	/**  The saved server, when the line was started from one. */
+	/**  The saved server, when the lineage was started from one. */
 	serverId?: string | null,
 	name: string,
 };
 
 /**
  *  A connection's state as the window shows it: the core's event, and the saved server its
- *  line was started from.
+ *  lineage was started from.
  */
 export type ConnectionState_Serialize = {
 	event: StateEvent_Serialize,
-	/**  The saved server, when the line was started from one. */
+	/**  The saved server, when the lineage was started from one. */
 	serverId: string | null,
 	name: string,
 };
@@ -1641,7 +1641,10 @@ export type StateEvent_Deserialize = {
 	/**  Increases with every event of the hub: a front end keeps the newest it has seen. */
 	version: number,
 	conn: number,
-	/**  The first connection of its line: a restart starts a new connection on the same line. */
+	/**
+	 *  The first connection of its lineage: a restart starts a new connection on the same
+	 *  lineage. (Serialized as `line`, its name before the rename; serialized names never change.)
+	 */
 	line: number,
 	/**  The connection this one was started to replace. */
 	replaces?: number | null,
@@ -1653,7 +1656,10 @@ export type StateEvent_Serialize = {
 	/**  Increases with every event of the hub: a front end keeps the newest it has seen. */
 	version: number,
 	conn: number,
-	/**  The first connection of its line: a restart starts a new connection on the same line. */
+	/**
+	 *  The first connection of its lineage: a restart starts a new connection on the same
+	 *  lineage. (Serialized as `line`, its name before the rename; serialized names never change.)
+	 */
 	line: number,
 	/**  The connection this one was started to replace. */
 	replaces: number | null,

@@ -1,4 +1,4 @@
-//! A line of connections to one configured server: the first, and each one started to replace
+//! A lineage of connections to one configured server: the first, and each one started to replace
 //! the one before (a restart the user asked for, or supervision's).
 //!
 //! Owns: watching a ready connection until it ends (its stopping steps and its end reach the
@@ -21,10 +21,10 @@ use crate::lifecycle::{ExitInfo, Lifecycle};
 use crate::server_config::ServerConfig;
 use crate::sync::Lock;
 
-/// The restart schedule a supervised line shares across its connections.
-pub(super) type Line = Option<Arc<Mutex<Backoff>>>;
+/// The restart schedule a supervised lineage shares across its connections.
+pub(super) type Lineage = Option<Arc<Mutex<Backoff>>>;
 
-pub(super) fn of(config: &ServerConfig) -> Line {
+pub(super) fn of(config: &ServerConfig) -> Lineage {
     config.restart.map(|policy| Arc::new(Mutex::new(Backoff::new(policy))))
 }
 
@@ -38,25 +38,25 @@ struct End {
 }
 
 impl Hub {
-    /// Opens a connection of a line and watches it; when the opening fails on a supervised
-    /// line, supervision takes over (the error is still returned).
-    pub(super) async fn open_line(
+    /// Opens a connection of a lineage and watches it; when the opening fails on a supervised
+    /// lineage, supervision takes over (the error is still returned).
+    pub(super) async fn open_lineage(
         &self,
         config: &ServerConfig,
         replaces: Option<(u64, String)>,
         report: &(dyn Fn(u64, Stage) + Send + Sync),
-        line: Line,
+        lineage: Lineage,
     ) -> Result<u64, HubError> {
         match self.open_one(config, replaces, report).await {
             Ok(id) => {
-                self.adopt(id, line).await;
+                self.adopt(id, lineage).await;
                 Ok(id)
             }
             Err((conn, error)) => {
-                if line.is_some() {
+                if lineage.is_some() {
                     let (reason, words) = error.failure();
                     let end = End { conn, reason, words, ran: Duration::ZERO };
-                    self.spawn_supervise(Arc::new(config.clone()), end, line);
+                    self.spawn_supervise(Arc::new(config.clone()), end, lineage);
                 }
                 Err(error)
             }
@@ -64,7 +64,7 @@ impl Hub {
     }
 
     /// Stops connection `id` (if it is still up) and starts its config again as a new
-    /// connection on the same line. Returns the new connection's id.
+    /// connection on the same lineage. Returns the new connection's id.
     pub async fn restart(
         &self,
         id: u64,
@@ -73,7 +73,7 @@ impl Hub {
         let config = self.states.config(id).ok_or(HubError::NoSuchConnection(id))?;
         // Halts any supervision waiting to replace it: this restart is the replacement.
         self.disconnect(id).await?;
-        self.open_line(&config, Some((id, "restart".into())), report, of(&config)).await
+        self.open_lineage(&config, Some((id, "restart".into())), report, of(&config)).await
     }
 
     /// Publishes the stopping steps of connection `id` until it ends; returns how it ended.
@@ -97,8 +97,8 @@ impl Hub {
 
     /// Watches a connection that just opened; one the user stopped while it was opening is
     /// stopped now.
-    async fn adopt(&self, id: u64, line: Line) {
-        self.spawn_watch(id, line);
+    async fn adopt(&self, id: u64, lineage: Lineage) {
+        self.spawn_watch(id, lineage);
         if self.states.is_halted(id) {
             // The stop's effect is in the states and the log; there is nothing to return it to.
             let _ = self.disconnect(id).await;
@@ -107,19 +107,19 @@ impl Hub {
 
     // A plain function that spawns: the watch and the supervision start each other, and an
     // async function cannot hold a future of its own type.
-    fn spawn_watch(&self, id: u64, line: Line) {
+    fn spawn_watch(&self, id: u64, lineage: Lineage) {
         let hub = self.clone();
-        tokio::spawn(async move { hub.watch(id, line).await });
+        tokio::spawn(async move { hub.watch(id, lineage).await });
     }
 
-    fn spawn_supervise(&self, config: Arc<ServerConfig>, end: End, line: Line) {
+    fn spawn_supervise(&self, config: Arc<ServerConfig>, end: End, lineage: Lineage) {
         let hub = self.clone();
-        tokio::spawn(async move { hub.supervise(config, end, line).await });
+        tokio::spawn(async move { hub.supervise(config, end, lineage).await });
     }
 
     /// Watches a ready connection until it ends, then records the end with the server's last
-    /// words and, on a supervised line, hands over to supervision.
-    async fn watch(self, id: u64, line: Line) {
+    /// words and, on a supervised lineage, hands over to supervision.
+    async fn watch(self, id: u64, lineage: Lineage) {
         let Ok(conn) = self.connection(id) else { return };
         let Some(config) = self.states.config(id) else { return };
         let ready_at = Instant::now();
@@ -139,16 +139,16 @@ impl Hub {
         conn.shutdown().await;
         let words = words(&self);
         self.states.set(id, ConnState::Exited { reason: reason.clone(), requested, words: words.clone() });
-        if !requested && line.is_some() && !self.states.is_halted(id) {
-            self.supervise(config, End { conn: id, reason, words, ran }, line).await;
+        if !requested && lineage.is_some() && !self.states.is_halted(id) {
+            self.supervise(config, End { conn: id, reason, words, ran }, lineage).await;
         }
     }
 
-    /// After an end the server did not ask for: waits as the line's schedule says and starts
+    /// After an end the server did not ask for: waits as the lineage's schedule says and starts
     /// the config again, each attempt a new connection replacing the last; stops at a crash
-    /// loop or when the user halts the line.
-    async fn supervise(self, config: Arc<ServerConfig>, mut end: End, line: Line) {
-        let Some(schedule) = line.clone() else { return };
+    /// loop or when the user halts the lineage.
+    async fn supervise(self, config: Arc<ServerConfig>, mut end: End, lineage: Lineage) {
+        let Some(schedule) = lineage.clone() else { return };
         loop {
             let next = schedule.locked().on_exit(Instant::now(), end.ran);
             let (attempt, after) = match next {
@@ -177,7 +177,7 @@ impl Hub {
             let why = format!("supervised restart, attempt {attempt}");
             match self.open_one(&config, Some((end.conn, why)), &|_, _| {}).await {
                 Ok(id) => {
-                    self.adopt(id, line).await;
+                    self.adopt(id, lineage).await;
                     return;
                 }
                 Err((conn, error)) => {
