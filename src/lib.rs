@@ -1,6 +1,9 @@
 //! Sonde's engine: owns MCP server processes, records every byte on the wire, speaks JSON-RPC.
 //!
-//! The desktop shell and the `sonde` CLI both drive it through [`hub::Hub`]. Nothing in this
+//! The desktop shell and the `sonde` CLI drive running servers through [`Hub`], and name what
+//! they need through the front door below: the types a front end uses, grouped by what it does
+//! with them. The modules stay public for what only one front end needs (the CLI's proxy, its
+//! wrapping of clients' configs, doctor's report); `ARCHITECTURE.md` maps them. Nothing in this
 //! crate knows that a user interface exists.
 
 pub mod auth;
@@ -34,3 +37,47 @@ pub mod transport;
 pub mod url_elicitation;
 pub mod wire;
 pub mod wrap;
+
+// Running servers: the facade, what a connection is made from, and what its calls give.
+pub use connection::{ElicitAnswer, RequestError};
+pub use features::completion::{Completion, CompletionRef};
+pub use features::listen::{ListenEvent, ListenSpec};
+pub use features::listing::{ListKind, ListPage, Listing};
+pub use features::notices::{Notice, Noticed, Notices};
+pub use features::ping::Ping;
+pub use features::prompts::PromptView;
+pub use features::resources::ReadView;
+pub use features::tasks::TaskView;
+pub use hub::{
+    ConnState, Hub, HubError, QuestionEvent, Questions, RootsChange, ServerConfig, ServerQuestion, Stage,
+    StateEvent, SubscriptionEvent, Target,
+};
+pub use last_words::LastWords;
+pub use log_level::LogLevel;
+pub use mcp::{CallOutcome, ServerDescription, Session};
+pub use shape::{read_tools, ToolView};
+pub use url_elicitation::LinksRequired;
+pub use wire::ErrorObject;
+
+// Checking a server: doctor's plan and report, and the findings the log holds.
+pub use diagnose::{RuleGroup, Severity};
+pub use doctor::{Check, Plan, Report};
+
+// Following what the core keeps, and the one list of error codes a front end shows.
+pub use error_code::ErrorCode;
+pub use feed::Feed;
+
+// The record: the wire log, its entries, filters and past sessions.
+pub use log::{
+    sessions_dir, Catalog, CatalogError, ConnectionLabel, Direction, Entry, Filter, FilterView, Kind,
+    LogBatch, MatchCount, OpenedSession, Page, SessionInfo, WireLog, COUNT_BUDGET,
+};
+
+// The saved configuration: servers, their approved launches, remembered eras.
+pub use era_cache::EraCache;
+pub use launches::Launches;
+pub use servers::{Imported, SavedServer, ServerStore, Servers, ServersError};
+
+// Authorization with HTTP servers.
+pub use auth::progress::Flow;
+pub use auth::{Authorizer, Browser, CredentialStore, CredentialView};

@@ -9,9 +9,7 @@
 
 use std::sync::Arc;
 
-use sonde_core::auth::progress::Flow;
-use sonde_core::auth::{Authorizer, CredentialView};
-use sonde_core::error_code::ErrorCode;
+use sonde_core::{Authorizer, CredentialView, ErrorCode, Flow};
 use tauri::ipc::Channel;
 use tauri::State;
 

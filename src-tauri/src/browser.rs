@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use sonde_core::auth::{Authorizer, Browser, CredentialStore};
+use sonde_core::{Authorizer, Browser, CredentialStore};
 
 /// The system browser, through the opener plugin. A browser that does not start leaves the
 /// flow waiting: the window shows the URL, to open again or copy.

@@ -1,8 +1,8 @@
 //! "Use with a client": the entry a client's config needs to run a saved server through
 //! `sonde proxy`, made by the core's `wrap` (the same edit `sonde wrap` makes to a config file).
 
-use sonde_core::error_code::ErrorCode;
 use sonde_core::wrap::{self, Client};
+use sonde_core::ErrorCode;
 use tauri::State;
 
 use crate::error::{err, Result};

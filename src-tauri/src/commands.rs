@@ -5,13 +5,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
-use sonde_core::error_code::ErrorCode;
-use sonde_core::hub::{Hub, QuestionEvent, Stage, StateEvent};
-use sonde_core::log::{Entry, Filter, LogBatch, MatchCount, OpenedSession, Page, SessionInfo, COUNT_BUDGET};
-use sonde_core::mcp::CallOutcome;
-use sonde_core::servers::{Imported, SavedServer};
-use sonde_core::shape::{read_tools, ToolView};
-use sonde_core::wire::ErrorObject;
+use sonde_core::{
+    read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
+    Imported, LogBatch, MatchCount, OpenedSession, Page, QuestionEvent, SavedServer, SessionInfo, Stage,
+    StateEvent, ToolView, COUNT_BUDGET,
+};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -383,8 +381,8 @@ pub fn server_request_answer(
 /// this and never parses the grammar itself.
 #[tauri::command]
 #[specta::specta]
-pub fn log_filter(filter: String) -> sonde_core::log::FilterView {
-    sonde_core::log::FilterView::of(&filter)
+pub fn log_filter(filter: String) -> FilterView {
+    FilterView::of(&filter)
 }
 
 /// The seq of the reply to the request at `seq`, as the core paired them when they were
@@ -398,9 +396,6 @@ pub fn log_reply(state: State<'_, AppState>, session: Option<u64>, seq: u64) -> 
 /// The name each connection of a session goes by: its saved server, else its command or URL.
 #[tauri::command(async)]
 #[specta::specta]
-pub fn log_connections(
-    state: State<'_, AppState>,
-    session: Option<u64>,
-) -> Result<Vec<sonde_core::log::ConnectionLabel>> {
+pub fn log_connections(state: State<'_, AppState>, session: Option<u64>) -> Result<Vec<ConnectionLabel>> {
     Ok(state.sessions.log(session)?.connection_labels())
 }

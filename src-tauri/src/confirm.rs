@@ -7,8 +7,7 @@
 //! answer without a person: with no app to ask in (the mock runtime of the IPC tests), the
 //! answer is no, never yes.
 
-use sonde_core::error_code::ErrorCode;
-use sonde_core::servers::SavedServer;
+use sonde_core::{ErrorCode, SavedServer};
 
 use crate::error::{err, io_error, ErrorDto};
 use crate::state::AppState;

@@ -2,10 +2,8 @@
 //! the check-up of a saved server (`sonde doctor` in the window), its checks streamed as they are
 //! made. The rules and the checks are the core's; these commands only carry what it says.
 
-use sonde_core::diagnose::{RuleGroup, Severity};
-use sonde_core::doctor::{self, Check, Plan, Report};
-use sonde_core::error_code::ErrorCode;
-use sonde_core::log::Filter;
+use sonde_core::doctor;
+use sonde_core::{Check, ErrorCode, Filter, Plan, Report, RuleGroup, Severity};
 use tauri::ipc::Channel;
 use tauri::State;
 

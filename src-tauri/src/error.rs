@@ -6,13 +6,7 @@
 //! Refuses: deciding codes (each core error says its own).
 
 use serde::Serialize;
-use sonde_core::connection::RequestError;
-use sonde_core::error_code::ErrorCode;
-use sonde_core::hub::HubError;
-use sonde_core::last_words::LastWords;
-use sonde_core::log::CatalogError;
-use sonde_core::servers::ServersError;
-use sonde_core::url_elicitation::LinksRequired;
+use sonde_core::{CatalogError, ErrorCode, HubError, LastWords, LinksRequired, RequestError, ServersError};
 
 /// An error as the UI sees it.
 #[derive(Debug, Serialize, specta::Type)]

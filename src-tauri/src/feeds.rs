@@ -6,7 +6,7 @@
 //! Refuses: what the items are, and falling behind (the feed gives the table again).
 
 use serde::Serialize;
-use sonde_core::feed::Feed;
+use sonde_core::Feed;
 use tauri::ipc::Channel;
 
 /// Sends each change of `feed` to `channel` as it happens; returns what the table holds now,

@@ -98,7 +98,7 @@ pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState)
 /// Traces go to `sonde-desktop.log` in the data directory (next to `sessions/`), never to a
 /// network sink.
 fn start_tracing() {
-    let Ok(dir) = sonde_core::log::sessions_dir() else { return };
+    let Ok(dir) = sonde_core::sessions_dir() else { return };
     let Some(data) = dir.parent() else { return };
     // Private, like everything Sonde writes: 0600 in a 0700 directory.
     let Ok(file) = sonde_core::files::append_private(&data.join("sonde-desktop.log")) else { return };

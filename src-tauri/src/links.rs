@@ -7,8 +7,7 @@
 //! hearing when a link is complete (the core's questions), opening anything the person did not
 //! click, and fetching the page (the spec forbids it).
 
-use sonde_core::error_code::ErrorCode;
-use sonde_core::log::{Direction, Entry, Kind};
+use sonde_core::{Direction, Entry, ErrorCode, Kind};
 use tauri::State;
 
 use crate::error::{err, Result};

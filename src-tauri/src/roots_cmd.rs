@@ -4,7 +4,7 @@
 //! decides what the server is told (`Hub::set_roots`).
 //! Refuses: saving the list with the saved server (the server dialog does that).
 
-use sonde_core::hub::RootsChange;
+use sonde_core::RootsChange;
 use tauri::State;
 
 use crate::error::{ErrorDto, Result};

@@ -6,12 +6,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sonde_core::era_cache::EraCache;
-use sonde_core::hub::{Hub, Questions};
-use sonde_core::launches::Launches;
-use sonde_core::log::{sessions_dir, Catalog, WireLog};
-use sonde_core::servers::{ServerStore, Servers};
 use sonde_core::sync::Lock;
+use sonde_core::{
+    sessions_dir, Catalog, EraCache, Hub, Launches, Questions, SavedServer, ServerStore, Servers, WireLog,
+};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -96,7 +94,7 @@ impl AppState {
     /// The demo server as Sonde saved it (`command`, no environment or working directory) runs
     /// Sonde's own binary: nothing new to ask about before it runs.
     fn trust_demo(&self, command: &str) -> std::io::Result<()> {
-        let own = |s: &&sonde_core::servers::SavedServer| {
+        let own = |s: &&SavedServer| {
             s.id == "demo" && s.command == command && s.env.is_empty() && s.cwd.is_none() && !s.inherit_env
         };
         match self.servers.list().iter().find(own) {

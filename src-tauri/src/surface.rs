@@ -6,18 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
-use sonde_core::error_code::ErrorCode;
-use sonde_core::features::completion::{Completion, CompletionRef};
-use sonde_core::features::listen::ListenSpec;
-use sonde_core::features::listing::{ListKind, ListPage, Listing};
-use sonde_core::features::notices::{Notice, Noticed, Notices};
-use sonde_core::features::ping::Ping;
-use sonde_core::features::prompts::PromptView;
-use sonde_core::features::resources::ReadView;
 use sonde_core::features::template;
-use sonde_core::feed::Feed;
-use sonde_core::hub::SubscriptionEvent;
-use sonde_core::log_level::LogLevel;
+use sonde_core::{
+    Completion, CompletionRef, ErrorCode, Feed, ListKind, ListPage, ListenSpec, Listing, LogLevel, Notice,
+    Noticed, Notices, Ping, PromptView, ReadView, SubscriptionEvent,
+};
 use tauri::ipc::Channel;
 use tauri::State;
 

@@ -2,7 +2,7 @@
 //! cancelling one. A tool call that becomes a task is followed by the core from the moment it
 //! returns (`tool_call`); these only show and steer what the core does.
 
-use sonde_core::features::tasks::TaskView;
+use sonde_core::TaskView;
 use tauri::ipc::Channel;
 use tauri::State;
 

@@ -5,9 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use sonde_core::hub::Hub;
-use sonde_core::log::WireLog;
-use sonde_core::servers::ServerStore;
+use sonde_core::{Hub, ServerStore, WireLog};
 use sonde_desktop::state::AppState;
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
