@@ -316,7 +316,11 @@ fn id_matches(wanted: &str, recorded: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use serde::Deserialize;
+
     use super::*;
+    use crate::diagnose::Finding;
+    use crate::log::Summary;
 
     fn row(kind: Kind, dir: Direction, method: Option<&str>, id: Option<&str>) -> IndexRow {
         IndexRow {
@@ -513,5 +517,124 @@ mod tests {
         for (expr, entry, want) in cases {
             assert_eq!(Filter::parse(expr).unwrap().matches_text(entry), want, "{expr} on {entry:?}");
         }
+    }
+
+    /// An entry of `filter_cases.json`: what a filter can see of one.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct TableEntry {
+        seq: u64,
+        conn: u64,
+        kind: Kind,
+        dir: Direction,
+        method: Option<String>,
+        /// JSON text, as the summary keeps it.
+        id: Option<String>,
+        /// The severity of the entry's worst finding.
+        diag: Option<Severity>,
+        text: Option<String>,
+        base64: Option<String>,
+        detail: Option<String>,
+    }
+
+    impl TableEntry {
+        fn into_entry(self) -> Entry {
+            let summary = (self.method.is_some() || self.id.is_some()).then(|| Summary {
+                method: self.method,
+                id: self.id,
+                ..Summary::default()
+            });
+            let findings = self.diag.map(|s| Finding::new("table", s, "a finding", "the table"));
+            Entry {
+                seq: self.seq,
+                text: self.text,
+                base64: self.base64,
+                detail: self.detail,
+                summary,
+                findings: findings.into_iter().collect(),
+                ..Entry::new(self.conn, self.kind, self.dir)
+            }
+        }
+    }
+
+    /// A case of `filter_cases.json`: a filter, and either that it is refused or its chips
+    /// (key, value, without) and the seqs of the entries it matches.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct TableCase {
+        filter: String,
+        #[serde(default)]
+        error: bool,
+        /// Each chip as its key's name, its value and the expression without it.
+        chips: Option<Vec<(String, String, String)>>,
+        matches: Option<Vec<u64>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Table {
+        #[expect(dead_code, reason = "the table's description, for a reader of the file")]
+        about: String,
+        entries: Vec<TableEntry>,
+        cases: Vec<TableCase>,
+    }
+
+    /// The grammar's table, which the UI's in-memory double runs too
+    /// (`ui/src/ipc/memoryFilter.test.ts`): every case holds in the core, matched on the row the
+    /// index keeps of each entry (`log::row_of`) and on the whole entry, as a page is.
+    #[test]
+    fn every_case_of_the_table_the_ui_double_shares_holds() {
+        let table: Table = serde_json::from_str(include_str!("filter_cases.json")).unwrap();
+        let entries: Vec<Entry> = table.entries.into_iter().map(TableEntry::into_entry).collect();
+        for e in &entries {
+            assert!(
+                e.base64.is_none() || e.bytes().is_some(),
+                "entry {}: base64 that does not decode",
+                e.seq
+            );
+        }
+        let mut methods = std::collections::HashSet::new();
+        let rows: Vec<IndexRow> =
+            entries.iter().map(|e| super::super::row_of(e, 0, 0, &mut methods)).collect();
+        let mut wrong = Vec::new();
+        for case in &table.cases {
+            let expr = &case.filter;
+            let view = FilterView::of(expr);
+            match (case.error, &case.chips, &case.matches) {
+                (true, None, None) => {
+                    if view.error.is_none() {
+                        wrong.push(format!("{expr:?}: parsed, with chips {:?}", view.chips));
+                    }
+                }
+                (false, Some(chips), Some(matches)) => {
+                    let Ok(filter) = Filter::parse(expr) else {
+                        wrong.push(format!("{expr:?}: refused: {:?}", view.error));
+                        continue;
+                    };
+                    let got: Vec<_> = view
+                        .chips
+                        .iter()
+                        .map(|c| {
+                            let key = serde_json::to_value(c.key).unwrap().as_str().unwrap().to_owned();
+                            (key, c.value.clone(), c.without.clone())
+                        })
+                        .collect();
+                    if &got != chips {
+                        wrong.push(format!("{expr:?}: chips {got:?}"));
+                    }
+                    let got: Vec<u64> = entries
+                        .iter()
+                        .zip(&rows)
+                        .filter(|(e, row)| filter.matches_row(row) && filter.matches_text(e))
+                        .map(|(e, _)| e.seq)
+                        .collect();
+                    if &got != matches {
+                        wrong.push(format!("{expr:?}: matches {got:?}"));
+                    }
+                }
+                _ => wrong.push(format!("{expr:?}: a case is either error: true or chips and matches")),
+            }
+        }
+        assert!(wrong.is_empty(), "cases the core does not hold:\n{}", wrong.join("\n"));
     }
 }

@@ -1,37 +1,57 @@
-// The in-memory backend's reading of a filter expression: a double of the core's grammar
-// (src/log/filter.rs) for the terms the UI tests type, with its chips and their removal.
+// The in-memory backend's reading of a filter expression: the core's whole grammar
+// (src/log/filter.rs) written again in TypeScript, for the UI tests and the plain browser, which
+// have no core to ask. Quoted terms, case-insensitive keys, kind lists, the direction aliases,
+// conn numbers, number and string ids, diag levels, unknown keys refused, free text found in the
+// bytes or the detail, the chips and each one's expression without it: all as the core does
+// them. A double written by hand drifts, so both sides run one table of cases,
+// src/log/filter_cases.json (the core's tests in filter.rs, this one's in memoryFilter.test.ts);
+// a change to the grammar changes the table, and the side that disagrees fails. Only the words
+// of an error are this double's own.
 import type { Entry, FilterView } from "./backend";
-import type { FilterKey, Kind } from "./bindings";
+import type { Direction, FilterKey, Kind, Severity } from "./bindings";
 
-// This double's reading of a filter, enough for the UI tests and the preview and no more: the
-// real grammar is the core's (src/log/filter.rs), with its aliases, kind lists, id types and
-// messages. Here `key:value` terms split on whitespace are compared with an entry's field (a
-// later term of a key replaces an earlier one), the other words are one phrase of text, and the
-// only error is an unknown kind.
 const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id", "diag"];
 /** Severities, least first, as the core orders them. */
 export const SEVERITY = ["note", "warning", "error"];
-const KINDS: Record<Kind, true> = {
-  message: true,
-  non_protocol: true,
-  decode_error: true,
-  batch: true,
-  truncated: true,
-  stderr: true,
-  lifecycle: true,
-  note: true,
-  http: true,
-};
-const FIELDS: Record<FilterKey, (e: Entry, value: string) => boolean> = {
-  kind: (e, v) => e.kind === v,
-  dir: (e, v) => e.dir === v,
-  conn: (e, v) => String(e.conn) === v,
-  method: (e, v) => e.summary?.method === v,
-  id: (e, v) => e.summary?.id === v,
-  // At least that severe, as the core reads it; `any` is any finding.
-  diag: (e, v) => (e.findings ?? []).some((f) => SEVERITY.indexOf(f.severity) >= Math.max(0, SEVERITY.indexOf(v))),
-  text: (e, v) => [e.text, e.detail].some((s) => s?.toLowerCase().includes(v)),
-};
+/** Every kind, in the core's order (`Kind::ALL`), which its error lists. */
+const KINDS: Kind[] = [
+  "message",
+  "non_protocol",
+  "decode_error",
+  "batch",
+  "truncated",
+  "stderr",
+  "lifecycle",
+  "note",
+  "http",
+];
+/** `Direction::parse`: each direction's name, glyph and word. */
+const DIRS = new Map<string, Direction>([
+  ["out", "out"],
+  [">", "out"],
+  ["sent", "out"],
+  ["in", "in"],
+  ["<", "in"],
+  ["received", "in"],
+  ["meta", "meta"],
+  ["*", "meta"],
+]);
+/** Rust's `char::is_whitespace` (Unicode White_Space), which is not quite JavaScript's `\s`. */
+const SPACE = "\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const LEADING_SPACE = new RegExp(`^[${SPACE}]+`);
+const A_SPACE = new RegExp(`[${SPACE}]`);
+const U64_MAX = 2n ** 64n - 1n;
+
+/** A parsed filter, the core's `Filter`: a conjunction of conditions. */
+interface Filter {
+  kinds: Kind[];
+  dir?: Direction;
+  conn?: bigint;
+  method?: string;
+  id?: string;
+  diag?: Severity;
+  text?: string;
+}
 
 /** The double's reading of `filter` as a predicate; a bad filter is refused as the core does. */
 export function matcherOf(filter: string): (e: Entry) => boolean {
@@ -40,19 +60,157 @@ export function matcherOf(filter: string): (e: Entry) => boolean {
   return matches;
 }
 
+/** What the core's `FilterView::of` shows of `expr`, and the predicate its filter is. */
 export function readFilter(expr: string): { view: FilterView; matches: (e: Entry) => boolean } {
-  const terms = expr.split(/\s+/).filter(Boolean);
-  const keyOf = (term: string): FilterKey => KEYS.find((k) => term.startsWith(`${k}:`)) ?? "text";
-  const values = new Map<FilterKey, string>();
-  for (const term of terms) if (keyOf(term) !== "text") values.set(keyOf(term), term.slice(term.indexOf(":") + 1));
-  const words = terms.filter((t) => keyOf(t) === "text");
-  if (words.length) values.set("text", words.join(" ").toLowerCase());
-  const kind = values.get("kind");
-  if (kind !== undefined && !Object.hasOwn(KINDS, kind))
-    return { view: { chips: [], error: `unknown kind "${kind}"` }, matches: () => false };
-  const chips = [...KEYS, "text" as const].flatMap((key) => {
-    const value = values.get(key);
-    return value === undefined ? [] : [{ key, value, without: terms.filter((t) => keyOf(t) !== key).join(" ") }];
-  });
-  return { view: { chips, error: null }, matches: (e) => [...values].every(([key, value]) => FIELDS[key](e, value)) };
+  const parsed = parse(expr);
+  if (typeof parsed === "string") return { view: { chips: [], error: parsed }, matches: () => false };
+  const chips = conditions(parsed).map(([key, value]) => ({ key, value, without: without(expr, key) }));
+  return { view: { chips, error: null }, matches: (e) => matchesEntry(parsed, e) };
+}
+
+/** The terms of an expression: split on whitespace, except that a term starting with a double
+ * quote runs to the next one (or to the end), quotes included. */
+function terms(expr: string): string[] {
+  const out: string[] = [];
+  let rest = expr.replace(LEADING_SPACE, "");
+  while (rest) {
+    let end;
+    if (rest.startsWith('"')) {
+      const close = rest.indexOf('"', 1);
+      end = close < 0 ? rest.length : close + 1;
+    } else {
+      const space = A_SPACE.exec(rest);
+      end = space ? space.index : rest.length;
+    }
+    out.push(rest.slice(0, end));
+    rest = rest.slice(end).replace(LEADING_SPACE, "");
+  }
+  return out;
+}
+
+/** ASCII letters made lower case, and nothing else (Rust's `to_ascii_lowercase`). */
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The key a term sets and its value; a word with no known key is all text. */
+function keyOf(term: string): [FilterKey, string] {
+  if (term.startsWith('"')) {
+    const quoted = term.slice(1);
+    return ["text", quoted.endsWith('"') ? quoted.slice(0, -1) : quoted];
+  }
+  const colon = term.indexOf(":");
+  if (colon < 0) return ["text", term];
+  const key = KEYS.find((k) => k === asciiLower(term.slice(0, colon)));
+  return key ? [key, term.slice(colon + 1)] : ["text", term];
+}
+
+/** The word of a `word:value` term that looks like a key but is none of them. */
+function unknownKey(term: string): string | undefined {
+  const colon = term.indexOf(":");
+  if (colon < 0) return undefined;
+  const [word, value] = [term.slice(0, colon), term.slice(colon + 1)];
+  return /^[A-Za-z]+$/.test(word) && value !== "" && !value.startsWith("/") ? word : undefined;
+}
+
+/** The core's `Filter::parse`: the filter, or what is wrong with it. */
+function parse(expr: string): Filter | string {
+  const f: Filter = { kinds: [] };
+  const words: string[] = [];
+  for (const term of terms(expr)) {
+    const [key, value] = keyOf(term);
+    const unknown = key === "text" && !term.startsWith('"') ? unknownKey(term) : undefined;
+    if (unknown !== undefined)
+      return `unknown key "${unknown}"; keys are kind, dir, conn, method, id and diag (put text with a colon in double quotes)`;
+    switch (key) {
+      case "kind":
+        for (const k of value.split(",")) {
+          const kind = KINDS.find((name) => name === k);
+          if (kind === undefined) return `unknown kind "${k}"; kinds are ${KINDS.join(", ")}`;
+          f.kinds.push(kind);
+        }
+        break;
+      case "dir":
+        f.dir = DIRS.get(value);
+        if (f.dir === undefined) return `unknown direction "${value}"; use in, out or meta`;
+        break;
+      case "conn":
+        // As Rust reads a u64: digits, an optional leading `+`, at most 2^64 - 1.
+        f.conn = /^\+?[0-9]+$/.test(value) ? BigInt(value.replace("+", "")) : undefined;
+        if (f.conn === undefined || f.conn > U64_MAX) return `conn:${value} is not a number`;
+        break;
+      case "method":
+      case "id":
+        // With nothing after them they would match nothing at all, silently.
+        if (value === "") return `${term} needs a value`;
+        f[key] = value;
+        break;
+      case "diag": {
+        const level = asciiLower(value);
+        f.diag = level === "any" ? "note" : (SEVERITY as Severity[]).find((s) => s === level);
+        if (f.diag === undefined) return `unknown severity "${value}"; use error, warning, note or any`;
+        break;
+      }
+      case "text":
+        words.push(value);
+    }
+  }
+  if (words.length) f.text = words.join(" ").toLowerCase();
+  return f;
+}
+
+/** Each condition with its value as text, in the order chips show them. */
+function conditions(f: Filter): [FilterKey, string][] {
+  const values: [FilterKey, string | undefined][] = [
+    ["kind", f.kinds.length ? f.kinds.join(",") : undefined],
+    ["dir", f.dir],
+    ["conn", f.conn?.toString()],
+    ["method", f.method],
+    ["id", f.id],
+    ["diag", f.diag],
+    ["text", f.text],
+  ];
+  return values.flatMap(([key, value]) => (value === undefined ? [] : [[key, value]]));
+}
+
+/** `expr` with every term of `key` removed. */
+const without = (expr: string, key: FilterKey) =>
+  terms(expr)
+    .filter((term) => keyOf(term)[0] !== key)
+    .join(" ");
+
+function matchesEntry(f: Filter, e: Entry): boolean {
+  const worst = Math.max(-1, ...(e.findings ?? []).map((finding) => SEVERITY.indexOf(finding.severity)));
+  return (
+    (f.kinds.length === 0 || f.kinds.includes(e.kind)) &&
+    (f.dir === undefined || f.dir === e.dir) &&
+    (f.conn === undefined || f.conn === BigInt(e.conn)) &&
+    (f.method === undefined || e.summary?.method === f.method) &&
+    (f.id === undefined || idMatches(f.id, e.summary?.id)) &&
+    (f.diag === undefined || worst >= SEVERITY.indexOf(f.diag)) &&
+    textMatches(f.text, e)
+  );
+}
+
+/** `id:3` is the number 3 or the string "3"; `id:"3"` only the string. */
+function idMatches(wanted: string, recorded: string | undefined): boolean {
+  if (recorded === undefined) return false;
+  const unquoted = recorded.length >= 2 && recorded.startsWith('"') && recorded.endsWith('"');
+  return wanted === recorded || (unquoted && recorded.slice(1, -1) === wanted);
+}
+
+/** The phrase, in the bytes (decoded lossily when they are kept as base64) or in the detail,
+ * each on its own. An ASCII phrase ignores ASCII case only, as the core's scan of the file does. */
+function textMatches(needle: string | undefined, e: Entry): boolean {
+  if (needle === undefined) return true;
+  const ascii = /^[\0-\x7f]*$/.test(needle);
+  const found = (s: string) => (ascii ? asciiLower(s) : s.toLowerCase()).includes(needle);
+  const bytes = e.text ?? (e.base64 === undefined ? undefined : decodeLossily(e.base64));
+  return (bytes !== undefined && found(bytes)) || (e.detail !== undefined && found(e.detail));
+}
+
+function decodeLossily(base64: string): string | undefined {
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
 }

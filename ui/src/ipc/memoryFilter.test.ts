@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+// The core's table of the filter grammar, which its own tests run too (src/log/filter.rs).
+import tableText from "../../../src/log/filter_cases.json?raw";
+import type { Entry } from "./backend";
+import type { Direction, FilterKey, Kind, Severity } from "./bindings";
+import { readFilter } from "./memoryFilter";
+
+/** An entry of the table: what a filter can see of one. */
+interface TableEntry {
+  seq: number;
+  conn: number;
+  kind: Kind;
+  dir: Direction;
+  method?: string;
+  /** JSON text, as the summary keeps it. */
+  id?: string;
+  /** The severity of the entry's worst finding. */
+  diag?: Severity;
+  text?: string;
+  base64?: string;
+  detail?: string;
+}
+
+/** A filter, and either that it is refused or its chips (key, value, without) and matches. */
+type TableCase =
+  { filter: string; error: true } | { filter: string; chips: [FilterKey, string, string][]; matches: number[] };
+
+const table: { entries: TableEntry[]; cases: TableCase[] } = JSON.parse(tableText);
+
+function entryOf({ seq, conn, kind, dir, method, id, diag, text, base64, detail }: TableEntry): Entry {
+  const entry: Entry = { seq, time: "", ms: 0, conn, kind, dir, text, base64, detail };
+  if (method !== undefined || id !== undefined) entry.summary = { type: "request", method, id };
+  if (diag !== undefined) entry.findings = [{ rule: "table", severity: diag, detail: "a finding", spec: "the table" }];
+  return entry;
+}
+
+describe("the in-memory double of the filter grammar", () => {
+  const entries = table.entries.map(entryOf);
+
+  it("has the core's table to run", () => {
+    expect(table.cases.length).toBeGreaterThan(50);
+    expect(entries.length).toBeGreaterThan(10);
+  });
+
+  it.each(table.cases.map((c) => [JSON.stringify(c.filter), c] as const))("reads %s as the core does", (_, c) => {
+    const { view, matches } = readFilter(c.filter);
+    if ("error" in c) {
+      expect(view.error, "an error").toEqual(expect.any(String));
+      expect(view.chips).toEqual([]);
+      return;
+    }
+    expect(view.error).toBeNull();
+    expect(view.chips.map((chip) => [chip.key, chip.value, chip.without])).toEqual(c.chips);
+    expect(entries.filter(matches).map((e) => e.seq)).toEqual(c.matches);
+  });
+});
