@@ -84,11 +84,19 @@ export function blankServer(): SavedServer {
 /** An error from the backend: a stable code and a sentence for people; for a server that failed
  * to open, what it last said on stderr and the environment hint. */
 export interface BackendError {
-  code: string;
+  /** The core's code (its `ErrorCode`, generated), so a branch on a code that does not exist
+   * fails to type-check. */
+  code: B.ErrorCode;
   message: string;
   lastWords?: LastWords | null;
   /** For `url_elicitation_required` (-32042): the links to open before the request is sent again. */
   urlElicitations?: LinksRequired | null;
+}
+
+/** What the in-memory double throws, typed as what the desktop rejects with: a code the core
+ * does not have fails to type-check. */
+export function backendError(e: BackendError): BackendError {
+  return e;
 }
 
 export function isBackendError(e: unknown): e is BackendError {

@@ -14,7 +14,7 @@ import type {
   TaskView,
   UrlElicitation,
 } from "./backend";
-import { blankServer, MAX_OPEN } from "./backend";
+import { backendError, blankServer, MAX_OPEN } from "./backend";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
 import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
@@ -44,7 +44,11 @@ export function memoryBackend(
   const logOf = (session: SessionRef = null): MemoryLog => {
     if (session === null) return own;
     const r = opened.get(session);
-    if (!r) throw { code: "not_found", message: `session ${session} is not open (it was closed, or never opened)` };
+    if (!r)
+      throw backendError({
+        code: "not_found",
+        message: `session ${session} is not open (it was closed, or never opened)`,
+      });
     return r.log;
   };
   const menuHandlers: ((id: string) => void)[] = [];
@@ -192,7 +196,7 @@ export function memoryBackend(
       } catch (refusal) {
         const reason = `could not connect to ${url}: the authorization failed: ${String(refusal)}`;
         publish(conn, { state: "failed", reason, words: noWords });
-        throw { code: "connect_failed", message: reason };
+        throw backendError({ code: "connect_failed", message: reason });
       }
     }
     await request(conn, "server/discover", { _meta: {} }, () => ({
@@ -253,7 +257,7 @@ export function memoryBackend(
       const reason = `could not connect to ${saved.command}: server exited with code 1 while initialize was pending`;
       const words = { lines: [said], minimalEnv: true, withheld: ["API_KEY"] };
       publish(conn, { state: "failed", reason, words });
-      throw { code: "connect_failed", message: reason, lastWords: words };
+      throw backendError({ code: "connect_failed", message: reason, lastWords: words });
     }
     append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
     publish(conn, { state: "opening", stage: "probing" });
@@ -304,7 +308,10 @@ export function memoryBackend(
   const taskOf = (conn: number, taskId: string) => {
     const view = tasks.find((t) => t.conn === conn && t.task.taskId === taskId);
     if (!view)
-      throw { code: "rpc_error", message: "tasks/get failed: Failed to retrieve task: Task not found (code -32602)" };
+      throw backendError({
+        code: "rpc_error",
+        message: "tasks/get failed: Failed to retrieve task: Task not found (code -32602)",
+      });
     return view;
   };
   /** The demo's research task, followed as the core follows a 2026-07-28 task: polled stage by
@@ -405,12 +412,13 @@ export function memoryBackend(
     result: (id: number) => unknown | Promise<unknown>,
   ) => {
     if (!alive.has(conn) && method !== "server/discover")
-      throw { code: "server_gone", message: `server killed by SIGKILL; ${method} was not sent` };
+      throw backendError({ code: "server_gone", message: `server killed by SIGKILL; ${method} was not sent` });
     const id = nextId++;
     const t0 = performance.now();
     const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
     const value = await result(id);
-    if (cancelled.has(id)) throw { code: "cancelled", message: `${method} was cancelled: cancelled by the user` };
+    if (cancelled.has(id))
+      throw backendError({ code: "cancelled", message: `${method} was cancelled: cancelled by the user` });
     message(conn, "in", { jsonrpc: "2.0", id, result: value }, {
       answers: seq,
       latency_ms: Math.round((performance.now() - t0) * 1000) / 1000,
@@ -451,9 +459,9 @@ export function memoryBackend(
     ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
     serversSave: async (server) => {
-      if (!server.name.trim()) throw { code: "bad_input", message: "a server needs a name" };
+      if (!server.name.trim()) throw backendError({ code: "bad_input", message: "a server needs a name" });
       if (!server.command.trim() && !server.url?.trim())
-        throw { code: "bad_input", message: "the command line is empty" };
+        throw backendError({ code: "bad_input", message: "the command line is empty" });
       const i = servers.findIndex((s) => s.id === server.id && server.id !== "");
       servers =
         i >= 0 ? servers.map((s, j) => (j === i ? server : s)) : [...servers, { ...server, id: `s${Date.now()}` }];
@@ -466,12 +474,15 @@ export function memoryBackend(
       try {
         doc = JSON.parse(text);
       } catch (e) {
-        throw { code: "bad_input", message: `not JSON: ${(e as Error).message}` };
+        throw backendError({ code: "bad_input", message: `not JSON: ${(e as Error).message}` });
       }
       const table = (doc.mcpServers ?? doc.servers) as
         Record<string, { command?: string; args?: string[]; url?: string }> | undefined;
       if (!table || typeof table !== "object")
-        throw { code: "bad_input", message: 'no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object' };
+        throw backendError({
+          code: "bad_input",
+          message: 'no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object',
+        });
       const added: SavedServer[] = [];
       const skipped: string[] = [];
       for (const [name, entry] of Object.entries(table)) {
@@ -491,8 +502,10 @@ export function memoryBackend(
       return { servers: added, skipped };
     },
     serversAddEnvFromHost: async (serverId, name) => {
-      if (!(name in HOST_ENV)) throw { code: "bad_input", message: `${name} is not set in Sonde's environment` };
-      if (!servers.some((s) => s.id === serverId)) throw { code: "not_found", message: `no saved server ${serverId}` };
+      if (!(name in HOST_ENV))
+        throw backendError({ code: "bad_input", message: `${name} is not set in Sonde's environment` });
+      if (!servers.some((s) => s.id === serverId))
+        throw backendError({ code: "not_found", message: `no saved server ${serverId}` });
       servers = servers.map((s) =>
         s.id === serverId
           ? { ...s, env: [...s.env.filter((v) => v.key !== name), { key: name, value: HOST_ENV[name] }] }
@@ -502,15 +515,15 @@ export function memoryBackend(
     },
     connect: async (serverId) => {
       const saved = servers.find((s) => s.id === serverId);
-      if (!saved) throw { code: "not_found", message: `no saved server ${serverId}` };
+      if (!saved) throw backendError({ code: "not_found", message: `no saved server ${serverId}` });
       return open(saved, null);
     },
     restart: async (id) => {
       const line = lineOf.get(id);
-      if (!line) throw { code: "not_found", message: `no connection ${id}` };
+      if (!line) throw backendError({ code: "not_found", message: `no connection ${id}` });
       if (alive.has(id)) await stop(id);
       const saved = servers.find((s) => s.id === line.serverId);
-      if (!saved) throw { code: "not_found", message: `no saved server ${line.serverId}` };
+      if (!saved) throw backendError({ code: "not_found", message: `no saved server ${line.serverId}` });
       return open(saved, id);
     },
     followConnections: async (onState) => {
@@ -518,7 +531,7 @@ export function memoryBackend(
       return [...lines.values()];
     },
     disconnect: async (id) => {
-      if (!lineOf.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      if (!lineOf.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
       return alive.has(id) ? stop(id) : null;
     },
     toolResendRisk: async (tool) => {
@@ -627,11 +640,11 @@ export function memoryBackend(
             };
             const error = { code: -32042, message: "This request requires more information.", data };
             message(id, "in", { jsonrpc: "2.0", id: rid, error });
-            throw {
+            throw backendError({
               code: "url_elicitation_required",
               message: `tools/call failed: ${error.message} (code -32042); data: ${JSON.stringify(data)}`,
               urlElicitations: { elicitations: [AUTHORIZE], problems: [] },
-            };
+            });
           }
           return { content: [{ type: "text", text: "Authorized: your files are reachable." }] };
         }
@@ -654,7 +667,7 @@ export function memoryBackend(
         if (name === "crash") {
           await wait(200);
           crash(id);
-          throw { code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" };
+          throw backendError({ code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" });
         }
         if (name === "ship" || name === "book") return { content: [{ type: "text", text: JSON.stringify(a) }] };
         if (name === "add")
@@ -684,7 +697,7 @@ export function memoryBackend(
     logFilter: async (filter) => readFilter(filter).view,
     logEntry: async (seq, session) => {
       const entry = logOf(session).page(seq, seq + 1, "", 1).entries[0];
-      if (!entry) throw { code: "not_found", message: `no entry ${seq} in this session` };
+      if (!entry) throw backendError({ code: "not_found", message: `no entry ${seq} in this session` });
       return entry;
     },
     logReply: async (seq, session) => logOf(session).replyTo(seq),
@@ -710,21 +723,21 @@ export function memoryBackend(
     ],
     sessionOpen: async (name) => {
       const r = recorded.find((s) => s.info.name === name);
-      if (!r) throw { code: "not_found", message: `there is no session "${name}"` };
+      if (!r) throw backendError({ code: "not_found", message: `there is no session "${name}"` });
       const id = nextSession++;
       opened.set(id, r);
       keepWriting(r);
       return { id, session: infoOf(r) };
     },
     sessionClose: async (id) => {
-      if (!opened.delete(id)) throw { code: "not_found", message: `session ${id} is not open` };
+      if (!opened.delete(id)) throw backendError({ code: "not_found", message: `session ${id} is not open` });
     },
     onServerRequest: async (handler) => {
       askPerson = handler;
     },
     answerServerRequest: async (qid, result, refusal) => {
       const waiting = answers.get(qid);
-      if (!waiting) throw { code: "not_found", message: `question ${qid} is no longer waiting` };
+      if (!waiting) throw backendError({ code: "not_found", message: `question ${qid} is no longer waiting` });
       answers.delete(qid);
       waiting.resolve({ result, refusal });
     },
@@ -744,13 +757,16 @@ export function memoryBackend(
     tasksList: async (id) => tasks.filter((t) => t.conn === id),
     diagnostics: async (conn) => logOf(null).diagnostics(conn),
     serverClientSnippet: async () => {
-      throw { code: "bad_input", message: "the config entry is made by the Sonde core: it shows in the Sonde app" };
+      throw backendError({
+        code: "bad_input",
+        message: "the config entry is made by the Sonde core: it shows in the Sonde app",
+      });
     },
     doctorRun: async () => {
-      throw {
+      throw backendError({
         code: "bad_input",
         message: "the check-up starts servers: it runs in the Sonde app, not in the browser preview",
-      };
+      });
     },
     taskGet: async (id, taskId) => {
       const view = taskOf(id, taskId);
@@ -774,7 +790,10 @@ export function memoryBackend(
     openLink: async (connId, url) => {
       // The core's rule: only http and https links are opened. Recorded, never opened.
       if (!/^https?:\/\//i.test(url))
-        throw { code: "bad_input", message: "Sonde opens only http and https links; this one is not opened." };
+        throw backendError({
+          code: "bad_input",
+          message: "Sonde opens only http and https links; this one is not opened.",
+        });
       openedLinks.add(url);
       append({
         conn: connId,
@@ -785,22 +804,25 @@ export function memoryBackend(
       complete(url);
     },
     connectionRoots: async (id) => {
-      if (!alive.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      if (!alive.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
       return roots.get(id) ?? [];
     },
     connectionRootsSet: async (id, list) => {
-      if (!alive.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      if (!alive.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
       // The core's reading of the list (src/hub/live_roots.rs), its words copied.
       const kept: string[] = [];
       for (const entry of list.map((r) => r.trim()).filter(Boolean)) {
         if (entry.includes("://"))
-          throw {
+          throw backendError({
             code: "bad_input",
             message: `"${entry}" is a URI; give the directory's path (Sonde makes the file:// URI)`,
-          };
+          });
         if (!entry.startsWith("/"))
-          throw { code: "bad_input", message: `"${entry}" is not an absolute path; a root starts with /` };
-        if (kept.includes(entry)) throw { code: "bad_input", message: `"${entry}" is listed twice` };
+          throw backendError({
+            code: "bad_input",
+            message: `"${entry}" is not an absolute path; a root starts with /`,
+          });
+        if (kept.includes(entry)) throw backendError({ code: "bad_input", message: `"${entry}" is listed twice` });
         kept.push(entry);
       }
       roots.set(id, kept);

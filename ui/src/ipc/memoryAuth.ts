@@ -6,7 +6,7 @@
 // `globalThis.sondeAuthorize(conn, "access_denied: …")`, which fails the step with those words.
 // It follows the desktop backend's contract; it never holds a secret either.
 import type { Backend, CredentialView, Flow, FlowStep, SavedServer, StepState } from "./backend";
-import { blankServer } from "./backend";
+import { backendError, blankServer } from "./backend";
 
 /** The saved server the double protects with OAuth. */
 export const OAUTH_SERVER: SavedServer = {
@@ -135,7 +135,8 @@ export function memoryAuth(note: (conn: number, detail: string) => void): Memory
       },
       authOpen: async (conn) => {
         const url = flows.get(conn)?.waiting_at;
-        if (!url) throw { code: "bad_input", message: `connection ${conn} is not waiting for an authorization` };
+        if (!url)
+          throw backendError({ code: "bad_input", message: `connection ${conn} is not waiting for an authorization` });
         note(conn, `the person opened ${url} in the system browser (in-memory backend: recorded, not opened)`);
       },
       credentialsList: async () => credentials,

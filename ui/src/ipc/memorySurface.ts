@@ -16,6 +16,7 @@ import type {
   ReadView,
   SubscriptionEvent,
 } from "./backend";
+import { backendError } from "./backend";
 
 type Request = (conn: number, method: string, params: unknown, result: () => unknown) => Promise<unknown>;
 type Message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>) => number;
@@ -115,7 +116,10 @@ export function memorySurface(
       return [{ uri, mimeType: "image/png", kind: "image", text: null, blob: DEMO_PNG, size: 75 }];
     const greeting = /^demo:\/\/greeting\/(.*)$/.exec(uri);
     if (greeting) return text("text/plain", `Hello, ${decodeURIComponent(greeting[1])}!`);
-    throw { code: "rpc_error", message: `resources/read failed: Resource not found (code -32602) ${uri}` };
+    throw backendError({
+      code: "rpc_error",
+      message: `resources/read failed: Resource not found (code -32602) ${uri}`,
+    });
   };
   const lists: Record<ListKind, [string, string, unknown[]]> = {
     tools: ["tools/list", "tools", []],
@@ -150,13 +154,14 @@ export function memorySurface(
       return { contents: read, problems: [], result } as unknown as ReadView;
     },
     resourceSave: async (path, blob) => {
-      if (saved.has(path)) throw { code: "io", message: `cannot write ${path}: File exists (os error 17)` };
+      if (saved.has(path))
+        throw backendError({ code: "io", message: `cannot write ${path}: File exists (os error 17)` });
       saved.set(path, blob);
       return path.startsWith("/") ? path : `/home/you/Downloads/${path}`;
     },
     templateVariables: async (template) => {
       if ((template.match(/\{/g) ?? []).length !== (template.match(/\}/g) ?? []).length)
-        throw { code: "bad_input", message: `${JSON.stringify(template)} is not an RFC 6570 template` };
+        throw backendError({ code: "bad_input", message: `${JSON.stringify(template)} is not an RFC 6570 template` });
       return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) =>
         m[1].split(",").map((v) => v.replace(/[*]|:\d+$/g, "")),
       );
@@ -168,9 +173,15 @@ export function memorySurface(
         if (name === "hello")
           return { messages: [{ role: "user", content: { type: "text", text: "Say hello to Sonde." } }] };
         if (name !== "review")
-          throw { code: "rpc_error", message: `prompts/get failed: unknown prompt ${name} (code -32602)` };
+          throw backendError({
+            code: "rpc_error",
+            message: `prompts/get failed: unknown prompt ${name} (code -32602)`,
+          });
         if (!args.language)
-          throw { code: "rpc_error", message: "prompts/get failed: the argument language is required (code -32602)" };
+          throw backendError({
+            code: "rpc_error",
+            message: "prompts/get failed: the argument language is required (code -32602)",
+          });
         return {
           messages: [
             {
@@ -218,7 +229,7 @@ export function memorySurface(
     logLevelGet: async (id) => levels.get(id) ?? null,
     logLevelSet: async (id, level) => {
       // The demo connection is 2026-07-28: the level rides in later requests' _meta; nothing is sent.
-      if (!alive.has(id)) throw { code: "not_found", message: `no connection ${id}` };
+      if (!alive.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
       levels.set(id, level);
       append({
         conn: id,
