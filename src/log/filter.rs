@@ -9,7 +9,8 @@
 //! - `diag:S`: entries with a protocol finding (`diagnose`) at least this severe: `error`,
 //!   `warning`, `note`, or `any`.
 //!
-//! Keys are case-insensitive. A later `dir`, `conn`, `method` or `id` term replaces an earlier
+//! Keys are case-insensitive, and so are the values of `kind`, `dir`, `method` and `diag`
+//! (`DIR:OUT`, `method:Tools/Call`); an id is the server's data and is matched as written. A later `dir`, `conn`, `method` or `id` term replaces an earlier
 //! one. A `word:value` whose word is letters only and not one of the keys is an error that lists
 //! them (a typo must not quietly become text); text with such a colon goes in double quotes,
 //! which also group words (`"Error: not found"`). Every other word is free text: the words
@@ -180,7 +181,7 @@ impl Filter {
             match key {
                 FilterKey::Kind => {
                     for k in value.split(',') {
-                        let kind = Kind::parse(k).ok_or_else(|| {
+                        let kind = Kind::parse(&k.to_ascii_lowercase()).ok_or_else(|| {
                             let names: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
                             format!("unknown kind {k:?}; kinds are {}", names.join(", "))
                         })?;
@@ -189,7 +190,7 @@ impl Filter {
                 }
                 FilterKey::Dir => {
                     f.dir = Some(
-                        Direction::parse(value)
+                        Direction::parse(&value.to_ascii_lowercase())
                             .ok_or_else(|| format!("unknown direction {value:?}; use in, out or meta"))?,
                     )
                 }
@@ -246,7 +247,10 @@ impl Filter {
         (self.kinds.is_empty() || self.kinds.contains(&row.kind))
             && self.dir.is_none_or(|d| d == row.dir)
             && self.conn.is_none_or(|c| c == row.conn)
-            && self.method.as_deref().is_none_or(|m| row.method.as_deref() == Some(m))
+            && self
+                .method
+                .as_deref()
+                .is_none_or(|m| row.method.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(m)))
             && self.id.as_deref().is_none_or(|id| row.id.as_deref().is_some_and(|r| id_matches(id, r)))
             && self.diag.is_none_or(|least| row.diag.is_some_and(|worst| worst >= least))
     }

@@ -123,13 +123,13 @@ function parse(expr: string): Filter | string {
     switch (key) {
       case "kind":
         for (const k of value.split(",")) {
-          const kind = KINDS.find((name) => name === k);
+          const kind = KINDS.find((name) => name === asciiLower(k));
           if (kind === undefined) return `unknown kind "${k}"; kinds are ${KINDS.join(", ")}`;
           f.kinds.push(kind);
         }
         break;
       case "dir":
-        f.dir = DIRS.get(value);
+        f.dir = DIRS.get(asciiLower(value));
         if (f.dir === undefined) return `unknown direction "${value}"; use in, out or meta`;
         break;
       case "conn":
@@ -183,7 +183,7 @@ function matchesEntry(f: Filter, e: Entry): boolean {
     (f.kinds.length === 0 || f.kinds.includes(e.kind)) &&
     (f.dir === undefined || f.dir === e.dir) &&
     (f.conn === undefined || f.conn === BigInt(e.conn)) &&
-    (f.method === undefined || e.summary?.method === f.method) &&
+    (f.method === undefined || (e.summary?.method != null && asciiLower(e.summary.method) === asciiLower(f.method))) &&
     (f.id === undefined || idMatches(f.id, e.summary?.id)) &&
     (f.diag === undefined || worst >= SEVERITY.indexOf(f.diag)) &&
     textMatches(f.text, e)
