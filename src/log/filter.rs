@@ -2,6 +2,7 @@
 //!
 //! The grammar: whitespace-separated terms, all of which must hold.
 //! - `kind:K[,K…]`: any of these kinds; several `kind:` terms add up.
+//! - `hide:K[,K…]`: none of these kinds (the View menu's Show toggles write it); several add up.
 //! - `dir:D`: `in`, `out` or `meta` (also `<` `>` `*`, `received`, `sent`).
 //! - `conn:N`: one connection.
 //! - `method:M`: the JSON-RPC method of a message, or of the request a reply answers.
@@ -33,6 +34,8 @@ use crate::diagnose::Severity;
 pub struct Filter {
     /// Any of these kinds (empty: any kind).
     pub kinds: Vec<Kind>,
+    /// None of these kinds.
+    pub hidden: Vec<Kind>,
     pub dir: Option<Direction>,
     pub conn: Option<u64>,
     /// The JSON-RPC method of a message, or of the request a reply answers.
@@ -70,6 +73,7 @@ pub struct IndexRow {
 #[serde(rename_all = "snake_case")]
 pub enum FilterKey {
     Kind,
+    Hide,
     Dir,
     Conn,
     Method,
@@ -94,6 +98,7 @@ impl FilterKey {
             "method" => FilterKey::Method,
             "id" => FilterKey::Id,
             "diag" => FilterKey::Diag,
+            "hide" => FilterKey::Hide,
             _ => return (FilterKey::Text, term),
         };
         (key, value)
@@ -159,6 +164,19 @@ fn terms(expr: &str) -> Vec<&str> {
     out
 }
 
+/// The kinds a `kind:` or `hide:` value lists, in any case.
+fn kinds(value: &str) -> Result<Vec<Kind>, String> {
+    value
+        .split(',')
+        .map(|k| {
+            Kind::parse(&k.to_ascii_lowercase()).ok_or_else(|| {
+                let names: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown kind {k:?}; kinds are {}", names.join(", "))
+            })
+        })
+        .collect()
+}
+
 /// The word of a `word:value` term that looks like a key but is none of them.
 fn unknown_key(term: &str) -> Option<&str> {
     let (word, value) = term.split_once(':')?;
@@ -175,19 +193,12 @@ impl Filter {
             let (key, value) = FilterKey::of(term);
             if let (FilterKey::Text, false, Some(word)) = (key, term.starts_with('"'), unknown_key(term)) {
                 return Err(format!(
-                    "unknown key {word:?}; keys are kind, dir, conn, method, id and diag (put text with a colon in double quotes)"
+                    "unknown key {word:?}; keys are kind, hide, dir, conn, method, id and diag (put text with a colon in double quotes)"
                 ));
             }
             match key {
-                FilterKey::Kind => {
-                    for k in value.split(',') {
-                        let kind = Kind::parse(&k.to_ascii_lowercase()).ok_or_else(|| {
-                            let names: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
-                            format!("unknown kind {k:?}; kinds are {}", names.join(", "))
-                        })?;
-                        f.kinds.push(kind);
-                    }
-                }
+                FilterKey::Kind => f.kinds.extend(kinds(value)?),
+                FilterKey::Hide => f.hidden.extend(kinds(value)?),
                 FilterKey::Dir => {
                     f.dir = Some(
                         Direction::parse(&value.to_ascii_lowercase())
@@ -218,14 +229,15 @@ impl Filter {
 
     /// Each condition with its value as text, in the order chips show them.
     fn conditions(&self) -> Vec<(FilterKey, String)> {
-        let kinds: Vec<&str> = self.kinds.iter().map(|k| k.name()).collect();
+        let names = |kinds: &[Kind]| kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
         let dir = self.dir.map(|d| match d {
             Direction::In => "in",
             Direction::Out => "out",
             Direction::Meta => "meta",
         });
         [
-            (FilterKey::Kind, (!kinds.is_empty()).then(|| kinds.join(","))),
+            (FilterKey::Kind, (!self.kinds.is_empty()).then(|| names(&self.kinds))),
+            (FilterKey::Hide, (!self.hidden.is_empty()).then(|| names(&self.hidden))),
             (FilterKey::Dir, dir.map(str::to_owned)),
             (FilterKey::Conn, self.conn.map(|c| c.to_string())),
             (FilterKey::Method, self.method.clone()),
@@ -245,6 +257,7 @@ impl Filter {
     /// Everything but the free text, decided from the index alone.
     pub fn matches_row(&self, row: &IndexRow) -> bool {
         (self.kinds.is_empty() || self.kinds.contains(&row.kind))
+            && !self.hidden.contains(&row.kind)
             && self.dir.is_none_or(|d| d == row.dir)
             && self.conn.is_none_or(|c| c == row.conn)
             && self
@@ -373,6 +386,7 @@ mod tests {
                     id: Some("3".into()),
                     text: Some("hello world".into()),
                     diag: None,
+                    hidden: Vec::new(),
                 },
             ),
             (
@@ -422,7 +436,10 @@ mod tests {
             ("conn:-1", "conn:-1 is not a number"),
             ("method:", "method: needs a value"),
             ("error id:", "id: needs a value"),
-            ("methd:tools/list", "unknown key \"methd\"; keys are kind, dir, conn, method, id and diag"),
+            (
+                "methd:tools/list",
+                "unknown key \"methd\"; keys are kind, hide, dir, conn, method, id and diag",
+            ),
         ];
         for (expr, want) in cases {
             let error = Filter::parse(expr).unwrap_err();

@@ -21,23 +21,33 @@ export async function windowTests(test, url, T) {
     throw new Error(`the check mark of ${id} is ${await checked(page, id)}, not ${want}`);
   };
 
-  await test("View's toggles add and remove their own term, keep what was typed, and carry check marks", async (page) => {
+  await test("View's Show toggles hide and show their rows, keep what was typed, and carry check marks", async (page) => {
     await connect(page);
-    await page.getByLabel("Filter the log").fill("method:tools/list");
-    await page.getByRole("button", { name: "method:tools/list ×" }).waitFor(T);
-    await checkIs(page, "toggle-lifecycle", false);
-    await menu(page, "toggle-lifecycle");
-    await filterIs(page, "method:tools/list kind:lifecycle");
+    // Shown at first: the check marks say what the log shows.
     await checkIs(page, "toggle-lifecycle", true);
+    await checkIs(page, "toggle-stderr", true);
+    const lifecycleRows = page.locator(".rows .row .c-kind", { hasText: "lifecycle" });
+    await lifecycleRows.first().waitFor(T);
     await menu(page, "toggle-lifecycle");
-    await filterIs(page, "method:tools/list");
+    await filterIs(page, "hide:lifecycle");
     await checkIs(page, "toggle-lifecycle", false);
+    for (const deadline = Date.now() + T.timeout; (await lifecycleRows.count()) > 0; await page.waitForTimeout(50))
+      if (Date.now() > deadline) throw new Error("lifecycle rows still shown after hiding them");
+    // A typed filter is kept, and a second toggle joins the first.
+    await page.getByLabel("Filter the log").fill("method:tools/list hide:lifecycle");
+    await menu(page, "toggle-stderr");
+    await filterIs(page, "method:tools/list hide:lifecycle,stderr");
+    await checkIs(page, "toggle-stderr", false);
+    await page.getByRole("tab", { name: "Wire log", selected: true }).waitFor(T);
+    await menu(page, "toggle-lifecycle");
+    await filterIs(page, "method:tools/list hide:stderr");
+    await checkIs(page, "toggle-lifecycle", true);
+    await menu(page, "toggle-stderr");
+    await filterIs(page, "method:tools/list");
+    await checkIs(page, "toggle-stderr", true);
     await checkIs(page, "toggle-follow", true);
     await menu(page, "toggle-follow");
     await checkIs(page, "toggle-follow", false);
-    await menu(page, "toggle-stderr");
-    await page.getByRole("tab", { name: "stderr", selected: true }).waitFor(T);
-    await checkIs(page, "toggle-stderr", true);
   });
 
   await test("Connect on a connected server says so and opens a second connection only when asked", async (page) => {

@@ -53,9 +53,19 @@ export function App() {
   // running) mounted while another line is shown, until it is dismissed.
   const [visitedLines, setVisitedLines] = useState<ReadonlySet<number>>(new Set());
   if (selected !== null && !visitedLines.has(selected)) setVisitedLines(new Set(visitedLines).add(selected));
-  // Whether the filter shows lifecycle events, as the core reads it: the View menu's check mark.
+  // The kinds the filter hides, as the core reads it (its `hide:` chip): the View menu's Show
+  // toggles add and remove them, and their check marks say whether those rows are shown.
   const { view: filterView } = useFilterView(filter);
-  const lifecycleShown = filterView.chips.some((c) => c.key === "kind" && c.value.split(",").includes("lifecycle"));
+  const hideChip = filterView.chips.find((c) => c.key === "hide");
+  const hidden = hideChip ? hideChip.value.split(",") : [];
+  const lifecycleShown = !hidden.includes("lifecycle");
+  const stderrShown = !hidden.includes("stderr");
+  // Shows or hides the rows of `kind`, keeping the rest of what was typed.
+  const toggleShown = (kind: string) => {
+    const rest = hideChip ? hideChip.without : filter.trim();
+    const next = hidden.includes(kind) ? hidden.filter((k) => k !== kind) : [...hidden, kind];
+    setFilter(next.length ? `${rest} hide:${next.join(",")}`.trim() : rest);
+  };
   const filterBox = useRef<HTMLInputElement>(null);
   const [importing, setImporting] = useState(false);
   // File → Open Session, and the past session the log view shows instead of the live one.
@@ -139,13 +149,10 @@ export function App() {
     if (id === "new-connection") setEditing(blankServer());
     if (id === "close-connection" && current) stop(current.event.conn);
     if (id === "find") filterBox.current?.focus();
-    if (id === "toggle-stderr") setBottom((b) => (b === "stderr" ? "log" : "stderr"));
-    // The toggle adds or removes its own term and keeps the rest of what was typed; the
-    // core's chips say whether the term is there and what the filter is without it.
-    if (id === "toggle-lifecycle") {
-      const chip = filterView.chips.find((c) => c.key === "kind" && c.value.split(",").includes("lifecycle"));
-      setFilter((f) => (chip ? chip.without : `${f.trim()} kind:lifecycle`.trim()));
-    }
+    // The Show toggles add or remove rows of their kind from what the log shows (`hide:`),
+    // whatever else was typed; the core's chips say what is hidden and the filter without it.
+    if (id === "toggle-stderr") toggleShown("stderr");
+    if (id === "toggle-lifecycle") toggleShown("lifecycle");
     // Undo and Redo have no native menu item on Linux: the webview undoes in the field
     // that has the focus.
     if (id === "undo" || id === "redo") document.execCommand(id);
@@ -162,7 +169,7 @@ export function App() {
   useEffect(() => backend.onMenu((id) => onMenu.current(id)), []);
 
   // The View menu's check marks follow what the window shows, however it was changed.
-  useEffect(() => void backend.menuChecked("toggle-stderr", bottom === "stderr"), [bottom]);
+  useEffect(() => void backend.menuChecked("toggle-stderr", stderrShown), [stderrShown]);
   useEffect(() => void backend.menuChecked("toggle-follow", follow), [follow]);
   useEffect(() => void backend.menuChecked("toggle-lifecycle", lifecycleShown), [lifecycleShown]);
 

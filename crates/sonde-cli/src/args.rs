@@ -448,7 +448,7 @@ pub struct LogArgs {
     /// Print each frame whole instead of clipped to one line.
     #[arg(long)]
     pub full: bool,
-    /// Terms like `kind:lifecycle dir:in method:tools/call id:3 conn:1 diag:error` (keys and values in
+    /// Terms like `kind:lifecycle dir:in method:tools/call id:3 conn:1 diag:error hide:stderr` (keys and values in
     /// any case, ids as written);
     /// other words are text, and double quotes group words: `"Error: not found"`.
     #[arg(long, value_name = "EXPR")]

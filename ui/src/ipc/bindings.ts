@@ -694,7 +694,7 @@ export type FilterChip = {
 };
 
 /**  The condition a term sets. Removing a chip removes every term of its key. */
-export type FilterKey = "kind" | "dir" | "conn" | "method" | "id" | "diag" | "text";
+export type FilterKey = "kind" | "hide" | "dir" | "conn" | "method" | "id" | "diag" | "text";
 
 /**  What the UI shows of an expression: one chip per condition, or what is wrong with it. */
 export type FilterView = FilterView_Serialize | FilterView_Deserialize;

@@ -10,7 +10,7 @@
 import type { Entry, FilterView } from "./backend";
 import type { Direction, FilterKey, Kind, Severity } from "./bindings";
 
-const KEYS: FilterKey[] = ["kind", "dir", "conn", "method", "id", "diag"];
+const KEYS: FilterKey[] = ["kind", "hide", "dir", "conn", "method", "id", "diag"];
 /** Severities, least first, as the core orders them. */
 export const SEVERITY = ["note", "warning", "error"];
 /** Every kind, in the core's order (`Kind::ALL`), which its error lists. */
@@ -45,6 +45,7 @@ const U64_MAX = 2n ** 64n - 1n;
 /** A parsed filter, the core's `Filter`: a conjunction of conditions. */
 interface Filter {
   kinds: Kind[];
+  hidden: Kind[];
   dir?: Direction;
   conn?: bigint;
   method?: string;
@@ -113,19 +114,20 @@ function unknownKey(term: string): string | undefined {
 
 /** The core's `Filter::parse`: the filter, or what is wrong with it. */
 function parse(expr: string): Filter | string {
-  const f: Filter = { kinds: [] };
+  const f: Filter = { kinds: [], hidden: [] };
   const words: string[] = [];
   for (const term of terms(expr)) {
     const [key, value] = keyOf(term);
     const unknown = key === "text" && !term.startsWith('"') ? unknownKey(term) : undefined;
     if (unknown !== undefined)
-      return `unknown key "${unknown}"; keys are kind, dir, conn, method, id and diag (put text with a colon in double quotes)`;
+      return `unknown key "${unknown}"; keys are kind, hide, dir, conn, method, id and diag (put text with a colon in double quotes)`;
     switch (key) {
       case "kind":
+      case "hide":
         for (const k of value.split(",")) {
           const kind = KINDS.find((name) => name === asciiLower(k));
           if (kind === undefined) return `unknown kind "${k}"; kinds are ${KINDS.join(", ")}`;
-          f.kinds.push(kind);
+          (key === "kind" ? f.kinds : f.hidden).push(kind);
         }
         break;
       case "dir":
@@ -161,6 +163,7 @@ function parse(expr: string): Filter | string {
 function conditions(f: Filter): [FilterKey, string][] {
   const values: [FilterKey, string | undefined][] = [
     ["kind", f.kinds.length ? f.kinds.join(",") : undefined],
+    ["hide", f.hidden.length ? f.hidden.join(",") : undefined],
     ["dir", f.dir],
     ["conn", f.conn?.toString()],
     ["method", f.method],
@@ -181,6 +184,7 @@ function matchesEntry(f: Filter, e: Entry): boolean {
   const worst = Math.max(-1, ...(e.findings ?? []).map((finding) => SEVERITY.indexOf(finding.severity)));
   return (
     (f.kinds.length === 0 || f.kinds.includes(e.kind)) &&
+    !f.hidden.includes(e.kind) &&
     (f.dir === undefined || f.dir === e.dir) &&
     (f.conn === undefined || f.conn === BigInt(e.conn)) &&
     (f.method === undefined || (e.summary?.method != null && asciiLower(e.summary.method) === asciiLower(f.method))) &&
