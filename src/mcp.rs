@@ -19,6 +19,7 @@ use crate::era::{self, Era, ProbeOutcome};
 use crate::log_level::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
+use crate::sync::Lock;
 
 /// Who Sonde is, as sent in `clientInfo`.
 pub fn client_info() -> Value {
@@ -114,12 +115,12 @@ impl Session {
 
     /// The `_meta` the next request carries, in the modern era.
     fn meta(&self) -> Option<Value> {
-        self.meta.as_ref().map(|m| m.lock().expect("meta lock").clone())
+        self.meta.as_ref().map(|m| m.locked().clone())
     }
 
     /// The log level asked of the server so far, if any.
     pub fn log_level(&self) -> Option<LogLevel> {
-        *self.log_level.lock().expect("log level lock")
+        *self.log_level.locked()
     }
 
     /// Asks for server log messages at `level` and above from now on. In 2025-11-25 that is
@@ -129,7 +130,7 @@ impl Session {
     pub async fn set_log_level(&self, level: LogLevel) -> Result<(), RequestError> {
         match &self.meta {
             Some(meta) => {
-                meta.lock().expect("meta lock")[LOG_LEVEL_META] = json!(level);
+                meta.locked()[LOG_LEVEL_META] = json!(level);
             }
             None => {
                 if self.server.capabilities.get("logging").is_none() {
@@ -141,7 +142,7 @@ impl Session {
                 self.request("logging/setLevel", Some(json!({ "level": level }))).await?;
             }
         }
-        *self.log_level.lock().expect("log level lock") = Some(level);
+        *self.log_level.locked() = Some(level);
         Ok(())
     }
 

@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::era::{Era, EraPolicy};
 use crate::hub::{Hub, ServerConfig};
 use crate::server_config::Target;
+use crate::sync::Lock;
 
 /// A check's verdict. `Skip` is a check that did not apply to this server (a tool call only when
 /// one was named; the shutdown only for a process Sonde started).
@@ -176,8 +177,8 @@ pub async fn run(
 /// one tried when it did not).
 async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, id: &str) -> Result<u64, u64> {
     let opening = std::sync::Mutex::new(0);
-    let connected = hub.connect_reporting(config, &|conn, _| *opening.lock().expect("opening") = conn).await;
-    let tried = *opening.lock().expect("opening");
+    let connected = hub.connect_reporting(config, &|conn, _| *opening.locked() = conn).await;
+    let tried = *opening.locked();
     match connected {
         Ok(conn) => {
             let server = hub.server(conn).expect("a connection just opened");
