@@ -350,6 +350,11 @@ try {
       throw new Error(`rows after stopping: ${after}`);
     await page.getByLabel("Filter the log").fill("kind:nonsense");
     await page.getByText("unknown kind").waitFor(T);
+    // A filter in error shows nothing (never the whole log), and says so; so does no match.
+    await page.getByText("nothing is shown until it reads").waitFor(T);
+    if ((await page.locator(".rows .row").count()) !== 0) throw new Error("rows shown under a filter in error");
+    await page.getByLabel("Filter the log").fill("method:no/such/method");
+    await page.getByText("Nothing matches this filter.").waitFor(T);
     await page.getByLabel("Filter the log").fill("method:tools/list dir:in");
     await page.getByRole("button", { name: "dir:in ×" }).click();
     if ((await page.getByLabel("Filter the log").inputValue()) !== "method:tools/list")

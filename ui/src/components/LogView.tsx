@@ -110,7 +110,15 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     return following.stop;
   }, [session, seqRows, seeLabels]);
 
-  const count = filtered ? (matched?.count ?? 0) : total;
+  // A filter the core refused shows nothing until it reads: never the whole log under an error.
+  const invalid = filter.trim() !== "" && view.error != null;
+  const count = invalid ? 0 : filtered ? (matched?.count ?? 0) : total;
+  // What an empty list means, in words, rather than a blank pane.
+  const empty = invalid
+    ? "The filter has an error (above): nothing is shown until it reads."
+    : filtered && !matched?.counting && count === 0
+      ? "Nothing matches this filter."
+      : null;
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual hands back new functions each render, which the React Compiler cannot memoize; this component is not compiled.
   const virtualizer = useVirtualizer({
     count,
@@ -288,6 +296,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
             }
           }}
         >
+          {empty && (
+            <p className="log-empty muted" role="status">
+              {empty}
+            </p>
+          )}
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
               const e = rows.get(item.index);
