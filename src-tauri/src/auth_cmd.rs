@@ -51,7 +51,7 @@ pub fn auth_open(state: State<'_, AppState>, id: u64) -> Result<()> {
 #[tauri::command]
 #[specta::specta]
 pub fn credentials_list(state: State<'_, AppState>) -> Result<Vec<CredentialView>> {
-    let list = authorizing(&state)?.store.list().map_err(|e| err(ErrorCode::Io, e.to_string()))?;
+    let list = authorizing(&state)?.store.list()?;
     Ok(list.iter().map(|c| c.view()).collect())
 }
 
@@ -64,6 +64,6 @@ pub fn credentials_forget(
     resource: Option<String>,
 ) -> Result<Vec<CredentialView>> {
     let store = &authorizing(&state)?.store;
-    store.remove(resource.as_deref()).map_err(|e| err(ErrorCode::Io, e.to_string()))?;
+    store.remove(resource.as_deref())?;
     credentials_list(state)
 }

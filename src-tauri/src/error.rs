@@ -6,7 +6,9 @@
 //! Refuses: deciding codes (each core error says its own).
 
 use serde::Serialize;
-use sonde_core::{CatalogError, ErrorCode, HubError, LastWords, LinksRequired, RequestError, ServersError};
+use sonde_core::{
+    CatalogError, ErrorCode, HubError, LastWords, LinksRequired, RequestError, ServersError, StoreError,
+};
 
 /// An error as the UI sees it.
 #[derive(Debug, Serialize, specta::Type)]
@@ -60,6 +62,12 @@ impl From<ServersError> for ErrorDto {
 
 impl From<CatalogError> for ErrorDto {
     fn from(e: CatalogError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+impl From<StoreError> for ErrorDto {
+    fn from(e: StoreError) -> Self {
         err(e.code(), e)
     }
 }

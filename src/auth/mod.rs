@@ -29,7 +29,7 @@ pub mod token;
 use std::sync::Arc;
 
 pub use credential::{Credential, CredentialView};
-pub use store::CredentialStore;
+pub use store::{CredentialStore, StoreError};
 
 pub use crate::transport::OAuthSettings as Settings;
 

@@ -3,9 +3,10 @@
 //! `credentials.json` in Sonde's config directory, readable by the user only (0600 in a 0700
 //! directory; both are tightened when found looser).
 //!
-//! Owns: where the records are kept, and keeping them there. Refuses: the record itself and its
-//! form (`credential`), talking to the Secret Service (`keychain`), and the flow (which decides
-//! when a record is used or replaced).
+//! Owns: where the records are kept, keeping them there, and [`StoreError`], the code a front
+//! end shows when that fails. Refuses: the record itself and its form (`credential`), talking
+//! to the Secret Service (`keychain`), and the flow (which decides when a record is used or
+//! replaced).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -14,7 +15,29 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::credential::Credential;
+use super::keychain::KeychainError;
+use crate::error_code::ErrorCode;
 use crate::sync::Lock;
+
+/// Why credentials could not be read, kept or forgotten: the Secret Service's refusal, or the
+/// file's.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(transparent)]
+    Keychain(#[from] KeychainError),
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+impl StoreError {
+    /// The stable code a front end shows with the message: either way, the place credentials
+    /// are kept could not be read or written.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            StoreError::Keychain(_) | StoreError::Io(_) => ErrorCode::Io,
+        }
+    }
+}
 
 #[derive(Default, Serialize, Deserialize)]
 struct File {
@@ -73,39 +96,39 @@ impl CredentialStore {
         }
     }
 
-    pub fn list(&self) -> io::Result<Vec<Credential>> {
+    pub fn list(&self) -> Result<Vec<Credential>, StoreError> {
         match &self.place {
             Place::Memory => Ok(self.memory.locked().clone()),
-            Place::File(path) => read(path),
-            Place::Keychain => super::keychain::list(true).map_err(io::Error::other),
+            Place::File(path) => Ok(read(path)?),
+            Place::Keychain => Ok(super::keychain::list(true)?),
         }
     }
 
     /// The newest credential for `resource`. A locked keyring is not unlocked for it: finding
     /// happens on every connect, and asking for the keyring's password then is not wanted.
-    pub fn find(&self, resource: &str) -> io::Result<Option<Credential>> {
+    pub fn find(&self, resource: &str) -> Result<Option<Credential>, StoreError> {
         let all = match &self.place {
-            Place::Keychain => super::keychain::list(false).map_err(io::Error::other)?,
+            Place::Keychain => super::keychain::list(false)?,
             _ => self.list()?,
         };
         Ok(all.into_iter().rev().find(|c| c.resource == resource))
     }
 
     /// Keeps `credential`, replacing the one of the same issuer and resource.
-    pub fn save(&self, credential: Credential) -> io::Result<()> {
+    pub fn save(&self, credential: Credential) -> Result<(), StoreError> {
         if self.place == Place::Keychain {
-            return super::keychain::save(credential).map_err(io::Error::other);
+            return Ok(super::keychain::save(credential)?);
         }
-        self.change(|all| {
+        Ok(self.change(|all| {
             all.retain(|c| !(c.issuer == credential.issuer && c.resource == credential.resource));
             all.push(credential);
-        })
+        })?)
     }
 
     /// Forgets the credentials of `resource`, or all of them; returns those forgotten.
-    pub fn remove(&self, resource: Option<&str>) -> io::Result<Vec<Credential>> {
+    pub fn remove(&self, resource: Option<&str>) -> Result<Vec<Credential>, StoreError> {
         if self.place == Place::Keychain {
-            return super::keychain::remove(resource.map(str::to_owned)).map_err(io::Error::other);
+            return Ok(super::keychain::remove(resource.map(str::to_owned))?);
         }
         let mut removed = Vec::new();
         self.change(|all| {

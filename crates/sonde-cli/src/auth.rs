@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::json;
-use sonde_core::auth::{Authorizer, Browser, CredentialStore};
+use sonde_core::auth::{Authorizer, Browser, CredentialStore, StoreError};
 
 use crate::exit::{FAILED, OK};
 
@@ -99,7 +99,8 @@ pub fn logout(url: Option<&str>) -> i32 {
     // Credentials are kept under the URL as Sonde spells it (`http://host/` for `http://host`).
     let url = url.map(|u| url::Url::parse(u).map_or_else(|_| u.to_owned(), String::from));
     let url = url.as_deref();
-    let result = CredentialStore::default_location().and_then(|store| store.remove(url));
+    let result =
+        CredentialStore::default_location().map_err(StoreError::from).and_then(|store| store.remove(url));
     match result {
         Ok(gone) if gone.is_empty() => {
             errln!("sonde: no credentials kept{}", url.map(|u| format!(" for {u}")).unwrap_or_default());
