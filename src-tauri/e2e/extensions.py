@@ -74,6 +74,10 @@ def install(check, driver, wait, shot, h):
             assert "Research Report: tides" in report.text, report.text
             assert "Cancel task" not in detail.text, "an ended task offers Cancel"
             shot("task-completed")
+            # The call's banner in the Tools panel says so too, not the status it was created with.
+            driver.find_element(By.XPATH, tab.format("Tools")).click()
+            wait.until(lambda d: d.find_element(By.XPATH, "//p[contains(., 'runs this call as task')][@data-task-status='completed']"))
+            driver.find_element(By.XPATH, tab.format("Tasks")).click()
             # The wire log has the polls and the result that ended them.
             h["set_filter"](f"method:tasks/result dir:out {task_id}")
             wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tasks/result #')]]"))

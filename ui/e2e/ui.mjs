@@ -212,6 +212,10 @@ try {
     await dialog.getByRole("button", { name: "Accept" }).click();
     await detail.locator(".task-status[data-status='completed']").waitFor({ timeout: 20_000 });
     await detail.getByLabel("Tool result").getByText("Report on python (historical)").waitFor(T);
+    // The call's banner in the Tools panel follows the task too: it no longer says working.
+    await page.getByRole("tab", { name: "Tools" }).click();
+    await page.locator(".tool-call [data-task-status='completed']").getByText("(completed)").waitFor(T);
+    await page.getByRole("tab", { name: "Tasks" }).click();
     await page.getByLabel("Filter the log").fill("method:tasks/update");
     await page.locator(".rows .row", { hasText: "tasks/update" }).first().waitFor(T);
 

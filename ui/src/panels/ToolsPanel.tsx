@@ -11,6 +11,7 @@ import {
   type ConnectionState,
   type LinksRequired,
   type ServerDescription,
+  type TaskStatus,
   type ToolView,
 } from "../ipc";
 import { reasonOf, stateText } from "../connections/lines";
@@ -22,6 +23,7 @@ import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
 import { useListChanges } from "./useListChanges";
 import { Stopped } from "./line";
+import { statusText, useTasks } from "../tasks/tasks";
 
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
 type Tool = ToolView & { at: number };
@@ -144,6 +146,8 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
+  // The connection the shown outcome came from (a task is followed on it).
+  const [outcomeConn, setOutcomeConn] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Why the latest attempt was not sent (the form's problems, JSON that does not parse): what is
   // shown below it is then the previous call's, and says so.
@@ -208,6 +212,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     setRunning(true);
     try {
       setOutcome(await backend.toolCall(conn, tool.raw, callArgs, (p) => setProgress(p as never)));
+      setOutcomeConn(conn);
     } catch (e) {
       setError(errorText(e));
       if (isBackendError(e) && e.code === "server_gone") setDied({ conn, args: callArgs });
@@ -327,10 +332,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
             />
           )}
           {outcome?.task && (
-            <p className="banner" role="status">
-              The server runs this call as task <code>{outcome.task.taskId}</code> ({outcome.task.status}). Sonde
-              follows it to its result in the Tasks panel (View menu).
-            </p>
+            <TaskBanner conn={outcomeConn ?? target.conn} taskId={outcome.task.taskId} created={outcome.task.status} />
           )}
           {outcome && !outcome.task && (
             <ErrorBoundary name="result view">
@@ -346,3 +348,16 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
 /** A progress notification in words: its message, or how far of how much. */
 const stepOf = (p: { progress: number; total?: number; message?: string }) =>
   p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ""}`;
+
+/** A call that became a task, with the task's status as the core follows it now (the Tasks
+ * panel's), not the status it had when it was created. */
+function TaskBanner({ conn, taskId, created }: { conn: number; taskId: string; created: TaskStatus }) {
+  const { tasks } = useTasks(conn);
+  const status = tasks.find((t) => t.task.taskId === taskId)?.task.status ?? created;
+  return (
+    <p className="banner" role="status" data-task-status={status}>
+      The server runs this call as task <code>{taskId}</code> ({statusText(status)}). Sonde follows it to its result in
+      the Tasks panel (View menu).
+    </p>
+  );
+}
