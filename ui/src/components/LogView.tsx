@@ -10,8 +10,8 @@ import { useFilterView } from "../log/filter";
 import {
   GLYPH,
   entryBytes,
-  formatClock,
-  formatMs,
+  formatDuration,
+  formatTimeOfDay,
   formatSize,
   formatStarted,
   prettyJson,
@@ -316,7 +316,9 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
                 >
                   {e ? (
                     <>
-                      <span className="c-ms">{formatClock(e.ms)}</span>
+                      <span className="c-ms" title={`${formatDuration(e.ms)} after the session started`}>
+                        {formatTimeOfDay(e.time)}
+                      </span>
                       <ConnLabel conn={Number(e.conn)} labels={labels} />
                       <span className="c-dir">{GLYPH[e.dir]}</span>
                       <span className="c-kind" title={e.kind}>
@@ -331,7 +333,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
                         {summaryOf(e)}
                       </span>
                       <span className="c-size">{formatSize(sizeOf(e))}</span>
-                      <span className="c-lat">{e.latency_ms != null ? formatMs(e.latency_ms) : ""}</span>
+                      <span className="c-lat">{e.latency_ms != null ? formatDuration(e.latency_ms) : ""}</span>
                     </>
                   ) : (
                     <span className="muted">…</span>
@@ -455,7 +457,7 @@ function Detail({
         </ul>
       )}
       {entry.http && <HttpDetail http={entry.http} />}
-      {entry.latency_ms != null && <p className="muted">latency {formatMs(entry.latency_ms)}</p>}
+      {entry.latency_ms != null && <p className="muted">latency {formatDuration(entry.latency_ms)}</p>}
       <h4>{BYTES_HEADING[entry.dir] ?? "Bytes"}</h4>
       {cut && (
         <p className="muted" role="note">

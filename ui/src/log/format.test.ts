@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClock, formatMs, formatSize, showBytes, summaryOf } from "./format";
+import { formatDuration, formatSize, formatTimeOfDay, showBytes, summaryOf } from "./format";
 import type { Entry } from "../ipc/bindings";
 
 describe("formatting", () => {
@@ -32,14 +32,26 @@ describe("formatting", () => {
     for (let i = 0; i < n; i++) mixed.set([0xc3, 0xa9, 0xfe], 3 * i);
     expect(showBytes(mixed)).toBe("é\\xfe".repeat(n));
   });
-  it("formats times and sizes", () => {
-    expect(formatMs(12.34)).toBe("12.3 ms");
-    expect(formatMs(12345)).toBe("12.345 s");
+  it("formats durations, times of day and sizes as the contracts write them", () => {
+    // (milliseconds, words): 0.4 ms, 12 ms, 1.25 s, 2 min 5 s.
+    const durations: [number, string][] = [
+      [0.4, "0.4 ms"],
+      [9.94, "9.9 ms"],
+      [12.34, "12 ms"],
+      [999.4, "999 ms"],
+      [999.6, "1.00 s"],
+      [1250, "1.25 s"],
+      [5006.2, "5.01 s"],
+      [59_994, "59.99 s"],
+      [59_996, "1 min 0 s"],
+      [125_000, "2 min 5 s"],
+      [3_600_000 + 125_000, "1 h 2 min"],
+    ];
+    for (const [ms, words] of durations) expect(formatDuration(ms), `${ms}`).toBe(words);
+    const at = new Date(2026, 11, 2, 3, 57, 2, 5);
+    expect(formatTimeOfDay(at.toISOString())).toBe("03:57:02.005");
+    expect(formatTimeOfDay("not a time")).toBe("not a time");
     expect(formatSize(2048)).toBe("2.0 KiB");
-    // The time column reads in one unit whatever the size.
-    expect(formatClock(6075.2)).toBe("6.075 s");
-    expect(formatClock(18352)).toBe("18.352 s");
-    expect(formatClock(12.3)).toBe("0.012 s");
   });
   it("summarises messages by method and id", () => {
     const e = { summary: { type: "request", method: "tools/call", id: "3" } } as unknown as Entry;

@@ -3,19 +3,34 @@ import type { Entry, SessionInfo_Serialize as SessionInfo } from "../ipc/binding
 
 export const GLYPH: Record<string, string> = { out: ">", in: "<", meta: "*" };
 
-export function formatMs(ms: number): string {
-  return ms < 10_000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(3)} s`;
+// Times as the contracts write them, the window's one formatter: a time of day as local
+// `HH:MM:SS.mmm`, a duration as `0.4 ms`, `12 ms`, `1.25 s`, `2 min 5 s`.
+
+/** A duration in milliseconds: tenths under 10 ms, whole milliseconds under a second,
+ * hundredths of a second under a minute, then minutes and seconds (hours and minutes past an hour). */
+export function formatDuration(ms: number): string {
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  if (ms < 59_995) return `${(ms / 1000).toFixed(2)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** A moment (ISO 8601) as the local time of day, `HH:MM:SS.mmm`; text that does not parse is
+ * shown as written, so the window never shows a time it made up. */
+export function formatTimeOfDay(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
 }
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-/** A time since the session started, always in seconds, so the column reads down evenly. */
-export function formatClock(ms: number): string {
-  return `${(ms / 1000).toFixed(3)} s`;
 }
 
 /** When a session started, in the person's time zone: `2026-11-30 14:03:12`. */

@@ -4,6 +4,7 @@
 import { useState } from "react";
 import type { ConnectionState, Notice } from "../ipc";
 import { useNotices } from "./notices";
+import { formatTimeOfDay } from "../log/format";
 
 const KINDS: { kind: Notice["what"]["kind"]; label: string }[] = [
   { kind: "log", label: "Log messages" },
@@ -63,7 +64,7 @@ export function NotificationsPanel({ line }: { line: ConnectionState }) {
       <ul className="notices" aria-label="Notifications">
         {shown.map((n) => (
           <li key={`${n.conn}-${n.seq}`} className={`notice-row kind-${n.what.kind}`}>
-            <span className="muted">{new Date(n.time).toLocaleTimeString()}</span>
+            <span className="muted">{formatTimeOfDay(n.time)}</span>
             {allServers && <span className="badge">#{n.conn}</span>}
             <Said notice={n} />
           </li>

@@ -12,6 +12,7 @@ import { ContentsView, bytes } from "./ContentsView";
 import { declares, NotReady, Stopped, str, useLine, type LineView } from "./line";
 import { useResourceRequest } from "./navigate";
 import { useListChanges } from "./useListChanges";
+import { formatTimeOfDay } from "../log/format";
 
 type Chosen =
   | { kind: "resource"; item: JsonValue }
@@ -270,7 +271,7 @@ function Reader({
         <ul className="updates" aria-label="Updates">
           {updates.map((u) => (
             <li key={u.seq}>
-              {new Date(u.time).toLocaleTimeString()} {u.method} (read again)
+              {formatTimeOfDay(u.time)} {u.method} (read again)
             </li>
           ))}
         </ul>

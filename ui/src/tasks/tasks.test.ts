@@ -44,10 +44,10 @@ describe("tasks", () => {
     expect(statusText("input_required")).toBe("needs input");
     expect(timeText(null)).toBe("not said");
     expect(timeText("yesterday-ish")).toBe("yesterday-ish");
-    expect(timeText("2025-11-25T10:30:00Z")).toMatch(/^\d\d:\d\d:00$/);
+    expect(timeText("2025-11-25T10:30:00.250Z")).toMatch(/^\d\d:\d\d:00\.250$/);
     expect(durationText(null)).toBe("not said");
     expect(durationText(250)).toBe("250 ms");
-    expect(durationText(1500)).toBe("1.5 s");
-    expect(durationText(300_000)).toBe("5 min");
+    expect(durationText(1500)).toBe("1.50 s");
+    expect(durationText(300_000)).toBe("5 min 0 s");
   });
 });

@@ -3,6 +3,7 @@
 // the tasks became known. Status, result and errors are the core's; this only keeps and words them.
 import { useEffect, useState } from "react";
 import { backend, errorText, type TaskStatus, type TaskView } from "../ipc";
+import { formatDuration, formatTimeOfDay } from "../log/format";
 
 /** `tasks` with `view` applied: each task keeps the newest version it has heard. */
 export function applyTask(tasks: readonly TaskView[], view: TaskView): readonly TaskView[] {
@@ -50,15 +51,10 @@ export function statusText(status: TaskStatus): string {
 /** A time the server wrote (ISO 8601) as the local time of day, or as written when it does not
  * parse: the window never shows a time it made up. */
 export function timeText(iso: string | null): string {
-  if (iso === null) return "not said";
-  const at = new Date(iso);
-  return Number.isNaN(at.getTime()) ? iso : at.toLocaleTimeString([], { hour12: false });
+  return iso === null ? "not said" : formatTimeOfDay(iso);
 }
 
 /** A duration in milliseconds as a person reads it. */
 export function durationText(ms: number | null): string {
-  if (ms === null) return "not said";
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  return `${Math.round(ms / 60_000)} min`;
+  return ms === null ? "not said" : formatDuration(ms);
 }
