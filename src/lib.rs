@@ -80,4 +80,4 @@ pub use servers::{Imported, SavedServer, ServerStore, Servers, ServersError};
 
 // Authorization with HTTP servers.
 pub use auth::progress::Flow;
-pub use auth::{Authorizer, Browser, CredentialStore, CredentialView, StoreError};
+pub use auth::{AuthError, Authorizer, Browser, CredentialStore, CredentialView, StoreError};

@@ -6,14 +6,14 @@
 
 use std::sync::Arc;
 
-use sonde_core::{Authorizer, Browser, CredentialStore};
+use sonde_core::{AuthError, Authorizer, Browser, CredentialStore};
 
 /// The system browser, through the opener plugin. A browser that does not start leaves the
 /// flow waiting: the window shows the URL, to open again or copy.
 pub struct SystemBrowser;
 
 impl Browser for SystemBrowser {
-    fn open(&self, url: &url::Url) -> std::result::Result<(), String> {
+    fn open(&self, url: &url::Url) -> std::result::Result<(), AuthError> {
         if let Err(e) = tauri_plugin_opener::open_url(url.as_str(), None::<&str>) {
             tracing::warn!("the system browser could not be started for an authorization: {e}");
         }

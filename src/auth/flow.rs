@@ -15,6 +15,7 @@ use url::Url;
 
 use super::credential::Credential;
 use super::discovery::{authorization_server_metadata_urls, resource_metadata_urls, Challenge};
+use super::error::AuthError;
 use super::issuer::{check_metadata_issuer, check_response_iss};
 use super::loopback::{self, Loopback};
 use super::metadata::{ResourceMetadata, ServerMetadata};
@@ -41,7 +42,7 @@ pub async fn run(
     settings: &Settings,
     server: &Url,
     trigger: Trigger,
-) -> Result<Credential, String> {
+) -> Result<Credential, AuthError> {
     if let (false, Some(held)) = (trigger.step_up, &trigger.held) {
         if let Some(refresh_token) = &held.refresh_token {
             rec.step(Step::Refresh);
@@ -49,7 +50,7 @@ pub async fn run(
                 Ok(fresh) => return Ok(fresh),
                 Err(why) => {
                     rec.note(Step::Refresh, format!("{why}; authorizing again"));
-                    rec.failed(&why);
+                    rec.failed(&why.to_string());
                 }
             }
         }
@@ -129,11 +130,11 @@ pub async fn run(
     let params = loopback.wait(&state, loopback::LIMIT).await?;
     let iss = params.get("iss").map(String::as_str);
     if let Some(error) = params.get("error") {
-        let description = params.get("error_description").map(|d| format!(": {d}")).unwrap_or_default();
-        return Err(format!("the authorization server refused the authorization: {error}{description}"));
+        let description = params.get("error_description").cloned();
+        return Err(AuthError::Refused { error: error.clone(), description });
     }
     check_response_iss(&issuer, iss, meta.authorization_response_iss_parameter_supported)?;
-    let code = params.get("code").ok_or("the redirect carries no authorization code")?;
+    let code = params.get("code").ok_or(AuthError::NoCode)?;
     rec.note(
         Step::Authorization,
         format!(
@@ -152,14 +153,14 @@ pub async fn run(
 }
 
 /// Refreshes `held`, keeping its refresh token when the response has none.
-async fn refresh(rec: &Recorder, held: &Credential, refresh_token: &str) -> Result<Credential, String> {
-    let endpoint = Url::parse(&held.token_endpoint).map_err(|e| format!("token endpoint: {e}"))?;
+async fn refresh(rec: &Recorder, held: &Credential, refresh_token: &str) -> Result<Credential, AuthError> {
+    let endpoint = Url::parse(&held.token_endpoint).map_err(AuthError::KeptTokenEndpoint)?;
     let client = Client {
         id: held.client_id.clone(),
         secret: held.client_secret.clone(),
         auth_method: held.auth_method.clone(),
     };
-    let server = Url::parse(&held.resource).map_err(|e| e.to_string())?;
+    let server = Url::parse(&held.resource).map_err(AuthError::KeptResource)?;
     let tokens = token::refresh(rec, &endpoint, &client, refresh_token, &canonical(&server)).await?;
     rec.note(Step::Refresh, "refreshed the access token");
     Ok(credential(
@@ -202,14 +203,14 @@ async fn discover_resource(
     rec: &Recorder,
     server: &Url,
     challenge: Option<&Challenge>,
-) -> Result<(ResourceMetadata, String), String> {
+) -> Result<(ResourceMetadata, String), AuthError> {
     for url in resource_metadata_urls(server, challenge) {
         let response = rec.get(Step::Discovery, &url).await?;
         if !response.ok() {
             continue;
         }
         let meta: ResourceMetadata = serde_json::from_slice(&response.body)
-            .map_err(|e| format!("the protected-resource metadata at {url} is not valid: {e}"))?;
+            .map_err(|error| AuthError::ResourceMetadata { url: url.clone(), error })?;
         let resource = match &meta.resource {
             Some(named) => {
                 check_resource(server, named)?;
@@ -223,7 +224,7 @@ async fn discover_resource(
 }
 
 /// RFC 9728 §3.3: the metadata must be for this server (or a resource containing it).
-fn check_resource(server: &Url, named: &str) -> Result<(), String> {
+fn check_resource(server: &Url, named: &str) -> Result<(), AuthError> {
     let ours = canonical(server);
     let same_origin = Url::parse(named).is_ok_and(|n| n.origin() == server.origin());
     // A prefix by whole path segments: `/api` contains `/api/mcp`, not `/apix`.
@@ -232,15 +233,13 @@ fn check_resource(server: &Url, named: &str) -> Result<(), String> {
     if same_origin && prefix {
         Ok(())
     } else {
-        Err(format!(
-            "the protected-resource metadata is for \"{named}\", not for \"{ours}\", which Sonde connected to; refusing it (RFC 9728 §3.3)"
-        ))
+        Err(AuthError::OtherResource { named: named.to_owned(), ours })
     }
 }
 
-async fn discover_server(rec: &Recorder, issuer: &str) -> Result<ServerMetadata, String> {
+async fn discover_server(rec: &Recorder, issuer: &str) -> Result<ServerMetadata, AuthError> {
     let issuer_url =
-        Url::parse(issuer).map_err(|e| format!("the authorization server {issuer:?} is not a URL: {e}"))?;
+        Url::parse(issuer).map_err(|error| AuthError::IssuerNotUrl { issuer: issuer.to_owned(), error })?;
     let mut tried = Vec::new();
     for url in authorization_server_metadata_urls(&issuer_url) {
         let response = rec.get(Step::Discovery, &url).await?;
@@ -249,17 +248,16 @@ async fn discover_server(rec: &Recorder, issuer: &str) -> Result<ServerMetadata,
             continue;
         }
         let meta: ServerMetadata = serde_json::from_slice(&response.body)
-            .map_err(|e| format!("the authorization-server metadata at {url} is not valid: {e}"))?;
+            .map_err(|error| AuthError::ServerMetadata { url: url.clone(), error })?;
         check_metadata_issuer(issuer, meta.issuer.as_deref())?;
         return Ok(meta);
     }
-    Err(format!("found no authorization-server metadata for {issuer}; tried {}", tried.join(", ")))
+    Err(AuthError::NoServerMetadata { issuer: issuer.to_owned(), tried })
 }
 
-fn endpoint(value: &Option<String>, name: &str) -> Result<Url, String> {
-    let text =
-        value.as_deref().ok_or_else(|| format!("the authorization server's metadata has no {name}"))?;
-    Url::parse(text).map_err(|e| format!("{name} {text:?} is not a URL: {e}"))
+fn endpoint(value: &Option<String>, name: &'static str) -> Result<Url, AuthError> {
+    let text = value.as_deref().ok_or(AuthError::NoEndpoint(name))?;
+    Url::parse(text).map_err(|error| AuthError::EndpointNotUrl { name, text: text.to_owned(), error })
 }
 
 /// The server's canonical URI (RFC 8707 as MCP uses it): its URL without a fragment.
@@ -284,7 +282,7 @@ mod tests {
         let server = Url::parse("https://mcp.example/api/mcp").unwrap();
         assert!(check_resource(&server, "https://mcp.example/api/mcp").is_ok());
         assert!(check_resource(&server, "https://mcp.example/").is_ok());
-        let err = check_resource(&server, "https://evil.example/api/mcp").unwrap_err();
+        let err = check_resource(&server, "https://evil.example/api/mcp").unwrap_err().to_string();
         assert!(
             err.contains("https://evil.example/api/mcp") && err.contains("https://mcp.example/api/mcp"),
             "{err}"

@@ -6,18 +6,18 @@
 //! Owns: that request. Refuses: pages that ask for anything (a login form stays unanswered and
 //! the flow runs into the listener's limit).
 
-use super::Browser;
+use super::{AuthError, Browser};
 
 pub struct Follow;
 
 impl Browser for Follow {
-    fn open(&self, url: &url::Url) -> Result<(), String> {
+    fn open(&self, url: &url::Url) -> Result<(), AuthError> {
         let url = url.clone();
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(10))
             .build()
-            .map_err(|e| format!("could not build the HTTP client: {e}"))?;
+            .map_err(|e| AuthError::Browser(format!("could not build the HTTP client: {e}")))?;
         // The listener answers the last redirect; the flow waits there, not here.
         tokio::spawn(async move {
             let _ = client.get(url).send().await;

@@ -7,17 +7,16 @@
 //! Owns: the two comparisons and the words of their refusals, which name both values.
 //! Refuses: fetching metadata and reading redirects.
 
+use super::error::AuthError;
+
 /// Whether metadata fetched for `expected` may be used: its `issuer` must be `expected`, exactly.
-pub fn check_metadata_issuer(expected: &str, issuer: Option<&str>) -> Result<(), String> {
+pub fn check_metadata_issuer(expected: &str, issuer: Option<&str>) -> Result<(), AuthError> {
     match issuer {
         Some(issuer) if issuer == expected => Ok(()),
-        Some(issuer) => Err(format!(
-            "the authorization server's metadata names issuer \"{issuer}\", but it was fetched for \
-             \"{expected}\"; refusing it (RFC 8414 §3.3)"
-        )),
-        None => Err(format!(
-            "the authorization server's metadata fetched for \"{expected}\" names no issuer; refusing it"
-        )),
+        Some(issuer) => {
+            Err(AuthError::OtherIssuer { expected: expected.to_owned(), named: issuer.to_owned() })
+        }
+        None => Err(AuthError::NoIssuer { expected: expected.to_owned() }),
     }
 }
 
@@ -25,17 +24,11 @@ pub fn check_metadata_issuer(expected: &str, issuer: Option<&str>) -> Result<(),
 /// client recorded, and whether the server's metadata advertised
 /// `authorization_response_iss_parameter_supported`. An `iss` is compared whenever present,
 /// advertised or not; a missing one is refused only when it was advertised.
-pub fn check_response_iss(recorded: &str, iss: Option<&str>, advertised: bool) -> Result<(), String> {
+pub fn check_response_iss(recorded: &str, iss: Option<&str>, advertised: bool) -> Result<(), AuthError> {
     match iss {
         Some(iss) if iss == recorded => Ok(()),
-        Some(iss) => Err(format!(
-            "the authorization response came from issuer \"{iss}\", not \"{recorded}\", which the \
-             request went to; refusing it (RFC 9207)"
-        )),
-        None if advertised => Err(format!(
-            "\"{recorded}\" says it sends `iss` in authorization responses, and this one has none; \
-             refusing it (RFC 9207)"
-        )),
+        Some(iss) => Err(AuthError::OtherIss { iss: iss.to_owned(), recorded: recorded.to_owned() }),
+        None if advertised => Err(AuthError::NoIss { recorded: recorded.to_owned() }),
         None => Ok(()),
     }
 }
@@ -47,8 +40,9 @@ mod tests {
     #[test]
     fn metadata_must_name_the_issuer_it_was_fetched_for_exactly() {
         assert!(check_metadata_issuer("https://as.example/t1", Some("https://as.example/t1")).is_ok());
-        let err =
-            check_metadata_issuer("https://as.example/t1", Some("https://evil.example/t1")).unwrap_err();
+        let err = check_metadata_issuer("https://as.example/t1", Some("https://evil.example/t1"))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("https://evil.example/t1") && err.contains("https://as.example/t1"), "{err}");
         // A trailing slash is a different string.
         assert!(check_metadata_issuer("https://as.example", Some("https://as.example/")).is_err());
@@ -65,7 +59,7 @@ mod tests {
         assert!(check_response_iss(recorded, Some("https://other.example"), false).is_err());
         // No normalisation: case, a trailing slash or a default port make another issuer.
         for near in ["https://AS.example", "https://as.example/", "https://as.example:443"] {
-            let err = check_response_iss(recorded, Some(near), true).unwrap_err();
+            let err = check_response_iss(recorded, Some(near), true).unwrap_err().to_string();
             assert!(err.contains(near) && err.contains(recorded), "{err}");
         }
     }

@@ -13,6 +13,8 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
+use super::error::AuthError;
+
 /// How long the browser step may take before the flow gives up.
 pub const LIMIT: Duration = Duration::from_secs(300);
 const PATH: &str = "/callback";
@@ -25,11 +27,9 @@ pub struct Loopback {
 }
 
 impl Loopback {
-    pub async fn bind() -> Result<Loopback, String> {
-        let listener = TcpListener::bind(("127.0.0.1", 0))
-            .await
-            .map_err(|e| format!("could not open the loopback listener for the redirect: {e}"))?;
-        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    pub async fn bind() -> Result<Loopback, AuthError> {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await.map_err(AuthError::Loopback)?;
+        let port = listener.local_addr().map_err(AuthError::LoopbackAddress)?.port();
         Ok(Loopback { listener, redirect_uri: format!("http://127.0.0.1:{port}{PATH}") })
     }
 
@@ -40,7 +40,7 @@ impl Loopback {
 
     /// Waits for the redirect that carries `state`, at most `limit`; returns its query
     /// parameters. The listener closes when this returns (it is consumed).
-    pub async fn wait(self, state: &str, limit: Duration) -> Result<HashMap<String, String>, String> {
+    pub async fn wait(self, state: &str, limit: Duration) -> Result<HashMap<String, String>, AuthError> {
         let wait = async {
             loop {
                 let Ok((stream, _)) = self.listener.accept().await else { continue };
@@ -49,12 +49,9 @@ impl Loopback {
                 }
             }
         };
-        tokio::time::timeout(limit, wait).await.map_err(|_| {
-            format!(
-                "no redirect reached {} within {} minutes; the authorization was not finished in the browser",
-                self.redirect_uri,
-                limit.as_secs() / 60
-            )
+        tokio::time::timeout(limit, wait).await.map_err(|_| AuthError::NoRedirect {
+            redirect_uri: self.redirect_uri.clone(),
+            minutes: limit.as_secs() / 60,
         })
     }
 }
@@ -138,6 +135,7 @@ mod tests {
     async fn the_wait_has_a_limit() {
         let loopback = Loopback::bind().await.unwrap();
         let err = loopback.wait("s", Duration::from_millis(50)).await.unwrap_err();
-        assert!(err.contains("no redirect reached"), "{err}");
+        assert!(matches!(err, AuthError::NoRedirect { .. }), "{err}");
+        assert!(err.to_string().starts_with("no redirect reached"), "{err}");
     }
 }

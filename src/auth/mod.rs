@@ -4,13 +4,15 @@
 //! registration, the browser step on a loopback listener, tokens and their refresh, and keeping
 //! credentials between runs.
 //!
-//! Owns: the flow (`flow`) and its rules as pure functions, each testable without a network.
+//! Owns: the flow (`flow`) and its rules as pure functions, each testable without a network,
+//! and why a flow fails ([`AuthError`]) or credentials cannot be kept ([`StoreError`]).
 //! Refuses: opening a browser (a front end supplies a [`Browser`]), the MCP requests themselves
 //! (the HTTP loop holds them while a flow runs and sends them again with the token), and any
 //! other grant than the authorization code with PKCE.
 
 pub mod credential;
 pub mod discovery;
+pub mod error;
 pub mod flow;
 pub mod follow;
 pub mod issuer;
@@ -29,14 +31,16 @@ pub mod token;
 use std::sync::Arc;
 
 pub use credential::{Credential, CredentialView};
+pub use error::AuthError;
 pub use store::{CredentialStore, StoreError};
 
 pub use crate::transport::OAuthSettings as Settings;
 
 /// Shows the person an authorization URL: opens the system browser, prints it, or (the
-/// conformance client) follows it without a person.
+/// conformance client) follows it without a person. An error ([`AuthError::Browser`], in the
+/// front end's words) ends the flow.
 pub trait Browser: Send + Sync {
-    fn open(&self, url: &url::Url) -> Result<(), String>;
+    fn open(&self, url: &url::Url) -> Result<(), AuthError>;
 }
 
 /// What a front end gives the core so its HTTP connections can authorize, and where it sees

@@ -8,6 +8,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use ring::rand::{SecureRandom, SystemRandom};
 
+use super::error::AuthError;
+
 /// A verifier and the challenge sent in its place.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Pkce {
@@ -47,17 +49,11 @@ impl Default for Pkce {
 
 /// Whether the authorization server's `code_challenge_methods_supported` allows going on: it
 /// must be there and list `S256`.
-pub fn check_s256(methods: Option<&[String]>) -> Result<(), String> {
+pub fn check_s256(methods: Option<&[String]>) -> Result<(), AuthError> {
     match methods {
         Some(methods) if methods.iter().any(|m| m == "S256") => Ok(()),
-        Some(methods) => Err(format!(
-            "the authorization server supports PKCE with {} only, not S256, which MCP requires; \
-             not authorizing",
-            methods.join(", ")
-        )),
-        None => Err("the authorization server's metadata has no code_challenge_methods_supported, so it \
-                     may not support PKCE, which MCP requires; not authorizing"
-            .to_owned()),
+        Some(methods) => Err(AuthError::NoS256(methods.to_vec())),
+        None => Err(AuthError::NoPkce),
     }
 }
 
@@ -84,7 +80,7 @@ mod tests {
     #[test]
     fn s256_must_be_advertised() {
         assert!(check_s256(Some(&["plain".into(), "S256".into()])).is_ok());
-        assert!(check_s256(Some(&["plain".into()])).unwrap_err().contains("plain only"));
+        assert!(check_s256(Some(&["plain".into()])).unwrap_err().to_string().contains("plain only"));
         assert!(check_s256(None).is_err());
     }
 }

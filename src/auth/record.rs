@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::error::AuthError;
 use super::progress::Flows;
 pub use super::progress::Step;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
@@ -82,7 +83,7 @@ impl Recorder {
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
     }
 
-    pub async fn get(&self, step: Step, url: &url::Url) -> Result<Response, String> {
+    pub async fn get(&self, step: Step, url: &url::Url) -> Result<Response, AuthError> {
         self.send(step, reqwest::Method::GET, url, vec![("Accept".into(), "application/json".into())], None)
             .await
     }
@@ -95,7 +96,7 @@ impl Recorder {
         content_type: &str,
         mut headers: Vec<(String, String)>,
         body: Vec<u8>,
-    ) -> Result<Response, String> {
+    ) -> Result<Response, AuthError> {
         headers.push(("Content-Type".into(), content_type.into()));
         headers.push(("Accept".into(), "application/json".into()));
         self.send(step, reqwest::Method::POST, url, headers, Some(body)).await
@@ -108,7 +109,7 @@ impl Recorder {
         url: &url::Url,
         headers: Vec<(String, String)>,
         body: Option<Vec<u8>>,
-    ) -> Result<Response, String> {
+    ) -> Result<Response, AuthError> {
         let ex = self.exchanges.fetch_add(1, Ordering::Relaxed);
         let shown_url = super::redact::url(url);
         let mut out = Entry::new(self.conn, Kind::Http, Direction::Out)
@@ -136,7 +137,7 @@ impl Recorder {
             let mut entry = Entry::new(self.conn, Kind::Http, Direction::In).with_detail(detail.clone());
             entry.http = Some(HttpInfo { exchange: ex, ..HttpInfo::default() });
             self.log.append(entry);
-            format!("{method} {shown_url} failed: {why}")
+            AuthError::Exchange { method: method.to_string(), url: shown_url.clone(), why }
         };
         let response = request.send().await.map_err(|e| failed(error_chain(&e)))?;
         let status = response.status().as_u16();

@@ -10,6 +10,7 @@
 use serde::Deserialize;
 use serde_json::json;
 
+use super::error::AuthError;
 use super::metadata::ServerMetadata;
 use super::record::{Recorder, Step};
 use super::Settings;
@@ -48,7 +49,7 @@ pub async fn choose(
     redirect_uri: &str,
     scope: Option<&str>,
     known: Option<Client>,
-) -> Result<Client, String> {
+) -> Result<Client, AuthError> {
     if let Some(id) = &settings.client_id {
         rec.note(Step::Registration, format!("using the pre-registered client {id}"));
         let secret = settings.client_secret.clone();
@@ -72,16 +73,13 @@ pub async fn choose(
         );
     }
     let Some(endpoint) = &metadata.registration_endpoint else {
-        return Err(format!(
-            "{} supports neither dynamic client registration nor{} client metadata documents, so Sonde \
-             needs a client registered there: give its client id (and secret, if it has one): \
-             --client-id and --client-secret in the CLI, the server's OAuth client in the window",
-            metadata.issuer.as_deref().unwrap_or("the authorization server"),
-            if settings.client_metadata_url.is_some() { "" } else { " (without a metadata document URL)" },
-        ));
+        return Err(AuthError::NoClient {
+            issuer: metadata.issuer.clone(),
+            metadata_url: settings.client_metadata_url.is_some(),
+        });
     };
-    let endpoint =
-        url::Url::parse(endpoint).map_err(|e| format!("registration_endpoint {endpoint:?}: {e}"))?;
+    let endpoint = url::Url::parse(endpoint)
+        .map_err(|error| AuthError::RegistrationEndpoint { endpoint: endpoint.clone(), error })?;
     register(rec, &endpoint, metadata, redirect_uri, scope).await
 }
 
@@ -92,7 +90,7 @@ async fn register(
     metadata: &ServerMetadata,
     redirect_uri: &str,
     scope: Option<&str>,
-) -> Result<Client, String> {
+) -> Result<Client, AuthError> {
     // A public client when the server takes one; else the secret method it supports.
     let supported = metadata.token_endpoint_auth_methods_supported.as_deref();
     let asked = match supported {
@@ -113,11 +111,7 @@ async fn register(
     let body = serde_json::to_vec(&request).expect("serializes");
     let response = rec.post(Step::Registration, endpoint, "application/json", Vec::new(), body).await?;
     if !response.ok() {
-        return Err(format!(
-            "client registration was refused (HTTP {}): {}",
-            response.status,
-            response.excerpt()
-        ));
+        return Err(AuthError::RegistrationRefused { status: response.status, excerpt: response.excerpt() });
     }
     #[derive(Deserialize)]
     struct Registered {
@@ -128,7 +122,7 @@ async fn register(
         token_endpoint_auth_method: Option<String>,
     }
     let registered: Registered = serde_json::from_slice(&response.body)
-        .map_err(|e| format!("the registration response has no client id: {e}: {}", response.excerpt()))?;
+        .map_err(|error| AuthError::NoClientId { error, excerpt: response.excerpt() })?;
     let auth_method = registered
         .token_endpoint_auth_method
         .unwrap_or_else(|| auth_method(registered.client_secret.is_some(), metadata));

@@ -10,6 +10,8 @@
 //!
 //! Owns: those choices. Refuses: deciding what a scope means.
 
+use super::error::AuthError;
+
 /// How many times one request may send the person to authorize before Sonde gives up (the
 /// conformance suite's `auth/scope-retry-limit` allows three).
 pub const MAX_AUTHORIZATIONS: u32 = 3;
@@ -59,11 +61,9 @@ pub struct Attempts(u32);
 
 impl Attempts {
     /// Takes one more attempt, or says why there is none left.
-    pub fn take(&mut self) -> Result<u32, String> {
+    pub fn take(&mut self) -> Result<u32, AuthError> {
         if self.0 >= MAX_AUTHORIZATIONS {
-            return Err(format!(
-                "the server still refuses after {MAX_AUTHORIZATIONS} authorizations; giving up rather than asking again"
-            ));
+            return Err(AuthError::TooManyAuthorizations(MAX_AUTHORIZATIONS));
         }
         self.0 += 1;
         Ok(self.0)
@@ -133,8 +133,10 @@ mod tests {
     fn step_up_stops_after_the_bound() {
         let mut attempts = Attempts::default();
         for n in 1..=MAX_AUTHORIZATIONS {
-            assert_eq!(attempts.take(), Ok(n));
+            assert_eq!(attempts.take().ok(), Some(n));
         }
-        assert!(attempts.take().unwrap_err().contains("giving up"));
+        let refused = attempts.take().unwrap_err();
+        assert!(matches!(refused, AuthError::TooManyAuthorizations(MAX_AUTHORIZATIONS)), "{refused}");
+        assert!(refused.to_string().contains("giving up"));
     }
 }

@@ -8,6 +8,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde::Deserialize;
 
+use super::error::AuthError;
 use super::record::{Recorder, Response, Step};
 use super::register::Client;
 
@@ -34,7 +35,7 @@ pub async fn exchange_code(
     redirect_uri: &str,
     verifier: &str,
     resource: &str,
-) -> Result<Tokens, String> {
+) -> Result<Tokens, AuthError> {
     let form = vec![
         ("grant_type", "authorization_code"),
         ("code", code),
@@ -52,7 +53,7 @@ pub async fn refresh(
     client: &Client,
     refresh_token: &str,
     resource: &str,
-) -> Result<Tokens, String> {
+) -> Result<Tokens, AuthError> {
     let form =
         vec![("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("resource", resource)];
     request(rec, Step::Refresh, endpoint, client, form).await
@@ -64,7 +65,7 @@ async fn request(
     endpoint: &url::Url,
     client: &Client,
     mut form: Vec<(&str, &str)>,
-) -> Result<Tokens, String> {
+) -> Result<Tokens, AuthError> {
     let mut headers = Vec::new();
     match (client.auth_method.as_str(), &client.secret) {
         ("client_secret_basic", Some(secret)) => {
@@ -84,7 +85,7 @@ async fn request(
     read(&response)
 }
 
-fn read(response: &Response) -> Result<Tokens, String> {
+fn read(response: &Response) -> Result<Tokens, AuthError> {
     if !response.ok() {
         #[derive(Deserialize)]
         struct Refusal {
@@ -93,19 +94,18 @@ fn read(response: &Response) -> Result<Tokens, String> {
             error_description: Option<String>,
         }
         return Err(match serde_json::from_slice::<Refusal>(&response.body) {
-            Ok(r) => format!(
-                "the token endpoint refused (HTTP {}): {}{}",
-                response.status,
-                r.error,
-                r.error_description.map(|d| format!(": {d}")).unwrap_or_default()
-            ),
-            Err(_) => format!("the token endpoint answered HTTP {}: {}", response.status, response.excerpt()),
+            Ok(r) => AuthError::TokenRefused {
+                status: response.status,
+                error: r.error,
+                description: r.error_description,
+            },
+            Err(_) => AuthError::TokenStatus { status: response.status, excerpt: response.excerpt() },
         });
     }
     let tokens: Tokens = serde_json::from_slice(&response.body)
-        .map_err(|e| format!("the token response is not a token: {e}: {}", response.excerpt()))?;
+        .map_err(|error| AuthError::NotAToken { error, excerpt: response.excerpt() })?;
     if let Some(kind) = tokens.token_type.as_deref().filter(|t| !t.eq_ignore_ascii_case("bearer")) {
-        return Err(format!("the token endpoint issued a {kind} token; MCP uses Bearer tokens"));
+        return Err(AuthError::NotBearer(kind.to_owned()));
     }
     Ok(tokens)
 }

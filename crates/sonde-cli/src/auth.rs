@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::json;
-use sonde_core::auth::{Authorizer, Browser, CredentialStore, StoreError};
+use sonde_core::auth::{AuthError, Authorizer, Browser, CredentialStore, StoreError};
 
 use crate::exit::{FAILED, OK};
 
@@ -18,7 +18,7 @@ use crate::exit::{FAILED, OK};
 pub struct SystemBrowser;
 
 impl Browser for SystemBrowser {
-    fn open(&self, url: &url::Url) -> Result<(), String> {
+    fn open(&self, url: &url::Url) -> Result<(), AuthError> {
         errln!("sonde: the server asks for authorization; opening your browser at\n  {url}");
         if let Err(e) = open::that_detached(url.as_str()) {
             errln!("sonde: could not open a browser ({e}); open the URL above yourself");
@@ -31,7 +31,7 @@ impl Browser for SystemBrowser {
 pub struct PrintedUrl;
 
 impl Browser for PrintedUrl {
-    fn open(&self, url: &url::Url) -> Result<(), String> {
+    fn open(&self, url: &url::Url) -> Result<(), AuthError> {
         errln!(
             "sonde: the server asks for authorization; open this URL in a browser on this machine:\n  {url}"
         );

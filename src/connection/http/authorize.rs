@@ -17,11 +17,11 @@ use crate::auth::discovery::parse_challenge;
 use crate::auth::flow::{self, Trigger};
 use crate::auth::record::{Recorder, Step};
 use crate::auth::scope::Attempts;
-use crate::auth::{loopback, Authorizer, Credential};
+use crate::auth::{loopback, AuthError, Authorizer, Credential};
 use state::Resend;
 
 /// A flow's result, handed back to the loop.
-pub(super) type Outcome = Result<Credential, String>;
+pub(super) type Outcome = Result<Credential, AuthError>;
 
 pub(super) struct Auth {
     authorizer: Option<Arc<Authorizer>>,
@@ -146,7 +146,8 @@ impl Loop {
                     rec.note(Step::Token, format!("the credential was not kept for later runs: {e}"));
                 }
             }
-            authorizer.flows.end(rec.conn, outcome.as_ref().map(|_| ()).map_err(String::as_str));
+            let failed = outcome.as_ref().err().map(AuthError::to_string);
+            authorizer.flows.end(rec.conn, failed.as_deref().map_or(Ok(()), Err));
             let _ = done.send(outcome);
         });
     }
