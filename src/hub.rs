@@ -456,7 +456,9 @@ impl Hub {
         given.extend(spec.env.iter().map(|(k, _)| k.as_str()));
         let host: Vec<String> = std::env::vars_os().filter_map(|(k, _)| k.into_string().ok()).collect();
         let withheld = last_words::withheld_named(&lines.join("\n"), host.iter().map(String::as_str), &given);
-        LastWords { lines, minimal_env: true, withheld }
+        let minimal_env =
+            !withheld.is_empty() || last_words::speaks_of_environment(&lines.join("\n"), &given);
+        LastWords { lines, minimal_env, withheld }
     }
 
     fn remember(&self, config: &ServerConfig, cached: Option<&CachedEra>, server: &ServerDescription) {

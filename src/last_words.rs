@@ -21,8 +21,9 @@ pub const MAX_BYTES: usize = 4096;
 pub struct LastWords {
     /// The last lines the server wrote on stderr, escaped, oldest first.
     pub lines: Vec<String>,
-    /// True when the server was a process started with the minimal environment and ended
-    /// during startup: a missing variable may be why.
+    /// True when the server was a process started with the minimal environment, ended during
+    /// startup, and its stderr names a variable or the environment ([`speaks_of_environment`]):
+    /// a missing variable may be why. A failure that says nothing of the kind gets no hint.
     pub minimal_env: bool,
     /// Variables the server's stderr names that exist in Sonde's environment but were not
     /// passed to it. Names only, never values.
@@ -124,6 +125,24 @@ pub fn tail(text: &str, max_lines: usize, max_bytes: usize) -> Vec<String> {
 
 /// The variables named in `stderr` that Sonde has (`host`, names only) and did not pass to
 /// the server (`given`), in order of first mention, each once.
+/// Whether stderr speaks of the environment: it names a variable the way variables are written
+/// (capitals with an underscore, `API_KEY`, `OPENAI_API_KEY`) that was not `given` to the server,
+/// or says "environment variable" or "env var". A crash, a traceback, a bad flag or a variable
+/// that was passed does not, and then no hint follows it.
+pub fn speaks_of_environment(stderr: &str, given: &[&str]) -> bool {
+    let lower = stderr.to_ascii_lowercase();
+    if lower.contains("environment variable") || lower.contains("env var") {
+        return true;
+    }
+    stderr.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|word| {
+        word.len() >= 3
+            && word.contains('_')
+            && word.starts_with(|c: char| c.is_ascii_uppercase())
+            && word.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            && !given.contains(&word)
+    })
+}
+
 pub fn withheld_named<'a>(
     stderr: &str,
     host: impl IntoIterator<Item = &'a str>,
@@ -146,6 +165,26 @@ pub fn withheld_named<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_stderr_that_speaks_of_the_environment_earns_the_hint() {
+        // (what the server said, whether a missing variable may be why)
+        let cases = [
+            ("Error: OPENAI_API_KEY is not set", true),
+            ("missing environment variable for the token", true),
+            ("set the env var and try again", true),
+            ("DB_URL=", true),
+            ("starting\nfailed", false),
+            ("Traceback (most recent call last):\nModuleNotFoundError: No module named 'x'", false),
+            ("error: unexpected argument '--bogus' found", false),
+            ("ENOENT: no such file", false),
+            ("_private_name and snake_case", false),
+        ];
+        for (stderr, hint) in cases {
+            assert_eq!(speaks_of_environment(stderr, &[]), hint, "{stderr:?}");
+        }
+        assert!(!speaks_of_environment("Error: OPENAI_API_KEY is not valid", &["OPENAI_API_KEY"]), "passed");
+    }
 
     #[test]
     fn terminal_output_is_made_safe_to_print() {

@@ -27,7 +27,8 @@ fn failing(home: &Path, flags: &[&str], program: &[&str], extra: &[(&str, &str)]
 }
 
 #[test]
-fn a_server_that_exits_at_start_is_shown_with_its_last_words_and_the_environment_hint() {
+fn a_server_that_exits_at_start_is_shown_with_its_last_words_and_the_environment_hint_only_when_it_names_one()
+{
     let home = data_home("last-words-exit");
     let script = "echo starting >&2; printf '\\033[31mfailed\\033[0m\\r\\n' >&2; exit 3";
     let (_, stderr) = failing(&home, &[], &["sh", "-c", script], &[]);
@@ -37,6 +38,12 @@ fn a_server_that_exits_at_start_is_shown_with_its_last_words_and_the_environment
     assert_eq!(words.matches("  | starting\n").count(), 1, "{stderr}");
     assert!(words.contains("  | failed\n"), "{stderr}");
     assert!(!stderr.contains('\u{1b}') && !stderr.contains('\r'), "{stderr:?}");
+    // It names no variable: the environment hint would explain nothing.
+    assert!(!stderr.contains("minimal environment"), "{stderr}");
+
+    // A variable Sonde's own environment lacks too: the hint, with the flag for any name.
+    let script = "echo 'Error: SONDE_UNSET_SERVICE_TOKEN is not set' >&2; exit 3";
+    let (_, stderr) = failing(&home, &[], &["sh", "-c", script], &[]);
     assert!(stderr.contains("minimal environment") && stderr.contains("--inherit-env"), "{stderr}");
     assert!(stderr.contains("--env NAME=…"), "{stderr}");
 }
@@ -47,7 +54,7 @@ fn a_python_traceback_is_shown_whole() {
     let (_, stderr) = failing(&home, &[], &["python3", "-c", "import nonexistent_module_xyz"], &[]);
     assert!(stderr.contains("  | Traceback (most recent call last):"), "{stderr}");
     assert!(stderr.contains("  | ModuleNotFoundError: No module named 'nonexistent_module_xyz'"), "{stderr}");
-    assert!(stderr.contains("minimal environment"), "{stderr}");
+    assert!(!stderr.contains("minimal environment"), "a missing module is not a missing variable: {stderr}");
 }
 
 #[test]
