@@ -638,7 +638,7 @@ diagnostics.install(check, driver, wait, shot, {
 # The server panels beyond tools, before Quit (which ends the run).
 panels.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
-    "ensure_connected": ensure_connected, "press_on_window": press_on_window,
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window, "set_filter": set_filter,
 })
 forms.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,

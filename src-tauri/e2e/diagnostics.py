@@ -61,6 +61,10 @@ def install(check, driver, wait, shot, h):
         assert "numeric_required" in rows["tool-schemas"].text
         assert rows["stdout"].find_element(By.CSS_SELECTOR, ".status").text == "warn"
         assert "1 fail" in result.text and "1 warn" in result.text, result.text
+        # Its connections go by the saved server's name in the sidebar, as in the log, never
+        # by their command line.
+        sidebar = driver.find_element(By.CSS_SELECTOR, "ul.connections").text
+        assert "sonde-fixture --banner" not in sidebar, sidebar
         shot("check-up")
         rows["stdout"].find_element(By.CSS_SELECTOR, "button.link").click()
         wait.until(lambda d: "listening" in d.find_element(By.CSS_SELECTOR, ".detail").text)

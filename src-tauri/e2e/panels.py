@@ -3,6 +3,8 @@ server-everything's resources, a template completed and read, a subscription's u
 with arguments completed from the server, the server's details, its log level and ping, and
 the notifications that follow. Each saves a screenshot of its panel.
 """
+import os
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -58,6 +60,37 @@ def install(check, driver, wait, shot, h):
         panel(2, "Resources")
         visible("//label[contains(., 'Subscribe to updates')]/input").click()
         visible("//*[@aria-label='Subscription'][contains(text(),'not subscribed')]")
+
+    @check
+    def a_2026_subscription_outlives_the_request_timeout():
+        """the demo's clock, subscribed over 2026-07-28 with a 1.5 s request timeout, ticks on five timeouts later"""
+        name = "Demo (1.5 s timeout)"
+        if not h["saved"](name):
+            sonde = os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde")
+            h["add_server"](name, command=f"{sonde} demo-server", graces={"Request timeout": "1500"})
+        h["ensure_connected"](name)
+        panel(2, "Resources")
+        visible("//ul[@aria-label='Resources']//button[.//code[text()='demo://clock']]").click()
+        visible("//button[text()='Read']").click()
+        visible("//label[contains(., 'Subscribe to updates')]/input").click()
+        visible("//*[@aria-label='Subscription'][contains(text(),'the server acknowledged it')]")
+        # The clock ticks every 2 s: four updates take more than five request timeouts, and
+        # the listen request lives on, only its acknowledgement bounded by the timeout.
+        wait.until(lambda d: len(d.find_elements(By.XPATH, "//ul[@aria-label='Updates']/li")) >= 4)
+        state = visible("//*[@aria-label='Subscription']").text
+        assert state.startswith("subscribed"), state
+        shot("subscription-outlives-timeout")
+        visible("//label[contains(., 'Subscribe to updates')]/input").click()
+        visible("//*[@aria-label='Subscription'][starts-with(text(),'not subscribed')]")
+        h["set_filter"]("got no acknowledgement")
+        assert not driver.find_elements(By.XPATH, "//div[@role='row']"), "the listen timed out"
+        h["set_filter"]("")
+        # Stopped and dismissed, so the checks after this one find the window as they expect.
+        card = f"//ul[@class='connections']/li[.//span[text()='{name}']]"
+        driver.find_element(By.XPATH, f"{card}//button[text()='Stop']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, f"{card}//button[text()='Dismiss']")).click()
+        wait.until(lambda d: not d.find_elements(By.XPATH, card))
+        panel(1, "Tools")
 
     @check
     def a_prompt_with_arguments_completed_from_the_server():

@@ -116,12 +116,16 @@ pub fn connections_follow(
     crate::feeds::forward(feed, channel)
 }
 
-/// An event with the saved server of its lineage (or, for a lineage started otherwise, its command).
+/// An event with the saved server of its lineage when Connect started it; otherwise the name its
+/// config carries (a check-up's connections are the saved server's too), else its command or URL,
+/// as the log names it.
 fn named(hub: &Hub, lineages: &Lineages, event: StateEvent) -> ConnectionState {
     match lineages.origin(event.lineage) {
         Some((server_id, name)) => ConnectionState { event, server_id: Some(server_id), name },
         None => {
-            let name = hub.states().config(event.conn).map(|c| c.target.describe()).unwrap_or_default();
+            let config = hub.states().config(event.conn);
+            let name =
+                config.map(|c| c.name.clone().unwrap_or_else(|| c.target.describe())).unwrap_or_default();
             ConnectionState { event, server_id: None, name }
         }
     }
