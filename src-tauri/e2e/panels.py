@@ -85,10 +85,10 @@ def install(check, driver, wait, shot, h):
         h["set_filter"]("got no acknowledgement")
         assert not driver.find_elements(By.XPATH, "//div[@role='row']"), "the listen timed out"
         h["set_filter"]("")
-        # Stopped and dismissed, so the checks after this one find the window as they expect.
+        # Stopped and removed from the list, so the checks after this one find the window as they expect.
         card = f"//ul[@class='connections']/li[.//span[text()='{name}']]"
         driver.find_element(By.XPATH, f"{card}//button[text()='Stop']").click()
-        wait.until(lambda d: d.find_element(By.XPATH, f"{card}//button[text()='Dismiss']")).click()
+        wait.until(lambda d: d.find_element(By.XPATH, f"{card}//button[text()='Remove']")).click()
         wait.until(lambda d: not d.find_elements(By.XPATH, card))
         panel(1, "Tools")
 

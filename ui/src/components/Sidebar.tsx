@@ -98,7 +98,9 @@ export function Sidebar(p: Props) {
             <li key={line} className={line === p.selected ? "selected" : ""} onClick={() => p.onSelect(line)}>
               <div className="row">
                 <span className={`dot ${stateName(state)}`} aria-hidden />
-                <span className="name">{l.name}</span>
+                <span className="name" title={l.name}>
+                  {l.name}
+                </span>
                 {state.state === "ready" && <EraBadge server={state.server} />}
                 <span className="conn muted" title={`connection ${conn}: its rows in the log carry this colour`}>
                   <i className="conn-mark" style={{ background: colourOf(conn) }} aria-hidden /> conn {conn}
@@ -115,7 +117,14 @@ export function Sidebar(p: Props) {
                 {(state.state === "ready" || isFinal(state)) && l.serverId !== null && (
                   <button onClick={() => p.onRestart(conn)}>Restart</button>
                 )}
-                {isFinal(state) && <button onClick={() => p.onDismiss(line)}>Dismiss</button>}
+                {isFinal(state) && (
+                  <button
+                    title="Remove this ended connection from the list (its entries stay in the log)"
+                    onClick={() => p.onDismiss(line)}
+                  >
+                    Remove
+                  </button>
+                )}
               </div>
             </li>
           );

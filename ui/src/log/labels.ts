@@ -11,12 +11,11 @@ export interface Labels {
   see(entries: readonly Entry[]): void;
 }
 
-/** Hues far enough apart to tell a handful of connections apart on a dark background. */
-const HUES = [205, 140, 35, 290, 350, 175, 60, 250];
-
-/** The colour of connection `conn`'s marker. */
+/** The colour of connection `conn`'s marker: hues a golden angle apart, so connections numbered
+ * close together (the ones alive at once) never share a colour, where a cycle of eight repeated
+ * at conn 9. */
 export function colourOf(conn: number): string {
-  return `hsl(${HUES[conn % HUES.length]} 70% 62%)`;
+  return `hsl(${Math.round((205 + conn * 137.508) % 360)} 70% 62%)`;
 }
 
 export function useConnectionLabels(session: SessionRef): Labels {
