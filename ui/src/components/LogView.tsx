@@ -330,7 +330,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
                             {f.rule}
                           </span>
                         ))}
-                        {summaryOf(e)}
+                        {summaryOf(e, true)}
                       </span>
                       <span className="c-size">{formatSize(sizeOf(e))}</span>
                       <span className="c-lat">{e.latency_ms != null ? formatDuration(e.latency_ms) : ""}</span>

@@ -56,6 +56,11 @@ describe("formatting", () => {
   it("summarises messages by method and id", () => {
     const e = { summary: { type: "request", method: "tools/call", id: "3" } } as unknown as Entry;
     expect(summaryOf(e)).toBe("tools/call #3");
+    // A long tool name is cut in the row, never the id after it; whole elsewhere.
+    const long = "get-annotated-message-with-a-very-long-name";
+    const named = { summary: { type: "request", method: "tools/call", target: long, id: "12" } } as unknown as Entry;
+    expect(summaryOf(named, true)).toBe("tools/call get-annotated-message-w… #12");
+    expect(summaryOf(named)).toBe(`tools/call ${long} #12`);
   });
   it("names the tool, prompt or resource a request or its reply is about", () => {
     const call = { summary: { type: "request", method: "tools/call", id: "7", target: "get-sum" } } as unknown as Entry;

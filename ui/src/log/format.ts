@@ -131,14 +131,21 @@ export function showBytes(bytes: Uint8Array): string {
 // eslint-disable-next-line no-control-regex -- ESC is exactly what a colour code starts with
 const COLOUR_CODE = /\x1b\[[0-9;]*m/g;
 
+/** How long a row lets a target (a tool's, prompt's or resource's name) be before it is cut, so
+ * the request id after it always shows. */
+const ROW_TARGET = 24;
+
 /** One line saying what an entry is: method, what it names (a tool, prompt or resource) and id
- * (`#` is only ever a JSON-RPC id), error code, or its text. */
-export function summaryOf(e: Entry): string {
+ * (`#` is only ever a JSON-RPC id), error code, or its text: `tools/call echo #3 result`.
+ * `short` cuts a long target (the row's width would otherwise hide the id after it); the row's
+ * tooltip and the detail show it whole. */
+export function summaryOf(e: Entry, short = false): string {
   const s = e.summary;
   if (s) {
+    const target = s.target ?? "";
     const parts = [
       s.method ?? "",
-      s.target ?? "",
+      short && target.length > ROW_TARGET ? `${target.slice(0, ROW_TARGET - 1)}…` : target,
       s.id != null ? `#${s.id}` : "",
       s.type === "error" ? `error ${s.error_code ?? ""}` : s.type === "result" ? "result" : "",
     ];
