@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 use url::{Host, Position, Url};
 
+use crate::error_code::ErrorCode;
 use crate::sync::Lock;
 use crate::wire::ErrorObject;
 
@@ -120,9 +121,24 @@ fn is_loopback(url: &Url) -> bool {
 
 /// What may be opened of `text`: the URL as it will be opened, or why not. The one rule every
 /// front end follows before it hands a link to the system browser.
-pub fn openable(text: &str) -> Result<String, String> {
+pub fn openable(text: &str) -> Result<String, NotOpened> {
     let link = Link::read(text);
-    link.opens.ok_or_else(|| link.warnings.join(" "))
+    link.opens.ok_or(NotOpened { warnings: link.warnings })
+}
+
+/// A link Sonde does not open (not http or https, or not a URL); the words are every warning
+/// about it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", .warnings.join(" "))]
+pub struct NotOpened {
+    pub warnings: Vec<String>,
+}
+
+impl NotOpened {
+    /// The stable code a front end shows with the message: the link cannot be used.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::BadInput
+    }
 }
 
 impl UrlElicitation {
@@ -254,7 +270,9 @@ mod tests {
             let link = Link::read(text);
             assert_eq!(link.opens, None, "{text}");
             assert!(link.warnings[0].starts_with("Sonde opens only http and https links"), "{text}");
-            assert!(openable(text).unwrap_err().contains("not opened"), "{text}");
+            let refused = openable(text).unwrap_err();
+            assert_eq!(refused.to_string(), link.warnings.join(" "), "{text}");
+            assert!(refused.to_string().contains("not opened"), "{text}");
         }
         let script = Link::read("javascript:alert(1)");
         assert_eq!(parts(&script), ("javascript:alert(1)", "", ""), "no host: all of it before");

@@ -6,6 +6,9 @@
 //! Refuses: deciding codes (each core error says its own).
 
 use serde::Serialize;
+use sonde_core::features::resources::SaveError;
+use sonde_core::features::template::TemplateError;
+use sonde_core::url_elicitation::NotOpened;
 use sonde_core::{
     CatalogError, ErrorCode, HubError, LastWords, LinksRequired, RequestError, ServersError, StoreError,
 };
@@ -62,6 +65,24 @@ impl From<ServersError> for ErrorDto {
 
 impl From<CatalogError> for ErrorDto {
     fn from(e: CatalogError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+impl From<SaveError> for ErrorDto {
+    fn from(e: SaveError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+impl From<TemplateError> for ErrorDto {
+    fn from(e: TemplateError) -> Self {
+        err(e.code(), e)
+    }
+}
+
+impl From<NotOpened> for ErrorDto {
+    fn from(e: NotOpened) -> Self {
         err(e.code(), e)
     }
 }

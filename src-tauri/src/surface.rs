@@ -8,13 +8,13 @@ use serde::Serialize;
 use serde_json::Value;
 use sonde_core::features::template;
 use sonde_core::{
-    Completion, CompletionRef, ErrorCode, Feed, ListKind, ListPage, ListenSpec, Listing, LogLevel, Notice,
-    Noticed, Notices, Ping, PromptView, ReadView, SubscriptionEvent,
+    Completion, CompletionRef, Feed, ListKind, ListPage, ListenSpec, Listing, LogLevel, Notice, Noticed,
+    Notices, Ping, PromptView, ReadView, SubscriptionEvent,
 };
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::error::{err, Result};
+use crate::error::Result;
 use crate::state::AppState;
 
 /// One page of a list, from `cursor` (`null`: the first page).
@@ -47,8 +47,7 @@ pub async fn resource_read(state: State<'_, AppState>, id: u64, uri: String) -> 
 #[tauri::command(async)]
 #[specta::specta]
 pub fn resource_save(path: String, blob: String) -> Result<String> {
-    let written =
-        sonde_core::features::resources::save_blob(&path, &blob).map_err(|e| err(ErrorCode::Io, e))?;
+    let written = sonde_core::features::resources::save_blob(&path, &blob)?;
     Ok(written.display().to_string())
 }
 
@@ -56,14 +55,14 @@ pub fn resource_save(path: String, blob: String) -> Result<String> {
 #[tauri::command]
 #[specta::specta]
 pub fn template_variables(template: String) -> Result<Vec<String>> {
-    template::variables(&template).map_err(|e| err(ErrorCode::BadInput, e))
+    Ok(template::variables(&template)?)
 }
 
 /// The URI a template names with these values (RFC 6570).
 #[tauri::command]
 #[specta::specta]
 pub fn template_expand(template: String, values: BTreeMap<String, String>) -> Result<String> {
-    template::expand(&template, &values).map_err(|e| err(ErrorCode::BadInput, e))
+    Ok(template::expand(&template, &values)?)
 }
 
 #[tauri::command]

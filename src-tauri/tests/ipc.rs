@@ -54,6 +54,13 @@ fn errors_cross_ipc_as_code_and_message() {
     assert_eq!(err["code"], "bad_input");
     let err = invoke(&w, "connect", json!({"serverId": "missing"})).unwrap_err();
     assert_eq!(err["code"], "not_found");
+    // Each code is the core error's own: a blob that is not base64 is bad input, not a failed
+    // write, and a template that does not parse is bad input.
+    let err = invoke(&w, "resource_save", json!({"path": "x.bin", "blob": "@@"})).unwrap_err();
+    assert_eq!(err["code"], "bad_input", "{err}");
+    assert!(err["message"].as_str().unwrap().starts_with("the blob is not base64: "), "{err}");
+    let err = invoke(&w, "template_variables", json!({"template": "demo://{unclosed"})).unwrap_err();
+    assert_eq!(err["code"], "bad_input", "{err}");
 }
 
 #[test]

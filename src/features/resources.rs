@@ -2,10 +2,11 @@
 //! kind: text as text with its MIME type respected (JSON pretty, Markdown and HTML as source,
 //! never rendered), images and audio inline, anything else as its size.
 //!
-//! Owns: `resources/read`, and reading its result into [`ReadView`]s with what is wrong with it.
-//! Refuses: rendering, and saving bytes (a front end does that with what it was given).
+//! Owns: `resources/read`, reading its result into [`ReadView`]s with what is wrong with it,
+//! and saving a blob a person asks for where they say ([`save_blob`], [`SaveError`]).
+//! Refuses: rendering.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
@@ -13,6 +14,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
+use crate::error_code::ErrorCode;
 use crate::mcp::Session;
 pub use crate::shape::content::{content_view, ContentKind, ContentView};
 
@@ -59,26 +61,46 @@ pub fn read_view(result: Value) -> ReadView {
 /// Writes a blob (base64, as a read gave it) to `path`, and returns the path written. A relative
 /// path is taken in the user's download directory (the home directory without one); a file
 /// already there is never overwritten.
-pub fn save_blob(path: &str, blob: &str) -> Result<PathBuf, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(blob.trim())
-        .map_err(|e| format!("the blob is not base64: {e}"))?;
+pub fn save_blob(path: &str, blob: &str) -> Result<PathBuf, SaveError> {
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(blob.trim()).map_err(SaveError::NotBase64)?;
     let path = Path::new(path.trim());
     if path.as_os_str().is_empty() {
-        return Err("no file name given".into());
+        return Err(SaveError::NoName);
     }
     let path = if path.is_absolute() {
         path.to_owned()
     } else {
-        crate::files::download_dir().ok_or("no home directory to save in")?.join(path)
+        crate::files::download_dir().ok_or(SaveError::NoHome)?.join(path)
     };
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    file.write_all(&bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let write = |error| SaveError::Write { path: path.clone(), error };
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(write)?;
+    file.write_all(&bytes).map_err(write)?;
     Ok(path)
+}
+
+/// Why a blob was not saved: what was given cannot be saved, or the file cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    #[error("the blob is not base64: {0}")]
+    NotBase64(base64::DecodeError),
+    #[error("no file name given")]
+    NoName,
+    #[error("no home directory to save in")]
+    NoHome,
+    /// Creating or writing the file failed; a file already there is this too.
+    #[error("cannot write {}: {error}", .path.display())]
+    Write { path: PathBuf, error: io::Error },
+}
+
+impl SaveError {
+    /// The stable code a front end shows with the message.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            SaveError::NotBase64(_) | SaveError::NoName => ErrorCode::BadInput,
+            SaveError::NoHome | SaveError::Write { .. } => ErrorCode::Io,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -112,8 +134,13 @@ mod tests {
         let written = save_blob(path.to_str().unwrap(), "AAEC").unwrap();
         assert_eq!(std::fs::read(&written).unwrap(), [0, 1, 2]);
         let again = save_blob(path.to_str().unwrap(), "AAEC").unwrap_err();
-        assert!(again.contains("cannot write"), "{again}");
-        assert!(save_blob(path.to_str().unwrap(), "@@").unwrap_err().contains("not base64"));
+        assert_eq!(again.code(), ErrorCode::Io);
+        let words = again.to_string();
+        assert!(words.starts_with(&format!("cannot write {}: ", path.display())), "{words}");
+        let garbled = save_blob(path.to_str().unwrap(), "@@").unwrap_err();
+        assert_eq!(garbled.code(), ErrorCode::BadInput);
+        assert!(garbled.to_string().starts_with("the blob is not base64: "), "{garbled}");
+        assert_eq!(save_blob(" ", "AAEC").unwrap_err().code(), ErrorCode::BadInput);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

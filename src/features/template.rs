@@ -10,10 +10,33 @@ use iri_string::spec::UriSpec;
 use iri_string::template::simple_context::SimpleContext;
 use iri_string::template::UriTemplateStr;
 
+use crate::error_code::ErrorCode;
+
+/// Why a template gives no variables or no URI.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TemplateError {
+    #[error("{template:?} is not an RFC 6570 template: {error}")]
+    NotATemplate { template: String, error: iri_string::template::Error },
+    #[error("{template:?} cannot be expanded: {error}")]
+    CannotExpand { template: String, error: iri_string::template::Error },
+}
+
+impl TemplateError {
+    /// The stable code a front end shows with the message: the template (the server's, or one a
+    /// person typed) cannot be used.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::BadInput
+    }
+}
+
+fn parse(template: &str) -> Result<&UriTemplateStr, TemplateError> {
+    UriTemplateStr::new(template)
+        .map_err(|error| TemplateError::NotATemplate { template: template.to_owned(), error })
+}
+
 /// The variables of a template, each once, in the order they first appear.
-pub fn variables(template: &str) -> Result<Vec<String>, String> {
-    let parsed = UriTemplateStr::new(template)
-        .map_err(|e| format!("{template:?} is not an RFC 6570 template: {e}"))?;
+pub fn variables(template: &str) -> Result<Vec<String>, TemplateError> {
+    let parsed = parse(template)?;
     let mut names: Vec<String> = Vec::new();
     for var in parsed.variables() {
         if !names.iter().any(|n| n == var.as_str()) {
@@ -25,15 +48,15 @@ pub fn variables(template: &str) -> Result<Vec<String>, String> {
 
 /// The URI `template` names with `values`; an empty value counts as given (RFC 6570 expands
 /// it), a variable left out as undefined (its expression expands to nothing).
-pub fn expand(template: &str, values: &BTreeMap<String, String>) -> Result<String, String> {
-    let parsed = UriTemplateStr::new(template)
-        .map_err(|e| format!("{template:?} is not an RFC 6570 template: {e}"))?;
+pub fn expand(template: &str, values: &BTreeMap<String, String>) -> Result<String, TemplateError> {
+    let parsed = parse(template)?;
     let mut context = SimpleContext::new();
     for (name, value) in values {
         context.insert(name.as_str(), value.as_str());
     }
-    let expanded =
-        parsed.expand::<UriSpec, _>(&context).map_err(|e| format!("{template:?} cannot be expanded: {e}"))?;
+    let expanded = parsed
+        .expand::<UriSpec, _>(&context)
+        .map_err(|error| TemplateError::CannotExpand { template: template.to_owned(), error })?;
     Ok(expanded.to_string())
 }
 
@@ -49,7 +72,9 @@ mod tests {
     fn variables_are_listed_once_in_order() {
         assert_eq!(variables("demo://resource/dynamic/text/{index}").unwrap(), ["index"]);
         assert_eq!(variables("file:///{+path}{?q,lang}{&q}").unwrap(), ["path", "q", "lang"]);
-        assert!(variables("demo://{unclosed").unwrap_err().contains("not an RFC 6570 template"));
+        let unclosed = variables("demo://{unclosed").unwrap_err();
+        assert!(unclosed.to_string().starts_with("\"demo://{unclosed\" is not an RFC 6570 template: "));
+        assert_eq!(unclosed.code(), ErrorCode::BadInput);
     }
 
     #[test]
