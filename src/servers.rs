@@ -126,19 +126,21 @@ impl SavedServer {
         }
     }
 
-    /// The config to start it with, or why its command line cannot be used.
-    pub fn to_config(&self) -> Result<ServerConfig, String> {
+    /// The config to start it with, or why its command line (or URL) cannot be used.
+    pub fn to_config(&self) -> Result<ServerConfig, ServersError> {
         let mut config = match self.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
             Some(url) => {
-                let mut target = HttpTarget::new(url)?;
+                let mut target = HttpTarget::new(url).map_err(ServersError::Invalid)?;
                 target.headers = self.headers.clone();
                 target.auth = self.oauth.as_ref().map(OAuthClient::settings).unwrap_or_default();
                 ServerConfig::http(target)
             }
             None => {
                 let words = shell_words::split(&self.command)
-                    .map_err(|e| format!("the command line cannot be split: {e}"))?;
-                let (program, args) = words.split_first().ok_or("the command line is empty")?;
+                    .map_err(|e| ServersError::Invalid(format!("the command line cannot be split: {e}")))?;
+                let (program, args) = words
+                    .split_first()
+                    .ok_or_else(|| ServersError::Invalid("the command line is empty".into()))?;
                 let mut spec = SpawnSpec::new(program.clone(), args.iter().cloned());
                 spec.env = self.env.iter().map(|v| (v.key.clone(), v.value.clone())).collect();
                 spec.cwd = self.cwd.as_ref().filter(|c| !c.trim().is_empty()).map(PathBuf::from);
@@ -273,7 +275,7 @@ impl Servers {
     /// Adds `server` (an empty or unknown id gets a new one) or replaces the one with its id,
     /// once it has a name and can be started; returns the new list.
     pub fn save(&self, mut server: SavedServer) -> Result<Vec<SavedServer>, ServersError> {
-        server.to_config().map_err(ServersError::Invalid)?;
+        server.to_config()?;
         if server.name.trim().is_empty() {
             return Err(ServersError::Invalid("a server needs a name".into()));
         }
@@ -293,7 +295,7 @@ impl Servers {
 
     /// Imports `mcpServers` JSON (see [`import_mcp_servers`]) and saves what it can.
     pub fn import(&self, text: &str) -> Result<Imported, ServersError> {
-        let imported = import_mcp_servers(text).map_err(ServersError::Invalid)?;
+        let imported = import_mcp_servers(text)?;
         self.add_all(&imported.servers)?;
         Ok(imported)
     }
@@ -349,13 +351,15 @@ pub struct Imported {
 }
 
 /// Reads `{"mcpServers": {…}}` (Claude Desktop, Cursor) or `{"servers": {…}}` (VS Code).
-pub fn import_mcp_servers(text: &str) -> Result<Imported, String> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+pub fn import_mcp_servers(text: &str) -> Result<Imported, ServersError> {
+    let doc: Value =
+        serde_json::from_str(text).map_err(|e| ServersError::Invalid(format!("not JSON: {e}")))?;
+    let none = "no \"mcpServers\" (Claude Desktop, Cursor) or \"servers\" (VS Code) object";
     let table = doc
         .get("mcpServers")
         .or_else(|| doc.get("servers"))
         .and_then(Value::as_object)
-        .ok_or("no \"mcpServers\" (Claude Desktop, Cursor) or \"servers\" (VS Code) object")?;
+        .ok_or_else(|| ServersError::Invalid(none.into()))?;
     let mut out = Imported::default();
     for (name, entry) in table {
         if let Some(url) = entry.get("url").or_else(|| entry.get("serverUrl")).and_then(Value::as_str) {
@@ -540,6 +544,7 @@ mod tests {
         let vscode =
             r#"{"servers": {"time": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time"]}}}"#;
         assert_eq!(import_mcp_servers(vscode).unwrap().servers[0].command, "uvx mcp-server-time");
-        assert!(import_mcp_servers("{}").unwrap_err().contains("mcpServers"));
+        let nothing = import_mcp_servers("{}").unwrap_err();
+        assert!(matches!(nothing, ServersError::Invalid(_)) && nothing.to_string().contains("mcpServers"));
     }
 }

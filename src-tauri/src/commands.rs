@@ -44,7 +44,7 @@ pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<Save
 #[tauri::command]
 #[specta::specta]
 pub async fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
-    let imported = sonde_core::servers::import_mcp_servers(&text).map_err(|e| err(ErrorCode::BadInput, e))?;
+    let imported = sonde_core::servers::import_mcp_servers(&text)?;
     if imported.servers.is_empty() {
         return Ok(imported);
     }
@@ -83,7 +83,7 @@ pub struct ConnectionState {
 pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u64> {
     let saved = state.servers.get(&server_id)?;
     crate::confirm::launch(&state, &saved).await?;
-    let config = saved.to_config().map_err(|e| err(ErrorCode::BadInput, e))?;
+    let config = saved.to_config()?;
     let lineages = state.lineages.clone();
     let origin = (saved.id.clone(), saved.name.clone());
     // The first stage names the new lineage's id: the saved server is known from then on.

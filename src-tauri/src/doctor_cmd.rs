@@ -3,11 +3,11 @@
 //! made. The rules and the checks are the core's; these commands only carry what it says.
 
 use sonde_core::doctor;
-use sonde_core::{Check, ErrorCode, Filter, Plan, Report, RuleGroup, Severity};
+use sonde_core::{Check, Filter, Plan, Report, RuleGroup, Severity};
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::error::{err, io_error, Result};
+use crate::error::{io_error, Result};
 use crate::state::AppState;
 
 /// The findings on connection `conn`'s frames in the window's session, grouped by rule, the
@@ -32,7 +32,7 @@ pub async fn doctor_run(
 ) -> Result<Report> {
     let saved = state.servers.get(&server_id)?;
     crate::confirm::launch(&state, &saved).await?;
-    let config = saved.to_config().map_err(|e| err(ErrorCode::BadInput, e))?;
+    let config = saved.to_config()?;
     let each = move |check: &Check| {
         let _ = channel.send(check.clone());
     };
