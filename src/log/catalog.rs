@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::sessions::{self, SessionInfo};
 use super::WireLog;
 use crate::error_code::ErrorCode;
+use crate::sync::Lock;
 
 /// The current session and the past ones opened, by id.
 pub struct Catalog {
@@ -69,6 +70,10 @@ impl Catalog {
         let mut all = sessions::list_sessions(&self.dir)?;
         for session in &mut all {
             session.current = current.as_deref() == Some(session.name.as_str());
+            if session.current {
+                // Its own recording knows better than its card.
+                session.incomplete = self.current.incomplete();
+            }
         }
         Ok(all)
     }
@@ -89,8 +94,10 @@ impl Catalog {
         let log = WireLog::open(&path).map_err(io)?;
         let mut session = sessions::info_of(&path).map_err(io)?;
         session.current = self.current.path() == path;
+        // Read from every line now, not only the first and last.
+        session.incomplete = log.incomplete();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        self.opened.lock().expect("catalog lock").insert(id, log);
+        self.opened.locked().insert(id, log);
         Ok(OpenedSession { id, session })
     }
 
@@ -98,15 +105,13 @@ impl Catalog {
     pub fn log(&self, session: Option<u64>) -> Result<Arc<WireLog>, CatalogError> {
         match session {
             None => Ok(self.current.clone()),
-            Some(id) => {
-                self.opened.lock().expect("catalog lock").get(&id).cloned().ok_or(CatalogError::NotOpen(id))
-            }
+            Some(id) => self.opened.locked().get(&id).cloned().ok_or(CatalogError::NotOpen(id)),
         }
     }
 
     /// Closes an opened session: its followers hear that it ended once nothing else holds it.
     pub fn close(&self, id: u64) -> Result<(), CatalogError> {
-        self.opened.lock().expect("catalog lock").remove(&id).map(drop).ok_or(CatalogError::NotOpen(id))
+        self.opened.locked().remove(&id).map(drop).ok_or(CatalogError::NotOpen(id))
     }
 }
 

@@ -175,9 +175,19 @@ pub(super) struct Indexed {
     http: Option<HttpInfo>,
     #[serde(default)]
     findings: Vec<crate::diagnose::Finding>,
+    /// The marks a line may carry about the file itself (see `format`).
+    #[serde(default)]
+    pub(super) gap: Option<super::format::Gap>,
+    #[serde(default)]
+    pub(super) session_end: Option<super::format::End>,
 }
 
 impl Indexed {
+    /// The seq the line says it holds.
+    pub(super) fn seq(&self) -> u64 {
+        self.seq
+    }
+
     /// An entry with what was read and nothing else: fit for indexing, not for showing.
     pub(super) fn into_entry(self) -> Entry {
         Entry {

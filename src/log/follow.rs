@@ -130,7 +130,10 @@ mod tests {
             })
             .await;
         let seqs: Vec<u64> = got.iter().flat_map(|b| b.entries.iter().map(|e| e.seq)).collect();
-        assert_eq!(seqs, [0, 1, 2, 3, 4]);
+        // The last is the end-of-session entry dropping the log wrote.
+        assert_eq!(seqs, [0, 1, 2, 3, 4, 5]);
+        let last = got.iter().flat_map(|b| &b.entries).last().unwrap();
+        assert_eq!(last.detail.as_deref(), Some("the session ended: 5 entries"));
         assert!(got.iter().all(|b| b.skipped == 0));
         assert_eq!(
             got.iter().map(|b| b.ended).collect::<Vec<_>>().last(),
@@ -158,7 +161,8 @@ mod tests {
             })
             .await;
         assert!(skipped > 0, "more entries than the live buffer holds were appended unread");
-        assert_eq!(streamed + skipped, total as u64);
+        // And the end-of-session entry.
+        assert_eq!(streamed + skipped, total as u64 + 1);
     }
 
     #[tokio::test]

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::filter::TextFinder;
 use super::{Entry, Filter, WireLog};
+use crate::sync::Lock;
 
 /// How much work a count does at most, in entries decoded: a free text the file scan can
 /// search spends one per line it hits and one per `ROWS_PER_READ` rows scanned, any other
@@ -66,7 +67,7 @@ impl WireLog {
     pub fn count_matches(&self, filter: &Filter, to: u64, budget: usize) -> io::Result<MatchCount> {
         // Only what the file holds now: entries appended meanwhile wait in the write buffer.
         let written = self.flushed()?;
-        let mut matches = self.matches.lock().expect("matches lock");
+        let mut matches = self.matches.locked();
         let found = matches.of(filter);
         self.seek(found, to.min(written), budget, usize::MAX)?;
         Ok(MatchCount { count: found.seqs.len() as u64, scanned: found.scanned })
@@ -80,7 +81,7 @@ impl WireLog {
     pub fn match_page(&self, filter: &Filter, from: u64, limit: usize) -> io::Result<Vec<Entry>> {
         let written = self.flushed()?;
         let seqs: Vec<u64> = {
-            let mut matches = self.matches.lock().expect("matches lock");
+            let mut matches = self.matches.locked();
             let found = matches.of(filter);
             let want = usize::try_from(from).unwrap_or(usize::MAX).saturating_add(limit);
             if found.seqs.len() as u64 <= from {
@@ -90,8 +91,10 @@ impl WireLog {
             found.seqs[end.min(from as usize)..end].to_vec()
         };
         let rows: Vec<_> = {
-            let inner = self.inner.lock().expect("wire log lock");
-            seqs.iter().map(|&seq| inner.index[seq as usize].clone()).collect()
+            let inner = self.inner.locked();
+            // Every match is a row of the file: a failed write only ever loses rows not yet
+            // written, and matches are found among written ones.
+            seqs.iter().filter_map(|&seq| inner.row(seq).cloned()).collect()
         };
         rows.iter().map(|row| self.read_row(row)).collect()
     }
@@ -121,6 +124,8 @@ impl WireLog {
             }
             found.scanned = stop;
         }
+        // No row is left below `to`: seqs up to it that have no row (a gap) are looked at too.
+        found.scanned = found.scanned.max(to);
         Ok(())
     }
 
@@ -142,16 +147,20 @@ impl WireLog {
             // No more rows than the budget left pays for.
             let rows_left = (budget - reads).saturating_mul(ROWS_PER_READ) as u64;
             let end = to.min(found.scanned.saturating_add(rows_left));
-            let Some((span, stop)) = self.span_from(found.scanned, end) else { return Ok(()) };
+            let Some((span, stop)) = self.span_from(found.scanned, end) else {
+                // No row is left below `end`: seqs up to it without a row are looked at too.
+                found.scanned = found.scanned.max(end);
+                return Ok(());
+            };
             let matched = self.span_matches(&span, &found.filter, finder, &mut buf)?;
             reads += matched.len() + span.len() / ROWS_PER_READ;
             for (i, _) in matched {
                 if found.seqs.len() >= want {
                     // Stopped before this row: it is where the next look starts.
-                    found.scanned += i as u64;
+                    found.scanned = span.seq(i);
                     return Ok(());
                 }
-                found.seqs.push(found.scanned + i as u64);
+                found.seqs.push(span.seq(i));
             }
             found.scanned = stop;
         }

@@ -1,24 +1,32 @@
 //! The wire log: every frame, stderr chunk, lifecycle event and decode error of a session.
 //!
 //! Owns: appending (assigning `seq` and times), persistence as one JSONL file per session under
-//! the data directory, an in-memory index of file offsets, queries by seq range and filter that
-//! read only the entries asked for, a filter's matches by position ([`MatchCount`]), following
-//! the session live ([`Follow`]), whether this process writes it or another one does (`tail`),
-//! and the session files themselves (`sessions`, [`Catalog`]).
+//! the data directory (its format and version, `format`; writing it and a write that fails,
+//! `sink`), an in-memory index of file offsets (and, after a gap, of which seq each row holds,
+//! `seqs`), queries by seq range and filter that read only the entries asked for, a filter's
+//! matches by position ([`MatchCount`]), following the session live ([`Follow`]), whether this
+//! process writes it or another one does (`tail`), what the file took ([`Recording`]) and, for
+//! a session read back, why it may be incomplete ([`Incomplete`]), and the session files
+//! themselves (`sessions`, [`Catalog`]).
 //! Refuses: interpreting entries; correlation is filled in by the connection before appending.
 //!
-//! Appends go to a buffered writer that a background thread flushes every
-//! [`FLUSH_INTERVAL`], so a crash loses at most the last batch, not the session.
+//! Appends go to a buffer that a background thread writes out every [`FLUSH_INTERVAL`], so a
+//! crash loses at most the last batch, not the session, and leaves at most one partial line.
+//! A session ends with [`WireLog::close`] (dropping the log, and the process's normal exit,
+//! close it too): an end-of-session entry says it was closed properly.
 
 mod catalog;
 mod entry;
 mod export;
 mod filter;
 mod follow;
+mod format;
 mod matches;
 mod pairs;
 mod scan;
+mod seqs;
 mod sessions;
+mod sink;
 mod tail;
 
 pub use catalog::{Catalog, CatalogError, OpenedSession};
@@ -26,21 +34,25 @@ pub use entry::{Direction, Entry, HttpInfo, Kind, Summary, PREVIEW_BYTES};
 pub use export::export_jsonl;
 pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 pub use follow::{Follow, Followed, LogBatch};
+pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use matches::{MatchCount, COUNT_BUDGET};
 pub use sessions::{
     last_session, list_sessions, prune_sessions, sessions_dir, ConnectionLabel, SessionInfo, KEEP_SESSIONS,
 };
+pub use sink::{Recording, Stopped, RETRY_INTERVAL};
 pub use tail::TAIL_INTERVAL;
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 use tokio::sync::broadcast;
+
+use crate::sync::Lock;
 
 /// How often buffered entries reach the file.
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(25);
@@ -63,15 +75,29 @@ pub struct WireLog {
     matches: Mutex<matches::Matches>,
     /// For a session another process writes: what keeps it followed (see `tail`).
     tailer: Mutex<Option<tail::Tailer>>,
+    /// Where changes of [`Recording`] go (see `sink`).
+    changes: broadcast::Sender<Recording>,
 }
 
 struct Inner {
     /// `None` for a session opened read-only.
-    writer: Option<BufWriter<File>>,
-    /// Where the next entry goes in the file: after the last complete line.
+    sink: Option<sink::Sink>,
+    /// For a session opened read-only: where its next line starts in the file, after the last
+    /// complete line read.
     end: u64,
     dirty: bool,
+    /// A row for each entry in the file, in order (an entry a failed write lost has none).
     index: Vec<IndexRow>,
+    /// Which seq each row holds, where that is not its position (after a gap).
+    seqs: seqs::Seqs,
+    /// The seq the next entry gets.
+    next_seq: u64,
+    /// The last entry is an end-of-session entry.
+    ended: bool,
+    /// For a log this process writes: what the file took (see `sink`).
+    recording: Recording,
+    /// For a session opened read-only: what its lines said about the file itself.
+    tally: format::Tally,
     /// Method names shared by every index row that has them.
     methods: HashSet<Arc<str>>,
     /// Where entries are streamed as they are added; `None` once the log can grow no more (a
@@ -82,13 +108,7 @@ struct Inner {
     named: HashSet<u64>,
     /// The name each connection goes by (see `sessions::label`).
     labels: std::collections::BTreeMap<u64, String>,
-    /// Where an entry is serialized before it is written, reused from one to the next.
-    scratch: Vec<u8>,
 }
-
-/// Entries whose payload is smaller are serialized whole before they are written; larger ones
-/// are written as they are serialized.
-const WHOLE_BYTES: usize = 64 * 1024;
 
 /// A page of entries and where the next page starts.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -99,20 +119,63 @@ pub struct Page {
     pub next: Option<u64>,
 }
 
+/// Rows of the index with consecutive seqs: positions `start..end`, the first holding `seq`.
+struct Block {
+    start: usize,
+    end: usize,
+    seq: u64,
+}
+
+impl Block {
+    /// The seq after the block's last row.
+    fn stop(&self) -> u64 {
+        self.seq + (self.end - self.start) as u64
+    }
+}
+
+impl Inner {
+    /// The rows from the first with seq `from` or above, below seq `to`, up to the next gap
+    /// and at most `max` of them; `None` when there is none.
+    fn block(&self, from: u64, to: u64, max: u64) -> Option<Block> {
+        let len = self.index.len() as u64;
+        let start = self.seqs.pos(from).min(len);
+        let end = self
+            .seqs
+            .pos(to)
+            .min(len)
+            .min(self.seqs.next_gap(start).unwrap_or(len))
+            .min(start.saturating_add(max));
+        (start < end).then(|| Block { start: start as usize, end: end as usize, seq: self.seqs.seq(start) })
+    }
+
+    /// The row holding `seq`, if the file holds it.
+    fn row(&self, seq: u64) -> Option<&IndexRow> {
+        let pos = self.seqs.exact(seq, self.index.len() as u64)?;
+        Some(&self.index[pos as usize])
+    }
+}
+
 impl WireLog {
     /// Creates a new session file in `dir` (created if missing), locked as being written for as
-    /// long as the log lives.
+    /// long as the log lives, and writes its header at once: a writer killed before its first
+    /// flush still leaves a file that says its format.
     pub fn create_in(dir: &Path) -> io::Result<Arc<WireLog>> {
         let path = dir.join(sessions::file_name(SystemTime::now()));
         let file = crate::files::create_new_private(&path)?;
-        let card = sessions::Card { program: sessions::this_program(), servers: Vec::new(), client: None };
-        let log = WireLog::new(path, Some(BufWriter::with_capacity(256 * 1024, file)), Some(card))?;
+        let program = sessions::this_program();
+        let sink = sink::Sink::new(file, &program);
+        let card = sessions::Card { program, servers: Vec::new(), client: None, gaps: 0, lost: 0 };
+        let log = WireLog::new(path, Some(sink), Some(card))?;
         sessions::lock_for_writing(&log.reader);
+        // A header that cannot be written (a full disk) stops the file at entry 0, said as any
+        // stop is.
+        log.write_out(&mut log.inner.locked());
         // A card from the start, so a listing tells "no server yet" from "no card"; a session
         // without one is recorded all the same.
         let _ = log.write_card();
         let log = Arc::new(log);
         spawn_flusher(Arc::downgrade(&log));
+        close_at_exit(&log);
         // Old sessions go, so the directory cannot grow without bound; a failure here only
         // leaves more files behind.
         let _ = prune_sessions(dir, KEEP_SESSIONS);
@@ -129,37 +192,38 @@ impl WireLog {
         let writing = sessions::writer_holds(&log.reader);
         log.catch_up()?;
         if writing {
-            *log.tailer.lock().expect("tailer lock") = Some(tail::spawn_tailer(&log)?);
+            *log.tailer.locked() = Some(tail::spawn_tailer(&log)?);
         } else {
             log.end_growth();
         }
         Ok(log)
     }
 
-    fn new(
-        path: PathBuf,
-        writer: Option<BufWriter<File>>,
-        card: Option<sessions::Card>,
-    ) -> io::Result<WireLog> {
+    fn new(path: PathBuf, sink: Option<sink::Sink>, card: Option<sessions::Card>) -> io::Result<WireLog> {
         Ok(WireLog {
             reader: File::open(&path)?,
             path,
             started: Instant::now(),
             inner: Mutex::new(Inner {
-                writer,
+                sink,
                 end: 0,
                 dirty: false,
                 index: Vec::new(),
+                seqs: seqs::Seqs::default(),
+                next_seq: 0,
+                ended: false,
+                recording: Recording::default(),
+                tally: format::Tally::new(),
                 methods: HashSet::new(),
                 live: Some(broadcast::channel(4096).0),
                 servers: Vec::new(),
                 named: HashSet::new(),
                 labels: Default::default(),
-                scratch: Vec::new(),
             }),
             card: card.map(Mutex::new),
             matches: Mutex::default(),
             tailer: Mutex::default(),
+            changes: broadcast::channel(16).0,
         })
     }
 
@@ -175,45 +239,12 @@ impl WireLog {
 
     /// Appends an entry, assigning its seq and times, and returns the seq.
     ///
-    /// A write error is not fatal to the session: a full disk must not stop the inspector, and
-    /// the entry is still indexed and streamed.
+    /// A write error is not fatal to the session: a full disk must not stop the inspector. The
+    /// entry is streamed all the same, and counted in the gap the file then has (see `sink`).
     pub fn append(&self, mut entry: Entry) -> u64 {
-        let mut guard = self.inner.lock().expect("wire log lock");
+        let mut guard = self.inner.locked();
         let inner = &mut *guard;
-        entry.seq = inner.index.len() as u64;
-        entry.time = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
-        entry.ms = (self.elapsed_ms() * 1000.0).round() / 1000.0;
-        let mut counter = Counting { inner: inner.writer.as_mut(), count: 0, failed: false };
-        let payload = entry.text.as_ref().or(entry.base64.as_ref()).map_or(0, String::len);
-        if payload < WHOLE_BYTES {
-            // Serialized whole, then copied into the file buffer once: writing each escaped run
-            // of a frame through to the file buffer cost more than the escaping itself.
-            inner.scratch.clear();
-            serde_json::to_writer(&mut inner.scratch, &entry).expect("an entry serializes");
-            inner.scratch.push(b'\n');
-            let _ = counter.write_all(&inner.scratch);
-        } else {
-            // Straight into the file buffer: a huge frame is never held twice.
-            serde_json::to_writer(&mut counter, &entry).expect("an entry serializes");
-            let _ = counter.write_all(b"\n");
-        }
-        let (len, failed) = (counter.count, counter.failed);
-        if failed {
-            // The file now ends in a partial line; later entries stay in memory and in the live
-            // stream only, and reading them back from the file reports the error.
-            inner.writer = None;
-        }
-        let offset = inner.end;
-        inner.end += len;
-        inner.dirty = true;
-        let row = row_of(&entry, offset, len, &mut inner.methods);
-        inner.index.push(row);
-        sessions::label(&entry, &mut inner.labels);
-        let new_server =
-            sessions::server_named(&entry, &mut inner.named).filter(|s| !inner.servers.contains(s));
-        if let Some(server) = &new_server {
-            inner.servers.push(server.clone());
-        }
+        let new_server = self.record(inner, &mut entry, format::Marks::default());
         let seq = entry.seq;
         // Streamed under the lock, so followers get entries in seq order.
         if let Some(live) = inner.live.as_ref().filter(|l| l.receiver_count() > 0) {
@@ -230,36 +261,62 @@ impl WireLog {
     /// Entries added from now on, as they are added. For a log that can grow no more, the
     /// follower hears at once that it has ended.
     pub fn follow(&self) -> Follow {
-        match &self.inner.lock().expect("wire log lock").live {
+        match &self.inner.locked().live {
             Some(live) => Follow::new(live.subscribe()),
             // Its sender is dropped here: the receiver is closed from the start.
             None => Follow::new(broadcast::channel(1).1),
         }
     }
 
-    /// How many entries the session holds.
+    /// How many entries the session holds: the seq the next one gets, entries a failed write
+    /// lost included.
     pub fn len(&self) -> u64 {
-        self.inner.lock().expect("wire log lock").index.len() as u64
+        self.inner.locked().next_seq
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Writes buffered entries to the file.
+    /// Writes buffered entries to the file. An error says the file has stopped taking entries
+    /// (see [`WireLog::recording`]); the session goes on.
     pub fn flush(&self) -> io::Result<()> {
-        self.flushed().map(|_| ())
+        self.flushed()?;
+        match &self.inner.locked().recording.stopped {
+            Some(stop) => {
+                Err(io::Error::other(format!("the session log stopped at entry {}: {}", stop.at, stop.error)))
+            }
+            None => Ok(()),
+        }
     }
 
-    /// Writes buffered entries to the file; returns how many entries the file then holds, all
-    /// of them readable from it (entries appended meanwhile wait in the buffer).
+    /// Writes buffered entries to the file; returns the seq below which every entry the file
+    /// holds is readable from it (entries appended meanwhile wait in the buffer).
     fn flushed(&self) -> io::Result<u64> {
-        let mut inner = self.inner.lock().expect("wire log lock");
+        let mut inner = self.inner.locked();
         inner.dirty = false;
-        if let Some(w) = inner.writer.as_mut() {
-            w.flush()?;
+        self.write_out(&mut inner);
+        Ok(inner.next_seq)
+    }
+
+    /// Why the session may lack entries: for a session read back, what its lines say (a
+    /// partial last line and a missing end only once no process writes it); for this
+    /// process's own, the gaps its file has. Empty when nothing says so: a session written
+    /// before the format had a version lacks no end entry, only a partial or broken line says
+    /// it is incomplete.
+    pub fn incomplete(&self) -> Vec<Incomplete> {
+        let inner = self.inner.locked();
+        if inner.sink.is_some() {
+            let recording = sink::recording_of(&inner);
+            let gaps = recording.gaps + u64::from(recording.stopped.is_some());
+            return match recording.lost {
+                0 => Vec::new(),
+                entries => vec![Incomplete::Gaps { gaps, entries }],
+            };
         }
-        Ok(inner.index.len() as u64)
+        let writing = inner.live.is_some();
+        let partial = self.reader.metadata().is_ok_and(|m| m.len() > inner.end);
+        inner.tally.verdict(partial, writing)
     }
 
     /// Reads up to `limit` entries with seq in `from..to` that match `filter`. The range ends
@@ -294,20 +351,17 @@ impl WireLog {
         }
     }
 
-    /// The rows in one chunk of the index from `from` (below `to`) that `filter` may match
-    /// (everything but its text is checked), with the seq after the chunk; `None` at the end.
+    /// The rows in one chunk of the index from seq `from` (below `to`) that `filter` may match
+    /// (everything but its text is checked), with their seqs and the seq after the chunk;
+    /// `None` when no row is left in the range.
     fn rows_matching(&self, filter: &Filter, from: u64, to: u64) -> Option<(Vec<(u64, IndexRow)>, u64)> {
-        let inner = self.inner.lock().expect("wire log lock");
-        let end = to.min(inner.index.len() as u64);
-        if from >= end {
-            return None;
-        }
-        let stop = end.min(from.saturating_add(INDEX_CHUNK));
-        let rows = (from..stop)
-            .filter(|&seq| filter.matches_row(&inner.index[seq as usize]))
-            .map(|seq| (seq, inner.index[seq as usize].clone()))
+        let inner = self.inner.locked();
+        let block = inner.block(from, to, INDEX_CHUNK)?;
+        let rows = (block.start..block.end)
+            .filter(|&pos| filter.matches_row(&inner.index[pos]))
+            .map(|pos| (block.seq + (pos - block.start) as u64, inner.index[pos].clone()))
             .collect();
-        Some((rows, stop))
+        Some((rows, block.stop()))
     }
 
     /// Every entry matching `filter`, in order (reads them one by one from the file).
@@ -320,15 +374,16 @@ impl WireLog {
     /// fill the budget.
     pub fn last_stderr(&self, conn: u64, max_lines: usize, max_bytes: usize) -> io::Result<Vec<String>> {
         // Up to the end of the file: an entry appended meanwhile is still in the buffer.
-        let written = self.flushed()? as usize;
+        let written = self.flushed()?;
         // Only the newest rows are taken from the index (a long session holds millions): an
         // entry's recorded form is never shorter than its text, so rows whose records add up
         // to far more than the budget surely cover it.
         let rows: Vec<IndexRow> = {
-            let inner = self.inner.lock().expect("wire log lock");
+            let inner = self.inner.locked();
             let wanted = |r: &&IndexRow| r.conn == conn && matches!(r.kind, Kind::Stderr | Kind::Lifecycle);
             let mut recorded = 0u64;
             let covered = 64 * max_bytes as u64;
+            let written = inner.seqs.pos(written).min(inner.index.len() as u64) as usize;
             inner.index[..written]
                 .iter()
                 .rev()
@@ -375,16 +430,25 @@ impl WireLog {
     /// writes only).
     pub fn set_client(&self, client: String) {
         if let Some(card) = &self.card {
-            card.lock().expect("card lock").client = Some(client);
+            card.locked().client = Some(client);
             let _ = self.write_card();
         }
     }
 
-    /// Rewrites the card with the servers seen so far (a log this process writes only).
+    /// Rewrites the card with the servers seen so far (a log this process writes only). A
+    /// session file removed (with its directory, say) gets no card, nor its directory again.
     fn write_card(&self) -> io::Result<()> {
         let Some(card) = &self.card else { return Ok(()) };
-        let mut card = card.lock().expect("card lock");
-        card.servers = self.inner.lock().expect("wire log lock").servers.clone();
+        if !self.path.exists() {
+            return Ok(());
+        }
+        let mut card = card.locked();
+        {
+            let inner = self.inner.locked();
+            card.servers = inner.servers.clone();
+            let recording = sink::recording_of(&inner);
+            (card.gaps, card.lost) = (recording.gaps, recording.lost);
+        }
         sessions::write_card(&self.path, &card)
     }
 }
@@ -446,53 +510,58 @@ fn row_of(e: &Entry, offset: u64, len: u64, methods: &mut std::collections::Hash
     }
 }
 
-/// Passes bytes to the session file (if any) and counts them. A write error stops the writing
-/// but not the counting: a full disk must not stop the inspector.
-struct Counting<'a> {
-    inner: Option<&'a mut BufWriter<File>>,
-    count: u64,
-    failed: bool,
-}
-
-impl Write for Counting<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(w) = self.inner.as_mut() {
-            if w.write_all(buf).is_err() {
-                self.inner = None;
-                self.failed = true;
-            }
-        }
-        self.count += buf.len() as u64;
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Flushes the log on a fixed beat until the log is dropped.
+/// Writes the log out on a fixed beat, and tries a stopped file again when it is due, until the
+/// log is dropped.
 fn spawn_flusher(log: Weak<WireLog>) {
     std::thread::Builder::new()
         .name("wire-log-flush".into())
         .spawn(move || loop {
             std::thread::sleep(FLUSH_INTERVAL);
             let Some(log) = log.upgrade() else { return };
-            let dirty = log.inner.lock().map(|i| i.dirty).unwrap_or(false);
-            if dirty {
-                let _ = log.flush();
+            let mut inner = log.inner.locked();
+            let resumed = log.resume(&mut inner, false);
+            if inner.dirty {
+                inner.dirty = false;
+                log.write_out(&mut inner);
+            }
+            drop(inner);
+            if resumed {
+                // The card counts the gaps, for a listing of a session whose end never comes.
+                let _ = log.write_card();
             }
         })
         .expect("spawn the wire log flusher");
 }
 
+/// The logs this process writes, closed when it exits normally: a front end that ends with
+/// `exit` (the window's quit does) drops nothing, and a session it wrote must still read as
+/// closed properly. A process killed runs no exit hook, which is how a reader tells.
+static WRITING: Mutex<Vec<Weak<WireLog>>> = Mutex::new(Vec::new());
+
+fn close_at_exit(log: &Arc<WireLog>) {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        // SAFETY: registers a function that takes no arguments and never unwinds out.
+        unsafe { libc::atexit(close_all) };
+    });
+    let mut writing = WRITING.locked();
+    writing.retain(|l| l.strong_count() > 0);
+    writing.push(Arc::downgrade(log));
+}
+
+extern "C" fn close_all() {
+    // A panic must not cross into C; an exit hook has nothing better to do with one.
+    let _ = std::panic::catch_unwind(|| {
+        let logs: Vec<Arc<WireLog>> = WRITING.locked().iter().filter_map(Weak::upgrade).collect();
+        for log in logs {
+            log.close();
+        }
+    });
+}
+
 impl Drop for WireLog {
     fn drop(&mut self) {
-        if let Ok(inner) = self.inner.get_mut() {
-            if let Some(w) = inner.writer.as_mut() {
-                let _ = w.flush();
-            }
-        }
+        self.close();
     }
 }
 

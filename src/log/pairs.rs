@@ -6,6 +6,7 @@
 //! server's own requests, reuse them) and any presentation (colours, abbreviations).
 
 use super::{sessions::ConnectionLabel, Kind, WireLog, INDEX_CHUNK};
+use crate::sync::Lock;
 
 impl WireLog {
     /// The seq of the reply to the request at `request`: the message after it, on the same
@@ -15,28 +16,24 @@ impl WireLog {
     pub fn reply_to(&self, request: u64) -> Option<u64> {
         let mut from = request.saturating_add(1);
         loop {
-            let inner = self.inner.lock().expect("wire log lock");
-            let end = inner.index.len() as u64;
-            if from >= end {
-                return None;
-            }
-            let stop = end.min(from.saturating_add(INDEX_CHUNK));
-            let found = (from..stop).find(|&seq| {
-                let row = &inner.index[seq as usize];
+            let inner = self.inner.locked();
+            let block = inner.block(from, u64::MAX, INDEX_CHUNK)?;
+            let found = (block.start..block.end).find(|&pos| {
+                let row = &inner.index[pos];
                 row.answers == Some(request) && row.kind == Kind::Message && row.id.is_some()
             });
-            if found.is_some() {
-                return found;
+            if let Some(pos) = found {
+                return Some(block.seq + (pos - block.start) as u64);
             }
             // The lock is let go between chunks, so a long search never stalls the writer.
             drop(inner);
-            from = stop;
+            from = block.stop();
         }
     }
 
     /// Every connection the log has a name for, in connection order.
     pub fn connection_labels(&self) -> Vec<ConnectionLabel> {
-        let inner = self.inner.lock().expect("wire log lock");
+        let inner = self.inner.locked();
         inner.labels.iter().map(|(&conn, server)| ConnectionLabel { conn, server: server.clone() }).collect()
     }
 }

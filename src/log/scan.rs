@@ -10,6 +10,7 @@ use std::os::unix::fs::FileExt;
 
 use super::filter::TextFinder;
 use super::{Entry, Filter, IndexRow, Page, WireLog};
+use crate::sync::Lock;
 
 /// How many bytes of lines a free-text scan reads at a time.
 const SCAN_BYTES: u64 = 8 << 20;
@@ -25,8 +26,10 @@ const PARALLEL_BYTES: usize = 256 << 10;
 /// its rows, whose strings would be cloned a row at a time and freed again; the rows of the
 /// few lines the search hits are read from the index afterwards.
 pub(super) struct Span {
-    /// The seq of the first line.
+    /// The seq of the first line; the others follow it without a gap.
     first: u64,
+    /// The first line's position in the index.
+    pos: usize,
     /// Each line's offset in the file.
     starts: Vec<u64>,
     /// Where the last line ends.
@@ -38,6 +41,11 @@ pub(super) struct Span {
 impl Span {
     pub(super) fn len(&self) -> usize {
         self.starts.len()
+    }
+
+    /// The seq of the line at position `i` in the span.
+    pub(super) fn seq(&self, i: usize) -> u64 {
+        self.first + i as u64
     }
 }
 
@@ -59,7 +67,7 @@ impl WireLog {
         while let Some((span, stop)) = self.span_from(seq, to) {
             for (i, entry) in self.span_matches(&span, filter, finder, &mut buf)? {
                 if entries.len() == limit {
-                    return Ok(Page { entries, next: Some(seq + i as u64) });
+                    return Ok(Page { entries, next: Some(span.seq(i)) });
                 }
                 entries.push(entry);
             }
@@ -102,8 +110,8 @@ impl WireLog {
         hit.sort_unstable();
         hit.dedup();
         let rows: Vec<IndexRow> = {
-            let inner = self.inner.lock().expect("wire log lock");
-            hit.iter().map(|&i| inner.index[span.first as usize + i].clone()).collect()
+            let inner = self.inner.locked();
+            hit.iter().map(|&i| inner.index[span.pos + i].clone()).collect()
         };
         let mut matched = Vec::new();
         for (i, row) in hit.into_iter().zip(rows) {
@@ -129,17 +137,16 @@ impl WireLog {
         Ok(finder.hits(buf).map(|at| starts.partition_point(|&s| s - first <= at as u64) - 1).collect())
     }
 
-    /// The span of lines from seq `from` (below `to`) that is at most [`SCAN_BYTES`] long (one
-    /// line at least) and [`SCAN_ROWS`] lines, with the seq after it; `None` at the end.
+    /// The span of lines from the first with seq `from` or above (below `to`, and before the
+    /// next gap) that is at most [`SCAN_BYTES`] long (one line at least) and [`SCAN_ROWS`]
+    /// lines, with the seq after it; `None` when no line is left below `to`.
     pub(super) fn span_from(&self, from: u64, to: u64) -> Option<(Span, u64)> {
-        let inner = self.inner.lock().expect("wire log lock");
-        let end = to.min(inner.index.len() as u64);
-        if from >= end {
-            return None;
-        }
-        let start = inner.index[from as usize].offset;
-        let mut span = Span { first: from, starts: Vec::new(), end: start, base64: Vec::new() };
-        let rows = &inner.index[from as usize..end.min(from.saturating_add(SCAN_ROWS)) as usize];
+        let inner = self.inner.locked();
+        let block = inner.block(from, to, SCAN_ROWS)?;
+        let start = inner.index[block.start].offset;
+        let mut span =
+            Span { first: block.seq, pos: block.start, starts: Vec::new(), end: start, base64: Vec::new() };
+        let rows = &inner.index[block.start..block.end];
         for (i, row) in rows.iter().enumerate() {
             if i > 0 && row.offset + row.len - start > SCAN_BYTES {
                 break;
@@ -150,7 +157,7 @@ impl WireLog {
                 span.base64.push(i);
             }
         }
-        let stop = from + span.starts.len() as u64;
+        let stop = span.first + span.starts.len() as u64;
         Some((span, stop))
     }
 }

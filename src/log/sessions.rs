@@ -20,6 +20,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use super::entry::Entry;
+use super::format::Incomplete;
 use crate::lifecycle::Lifecycle;
 
 /// Where sessions are kept: `$XDG_DATA_HOME/sonde/sessions` on Linux.
@@ -55,6 +56,12 @@ pub struct SessionInfo {
     pub writing: bool,
     /// It is this process's own session, the one its window shows live.
     pub current: bool,
+    /// Why the session may lack entries; empty when nothing says so. A listing reads it from
+    /// the file's first and last lines and its card; an opened session's is read from every
+    /// line (see [`super::WireLog::incomplete`]). Not in the window's bindings yet: Open
+    /// Session does not show it.
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub incomplete: Vec<Incomplete>,
 }
 
 /// What a session's card holds.
@@ -65,6 +72,16 @@ pub(super) struct Card {
     /// For a proxy's session: the client it stood in front of, as its clientInfo says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// Gaps the session file has had, and the entries lost in them, for a listing of a
+    /// session whose end entry never came.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gaps: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lost: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The name of a session file started now by this process.
@@ -205,6 +222,9 @@ pub(super) fn info_of(path: &Path) -> io::Result<SessionInfo> {
     let meta = file.metadata()?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let card = read_card(path);
+    let writing = writer_holds(&file);
+    let gaps = card.as_ref().map_or((0, 0), |c| (c.gaps, c.lost));
+    let incomplete = super::format::look(&file, meta.len(), writing, gaps)?;
     Ok(SessionInfo {
         started: started_of(&name).unwrap_or_else(|| {
             humantime::format_rfc3339_millis(meta.modified().unwrap_or(SystemTime::UNIX_EPOCH)).to_string()
@@ -214,8 +234,9 @@ pub(super) fn info_of(path: &Path) -> io::Result<SessionInfo> {
         client: card.as_ref().and_then(|c| c.client.clone()),
         servers: card.map(|c| c.servers),
         size: meta.len(),
-        writing: writer_holds(&file),
+        writing,
         current: false,
+        incomplete,
     })
 }
 

@@ -2,8 +2,9 @@
 //! appends are indexed and streamed to followers, the same way a live log's appends are.
 //!
 //! Owns: indexing complete lines from where the index ends (`WireLog::catch_up`, also the first
-//! pass of [`super::WireLog::open`]), doing it again each time the file changes while the
-//! writer's lock is held, and ending the log's growth when the lock is let go.
+//! pass of [`super::WireLog::open`]) and tallying what they say about the file (see `format`),
+//! doing it again each time the file changes while the writer's lock is held, and ending the
+//! log's growth when the lock is let go.
 //! Refuses: a polling loop: the kernel says when the file changes (inotify, through `notify`),
 //! and when its writer closes it, which is how a writer that ended however it ended lets go.
 
@@ -13,7 +14,9 @@ use std::time::Duration;
 use notify::Watcher;
 
 use super::entry::Indexed;
-use super::{row_of, scan_lines, sessions, Entry, WireLog};
+use super::format::Header;
+use super::{row_of, scan_lines, sessions, WireLog};
+use crate::sync::Lock;
 
 /// The most a session written by another process takes to show a new entry, past its writer's
 /// flush: the time the kernel takes to say the file changed, bounded generously.
@@ -22,27 +25,66 @@ pub const TAIL_INTERVAL: Duration = Duration::from_millis(100);
 /// How many bytes of new lines are indexed per hold of the log's lock.
 const CHUNK_BYTES: u64 = 8 << 20;
 
+/// A complete line of a session file, as indexing reads it.
+enum Line {
+    Header(u32),
+    Entry {
+        offset: u64,
+        len: u64,
+        indexed: Box<Indexed>,
+    },
+    /// Neither: a line a failed write left partial, or one Sonde did not write.
+    Broken,
+}
+
 impl WireLog {
-    /// Indexes the complete lines after the index's end, streaming them to followers.
+    /// Indexes the complete lines after the index's end, streaming them to followers, and
+    /// tallies what they say about the file (its version, its end, gaps, broken lines).
     pub(super) fn catch_up(&self) -> std::io::Result<()> {
         loop {
-            let from = self.inner.lock().expect("wire log lock").end;
-            let mut read: Vec<(u64, u64, Entry)> = Vec::new();
-            // Parsed without the lock, only as far as indexing needs (`Indexed`); a line that
-            // is not an entry is passed over, as `open` always has (a torn write can only be the
-            // last line, which is not complete).
+            let from = self.inner.locked().end;
+            let mut read: Vec<Line> = Vec::new();
+            // Parsed without the lock, only as far as indexing needs (`Indexed`). A line that
+            // is not an entry is passed over and counted: a write that failed and resumed
+            // leaves one such line (a partial last line is not complete, so not read yet).
             let end = scan_lines(&self.reader, from, CHUNK_BYTES, |line, offset| {
-                if let Ok(indexed) = serde_json::from_slice::<Indexed>(line) {
-                    read.push((offset, line.len() as u64, indexed.into_entry()));
-                }
+                let header = if offset == 0 { Header::of(line) } else { None };
+                read.push(match (header, serde_json::from_slice::<Indexed>(line)) {
+                    (Some(header), _) => Line::Header(header.format),
+                    (None, Ok(indexed)) => {
+                        Line::Entry { offset, len: line.len() as u64, indexed: Box::new(indexed) }
+                    }
+                    (None, Err(_)) => Line::Broken,
+                });
             })?;
             if end == from {
                 return Ok(());
             }
-            let mut guard = self.inner.lock().expect("wire log lock");
+            let mut guard = self.inner.locked();
             let inner = &mut *guard;
             let live = inner.live.as_ref().filter(|l| l.receiver_count() > 0).cloned();
-            for (offset, len, entry) in read {
+            for line in read {
+                let (offset, len, indexed) = match line {
+                    Line::Header(format) => {
+                        inner.tally.format = format;
+                        continue;
+                    }
+                    Line::Broken => {
+                        inner.tally.broken += 1;
+                        continue;
+                    }
+                    Line::Entry { offset, len, indexed } => (offset, len, *indexed),
+                };
+                if let Some(gap) = &indexed.gap {
+                    inner.tally.gaps += 1;
+                    inner.tally.lost += gap.entries;
+                }
+                inner.tally.ended = indexed.session_end.is_some();
+                let pos = inner.index.len() as u64;
+                inner.seqs.place(pos, indexed.seq());
+                inner.next_seq = inner.seqs.seq(pos) + 1;
+                let mut entry = indexed.into_entry();
+                entry.seq = inner.next_seq - 1;
                 let row = row_of(&entry, offset, len, &mut inner.methods);
                 sessions::label(&entry, &mut inner.labels);
                 if let Some(live) = &live {
@@ -60,7 +102,7 @@ impl WireLog {
 
     /// The log will grow no more: its followers hear that it has ended.
     pub(super) fn end_growth(&self) {
-        self.inner.lock().expect("wire log lock").live = None;
+        self.inner.locked().live = None;
     }
 }
 
@@ -123,7 +165,7 @@ mod tests {
     use std::io::Write as _;
     use std::time::Instant;
 
-    use super::super::{Direction, Filter, Followed, Kind, LogBatch};
+    use super::super::{Direction, Entry, Filter, Followed, Kind, LogBatch};
     use super::*;
 
     fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -168,7 +210,8 @@ mod tests {
         let page = reader.page(15, 18, &Filter::default(), 10).unwrap();
         assert_eq!(page.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [15, 16, 17]);
 
-        // The writer goes (its lock with it): the follower hears the end, after every entry.
+        // The writer goes (its lock with it): the follower hears the end, after every entry and
+        // the end-of-session entry.
         let writer = writing.join().unwrap();
         writer.append(note(21));
         drop(writer);
@@ -181,8 +224,16 @@ mod tests {
         })
         .await
         .expect("the follower hears the end within 10 s");
-        assert!(matches!(&rest[..], [Followed::Entry(e)] if e.seq == 21), "{rest:?}");
-        assert_eq!(reader.len(), 22);
+        assert!(
+            matches!(&rest[..], [Followed::Entry(e), Followed::Entry(end)] if e.seq == 21 && end.seq == 22),
+            "{rest:?}"
+        );
+        assert_eq!(reader.len(), 23);
+        assert!(
+            reader.incomplete().is_empty(),
+            "a session closed properly is whole: {:?}",
+            reader.incomplete()
+        );
     }
 
     #[tokio::test]

@@ -1,6 +1,7 @@
 //! The wire log's own tests: appending, reopening, pages, exports, privacy.
 use super::*;
 use std::fs::{self, OpenOptions};
+use std::io::Write;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sonde-log-test-{name}-{}", std::process::id()));
@@ -129,8 +130,11 @@ fn a_partial_last_line_left_by_a_crash_is_skipped_on_open() {
     let path = log.path().to_owned();
     drop(log);
     let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-    f.write_all(b"{\"seq\":1,\"ti").unwrap();
-    assert_eq!(WireLog::open(&path).unwrap().len(), 1);
+    f.write_all(b"{\"seq\":2,\"ti").unwrap();
+    // The entry and the end-of-session entry dropping the log wrote.
+    let read = WireLog::open(&path).unwrap();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read.incomplete(), [Incomplete::PartialLastLine]);
 }
 
 #[test]

@@ -1,8 +1,11 @@
-//! `sonde log`: print a recorded session, whole or filtered.
+//! `sonde log`: print a recorded session, whole or filtered, saying once on stderr when it is
+//! incomplete and why. `sonde sessions`: list them, each incomplete one marked with why.
 
 use std::path::PathBuf;
 
-use sonde_core::log::{last_session, list_sessions, sessions_dir, Filter, WireLog};
+use sonde_core::log::{
+    count_entries, last_session, list_sessions, sessions_dir, Filter, Incomplete, WireLog,
+};
 
 use crate::args::LogArgs;
 use crate::exit::{FAILED, OK, USAGE};
@@ -31,6 +34,10 @@ pub fn run(args: &LogArgs) -> i32 {
         }
     };
     errln!("sonde: session log {}", path.display());
+    let incomplete = log.incomplete();
+    if !incomplete.is_empty() {
+        errln!("sonde: this session is incomplete: {}", Incomplete::words(&incomplete));
+    }
     // Page by page, so a huge session is never held whole.
     let mut from = 0;
     let mut printed = 0usize;
@@ -100,13 +107,18 @@ pub fn list(json: bool) -> i32 {
             print::json_line(&serde_json::to_value(s).expect("serializes"));
         } else {
             let writing = if s.writing { "  (being written)" } else { "" };
+            let incomplete = match s.incomplete.as_slice() {
+                [] => String::new(),
+                reasons => format!("  (incomplete: {})", Incomplete::words(reasons)),
+            };
             let program = match (&s.client, s.program.as_deref()) {
                 (Some(client), _) => format!("proxy for {client}"),
                 (None, program) => program.unwrap_or("?").to_owned(),
             };
-            let entries = entries_in(&dir.join(&s.name)).map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            let entries =
+                count_entries(&dir.join(&s.name)).map_or_else(|_| "?".to_owned(), |n| n.to_string());
             outln!(
-                "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}",
+                "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}{incomplete}",
                 s.name,
                 print::size(s.size),
                 crate::print::servers(s)
@@ -119,19 +131,4 @@ pub fn list(json: bool) -> i32 {
         errln!("sonde: {} sessions in {}", sessions.len(), dir.display());
     }
     OK
-}
-
-/// How many entries a session file holds: its complete lines, counted without parsing them.
-fn entries_in(path: &std::path::Path) -> std::io::Result<u64> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut lines = 0u64;
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 {
-            return Ok(lines);
-        }
-        lines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
-    }
 }

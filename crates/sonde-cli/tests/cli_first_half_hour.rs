@@ -277,7 +277,8 @@ fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did
     let listed = sonde(&home, &["sessions"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(text.starts_with(&name) && text.contains("demo-server"), "{text}");
-    let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+    // Every line but the header is an entry.
+    let lines = std::fs::read_to_string(&path).unwrap().lines().count() - 1;
     assert!(text.contains(&format!(" {lines} entries")), "{text}");
     let json = sonde(&home, &["sessions", "--json"]);
     assert_eq!(stdout_json(&json)["name"], name.as_str());
