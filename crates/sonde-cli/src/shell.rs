@@ -150,9 +150,13 @@ impl Input {
         }
     }
 
+    /// Keeps a terminal's history. A script has none: its run makes no history file (nor the
+    /// data directory again, when it was removed meanwhile).
     fn save(&mut self) {
-        if let (Input::Terminal(editor), Some(path)) = (self, history()) {
-            let _ = editor.save_history(&path);
+        if let Input::Terminal(editor) = self {
+            if let Some(path) = history() {
+                let _ = editor.save_history(&path);
+            }
         }
     }
 }
