@@ -847,8 +847,9 @@ export type LastWords = {
 	/**  The last lines the server wrote on stderr, escaped, oldest first. */
 	lines: string[],
 	/**
-	 *  True when the server was a process started with the minimal environment and ended
-	 *  during startup: a missing variable may be why.
+	 *  True when the server was a process started with the minimal environment, ended during
+	 *  startup, and its stderr names a variable or the environment ([`speaks_of_environment`]):
+	 *  a missing variable may be why. A failure that says nothing of the kind gets no hint.
 	 */
 	minimalEnv: boolean,
 	/**
