@@ -14,7 +14,7 @@
 //!   entry starts on a line of its own. A log closed properly ends with a note whose line also
 //!   carries `"session_end":{…}`.
 //!
-//! The marks ride beside the entry's fields on its line and are no part of [`Entry`]: what the
+//! The marks ride beside the entry's fields on its line and are no part of the `Entry`: what the
 //! window and exports are sent of an entry does not change, and a reader that does not know a
 //! mark reads the note as a note.
 //!
@@ -29,8 +29,6 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-
-use super::Entry;
 
 /// The version new session files are written in.
 pub const FORMAT: u32 = 2;
@@ -118,15 +116,6 @@ pub(super) struct Marks<'a> {
     pub gap: Option<&'a Gap>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_end: Option<End>,
-}
-
-/// An entry and its marks, as one line holds them.
-#[derive(Serialize)]
-pub(super) struct Marked<'a> {
-    #[serde(flatten)]
-    pub entry: &'a Entry,
-    #[serde(flatten)]
-    pub marks: Marks<'a>,
 }
 
 /// Why a recorded session may lack entries, as a reader tells from its file.

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
 
-use super::format::{End, Gap, Header, Marked, Marks};
+use super::format::{End, Gap, Header, Marks};
 use super::{row_of, Direction, Entry, Inner, Kind, WireLog};
 use crate::sync::Lock;
 
@@ -429,4 +429,13 @@ pub(super) fn recording_of(inner: &Inner) -> Recording {
         recording.lost += inner.next_seq - stop.first;
     }
     recording
+}
+
+/// An entry and its marks (`format`), as one line of the file holds them.
+#[derive(serde::Serialize)]
+struct Marked<'a> {
+    #[serde(flatten)]
+    entry: &'a Entry,
+    #[serde(flatten)]
+    marks: Marks<'a>,
 }
