@@ -150,10 +150,12 @@ impl Incomplete {
                                   or could not write to the end)"
                 .into(),
             Incomplete::Gaps { gaps, entries } => {
-                let gaps = if *gaps == 1 { "a gap".to_owned() } else { format!("{gaps} gaps") };
                 let entries =
                     if *entries == 1 { "1 entry was".to_owned() } else { format!("{entries} entries were") };
-                format!("{entries} not recorded ({gaps}, each said by a note)")
+                match gaps {
+                    1 => format!("{entries} not recorded (in one gap, which a note in the log records)"),
+                    n => format!("{entries} not recorded (in {n} gaps, each recorded by a note in the log)"),
+                }
             }
         }
     }

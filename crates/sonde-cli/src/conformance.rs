@@ -62,6 +62,7 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     };
     let Some(log) = session_log() else { return FAILED };
     errln!("sonde: conformance scenario {scenario:?} at {version}; session log {}", log.path().display());
+    let teller = crate::recording::start(&log);
     // The harness's authorization servers ask nothing of a person: the browser step follows
     // their redirect to the loopback listener. Credentials last for the run only.
     if let Target::Http(http) = &mut config.target {
@@ -87,7 +88,7 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     };
     hub.cancel_all("the conformance run is over");
     hub.disconnect_all().await;
-    let _ = log.flush();
+    crate::recording::finish(&log, teller).await;
     code
 }
 

@@ -9,6 +9,7 @@ use sonde_core::hub::Hub;
 
 use crate::args::{Common, Global};
 use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};
+use crate::recording;
 
 pub async fn run(global: &Global, call: Option<String>, args: Option<String>, common: &Common) -> i32 {
     let planned = global.server_config(&common.server).and_then(|config| {
@@ -29,6 +30,7 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
     };
     let Some(log) = crate::run::session_log() else { return FAILED };
     errln!("sonde: session log {}", log.path().display());
+    let teller = recording::start(&log);
     // No era cache: the check-up decides the era afresh, as a new client would.
     let mut hub = Hub::new(log.clone());
     if global.url.is_some() {
@@ -46,13 +48,18 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
             errln!("sonde: interrupted; stopping the server");
             hub.cancel_all("interrupted by the user");
             hub.disconnect_all().await;
+            recording::finish(&log, teller).await;
             return INTERRUPTED;
         }
     };
     hub.disconnect_all().await;
-    let _ = log.flush();
+    recording::finish(&log, teller).await;
     if json {
-        outln!("{}", json!({ "checks": report.checks }));
+        let mut document = json!({ "checks": report.checks });
+        if let Some(field) = recording::field(&log) {
+            document["log"] = field;
+        }
+        outln!("{document}");
     }
     errln!("sonde doctor: {}", report.tally);
     if report.failed() {

@@ -21,6 +21,7 @@ mod log_cmd;
 mod ops;
 mod print;
 mod proxy;
+mod recording;
 mod run;
 mod shell;
 mod suggest;

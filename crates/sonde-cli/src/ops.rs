@@ -10,7 +10,7 @@ use sonde_core::features::listing::ListKind;
 use sonde_core::mcp::Session;
 
 use crate::exit::{FAILED, OK, TOOL_ERROR};
-use crate::print;
+use crate::{print, recording};
 
 pub enum Op {
     /// A paginated list, every page.
@@ -52,7 +52,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
                 if let Some(why) = &listing.stopped {
                     out["stopped"] = json!(why);
                 }
-                print::json_line(&out);
+                recording::document(session, &out);
             } else {
                 print::items(key, &listing.items);
             }
@@ -66,7 +66,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         Op::Tasks(op) => crate::tasks::run(session, op, json).await,
         Op::Info => {
             if json {
-                print::json_line(&serde_json::to_value(&session.server).expect("serializes"));
+                recording::document(session, &serde_json::to_value(&session.server).expect("serializes"));
             } else {
                 print::server(&session.server);
             }
@@ -75,7 +75,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         Op::Read(uri) => {
             let read = session.read_resource(&uri).await?;
             if json {
-                print::json_line(&read.result);
+                recording::document(session, &read.result);
             } else {
                 print::result("resources/read", &read.result);
             }
@@ -87,7 +87,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         Op::Prompt { name, arguments } => {
             let got = session.get_prompt(&name, &arguments).await?;
             if json {
-                print::json_line(&got.result);
+                recording::document(session, &got.result);
             } else {
                 print::result("prompts/get", &got.result);
             }
@@ -99,7 +99,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         Op::Complete { reference, argument, value, context } => {
             let completion = session.complete(&reference, &argument, &value, &context).await?;
             if json {
-                print::json_line(&json!({ "completion": completion }));
+                recording::document(session, &json!({ "completion": completion }));
             } else {
                 for value in &completion.values {
                     outln!("{value}");
@@ -148,7 +148,7 @@ async fn call(
         }
     }
     if json {
-        print::json_line(&outcome.result);
+        recording::document(session, &outcome.result);
     } else {
         print::call_result(&outcome.result);
     }

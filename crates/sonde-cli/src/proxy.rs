@@ -48,7 +48,8 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, stopped()).await;
     let _ = stop_echo.send(());
     let _ = echoing.await;
-    let _ = log.flush();
+    // A log that stopped is said by its gap note, not on stderr, which is the client's.
+    let _ = log.close();
     match ended {
         Ok(Some(exit)) => code_of(&exit),
         Ok(None) => FAILED,
@@ -91,7 +92,7 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
         transport::shown_url(&upstream)
     );
     let served = http::serve(listener, upstream, log.clone(), global.max_line, stopped()).await;
-    let _ = log.flush();
+    let _ = log.close();
     match served {
         Ok(()) => 0,
         Err(e) => {

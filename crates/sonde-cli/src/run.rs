@@ -17,6 +17,7 @@ use crate::arguments;
 use crate::echo;
 use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
+use crate::recording;
 use crate::tasks::TaskOp;
 use crate::words;
 
@@ -33,6 +34,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     };
     let Some(log) = session_log() else { return FAILED };
     errln!("sonde: session log {}", log.path().display());
+    let teller = recording::start(&log);
     let mut hub = Hub::new(log.clone());
     if !global.no_era_cache {
         match EraCache::default_location() {
@@ -63,7 +65,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         let _ = stop.send(());
         let _ = task.await;
     }
-    let _ = log.flush();
+    recording::finish(&log, teller).await;
     code
 }
 

@@ -11,7 +11,6 @@ use sonde_core::mcp::{CallOutcome, Session};
 use sonde_core::shape::task::{Task, TaskStatus};
 
 use crate::exit::{FAILED, OK};
-use crate::print;
 
 /// What `sonde tasks` does.
 pub enum TaskOp {
@@ -67,7 +66,7 @@ pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOut
 pub async fn run(session: &Session, op: TaskOp, json: bool) -> Result<i32, RequestError> {
     let show = |task: &Task| {
         if json {
-            print::json_line(&serde_json::to_value(task).expect("serializes"));
+            crate::recording::document(session, &serde_json::to_value(task).expect("serializes"));
         } else {
             outln!("{}", line(task));
         }
@@ -76,7 +75,7 @@ pub async fn run(session: &Session, op: TaskOp, json: bool) -> Result<i32, Reque
         TaskOp::List => {
             let tasks = session.tasks_list().await?;
             if json {
-                print::json_line(&json!({ "tasks": tasks }));
+                crate::recording::document(session, &json!({ "tasks": tasks }));
             } else {
                 tasks.iter().for_each(|t| outln!("{}", line(t)));
             }

@@ -92,3 +92,89 @@ pub fn peer(relative: &str) -> PathBuf {
     assert!(path.exists(), "{} is missing: run `make peers`", path.display());
     path
 }
+
+/// A tmpfs of `size` (`300k`) mounted at a directory of its own, unmounted when dropped, a
+/// failing test's unwinding included. The tests run as root, here and in CI.
+pub struct Tmpfs {
+    pub dir: PathBuf,
+}
+
+impl Tmpfs {
+    pub fn mount(name: &str, size: &str) -> Tmpfs {
+        let dir = std::env::temp_dir().join(format!("sonde-cli-tmpfs-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .status()
+            .expect("run mount");
+        assert!(status.success(), "mount -t tmpfs on {} failed (the tests run as root)", dir.display());
+        Tmpfs { dir }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        // Lazily: a process the test started may still hold a file open.
+        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// A child process killed and reaped when dropped, so a failing test leaves none behind.
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The lines a child writes on a pipe, read by a thread of their own as they come.
+pub struct Lines {
+    rx: std::sync::mpsc::Receiver<String>,
+    /// Every line received so far, in order.
+    pub seen: Vec<String>,
+}
+
+impl Lines {
+    pub fn of(pipe: impl std::io::Read + Send + 'static) -> Lines {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(pipe)) {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Lines { rx, seen: Vec::new() }
+    }
+
+    /// The next line for which `wanted` holds, waiting at most `limit`; the lines before it are
+    /// kept in `seen` too.
+    pub fn until(&mut self, limit: Duration, wanted: impl Fn(&str) -> bool) -> Option<String> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let line = self.rx.recv_timeout(left).ok()?;
+            self.seen.push(line.clone());
+            if wanted(&line) {
+                return Some(line);
+            }
+        }
+    }
+
+    /// Every line until the pipe closes (the child ended), waiting at most `limit`.
+    pub fn rest(&mut self, limit: Duration) -> &[String] {
+        let deadline = Instant::now() + limit;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.rx.recv_timeout(left) {
+                Ok(line) => self.seen.push(line),
+                Err(_) => break,
+            }
+        }
+        &self.seen
+    }
+}

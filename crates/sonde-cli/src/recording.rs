@@ -1,0 +1,128 @@
+//! What the CLI says when its session log stops taking entries, and when it takes them again:
+//! on stderr, at once and once each (`sonde: the session log stopped at entry 12: No space left
+//! on device; the connection goes on unrecorded`), and in a command's `--json` document as its
+//! `"log"` field, only when it happened.
+//!
+//! Owns: those words, following the log's recording while a command runs, ending the session
+//! (`WireLog::close`) when it is over, and the field. Refuses: `sonde proxy`'s stderr, which
+//! belongs to the client that started it (the proxy has no `--verbose`): there the gap note in
+//! its session log is where it is said.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use sonde_core::log::{Recording, WireLog};
+use sonde_core::mcp::Session;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The recording followed while a command runs.
+pub struct Teller {
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<Told>,
+}
+
+/// What has been said so far.
+#[derive(Default)]
+struct Told {
+    /// The stop told, by the entry it began at.
+    stop: Option<u64>,
+    /// How many gaps were told closed.
+    gaps: u64,
+}
+
+impl Told {
+    fn tell(&mut self, recording: &Recording) {
+        if recording.gaps > self.gaps {
+            if let Some(gap) = &recording.last_gap {
+                // A stop and its end may both have come since the last look.
+                if self.stop != Some(gap.first) {
+                    stopped(gap.first, &gap.error);
+                }
+                let lost = match gap.entries {
+                    0 => "; no entry was lost".to_owned(),
+                    1 => format!(" after a gap of 1 entry ({}), recorded by a note in the log", gap.first),
+                    n => format!(
+                        " after a gap of {n} entries ({} to {}), recorded by a note in the log",
+                        gap.first,
+                        gap.first + n - 1
+                    ),
+                };
+                errln!("sonde: the session log resumed{lost}");
+            }
+            self.gaps = recording.gaps;
+            self.stop = None;
+        }
+        if let Some(stop) = &recording.stopped {
+            if self.stop != Some(stop.at) {
+                stopped(stop.at, &stop.error);
+                self.stop = Some(stop.at);
+            }
+        }
+    }
+}
+
+fn stopped(at: u64, error: &str) {
+    errln!("sonde: the session log stopped at entry {at}: {error}; the connection goes on unrecorded");
+}
+
+/// Tells on stderr each stop of `log` and each gap closed, as they happen, until [`finish`].
+pub fn start(log: &Arc<WireLog>) -> Teller {
+    let mut feed = log.follow_recording();
+    let (stop, mut stopped) = oneshot::channel::<()>();
+    let mut told = Told::default();
+    for recording in feed.now() {
+        told.tell(&recording);
+    }
+    let task = tokio::spawn(async move {
+        loop {
+            // Both cancellation-safe: a feed's next loses nothing when dropped unfinished.
+            let items = tokio::select! {
+                items = feed.next() => items,
+                _ = &mut stopped => break,
+            };
+            let Some(items) = items else { break };
+            for recording in items {
+                told.tell(&recording);
+            }
+        }
+        told
+    });
+    Teller { stop, task }
+}
+
+/// Ends the session: stops telling, closes the log (its last entries and the end of the
+/// session written, or a last try of a stopped file), and tells what was not told yet.
+pub async fn finish(log: &WireLog, teller: Teller) {
+    let _ = teller.stop.send(());
+    let mut told = teller.task.await.unwrap_or_default();
+    told.tell(&log.close());
+}
+
+/// The `"log"` field of a `--json` document, when the session log has stopped: where it
+/// stopped first, why, how many entries it has lost so far, whether it took entries again.
+/// The log is written out first, so the field covers the entries of the document's own answer.
+pub fn field(log: &WireLog) -> Option<Value> {
+    let _ = log.flush();
+    let recording = log.recording();
+    let first = recording.first_stop?;
+    Some(json!({
+        "stopped_at": first.at,
+        "error": first.error,
+        "lost": recording.lost,
+        "resumed": recording.stopped.is_none(),
+    }))
+}
+
+/// Prints a command's one JSON document, with the `"log"` field when the session log has
+/// stopped (a document without one is printed as it is: a large result is not copied).
+pub fn document(session: &Session, document: &Value) {
+    match field(session.conn.log()).filter(|_| document.is_object()) {
+        Some(field) => {
+            let mut document = document.clone();
+            document["log"] = field;
+            crate::print::json_line(&document);
+        }
+        None => crate::print::json_line(document),
+    }
+}
