@@ -674,7 +674,8 @@ def quitting_stops_servers_first():
         latest = max((os.path.join(sessions, f) for f in os.listdir(sessions) if f.endswith(".jsonl")),
                      key=os.path.getmtime)
         with open(latest) as f:
-            entries = [json.loads(line) for line in f if line.strip()]
+            # Entries only: from format 2 on the first line is the file's header, with no seq.
+            entries = [e for e in (json.loads(line) for line in f if line.strip()) if "seq" in e]
         conn = next(e["conn"] for e in entries if (e.get("detail") or "").startswith(f"spawned pid {pid} "))
         steps = [e.get("detail") or "" for e in entries if e["conn"] == conn and e["kind"] == "lifecycle"]
         if any(d.startswith("closed stdin") for d in steps) or time.time() > deadline:
