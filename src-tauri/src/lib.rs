@@ -135,9 +135,10 @@ pub fn run() {
                 let handle = handle.clone();
                 tauri::async_runtime::spawn(async move {
                     hub.disconnect_all().await;
-                    // The shutdown steps just recorded must reach the file before the process ends.
-                    if let Err(e) = hub.log().flush() {
-                        tracing::warn!("could not flush the session log: {e}");
+                    // The shutdown steps just recorded, and the session's end, must reach the
+                    // file before the process ends.
+                    if let Some(stop) = hub.log().close().stopped {
+                        tracing::warn!("the session log stopped at entry {}: {}", stop.at, stop.error);
                     }
                     handle.exit(0);
                 });
