@@ -28,66 +28,11 @@ use tauri::{Manager, RunEvent, Runtime};
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SONDE_COMMIT"), ")");
 
 /// Every command the UI can invoke, in one list: the invoke handler is built from it and the
-/// TypeScript bindings (`bindings.rs`) are generated from it, so the two cannot disagree.
+/// TypeScript bindings (`bindings.rs`) are generated from it, so the two cannot disagree. The list
+/// is every `#[tauri::command]` of this crate, gathered by `build.rs`: writing a command registers
+/// it.
 pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
-    tauri_specta::Builder::new().commands(tauri_specta::collect_commands![
-        commands::servers_list,
-        commands::servers_save,
-        commands::servers_delete,
-        commands::servers_import,
-        commands::servers_add_env_from_host,
-        commands::connect,
-        commands::restart,
-        commands::connections_follow,
-        commands::disconnect,
-        commands::tool_resend_risk,
-        commands::tools_list,
-        commands::tool_call,
-        commands::request_cancel,
-        commands::log_page,
-        commands::log_entry,
-        commands::log_count_matches,
-        commands::log_match_page,
-        commands::log_follow,
-        commands::log_export,
-        commands::log_filter,
-        commands::log_reply,
-        commands::log_connections,
-        commands::sessions_list,
-        commands::session_open,
-        commands::session_close,
-        commands::server_requests_follow,
-        commands::server_request_answer,
-        commands::server_requests_decline_all,
-        surface::list_page,
-        surface::list_all,
-        surface::resource_read,
-        surface::resource_save,
-        surface::template_variables,
-        surface::template_expand,
-        surface::prompt_get,
-        surface::complete,
-        surface::log_level_get,
-        surface::log_level_set,
-        surface::ping,
-        surface::notifications_follow,
-        surface::subscribe,
-        surface::unsubscribe,
-        links::link_open,
-        auth_cmd::auth_flows_follow,
-        auth_cmd::auth_open,
-        auth_cmd::credentials_list,
-        auth_cmd::credentials_forget,
-        roots_cmd::connection_roots,
-        roots_cmd::connection_roots_set,
-        tasks_cmd::tasks_follow,
-        tasks_cmd::tasks_list,
-        tasks_cmd::task_get,
-        tasks_cmd::task_cancel,
-        doctor_cmd::diagnostics,
-        doctor_cmd::doctor_run,
-        clients_cmd::server_client_snippet,
-    ])
+    tauri_specta::Builder::new().commands(include!(concat!(env!("OUT_DIR"), "/commands.rs")))
 }
 
 /// Wires a builder (generic, so tests can pass `tauri::test::mock_builder()`).

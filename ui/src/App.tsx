@@ -263,11 +263,11 @@ export function App() {
                 waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
                 others={questions.filter((q) => Number(q.conn) !== askingConn).length}
                 declined={declined.get(askingConn)}
-                onDeclineAll={async () => void (await backend.declineAllServerRequests(askingConn))}
+                onDeclineAll={async () => void (await backend.serverRequestsDeclineAll(askingConn))}
                 onAnswer={async ({ result, refusal }) => {
                   const qid = Number(asking.qid);
                   try {
-                    await backend.answerServerRequest(qid, result, refusal);
+                    await backend.serverRequestAnswer(qid, result, refusal);
                     if ((result as { action?: string } | null)?.action === "accept") noteAccepted(asking);
                   } catch (e) {
                     setNotice(`The answer was not delivered: ${errorText(e)}`);

@@ -26,7 +26,7 @@ export function LinkView({
   const open = async () => {
     setError(null);
     try {
-      await backend.openLink(conn, url);
+      await backend.linkOpen(conn, url);
       setOpened(true);
     } catch (e) {
       setError(errorText(e));

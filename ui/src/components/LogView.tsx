@@ -67,7 +67,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     () =>
       new RowCache(
         (start) =>
-          backend.logPage(start, start + PAGE, "", PAGE, session).then((p) => {
+          backend.logPage(session, start, start + PAGE, "", PAGE).then((p) => {
             const rows: Entry[] = [];
             for (const e of p.entries) rows[Number(e.seq) - start] = e;
             return rows;
@@ -79,7 +79,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     () =>
       applied
         ? new RowCache(
-            (start) => backend.logMatchPage(applied, start, PAGE, session),
+            (start) => backend.logMatchPage(session, applied, start, PAGE),
             () => redraw((n) => n + 1),
           )
         : null,
@@ -177,7 +177,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
       virtualizer.scrollToIndex(seq, { align: "center" });
       return;
     }
-    const page = await backend.logPage(seq, seq + 1, "", 1, session);
+    const page = await backend.logPage(session, seq, seq + 1, "", 1);
     const target = page.entries[0] ?? null;
     const at = rows.indexOf(seq);
     select({ list, index: at ?? null, entry: target });
@@ -254,7 +254,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
         <button
           title="Export the log, or what the filter matches, as JSONL (secrets redacted)"
           onClick={() =>
-            backend.logExport(applied, session).then(
+            backend.logExport(session, applied).then(
               (done) => done && setExported(`Wrote ${done.entries} entries to ${done.path}`),
               (e) => setExported(`Export failed: ${errorText(e)}`),
             )
@@ -404,7 +404,7 @@ function Detail({
   useEffect(() => {
     if (request === null || answered) return;
     let live = true;
-    backend.logReply(request, session).then(
+    backend.logReply(session, request).then(
       (reply) => live && reply !== null && setFound({ request, reply: Number(reply) }),
       () => undefined,
     );
@@ -422,7 +422,7 @@ function Detail({
   const showAll = () => {
     setWholeError(null);
     if (entry.whole_size == null) return setWhole(true);
-    backend.logEntry(Number(entry.seq), session).then(setWhole, (e) => setWholeError(errorText(e)));
+    backend.logEntry(session, Number(entry.seq)).then(setWhole, (e) => setWholeError(errorText(e)));
   };
   const isReply = entry.summary?.type === "result" || entry.summary?.type === "error";
   return (

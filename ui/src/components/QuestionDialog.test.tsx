@@ -76,7 +76,7 @@ describe("a URL-mode elicitation in the question panel", () => {
   });
 
   it("opens the link only when Open is clicked, and Accept answers without content", async () => {
-    const open = vi.spyOn(backend, "openLink").mockResolvedValue();
+    const open = vi.spyOn(backend, "linkOpen").mockResolvedValue(null);
     const { host, answers } = show(question(SPOOF, { mode: "url", message: SPOOF.message, url: SPOOF.url }));
     expect(open).not.toHaveBeenCalled();
     await act(async () => button(host, "Open in browser").click());

@@ -22,7 +22,7 @@ export function StderrPane({ conn }: { conn: number | null }) {
     };
     const stop = onEntries((entries) => entries.forEach(write));
     backend
-      .logPage(0, Number.MAX_SAFE_INTEGER, `kind:stderr conn:${conn}`, 5000)
+      .logPage(null, 0, Number.MAX_SAFE_INTEGER, `kind:stderr conn:${conn}`, 5000)
       .then((p) => live && p.entries.forEach(write));
     return () => {
       live = false;

@@ -46,7 +46,7 @@ function Questions({ lines }: { lines: Lines }) {
 }
 
 function show(lines: Lines) {
-  vi.spyOn(backend, "onServerRequest").mockImplementation(async (handler) => void (hear = handler));
+  vi.spyOn(backend, "serverRequestsFollow").mockImplementation(async (handler) => void (hear = handler));
   const host = document.createElement("div");
   document.body.append(host);
   root = createRoot(host);

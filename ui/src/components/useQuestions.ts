@@ -36,7 +36,7 @@ export function useQuestions(tell: (message: string) => void, lines: Lines) {
   const told = useRef(new Set<number>());
   useEffect(() => {
     backend
-      .onServerRequest((e) => {
+      .serverRequestsFollow((e) => {
         if (e.event === "asked") setKept((all) => [...all.filter((q) => !told.current.has(Number(q.qid))), e.question]);
         if (e.event === "declined")
           setDeclined((all) => new Map(all).set(Number(e.conn), { declined: e.declined, limit: e.limit }));

@@ -19,7 +19,7 @@ export function useConnections(): { lines: Lines; error: string | null } {
   useEffect(() => {
     let current = true;
     backend
-      .followConnections((s) => current && setLines((all) => applyState(all, s)))
+      .connectionsFollow((s) => current && setLines((all) => applyState(all, s)))
       .then(
         (now) => current && setLines((all) => now.reduce(applyState, all)),
         (e) => current && setError(errorText(e)),

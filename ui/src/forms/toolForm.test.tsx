@@ -15,7 +15,7 @@ afterEach(() => {
 async function toolsOfDemo() {
   expect(backend.kind).toBe("memory");
   const conn = await backend.connect("demo");
-  const line = (await backend.followConnections(() => {})).find((l) => l.event.conn === conn)!;
+  const line = (await backend.connectionsFollow(() => {})).find((l) => l.event.conn === conn)!;
   const host = mount(<ToolsPanel line={line} />);
   await until("the tools are listed", () => host.querySelector("button.tool") !== null);
   const pick = (title: string) =>

@@ -6,6 +6,22 @@ import { invoke as __TAURI_INVOKE, Channel } from "@tauri-apps/api/core";
 
 /** Commands */
 export const commands = {
+	/**
+	 *  Every connection's latest authorization flow now; each change after it arrives on
+	 *  `channel` as it happens.
+	 */
+	authFlowsFollow: (channel: Channel<Flow_Deserialize>) => __TAURI_INVOKE<Flow_Serialize[]>("auth_flows_follow", { channel }),
+	/**  Opens the authorization URL connection `id`'s flow waits at in the system browser again. */
+	authOpen: (id: number) => __TAURI_INVOKE<null>("auth_open", { id }),
+	/**  The credentials Sonde keeps, without their secrets. */
+	credentialsList: () => __TAURI_INVOKE<CredentialView_Serialize[]>("credentials_list"),
+	/**
+	 *  Forgets the credentials of the server at `resource` (all of them without one); returns
+	 *  those left.
+	 */
+	credentialsForget: (resource: string | null) => __TAURI_INVOKE<CredentialView_Serialize[]>("credentials_forget", { resource }),
+	/**  The config text `client` needs to run the saved server `server_id` through `sonde proxy`. */
+	serverClientSnippet: (serverId: string, client: string) => __TAURI_INVOKE<string>("server_client_snippet", { serverId, client }),
 	serversList: () => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_list"),
 	/**  Adds a server (empty id) or replaces the one with its id; returns the new list. */
 	serversSave: (server: SavedServer_Deserialize) => __TAURI_INVOKE<SavedServer_Serialize[]>("servers_save", { server }),
@@ -78,18 +94,6 @@ export const commands = {
 	 */
 	logExport: (session: number | null, filter: string) => __TAURI_INVOKE<Exported | null>("log_export", { session, filter }),
 	/**
-	 *  How the core reads a filter expression: its chips, or what is wrong with it. The UI shows
-	 *  this and never parses the grammar itself.
-	 */
-	logFilter: (filter: string) => __TAURI_INVOKE<FilterView_Serialize>("log_filter", { filter }),
-	/**
-	 *  The seq of the reply to the request at `seq`, as the core paired them when they were
-	 *  recorded; `None` while it has none.
-	 */
-	logReply: (session: number | null, seq: number) => __TAURI_INVOKE<number | null>("log_reply", { session, seq }),
-	/**  The name each connection of a session goes by: its saved server, else its command or URL. */
-	logConnections: (session: number | null) => __TAURI_INVOKE<ConnectionLabel[]>("log_connections", { session }),
-	/**
 	 *  Every session file in the data directory, newest first: the window's own, other windows'
 	 *  and the CLI's, with their servers and whether a process still writes them.
 	 */
@@ -105,10 +109,45 @@ export const commands = {
 	 *  waiting first, with the ones declined for the per-connection limit and the ones withdrawn.
 	 */
 	serverRequestsFollow: (onQuestion: Channel<QuestionEvent_Deserialize>) => __TAURI_INVOKE<void>("server_requests_follow", { onQuestion }),
-	/**  The person's answer to a server request: a result, or a refusal in words. */
-	serverRequestAnswer: (qid: number, result: Value | null, refusal: string | null) => __TAURI_INVOKE<null>("server_request_answer", { qid, result, refusal }),
 	/**  Declines every question connection `id` has waiting; returns how many. */
 	serverRequestsDeclineAll: (id: number) => __TAURI_INVOKE<number>("server_requests_decline_all", { id }),
+	/**  The person's answer to a server request: a result, or a refusal in words. */
+	serverRequestAnswer: (qid: number, result: Value | null, refusal: string | null) => __TAURI_INVOKE<null>("server_request_answer", { qid, result, refusal }),
+	/**
+	 *  How the core reads a filter expression: its chips, or what is wrong with it. The UI shows
+	 *  this and never parses the grammar itself.
+	 */
+	logFilter: (filter: string) => __TAURI_INVOKE<FilterView_Serialize>("log_filter", { filter }),
+	/**
+	 *  The seq of the reply to the request at `seq`, as the core paired them when they were
+	 *  recorded; `None` while it has none.
+	 */
+	logReply: (session: number | null, seq: number) => __TAURI_INVOKE<number | null>("log_reply", { session, seq }),
+	/**  The name each connection of a session goes by: its saved server, else its command or URL. */
+	logConnections: (session: number | null) => __TAURI_INVOKE<ConnectionLabel[]>("log_connections", { session }),
+	/**
+	 *  The findings on connection `conn`'s frames in the window's session, grouped by rule, the
+	 *  most severe rules first.
+	 */
+	diagnostics: (conn: number) => __TAURI_INVOKE<RuleGroup[]>("diagnostics", { conn }),
+	/**
+	 *  Checks the saved server `server_id` over on connections of its own (they are in the log as
+	 *  they happen), after the same confirmation a Connect asks for; each check arrives on `channel`
+	 *  as it is made, and the whole report is the answer.
+	 */
+	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Report_Serialize>("doctor_run", { serverId, channel }),
+	/**
+	 *  Opens `url`, which connection `id`'s server asked the person to open, in the system browser.
+	 *  Refused, with the core's words, for a link that is not http or https.
+	 */
+	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
+	/**  The roots connection `id` lists now, as paths. */
+	connectionRoots: (id: number) => __TAURI_INVOKE<string[]>("connection_roots", { id }),
+	/**
+	 *  Replaces connection `id`'s roots with `roots` (absolute paths; blank ones are left out) and
+	 *  says what the server was told.
+	 */
+	connectionRootsSet: (id: number, roots: string[]) => __TAURI_INVOKE<RootsChange>("connection_roots_set", { id, roots }),
 	/**  One page of a list, from `cursor` (`null`: the first page). */
 	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
 	/**  Every item of a list, all pages followed. */
@@ -143,32 +182,6 @@ export const commands = {
 	/**  Stops a subscription; its channel hears that it ended. One already over is no error. */
 	unsubscribe: (subscription: number) => __TAURI_INVOKE<void>("unsubscribe", { subscription }),
 	/**
-	 *  Opens `url`, which connection `id`'s server asked the person to open, in the system browser.
-	 *  Refused, with the core's words, for a link that is not http or https.
-	 */
-	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
-	/**
-	 *  Every connection's latest authorization flow now; each change after it arrives on
-	 *  `channel` as it happens.
-	 */
-	authFlowsFollow: (channel: Channel<Flow_Deserialize>) => __TAURI_INVOKE<Flow_Serialize[]>("auth_flows_follow", { channel }),
-	/**  Opens the authorization URL connection `id`'s flow waits at in the system browser again. */
-	authOpen: (id: number) => __TAURI_INVOKE<null>("auth_open", { id }),
-	/**  The credentials Sonde keeps, without their secrets. */
-	credentialsList: () => __TAURI_INVOKE<CredentialView_Serialize[]>("credentials_list"),
-	/**
-	 *  Forgets the credentials of the server at `resource` (all of them without one); returns
-	 *  those left.
-	 */
-	credentialsForget: (resource: string | null) => __TAURI_INVOKE<CredentialView_Serialize[]>("credentials_forget", { resource }),
-	/**  The roots connection `id` lists now, as paths. */
-	connectionRoots: (id: number) => __TAURI_INVOKE<string[]>("connection_roots", { id }),
-	/**
-	 *  Replaces connection `id`'s roots with `roots` (absolute paths; blank ones are left out) and
-	 *  says what the server was told.
-	 */
-	connectionRootsSet: (id: number, roots: string[]) => __TAURI_INVOKE<RootsChange>("connection_roots_set", { id, roots }),
-	/**
 	 *  The tasks of connection `id` the core knows now; each change of one after it arrives on
 	 *  `channel` as it happens, the task's whole new view.
 	 */
@@ -182,19 +195,6 @@ export const commands = {
 	 *  server says it ended.
 	 */
 	taskCancel: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_cancel", { id, taskId }),
-	/**
-	 *  The findings on connection `conn`'s frames in the window's session, grouped by rule, the
-	 *  most severe rules first.
-	 */
-	diagnostics: (conn: number) => __TAURI_INVOKE<RuleGroup[]>("diagnostics", { conn }),
-	/**
-	 *  Checks the saved server `server_id` over on connections of its own (they are in the log as
-	 *  they happen), after the same confirmation a Connect asks for; each check arrives on `channel`
-	 *  as it is made, and the whole report is the answer.
-	 */
-	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Report_Serialize>("doctor_run", { serverId, channel }),
-	/**  The config text `client` needs to run the saved server `server_id` through `sonde proxy`. */
-	serverClientSnippet: (serverId: string, client: string) => __TAURI_INVOKE<string>("server_client_snippet", { serverId, client }),
 };
 
 /* Constants */

@@ -3,6 +3,7 @@
 // It follows the desktop backend's contract, not its implementation.
 import type {
   Backend,
+  Calls,
   ConnectionState,
   ConnState,
   Entry,
@@ -15,6 +16,7 @@ import type {
   UrlElicitation,
 } from "./backend";
 import { backendError, blankServer, MAX_OPEN } from "./backend";
+import { commands } from "./bindings";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
 import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
@@ -30,6 +32,24 @@ const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 const STAGE_MS = 600;
 
 /** How many questions of one connection wait at once; past it they are declined (questions.rs). */
+
+/** What the double simulates: any of the commands, and the app menu. */
+type Simulated = Partial<Calls> & Omit<Backend, keyof Calls>;
+
+/** The double, whole: a command it does not simulate rejects, saying so, so a command added in
+ * Rust needs no edit here until a UI test (or the browser preview) reaches it. */
+export function unsimulatedRejected(simulated: Simulated): Backend {
+  const whole: Record<string, unknown> = { ...simulated };
+  for (const name of Object.keys(commands)) {
+    whole[name] ??= async () => {
+      throw backendError({
+        code: "not_found",
+        message: `the in-memory backend does not simulate ${name}; the desktop app has it`,
+      });
+    };
+  }
+  return whole as Backend;
+}
 
 export function memoryBackend(
   seed = Number(new URLSearchParams(globalThis.location?.search ?? "").get("entries") ?? 0),
@@ -453,12 +473,14 @@ export function memoryBackend(
     return { result, problems, check: null, task: null, embedded: [] } as never;
   };
 
-  return {
+  return unsimulatedRejected({
     kind: "memory",
     ...auth.calls,
     ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
-    serversSave: async (server) => {
+    serversSave: async (given) => {
+      // What the desktop's serde does: a field the UI left out takes its default.
+      const server: SavedServer = { ...blankServer(), ...given } as SavedServer;
       if (!server.name.trim()) throw backendError({ code: "bad_input", message: "a server needs a name" });
       if (!server.command.trim() && !server.url?.trim())
         throw backendError({ code: "bad_input", message: "the command line is empty" });
@@ -526,7 +548,7 @@ export function memoryBackend(
       if (!saved) throw backendError({ code: "not_found", message: `no saved server ${line.serverId}` });
       return open(saved, id);
     },
-    followConnections: async (onState) => {
+    connectionsFollow: async (onState) => {
       stateFollowers.push(onState);
       return [...lines.values()];
     },
@@ -690,20 +712,21 @@ export function memoryBackend(
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);
+      return null;
     },
-    logPage: async (from, to, filter, limit, session) => logOf(session).page(from, to, filter, limit),
-    logCountMatches: async (filter, to, session) => logOf(session).countMatches(filter, to),
-    logMatchPage: async (filter, from, limit, session) => logOf(session).matchPage(filter, from, limit),
+    logPage: async (session, from, to, filter, limit) => logOf(session).page(from, to, filter, limit),
+    logCountMatches: async (session, filter, to) => logOf(session).countMatches(filter, to),
+    logMatchPage: async (session, filter, from, limit) => logOf(session).matchPage(filter, from, limit),
     logFilter: async (filter) => readFilter(filter).view,
-    logEntry: async (seq, session) => {
+    logEntry: async (session, seq) => {
       const entry = logOf(session).page(seq, seq + 1, "", 1).entries[0];
       if (!entry) throw backendError({ code: "not_found", message: `no entry ${seq} in this session` });
       return entry;
     },
-    logReply: async (seq, session) => logOf(session).replyTo(seq),
+    logReply: async (session, seq) => logOf(session).replyTo(seq),
     logConnections: async (session) => logOf(session).labels(),
-    logFollow: async (onBatch, session) => logOf(session).follow(onBatch),
-    logExport: async (filter, session) => {
+    logFollow: async (session, onBatch) => logOf(session).follow(onBatch),
+    logExport: async (session, filter) => {
       const log = logOf(session);
       const entries = log.page(0, log.entries.length, filter, log.entries.length).entries.length;
       return { path: "/memory/sonde-session.jsonl", entries };
@@ -731,17 +754,19 @@ export function memoryBackend(
     },
     sessionClose: async (id) => {
       if (!opened.delete(id)) throw backendError({ code: "not_found", message: `session ${id} is not open` });
+      return null;
     },
-    onServerRequest: async (handler) => {
+    serverRequestsFollow: async (handler) => {
       askPerson = handler;
     },
-    answerServerRequest: async (qid, result, refusal) => {
+    serverRequestAnswer: async (qid, result, refusal) => {
       const waiting = answers.get(qid);
       if (!waiting) throw backendError({ code: "not_found", message: `question ${qid} is no longer waiting` });
       answers.delete(qid);
       waiting.resolve({ result, refusal });
+      return null;
     },
-    declineAllServerRequests: async (connId) =>
+    serverRequestsDeclineAll: async (connId) =>
       withdraw(
         connId,
         (method) =>
@@ -787,7 +812,7 @@ export function memoryBackend(
       menuHandlers.push(handler);
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);
     },
-    openLink: async (connId, url) => {
+    linkOpen: async (connId, url) => {
       // The core's rule: only http and https links are opened. Recorded, never opened.
       if (!/^https?:\/\//i.test(url))
         throw backendError({
@@ -802,6 +827,7 @@ export function memoryBackend(
         detail: `the person opened ${url} in the system browser (in-memory backend: recorded, not opened)`,
       } as Entry);
       complete(url);
+      return null;
     },
     connectionRoots: async (id) => {
       if (!alive.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
@@ -839,5 +865,5 @@ export function memoryBackend(
       } as Entry);
       return legacy ? "notified" : "next_ask";
     },
-  };
+  });
 }

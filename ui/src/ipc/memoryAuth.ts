@@ -138,6 +138,7 @@ export function memoryAuth(note: (conn: number, detail: string) => void): Memory
         if (!url)
           throw backendError({ code: "bad_input", message: `connection ${conn} is not waiting for an authorization` });
         note(conn, `the person opened ${url} in the system browser (in-memory backend: recorded, not opened)`);
+        return null;
       },
       credentialsList: async () => credentials,
       credentialsForget: async (resource) => {

@@ -237,13 +237,14 @@ export function memorySurface(
         dir: "meta",
         detail: `log level ${level}: later requests carry it in _meta`,
       } as Entry);
+      return null;
     },
     ping: async (id) => {
       const t0 = performance.now();
       await request(id, "server/discover", {}, () => ({ supportedVersions: ["2026-07-28"], capabilities: {} }));
       return { method: "server/discover", ms: Math.round((performance.now() - t0) * 1000) / 1000 };
     },
-    onNotification: async (handler) => {
+    notificationsFollow: async (handler) => {
       noticeFollowers.push(handler);
     },
     subscribe: async (id, spec, onEvent) => {
@@ -295,6 +296,6 @@ type SurfaceKey =
   | "logLevelGet"
   | "logLevelSet"
   | "ping"
-  | "onNotification"
+  | "notificationsFollow"
   | "subscribe"
   | "unsubscribe";

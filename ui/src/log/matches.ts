@@ -69,7 +69,7 @@ export function useMatchCount(
     if (!filter) return;
     const c = new MatchCounter(
       filter,
-      (f, to) => backend.logCountMatches(f, to, session),
+      (f, to) => backend.logCountMatches(session, f, to),
       (count) => setState({ filter, count }),
     );
     counter.current = c;

@@ -11,7 +11,7 @@ let count = 0;
 
 /** Starts following once; resolves with how many entries the log holds now. */
 export async function startStream(): Promise<number> {
-  started ??= backend.logFollow((batch) => {
+  started ??= backend.logFollow(null, (batch) => {
     const last = batch.entries.at(-1);
     if (last) count = Math.max(count, Number(last.seq) + 1);
     for (const l of listeners) l(batch.entries, Number(batch.skipped), batch.ended);
@@ -34,8 +34,8 @@ export function onEntries(listener: Listener): () => void {
  */
 export function followPast(session: number, listener: Listener): { held: Promise<number>; stop(): void } {
   let live = true;
-  const held = backend.logFollow((batch) => {
+  const held = backend.logFollow(session, (batch) => {
     if (live) listener(batch.entries, Number(batch.skipped), batch.ended);
-  }, session);
+  });
   return { held, stop: () => void (live = false) };
 }

@@ -8,6 +8,7 @@ import {
   errorText,
   isBackendError,
   type CallOutcome,
+  type JsonValue,
   type ConnectionState,
   type LinksRequired,
   type ServerDescription,
@@ -154,21 +155,23 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const [notSent, setNotSent] = useState<string | null>(null);
   // The arguments and connection of a call that failed because its server died: it may be sent
   // again, as a new request, once the line has a new ready connection.
-  const [died, setDied] = useState<{ conn: number; args: unknown } | null>(null);
+  const [died, setDied] = useState<{ conn: number; args: JsonValue | null } | null>(null);
   // The risk the core sees in sending it again, shown for confirmation.
   const [risk, setRisk] = useState<string | null>(null);
   // The links the server requires before it answers (-32042), with the call to send again.
-  const [required, setRequired] = useState<{ conn: number; args: unknown; required: LinksRequired } | null>(null);
+  const [required, setRequired] = useState<{ conn: number; args: JsonValue | null; required: LinksRequired } | null>(
+    null,
+  );
 
   // The form's arguments once no field has a problem (each is shown by its field, and nothing
   // is sent); the raw JSON as typed, unchecked, because it is there to send what the form would
   // not. The form's arguments include what it holds without a field, as its note says.
-  const args = (): { args: unknown } | { error: string } => {
+  const args = (): { args: JsonValue | null } | { error: string } => {
     if (raw === null) {
       const found = problemsOf(schema, value);
       setProblems(found);
       if (found.length) return { error: `${found.map((p) => p.message).join("; ")}.` };
-      return { args: toJson(value) ?? {} };
+      return { args: (toJson(value) ?? {}) as JsonValue };
     }
     try {
       return { args: JSON.parse(raw) };
@@ -201,7 +204,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     // Once a Call has shown problems, they follow the edits, so a fixed field stops saying so.
     if (problems) setProblems(problemsOf(schema, v));
   };
-  const send = async (conn: number, callArgs: unknown) => {
+  const send = async (conn: number, callArgs: JsonValue | null) => {
     setNotSent(null);
     setError(null);
     setOutcome(null);
@@ -211,7 +214,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     setRequired(null);
     setRunning(true);
     try {
-      setOutcome(await backend.toolCall(conn, tool.raw, callArgs, (p) => setProgress(p as never)));
+      setOutcome(await backend.toolCall(conn, tool.raw as JsonValue, callArgs, (p) => setProgress(p as never)));
       setOutcomeConn(conn);
     } catch (e) {
       setError(errorText(e));

@@ -20,7 +20,7 @@ export function NoticesProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let current = true;
     backend
-      .onNotification((e) => {
+      .notificationsFollow((e) => {
         if (!current) return;
         setStore((s) =>
           e.event === "notice"
