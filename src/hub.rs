@@ -17,13 +17,13 @@ use serde_json::Value;
 use crate::auth::Authorizer;
 use crate::connection::{Connection, RequestError, Responder};
 use crate::era::EraPolicy;
-use crate::era_cache::{CachedEra, EraCache};
 use crate::error_code::ErrorCode;
 use crate::last_words::{self, LastWords};
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::mcp::{ServerDescription, Session};
 use crate::negotiate::{self, Plan, ReachedBy};
 use crate::process::{duration_words, ExitInfo};
+use crate::saved::era_cache::{CachedEra, EraCache};
 use crate::transport::HttpMode;
 
 mod authorizing;
@@ -324,7 +324,7 @@ impl Hub {
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<Option<u32>, HubError> {
         let command = config.target.describe();
-        let key = config.target.cache_key();
+        let key = EraCache::key(&config.target);
         // Followed from before the spawn, so the server's first byte cannot be missed.
         let follow = self.log.follow();
         let conn = self
@@ -475,7 +475,7 @@ impl Hub {
             at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
         };
         // The cache only saves a probe next time; failing to write it changes nothing now.
-        let _ = cache.put(&config.target.cache_key(), verdict);
+        let _ = cache.put(&EraCache::key(&config.target), verdict);
     }
 
     pub fn session(&self, id: u64) -> Result<Session, HubError> {

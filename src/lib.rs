@@ -11,14 +11,12 @@ pub mod connection;
 pub mod diagnose;
 pub mod doctor;
 pub mod era;
-pub mod era_cache;
 pub mod error_code;
 pub mod features;
 pub mod feed;
 pub mod files;
 pub mod hub;
 pub mod last_words;
-pub mod launches;
 pub mod lifecycle;
 pub mod log;
 pub mod log_level;
@@ -27,9 +25,9 @@ pub mod negotiate;
 pub mod process;
 pub mod proxy;
 pub mod resend;
+pub mod saved;
 pub mod schema;
 pub mod server_config;
-pub mod servers;
 pub mod shape;
 pub mod sync;
 pub mod terminal_text;
@@ -40,6 +38,7 @@ pub mod wrap;
 
 // Running servers: the facade, what a connection is made from, and what its calls give.
 pub use connection::{ElicitAnswer, RequestError};
+pub use era::{Era, EraPolicy, ProtocolVersion};
 pub use features::completion::{Completion, CompletionRef};
 pub use features::listen::{ListenEvent, ListenSpec};
 pub use features::listing::{ListKind, ListPage, Listing};
@@ -53,9 +52,14 @@ pub use hub::{
     StateEvent, SubscriptionEvent, Target,
 };
 pub use last_words::LastWords;
+pub use lifecycle::{ExitInfo, Lifecycle};
 pub use log_level::LogLevel;
 pub use mcp::{CallOutcome, ServerDescription, Session};
+pub use process::{Graces, SpawnSpec};
+pub use shape::content::ContentView;
+pub use shape::TaskStatus;
 pub use shape::{read_tools, ToolView};
+pub use transport::{Header, HttpTarget, HttpTimeouts};
 pub use url_elicitation::LinksRequired;
 pub use wire::ErrorObject;
 
@@ -69,14 +73,14 @@ pub use feed::Feed;
 
 // The record: the wire log, its entries, filters and past sessions.
 pub use log::{
-    sessions_dir, Catalog, CatalogError, ConnectionLabel, Direction, Entry, Filter, FilterView, Kind,
-    LogBatch, MatchCount, OpenedSession, Page, SessionInfo, WireLog, COUNT_BUDGET,
+    sessions_dir, Catalog, CatalogError, ConnectionLabel, Direction, Entry, Filter, FilterView, Followed,
+    Kind, LogBatch, MatchCount, OpenedSession, Page, Recording, SessionInfo, WireLog, COUNT_BUDGET,
 };
 
 // The saved configuration: servers, their approved launches, remembered eras.
-pub use era_cache::EraCache;
-pub use launches::Launches;
-pub use servers::{Imported, SavedServer, ServerStore, Servers, ServersError};
+pub use saved::era_cache::EraCache;
+pub use saved::launches::Launches;
+pub use saved::servers::{Imported, SavedServer, ServerStore, Servers, ServersError};
 
 // Authorization with HTTP servers.
 pub use auth::progress::Flow;

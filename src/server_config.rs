@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use crate::connection::{BasicResponder, Options};
 use crate::era::EraPolicy;
-use crate::era_cache::EraCache;
 use crate::process::SpawnSpec;
 use crate::transport::HttpTarget;
 
@@ -25,15 +24,6 @@ impl Target {
     pub fn describe(&self) -> String {
         match self {
             Target::Stdio(spec) => spec.command_line(),
-            Target::Http(http) => crate::transport::shown_url(&http.url),
-        }
-    }
-
-    /// Era verdicts are kept per command line and directory, or per URL (its secrets redacted:
-    /// the cache is a file of its own).
-    pub fn cache_key(&self) -> String {
-        match self {
-            Target::Stdio(spec) => EraCache::stdio_key(spec),
             Target::Http(http) => crate::transport::shown_url(&http.url),
         }
     }

@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use common::{fixture, new_log, peer_bin, wait_for};
 use sonde_core::era::Era;
-use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{Hub, ServerConfig, Stage};
 use sonde_core::log::Filter;
 use sonde_core::mcp::ServerDescription;
 use sonde_core::process::SpawnSpec;
+use sonde_core::saved::era_cache::EraCache;
 
 const LATE_MODERN: &str = "server/discover answered after the 300 ms probe deadline";
 
@@ -107,7 +107,7 @@ async fn a_slow_dual_era_fixture_keeps_the_modern_era_says_it_is_starting_and_is
     common::wire_schema::check_sent(hub.log(), id, "2026-07-28");
     hub.disconnect(id).await.unwrap();
     // An answer decided it, so it is remembered.
-    let cached = EraCache::at(&path).get(&config.target.cache_key()).expect("a cached verdict");
+    let cached = EraCache::at(&path).get(&EraCache::key(&config.target)).expect("a cached verdict");
     assert_eq!((cached.era, cached.decided_by.as_str()), (Era::Modern, LATE_MODERN));
 }
 
@@ -130,7 +130,7 @@ async fn a_slow_legacy_fixture_is_legacy_on_its_late_answers_and_is_cached() {
     assert_eq!(hub.list_tools(id).await.unwrap().items[0]["name"], "echo");
     common::wire_schema::check_sent(hub.log(), id, "2025-11-25");
     hub.disconnect(id).await.unwrap();
-    assert_eq!(EraCache::at(&path).get(&config.target.cache_key()).unwrap().era, Era::Legacy);
+    assert_eq!(EraCache::at(&path).get(&EraCache::key(&config.target)).unwrap().era, Era::Legacy);
 }
 
 #[tokio::test]
@@ -146,7 +146,10 @@ async fn a_slow_legacy_server_silent_on_discover_is_legacy_at_once_and_not_cache
     let notes = hub.log().entries(&Filter::parse("kind:note not cached").unwrap()).unwrap();
     assert_eq!(notes.len(), 1, "a deadline verdict is said to be left out of the cache");
     hub.disconnect(id).await.unwrap();
-    assert!(EraCache::at(&path).get(&config.target.cache_key()).is_none(), "a deadline verdict was cached");
+    assert!(
+        EraCache::at(&path).get(&EraCache::key(&config.target)).is_none(),
+        "a deadline verdict was cached"
+    );
 }
 
 #[tokio::test]

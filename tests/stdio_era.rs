@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use common::{fixture, new_log};
 use sonde_core::era::{Era, EraPolicy};
-use sonde_core::era_cache::EraCache;
 use sonde_core::hub::{Hub, Stage};
 use sonde_core::log::{Filter, Kind};
 use sonde_core::process::Lifecycle;
+use sonde_core::saved::era_cache::EraCache;
 
 #[tokio::test]
 async fn a_silent_legacy_server_times_out_the_probe_and_is_initialized_within_the_timeout() {
@@ -108,7 +108,7 @@ async fn a_cached_verdict_skips_the_probe_and_is_dropped_when_it_stops_working()
     // Same command line, now a legacy-only server: the cached verdict fails and is replaced.
     let cache = EraCache::at(&path);
     let mut legacy_only = fixture(&[]);
-    cache.put(&legacy_only.target.cache_key(), cache.get(&dual.target.cache_key()).unwrap()).unwrap();
+    cache.put(&EraCache::key(&legacy_only.target), cache.get(&EraCache::key(&dual.target)).unwrap()).unwrap();
     legacy_only.era = EraPolicy::Auto;
     let id = hub.connect(&legacy_only).await.unwrap();
     assert_eq!(
@@ -116,7 +116,7 @@ async fn a_cached_verdict_skips_the_probe_and_is_dropped_when_it_stops_working()
         "the cached modern verdict no longer holds: server/discover answered -32601; initialize"
     );
     hub.disconnect(id).await.unwrap();
-    assert_eq!(cache.get(&legacy_only.target.cache_key()).unwrap().era, Era::Legacy);
+    assert_eq!(cache.get(&EraCache::key(&legacy_only.target)).unwrap().era, Era::Legacy);
 }
 
 #[tokio::test]

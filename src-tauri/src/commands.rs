@@ -44,7 +44,7 @@ pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<Save
 #[tauri::command]
 #[specta::specta]
 pub async fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
-    let imported = sonde_core::servers::import_mcp_servers(&text)?;
+    let imported = sonde_core::saved::servers::import_mcp_servers(&text)?;
     if imported.servers.is_empty() {
         return Ok(imported);
     }

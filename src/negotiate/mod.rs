@@ -22,10 +22,10 @@ use std::time::Duration;
 use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN};
-use crate::era_cache::CachedEra;
 use crate::log::{Direction, Entry, Kind};
 use crate::mcp::{self, ServerDescription};
 use crate::process::duration_words;
+use crate::saved::era_cache::CachedEra;
 
 /// What the opening needs besides the connection.
 pub struct Plan<'a> {

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::era::Era;
 use crate::files::{config_dir, write_json};
 use crate::process::SpawnSpec;
+use crate::server_config::Target;
 
 /// A verdict worth remembering.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,6 +44,15 @@ impl EraCache {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The key `target`'s verdict is kept under: its command line and directory, or its URL
+    /// (secrets redacted: the cache is a file of its own).
+    pub fn key(target: &Target) -> String {
+        match target {
+            Target::Stdio(spec) => Self::stdio_key(spec),
+            Target::Http(http) => crate::transport::shown_url(&http.url),
+        }
     }
 
     /// The key of a stdio server: the program it resolves to, its arguments, and the directory

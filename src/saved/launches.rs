@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::servers::SavedServer;
+use crate::saved::servers::SavedServer;
 use crate::sync::Lock;
 
 /// Variables that change which code a program loads or runs before its own: the dynamic
@@ -211,7 +211,7 @@ impl Launches {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::servers::EnvVar;
+    use crate::saved::servers::EnvVar;
 
     fn server(command: &str, env: &[(&str, &str)]) -> SavedServer {
         SavedServer {

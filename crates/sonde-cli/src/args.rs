@@ -4,11 +4,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use sonde_core::connection::ElicitAnswer;
-use sonde_core::era::EraPolicy;
-use sonde_core::hub::ServerConfig;
-use sonde_core::process::SpawnSpec;
-use sonde_core::transport::{Header, HttpTarget, HttpTimeouts};
+use sonde_core::ElicitAnswer;
+use sonde_core::EraPolicy;
+use sonde_core::ServerConfig;
+use sonde_core::SpawnSpec;
+use sonde_core::{Header, HttpTarget, HttpTimeouts};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -81,7 +81,7 @@ pub struct Global {
     pub sample_reply: Option<String>,
     /// Ask the server for log messages at this level (debug, info, notice, warning, error, …).
     #[arg(help_heading = "Answering the server", long, global = true, value_name = "LEVEL")]
-    pub log_level: Option<sonde_core::log_level::LogLevel>,
+    pub log_level: Option<sonde_core::LogLevel>,
     /// A directory offered to the server as a root (repeatable).
     #[arg(help_heading = "Answering the server", long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::json;
-use sonde_core::auth::{AuthError, Authorizer, Browser, CredentialStore, StoreError};
+use sonde_core::{AuthError, Authorizer, Browser, CredentialStore, StoreError};
 
 use crate::exit::{FAILED, OK};
 

@@ -13,11 +13,11 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use sonde_core::auth::follow::Follow;
 use sonde_core::auth::{Authorizer, CredentialStore, Settings};
-use sonde_core::connection::ElicitAnswer;
-use sonde_core::era::{Era, EraPolicy, ProtocolVersion};
-use sonde_core::features::listing::ListKind;
-use sonde_core::hub::{Hub, HubError, Target};
-use sonde_core::mcp::Session;
+use sonde_core::ElicitAnswer;
+use sonde_core::ListKind;
+use sonde_core::Session;
+use sonde_core::{Era, EraPolicy, ProtocolVersion};
+use sonde_core::{Hub, HubError, Target};
 
 use crate::args::{Global, Server};
 use crate::exit::{FAILED, OK, USAGE};

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use sonde_core::doctor::{self, Check, Plan};
-use sonde_core::hub::Hub;
+use sonde_core::Hub;
 
 use crate::args::{Common, Global};
 use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 use sonde_core::last_words::clean;
-use sonde_core::lifecycle::Lifecycle;
-use sonde_core::log::{Direction, Entry, Followed, Kind, WireLog};
+use sonde_core::Lifecycle;
+use sonde_core::{Direction, Entry, Followed, Kind, WireLog};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use sonde_core::connection::RequestError;
-use sonde_core::features::completion::CompletionRef;
-use sonde_core::features::listen::{ListenEvent, ListenSpec};
-use sonde_core::features::listing::ListKind;
-use sonde_core::mcp::Session;
+use sonde_core::CompletionRef;
+use sonde_core::ListKind;
+use sonde_core::RequestError;
+use sonde_core::Session;
+use sonde_core::{ListenEvent, ListenSpec};
 
 use crate::exit::{FAILED, OK, TOOL_ERROR};
 use crate::{print, recording};

@@ -1,10 +1,10 @@
 //! Human output of the CLI. JSON output is one `serde_json` call and lives with each command.
 
 use serde_json::Value;
-use sonde_core::log::{Entry, Kind};
-use sonde_core::mcp::ServerDescription;
 use sonde_core::shape::content::{content_view, ContentView};
 use sonde_core::shape::structured_in_text;
+use sonde_core::ServerDescription;
+use sonde_core::{Entry, Kind};
 
 /// JSON on stdout: one line for a pipe (scripts read line by line), indented for a person at a
 /// terminal.
@@ -198,7 +198,7 @@ pub fn size(bytes: u64) -> String {
 }
 
 /// A session's servers, as its card names them.
-pub fn servers(s: &sonde_core::log::SessionInfo) -> String {
+pub fn servers(s: &sonde_core::SessionInfo) -> String {
     match &s.servers {
         None => "servers not recorded".into(),
         Some(list) if list.is_empty() => "no server".into(),

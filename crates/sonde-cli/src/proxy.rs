@@ -6,9 +6,9 @@
 //! Owns: turning the command line into the proxy's spawn or listener, the signals that stop
 //! it, and the exit code. Refuses: the pass-through itself (`sonde_core::proxy`).
 
-use sonde_core::lifecycle::ExitInfo;
-use sonde_core::log::{Direction, Entry, Kind};
-use sonde_core::process::{Graces, SpawnSpec};
+use sonde_core::ExitInfo;
+use sonde_core::{Direction, Entry, Kind};
+use sonde_core::{Graces, SpawnSpec};
 use std::net::SocketAddr;
 
 use sonde_core::proxy::{http, stdio};
@@ -104,7 +104,7 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
 
 /// The proxy's session log, named on stderr (stdout may be the client's), with the session's
 /// name when the user gave one.
-fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::log::WireLog>> {
+fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::WireLog>> {
     let log = crate::run::session_log()?;
     errln!("sonde: session log {}", log.path().display());
     if let Some(name) = name {

@@ -11,8 +11,8 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sonde_core::log::{Recording, WireLog};
-use sonde_core::mcp::Session;
+use sonde_core::Session;
+use sonde_core::{Recording, WireLog};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 

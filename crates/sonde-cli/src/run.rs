@@ -3,14 +3,14 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use sonde_core::connection::RequestError;
-use sonde_core::era_cache::EraCache;
-use sonde_core::features::completion::CompletionRef;
-use sonde_core::features::listen::ListenSpec;
-use sonde_core::features::listing::ListKind;
-use sonde_core::hub::{Hub, HubError, ServerConfig, Stage};
-use sonde_core::log::{sessions_dir, WireLog};
-use sonde_core::mcp::Session;
+use sonde_core::CompletionRef;
+use sonde_core::EraCache;
+use sonde_core::ListKind;
+use sonde_core::ListenSpec;
+use sonde_core::RequestError;
+use sonde_core::Session;
+use sonde_core::{sessions_dir, WireLog};
+use sonde_core::{Hub, HubError, ServerConfig, Stage};
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction, TasksAction};
 use crate::arguments;

@@ -7,11 +7,11 @@
 
 use std::io::IsTerminal;
 
-use sonde_core::connection::RequestError;
-use sonde_core::features::listen::ListenSpec;
-use sonde_core::features::listing::ListKind;
-use sonde_core::log::Filter;
-use sonde_core::mcp::Session;
+use sonde_core::Filter;
+use sonde_core::ListKind;
+use sonde_core::ListenSpec;
+use sonde_core::RequestError;
+use sonde_core::Session;
 
 use crate::exit::{FAILED, OK};
 use crate::ops::{self, Op};

@@ -4,11 +4,11 @@
 //! Owns: the words and JSON these print. Refuses: the exchanges (`sonde_core::features::tasks`).
 
 use serde_json::json;
-use sonde_core::connection::RequestError;
-use sonde_core::era::Era;
 use sonde_core::features::tasks::{TaskView, FOLLOW_LIMIT};
-use sonde_core::mcp::{CallOutcome, Session};
 use sonde_core::shape::task::{Task, TaskStatus};
+use sonde_core::Era;
+use sonde_core::RequestError;
+use sonde_core::{CallOutcome, Session};
 
 use crate::exit::{FAILED, OK};
 

@@ -8,9 +8,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sonde_core::hub::{ServerConfig, Stage};
 use sonde_core::process::duration_words;
 use sonde_core::sync::Lock;
+use sonde_core::{ServerConfig, Stage};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -75,7 +75,7 @@ fn words(stage: Stage, config: &ServerConfig) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sonde_core::process::SpawnSpec;
+    use sonde_core::SpawnSpec;
 
     #[test]
     fn each_stage_says_what_it_waits_for_and_its_deadline() {
