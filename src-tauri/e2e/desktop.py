@@ -3,7 +3,8 @@
 Launch, connect the demo server, call a tool, see the request and its response in the wire
 log, stop the server and check that its process is gone; then real third-party servers, the
 shutdown ladder, follow mode, past sessions of the sonde CLI (one finished, one still being
-written), deleting a server, a tool call that runs as a task, and quitting. Screenshots go to
+written), deleting a server, a tool call that runs as a task, and quitting; then, in an app of
+its own, a full disk under the session log (fulldisk.py). Screenshots go to
 $SONDE_SHOTS.
 
 Each behaviour is one function, run and reported on its own line (ok or FAIL with the reason),
@@ -35,6 +36,7 @@ import hardening
 import diagnostics
 import extensions
 import forms
+import fulldisk
 import panels
 import window
 import oauth
@@ -43,16 +45,45 @@ import sessions
 
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
-opts = ArgOptions()
-opts.set_capability("browserName", "wry")
-opts.set_capability("tauri:options", {"application": app})
-# No WebDriver command takes a minute: a window that stops answering fails the check that froze
-# it (and each after it) instead of hanging the run, as selenium waits forever by default.
-driver = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts,
-                          client_config=ClientConfig(os.environ["SONDE_DRIVER_URL"], timeout=60))
-# React re-renders replace elements under a running query; WebKitWebDriver then reports them
-# stale, which only means "look again".
-wait = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException])
+
+
+def start_app(application):
+    """A WebDriver session on a new instance of `application` (the app, or a script that runs it
+    with an environment of its own), with the wait every check uses."""
+    opts = ArgOptions()
+    opts.set_capability("browserName", "wry")
+    opts.set_capability("tauri:options", {"application": application})
+    # No WebDriver command takes a minute: a window that stops answering fails the check that
+    # froze it (and each after it) instead of hanging the run, as selenium waits forever by default.
+    session = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts,
+                               client_config=ClientConfig(os.environ["SONDE_DRIVER_URL"], timeout=60))
+    # React re-renders replace elements under a running query; WebKitWebDriver then reports them
+    # stale, which only means "look again".
+    return session, WebDriverWait(session, 30, ignored_exceptions=[StaleElementReferenceException])
+
+
+driver, wait = start_app(app)
+
+
+def quit_app():
+    try:
+        driver.quit()
+    except Exception:  # noqa: BLE001 - the app may have exited already, as the quit check asks
+        pass
+
+
+def restart_app(data_home):
+    """Quits the app and starts it again with its data directory (sessions, traces) at
+    `data_home`, for a check that needs a disk of its own. Every helper here follows it: they read
+    `driver` and `wait` as they run. Returns the new session."""
+    global driver, wait
+    quit_app()
+    wrapper = data_home + "-app"
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nXDG_DATA_HOME="{data_home}" exec "{app}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+    driver, wait = start_app(wrapper)
+    return driver
 
 
 def shot(name):
@@ -656,6 +687,12 @@ results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window,
 })
+# Checks with an app of their own, run after the shared app has quit (the last shared check).
+alone = []
+fulldisk.install(alone.append, shot, {
+    "restart_app": restart_app, "wait": lambda: wait, "settle": settle,
+    "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected, "call_tool": call_tool,
+})
 
 
 @check
@@ -689,7 +726,8 @@ def run(fn):
     """Runs one check from a settled window; reports it; True when it passed."""
     name = fn.__doc__.strip()
     try:
-        settle()
+        if fn not in alone:
+            settle()
         fn()
     except Exception as e:  # noqa: BLE001 - any failure is this check's, reported with a screenshot
         print(f"FAIL {name}: {type(e).__name__}: {e}".rstrip())
@@ -703,14 +741,11 @@ def run(fn):
     return True
 
 
-chosen = [fn for fn in checks if not sys.argv[2:] or any(name in fn.__name__ for name in sys.argv[2:])]
+chosen = [fn for fn in checks + alone if not sys.argv[2:] or any(name in fn.__name__ for name in sys.argv[2:])]
 try:
     results = [run(fn) for fn in chosen]
 finally:
-    try:
-        driver.quit()
-    except Exception:  # noqa: BLE001 - the app may have exited already, as the last check asks
-        pass
+    quit_app()
 passed = sum(results)
 failed = len(results) - passed
 print(f"{passed} passed, {failed} failed")

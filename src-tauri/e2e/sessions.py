@@ -1,7 +1,8 @@
 """Real-window checks of past sessions (desktop.py runs them with its driver): a session the
 sonde CLI recorded is listed in File → Open Session, opened read-only and filtered, one the CLI
 is still writing is followed live until the CLI ends, and a client's session through `sonde
-proxy` (stdio, and HTTP with `--listen`) shows each frame as the client sends it.
+proxy` (stdio, and HTTP with `--listen`) shows each frame as the client sends it; a session pinned in
+Open Session is kept when File → Settings saves a budget of one session.
 """
 import os
 import subprocess
@@ -228,3 +229,46 @@ def install(check, driver, wait, shot, h):
         shot("use-with-a-client")
         dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Use with a client']"))
+
+
+    @check
+    def a_session_pinned_in_open_session_is_kept_by_a_budget_saved_in_settings():
+        """P pins a session in Open Session (in its card); File → Settings saves a budget of one session, the oldest others go and the pinned one stays"""
+        sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
+        runs = [subprocess.run([sonde_cli(), "tools", "list", "--", os.environ["SONDE_FIXTURE"]], capture_output=True,
+                               text=True, timeout=60) for _ in range(2)]
+        names = [next(n for n in map(session_of, r.stderr.splitlines()) if n) for r in runs]
+        h["press_on_window"]("ctrl+o")
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+        option = wait.until(lambda d: dialog.find_element(By.XPATH, f".//li[@role='option'][@title='{names[0]}']"))
+        option.click()
+        dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys("p")
+        wait.until(lambda d: option.find_element(By.XPATH, ".//button[@aria-pressed='true'][text()='pinned']"))
+        with open(os.path.join(sessions, names[0].replace(".jsonl", ".card.json"))) as f:
+            assert '"pinned":true' in f.read(), "the pin is not in the card"
+        dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ESCAPE)
+        # Ctrl+, is File → Settings.
+        h["press_on_window"]("ctrl+comma")
+        settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+        folder = wait.until(lambda d: settings.find_element(By.CSS_SELECTOR, "[aria-label='Sessions folder']"))
+        assert sessions in folder.text, folder.text
+        keep = settings.find_element(By.XPATH, ".//label[contains(., 'Keep at most')]/input")
+        keep.send_keys("1")
+        shot("settings")
+        settings.find_element(By.XPATH, ".//button[text()='Save']").click()
+        notice = wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved; Sonde removed the')]"))
+        assert "to keep the sessions folder within 1 session and" in notice.text, notice.text
+        left = os.listdir(sessions)
+        assert names[0] in left, "the pinned session was removed"
+        assert names[1] not in left, "an unpinned past session was kept over a budget of one"
+        # This window's own session, being written, stays too.
+        assert sum(1 for f in left if f.endswith(".jsonl")) == 2, left
+        notice.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+        # The default budget again, for the checks after this one: the field emptied and saved.
+        h["press_on_window"]("ctrl+comma")
+        settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+        keep = settings.find_element(By.XPATH, ".//label[contains(., 'Keep at most')]/input")
+        wait.until(lambda d: keep.get_attribute("value") == "1")
+        keep.send_keys(Keys.BACKSPACE)
+        settings.find_element(By.XPATH, ".//button[text()='Save']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))

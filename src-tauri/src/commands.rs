@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 use sonde_core::{
     read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
-    Imported, LogBatch, MatchCount, OpenedSession, Page, QuestionEvent, SavedServer, SessionInfo, Stage,
-    StateEvent, ToolView, COUNT_BUDGET,
+    Imported, LogBatch, MatchCount, OpenedSession, Page, QuestionEvent, Recording, SavedServer, SessionInfo,
+    Stage, StateEvent, ToolView, COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -286,6 +286,15 @@ pub fn log_follow(
     });
     tauri::async_runtime::spawn(batches);
     Ok(log.len())
+}
+
+/// Whether the window's own session file takes every entry now; each change after it (the file
+/// stopped, and the note of the gap once it took entries again) arrives on `channel` as it
+/// happens.
+#[tauri::command]
+#[specta::specta]
+pub fn recording_follow(state: State<'_, AppState>, channel: Channel<Recording>) -> Vec<Recording> {
+    crate::feeds::forward(state.hub.log().follow_recording(), channel)
 }
 
 /// Where an export was written, and how many entries it holds.

@@ -18,6 +18,7 @@ pub mod feeds;
 pub mod links;
 mod menu;
 pub mod roots_cmd;
+pub mod settings_cmd;
 pub mod state;
 pub mod surface;
 pub mod tasks_cmd;
@@ -84,6 +85,15 @@ pub fn run() {
                     // file before the process ends.
                     if let Some(stop) = hub.log().close().stopped {
                         tracing::warn!("the session log stopped at entry {}: {}", stop.at, stop.error);
+                    }
+                    // The folder pruned again now the session is whole; no window is left to
+                    // say what went, so the app's trace does.
+                    match hub.log().prune_again() {
+                        Some(Ok(pruned)) => {
+                            pruned.words().into_iter().for_each(|words| tracing::info!("{words}"))
+                        }
+                        Some(Err(e)) => tracing::warn!("could not prune old sessions: {e}"),
+                        None => {}
                     }
                     handle.exit(0);
                 });

@@ -36,6 +36,8 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         .item(&item("open-session", "Open Session…", Some("CmdOrCtrl+O"))?)
         .item(&item("close-connection", "Close Connection", Some("CmdOrCtrl+W"))?)
         .separator()
+        .item(&item("settings", "Settings…", Some("CmdOrCtrl+Comma"))?)
+        .separator()
         .item(&item("quit", "Quit", Some("CmdOrCtrl+Q"))?)
         .build()?;
     let check = |id: &str, text: &str| CheckMenuItemBuilder::with_id(id, text).build(app);

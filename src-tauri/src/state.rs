@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use sonde_core::saved::settings::{sessions_budget, SettingsFile};
 use sonde_core::sync::Lock;
 use sonde_core::{
     sessions_dir, Catalog, EraCache, Hub, Launches, Questions, SavedServer, ServerStore, Servers, WireLog,
@@ -22,6 +23,10 @@ pub struct AppState {
     pub lineages: Lineages,
     /// This session and the past ones the window opened; the log commands read either.
     pub sessions: Catalog,
+    /// The settings file (the sessions budget).
+    pub settings: SettingsFile,
+    /// What pruning the sessions folder removed as this session started, in words.
+    pub pruned_at_start: Option<String>,
     quitting: AtomicBool,
 }
 
@@ -43,11 +48,19 @@ impl Lineages {
 impl AppState {
     /// The state in the user's directories.
     pub fn open() -> std::io::Result<AppState> {
-        let log = WireLog::create_in(&sessions_dir()?)?;
+        let dir = sessions_dir()?;
+        let log = WireLog::create_in(&dir)?;
+        // The folder kept within its budget from the start; the window says what went.
+        let pruned = log
+            .keep_within(sessions_budget(&dir))
+            .map(|p| p.words())
+            .unwrap_or_else(|e| Some(format!("could not prune old sessions in {}: {e}", dir.display())));
         let hub = Hub::new(log)
             .with_era_cache(EraCache::default_location()?)
             .with_authorizer(crate::browser::authorizer());
-        AppState::new(hub, ServerStore::default_location()?)
+        let mut state = AppState::new(hub, ServerStore::default_location()?)?;
+        state.pruned_at_start = pruned;
+        Ok(state)
     }
 
     pub fn new(hub: Hub, store: ServerStore) -> std::io::Result<AppState> {
@@ -72,6 +85,7 @@ impl AppState {
         demo_command: String,
     ) -> std::io::Result<AppState> {
         let launches = Launches::at(store.path().with_file_name("launches.json"));
+        let settings = SettingsFile::at(store.path().with_file_name("settings.json"));
         let servers = Servers::load(store, &demo_command)?;
         let hub = hub.with_questions();
         let sessions = Catalog::new(hub.log().clone());
@@ -85,6 +99,8 @@ impl AppState {
             asker: Default::default(),
             sessions,
             lineages: Lineages::default(),
+            settings,
+            pruned_at_start: None,
             quitting: AtomicBool::new(false),
         };
         state.trust_demo(&demo_command)?;

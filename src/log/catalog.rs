@@ -72,7 +72,7 @@ impl Catalog {
             session.current = current.as_deref() == Some(session.name.as_str());
             if session.current {
                 // Its own recording knows better than its card.
-                session.incomplete = self.current.incomplete();
+                session.mark_incomplete(self.current.incomplete());
             }
         }
         Ok(all)
@@ -95,7 +95,7 @@ impl Catalog {
         let mut session = sessions::info_of(&path).map_err(io)?;
         session.current = self.current.path() == path;
         // Read from every line now, not only the first and last.
-        session.incomplete = log.incomplete();
+        session.mark_incomplete(log.incomplete());
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.opened.locked().insert(id, log);
         Ok(OpenedSession { id, session })

@@ -82,6 +82,19 @@ pub struct Gap {
 }
 
 impl Gap {
+    /// What a front end tells the person when the file takes entries again after this gap.
+    pub fn resumed_words(&self) -> String {
+        match self.entries {
+            0 => "the session log resumed; no entry was lost".to_owned(),
+            1 => format!("the session log resumed after a gap of 1 entry ({}), recorded by a note in the log", self.first),
+            n => format!(
+                "the session log resumed after a gap of {n} entries ({} to {}), recorded by a note in the log",
+                self.first,
+                self.first + n - 1
+            ),
+        }
+    }
+
     /// The note's words.
     pub(super) fn describe(&self, over: std::time::Duration) -> String {
         let over = crate::lifecycle::duration_words(over);

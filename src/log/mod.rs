@@ -15,6 +15,7 @@
 //! A session ends with [`WireLog::close`] (dropping the log, and the process's normal exit,
 //! close it too): an end-of-session entry says it was closed properly.
 
+mod budget;
 mod catalog;
 mod entry;
 mod export;
@@ -29,6 +30,9 @@ mod sessions;
 mod sink;
 mod tail;
 
+pub use budget::{
+    pin_session, prune_sessions, size_words, Budget, Pruned, Removed, KEEP_SESSIONS, MAX_BYTES,
+};
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, Summary, PREVIEW_BYTES};
 pub use export::export_jsonl;
@@ -36,10 +40,8 @@ pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use matches::{MatchCount, COUNT_BUDGET};
-pub use sessions::{
-    last_session, list_sessions, prune_sessions, sessions_dir, ConnectionLabel, SessionInfo, KEEP_SESSIONS,
-};
-pub use sink::{Recording, Stopped, RETRY_INTERVAL};
+pub use sessions::{last_session, list_sessions, sessions_dir, ConnectionLabel, SessionInfo};
+pub use sink::{stopped_words, Recording, Stopped, RETRY_INTERVAL};
 pub use tail::TAIL_INTERVAL;
 
 use std::collections::HashSet;
@@ -77,6 +79,9 @@ pub struct WireLog {
     tailer: Mutex<Option<tail::Tailer>>,
     /// Where changes of [`Recording`] go (see `sink`).
     changes: broadcast::Sender<Recording>,
+    /// The sessions budget the front end keeps this session's folder within (`keep_within`),
+    /// as it was when the session started.
+    budget: Mutex<Option<Budget>>,
 }
 
 struct Inner {
@@ -164,7 +169,7 @@ impl WireLog {
         let file = crate::files::create_new_private(&path)?;
         let program = sessions::this_program();
         let sink = sink::Sink::new(file, &program);
-        let card = sessions::Card { program, servers: Vec::new(), client: None, gaps: 0, lost: 0 };
+        let card = sessions::Card { program, ..Default::default() };
         let log = WireLog::new(path, Some(sink), Some(card))?;
         sessions::lock_for_writing(&log.reader);
         // A header that cannot be written (a full disk) stops the file at entry 0, said as any
@@ -176,10 +181,39 @@ impl WireLog {
         let log = Arc::new(log);
         spawn_flusher(Arc::downgrade(&log));
         close_at_exit(&log);
-        // Old sessions go, so the directory cannot grow without bound; a failure here only
-        // leaves more files behind.
-        let _ = prune_sessions(dir, KEEP_SESSIONS);
+        // Old sessions go when the front end gives the budget (`keep_within`), not here: the
+        // budget is the person's setting.
         Ok(log)
+    }
+
+    /// Prunes the folder this session is written in to `budget` (this session, being written,
+    /// is kept), and keeps the budget for [`WireLog::prune_again`]. A front end calls it when
+    /// its session starts, and says what was removed.
+    pub fn keep_within(&self, budget: Budget) -> io::Result<Pruned> {
+        *self.budget.locked() = Some(budget);
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        prune_sessions(dir, budget)
+    }
+
+    /// Prunes the folder again to the budget given when the session started, when one was: a
+    /// front end calls it when its session ends, after [`WireLog::close`].
+    pub fn prune_again(&self) -> Option<io::Result<Pruned>> {
+        let budget = (*self.budget.locked())?;
+        Some(self.keep_within(budget))
+    }
+
+    /// The words for a session larger by itself than the budget it is kept within, which is
+    /// never cut: `None` while it fits (or no budget was given).
+    pub fn outgrown(&self) -> Option<String> {
+        let budget = (*self.budget.locked())?;
+        let size = std::fs::metadata(&self.path).ok()?.len();
+        (size > budget.max_bytes).then(|| {
+            format!(
+                "this session ({}) is larger by itself than the sessions budget ({}); it is kept whole",
+                size_words(size),
+                budget.words()
+            )
+        })
     }
 
     /// Opens a recorded session read-only, indexing it by one streaming pass. A session another
@@ -224,6 +258,7 @@ impl WireLog {
             matches: Mutex::default(),
             tailer: Mutex::default(),
             changes: broadcast::channel(16).0,
+            budget: Mutex::default(),
         })
     }
 
@@ -449,7 +484,7 @@ impl WireLog {
             let recording = sink::recording_of(&inner);
             (card.gaps, card.lost) = (recording.gaps, recording.lost);
         }
-        sessions::write_card(&self.path, &card)
+        sessions::write_own_card(&self.path, &card)
     }
 }
 

@@ -6,7 +6,7 @@
 //! listing reads a few hundred bytes per session and never the log itself), the writer's lock
 //! (an advisory `flock` the writing process holds on the file, released by the kernel when the
 //! process ends however it ends, so a crash never leaves a session marked as being written),
-//! [`list_sessions`], [`last_session`] and [`prune_sessions`].
+//! [`list_sessions`] and [`last_session`]. Pruning them is `budget`'s.
 //! Refuses: reading entries (the [`super::WireLog`] does) and deciding which session a window
 //! shows ([`super::Catalog`] does).
 
@@ -29,9 +29,6 @@ pub fn sessions_dir() -> io::Result<PathBuf> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no home directory to keep sessions in"))?;
     Ok(dirs.data_dir().join("sessions"))
 }
-
-/// How many session files a directory keeps: the newest ones.
-pub const KEEP_SESSIONS: usize = 500;
 
 /// One session file as a listing shows it.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -56,12 +53,25 @@ pub struct SessionInfo {
     pub writing: bool,
     /// It is this process's own session, the one its window shows live.
     pub current: bool,
+    /// The person pinned it: it is never pruned.
+    pub pinned: bool,
     /// Why the session may lack entries; empty when nothing says so. A listing reads it from
     /// the file's first and last lines and its card; an opened session's is read from every
-    /// line (see [`super::WireLog::incomplete`]). Not in the window's bindings yet: Open
-    /// Session does not show it.
+    /// line (see [`super::WireLog::incomplete`]). Set with [`SessionInfo::mark_incomplete`].
+    /// The window shows the words (`why_incomplete`), so its bindings leave the reasons out.
     #[cfg_attr(feature = "bindings", specta(skip))]
     pub incomplete: Vec<Incomplete>,
+    /// `incomplete` in words, one sentence ([`Incomplete::words`]); `None` for a session
+    /// nothing says is incomplete.
+    pub why_incomplete: Option<String>,
+}
+
+impl SessionInfo {
+    /// Says why the session may lack entries, as data and in words; none: it is whole.
+    pub fn mark_incomplete(&mut self, reasons: Vec<Incomplete>) {
+        self.why_incomplete = (!reasons.is_empty()).then(|| Incomplete::words(&reasons));
+        self.incomplete = reasons;
+    }
 }
 
 /// What a session's card holds.
@@ -78,6 +88,9 @@ pub(super) struct Card {
     pub gaps: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lost: u64,
+    /// The person pinned the session: it is never pruned (`budget`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -112,7 +125,14 @@ pub(super) fn write_card(session: &Path, card: &Card) -> io::Result<()> {
     crate::files::write_private(&card_path(session), &serde_json::to_vec(card).expect("a card serializes"))
 }
 
-fn read_card(session: &Path) -> Option<Card> {
+/// Writes the card of a session this process writes: the pin is the person's, set by
+/// [`super::budget::pin_session`] from any process, and kept as the card on disk has it.
+pub(super) fn write_own_card(session: &Path, card: &Card) -> io::Result<()> {
+    let pinned = read_card(session).is_some_and(|c| c.pinned);
+    write_card(session, &Card { pinned, ..card.clone() })
+}
+
+pub(super) fn read_card(session: &Path) -> Option<Card> {
     serde_json::from_slice(&fs::read(card_path(session)).ok()?).ok()
 }
 
@@ -225,19 +245,23 @@ pub(super) fn info_of(path: &Path) -> io::Result<SessionInfo> {
     let writing = writer_holds(&file);
     let gaps = card.as_ref().map_or((0, 0), |c| (c.gaps, c.lost));
     let incomplete = super::format::look(&file, meta.len(), writing, gaps)?;
-    Ok(SessionInfo {
+    let mut info = SessionInfo {
         started: started_of(&name).unwrap_or_else(|| {
             humantime::format_rfc3339_millis(meta.modified().unwrap_or(SystemTime::UNIX_EPOCH)).to_string()
         }),
         name,
         program: card.as_ref().map(|c| c.program.clone()),
+        pinned: card.as_ref().is_some_and(|c| c.pinned),
         client: card.as_ref().and_then(|c| c.client.clone()),
         servers: card.map(|c| c.servers),
         size: meta.len(),
         writing,
         current: false,
-        incomplete,
-    })
+        incomplete: Vec::new(),
+        why_incomplete: None,
+    };
+    info.mark_incomplete(incomplete);
+    Ok(info)
 }
 
 /// Every session file in `dir`, newest first; none when the directory does not exist yet.
@@ -263,41 +287,6 @@ pub fn list_sessions(dir: &Path) -> io::Result<Vec<SessionInfo>> {
     }
     sessions.sort_by(|a, b| (&b.started, &b.name).cmp(&(&a.started, &a.name)));
     Ok(sessions)
-}
-
-/// Removes all but the `keep` newest session files (`*.jsonl`) in `dir` with their cards, and
-/// cards left without a session; returns how many sessions went. A session still being written
-/// is never removed, however old.
-pub fn prune_sessions(dir: &Path, keep: usize) -> io::Result<usize> {
-    let mut sessions: Vec<(SystemTime, PathBuf)> = Vec::new();
-    let mut cards = Vec::new();
-    for item in fs::read_dir(dir)? {
-        let item = item?;
-        let path = item.path();
-        if is_session(&path) {
-            sessions.push((item.metadata()?.modified()?, path));
-        } else if path.to_string_lossy().ends_with(".card.json") {
-            cards.push(path);
-        }
-    }
-    sessions.sort_by(|a, b| b.cmp(a));
-    let old = sessions.split_off(keep.min(sessions.len()));
-    let mut removed = 0;
-    for (_, path) in &old {
-        if File::open(path).is_ok_and(|f| writer_holds(&f)) {
-            continue;
-        }
-        fs::remove_file(path)?;
-        removed += 1;
-    }
-    for card in cards {
-        let session =
-            PathBuf::from(card.to_string_lossy().trim_end_matches(".card.json").to_owned() + ".jsonl");
-        if !session.exists() {
-            let _ = fs::remove_file(card);
-        }
-    }
-    Ok(removed)
 }
 
 /// The most recent session file in `dir`.
@@ -361,39 +350,6 @@ mod tests {
         assert!(!name.contains(':'), "{name}");
         assert_eq!(started_of(&name).as_deref(), Some("2026-11-30T12:34:56.789Z"));
         assert_eq!(started_of("notes.jsonl"), None);
-    }
-
-    #[test]
-    fn only_the_newest_sessions_are_kept_with_their_cards() {
-        let dir = temp_dir("prune");
-        fs::create_dir_all(&dir).unwrap();
-        for i in 0..5 {
-            let path = dir.join(format!("s{i}.jsonl"));
-            fs::write(&path, "").unwrap();
-            write_card(&path, &Card::default()).unwrap();
-            let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 + i);
-            File::options().write(true).open(&path).unwrap().set_modified(at).unwrap();
-        }
-        fs::write(dir.join("notes.txt"), "not a session").unwrap();
-        assert_eq!(prune_sessions(&dir, 2).unwrap(), 3);
-        let mut left: Vec<String> =
-            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        left.sort();
-        assert_eq!(left, ["notes.txt", "s3.card.json", "s3.jsonl", "s4.card.json", "s4.jsonl"]);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_session_being_written_is_never_pruned() {
-        let dir = temp_dir("prune-live");
-        let live = WireLog::create_in(&dir).unwrap();
-        let old = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
-        File::options().write(true).open(live.path()).unwrap().set_modified(old).unwrap();
-        let done = dir.join("done.jsonl");
-        fs::write(&done, "").unwrap();
-        assert_eq!(prune_sessions(&dir, 0).unwrap(), 1);
-        assert!(live.path().exists() && !done.exists());
-        assert!(card_path(live.path()).exists(), "the live session keeps its card");
     }
 
     #[test]

@@ -94,6 +94,22 @@ pub struct Recording {
     pub lost: u64,
     /// The last gap closed.
     pub last_gap: Option<Gap>,
+    /// The stop in force in words, as a front end tells it ([`Stopped::words`]).
+    pub stopped_words: Option<String>,
+    /// The last gap closed in words, as a front end tells it ([`Gap::resumed_words`]).
+    pub resumed_words: Option<String>,
+}
+
+impl Stopped {
+    /// What a front end tells the person when the file stops taking entries.
+    pub fn words(&self) -> String {
+        stopped_words(self.at, &self.error)
+    }
+}
+
+/// The words of a stop at entry `at` that met `error`.
+pub fn stopped_words(at: u64, error: &str) -> String {
+    format!("the session log stopped at entry {at}: {error}; the connection goes on unrecorded")
 }
 
 impl Sink {
@@ -428,6 +444,8 @@ pub(super) fn recording_of(inner: &Inner) -> Recording {
     if let Some(stop) = inner.sink.as_ref().and_then(|s| s.stop.as_ref()) {
         recording.lost += inner.next_seq - stop.first;
     }
+    recording.stopped_words = recording.stopped.as_ref().map(Stopped::words);
+    recording.resumed_words = recording.last_gap.as_ref().map(Gap::resumed_words);
     recording
 }
 

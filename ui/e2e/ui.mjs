@@ -424,6 +424,10 @@ try {
     const cli = options.nth(2);
     await cli.getByText("sonde-fixture --tools 3").waitFor(T);
     await cli.getByText("sonde", { exact: true }).waitFor(T);
+    // Its writer was killed: marked incomplete, and only it.
+    await cli.getByText("incomplete", { exact: true }).waitFor(T);
+    if ((await dialog.getByText("incomplete", { exact: true }).count()) !== 1)
+      throw new Error("a session other than the killed one is marked incomplete");
     await options.nth(3).getByText("servers not recorded").waitFor(T);
     // Keyboard only: down twice to the CLI's session, Enter opens it.
     await page.keyboard.press("ArrowDown");
@@ -433,6 +437,10 @@ try {
     const banner = page.getByRole("status", { name: "Past session" });
     await banner.getByText("sonde-fixture --tools 3").waitFor(T);
     await banner.getByText("read-only").waitFor(T);
+    await page
+      .getByRole("status", { name: "Incomplete session" })
+      .getByText("This session is incomplete: it has no end-of-session entry", { exact: false })
+      .waitFor(T);
     await page.getByText("9 entries").waitFor(T);
     if (await dialog.count()) throw new Error("the dialog is still open");
     await page.getByLabel("Filter the log").fill("method:tools/list");
@@ -446,6 +454,43 @@ try {
     await page.getByRole("button", { name: "Back to the live session" }).click();
     await banner.waitFor({ state: "detached", ...T });
     await page.getByText("tools/list #", { exact: false }).first().waitFor(T);
+  });
+
+  await test("Settings shows the sessions folder and saves the budget; P pins a session in Open Session", async (page) => {
+    await page.goto(`http://127.0.0.1:${PORT}/`);
+    await page.getByText("No server selected").waitFor(T);
+    await page.keyboard.press("Control+,");
+    const settings = page.getByRole("dialog", { name: "Settings" });
+    await settings.getByLabel("Sessions folder").getByText("The folder holds 4 sessions").waitFor(T);
+    const keep = settings.getByLabel("Keep at most this many sessions");
+    if ((await keep.getAttribute("placeholder")) !== "500 (the default)") throw new Error("no default shown");
+    // A number that cannot be a budget is refused where it was typed, and nothing is saved.
+    await keep.fill("-3");
+    await settings.getByRole("button", { name: "Save" }).click();
+    await settings.getByRole("alert").getByText("The number of sessions is a whole number above zero").waitFor(T);
+    await keep.fill("50");
+    await settings.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Settings saved.").waitFor(T);
+    await page.keyboard.press("Control+,");
+    if (
+      (await page
+        .getByRole("dialog", { name: "Settings" })
+        .getByLabel("Keep at most this many sessions")
+        .inputValue()) !== "50"
+    )
+      throw new Error("the budget was not kept");
+    await page.keyboard.press("Escape");
+    // Pinned from the keyboard: the row says so, and P again unpins it.
+    await page.keyboard.press("Control+o");
+    const dialog = page.getByRole("dialog", { name: "Open session" });
+    const cli = dialog.getByRole("option").nth(2);
+    await cli.waitFor(T);
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("p");
+    await cli.getByRole("button", { name: "pinned" }).waitFor(T);
+    await page.keyboard.press("p");
+    await cli.getByRole("button", { name: "pin", exact: true }).waitFor(T);
   });
 
   await test("a session still being written is followed as it grows, and says when its writer is done", async (page) => {

@@ -14,12 +14,14 @@ import { useShowsPanels } from "./panels/navigate";
 import { useShowsLog } from "./log/reveal";
 import { LogView } from "./components/LogView";
 import { StderrPane } from "./components/StderrPane";
+import { RecordingBanner } from "./components/RecordingBanner";
 import { QuestionDialog } from "./components/QuestionDialog";
 import { ImportDialog } from "./components/ImportDialog";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { useQuestions } from "./components/useQuestions";
 import { AcceptedLinks } from "./components/AcceptedLinks";
 import { OpenSessionDialog } from "./components/OpenSessionDialog";
+import { SettingsDialog } from "./components/SettingsDialog";
 import { usePastSession } from "./log/past";
 import { useAuthFlows } from "./auth/flows";
 import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
@@ -70,6 +72,7 @@ export function App() {
   const [importing, setImporting] = useState(false);
   // File → Open Session, and the past session the log view shows instead of the live one.
   const [choosingSession, setChoosingSession] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const { past, showPast } = usePastSession();
   // Server requests waiting for an answer, oldest first.
   const {
@@ -159,6 +162,7 @@ export function App() {
     if (id === "toggle-follow") setFollow((f) => !f);
     if (id === "import") setImporting(true);
     if (id === "open-session") setChoosingSession(true);
+    if (id === "settings") setSettingsOpen(true);
     const chosen = panelOfMenu(id);
     if (chosen) setPanel(chosen.id);
   };
@@ -167,6 +171,13 @@ export function App() {
     onMenu.current = menuHandler;
   });
   useEffect(() => backend.onMenu((id) => onMenu.current(id)), []);
+  // What pruning the sessions folder removed as this session started, said once.
+  useEffect(() => {
+    backend.sessionsBudgetGet().then(
+      (b) => b.pruned && setNotice(`Sonde ${b.pruned}.`),
+      (e) => setNotice(`The sessions budget cannot be read: ${errorText(e)}`),
+    );
+  }, []);
 
   // The View menu's check marks follow what the window shows, however it was changed.
   useEffect(() => void backend.menuChecked("toggle-stderr", stderrShown), [stderrShown]);
@@ -186,6 +197,10 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && e.key === "o") {
         e.preventDefault();
         setChoosingSession(true);
+      }
+      if ((e.ctrlKey || e.metaKey) && e.key === ",") {
+        e.preventDefault();
+        setSettingsOpen(true);
       }
       // The menu's accelerators reach the window only in the desktop app; the keys work anywhere.
       const digit = (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && panelOfDigit(e.key);
@@ -238,6 +253,7 @@ export function App() {
           />
         </ErrorBoundary>
         <main className="main">
+          <RecordingBanner />
           {linesError && (
             <div className="notice error" role="alert">
               Connection states cannot be followed: {linesError}
@@ -376,6 +392,15 @@ export function App() {
               setNotice(
                 `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
               );
+            }}
+          />
+        )}
+        {settingsOpen && (
+          <SettingsDialog
+            onCancel={() => setSettingsOpen(false)}
+            onSaved={(pruned) => {
+              setSettingsOpen(false);
+              setNotice(pruned ? `Settings saved; Sonde ${pruned}.` : "Settings saved.");
             }}
           />
         )}

@@ -278,11 +278,20 @@ pub enum Command {
     Unwrap(WrapArgs),
     /// Print a recorded session.
     Log(LogArgs),
-    /// List the recorded sessions, newest first: when, which program and servers, size.
+    /// List the recorded sessions, newest first: when, which program and servers, size. The
+    /// oldest are removed when the folder outgrows its budget (the settings file's
+    /// `sessions.keep` and `sessions.maxBytes`), never a pinned one.
     Sessions {
         /// One JSON object per session on stdout.
         #[arg(long)]
         json: bool,
+        /// Pin the session NAME (`last`, a name or a path): it is never removed to keep the
+        /// sessions folder within its budget.
+        #[arg(long, value_name = "NAME", conflicts_with = "unpin")]
+        pin: Option<String>,
+        /// Unpin the session NAME: it goes when it is among the oldest again.
+        #[arg(long, value_name = "NAME")]
+        unpin: Option<String>,
     },
     /// Credentials kept from authorizing with OAuth-protected servers.
     Auth {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use sonde_core::log::{
-    count_entries, last_session, list_sessions, sessions_dir, Filter, Incomplete, WireLog,
+    count_entries, last_session, list_sessions, pin_session, sessions_dir, Filter, Incomplete, WireLog,
 };
 
 use crate::args::LogArgs;
@@ -92,6 +92,29 @@ fn find(session: &str) -> std::io::Result<PathBuf> {
     ))
 }
 
+/// `sonde sessions --pin NAME` (or `--unpin`): a pinned session is never pruned.
+pub fn pin(session: &str, pinned: bool) -> i32 {
+    let found = find(session).and_then(|path| {
+        let dir = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        pin_session(&dir, &name, pinned).map(|()| name)
+    });
+    match found {
+        Ok(name) if pinned => {
+            errln!("sonde: pinned {name}: it is kept whatever the sessions budget");
+            OK
+        }
+        Ok(name) => {
+            errln!("sonde: unpinned {name}: it goes when it is among the oldest beyond the sessions budget");
+            OK
+        }
+        Err(e) => {
+            errln!("sonde: {e}");
+            USAGE
+        }
+    }
+}
+
 /// `sonde sessions`: every recorded session, newest first.
 pub fn list(json: bool) -> i32 {
     let listed = sessions_dir().and_then(|dir| Ok((list_sessions(&dir)?, dir)));
@@ -107,10 +130,9 @@ pub fn list(json: bool) -> i32 {
             print::json_line(&serde_json::to_value(s).expect("serializes"));
         } else {
             let writing = if s.writing { "  (being written)" } else { "" };
-            let incomplete = match s.incomplete.as_slice() {
-                [] => String::new(),
-                reasons => format!("  (incomplete: {})", Incomplete::words(reasons)),
-            };
+            let pinned = if s.pinned { "  (pinned)" } else { "" };
+            let incomplete =
+                s.why_incomplete.as_ref().map_or(String::new(), |why| format!("  (incomplete: {why})"));
             let program = match (&s.client, s.program.as_deref()) {
                 (Some(client), _) => format!("proxy for {client}"),
                 (None, program) => program.unwrap_or("?").to_owned(),
@@ -118,9 +140,9 @@ pub fn list(json: bool) -> i32 {
             let entries =
                 count_entries(&dir.join(&s.name)).map_or_else(|_| "?".to_owned(), |n| n.to_string());
             outln!(
-                "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}{incomplete}",
+                "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}{pinned}{incomplete}",
                 s.name,
-                print::size(s.size),
+                sonde_core::log::size_words(s.size),
                 crate::print::servers(s)
             );
         }

@@ -54,7 +54,11 @@ fn main() {
         args::Command::Log(log) => log_cmd::run(&log),
         args::Command::Wrap(args) => wrap::run(&args, true),
         args::Command::Unwrap(args) => wrap::run(&args, false),
-        args::Command::Sessions { json } => log_cmd::list(json),
+        args::Command::Sessions { json, pin, unpin } => match (pin, unpin) {
+            (Some(name), _) => log_cmd::pin(&name, true),
+            (None, Some(name)) => log_cmd::pin(&name, false),
+            (None, None) => log_cmd::list(json),
+        },
         args::Command::Auth { action: args::AuthAction::List { json } } => auth::list(json),
         args::Command::Auth { action: args::AuthAction::Logout { url } } => auth::logout(url.as_deref()),
         // One runtime thread is enough: the stdio proxy copies and records on threads of its

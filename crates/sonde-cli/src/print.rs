@@ -188,15 +188,6 @@ fn arguments(key: &str, item: &Value) -> Vec<String> {
     }
 }
 
-/// A size in bytes as people read it.
-pub fn size(bytes: u64) -> String {
-    match bytes {
-        b if b < 1024 => format!("{b} B"),
-        b if b < 1024 * 1024 => format!("{:.1} KiB", b as f64 / 1024.0),
-        b => format!("{:.1} MiB", b as f64 / 1024.0 / 1024.0),
-    }
-}
-
 /// A session's servers, as its card names them.
 pub fn servers(s: &sonde_core::SessionInfo) -> String {
     match &s.servers {

@@ -105,7 +105,9 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
 /// The proxy's session log, named on stderr (stdout may be the client's), with the session's
 /// name when the user gave one.
 fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::WireLog>> {
-    let log = crate::run::session_log()?;
+    let log = crate::run::new_session_log(|log, words| {
+        log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(words));
+    })?;
     errln!("sonde: session log {}", log.path().display());
     if let Some(name) = name {
         log.append(

@@ -4,7 +4,8 @@
 //! `"log"` field, only when it happened.
 //!
 //! Owns: those words, following the log's recording while a command runs, ending the session
-//! (`WireLog::close`) when it is over, and the field. Refuses: `sonde proxy`'s stderr, which
+//! (`WireLog::close`, then the sessions folder pruned to its budget again, said when it removed
+//! something) when it is over, and the field. Refuses: `sonde proxy`'s stderr, which
 //! belongs to the client that started it (the proxy has no `--verbose`): there the gap note in
 //! its session log is where it is said.
 
@@ -39,16 +40,7 @@ impl Told {
                 if self.stop != Some(gap.first) {
                     stopped(gap.first, &gap.error);
                 }
-                let lost = match gap.entries {
-                    0 => "; no entry was lost".to_owned(),
-                    1 => format!(" after a gap of 1 entry ({}), recorded by a note in the log", gap.first),
-                    n => format!(
-                        " after a gap of {n} entries ({} to {}), recorded by a note in the log",
-                        gap.first,
-                        gap.first + n - 1
-                    ),
-                };
-                errln!("sonde: the session log resumed{lost}");
+                errln!("sonde: {}", gap.resumed_words());
             }
             self.gaps = recording.gaps;
             self.stop = None;
@@ -63,7 +55,7 @@ impl Told {
 }
 
 fn stopped(at: u64, error: &str) {
-    errln!("sonde: the session log stopped at entry {at}: {error}; the connection goes on unrecorded");
+    errln!("sonde: {}", sonde_core::log::stopped_words(at, error));
 }
 
 /// Tells on stderr each stop of `log` and each gap closed, as they happen, until [`finish`].
@@ -97,6 +89,16 @@ pub async fn finish(log: &WireLog, teller: Teller) {
     let _ = teller.stop.send(());
     let mut told = teller.task.await.unwrap_or_default();
     told.tell(&log.close());
+    // The folder is pruned again now that the session is whole; a session larger than the
+    // whole budget is kept, and said once.
+    if let Some(words) = log.outgrown() {
+        errln!("sonde: {words}");
+    }
+    match log.prune_again() {
+        Some(Ok(pruned)) => pruned.words().into_iter().for_each(|words| errln!("sonde: {words}")),
+        Some(Err(e)) => errln!("sonde: could not prune old sessions: {e}"),
+        None => {}
+    }
 }
 
 /// The `"log"` field of a `--json` document, when the session log has stopped: where it

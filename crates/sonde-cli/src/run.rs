@@ -131,12 +131,26 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
     })
 }
 
-/// A new session log in the user's data directory, or `None` after saying why there is none.
+/// A new session log in the user's data directory, or `None` after saying why there is none;
+/// the sessions folder is pruned to its budget (the settings file's) and what went is said on
+/// stderr.
 pub fn session_log() -> Option<Arc<WireLog>> {
-    sessions_dir()
+    new_session_log(|_, words| errln!("sonde: {words}"))
+}
+
+/// A new session log whose folder is pruned to its budget, what the prune removed told by `tell`
+/// (`sonde proxy` tells its session log: its stderr is its client's).
+pub fn new_session_log(tell: impl Fn(&WireLog, String)) -> Option<Arc<WireLog>> {
+    let log = sessions_dir()
         .and_then(|dir| WireLog::create_in(&dir))
         .inspect_err(|e| errln!("sonde: cannot create the session log: {e}"))
-        .ok()
+        .ok()?;
+    let dir = log.path().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    match log.keep_within(sonde_core::saved::settings::sessions_budget(&dir)) {
+        Ok(pruned) => pruned.words().into_iter().for_each(|words| tell(&log, words)),
+        Err(e) => tell(&log, format!("could not prune old sessions in {}: {e}", dir.display())),
+    }
+    Some(log)
 }
 
 /// Connects, runs the operation, and reports a failure the way the contract says: when the

@@ -220,6 +220,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           <button onClick={onBackToLive}>Back to the live session</button>
         </div>
       )}
+      {past?.session.why_incomplete && (
+        <div className="notice warn" role="status" aria-label="Incomplete session">
+          This session is incomplete: {past.session.why_incomplete}.
+        </div>
+      )}
       {problem && (
         <div className="error" role="alert">
           {problem}

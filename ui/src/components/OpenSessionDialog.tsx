@@ -1,6 +1,7 @@
 // File → Open Session: the sessions recorded in the data directory (this window's, other
 // windows', the sonde CLI's), newest first, with when each started, the servers it talked to, its
-// size and whether a process still writes it. Arrow keys or j/k move, Enter opens, Escape closes.
+// size and whether a process still writes it. Arrow keys or j/k move, Enter opens, P pins (a
+// pinned session is never pruned to keep the folder within its budget), Escape closes.
 import { FormFooter } from "./FormFooter";
 import { useEffect, useRef, useState } from "react";
 import { backend, errorText, type OpenedSession, type SessionInfo } from "../ipc";
@@ -40,6 +41,14 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
       setOpening(false);
     }
   };
+  const pin = async (s: SessionInfo | undefined) => {
+    if (!s) return;
+    try {
+      setSessions(await backend.sessionPin(s.name, !s.pinned));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
   const last = (sessions?.length ?? 1) - 1;
   const keys = (e: React.KeyboardEvent) => {
     const to: Record<string, number> = {
@@ -58,6 +67,9 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
     } else if (e.key === "Enter") {
       e.preventDefault();
       void open(sessions?.[at]);
+    } else if (e.key === "p") {
+      e.preventDefault();
+      void pin(sessions?.[at]);
     }
   };
 
@@ -75,7 +87,7 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
         <h2>Open a session</h2>
         <p className="muted">
           Sessions recorded by Sonde and the sonde CLI, newest first. One opens read-only in the log view; one still
-          being written is followed as it grows.
+          being written is followed as it grows. P pins the selected one: a pinned session is never pruned.
         </p>
         {sessions === null && !error && <p className="muted">Reading the sessions…</p>}
         {sessions?.length === 0 && <p>No session has been recorded yet.</p>}
@@ -111,6 +123,24 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
                   ) : s.writing ? (
                     <span className="badge writing">being written</span>
                   ) : null}
+                  <button
+                    type="button"
+                    tabIndex={-1}
+                    className={`pin ${s.pinned ? "pinned" : ""}`}
+                    aria-pressed={s.pinned}
+                    title={s.pinned ? "Pinned: never pruned. Unpin (P)" : "Pin: never prune this session (P)"}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      void pin(s);
+                    }}
+                  >
+                    {s.pinned ? "pinned" : "pin"}
+                  </button>
+                  {s.why_incomplete && !s.current && (
+                    <span className="badge incomplete" title={`Incomplete: ${s.why_incomplete}`}>
+                      incomplete
+                    </span>
+                  )}
                 </span>
               </li>
             ))}

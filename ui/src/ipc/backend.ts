@@ -50,6 +50,8 @@ export type OpenedSession = B.OpenedSession_Serialize;
 export type Page = B.Page_Serialize;
 export type SavedServer = B.SavedServer_Serialize;
 export type QuestionEvent = B.QuestionEvent_Serialize;
+export type Recording = B.Recording_Serialize;
+export type SessionsBudget = B.SessionsBudget_Serialize;
 export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion_Serialize;
 export type SessionInfo = B.SessionInfo_Serialize;
@@ -136,7 +138,9 @@ type Sent<T> = T extends B.ConnectionState_Deserialize
               ? TaskView
               : T extends B.Check_Deserialize
                 ? Check
-                : T;
+                : T extends B.Recording_Deserialize
+                  ? Recording
+                  : T;
 
 /** A command's arguments as the UI passes them: a channel (known by its `onmessage`) becomes
  * the callback that hears it. */

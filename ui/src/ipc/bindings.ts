@@ -88,6 +88,12 @@ export const commands = {
 	 */
 	logFollow: (session: number | null, channel: Channel<LogBatch_Deserialize>) => __TAURI_INVOKE<number>("log_follow", { session, channel }),
 	/**
+	 *  Whether the window's own session file takes every entry now; each change after it (the file
+	 *  stopped, and the note of the gap once it took entries again) arrives on `channel` as it
+	 *  happens.
+	 */
+	recordingFollow: (channel: Channel<Recording_Deserialize>) => __TAURI_INVOKE<Recording_Serialize[]>("recording_follow", { channel }),
+	/**
 	 *  Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
 	 *  native save dialog, which asks before replacing a file: the webview never names a path to
 	 *  write. Every saved secret is redacted. `None` when the person cancelled.
@@ -148,6 +154,15 @@ export const commands = {
 	 *  says what the server was told.
 	 */
 	connectionRootsSet: (id: number, roots: string[]) => __TAURI_INVOKE<RootsChange>("connection_roots_set", { id, roots }),
+	/**  The sessions budget, and what pruning removed when this window's session started. */
+	sessionsBudgetGet: () => __TAURI_INVOKE<SessionsBudget_Serialize>("sessions_budget_get"),
+	/**  Saves the sessions budget and prunes the folder to it now; says what that removed. */
+	sessionsBudgetSet: (settings: SessionsSettings_Deserialize) => __TAURI_INVOKE<SessionsBudget_Serialize>("sessions_budget_set", { settings }),
+	/**
+	 *  Pins the session `name` (or unpins it): a pinned session is never pruned. Returns the
+	 *  sessions as Open Session lists them.
+	 */
+	sessionPin: (name: string, pinned: boolean) => __TAURI_INVOKE<SessionInfo_Serialize[]>("session_pin", { name, pinned }),
 	/**  One page of a list, from `cursor` (`null`: the first page). */
 	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
 	/**  Every item of a list, all pages followed. */
@@ -205,6 +220,12 @@ export const MAX_OPEN = 8 as const;
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
 /* Types */
+/**  How many sessions, and how many bytes of them, a folder keeps. */
+export type Budget = {
+	keep: number,
+	maxBytes: number,
+};
+
 /**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
 export type CallOutcome = CallOutcome_Serialize | CallOutcome_Deserialize;
 
@@ -749,6 +770,25 @@ export type Flow_Serialize = {
 	waiting_at: string | null,
 	/**  Whether the flow is over (done, or failed at its last step). */
 	over: boolean,
+};
+
+/**
+ *  Entries the session file could not take, as the note written when it took entries again
+ *  records them (its line's `"gap"`), and as [`super::Recording`] tells a front end.
+ */
+export type Gap = {
+	/**  The first seq not recorded. */
+	first: number,
+	/**
+	 *  How many were not recorded: seqs `first` to `first + entries - 1`. Zero when the file
+	 *  could not be written while nothing was appended.
+	 */
+	entries: number,
+	/**  When the file stopped taking entries, and when it took them again (RFC 3339). */
+	from: string,
+	to: string,
+	/**  Why: the error the write met. */
+	error: string,
 };
 
 /**  One extra request header. Secret ones are never written to the log. */
@@ -1341,6 +1381,54 @@ export type ReadView_Serialize = {
 	result: Value,
 };
 
+/**
+ *  Whether the session file takes every entry, as a front end tells the person: at once when it
+ *  stops, and once when it takes entries again.
+ */
+export type Recording = Recording_Serialize | Recording_Deserialize;
+
+/**
+ *  Whether the session file takes every entry, as a front end tells the person: at once when it
+ *  stops, and once when it takes entries again.
+ */
+export type Recording_Deserialize = {
+	/**  The file takes no entries now. */
+	stopped?: Stopped | null,
+	/**  The session's first stop, kept once it is over: what a command's report names. */
+	first_stop?: Stopped | null,
+	/**  Gaps closed by a note in the file. */
+	gaps: number,
+	/**  Entries not recorded so far, in those gaps and since the stop now in force. */
+	lost: number,
+	/**  The last gap closed. */
+	last_gap?: Gap | null,
+	/**  The stop in force in words, as a front end tells it ([`Stopped::words`]). */
+	stopped_words?: string | null,
+	/**  The last gap closed in words, as a front end tells it ([`Gap::resumed_words`]). */
+	resumed_words?: string | null,
+};
+
+/**
+ *  Whether the session file takes every entry, as a front end tells the person: at once when it
+ *  stops, and once when it takes entries again.
+ */
+export type Recording_Serialize = {
+	/**  The file takes no entries now. */
+	stopped: Stopped | null,
+	/**  The session's first stop, kept once it is over: what a command's report names. */
+	first_stop: Stopped | null,
+	/**  Gaps closed by a note in the file. */
+	gaps: number,
+	/**  Entries not recorded so far, in those gaps and since the stop now in force. */
+	lost: number,
+	/**  The last gap closed. */
+	last_gap: Gap | null,
+	/**  The stop in force in words, as a front end tells it ([`Stopped::words`]). */
+	stopped_words: string | null,
+	/**  The last gap closed in words, as a front end tells it ([`Gap::resumed_words`]). */
+	resumed_words: string | null,
+};
+
 /**  The check-up's outcome, in the order the checks ran. */
 export type Report = Report_Serialize | Report_Deserialize;
 
@@ -1569,6 +1657,13 @@ export type SessionInfo_Deserialize = {
 	writing: boolean,
 	/**  It is this process's own session, the one its window shows live. */
 	current: boolean,
+	/**  The person pinned it: it is never pruned. */
+	pinned: boolean,
+	/**
+	 *  `incomplete` in words, one sentence ([`Incomplete::words`]); `None` for a session
+	 *  nothing says is incomplete.
+	 */
+	why_incomplete?: string | null,
 };
 
 /**  One session file as a listing shows it. */
@@ -1598,6 +1693,69 @@ export type SessionInfo_Serialize = {
 	writing: boolean,
 	/**  It is this process's own session, the one its window shows live. */
 	current: boolean,
+	/**  The person pinned it: it is never pruned. */
+	pinned: boolean,
+	/**
+	 *  `incomplete` in words, one sentence ([`Incomplete::words`]); `None` for a session
+	 *  nothing says is incomplete.
+	 */
+	why_incomplete: string | null,
+};
+
+/**  The sessions budget as the dialog shows it. */
+export type SessionsBudget = SessionsBudget_Serialize | SessionsBudget_Deserialize;
+
+/**  The sessions budget as the dialog shows it. */
+export type SessionsBudget_Deserialize = {
+	/**  As the settings file holds it: a value left out takes its default. */
+	settings: SessionsSettings_Deserialize,
+	/**  What the defaults come to on this disk now. */
+	defaults: Budget,
+	/**  Where the sessions are, how many, and their bytes now. */
+	folder: string,
+	sessions: number,
+	bytes: number,
+	/**  What the last prune of this window removed, in words; `None` when it removed nothing. */
+	pruned?: string | null,
+};
+
+/**  The sessions budget as the dialog shows it. */
+export type SessionsBudget_Serialize = {
+	/**  As the settings file holds it: a value left out takes its default. */
+	settings: SessionsSettings_Serialize,
+	/**  What the defaults come to on this disk now. */
+	defaults: Budget,
+	/**  Where the sessions are, how many, and their bytes now. */
+	folder: string,
+	sessions: number,
+	bytes: number,
+	/**  What the last prune of this window removed, in words; `None` when it removed nothing. */
+	pruned: string | null,
+};
+
+/**  The sessions budget as the settings file holds it: a value left out takes its default. */
+export type SessionsSettings = SessionsSettings_Serialize | SessionsSettings_Deserialize;
+
+/**  The sessions budget as the settings file holds it: a value left out takes its default. */
+export type SessionsSettings_Deserialize = {
+	/**  How many sessions are kept; default [`KEEP_SESSIONS`]. */
+	keep?: number | null,
+	/**
+	 *  How many bytes the sessions take at most; default the smaller of [`MAX_BYTES`] and a
+	 *  tenth of the disk's free space when Sonde starts.
+	 */
+	maxBytes?: number | null,
+};
+
+/**  The sessions budget as the settings file holds it: a value left out takes its default. */
+export type SessionsSettings_Serialize = {
+	/**  How many sessions are kept; default [`KEEP_SESSIONS`]. */
+	keep?: number,
+	/**
+	 *  How many bytes the sessions take at most; default the smaller of [`MAX_BYTES`] and a
+	 *  tenth of the disk's free space when Sonde starts.
+	 */
+	maxBytes?: number,
 };
 
 /**
@@ -1676,6 +1834,16 @@ export type StepState = { state: "running" } | { state: "done" } | { state: "fai
 export type StepView = {
 	step: Step,
 	state: StepState,
+};
+
+/**  The session file stopped taking entries: from which, since when, why. */
+export type Stopped = {
+	/**  The first entry (seq) the file did not take. */
+	at: number,
+	/**  RFC 3339. */
+	since: string,
+	/**  The error the write met, in words (`No space left on device`). */
+	error: string,
 };
 
 /**  What a subscription's follower hears. */

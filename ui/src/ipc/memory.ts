@@ -11,7 +11,9 @@ import type {
   QuestionEvent,
   SavedServer,
   ServerQuestion,
+  SessionInfo,
   SessionRef,
+  SessionsBudget,
   TaskView,
   UrlElicitation,
 } from "./backend";
@@ -473,11 +475,42 @@ export function memoryBackend(
     return { result, problems, check: null, task: null, embedded: [] } as never;
   };
 
+  const listSessions = (): SessionInfo[] => [
+    {
+      name: `${new Date(started).toISOString().replace(/:/g, "-")}-4242.jsonl`,
+      started: new Date(started).toISOString(),
+      program: "sonde-desktop",
+      client: null,
+      servers: [...ownServers],
+      size: own.size(),
+      writing: true,
+      current: true,
+      pinned: false,
+      why_incomplete: null,
+    },
+    ...recorded.map(infoOf),
+  ];
+  let budgetSettings: SessionsBudget["settings"] = {};
+  const budgetView = (): SessionsBudget => {
+    const all = listSessions();
+    return {
+      settings: budgetSettings,
+      defaults: { keep: 500, maxBytes: 2 * 1024 ** 3 },
+      folder: "/memory/sessions",
+      sessions: all.length,
+      bytes: all.reduce((sum, s) => sum + Number(s.size), 0),
+      pruned: null,
+    };
+  };
   return unsimulatedRejected({
     kind: "memory",
     ...auth.calls,
     ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
+    // The double's disk never fills: its session log takes every entry.
+    recordingFollow: async () => [
+      { stopped: null, first_stop: null, gaps: 0, lost: 0, last_gap: null, stopped_words: null, resumed_words: null },
+    ],
     serversSave: async (given) => {
       // What the desktop's serde does: a field the UI left out takes its default.
       const server: SavedServer = { ...blankServer(), ...given } as SavedServer;
@@ -731,19 +764,22 @@ export function memoryBackend(
       const entries = log.page(0, log.entries.length, filter, log.entries.length).entries.length;
       return { path: "/memory/sonde-session.jsonl", entries };
     },
-    sessionsList: async () => [
-      {
-        name: `${new Date(started).toISOString().replace(/:/g, "-")}-4242.jsonl`,
-        started: new Date(started).toISOString(),
-        program: "sonde-desktop",
-        client: null,
-        servers: [...ownServers],
-        size: own.size(),
-        writing: true,
-        current: true,
-      },
-      ...recorded.map(infoOf),
-    ],
+    sessionsList: async () => listSessions(),
+    sessionPin: async (name, pinned) => {
+      const r = recorded.find((r) => r.info.name === name);
+      if (!r) throw backendError({ code: "io", message: `no session ${name}` });
+      r.info.pinned = pinned;
+      return listSessions();
+    },
+    // The double's budget: what the settings hold, the defaults, and a folder that never
+    // outgrows it, so saving removes nothing.
+    sessionsBudgetGet: async () => budgetView(),
+    sessionsBudgetSet: async (settings) => {
+      if (settings.keep === 0)
+        throw backendError({ code: "bad_input", message: "the sessions folder keeps at least one session" });
+      budgetSettings = { keep: settings.keep ?? undefined, maxBytes: settings.maxBytes ?? undefined };
+      return budgetView();
+    },
     sessionOpen: async (name) => {
       const r = recorded.find((s) => s.info.name === name);
       if (!r) throw backendError({ code: "not_found", message: `there is no session "${name}"` });

@@ -183,6 +183,9 @@ function cliSession(matcher: Matcher): Recorded {
     client: null,
     servers: [command],
     current: false,
+    pinned: false,
+    // Its writer was killed: the core reads no end-of-session entry (log/format.rs words).
+    why_incomplete: "it has no end-of-session entry (its writer was killed or crashed, or could not write to the end)",
   };
   return { info, log, toWrite: [], writing: false };
 }
@@ -208,6 +211,8 @@ function liveSession(matcher: Matcher): Recorded {
     client: null,
     servers: [command],
     current: false,
+    pinned: false,
+    why_incomplete: null,
   };
   return { info, log, toWrite, writing: true };
 }
@@ -225,6 +230,9 @@ function oldSession(matcher: Matcher): Recorded {
     client: null,
     servers: null,
     current: false,
+    pinned: false,
+    // Written before sessions had a format version: read as it always was, not as incomplete.
+    why_incomplete: null,
   };
   return { info, log, toWrite: [], writing: false };
 }

@@ -1,0 +1,206 @@
+//! The settings both front ends read: `settings.json` in the config directory
+//! (`$XDG_CONFIG_HOME/sonde` on Linux).
+//!
+//! Owns: the file (written whole, keys this version does not know kept as they were, so an
+//! older Sonde never drops what a newer one wrote), the sessions budget with its defaults, and
+//! turning the budget into numbers for a sessions folder.
+//! Refuses: pruning (`log::budget` does, given a [`Budget`]) and presenting the settings.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::log::{Budget, KEEP_SESSIONS, MAX_BYTES};
+
+/// The sessions budget as the settings file holds it: a value left out takes its default.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionsSettings {
+    /// How many sessions are kept; default [`KEEP_SESSIONS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep: Option<u64>,
+    /// How many bytes the sessions take at most; default the smaller of [`MAX_BYTES`] and a
+    /// tenth of the disk's free space when Sonde starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u64>,
+    /// Keys this version does not know, kept.
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// The whole settings file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    #[serde(default)]
+    pub sessions: SessionsSettings,
+    /// Keys this version does not know (or that another part of Sonde owns), kept.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// Why the settings file could not be read or written, or a value could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// A value the person gave that cannot be used; the words say why.
+    #[error("{0}")]
+    Value(String),
+    #[error("{path} is not a settings file: {error}")]
+    Invalid { path: String, error: serde_json::Error },
+    #[error("{path}: {error}")]
+    Io { path: String, error: io::Error },
+}
+
+impl SettingsError {
+    /// The stable code a front end shows with the message.
+    pub fn code(&self) -> crate::ErrorCode {
+        match self {
+            SettingsError::Value(_) => crate::ErrorCode::BadInput,
+            SettingsError::Invalid { .. } | SettingsError::Io { .. } => crate::ErrorCode::Io,
+        }
+    }
+}
+
+/// The settings file at a path.
+#[derive(Debug, Clone)]
+pub struct SettingsFile {
+    path: PathBuf,
+}
+
+impl SettingsFile {
+    pub fn at(path: impl Into<PathBuf>) -> SettingsFile {
+        SettingsFile { path: path.into() }
+    }
+
+    pub fn default_location() -> io::Result<SettingsFile> {
+        Ok(SettingsFile::at(crate::files::config_dir()?.join("settings.json")))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The settings; all defaults when there is no file yet.
+    pub fn load(&self) -> Result<Settings, SettingsError> {
+        let path = || self.path.display().to_string();
+        match std::fs::read(&self.path) {
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes).map_err(|error| SettingsError::Invalid { path: path(), error })
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Settings::default()),
+            Err(error) => Err(SettingsError::Io { path: path(), error }),
+        }
+    }
+
+    /// Replaces the sessions budget, keeping every other key of the file as it is. A budget
+    /// that would keep no session, or less than a mebibyte of them, is refused.
+    pub fn set_sessions(&self, sessions: SessionsSettings) -> Result<Settings, SettingsError> {
+        if sessions.keep == Some(0) {
+            return Err(SettingsError::Value("the sessions folder keeps at least one session".into()));
+        }
+        if sessions.max_bytes.is_some_and(|max| max < 1 << 20) {
+            return Err(SettingsError::Value("the sessions folder may hold no less than 1 MiB".into()));
+        }
+        let mut settings = self.load()?;
+        // What the caller did not know of the section is kept too.
+        let mut other = std::mem::take(&mut settings.sessions.other);
+        other.extend(sessions.other);
+        settings.sessions = SessionsSettings { other, ..sessions };
+        crate::files::write_json(&self.path, &settings)
+            .map_err(|error| SettingsError::Io { path: self.path.display().to_string(), error })?;
+        Ok(settings)
+    }
+}
+
+impl SessionsSettings {
+    /// The budget for a sessions folder on a disk with `free` bytes free now.
+    pub fn budget(&self, free: u64) -> Budget {
+        Budget {
+            keep: self.keep.unwrap_or(KEEP_SESSIONS),
+            max_bytes: self.max_bytes.unwrap_or(MAX_BYTES.min(free / 10)),
+        }
+    }
+}
+
+/// The free space of the disk that holds `dir` (or its nearest existing parent), in bytes;
+/// `u64::MAX` when it cannot be told, so the default budget falls back to [`MAX_BYTES`].
+pub fn free_space(dir: &Path) -> u64 {
+    use std::os::unix::ffi::OsStrExt;
+    let existing = dir.ancestors().find(|d| d.exists()).unwrap_or(dir);
+    let Ok(path) = std::ffi::CString::new(existing.as_os_str().as_bytes()) else { return u64::MAX };
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `path` is a NUL-terminated string and `stat` a valid place for the answer.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return u64::MAX;
+    }
+    (stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64)
+}
+
+/// The sessions budget for `dir` from the settings file at its default place; the defaults when
+/// the file cannot be read (a broken settings file never stops a session from being recorded).
+pub fn sessions_budget(dir: &Path) -> Budget {
+    let settings = SettingsFile::default_location().ok().and_then(|f| f.load().ok()).unwrap_or_default();
+    settings.sessions.budget(free_space(dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str) -> SettingsFile {
+        let dir = std::env::temp_dir().join(format!("sonde-settings-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        SettingsFile::at(dir.join("settings.json"))
+    }
+
+    #[test]
+    fn no_file_is_every_default() {
+        let settings = file("none").load().unwrap();
+        assert_eq!(settings.sessions.budget(100 << 30), Budget { keep: 500, max_bytes: 2 << 30 });
+        // A tenth of the free space when that is less than 2 GiB.
+        assert_eq!(settings.sessions.budget(5 << 30).max_bytes, (5 << 30) / 10);
+    }
+
+    #[test]
+    fn a_change_keeps_the_keys_it_does_not_know() {
+        let settings = file("keep");
+        std::fs::create_dir_all(settings.path().parent().unwrap()).unwrap();
+        std::fs::write(
+            settings.path(),
+            r#"{"theme":"light","sessions":{"keep":9,"pins":"future"},"panes":[1,2]}"#,
+        )
+        .unwrap();
+        let changed = settings
+            .set_sessions(SessionsSettings { max_bytes: Some(5 << 20), ..Default::default() })
+            .unwrap();
+        assert_eq!(changed.sessions.budget(0), Budget { keep: 500, max_bytes: 5 << 20 });
+        let back: Value = serde_json::from_slice(&std::fs::read(settings.path()).unwrap()).unwrap();
+        assert_eq!(back["theme"], "light");
+        assert_eq!(back["panes"], serde_json::json!([1, 2]));
+        assert_eq!(back["sessions"]["pins"], "future");
+        assert_eq!(back["sessions"]["maxBytes"], 5 << 20);
+        assert!(back["sessions"].get("keep").is_none(), "{back}");
+    }
+
+    #[test]
+    fn a_budget_that_keeps_nothing_is_refused() {
+        let settings = file("refused");
+        let zero = SessionsSettings { keep: Some(0), ..Default::default() };
+        assert_eq!(settings.set_sessions(zero).unwrap_err().code(), crate::ErrorCode::BadInput);
+        let tiny = SessionsSettings { max_bytes: Some(1000), ..Default::default() };
+        assert!(settings.set_sessions(tiny).unwrap_err().to_string().contains("no less than 1 MiB"));
+        assert!(!settings.path().exists(), "a refused budget was written");
+    }
+
+    #[test]
+    fn a_broken_file_is_said_with_its_path() {
+        let settings = file("broken");
+        std::fs::create_dir_all(settings.path().parent().unwrap()).unwrap();
+        std::fs::write(settings.path(), "{not json").unwrap();
+        let error = settings.load().unwrap_err().to_string();
+        assert!(error.contains("settings.json is not a settings file"), "{error}");
+    }
+}
