@@ -692,6 +692,7 @@ alone = []
 fulldisk.install(alone.append, shot, {
     "restart_app": restart_app, "wait": lambda: wait, "settle": settle,
     "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected, "call_tool": call_tool,
+    "press_on_window": press_on_window,
 })
 
 

@@ -1,16 +1,20 @@
 """The session log on a full disk, in the real window: the app runs with its data directory on a
-tmpfs of its own (mounted here, as root, and unmounted even when the check fails), the disk is
+4 MiB tmpfs of its own (mounted here, as root, and unmounted even when the check fails), the disk is
 filled but 64 KiB, and a server's flood of notifications meets it. The window says so at once
 in a banner that stays until dismissed, the calls go on, and once space is freed the banner says
 that the log resumed and how many entries the gap holds; the file reads back in whole lines, the
-gap note among them.
+gap note among them. Then the app killed with SIGKILL in a flood: its session reads back in whole
+lines, and the app started again calls it incomplete in Open Session.
 """
 import json
 import os
+import shutil
+import signal
 import subprocess
 import tempfile
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 BANNER = "//*[@aria-label='Session log']"
 
@@ -30,7 +34,7 @@ def install(check, shot, h):
     def a_full_disk_is_told_in_a_banner_until_dismissed():
         """A full disk stops the session log: a banner says so at once, the calls go on, and it says the gap once space is freed"""
         mount = tempfile.mkdtemp(prefix="sonde-small-disk-")
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mount], check=True)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", mount], check=True)
         try:
             driver = h["restart_app"](mount)
             wait = h["wait"]()
@@ -65,3 +69,45 @@ def install(check, shot, h):
             subprocess.run(["umount", "-l", mount], check=False)
             os.rmdir(mount)
             os.remove(mount + "-app")
+
+    @check
+    def a_killed_app_leaves_a_session_open_session_calls_incomplete():
+        """The app killed (SIGKILL) in a server's flood leaves a session that reads back in whole lines, and Open Session calls it incomplete"""
+        home = tempfile.mkdtemp(prefix="sonde-killed-app-")
+        try:
+            driver = h["restart_app"](home)
+            wait = h["wait"]()
+            h["settle"]()
+            name = "Flooder"
+            if not h["saved"](name):
+                h["add_server"](name, command=f"{fixture} --flood 4000")
+            h["ensure_connected"](name)
+            sessions = os.path.join(home, "sonde", "sessions")
+            [killed] = [f for f in os.listdir(sessions) if f.endswith(".jsonl")]
+            h["call_tool"]("echo", ["flood"], "flood")
+            # The app is the newest process of its name: the one just started for this check.
+            pid = int(subprocess.run(["pgrep", "-n", "-x", "sonde-desktop"], capture_output=True, text=True,
+                                     check=True).stdout)
+            h["call_tool"]("echo", ["killed in this flood"], "Echoes its text back.")
+            os.kill(pid, signal.SIGKILL)
+            with open(os.path.join(sessions, killed), "rb") as f:
+                lines = f.read().split(b"\n")
+            # Every line but a partial last one is a whole entry.
+            whole = [json.loads(line) for line in lines[:-1]]
+            assert len(whole) > 4000, len(whole)
+            driver = h["restart_app"](home)
+            wait = h["wait"]()
+            h["settle"]()
+            h["press_on_window"]("ctrl+o")
+            dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+            option = wait.until(lambda d: dialog.find_element(By.XPATH, f".//li[@role='option'][@title='{killed}']"))
+            badge = option.find_element(By.XPATH, ".//span[text()='incomplete']")
+            assert "no end-of-session entry" in badge.get_attribute("title"), badge.get_attribute("title")
+            option.click()
+            dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ENTER)
+            said = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Incomplete session']"))
+            assert said.text.startswith("This session is incomplete: "), said.text
+            shot("killed-app-session-incomplete")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+            os.remove(home + "-app")
