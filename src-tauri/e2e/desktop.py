@@ -351,11 +351,25 @@ def stderr_tab_shows_the_server_output():
     driver.find_element(By.XPATH, "//button[@role='tab'][text()='stderr']").click()
     try:
         wait.until(lambda d: d.find_element(By.XPATH, xpath_text("ready on stdio")))
+        assert not driver.find_elements(By.XPATH, xpath_text("This server has written nothing on stderr yet."))
         shot("stderr")
     finally:
         driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
     # Back on the log, everything recorded so far is still there.
     wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row'][.//span[starts-with(text(),'tools/call ') and contains(text(),'#')]]"))
+
+
+@check
+def a_silent_server_s_stderr_tab_says_so():
+    """the stderr tab of a server that has written nothing there says so instead of a blank"""
+    if not saved("Silent"):
+        add_server("Silent", command=f"{os.environ['SONDE_FIXTURE']} --tools 1")
+    ensure_connected("Silent")
+    driver.find_element(By.XPATH, "//button[@role='tab'][text()='stderr']").click()
+    try:
+        wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][text()='This server has written nothing on stderr yet.']"))
+    finally:
+        driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
 
 
 @check

@@ -2,7 +2,8 @@
 sonde CLI recorded is listed in File → Open Session, opened read-only and filtered, one the CLI
 is still writing is followed live until the CLI ends, and a client's session through `sonde
 proxy` (stdio, and HTTP with `--listen`) shows each frame as the client sends it; a session pinned in
-Open Session is kept when File → Settings saves a budget of one session.
+Open Session is kept when File → Settings saves a budget of one session; the theme chosen there
+colours the window.
 """
 import os
 import subprocess
@@ -272,3 +273,31 @@ def install(check, driver, wait, shot, h):
         keep.send_keys(Keys.BACKSPACE)
         settings.find_element(By.XPATH, ".//button[text()='Save']").click()
         wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))
+
+
+    @check
+    def the_theme_chosen_in_settings_colours_the_window_and_is_kept():
+        """File → Settings: Light makes the window light (its page and the settings file), System follows the desktop, Dark again"""
+        def choose(label):
+            h["press_on_window"]("ctrl+comma")
+            settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+            radio = wait.until(lambda d: settings.find_element(By.XPATH, f".//label[starts-with(., '{label}')]/input"))
+            radio.click()
+            settings.find_element(By.XPATH, ".//button[text()='Save']").click()
+            wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+
+        def background():
+            return driver.execute_script("return getComputedStyle(document.documentElement).backgroundColor")
+
+        config = os.path.join(os.environ["XDG_CONFIG_HOME"], "sonde", "settings.json")
+        choose("Light")
+        wait.until(lambda d: d.execute_script("return document.documentElement.dataset.theme") == "light")
+        assert background() == "rgb(244, 246, 249)", background()
+        with open(config) as f:
+            assert '"theme": "light"' in f.read()
+        shot("theme-light")
+        choose("System")
+        wait.until(lambda d: d.execute_script("return document.documentElement.dataset.theme") == "system")
+        choose("Dark")
+        wait.until(lambda d: background() == "rgb(14, 23, 38)")
+        shot("theme-dark")

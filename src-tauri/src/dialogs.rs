@@ -25,6 +25,11 @@ impl Asker {
         let _ = self.0.set(app);
     }
 
+    /// The app, once it is built (never in tests on the mock runtime).
+    pub fn app(&self) -> Option<&AppHandle<Wry>> {
+        self.0.get()
+    }
+
     /// A warning with `message`, answered by `ok` or Cancel: true only for `ok` (Escape and
     /// closing the dialog are Cancel).
     pub async fn ask(&self, title: &str, message: String, ok: &str) -> bool {

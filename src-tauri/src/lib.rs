@@ -65,7 +65,13 @@ pub fn run() {
     let app = configure(tauri::Builder::default(), state)
         .setup(|app| {
             menu::install(app)?;
-            app.state::<state::AppState>().asker.set(app.handle().clone());
+            let state = app.state::<state::AppState>();
+            state.asker.set(app.handle().clone());
+            // The theme chosen in Settings, on the window's native side from the start.
+            if let Some(window) = app.get_webview_window("main") {
+                let theme = state.settings.load().ok().and_then(|s| s.theme).unwrap_or_default();
+                settings_cmd::apply_theme(&window, theme);
+            }
             Ok(())
         })
         .build(tauri::generate_context!("../tauri.conf.json"))

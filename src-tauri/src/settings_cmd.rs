@@ -1,11 +1,12 @@
 //! The Settings dialog's commands: the sessions budget as the settings file holds it, the
-//! numbers it comes to, what pruning removed; and pinning a session so it is never pruned.
+//! numbers it comes to, what pruning removed; pinning a session so it is never pruned; and the
+//! window's theme, given to the window's native side as well.
 
 use serde::Serialize;
 use sonde_core::log::{list_sessions, pin_session, Budget};
-use sonde_core::saved::settings::{free_space, SessionsSettings, SettingsError};
+use sonde_core::saved::settings::{free_space, SessionsSettings, SettingsError, Theme};
 use sonde_core::SessionInfo;
-use tauri::State;
+use tauri::{Manager, Runtime, State};
 
 use crate::error::{err, io_error, Result};
 use crate::state::AppState;
@@ -75,4 +76,36 @@ pub fn session_pin(state: State<'_, AppState>, name: String, pinned: bool) -> Re
     let folder = folder(&state);
     pin_session(&folder, &name, pinned).map_err(io_error)?;
     state.sessions.list().map_err(io_error)
+}
+
+/// The window's theme as the settings file holds it (dark when it does not say).
+#[tauri::command]
+#[specta::specta]
+pub fn theme_get(state: State<'_, AppState>) -> Result<Theme> {
+    Ok(state.settings.load()?.theme.unwrap_or_default())
+}
+
+/// Saves the window's theme and gives it to the window's GTK side too, so native parts (menus,
+/// dropdown popups, dialogs) match the page and the page's "system" follows GTK's preference.
+#[tauri::command]
+#[specta::specta]
+pub fn theme_set(state: State<'_, AppState>, theme: Theme) -> Result<Theme> {
+    state.settings.set_theme(theme)?;
+    if let Some(window) = state.asker.app().and_then(|app| app.get_webview_window("main")) {
+        apply_theme(&window, theme);
+    }
+    Ok(theme)
+}
+
+/// Gives `theme` to a window's native side: GTK's dark or light variant, or the system's
+/// preference for "system".
+pub fn apply_theme<R: Runtime>(window: &tauri::WebviewWindow<R>, theme: Theme) {
+    let native = match theme {
+        Theme::System => None,
+        Theme::Dark => Some(tauri::Theme::Dark),
+        Theme::Light => Some(tauri::Theme::Light),
+    };
+    if let Err(e) = window.set_theme(native) {
+        tracing::warn!("the window's theme could not be set: {e}");
+    }
 }

@@ -2,8 +2,8 @@
 //! (`$XDG_CONFIG_HOME/sonde` on Linux).
 //!
 //! Owns: the file (written whole, keys this version does not know kept as they were, so an
-//! older Sonde never drops what a newer one wrote), the sessions budget with its defaults, and
-//! turning the budget into numbers for a sessions folder.
+//! older Sonde never drops what a newer one wrote), the sessions budget with its defaults,
+//! turning the budget into numbers for a sessions folder, and the window's theme.
 //! Refuses: pruning (`log::budget` does, given a [`Budget`]) and presenting the settings.
 
 use std::io;
@@ -32,11 +32,25 @@ pub struct SessionsSettings {
     pub other: Map<String, Value>,
 }
 
+/// The window's colours: the system's preference (GTK's, in the desktop), or one of the two.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    System,
+    #[default]
+    Dark,
+    Light,
+}
+
 /// The whole settings file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     #[serde(default)]
     pub sessions: SessionsSettings,
+    /// The window's theme; dark when the file does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<Theme>,
     /// Keys this version does not know (or that another part of Sonde owns), kept.
     #[serde(flatten)]
     pub other: Map<String, Value>,
@@ -109,8 +123,23 @@ impl SettingsFile {
         let mut other = std::mem::take(&mut settings.sessions.other);
         other.extend(sessions.other);
         settings.sessions = SessionsSettings { other, ..sessions };
-        crate::files::write_json(&self.path, &settings)
-            .map_err(|error| SettingsError::Io { path: self.path.display().to_string(), error })?;
+        self.save(&settings)?;
+        Ok(settings)
+    }
+}
+
+impl SettingsFile {
+    /// Writes `settings` whole.
+    fn save(&self, settings: &Settings) -> Result<(), SettingsError> {
+        crate::files::write_json(&self.path, settings)
+            .map_err(|error| SettingsError::Io { path: self.path.display().to_string(), error })
+    }
+
+    /// Sets the window's theme, keeping every other key of the file as it is.
+    pub fn set_theme(&self, theme: Theme) -> Result<Settings, SettingsError> {
+        let mut settings = self.load()?;
+        settings.theme = Some(theme);
+        self.save(&settings)?;
         Ok(settings)
     }
 }
@@ -183,6 +212,18 @@ mod tests {
         assert_eq!(back["sessions"]["pins"], "future");
         assert_eq!(back["sessions"]["maxBytes"], 5 << 20);
         assert!(back["sessions"].get("keep").is_none(), "{back}");
+    }
+
+    #[test]
+    fn the_theme_is_dark_until_chosen_and_kept_beside_the_rest() {
+        let settings = file("theme");
+        assert_eq!(settings.load().unwrap().theme.unwrap_or_default(), Theme::Dark);
+        settings.set_sessions(SessionsSettings { keep: Some(7), ..Default::default() }).unwrap();
+        settings.set_theme(Theme::Light).unwrap();
+        let back: Value = serde_json::from_slice(&std::fs::read(settings.path()).unwrap()).unwrap();
+        assert_eq!(back["theme"], "light");
+        assert_eq!(back["sessions"]["keep"], 7);
+        assert_eq!(settings.load().unwrap().theme, Some(Theme::Light));
     }
 
     #[test]

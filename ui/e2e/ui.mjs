@@ -456,7 +456,7 @@ try {
     await page.getByText("tools/list #", { exact: false }).first().waitFor(T);
   });
 
-  await test("Settings shows the sessions folder and saves the budget; P pins a session in Open Session", async (page) => {
+  await test("Settings shows the sessions folder, saves the budget and the theme; P pins a session in Open Session", async (page) => {
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.getByText("No server selected").waitFor(T);
     await page.keyboard.press("Control+,");
@@ -469,8 +469,15 @@ try {
     await settings.getByRole("button", { name: "Save" }).click();
     await settings.getByRole("alert").getByText("The number of sessions is a whole number above zero").waitFor(T);
     await keep.fill("50");
+    // The theme is dark until chosen; Light takes the page at once.
+    if (!(await settings.getByRole("radio", { name: "Dark" }).isChecked())) throw new Error("not dark at first");
+    await settings.getByRole("radio", { name: "Light" }).check();
     await settings.getByRole("button", { name: "Save" }).click();
     await page.getByText("Settings saved.").waitFor(T);
+    const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+    if (theme !== "light") throw new Error(`theme ${theme}`);
+    const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    if (bg !== "rgb(244, 246, 249)") throw new Error(`a light theme with background ${bg}`);
     await page.keyboard.press("Control+,");
     if (
       (await page

@@ -1,9 +1,10 @@
-// File → Settings: the sessions budget (how many sessions the sessions folder keeps, and how many
-// bytes of them), as the settings file holds it, with what the folder holds now. A field left
-// empty takes its default, shown as its placeholder. Saving prunes the folder to the new budget
-// at once; the window says what went.
+// File → Settings: the window's theme (system, dark, light) and the sessions budget (how many
+// sessions the sessions folder keeps, and how many bytes of them), as the settings file holds
+// them, with what the folder holds now. A field left empty takes its default, shown as its
+// placeholder. Saving prunes the folder to the new budget at once; the window says what went.
 import { useEffect, useState } from "react";
-import { backend, errorText, type SessionsBudget } from "../ipc";
+import { backend, errorText, type SessionsBudget, type Theme } from "../ipc";
+import { applyTheme } from "../theme";
 import { formatSize } from "../log/format";
 import { FormFooter } from "./FormFooter";
 
@@ -24,12 +25,14 @@ function whole(text: string, what: string): number | null | string {
 
 export function SettingsDialog({ onSaved, onCancel }: Props) {
   const [budget, setBudget] = useState<SessionsBudget | null>(null);
+  const [theme, setTheme] = useState<Theme | null>(null);
   const [keep, setKeep] = useState("");
   const [mib, setMib] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
+    backend.themeGet().then(setTheme, (e) => setError(errorText(e)));
     backend.sessionsBudgetGet().then(
       (b) => {
         setBudget(b);
@@ -47,6 +50,7 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
     if (typeof m === "string") return setError(m);
     setSaving(true);
     try {
+      if (theme) applyTheme(await backend.themeSet(theme));
       const saved = await backend.sessionsBudgetSet({ keep: k, maxBytes: m === null ? null : m * MIB });
       onSaved(saved.pruned);
     } catch (e) {
@@ -69,6 +73,15 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
         }}
       >
         <h2>Settings</h2>
+        <fieldset className="segmented" aria-label="Theme">
+          <legend>Theme</legend>
+          {(["system", "dark", "light"] as const).map((t) => (
+            <label key={t}>
+              <input type="radio" name="theme" checked={theme === t} onChange={() => setTheme(t)} />
+              {t === "system" ? "System (as the desktop prefers)" : t === "dark" ? "Dark" : "Light"}
+            </label>
+          ))}
+        </fieldset>
         <h3>Sessions</h3>
         <p className="muted">
           Every session is recorded in the sessions folder. When it outgrows this budget the oldest sessions go first,
@@ -85,7 +98,6 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
           <input
             type="number"
             min={1}
-            autoFocus
             value={keep}
             placeholder={budget ? `${budget.defaults.keep} (the default)` : ""}
             onChange={(e) => setKeep(e.target.value)}
@@ -105,7 +117,7 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
             onChange={(e) => setMib(e.target.value)}
           />
         </label>
-        <FormFooter error={error} onCancel={onCancel} submit="Save" disabled={!budget || saving} />
+        <FormFooter error={error} onCancel={onCancel} submit="Save" disabled={!budget || !theme || saving} />
       </form>
     </div>
   );

@@ -52,6 +52,7 @@ export type SavedServer = B.SavedServer_Serialize;
 export type QuestionEvent = B.QuestionEvent_Serialize;
 export type Recording = B.Recording_Serialize;
 export type SessionsBudget = B.SessionsBudget_Serialize;
+export type Theme = B.Theme;
 export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion_Serialize;
 export type SessionInfo = B.SessionInfo_Serialize;

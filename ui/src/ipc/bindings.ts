@@ -163,6 +163,13 @@ export const commands = {
 	 *  sessions as Open Session lists them.
 	 */
 	sessionPin: (name: string, pinned: boolean) => __TAURI_INVOKE<SessionInfo_Serialize[]>("session_pin", { name, pinned }),
+	/**  The window's theme as the settings file holds it (dark when it does not say). */
+	themeGet: () => __TAURI_INVOKE<Theme>("theme_get"),
+	/**
+	 *  Saves the window's theme and gives it to the window's GTK side too, so native parts (menus,
+	 *  dropdown popups, dialogs) match the page and the page's "system" follows GTK's preference.
+	 */
+	themeSet: (theme: Theme) => __TAURI_INVOKE<Theme>("theme_set", { theme }),
 	/**  One page of a list, from `cursor` (`null`: the first page). */
 	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
 	/**  Every item of a list, all pages followed. */
@@ -1990,6 +1997,9 @@ export type Task_Serialize = {
 	/**  True once the status is terminal (`completed`, `failed`, `cancelled`). */
 	terminal: boolean,
 };
+
+/**  The window's colours: the system's preference (GTK's, in the desktop), or one of the two. */
+export type Theme = "system" | "dark" | "light";
 
 /**  One listed tool, read. */
 export type ToolView = ToolView_Serialize | ToolView_Deserialize;

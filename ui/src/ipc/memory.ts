@@ -15,6 +15,7 @@ import type {
   SessionRef,
   SessionsBudget,
   TaskView,
+  Theme,
   UrlElicitation,
 } from "./backend";
 import { backendError, blankServer, MAX_OPEN } from "./backend";
@@ -491,6 +492,7 @@ export function memoryBackend(
     ...recorded.map(infoOf),
   ];
   let budgetSettings: SessionsBudget["settings"] = {};
+  let theme: Theme = (new URLSearchParams(globalThis.location?.search ?? "").get("theme") as Theme | null) ?? "dark";
   const budgetView = (): SessionsBudget => {
     const all = listSessions();
     return {
@@ -774,6 +776,9 @@ export function memoryBackend(
     // The double's budget: what the settings hold, the defaults, and a folder that never
     // outgrows it, so saving removes nothing.
     sessionsBudgetGet: async () => budgetView(),
+    // The theme as a settings file would keep it; `?theme=light` in the preview's URL starts with one.
+    themeGet: async () => theme,
+    themeSet: async (chosen) => (theme = chosen),
     sessionsBudgetSet: async (settings) => {
       if (settings.keep === 0)
         throw backendError({ code: "bad_input", message: "the sessions folder keeps at least one session" });
