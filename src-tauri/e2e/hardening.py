@@ -103,15 +103,15 @@ def install(check, driver, wait, shot, h):
             return form
 
         form = import_dialog()
-        wait.until(lambda d: h["native_windows"]("Import 1 server(s)?"))
+        wait.until(lambda d: h["native_windows"]("Import 1 server?"))
         screen("confirm-import")
-        h["answer_native"]("Import 1 server(s)?", "Escape")
+        h["answer_native"]("Import 1 server?", "Escape")
         wait.until(lambda d: "nothing was imported: the import was not confirmed" in form.text)
         assert not h["saved"](name), "an import that was not confirmed saved a server"
         form.find_element(By.XPATH, ".//button[text()='Cancel']").click()
 
         import_dialog()
-        h["answer_native"]("Import 1 server(s)?", "Return")
+        h["answer_native"]("Import 1 server?", "Return")
         wait.until(lambda d: h["saved"](name))
         # Seen and confirmed at import: its first run asks nothing more.
         connect_button(name).click()
@@ -133,12 +133,18 @@ def install(check, driver, wait, shot, h):
 
     def downloads():
         """The person's download directory, where the chooser opens (read from the XDG user dirs
-        when it opens): here, one of the test's own. Returns where an export lands by default."""
+        when it opens): here, one of the test's own. Returns where an export of the live session
+        lands by default: under the session's own name, the app's session file (named for its
+        start and the app's pid)."""
         folder = os.path.abspath(os.path.join(os.environ["XDG_CONFIG_HOME"], "..", "downloads"))
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(os.environ["XDG_CONFIG_HOME"], "user-dirs.dirs"), "w") as f:
             f.write(f'XDG_DOWNLOAD_DIR="{folder}"\n')
-        return os.path.join(folder, "sonde-session.jsonl")
+        pid = h["subprocess"].run(["pgrep", "-n", "-x", "sonde-desktop"], capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
+        [own] = [f for f in os.listdir(sessions) if f.endswith(f"-{pid}.jsonl")]
+        return os.path.join(folder, own)
 
     def save():
         """Export, then Save in the chooser as it opens (its name and folder as offered).

@@ -306,7 +306,8 @@ pub struct Exported {
 
 /// Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
 /// native save dialog, which asks before replacing a file: the webview never names a path to
-/// write. Every saved secret is redacted. `None` when the person cancelled.
+/// write. The name offered is the session's (`-filtered` for a filter's matches). Every saved
+/// secret is redacted. `None` when the person cancelled.
 #[tauri::command]
 #[specta::specta]
 pub async fn log_export(
@@ -314,11 +315,15 @@ pub async fn log_export(
     session: Option<u64>,
     filter: String,
 ) -> Result<Option<Exported>> {
+    let filtered = !filter.trim().is_empty();
     let filter = filter_of(&filter)?;
-    let Some(path) = state.asker.save_path("Export the log as JSONL", "sonde-session.jsonl").await else {
+    let (log, secrets) = (state.sessions.log(session)?, state.servers.secrets());
+    // Offered under the session's own name, so an export says which session it came from.
+    let stem = log.path().file_stem().map_or("sonde-session".into(), |s| s.to_string_lossy().into_owned());
+    let name = if filtered { format!("{stem}-filtered.jsonl") } else { format!("{stem}.jsonl") };
+    let Some(path) = state.asker.save_path("Export the log as JSONL", &name).await else {
         return Ok(None);
     };
-    let (log, secrets) = (state.sessions.log(session)?, state.servers.secrets());
     let write = path.clone();
     let entries = tauri::async_runtime::spawn_blocking(move || {
         sonde_core::log::export_jsonl(&log, &filter, &secrets, &write)

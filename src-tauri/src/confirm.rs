@@ -44,7 +44,10 @@ pub async fn import(state: &AppState, servers: &[SavedServer]) -> Result<(), Err
         "Each server below runs with your rights when it is connected; nothing asks again unless it changes.\n\n{}",
         entries.join("\n\n")
     );
-    let title = format!("Import {} server(s)?", servers.len());
+    let title = match servers.len() {
+        1 => "Import 1 server?".to_owned(),
+        n => format!("Import {n} servers?"),
+    };
     if !state.asker.ask(&title, message, "Import").await {
         return Err(err(ErrorCode::Cancelled, "nothing was imported: the import was not confirmed"));
     }

@@ -286,7 +286,7 @@ try {
       .getByRole("textbox")
       .fill('{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}, "odd": {}}}');
     await dialog.getByRole("button", { name: "Import" }).click();
-    await page.getByRole("status").getByText("Imported 1 server(s); skipped: odd: no command and no url").waitFor(T);
+    await page.getByRole("status").getByText("Imported 1 server; skipped: odd: no command and no url").waitFor(T);
     await page.locator(".sidebar").getByText("uvx mcp-server-time").waitFor(T);
   });
 

@@ -390,7 +390,7 @@ export function App() {
               setServers(await backend.serversList());
               setImporting(false);
               setNotice(
-                `Imported ${r.servers.length} server(s)${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
+                `Imported ${r.servers.length === 1 ? "1 server" : `${r.servers.length} servers`}${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
               );
             }}
           />

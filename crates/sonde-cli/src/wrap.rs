@@ -44,11 +44,11 @@ pub fn run(args: &WrapArgs, wrapping: bool) -> i32 {
     }
     if !args.write {
         print!("{}", edited.text);
-        errln!(
-            "sonde: {} server(s) {verb} in the text above; --write writes {}",
-            edited.changed.len(),
-            path.display()
-        );
+        let servers = match edited.changed.len() {
+            1 => "1 server".to_owned(),
+            n => format!("{n} servers"),
+        };
+        errln!("sonde: {servers} {verb} in the text above; --write writes {}", path.display());
         return OK;
     }
     if edited.changed.is_empty() {
