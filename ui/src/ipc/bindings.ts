@@ -96,7 +96,8 @@ export const commands = {
 	/**
 	 *  Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
 	 *  native save dialog, which asks before replacing a file: the webview never names a path to
-	 *  write. Every saved secret is redacted. `None` when the person cancelled.
+	 *  write. The name offered is the session's (`-filtered` for a filter's matches). Every saved
+	 *  secret is redacted. `None` when the person cancelled.
 	 */
 	logExport: (session: number | null, filter: string) => __TAURI_INVOKE<Exported | null>("log_export", { session, filter }),
 	/**
