@@ -22,6 +22,17 @@ BANNER = "//*[@aria-label='Session log']"
 def install(check, shot, h):
     fixture = os.environ["SONDE_FIXTURE"]
 
+    def flooder_on(data_home):
+        """The app started again on `data_home`, connected to a server that floods 4,000
+        notifications before each answer; returns the new driver and its wait."""
+        driver = h["restart_app"](data_home)
+        wait = h["wait"]()
+        h["settle"]()
+        if not h["saved"]("Flooder"):
+            h["add_server"]("Flooder", command=f"{fixture} --flood 4000")
+        h["ensure_connected"]("Flooder")
+        return driver, wait
+
     def fill_but(mount, keep):
         """Fills the disk at `mount` with one file, leaving `keep` bytes free; returns its path."""
         filler = os.path.join(mount, "filler")
@@ -36,13 +47,7 @@ def install(check, shot, h):
         mount = tempfile.mkdtemp(prefix="sonde-small-disk-")
         subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", mount], check=True)
         try:
-            driver = h["restart_app"](mount)
-            wait = h["wait"]()
-            h["settle"]()
-            name = "Flooder"
-            if not h["saved"](name):
-                h["add_server"](name, command=f"{fixture} --flood 4000")
-            h["ensure_connected"](name)
+            driver, wait = flooder_on(mount)
             assert not driver.find_elements(By.XPATH, BANNER), "a banner before the disk filled"
             filler = fill_but(mount, 64 * 1024)
             # 4,000 notifications before the answer: far more than 64 KiB of log.
@@ -75,13 +80,7 @@ def install(check, shot, h):
         """The app killed (SIGKILL) in a server's flood leaves a session that reads back in whole lines, and Open Session calls it incomplete"""
         home = tempfile.mkdtemp(prefix="sonde-killed-app-")
         try:
-            driver = h["restart_app"](home)
-            wait = h["wait"]()
-            h["settle"]()
-            name = "Flooder"
-            if not h["saved"](name):
-                h["add_server"](name, command=f"{fixture} --flood 4000")
-            h["ensure_connected"](name)
+            driver, wait = flooder_on(home)
             sessions = os.path.join(home, "sonde", "sessions")
             [killed] = [f for f in os.listdir(sessions) if f.endswith(".jsonl")]
             h["call_tool"]("echo", ["flood"], "flood")

@@ -15,6 +15,7 @@ use std::time::SystemTime;
 use serde::Serialize;
 
 use super::sessions::{card_path, read_card, write_card, writer_holds, Card};
+use crate::sync::Lock;
 
 /// How many sessions a folder keeps when the settings do not say.
 pub const KEEP_SESSIONS: u64 = 500;
@@ -165,6 +166,39 @@ pub fn prune_sessions(dir: &Path, budget: Budget) -> io::Result<Pruned> {
         }
     }
     Ok(Pruned { budget, removed, sessions, bytes })
+}
+
+/// The budget a writing session keeps its folder within.
+impl super::WireLog {
+    /// Prunes the folder this session is written in to `budget` (this session, being written,
+    /// is kept), and keeps the budget for [`WireLog::prune_again`]. A front end calls it when
+    /// its session starts, and says what was removed.
+    pub fn keep_within(&self, budget: Budget) -> io::Result<Pruned> {
+        *self.budget.locked() = Some(budget);
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        prune_sessions(dir, budget)
+    }
+
+    /// Prunes the folder again to the budget given when the session started, when one was: a
+    /// front end calls it when its session ends, after [`WireLog::close`].
+    pub fn prune_again(&self) -> Option<io::Result<Pruned>> {
+        let budget = (*self.budget.locked())?;
+        Some(self.keep_within(budget))
+    }
+
+    /// The words for a session larger by itself than the budget it is kept within, which is
+    /// never cut: `None` while it fits (or no budget was given).
+    pub fn outgrown(&self) -> Option<String> {
+        let budget = (*self.budget.locked())?;
+        let size = std::fs::metadata(&self.path).ok()?.len();
+        (size > budget.max_bytes).then(|| {
+            format!(
+                "this session ({}) is larger by itself than the sessions budget ({}); it is kept whole",
+                size_words(size),
+                budget.words()
+            )
+        })
+    }
 }
 
 /// Pins the session `name` in `dir` (or unpins it): a pinned session is never pruned. The pin is

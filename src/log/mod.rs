@@ -186,36 +186,6 @@ impl WireLog {
         Ok(log)
     }
 
-    /// Prunes the folder this session is written in to `budget` (this session, being written,
-    /// is kept), and keeps the budget for [`WireLog::prune_again`]. A front end calls it when
-    /// its session starts, and says what was removed.
-    pub fn keep_within(&self, budget: Budget) -> io::Result<Pruned> {
-        *self.budget.locked() = Some(budget);
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        prune_sessions(dir, budget)
-    }
-
-    /// Prunes the folder again to the budget given when the session started, when one was: a
-    /// front end calls it when its session ends, after [`WireLog::close`].
-    pub fn prune_again(&self) -> Option<io::Result<Pruned>> {
-        let budget = (*self.budget.locked())?;
-        Some(self.keep_within(budget))
-    }
-
-    /// The words for a session larger by itself than the budget it is kept within, which is
-    /// never cut: `None` while it fits (or no budget was given).
-    pub fn outgrown(&self) -> Option<String> {
-        let budget = (*self.budget.locked())?;
-        let size = std::fs::metadata(&self.path).ok()?.len();
-        (size > budget.max_bytes).then(|| {
-            format!(
-                "this session ({}) is larger by itself than the sessions budget ({}); it is kept whole",
-                size_words(size),
-                budget.words()
-            )
-        })
-    }
-
     /// Opens a recorded session read-only, indexing it by one streaming pass. A session another
     /// process (or this one) is still writing goes on growing: entries it appends are indexed
     /// and streamed to followers within [`TAIL_INTERVAL`], until its writer lets go.

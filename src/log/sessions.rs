@@ -126,7 +126,7 @@ pub(super) fn write_card(session: &Path, card: &Card) -> io::Result<()> {
 }
 
 /// Writes the card of a session this process writes: the pin is the person's, set by
-/// [`super::budget::pin_session`] from any process, and kept as the card on disk has it.
+/// pinning (`budget.rs`) from any process, and kept as the card on disk has it.
 pub(super) fn write_own_card(session: &Path, card: &Card) -> io::Result<()> {
     let pinned = read_card(session).is_some_and(|c| c.pinned);
     write_card(session, &Card { pinned, ..card.clone() })
