@@ -124,26 +124,33 @@ async fn a_full_disk_stops_the_file_at_a_whole_line_and_a_note_records_the_gap_o
     let (log, filler, big) = log_on_a_full_disk(&fs);
     let mut feed = log.follow_recording();
     assert_eq!(feed.now(), [Recording::default()]);
+    let mut follow = log.follow();
     assert_eq!(log.append(note(&big)), 3);
+    // Streamed with the row the index gave it, before the write failed.
+    assert!(matches!(follow.try_next(), Some(Followed::Entry(e, Some(3))) if e.seq == 3));
     let error = log.flush().unwrap_err();
     assert_eq!(error.to_string(), "the session log stopped at entry 3: No space left on device");
     let told = until(&mut feed, |r| r.stopped.is_some()).await;
     let stop = told.stopped.clone().unwrap();
-    assert_eq!((stop.at, stop.error.as_str()), (3, "No space left on device"));
+    assert_eq!(
+        (stop.at, stop.error.as_str(), stop.row, stop.streamed_until),
+        (3, "No space left on device", 3, 4)
+    );
     assert_eq!(told.first_stop, told.stopped);
     assert_eq!(seqs(&lines_of(log.path())), [0, 1, 2], "entry 3's partial line was cut off");
 
-    // The session goes on: followers get every entry, the file none, memory keeps a count.
-    let mut follow = log.follow();
+    // The session goes on: followers get every entry, without a row, the file none, memory
+    // keeps a count.
     for i in 0..50 {
         assert_eq!(log.append(note(&format!("during {i}"))), 4 + i);
     }
     for i in 0..50 {
         match follow.try_next() {
-            Some(Followed::Entry(e)) => assert_eq!(e.seq, 4 + i),
-            other => panic!("entry {} streamed: {other:?}", 4 + i),
+            Some(Followed::Entry(e, None)) => assert_eq!(e.seq, 4 + i),
+            other => panic!("entry {} streamed without a row: {other:?}", 4 + i),
         }
     }
+    assert_eq!(log.rows(), 3);
     assert_eq!(log.recording().lost, 51);
     assert_eq!(seqs(&log.entries(&Filter::default()).unwrap()), [0, 1, 2]);
     assert_eq!(log.len(), 54);
@@ -157,6 +164,20 @@ async fn a_full_disk_stops_the_file_at_a_whole_line_and_a_note_records_the_gap_o
     assert_eq!(resumed.lost, 51);
     assert_eq!(log.append(note("after")), 55);
     log.flush().unwrap();
+    // By row, the gap is one row, its note's, in the row the stop named.
+    let streamed: Vec<_> = std::iter::from_fn(|| follow.try_next()).collect();
+    assert!(
+        matches!(&streamed[..], [Followed::Entry(gap, Some(3)), Followed::Entry(after, Some(4))]
+            if gap.seq == 54 && after.seq == 55),
+        "{streamed:?}"
+    );
+    assert_eq!(log.rows(), 5);
+    assert_eq!(seqs(&log.row_page(0, 100).unwrap()), [0, 1, 2, 54, 55]);
+    assert_eq!(seqs(&log.row_page(3, 1).unwrap()), [54]);
+    assert_eq!(
+        (log.row_of(2), log.row_of(20), log.row_of(54), log.row_of(56)),
+        (Some(2), None, Some(3), None)
+    );
 
     let all = log.entries(&Filter::default()).unwrap();
     assert_eq!(seqs(&all), [0, 1, 2, 54, 55]);
@@ -180,7 +201,8 @@ async fn a_full_disk_stops_the_file_at_a_whole_line_and_a_note_records_the_gap_o
     // Read back while it is written: the same entries, and the gap.
     let read = WireLog::open(log.path()).unwrap();
     assert_eq!(read.entries(&Filter::default()).unwrap(), all);
-    assert_eq!(read.len(), 56);
+    assert_eq!((read.len(), read.rows()), (56, 5));
+    assert_eq!(read.row_of(55), Some(4));
     assert_eq!(read.incomplete(), [Incomplete::Gaps { gaps: 1, entries: 51 }]);
     drop(read);
 
@@ -249,7 +271,7 @@ fn a_removed_session_file_stops_the_log_for_good_and_the_session_goes_on() {
     fs::remove_dir_all(&dir).unwrap();
     let mut follow = log.follow();
     assert_eq!(log.append(note("lost")), 1);
-    assert!(matches!(follow.try_next(), Some(Followed::Entry(e)) if e.seq == 1));
+    assert!(matches!(follow.try_next(), Some(Followed::Entry(e, _)) if e.seq == 1));
     let error = log.flush().unwrap_err();
     assert_eq!(error.to_string(), "the session log stopped at entry 1: the session file was removed");
     let closed = log.close();

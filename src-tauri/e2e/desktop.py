@@ -72,15 +72,17 @@ def quit_app():
         pass
 
 
-def restart_app(data_home):
+def restart_app(data_home, config_home=None):
     """Quits the app and starts it again with its data directory (sessions, traces) at
-    `data_home`, for a check that needs a disk of its own. Every helper here follows it: they read
-    `driver` and `wait` as they run. Returns the new session."""
+    `data_home`, for a check that needs a disk of its own (and its settings and saved servers at
+    `config_home`, when given). Every helper here follows it: they read `driver` and `wait` as
+    they run. Returns the new session."""
     global driver, wait
     quit_app()
     wrapper = data_home + "-app"
+    config = f'XDG_CONFIG_HOME="{config_home}" ' if config_home else ""
     with open(wrapper, "w") as f:
-        f.write(f'#!/bin/sh\nXDG_DATA_HOME="{data_home}" exec "{app}" "$@"\n')
+        f.write(f'#!/bin/sh\n{config}XDG_DATA_HOME="{data_home}" exec "{app}" "$@"\n')
     os.chmod(wrapper, 0o755)
     driver, wait = start_app(wrapper)
     return driver

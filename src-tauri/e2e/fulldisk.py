@@ -17,15 +17,16 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 BANNER = "//*[@aria-label='Session log']"
+GRID = "[role='grid'][aria-label='Wire log']"
 
 
 def install(check, shot, h):
     fixture = os.environ["SONDE_FIXTURE"]
 
-    def flooder_on(data_home):
-        """The app started again on `data_home`, connected to a server that floods 4,000
-        notifications before each answer; returns the new driver and its wait."""
-        driver = h["restart_app"](data_home)
+    def flooder_on(data_home, config_home=None):
+        """The app started again on `data_home` (and `config_home`), connected to a server that
+        floods 4,000 notifications before each answer; returns the new driver and its wait."""
+        driver = h["restart_app"](data_home, config_home)
         wait = h["wait"]()
         h["settle"]()
         if not h["saved"]("Flooder"):
@@ -55,6 +56,13 @@ def install(check, shot, h):
             stopped = wait.until(lambda d: d.find_element(By.XPATH, f"{BANNER}[@role='alert']"))
             assert "The session log stopped at entry" in stopped.text, stopped.text
             assert "No space left on device; the connection goes on unrecorded" in stopped.text, stopped.text
+            # The live log ends with one row that says so, not with rows for entries the file
+            # will not hold.
+            driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
+            driver.execute_script(f"const g = document.querySelector(\"{GRID}\"); g.scrollTop = g.scrollHeight;")
+            row = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"{GRID} [role='row'][aria-label='Not recorded']"))
+            said = row.get_attribute("textContent")
+            assert said.startswith("The session log stopped at entry"), said
             shot("full-disk-banner")
             os.remove(filler)
             h["call_tool"]("echo", ["with room again"], "with room again")
@@ -62,7 +70,9 @@ def install(check, shot, h):
             assert "The session log resumed after a gap of" in resumed.text, resumed.text
             shot("full-disk-resumed")
             resumed.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
-            wait.until(lambda d: not d.find_elements(By.XPATH, BANNER))
+            # (A banner that the session outgrew the sessions budget may stay: on a 4 MiB disk
+            # the default budget is a tenth of its free space.)
+            wait.until(lambda d: not d.find_elements(By.XPATH, f"{BANNER}[contains(., 'resumed')]"))
             # The file holds whole lines only, with the note of the gap among them.
             sessions = os.path.join(mount, "sonde", "sessions")
             [session] = [os.path.join(sessions, f) for f in os.listdir(sessions) if f.endswith(".jsonl")]
@@ -70,6 +80,25 @@ def install(check, shot, h):
                 lines = [json.loads(line) for line in f.read().splitlines()]
             gaps = [line["gap"] for line in lines if "gap" in line]
             assert len(gaps) == 1 and gaps[0]["entries"] > 0, gaps
+            # The live log lists what the file holds, the gap as the one row of its note: the
+            # rows around it are the file's entries, in its order, none left loading.
+            seqs = [line["seq"] for line in lines if "seq" in line]
+            note = next(i for i, line in enumerate(lines[1:]) if "gap" in line)
+            assert not driver.find_elements(By.CSS_SELECTOR, f"{GRID} [aria-label='Not recorded']")
+            driver.execute_script(f"document.querySelector(\"{GRID}\").scrollTop = {max(0, note - 5) * 22};")
+
+            def shown_around_the_gap(d):
+                rows = d.find_elements(By.CSS_SELECTOR, f"{GRID} [role='row']")
+                shown = [r.get_attribute("data-seq") for r in rows]
+                return None if None in shown or not shown else [int(s) for s in shown]
+
+            shown = wait.until(shown_around_the_gap)
+            start = seqs.index(shown[0])
+            assert shown == seqs[start:start + len(shown)], (shown, seqs[start:start + len(shown)])
+            assert seqs[note] in shown, (seqs[note], shown)
+            shot("full-disk-gap-row")
+            count = driver.find_element(By.CSS_SELECTOR, ".log-bar .count").text
+            assert count.endswith(f"({gaps[0]['entries']} not recorded)"), count
         finally:
             subprocess.run(["umount", "-l", mount], check=False)
             os.rmdir(mount)
@@ -107,6 +136,32 @@ def install(check, shot, h):
             said = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Incomplete session']"))
             assert said.text.startswith("This session is incomplete: "), said.text
             shot("killed-app-session-incomplete")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+            os.remove(home + "-app")
+
+    @check
+    def a_session_larger_than_the_whole_budget_is_told_once_and_kept():
+        """A live session that grows larger by itself than the whole sessions budget is told once, in the banner, and kept whole"""
+        home = tempfile.mkdtemp(prefix="sonde-outgrown-")
+        config = os.path.join(home, "config")
+        os.makedirs(os.path.join(config, "sonde"))
+        with open(os.path.join(config, "sonde", "settings.json"), "w") as f:
+            json.dump({"sessions": {"maxBytes": 1024 * 1024}}, f)
+        try:
+            driver, wait = flooder_on(home, config)
+            assert not driver.find_elements(By.XPATH, BANNER), "a banner before the session outgrew the budget"
+            for text in ["past the budget", "further past it"]:
+                h["call_tool"]("echo", [text], text)
+            banner = wait.until(lambda d: d.find_element(By.XPATH, f"{BANNER}[contains(., 'larger by itself')]"))
+            assert banner.text.startswith("This session ("), banner.text
+            assert "is larger by itself than the sessions budget (500 sessions and 1.0 MiB); it is kept whole." in banner.text, banner.text
+            shot("outgrown-banner")
+            banner.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+            wait.until(lambda d: not d.find_elements(By.XPATH, BANNER))
+            sessions = os.path.join(home, "sonde", "sessions")
+            [session] = [os.path.join(sessions, f) for f in os.listdir(sessions) if f.endswith(".jsonl")]
+            assert os.path.getsize(session) > 1024 * 1024, os.path.getsize(session)
         finally:
             shutil.rmtree(home, ignore_errors=True)
             os.remove(home + "-app")

@@ -8,7 +8,7 @@ use serde_json::Value;
 use sonde_core::{
     read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
     Imported, LogBatch, MatchCount, OpenedSession, Page, QuestionEvent, Recording, SavedServer, SessionInfo,
-    Stage, StateEvent, ToolView, COUNT_BUDGET,
+    Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -220,6 +220,29 @@ pub fn log_page(
     Ok(page)
 }
 
+/// The entries at rows `from..from + limit` of a session log: by their position among the
+/// entries its file holds, so that a gap (entries a failed write lost) is the one row of its
+/// note. Each entry is a preview, as in `log_page`.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_rows(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+    from: u64,
+    limit: usize,
+) -> Result<Vec<Entry>> {
+    let entries = state.sessions.log(session)?.row_page(from, limit.min(5000)).map_err(io_error)?;
+    Ok(previews(entries))
+}
+
+/// The row of the entry with seq `seq` (see `log_rows`); null when the file does not hold it
+/// (a failed write lost it).
+#[tauri::command]
+#[specta::specta]
+pub fn log_row(state: State<'_, AppState>, session: Option<u64>, seq: u64) -> Result<Option<u64>> {
+    Ok(state.sessions.log(session)?.row_of(seq))
+}
+
 /// One entry whole, however large its payload: what a window asks for when a person wants to
 /// see more than the preview every page and batch carries.
 #[tauri::command(async)]
@@ -266,16 +289,25 @@ pub fn log_match_page(
     Ok(previews(entries))
 }
 
-/// Streams new entries on `channel`, each a preview; returns the number of entries already in the log (the
-/// UI pages those). An entry may arrive both ways; the UI keeps one per seq. A batch with
-/// `ended` is the last: the session can grow no more.
+/// How long a session log is.
+#[derive(Debug, Clone, Copy, serde::Serialize, specta::Type)]
+pub struct LogLength {
+    /// The seq the next entry gets: entries a failed write lost count too.
+    pub entries: u64,
+    /// How many entries its file holds: the rows of `log_rows`.
+    pub rows: u64,
+}
+
+/// Streams new entries on `channel`, each a preview with its row; returns how long the log is
+/// already (the UI pages those). An entry may arrive both ways; the UI keeps one per row. A
+/// batch with `ended` is the last: the session can grow no more.
 #[tauri::command]
 #[specta::specta]
 pub fn log_follow(
     state: State<'_, AppState>,
     session: Option<u64>,
     channel: Channel<LogBatch>,
-) -> Result<u64> {
+) -> Result<LogLength> {
     let log = state.sessions.log(session)?;
     let follow = log.follow();
     // About 60 batches a second at most: smooth to watch, never one message per frame.
@@ -285,7 +317,19 @@ pub fn log_follow(
         channel.send(batch).is_ok()
     });
     tauri::async_runtime::spawn(batches);
-    Ok(log.len())
+    Ok(length(&log))
+}
+
+/// How long a session log is now: what a view that joins a stream already under way starts
+/// from (the batches after it say the rest).
+#[tauri::command]
+#[specta::specta]
+pub fn log_length(state: State<'_, AppState>, session: Option<u64>) -> Result<LogLength> {
+    Ok(length(&*state.sessions.log(session)?))
+}
+
+fn length(log: &WireLog) -> LogLength {
+    LogLength { entries: log.len(), rows: log.rows() }
 }
 
 /// Whether the window's own session file takes every entry now; each change after it (the file

@@ -107,11 +107,14 @@ fn a_session_the_cli_is_still_writing_is_followed_live_to_its_end() {
     let id = opened["id"].as_u64().unwrap();
     let state = tauri::Manager::state::<AppState>(&app);
     let existing = sonde_desktop::commands::log_follow(state, Some(id), channel).unwrap();
-    let mut streamed = Vec::new();
+    let (mut streamed, mut rows) = (Vec::new(), Vec::new());
     loop {
         let batch =
             batches.recv_timeout(Duration::from_secs(30)).expect("a batch, the last one saying it ended");
         streamed.extend(batch["entries"].as_array().unwrap().iter().cloned());
+        rows.extend(
+            batch["rows"].as_array().unwrap().iter().map(|r| r.as_u64().expect("every entry has a row")),
+        );
         if batch["ended"] == true {
             break;
         }
@@ -122,8 +125,10 @@ fn a_session_the_cli_is_still_writing_is_followed_live_to_its_end() {
     // In order and none missed, from where the entries already indexed ended (an entry indexed
     // as the follow began may come both ways).
     let seqs: Vec<u64> = streamed.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
-    assert!(seqs[0] <= existing, "{seqs:?} after {existing}");
+    assert!(seqs[0] <= existing.entries, "{seqs:?} after {existing:?}");
     assert_eq!(seqs, (seqs[0]..seqs[0] + seqs.len() as u64).collect::<Vec<_>>());
+    // Without a gap, an entry's row is its seq.
+    assert_eq!(rows, seqs);
     let all = invoke(
         &w,
         "log_page",
@@ -132,6 +137,13 @@ fn a_session_the_cli_is_still_writing_is_followed_live_to_its_end() {
     .unwrap();
     let last = all["entries"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(streamed.last(), Some(&last), "the stream went on to the CLI's last entry");
+    let by_row = invoke(&w, "log_rows", json!({"session": id, "from": 0, "limit": 5000})).unwrap();
+    assert_eq!(by_row, all["entries"], "by row, the same entries as by seq");
+    let length = invoke(&w, "log_length", json!({"session": id})).unwrap();
+    assert_eq!(
+        length,
+        json!({"entries": last["seq"].as_u64().unwrap() + 1, "rows": last["seq"].as_u64().unwrap() + 1})
+    );
     let list = invoke(&w, "sessions_list", json!({})).unwrap();
     let done = list.as_array().unwrap().iter().find(|s| s["name"] == past["name"]).unwrap().clone();
     assert_eq!(done["writing"], false, "{done}");

@@ -287,7 +287,7 @@ pub async fn cancellation(session: &Session, tool: &str, arguments: Value) -> Ch
     let _ = outcome.await;
     let late = tokio::time::timeout(WATCH_AFTER_CANCEL, async {
         while let Some(followed) = follow.next().await {
-            if let Followed::Entry(e) = followed {
+            if let Followed::Entry(e, _) = followed {
                 let answers =
                     e.summary.as_ref().is_some_and(|s| s.id.as_deref() == Some(id.to_string().as_str()));
                 if e.conn == conn

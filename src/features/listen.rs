@@ -150,7 +150,7 @@ impl Listening {
             }
             tokio::select! {
                 followed = self.live.next() => match followed {
-                    Some(Followed::Entry(entry)) => {
+                    Some(Followed::Entry(entry, _)) => {
                         if let Some(event) = self.event_of(&entry) {
                             return Some(event);
                         }
@@ -213,7 +213,7 @@ impl Listening {
     fn read_ahead(&mut self) {
         while let Some(followed) = self.live.try_next() {
             let event = match followed {
-                Followed::Entry(entry) => self.event_of(&entry),
+                Followed::Entry(entry, _) => self.event_of(&entry),
                 Followed::Skipped(n) => Some(ListenEvent::Skipped(n)),
             };
             self.ahead.extend(event);

@@ -131,7 +131,7 @@ impl Notices {
     pub async fn next(&mut self) -> Option<Noticed> {
         loop {
             match self.live.next().await? {
-                Followed::Entry(entry) => {
+                Followed::Entry(entry, _) => {
                     if let Some(notice) = notice_of(&entry) {
                         return Some(Noticed::Notice(Box::new(notice)));
                     }

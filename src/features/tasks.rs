@@ -245,7 +245,7 @@ impl Session {
                     next_poll = Instant::now() + poll_wait(&view.task);
                 }
                 followed = live.next(), if listening => match followed {
-                    Some(Followed::Entry(entry)) => {
+                    Some(Followed::Entry(entry, _)) => {
                         if let Some(task) = status_notification(&entry, self.conn.id(), &id) {
                             if view.take(task) {
                                 on_update(view);

@@ -37,14 +37,14 @@ pub async fn wait_for_ask(log: &WireLog, conn: u64, limit: Duration) {
         || tokio::time::timeout(limit, async {
             while let Some(followed) = follow.next().await {
                 match followed {
-                    Followed::Entry(entry) if asked(&entry, conn) => return true,
+                    Followed::Entry(entry, _) if asked(&entry, conn) => return true,
                     // Entries went by unread: the log has them.
                     Followed::Skipped(_) => {
                         if log.entries(&filter).unwrap_or_default().iter().any(|e| asked(e, conn)) {
                             return true;
                         }
                     }
-                    Followed::Entry(_) => {}
+                    Followed::Entry(_, _) => {}
                 }
             }
             false
@@ -55,7 +55,7 @@ pub async fn wait_for_ask(log: &WireLog, conn: u64, limit: Duration) {
         && tokio::time::timeout(APPLY_WAIT, async {
             while let Some(followed) = follow.next().await {
                 match followed {
-                    Followed::Entry(e) if e.conn == conn && e.dir == Direction::In && !asked(&e, conn) => {
+                    Followed::Entry(e, _) if e.conn == conn && e.dir == Direction::In && !asked(&e, conn) => {
                         return
                     }
                     _ => {}

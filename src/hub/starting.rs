@@ -31,7 +31,7 @@ pub(super) async fn report_until_output(
             // Both are cancellation-safe: a broadcast receive dropped unfinished loses nothing,
             // and a missed tick is simply the next one.
             followed = follow.next() => match followed {
-                Some(Followed::Entry(entry))
+                Some(Followed::Entry(entry, _))
                     if entry.conn == conn && (entry.dir == Direction::In || entry.kind == Kind::Stderr) =>
                 {
                     break
@@ -39,7 +39,7 @@ pub(super) async fn report_until_output(
                 // Entries went by unread: some may be this server's, and a false "still starting"
                 // is worse than one report too few.
                 Some(Followed::Skipped(_)) => break,
-                Some(Followed::Entry(_)) => {}
+                Some(Followed::Entry(_, _)) => {}
                 None => std::future::pending().await,
             },
             _ = beat.tick() => {

@@ -187,10 +187,15 @@ impl super::WireLog {
     }
 
     /// The words for a session larger by itself than the budget it is kept within, which is
-    /// never cut: `None` while it fits (or no budget was given).
+    /// never cut: `None` while it fits (or no budget was given). The writer says it once, in
+    /// its [`super::Recording`], the moment it happens.
     pub fn outgrown(&self) -> Option<String> {
+        self.outgrown_at(std::fs::metadata(&self.path).ok()?.len())
+    }
+
+    /// [`WireLog::outgrown`] for a file of `size` bytes.
+    pub(super) fn outgrown_at(&self, size: u64) -> Option<String> {
         let budget = (*self.budget.locked())?;
-        let size = std::fs::metadata(&self.path).ok()?.len();
         (size > budget.max_bytes).then(|| {
             format!(
                 "this session ({}) is larger by itself than the sessions budget ({}); it is kept whole",
@@ -303,6 +308,35 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("no session nothing.jsonl"));
+    }
+
+    #[test]
+    fn a_live_session_that_outgrows_the_whole_budget_is_told_once_as_it_happens_and_kept() {
+        let dir = temp_dir("outgrown");
+        let live = WireLog::create_in(&dir).unwrap();
+        live.keep_within(Budget { keep: 10, max_bytes: 4096 }).unwrap();
+        let mut changes = live.changes.subscribe();
+        let entry = || crate::log::Entry::new(1, crate::log::Kind::Stderr, crate::log::Direction::In);
+        live.append(entry().with_detail("x".repeat(100)));
+        live.flush().unwrap();
+        assert_eq!((live.recording().outgrown, live.outgrown()), (None, None), "it fits");
+        for _ in 0..3 {
+            live.append(entry().with_detail("x".repeat(2000)));
+            live.flush().unwrap();
+        }
+        let words = live.recording().outgrown.expect("told once it is larger than the budget");
+        assert!(
+            words.starts_with("this session (")
+                && words.ends_with(") is larger by itself than the sessions budget (10 sessions and 4.0 KiB); it is kept whole"),
+            "{words}"
+        );
+        // One change says it, however much more is written; and nothing is cut.
+        live.append(entry().with_detail("x".repeat(2000)));
+        live.flush().unwrap();
+        let told: Vec<_> =
+            std::iter::from_fn(|| changes.try_recv().ok()).filter_map(|r| r.outgrown).collect();
+        assert_eq!(told, [words]);
+        assert!(fs::metadata(live.path()).unwrap().len() > 8000);
     }
 
     #[test]

@@ -16,21 +16,29 @@ use super::Entry;
 /// What a follower gets next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Followed {
-    Entry(Arc<Entry>),
+    /// An entry, and its row: its position among the entries the file holds, by which a
+    /// window lists them; none for an entry the file did not take (see [`super::Recording`]).
+    Entry(Arc<Entry>, Option<u64>),
     /// This many entries went by faster than the follower read them; a reader pages them.
     Skipped(u64),
 }
 
 /// Entries appended to a log from the moment [`super::WireLog::follow`] was called.
 pub struct Follow {
-    live: broadcast::Receiver<Arc<Entry>>,
+    live: broadcast::Receiver<Streamed>,
 }
+
+/// An entry as it is streamed, with its row (see [`Followed::Entry`]).
+pub(super) type Streamed = (Arc<Entry>, Option<u64>);
 
 /// Entries as they were appended, gathered over one beat.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct LogBatch {
     pub entries: Vec<Entry>,
+    /// Each entry's row: its position among the entries the file holds, which a window lists
+    /// them by; null for an entry the file did not take (the session log had stopped).
+    pub rows: Vec<Option<u64>>,
     /// Entries that went by too fast to stream; the UI reads them by page.
     pub skipped: u64,
     /// The log will grow no more (a past session whose writer is gone, or a log dropped): this
@@ -45,7 +53,7 @@ impl LogBatch {
 }
 
 impl Follow {
-    pub(super) fn new(live: broadcast::Receiver<Arc<Entry>>) -> Follow {
+    pub(super) fn new(live: broadcast::Receiver<Streamed>) -> Follow {
         Follow { live }
     }
 
@@ -55,7 +63,7 @@ impl Follow {
     /// loses nothing.
     pub async fn next(&mut self) -> Option<Followed> {
         match self.live.recv().await {
-            Ok(entry) => Some(Followed::Entry(entry)),
+            Ok((entry, row)) => Some(Followed::Entry(entry, row)),
             Err(RecvError::Lagged(n)) => Some(Followed::Skipped(n)),
             Err(RecvError::Closed) => None,
         }
@@ -64,7 +72,7 @@ impl Follow {
     /// Like [`Follow::next`] without waiting: `None` when nothing more has been appended yet.
     pub fn try_next(&mut self) -> Option<Followed> {
         match self.live.try_recv() {
-            Ok(entry) => Some(Followed::Entry(entry)),
+            Ok((entry, row)) => Some(Followed::Entry(entry, row)),
             Err(TryRecvError::Lagged(n)) => Some(Followed::Skipped(n)),
             Err(TryRecvError::Empty | TryRecvError::Closed) => None,
         }
@@ -82,7 +90,10 @@ impl Follow {
                 // Both branches are cancellation-safe: `next` loses nothing when dropped
                 // unfinished, and a missed tick is simply the next one.
                 followed = self.next() => match followed {
-                    Some(Followed::Entry(entry)) => batch.entries.push((*entry).clone()),
+                    Some(Followed::Entry(entry, row)) => {
+                        batch.entries.push((*entry).clone());
+                        batch.rows.push(row);
+                    }
                     Some(Followed::Skipped(n)) => batch.skipped += n,
                     None => {
                         send(LogBatch { ended: true, ..batch });

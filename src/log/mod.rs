@@ -3,11 +3,12 @@
 //! Owns: appending (assigning `seq` and times), persistence as one JSONL file per session under
 //! the data directory (its format and version, `format`; writing it and a write that fails,
 //! `sink`), an in-memory index of file offsets (and, after a gap, of which seq each row holds,
-//! `seqs`), queries by seq range and filter that read only the entries asked for, a filter's
-//! matches by position ([`MatchCount`]), following the session live ([`Follow`]), whether this
-//! process writes it or another one does (`tail`), what the file took ([`Recording`]) and, for
-//! a session read back, why it may be incomplete ([`Incomplete`]), and the session files
-//! themselves (`sessions`, [`Catalog`]).
+//! `seqs`), queries by seq range and filter that read only the entries asked for, and by row
+//! (`rows`: a list without the holes a gap leaves in seqs), a filter's matches by position
+//! ([`MatchCount`]), following the session live ([`Follow`]), whether this process writes it
+//! or another one does (`tail`), what the file took ([`Recording`]) and, for a session read
+//! back, why it may be incomplete ([`Incomplete`]), and the session files themselves
+//! (`sessions`, [`Catalog`]).
 //! Refuses: interpreting entries; correlation is filled in by the connection before appending.
 //!
 //! Appends go to a buffer that a background thread writes out every [`FLUSH_INTERVAL`], so a
@@ -24,6 +25,7 @@ mod follow;
 mod format;
 mod matches;
 mod pairs;
+mod rows;
 mod scan;
 mod seqs;
 mod sessions;
@@ -107,7 +109,7 @@ struct Inner {
     methods: HashSet<Arc<str>>,
     /// Where entries are streamed as they are added; `None` once the log can grow no more (a
     /// session read from a file no process writes).
-    live: Option<broadcast::Sender<Arc<Entry>>>,
+    live: Option<broadcast::Sender<follow::Streamed>>,
     /// The servers the session talked to, for its card, and the connections already named.
     servers: Vec<String>,
     named: HashSet<u64>,
@@ -151,6 +153,15 @@ impl Inner {
             .min(self.seqs.next_gap(start).unwrap_or(len))
             .min(start.saturating_add(max));
         (start < end).then(|| Block { start: start as usize, end: end as usize, seq: self.seqs.seq(start) })
+    }
+
+    /// Streams `entry` to followers, if any, with its row when the index took it: `rows` is
+    /// how many rows the index had before the entry was recorded.
+    fn stream(&self, entry: Entry, rows: usize) {
+        if let Some(live) = self.live.as_ref().filter(|l| l.receiver_count() > 0) {
+            let row = (self.index.len() > rows).then_some(rows as u64);
+            let _ = live.send((Arc::new(entry), row));
+        }
     }
 
     /// The row holding `seq`, if the file holds it.
@@ -249,12 +260,11 @@ impl WireLog {
     pub fn append(&self, mut entry: Entry) -> u64 {
         let mut guard = self.inner.locked();
         let inner = &mut *guard;
+        let rows = inner.index.len();
         let new_server = self.record(inner, &mut entry, format::Marks::default());
         let seq = entry.seq;
         // Streamed under the lock, so followers get entries in seq order.
-        if let Some(live) = inner.live.as_ref().filter(|l| l.receiver_count() > 0) {
-            let _ = live.send(Arc::new(entry));
-        }
+        inner.stream(entry, rows);
         drop(guard);
         if new_server.is_some() {
             // Rare (once per server), so the card is rewritten at once rather than on a beat.

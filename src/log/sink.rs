@@ -77,6 +77,11 @@ pub struct Stopped {
     pub since: String,
     /// The error the write met, in words (`No space left on device`).
     pub error: String,
+    /// How many entries the file holds: the row the gap's note takes when writing resumes.
+    pub row: u64,
+    /// The seq the next entry got when the file stopped: the entries from `at` to this one
+    /// were streamed with rows before it stopped, and are lost all the same.
+    pub streamed_until: u64,
 }
 
 /// Whether the session file takes every entry, as a front end tells the person: at once when it
@@ -98,6 +103,9 @@ pub struct Recording {
     pub stopped_words: Option<String>,
     /// The last gap closed in words, as a front end tells it ([`Gap::resumed_words`]).
     pub resumed_words: Option<String>,
+    /// Set once the session file is larger by itself than the sessions budget it is kept
+    /// within (it is never cut), in words ([`WireLog::outgrown`]).
+    pub outgrown: Option<String>,
 }
 
 impl Stopped {
@@ -269,7 +277,14 @@ impl WireLog {
     pub(super) fn write_out(&self, inner: &mut Inner) {
         let Some(sink) = inner.sink.as_mut().filter(|s| !s.stopped()) else { return };
         if let Err(e) = sink.write_buf() {
-            self.fail(inner, &e, None);
+            return self.fail(inner, &e, None);
+        }
+        // Told once, the moment the file outgrows the whole budget.
+        if inner.recording.outgrown.is_none() {
+            if let Some(words) = self.outgrown_at(sink.written) {
+                inner.recording.outgrown = Some(words);
+                let _ = self.changes.send(recording_of(inner));
+            }
         }
     }
 
@@ -307,7 +322,13 @@ impl WireLog {
             next_try: Instant::now() + RETRY_INTERVAL,
             removed,
         });
-        let stopped = Stopped { at: first, since: rfc3339(since), error };
+        let stopped = Stopped {
+            at: first,
+            since: rfc3339(since),
+            error,
+            row: kept as u64,
+            streamed_until: inner.next_seq,
+        };
         inner.recording.first_stop.get_or_insert_with(|| stopped.clone());
         inner.recording.stopped = Some(stopped);
         let _ = self.changes.send(recording_of(inner));
@@ -381,9 +402,7 @@ impl WireLog {
         recording.gaps += 1;
         recording.lost += gap.entries;
         recording.last_gap = Some(gap);
-        if let Some(live) = inner.live.as_ref().filter(|l| l.receiver_count() > 0) {
-            let _ = live.send(std::sync::Arc::new(note));
-        }
+        inner.stream(note, pos as usize);
         let _ = self.changes.send(recording_of(inner));
         true
     }
@@ -407,10 +426,9 @@ impl WireLog {
                 lost => format!("the session ended: {} entries, {lost} of them not recorded", end.entries),
             };
             let mut entry = Entry::new(0, Kind::Note, Direction::Meta).with_detail(detail);
+            let rows = inner.index.len();
             self.record(&mut inner, &mut entry, Marks { gap: None, session_end: Some(end) });
-            if let Some(live) = inner.live.as_ref().filter(|l| l.receiver_count() > 0) {
-                let _ = live.send(std::sync::Arc::new(entry));
-            }
+            inner.stream(entry, rows);
         }
         self.write_out(&mut inner);
         let recording = recording_of(&inner);

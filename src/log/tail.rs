@@ -87,14 +87,13 @@ impl WireLog {
                 entry.seq = inner.next_seq - 1;
                 let row = row_of(&entry, offset, len, &mut inner.methods);
                 sessions::label(&entry, &mut inner.labels);
-                if let Some(live) = &live {
-                    // Followers get the entry whole: read again, a line at a time (a session
-                    // being followed grows by a few lines per change).
-                    if let Ok(whole) = self.read_row(&row) {
-                        let _ = live.send(Arc::new(whole));
-                    }
-                }
+                // Followers get the entry whole: read again, a line at a time (a session
+                // being followed grows by a few lines per change).
+                let whole = live.as_ref().and_then(|_| self.read_row(&row).ok());
                 inner.index.push(row);
+                if let (Some(live), Some(whole)) = (&live, whole) {
+                    let _ = live.send((Arc::new(whole), Some(pos)));
+                }
             }
             inner.end = end;
         }
@@ -198,7 +197,7 @@ mod tests {
         while seen.len() < 20 {
             match tokio::time::timeout(deadline, follow.next()).await {
                 // Whole, as the writer wrote it (indexing reads less of each line).
-                Ok(Some(Followed::Entry(e))) => {
+                Ok(Some(Followed::Entry(e, _))) => {
                     assert_eq!(e.detail.as_deref(), Some(format!("note {}", e.seq).as_str()));
                     seen.push(e.seq)
                 }
@@ -225,7 +224,7 @@ mod tests {
         .await
         .expect("the follower hears the end within 10 s");
         assert!(
-            matches!(&rest[..], [Followed::Entry(e), Followed::Entry(end)] if e.seq == 21 && end.seq == 22),
+            matches!(&rest[..], [Followed::Entry(e, _), Followed::Entry(end, _)] if e.seq == 21 && end.seq == 22),
             "{rest:?}"
         );
         assert_eq!(reader.len(), 23);
@@ -259,7 +258,7 @@ mod tests {
         drop(file);
         let deadline = Duration::from_secs(10);
         match tokio::time::timeout(deadline, follow.next()).await {
-            Ok(Some(Followed::Entry(e))) => assert_eq!(e.seq, 1),
+            Ok(Some(Followed::Entry(e, _))) => assert_eq!(e.seq, 1),
             other => panic!("expected the appended entry, got {other:?}"),
         }
         drop(lock);
@@ -284,7 +283,7 @@ mod tests {
         )
         .await;
         assert!(ended.is_ok(), "batches end with the log's growth");
-        assert_eq!(batches, [LogBatch { entries: vec![], skipped: 0, ended: true }]);
+        assert_eq!(batches, [LogBatch { entries: vec![], rows: vec![], skipped: 0, ended: true }]);
     }
 
     #[test]

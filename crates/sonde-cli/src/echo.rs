@@ -51,21 +51,21 @@ pub fn start(log: &WireLog, echo: Echo) -> (oneshot::Sender<()>, JoinHandle<()>)
 
 fn show(followed: Followed, echo: Echo, partial: &mut HashMap<u64, String>) {
     let entry = match followed {
-        Followed::Entry(entry) if echo.messages && is_log_message(&entry) => {
+        Followed::Entry(entry, _) if echo.messages && is_log_message(&entry) => {
             if let Some(line) = log_message(&entry) {
                 errln!("{line}");
             }
             return;
         }
-        Followed::Entry(entry) if echo.stderr && entry.kind == Kind::Stderr => entry,
+        Followed::Entry(entry, _) if echo.stderr && entry.kind == Kind::Stderr => entry,
         // A respawn (the era fallback) starts a new process: the old one's unfinished line ends.
-        Followed::Entry(entry) if matches!(entry.lifecycle, Some(Lifecycle::Spawned { .. })) => {
+        Followed::Entry(entry, _) if matches!(entry.lifecycle, Some(Lifecycle::Spawned { .. })) => {
             if let Some(rest) = partial.remove(&entry.conn).filter(|r| !r.is_empty()) {
                 print_lines(&rest);
             }
             return;
         }
-        Followed::Entry(_) => return,
+        Followed::Entry(_, _) => return,
         Followed::Skipped(n) => {
             errln!("sonde: {n} log entries went by too fast to copy; see sonde log");
             return;

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry, type OpenedSession, type SessionRef } from "../ipc";
-import type { HttpInfo } from "../ipc/bindings";
+import type { HttpInfo, LogLength } from "../ipc/bindings";
 import { useFilterView } from "../log/filter";
 import {
   GLYPH,
@@ -24,6 +24,7 @@ import { colourOf, useConnectionLabels, type Labels } from "../log/labels";
 import { useMatchCount } from "../log/matches";
 import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
+import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
 
 interface Props {
@@ -50,7 +51,11 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   // The core reads the filter and decides what matches; this view only shows its answers.
   const { view, applied } = useFilterView(filter);
   const filtered = applied !== "";
+  // How many entries the session has had (the seq the next gets) and how many its file holds:
+  // the list is by row, so entries a failed write lost take no room and their gap's note is
+  // one row (the core's `log_rows`).
   const [total, setTotal] = useState(0);
+  const [rowCount, setRowCount] = useState(0);
   const [writing, setWriting] = useState(past?.session.writing ?? false);
   const [problem, setProblem] = useState<string | null>(null);
   // What the last Export did, in words, until the person dismisses it.
@@ -61,17 +66,12 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   const seeLabels = labels.see;
   const scroller = useRef<HTMLDivElement>(null);
 
-  // The session's entries by seq (streamed ones land here too), and the filter's matches by
+  // The session's entries by row (streamed ones land here too), and the filter's matches by
   // position: each a bounded cache of pages read from the core.
-  const [seqRows] = useState(
+  const [wholeRows] = useState(
     () =>
       new RowCache(
-        (start) =>
-          backend.logPage(session, start, start + PAGE, "", PAGE).then((p) => {
-            const rows: Entry[] = [];
-            for (const e of p.entries) rows[Number(e.seq) - start] = e;
-            return rows;
-          }),
+        (start) => backend.logRows(session, start, PAGE),
         () => redraw((n) => n + 1),
       ),
   );
@@ -86,33 +86,67 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     [applied, session],
   );
   useEffect(() => () => matchRows?.drop(), [matchRows]);
-  const rows = matchRows ?? seqRows;
+  const rows = matchRows ?? wholeRows;
 
-  // The stream: every new entry lands in the cache, and the log's length grows (a filter's
-  // matches among the new entries are counted by the core, by useMatchCount).
+  // The window's own session file may stop taking entries (a full disk): the rows it took back
+  // are let go, and while it is stopped the list ends with one row that says so, never with
+  // rows for entries that will not be in the file. The gap's note takes that row once it
+  // resumes.
+  const { recording } = useRecording();
+  const stopped = past ? null : (recording?.stopped ?? null);
+  // The seqs streamed with rows before the file stopped that it did not take, so that a batch
+  // late with them cannot put them back (kept past the stop's end: they stay lost).
+  const lostSeqs = useRef<{ from: number; until: number } | null>(null);
+  const [stopSeq, stopUntil, stopFileRow] = stopped
+    ? [Number(stopped.at), Number(stopped.streamed_until), Number(stopped.row)]
+    : [null, null, null];
   useEffect(() => {
-    const onBatch = (entries: Entry[], _skipped: number, ended: boolean) => {
-      for (const e of entries) seqRows.put(Number(e.seq), e);
+    if (stopSeq === null || stopUntil === null || stopFileRow === null) return;
+    lostSeqs.current = { from: stopSeq, until: stopUntil };
+    wholeRows.dropFrom(stopFileRow);
+    setRowCount(stopFileRow);
+  }, [stopSeq, stopUntil, stopFileRow, wholeRows]);
+
+  // The stream: every new entry the file took lands in the cache at its row, and the log's
+  // length grows (a filter's matches among the new entries are counted by the core, by
+  // useMatchCount).
+  useEffect(() => {
+    const onBatch = (entries: Entry[], rowsOf: (number | null)[], _skipped: number, ended: boolean) => {
+      let next = 0;
+      entries.forEach((e, i) => {
+        const row = rowsOf[i];
+        const seq = Number(e.seq);
+        const lost = lostSeqs.current !== null && seq >= lostSeqs.current.from && seq < lostSeqs.current.until;
+        if (row === null || lost) return;
+        wholeRows.put(row, e);
+        next = Math.max(next, row + 1);
+      });
       seeLabels(entries);
       const last = entries.at(-1);
       if (last) setTotal((t) => Math.max(t, Number(last.seq) + 1));
+      if (next > 0) setRowCount((r) => Math.max(r, next));
       if (ended) setWriting(false);
     };
+    const held = (f: LogLength) => {
+      setTotal((t) => Math.max(t, Number(f.entries)));
+      setRowCount((r) => Math.max(r, Number(f.rows)));
+    };
     if (session === null) {
-      startStream().then((n) => setTotal((t) => Math.max(t, n)));
+      startStream().then(held);
       return onEntries(onBatch);
     }
     const following = followPast(session, onBatch);
-    following.held.then(
-      (n) => setTotal((t) => Math.max(t, n)),
-      (e) => setProblem(errorText(e)),
-    );
+    following.held.then(held, (e) => setProblem(errorText(e)));
     return following.stop;
-  }, [session, seqRows, seeLabels]);
+  }, [session, wholeRows, seeLabels]);
 
   // A filter the core refused shows nothing until it reads: never the whole log under an error.
   const invalid = filter.trim() !== "" && view.error != null;
-  const count = invalid ? 0 : filtered ? (matched?.count ?? 0) : total;
+  // The rows the list reads from the core, and what it shows: while the file is stopped, one
+  // row more that says so.
+  const listed = invalid ? 0 : filtered ? (matched?.count ?? 0) : rowCount;
+  const stopRow = !filtered && stopped ? rowCount : null;
+  const count = listed + (stopRow !== null ? 1 : 0);
   // What an empty list means, in words, rather than a blank pane.
   const empty = invalid
     ? "The filter has an error (above): nothing is shown until it reads."
@@ -130,7 +164,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
 
   // Read the pages the view shows and does not hold yet; let go of the ones not shown for longest.
   useEffect(() => {
-    if (items.length > 0) rows.show(items[0].index, items[items.length - 1].index, count);
+    if (items.length > 0) rows.show(items[0].index, items[items.length - 1].index, listed);
   });
 
   // Follow mode keeps the newest row in view until the user scrolls away.
@@ -167,18 +201,31 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     virtualizer.scrollToIndex(next);
   };
   // A jump keeps the filter the person typed: the entry is shown in the detail at once, and
-  // selected in the list where the list has it (unfiltered, an entry's position is its seq).
+  // selected in the list where the list has it (unfiltered, at the row the core gives it).
   const [outside, setOutside] = useState<number | null>(null);
+  const [unrecorded, setUnrecorded] = useState<number | null>(null);
   const jumpTo = async (seq: number) => {
     setFollow(false);
     setOutside(null);
+    setUnrecorded(null);
     if (!filtered) {
-      select({ list, index: seq, entry: rows.get(seq) ?? null });
-      virtualizer.scrollToIndex(seq, { align: "center" });
+      const row = await backend.logRow(session, seq);
+      if (row === null) {
+        select({ list, index: null, entry: null });
+        setUnrecorded(seq);
+        return;
+      }
+      select({ list, index: Number(row), entry: rows.get(Number(row)) ?? null });
+      virtualizer.scrollToIndex(Number(row), { align: "center" });
       return;
     }
     const page = await backend.logPage(session, seq, seq + 1, "", 1);
     const target = page.entries[0] ?? null;
+    if (!target) {
+      select({ list, index: null, entry: null });
+      setUnrecorded(seq);
+      return;
+    }
     const at = rows.indexOf(seq);
     select({ list, index: at ?? null, entry: target });
     if (at !== null) virtualizer.scrollToIndex(at, { align: "center" });
@@ -194,11 +241,13 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     // jumpTo reads this render's list; only a new request starts a jump.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [revealing, past, taken]);
-  const showInWholeLog = (seq: number) => {
+  const showInWholeLog = async (seq: number) => {
     setOutside(null);
     setFilter("");
-    select({ list: `${session}|`, index: seq, entry: null });
-    setTimeout(() => virtualizer.scrollToIndex(seq, { align: "center" }), 0);
+    const row = await backend.logRow(session, seq);
+    if (row === null) return;
+    select({ list: `${session}|`, index: Number(row), entry: null });
+    setTimeout(() => virtualizer.scrollToIndex(Number(row), { align: "center" }), 0);
   };
 
   return (
@@ -250,8 +299,10 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
         )}
         <span className="muted count">
           {filtered
-            ? `${matched?.count ?? 0} of ${total}${matched?.counting ? " (counting…)" : ""}`
-            : `${total} entries`}
+            ? `${matched?.count ?? 0} of ${rowCount}${matched?.counting ? " (counting…)" : ""}`
+            : `${rowCount} entries`}
+          {/* Not while the file is stopped: the count would be stale by the next entry. */}
+          {!past && !stopped && recording && Number(recording.lost) > 0 && ` (${recording.lost} not recorded)`}
         </span>
         <label className="follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
@@ -276,7 +327,13 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
       {outside !== null && Number(entry?.seq) === outside && (
         <p className="log-note" role="note">
           Entry {outside} is shown on the right; the filtered list does not show it here.{" "}
-          <button onClick={() => showInWholeLog(outside)}>Show it in the whole log</button>
+          <button onClick={() => void showInWholeLog(outside)}>Show it in the whole log</button>
+        </p>
+      )}
+      {unrecorded !== null && (
+        <p className="log-note" role="note">
+          Entry {unrecorded} is not in the session file: the session log had stopped (see the note of its gap).{" "}
+          <button onClick={() => setUnrecorded(null)}>Dismiss</button>
         </p>
       )}
       <div className="log-body">
@@ -308,6 +365,18 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           )}
           <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
             {items.map((item) => {
+              if (item.index === stopRow && stopped)
+                return (
+                  <div
+                    key={item.key}
+                    role="row"
+                    className="row gap"
+                    aria-label="Not recorded"
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
+                    <span className="c-sum">{sentence(recording?.stopped_words ?? "")}.</span>
+                  </div>
+                );
               const e = rows.get(item.index);
               const seq = e ? Number(e.seq) : item.index;
               return (

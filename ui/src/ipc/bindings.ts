@@ -70,6 +70,17 @@ export const commands = {
 	 */
 	logPage: (session: number | null, from: number, to: number, filter: string, limit: number) => __TAURI_INVOKE<Page_Serialize>("log_page", { session, from, to, filter, limit }),
 	/**
+	 *  The entries at rows `from..from + limit` of a session log: by their position among the
+	 *  entries its file holds, so that a gap (entries a failed write lost) is the one row of its
+	 *  note. Each entry is a preview, as in `log_page`.
+	 */
+	logRows: (session: number | null, from: number, limit: number) => __TAURI_INVOKE<Entry_Serialize[]>("log_rows", { session, from, limit }),
+	/**
+	 *  The row of the entry with seq `seq` (see `log_rows`); null when the file does not hold it
+	 *  (a failed write lost it).
+	 */
+	logRow: (session: number | null, seq: number) => __TAURI_INVOKE<number | null>("log_row", { session, seq }),
+	/**
 	 *  One entry whole, however large its payload: what a window asks for when a person wants to
 	 *  see more than the preview every page and batch carries.
 	 */
@@ -82,11 +93,16 @@ export const commands = {
 	/**  The matches of `filter` at positions `from..from + limit` among all its matches. */
 	logMatchPage: (session: number | null, filter: string, from: number, limit: number) => __TAURI_INVOKE<Entry_Serialize[]>("log_match_page", { session, filter, from, limit }),
 	/**
-	 *  Streams new entries on `channel`, each a preview; returns the number of entries already in the log (the
-	 *  UI pages those). An entry may arrive both ways; the UI keeps one per seq. A batch with
-	 *  `ended` is the last: the session can grow no more.
+	 *  Streams new entries on `channel`, each a preview with its row; returns how long the log is
+	 *  already (the UI pages those). An entry may arrive both ways; the UI keeps one per row. A
+	 *  batch with `ended` is the last: the session can grow no more.
 	 */
-	logFollow: (session: number | null, channel: Channel<LogBatch_Deserialize>) => __TAURI_INVOKE<number>("log_follow", { session, channel }),
+	logFollow: (session: number | null, channel: Channel<LogBatch_Deserialize>) => __TAURI_INVOKE<LogLength>("log_follow", { session, channel }),
+	/**
+	 *  How long a session log is now: what a view that joins a stream already under way starts
+	 *  from (the batches after it say the rest).
+	 */
+	logLength: (session: number | null) => __TAURI_INVOKE<LogLength>("log_length", { session }),
 	/**
 	 *  Whether the window's own session file takes every entry now; each change after it (the file
 	 *  stopped, and the note of the gap once it took entries again) arrives on `channel` as it
@@ -1118,6 +1134,11 @@ export type LogBatch = LogBatch_Serialize | LogBatch_Deserialize;
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch_Deserialize = {
 	entries: Entry_Deserialize[],
+	/**
+	 *  Each entry's row: its position among the entries the file holds, which a window lists
+	 *  them by; null for an entry the file did not take (the session log had stopped).
+	 */
+	rows: (number | null)[],
 	/**  Entries that went by too fast to stream; the UI reads them by page. */
 	skipped: number,
 	/**
@@ -1130,6 +1151,11 @@ export type LogBatch_Deserialize = {
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch_Serialize = {
 	entries: Entry_Serialize[],
+	/**
+	 *  Each entry's row: its position among the entries the file holds, which a window lists
+	 *  them by; null for an entry the file did not take (the session log had stopped).
+	 */
+	rows: (number | null)[],
 	/**  Entries that went by too fast to stream; the UI reads them by page. */
 	skipped: number,
 	/**
@@ -1137,6 +1163,14 @@ export type LogBatch_Serialize = {
 	 *  is the last batch.
 	 */
 	ended: boolean,
+};
+
+/**  How long a session log is. */
+export type LogLength = {
+	/**  The seq the next entry gets: entries a failed write lost count too. */
+	entries: number,
+	/**  How many entries its file holds: the rows of `log_rows`. */
+	rows: number,
 };
 
 /**  A level of server log messages, least severe first. */
@@ -1414,6 +1448,11 @@ export type Recording_Deserialize = {
 	stopped_words?: string | null,
 	/**  The last gap closed in words, as a front end tells it ([`Gap::resumed_words`]). */
 	resumed_words?: string | null,
+	/**
+	 *  Set once the session file is larger by itself than the sessions budget it is kept
+	 *  within (it is never cut), in words ([`WireLog::outgrown`]).
+	 */
+	outgrown?: string | null,
 };
 
 /**
@@ -1435,6 +1474,11 @@ export type Recording_Serialize = {
 	stopped_words: string | null,
 	/**  The last gap closed in words, as a front end tells it ([`Gap::resumed_words`]). */
 	resumed_words: string | null,
+	/**
+	 *  Set once the session file is larger by itself than the sessions budget it is kept
+	 *  within (it is never cut), in words ([`WireLog::outgrown`]).
+	 */
+	outgrown: string | null,
 };
 
 /**  The check-up's outcome, in the order the checks ran. */
@@ -1852,6 +1896,13 @@ export type Stopped = {
 	since: string,
 	/**  The error the write met, in words (`No space left on device`). */
 	error: string,
+	/**  How many entries the file holds: the row the gap's note takes when writing resumes. */
+	row: number,
+	/**
+	 *  The seq the next entry got when the file stopped: the entries from `at` to this one
+	 *  were streamed with rows before it stopped, and are lost all the same.
+	 */
+	streamed_until: number,
 };
 
 /**  What a subscription's follower hears. */

@@ -511,7 +511,16 @@ export function memoryBackend(
     serversList: async () => servers,
     // The double's disk never fills: its session log takes every entry.
     recordingFollow: async () => [
-      { stopped: null, first_stop: null, gaps: 0, lost: 0, last_gap: null, stopped_words: null, resumed_words: null },
+      {
+        stopped: null,
+        first_stop: null,
+        gaps: 0,
+        lost: 0,
+        last_gap: null,
+        stopped_words: null,
+        resumed_words: null,
+        outgrown: null,
+      },
     ],
     serversSave: async (given) => {
       // What the desktop's serde does: a field the UI left out takes its default.
@@ -750,6 +759,9 @@ export function memoryBackend(
       return null;
     },
     logPage: async (session, from, to, filter, limit) => logOf(session).page(from, to, filter, limit),
+    logRows: async (session, from, limit) => logOf(session).rowPage(from, limit),
+    logRow: async (session, seq) => logOf(session).rowOf(seq),
+    logLength: async (session) => logOf(session).length(),
     logCountMatches: async (session, filter, to) => logOf(session).countMatches(filter, to),
     logMatchPage: async (session, filter, from, limit) => logOf(session).matchPage(filter, from, limit),
     logFilter: async (filter) => readFilter(filter).view,

@@ -1,9 +1,10 @@
 // The in-memory backend's session logs: the window's own and a few recorded ones to open (one of
 // them still being written, as by another Sonde process), each with what the desktop backend's
-// log calls answer: pages by seq, a filter's matches counted a bounded amount at a time and paged
+// log calls answer: pages by seq and by row, a filter's matches counted a bounded amount at a time and paged
 // by position, a follow stream that ends when the log can grow no more. A double of the core's
 // contract (src/log), not of its implementation; the filter is the double's (memory.ts).
 import type { ConnectionLabel, Entry, LogBatch, MatchCount, Page, RuleGroup, SessionInfo } from "./backend";
+import type { LogLength } from "./bindings";
 import { SEVERITY } from "./memoryFilter";
 
 /** How many entries a count looks at per call, so callers are seen to call again. */
@@ -23,19 +24,32 @@ export class MemoryLog {
 
   append(entry: Entry) {
     this.entries.push(entry);
-    for (const f of this.followers) f({ entries: [entry], skipped: 0, ended: false });
+    for (const f of this.followers) f({ entries: [entry], rows: [this.entries.length - 1], skipped: 0, ended: false });
   }
 
   end() {
     this.ended = true;
-    for (const f of this.followers) f({ entries: [], skipped: 0, ended: true });
+    for (const f of this.followers) f({ entries: [], rows: [], skipped: 0, ended: true });
     this.followers = [];
   }
 
-  follow(onBatch: (b: LogBatch) => void): number {
-    if (this.ended) setTimeout(() => onBatch({ entries: [], skipped: 0, ended: true }), 0);
+  /** The double's file never fails a write: every entry has a row, at its seq. */
+  follow(onBatch: (b: LogBatch) => void): LogLength {
+    if (this.ended) setTimeout(() => onBatch({ entries: [], rows: [], skipped: 0, ended: true }), 0);
     else this.followers.push(onBatch);
-    return this.entries.length;
+    return this.length();
+  }
+
+  length(): LogLength {
+    return { entries: this.entries.length, rows: this.entries.length };
+  }
+
+  rowPage(from: number, limit: number): Entry[] {
+    return this.entries.slice(from, from + limit);
+  }
+
+  rowOf(seq: number): number | null {
+    return seq < this.entries.length ? seq : null;
   }
 
   page(from: number, to: number, filter: string, limit: number): Page {

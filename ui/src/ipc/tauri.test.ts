@@ -22,8 +22,8 @@ describe("the desktop backend's one adapter", () => {
     expect(call.command).toBe("log_follow");
     expect(call.args.session).toBe(3);
     const channel = call.args.channel as { onmessage: (m: unknown) => void };
-    channel.onmessage({ entries: [], skipped: 0, ended: true });
-    expect(heard).toEqual([{ entries: [], skipped: 0, ended: true }]);
+    channel.onmessage({ entries: [], rows: [], skipped: 0, ended: true });
+    expect(heard).toEqual([{ entries: [], rows: [], skipped: 0, ended: true }]);
   });
 
   it("has every generated command, so a command added in Rust needs no edit here", async () => {

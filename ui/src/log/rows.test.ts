@@ -94,4 +94,22 @@ describe("the rows a log list holds", () => {
     rows.show(4 * PAGE, 5 * PAGE - 1, 5 * PAGE);
     expect(list.reads).toEqual([]);
   });
+
+  it("lets go of the rows a failed write took back, and reads them again from the core", async () => {
+    const { list, read, flush } = fakeList(0);
+    const rows = new RowCache(read, () => {});
+    // Streamed rows 0..249; the file then kept only 0..209.
+    for (let i = 0; i < 250; i++) rows.put(i, { seq: i } as Entry);
+    rows.dropFrom(210);
+    expect(rows.size).toBe(210);
+    expect(rows.get(209)).toBeDefined();
+    expect(rows.get(210)).toBeUndefined();
+    // Row 210 is now another entry's (the gap's note): the page is read again, not trusted.
+    list.length = 211;
+    rows.show(200, 210, 211);
+    expect(list.reads).toEqual([200]);
+    await flush();
+    expect(Number(rows.get(210)?.seq)).toBe(210);
+    expect(rows.size).toBe(211);
+  });
 });

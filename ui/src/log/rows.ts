@@ -85,6 +85,23 @@ export class RowCache {
     this.evict();
   }
 
+  /** Lets go of every row from `i` on, to be read again: the list's rows there are no longer
+   * the ones held (a failed write took them back). */
+  dropFrom(i: number) {
+    for (const [p, page] of this.pages) {
+      const from = Math.max(0, i - p * PAGE);
+      if (from >= PAGE) continue;
+      for (let k = from; k < page.rows.length; k++) {
+        if (page.rows[k] === undefined) continue;
+        page.count--;
+        this.held--;
+      }
+      page.rows.length = Math.min(page.rows.length, from);
+      page.readAt = -1;
+    }
+    this.changed();
+  }
+
   /** Stops taking rows: the list this cache was for is gone. */
   drop() {
     this.dropped = true;

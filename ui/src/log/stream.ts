@@ -1,23 +1,25 @@
 // The log streams: one subscription to the window's own session for the whole window, shared by
 // every view, and one per past session a log view opens.
 import { backend, type Entry } from "../ipc";
+import type { LogLength } from "../ipc/bindings";
 
-/** New entries, how many went by too fast to stream, and whether the log can grow no more. */
-type Listener = (entries: Entry[], skipped: number, ended: boolean) => void;
+/** New entries with their rows (null: the file did not take it), how many went by too fast to
+ * stream, and whether the log can grow no more. */
+type Listener = (entries: Entry[], rows: (number | null)[], skipped: number, ended: boolean) => void;
 
 const listeners = new Set<Listener>();
-let started: Promise<number> | null = null;
-let count = 0;
+let started: Promise<LogLength> | null = null;
 
-/** Starts following once; resolves with how many entries the log holds now. */
-export async function startStream(): Promise<number> {
+/** Starts following once; resolves with how long the log is now (a view that joins the stream
+ * later starts from there, and the batches after it say the rest). */
+export async function startStream(): Promise<LogLength> {
+  const first = !started;
   started ??= backend.logFollow(null, (batch) => {
-    const last = batch.entries.at(-1);
-    if (last) count = Math.max(count, Number(last.seq) + 1);
-    for (const l of listeners) l(batch.entries, Number(batch.skipped), batch.ended);
+    const rows = batch.rows.map((r) => (r === null ? null : Number(r)));
+    for (const l of listeners) l(batch.entries, rows, Number(batch.skipped), batch.ended);
   });
-  count = Math.max(count, await started);
-  return count;
+  const length = await started;
+  return first ? length : backend.logLength(null);
 }
 
 /** Calls `listener` with each batch of new entries until the returned function is called. */
@@ -29,13 +31,14 @@ export function onEntries(listener: Listener): () => void {
 
 /**
  * Follows a past session opened read-only (it grows while another process writes it): each
- * batch goes to `listener` until `stop` is called. `held` resolves with how many entries it held
- * when the following began. (The core ends its side when the session is closed.)
+ * batch goes to `listener` until `stop` is called. `held` resolves with how long it was when
+ * the following began. (The core ends its side when the session is closed.)
  */
-export function followPast(session: number, listener: Listener): { held: Promise<number>; stop(): void } {
+export function followPast(session: number, listener: Listener): { held: Promise<LogLength>; stop(): void } {
   let live = true;
   const held = backend.logFollow(session, (batch) => {
-    if (live) listener(batch.entries, Number(batch.skipped), batch.ended);
+    const rows = batch.rows.map((r) => (r === null ? null : Number(r)));
+    if (live) listener(batch.entries, rows, Number(batch.skipped), batch.ended);
   });
   return { held, stop: () => void (live = false) };
 }
