@@ -150,7 +150,8 @@ pub fn list(json: bool) -> i32 {
     if sessions.is_empty() {
         errln!("sonde: no sessions recorded yet; they go in {}", dir.display());
     } else {
-        errln!("sonde: {} sessions in {}", sessions.len(), dir.display());
+        let noun = if sessions.len() == 1 { "session" } else { "sessions" };
+        errln!("sonde: {} {noun} in {}", sessions.len(), dir.display());
     }
     OK
 }
