@@ -95,7 +95,7 @@ mod tests {
         let labels = |log: &WireLog| {
             log.connection_labels().into_iter().map(|l| (l.conn, l.server)).collect::<Vec<_>>()
         };
-        let want = vec![(1, "Everything".to_owned()), (2, "python server.py".to_owned())];
+        let want = vec![(1, "Everything".to_owned()), (2, "server.py".to_owned())];
         assert_eq!(labels(&log), want);
         log.flush().unwrap();
         assert_eq!(labels(&WireLog::open(log.path()).unwrap()), want);

@@ -180,15 +180,47 @@ pub struct ConnectionLabel {
     pub server: String,
 }
 
-/// Notes the name `entry` gives its connection: a saved server's name always wins; a command
-/// or URL names a connection that has no name yet.
+/// Notes the name `entry` gives its connection: a saved server's name always wins; a program's
+/// name (see [`program_name`]) or a URL names a connection that has no name yet.
 pub(super) fn label(entry: &Entry, labels: &mut BTreeMap<u64, String>) {
     if let Some(Lifecycle::Server { name }) = &entry.lifecycle {
         labels.insert(entry.conn, name.clone());
     } else if let std::collections::btree_map::Entry::Vacant(slot) = labels.entry(entry.conn) {
         if let Some(name) = target_named(entry) {
-            slot.insert(name);
+            let spawned = entry.http.is_none();
+            slot.insert(if spawned { program_name(&name) } else { name });
         }
+    }
+}
+
+/// Programs that start the server a later word names (a package, a script, a module).
+const RUNNERS: &[&str] =
+    &["npx", "pnpx", "bunx", "uvx", "uv", "pipx", "node", "bun", "deno", "python", "python3", "ruby", "java"];
+
+/// What a command line goes by in a log row when no saved server names it: its program's file
+/// name, or for a runner, the package or script it starts, without scope, version or folders
+/// (`npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio` goes by
+/// `server-everything`, `/opt/bin/sonde-fixture --tools 3` by `sonde-fixture`), never by the
+/// first characters of a path.
+fn program_name(command: &str) -> String {
+    let file = |word: &str| word.rsplit('/').next().unwrap_or(word).to_owned();
+    let words = shell_words::split(command)
+        .unwrap_or_else(|_| command.split_whitespace().map(str::to_owned).collect());
+    let mut words = words.iter().map(String::as_str);
+    let Some(program) = words.next().map(file) else { return command.to_owned() };
+    if !RUNNERS.contains(&program.as_str()) {
+        return program;
+    }
+    // Options and the runners' own sub-commands (`uv run`, `pipx run`, `deno run`) come first.
+    let started = words.find(|w| !w.starts_with('-') && !matches!(*w, "run" | "x" | "exec" | "tool"));
+    match started {
+        // `@scope/name@version` and `name@version` go by `name`.
+        Some(package) => {
+            let unscoped =
+                package.strip_prefix('@').map_or(package, |p| p.split_once('/').map_or(p, |(_, n)| n));
+            file(unscoped.split('@').next().unwrap_or(unscoped))
+        }
+        None => program,
     }
 }
 
@@ -391,5 +423,28 @@ mod tests {
         assert_eq!(list.len(), 3);
         assert!(list.windows(2).all(|w| w[0].started >= w[1].started), "newest first");
         assert!(list_sessions(&dir.join("missing")).unwrap().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod program_names {
+    use super::program_name;
+
+    #[test]
+    fn a_command_goes_by_its_program_or_what_its_runner_starts() {
+        let cases = [
+            ("/work/main/target/debug/sonde-fixture --tools 3", "sonde-fixture"),
+            ("npx -y @modelcontextprotocol/server-everything@2026.8.31 stdio", "server-everything"),
+            ("npx -y mcp-remote@1.2 http://x", "mcp-remote"),
+            ("uvx mcp-server-time --local-timezone UTC", "mcp-server-time"),
+            ("python3 -m mcp_server_fetch", "mcp_server_fetch"),
+            ("uv run /srv/app/server.py", "server.py"),
+            ("node", "node"),
+            ("sh -c 'exec ./server'", "sh"),
+            ("'/opt/my server/bin' --port 3", "bin"),
+        ];
+        for (command, name) in cases {
+            assert_eq!(program_name(command), name, "{command}");
+        }
     }
 }
