@@ -74,7 +74,7 @@ pub use feed::Feed;
 // The record: the wire log, its entries, filters and past sessions.
 pub use log::{
     sessions_dir, Catalog, CatalogError, ConnectionLabel, Direction, Entry, Filter, FilterView, Followed,
-    Kind, LogBatch, MatchCount, OpenedSession, Page, Recording, SessionInfo, WireLog, COUNT_BUDGET,
+    Kind, LogBatch, MatchCount, OpenedSession, Outcome, Page, Recording, SessionInfo, WireLog, COUNT_BUDGET,
 };
 
 // The saved configuration: servers, their approved launches, remembered eras.

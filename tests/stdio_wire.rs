@@ -9,7 +9,7 @@ use common::{fixture, new_log};
 use serde_json::json;
 use sonde_core::connection::RequestError;
 use sonde_core::hub::{Hub, HubError};
-use sonde_core::log::{Direction, Filter, Kind};
+use sonde_core::log::{Direction, Filter, Kind, RequestOutcome};
 
 #[tokio::test]
 async fn a_crash_during_tools_call_fails_the_pending_call_within_a_second() {
@@ -24,6 +24,25 @@ async fn a_crash_during_tools_call_fails_the_pending_call_within_a_second() {
         }
         other => panic!("unexpected error: {other}"),
     }
+    // The log says the call was never answered, in a note that answers it, and that is its
+    // outcome; an answered request's outcome is its reply.
+    let log = hub.log();
+    let [call] = &log.entries(&Filter::parse("dir:out method:tools/call").unwrap()).unwrap()[..] else {
+        panic!("one tools/call sent")
+    };
+    let outcome = log.outcome_of(call.seq).unwrap().expect("an outcome");
+    assert_eq!(outcome.outcome, RequestOutcome::NeverAnswered);
+    let id_of_call = call.summary.as_ref().and_then(|s| s.id.clone()).unwrap();
+    assert_eq!(
+        outcome.words,
+        format!("tools/call {id_of_call} was never answered: server exited with code 1")
+    );
+    let note = log.page(outcome.seq, outcome.seq + 1, &Filter::default(), 1).unwrap().entries.remove(0);
+    assert_eq!((note.kind, note.answers), (Kind::Note, Some(call.seq)));
+    let [initialize] = &log.entries(&Filter::parse("dir:out method:initialize").unwrap()).unwrap()[..] else {
+        panic!("one initialize sent")
+    };
+    assert_eq!(log.outcome_of(initialize.seq).unwrap().map(|o| o.outcome), Some(RequestOutcome::Result));
     // A later request is refused at once, with the same facts.
     let again = hub.list_tools(id).await.unwrap_err().to_string();
     assert_eq!(again, "server exited with code 1; tools/list was not sent");

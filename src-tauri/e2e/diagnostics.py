@@ -32,6 +32,11 @@ def install(check, driver, wait, shot, h):
         assert not driver.find_elements(By.XPATH, "//div[@role='row']//span[text()='stdout-not-protocol']")
         h["set_filter"]("diag:warning")
         wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row']//span[contains(@class,'warning')][text()='stdout-not-protocol']"))
+        # The rule a row shows is a filter value too, in any case: only that rule's frames.
+        h["set_filter"]("DIAG:Stdout-Not-Protocol")
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[contains(@class,'chip')][contains(., 'diag:stdout-not-protocol')]"))
+        wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row']//span[text()='stdout-not-protocol']"))
+        assert not driver.find_elements(By.XPATH, "//div[@role='row']//span[text()='result-shape']")
         h["set_filter"]("")
 
     @check

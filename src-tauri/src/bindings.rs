@@ -24,6 +24,7 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         // form), so none is copied by hand.
         .constant("MAX_OPEN", sonde_core::hub::MAX_OPEN)
         .constant("SCHEMA_MAX_DEPTH", sonde_core::shape::SCHEMA_MAX_DEPTH)
+        .constant("DIAG_RULES", sonde_core::diagnose::RULES)
         .constant("DEMO_TOOLS", sonde_demo::tools())
         // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
         .error_handling(ErrorHandlingMode::Throw)

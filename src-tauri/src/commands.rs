@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 use sonde_core::{
     read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
-    Imported, LogBatch, MatchCount, OpenedSession, Page, QuestionEvent, Recording, SavedServer, SessionInfo,
-    Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
+    Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording, SavedServer,
+    SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -447,12 +447,12 @@ pub fn log_filter(filter: String) -> FilterView {
     FilterView::of(&filter)
 }
 
-/// The seq of the reply to the request at `seq`, as the core paired them when they were
-/// recorded; `None` while it has none.
+/// How the request at `seq` ended: its reply, as the core paired them when they were recorded,
+/// or the note that says it was never answered; `None` while neither is there.
 #[tauri::command(async)]
 #[specta::specta]
-pub fn log_reply(state: State<'_, AppState>, session: Option<u64>, seq: u64) -> Result<Option<u64>> {
-    Ok(state.sessions.log(session)?.reply_to(seq))
+pub fn log_outcome(state: State<'_, AppState>, session: Option<u64>, seq: u64) -> Result<Option<Outcome>> {
+    state.sessions.log(session)?.outcome_of(seq).map_err(io_error)
 }
 
 /// The name each connection of a session goes by: its saved server, else its command or URL.

@@ -135,9 +135,14 @@ impl Table {
         ids.into_iter().filter_map(|id| self.pending.remove(&id).map(|p| (id, p))).collect()
     }
 
-    /// Fails every pending request with the reason words (`"… while tools/call was pending"`).
-    pub fn fail_all(&mut self, reason: &str) {
-        for (_, pending) in self.pending.drain() {
+    /// Fails every pending request with the reason words (`"… while tools/call was pending"`),
+    /// in the order they were sent; calls `settled` with each first (the connection records
+    /// that it was never answered), so the note is in the log before its caller hears of it.
+    pub fn fail_all(&mut self, reason: &str, mut settled: impl FnMut(&RequestId, &Pending)) {
+        let mut all: Vec<_> = self.pending.drain().collect();
+        all.sort_by_key(|(_, p)| p.seq);
+        for (id, pending) in all {
+            settled(&id, &pending);
             let words = format!("{reason} while {} was pending", pending.method);
             pending.fail(RequestError::Gone(words));
         }
@@ -617,7 +622,7 @@ mod tests {
     #[test]
     fn when_the_server_goes_every_request_fails_with_its_method_named() {
         let (mut table, mut outcomes) = table(&[(1.into(), "tools/list"), (2.into(), "ping")]);
-        table.fail_all("server exited with code 1");
+        table.fail_all("server exited with code 1", |_, _| {});
         assert_eq!(
             outcomes[0].try_recv().unwrap(),
             Err(RequestError::Gone("server exited with code 1 while tools/list was pending".into()))

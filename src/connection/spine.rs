@@ -163,6 +163,20 @@ impl Spine {
         self.note(format!("not sent: {why}; {method} {id} was never written"));
     }
 
+    /// Fails every pending request with `reason` (the connection can answer none): each gets a
+    /// note that answers it, so its detail in a log says it was never answered, and why.
+    pub fn fail_pending(&mut self, reason: &str) {
+        let (conn, log) = (self.conn, &self.log);
+        self.pending.fail_all(reason, |id, pending| {
+            // An acknowledged subscription was answered; it ends here.
+            let what = if pending.deadline.is_none() { "ended" } else { "was never answered" };
+            let words = format!("{} {id} {what}: {reason}", pending.method);
+            let mut note = Entry::new(conn, Kind::Note, Direction::Meta).with_detail(words);
+            note.answers = Some(pending.seq);
+            log.append(note);
+        });
+    }
+
     /// Fails every held request with `reason` (the connection is going away).
     pub fn drop_held(&mut self, reason: &str) {
         for held in std::mem::take(&mut self.held) {

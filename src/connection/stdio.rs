@@ -308,7 +308,7 @@ impl Loop {
             return;
         };
         self.spine.drop_held(&reason);
-        self.spine.pending.fail_all(&reason);
+        self.spine.fail_pending(&reason);
     }
 
     fn finish_shutdown(&mut self, exit: Option<ExitInfo>) {

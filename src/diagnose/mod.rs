@@ -58,6 +58,23 @@ pub struct Finding {
     pub spec: String,
 }
 
+/// Every rule a finding can name, as a filter's `diag:` reads them (`diag:stdout-not-protocol`).
+pub const RULES: &[&str] = &[
+    "batch",
+    "before-initialized",
+    "capability-undeclared",
+    "cursor-loop",
+    "envelope",
+    "era-method",
+    "not-utf8",
+    "progress-unknown",
+    "reply-duplicate",
+    "reply-id-type",
+    "reply-unmatched",
+    "result-shape",
+    "stdout-not-protocol",
+];
+
 impl Finding {
     pub fn new(rule: &str, severity: Severity, detail: impl Into<String>, spec: &str) -> Finding {
         Finding { rule: rule.to_owned(), severity, detail: detail.into(), spec: spec.to_owned() }
@@ -212,6 +229,20 @@ pub fn worst(findings: &[Finding]) -> Option<Severity> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_rule_a_finding_names_is_listed() {
+        // The rules are the first argument of each `Finding::new(` in this module's files.
+        let sources = [include_str!("mod.rs"), include_str!("traffic.rs"), include_str!("results.rs")];
+        let mut named: Vec<&str> = sources
+            .iter()
+            .flat_map(|s| s.split("Finding::new(\n").skip(1))
+            .filter_map(|rest| rest.trim_start().strip_prefix('"')?.split('"').next())
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        assert_eq!(named, RULES);
+    }
 
     #[test]
     fn severities_order_and_read_back() {

@@ -8,7 +8,9 @@
 //! - `method:M`: the JSON-RPC method of a message, or of the request a reply answers.
 //! - `id:I`: the id as JSON text: `id:3` is the number 3 or the string "3", `id:"3"` only the string.
 //! - `diag:S`: entries with a protocol finding (`diagnose`) at least this severe: `error`,
-//!   `warning`, `note`, or `any`.
+//!   `warning`, `note`, or `any`; or with a finding of one rule, by the name rows show
+//!   (`diag:stdout-not-protocol`, any of [`crate::diagnose::RULES`]). A later `diag` term
+//!   replaces an earlier one.
 //!
 //! Keys are case-insensitive, and so are the values of `kind`, `dir`, `method` and `diag`
 //! (`DIR:OUT`, `method:Tools/Call`); an id is the server's data and is matched as written. A later `dir`, `conn`, `method` or `id` term replaces an earlier
@@ -27,7 +29,7 @@
 use serde::Serialize;
 
 use super::entry::{Direction, Entry, Kind};
-use crate::diagnose::Severity;
+use crate::diagnose::{Severity, RULES};
 
 /// A conjunction of conditions; an empty filter matches everything.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -46,6 +48,8 @@ pub struct Filter {
     pub text: Option<String>,
     /// Entries with a finding at least this severe (`diag:warning` finds errors too).
     pub diag: Option<Severity>,
+    /// Entries with a finding of this rule (`diag:batch`).
+    pub rule: Option<String>,
 }
 
 /// What the index keeps of an entry, so most filters never read the file.
@@ -211,12 +215,20 @@ impl Filter {
                 FilterKey::Method => f.method = Some(non_empty(term, value)?),
                 FilterKey::Id => f.id = Some(non_empty(term, value)?),
                 FilterKey::Diag => {
-                    f.diag = Some(match value.to_ascii_lowercase().as_str() {
-                        "any" => Severity::Note,
-                        v => Severity::parse(v).ok_or_else(|| {
-                            format!("unknown severity {value:?}; use error, warning, note or any")
-                        })?,
-                    })
+                    let v = value.to_ascii_lowercase();
+                    (f.diag, f.rule) = match v.as_str() {
+                        "any" => (Some(Severity::Note), None),
+                        v if RULES.contains(&v) => (None, Some(v.to_owned())),
+                        v => (
+                            Some(Severity::parse(v).ok_or_else(|| {
+                                format!(
+                                    "unknown severity or rule {value:?}; use error, warning, note, any or a rule: {}",
+                                    RULES.join(", ")
+                                )
+                            })?),
+                            None,
+                        ),
+                    }
                 }
                 FilterKey::Text => words.push(value),
             }
@@ -242,7 +254,7 @@ impl Filter {
             (FilterKey::Conn, self.conn.map(|c| c.to_string())),
             (FilterKey::Method, self.method.clone()),
             (FilterKey::Id, self.id.clone()),
-            (FilterKey::Diag, self.diag.map(|s| s.name().to_owned())),
+            (FilterKey::Diag, self.diag.map(|s| s.name().to_owned()).or_else(|| self.rule.clone())),
             (FilterKey::Text, self.text.clone()),
         ]
         .into_iter()
@@ -251,7 +263,7 @@ impl Filter {
     }
 
     pub fn needs_entry(&self) -> bool {
-        self.text.is_some()
+        self.text.is_some() || self.rule.is_some()
     }
 
     /// Everything but the free text, decided from the index alone.
@@ -266,11 +278,18 @@ impl Filter {
                 .is_none_or(|m| row.method.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(m)))
             && self.id.as_deref().is_none_or(|id| row.id.as_deref().is_some_and(|r| id_matches(id, r)))
             && self.diag.is_none_or(|least| row.diag.is_some_and(|worst| worst >= least))
+            && (self.rule.is_none() || row.diag.is_some())
     }
 
-    /// The free-text part, on a whole entry. An ASCII needle is matched ignoring ASCII case
-    /// only, as [`TextFinder`] finds it in the file; any other ignoring Unicode case.
-    pub fn matches_text(&self, entry: &Entry) -> bool {
+    /// What only a whole entry can decide: a finding's rule, and the free text. An ASCII
+    /// needle is matched ignoring ASCII case only, as [`TextFinder`] finds it in the file; any
+    /// other ignoring Unicode case.
+    pub fn matches_entry(&self, entry: &Entry) -> bool {
+        if let Some(rule) = &self.rule {
+            if !entry.findings.iter().any(|f| f.rule == *rule) {
+                return false;
+            }
+        }
         let Some(needle) = &self.text else {
             return true;
         };
@@ -364,7 +383,10 @@ mod tests {
         assert!(!f.matches_row(&with(Some(Severity::Note))));
         assert!(!f.matches_row(&with(None)));
         assert_eq!(Filter::parse("DIAG:any").unwrap().diag, Some(Severity::Note));
-        assert!(Filter::parse("diag:bad").unwrap_err().contains("use error, warning, note or any"));
+        let refused = Filter::parse("diag:bad").unwrap_err();
+        assert!(refused.contains("use error, warning, note, any or a rule: batch, "), "{refused}");
+        let rule = Filter::parse("diag:Stdout-Not-Protocol").unwrap();
+        assert_eq!((rule.diag, rule.rule.as_deref()), (None, Some("stdout-not-protocol")));
         let view = FilterView::of("diag:error method:tools/call");
         assert_eq!(
             view.chips.iter().map(|c| (c.key, c.value.as_str())).collect::<Vec<_>>(),
@@ -386,6 +408,7 @@ mod tests {
                     id: Some("3".into()),
                     text: Some("hello world".into()),
                     diag: None,
+                    rule: None,
                     hidden: Vec::new(),
                 },
             ),
@@ -536,7 +559,7 @@ mod tests {
             ("kind:note late", &note, true),
         ];
         for (expr, entry, want) in cases {
-            assert_eq!(Filter::parse(expr).unwrap().matches_text(entry), want, "{expr} on {entry:?}");
+            assert_eq!(Filter::parse(expr).unwrap().matches_entry(entry), want, "{expr} on {entry:?}");
         }
     }
 
@@ -553,6 +576,8 @@ mod tests {
         id: Option<String>,
         /// The severity of the entry's worst finding.
         diag: Option<Severity>,
+        /// Its rule (`table` when not given).
+        rule: Option<String>,
         text: Option<String>,
         base64: Option<String>,
         detail: Option<String>,
@@ -565,7 +590,8 @@ mod tests {
                 id: self.id,
                 ..Summary::default()
             });
-            let findings = self.diag.map(|s| Finding::new("table", s, "a finding", "the table"));
+            let rule = self.rule.as_deref().unwrap_or("table");
+            let findings = self.diag.map(|s| Finding::new(rule, s, "a finding", "the table"));
             Entry {
                 seq: self.seq,
                 text: self.text,
@@ -646,7 +672,7 @@ mod tests {
                     let got: Vec<u64> = entries
                         .iter()
                         .zip(&rows)
-                        .filter(|(e, row)| filter.matches_row(row) && filter.matches_text(e))
+                        .filter(|(e, row)| filter.matches_row(row) && filter.matches_entry(e))
                         .map(|(e, _)| e.seq)
                         .collect();
                     if &got != matches {

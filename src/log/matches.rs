@@ -116,7 +116,7 @@ impl WireLog {
                 }
                 let matched = !reading || {
                     reads += 1;
-                    found.filter.matches_text(&self.read_row(&row)?)
+                    found.filter.matches_entry(&self.read_row(&row)?)
                 };
                 if matched {
                     found.seqs.push(seq);

@@ -42,6 +42,7 @@ pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use matches::{MatchCount, COUNT_BUDGET};
+pub use pairs::{Outcome, RequestOutcome};
 pub use sessions::{last_session, list_sessions, sessions_dir, ConnectionLabel, SessionInfo};
 pub use sink::{stopped_words, Recording, Stopped, RETRY_INTERVAL};
 pub use tail::TAIL_INTERVAL;
@@ -359,7 +360,7 @@ impl WireLog {
                     return Ok(Page { entries, next: Some(at) });
                 }
                 let entry = self.read_row(&row)?;
-                if filter.matches_text(&entry) {
+                if filter.matches_entry(&entry) {
                     entries.push(entry);
                 }
             }

@@ -2,11 +2,38 @@
 //! connection goes by, as the core recorded them.
 //!
 //! Owns: finding a request's reply through the pairing the connection recorded in `answers`,
-//! and listing connection labels. Refuses: pairing by matching ids (another connection, or the
+//! and with it the request's [`Outcome`], and listing connection labels. Refuses: pairing by matching ids (another connection, or the
 //! server's own requests, reuse them) and any presentation (colours, abbreviations).
+
+use std::io;
+
+use serde::Serialize;
 
 use super::{sessions::ConnectionLabel, Kind, WireLog, INDEX_CHUNK};
 use crate::sync::Lock;
+
+/// How a request ended (the words of `../shared/contracts.md`, computed once here).
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestOutcome {
+    Result,
+    Error,
+    /// The connection gave it up: its server died or the connection closed first.
+    NeverAnswered,
+}
+
+/// A request's outcome and the entry that settled it.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub outcome: RequestOutcome,
+    /// The reply, or the note that says why there is none.
+    pub seq: u64,
+    /// In words: the note's for a request never answered (`tools/call 5 was never answered:
+    /// server exited with code 1`).
+    pub words: String,
+}
 
 impl WireLog {
     /// The seq of the reply to the request at `request`: the message after it, on the same
@@ -29,6 +56,35 @@ impl WireLog {
             drop(inner);
             from = block.stop();
         }
+    }
+
+    /// How the request at `request` ended, as the log records it: the reply the core paired
+    /// with it, or the note the connection wrote when it gave the request up because it could
+    /// answer none (its server died, the connection closed); `None` while neither is there.
+    pub fn outcome_of(&self, request: u64) -> io::Result<Option<Outcome>> {
+        let mut from = request.saturating_add(1);
+        let found = loop {
+            let inner = self.inner.locked();
+            let Some(block) = inner.block(from, u64::MAX, INDEX_CHUNK) else { return Ok(None) };
+            let found = (block.start..block.end).find(|&pos| {
+                let row = &inner.index[pos];
+                row.answers == Some(request)
+                    && ((row.kind == Kind::Message && row.id.is_some()) || row.kind == Kind::Note)
+            });
+            if let Some(pos) = found {
+                break (block.seq + (pos - block.start) as u64, inner.index[pos].clone());
+            }
+            drop(inner);
+            from = block.stop();
+        };
+        let (seq, row) = found;
+        let entry = self.read_row(&row)?;
+        let (outcome, words) = match (&entry.kind, entry.summary.as_ref().map(|s| s.kind.as_str())) {
+            (Kind::Note, _) => (RequestOutcome::NeverAnswered, entry.detail.unwrap_or_default()),
+            (_, Some("error")) => (RequestOutcome::Error, "answered with an error".to_owned()),
+            _ => (RequestOutcome::Result, "answered".to_owned()),
+        };
+        Ok(Some(Outcome { outcome, seq, words }))
     }
 
     /// Every connection the log has a name for, in connection order.

@@ -119,7 +119,7 @@ impl WireLog {
                 continue;
             }
             let entry = self.read_row(&row)?;
-            if filter.matches_text(&entry) {
+            if filter.matches_entry(&entry) {
                 matched.push((i, entry));
             }
         }

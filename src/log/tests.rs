@@ -190,7 +190,7 @@ fn a_free_text_scan_finds_what_decoding_every_entry_finds_page_by_page() {
             .map(|seq| log.page(seq, seq + 1, &Filter::default(), 1).unwrap().entries[0].clone())
             .collect();
         rows.into_iter()
-            .filter(|e| filter.matches_row(&row_of_entry(e)) && filter.matches_text(e))
+            .filter(|e| filter.matches_row(&row_of_entry(e)) && filter.matches_entry(e))
             .map(|e| e.seq)
             .collect::<Vec<u64>>()
     };

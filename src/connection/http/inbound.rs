@@ -219,15 +219,14 @@ impl Loop {
                     self.target.url.origin().ascii_serialization()
                 )));
                 self.spine
-                    .pending
-                    .fail_all(&format!("the SSE endpoint named another origin ({})", shown_url(&url)));
+                    .fail_pending(&format!("the SSE endpoint named another origin ({})", shown_url(&url)));
                 if let Some(exchange) = self.streams.exchanges.get(&ex) {
                     exchange.handle.abort();
                 }
             }
             Err(e) => {
                 self.spine.log.append(entry.with_detail(format!("the endpoint event is not a URL: {e}")));
-                self.spine.pending.fail_all("the SSE endpoint event was not a URL");
+                self.spine.fail_pending("the SSE endpoint event was not a URL");
             }
         }
     }

@@ -252,7 +252,7 @@ impl TransportLoop for Loop {
             return;
         }
         self.streams.clear();
-        self.spine.pending.fail_all("the connection was closed");
+        self.spine.fail_pending("the connection was closed");
         if self.session.id.is_some() && self.mode == HttpMode::Streamable {
             self.closing = Some(Instant::now() + DELETE_GRACE);
             self.status.send_replace(Status::Stopping("ending the session with DELETE".into()));

@@ -46,7 +46,7 @@ impl Loop {
                     (_, Some(error)) => format!("the 2024-11-05 SSE stream broke: {error}"),
                     _ => "the server ended the 2024-11-05 SSE stream".to_owned(),
                 };
-                self.spine.pending.fail_all(&why);
+                self.spine.fail_pending(&why);
             }
             Purpose::Delete => {
                 if exchange.status.is_some_and(|s| (200..300).contains(&s)) {

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry, type OpenedSession, type SessionRef } from "../ipc";
-import type { HttpInfo, LogLength } from "../ipc/bindings";
+import type { HttpInfo, LogLength, Outcome } from "../ipc/bindings";
 import { useFilterView } from "../log/filter";
 import {
   GLYPH,
@@ -470,23 +470,26 @@ function Detail({
   // large), or true once the person asked to see more than SHOWN of what is already here.
   const [whole, setWhole] = useState<Entry | true | null>(null);
   const [wholeError, setWholeError] = useState<string | null>(null);
-  // The reply the core paired with a request, kept with the seq of the request it answers, so
-  // that an answer for an entry no longer selected is never shown.
-  const [found, setFound] = useState<{ request: number; reply: number } | null>(null);
+  // How the core says a request ended (its reply, or the note that it was never answered),
+  // kept with the seq of the request, so that an outcome for an entry no longer selected is
+  // never shown.
+  const [found, setFound] = useState<{ request: number; outcome: Outcome } | null>(null);
   const request = entry?.summary?.type === "request" ? Number(entry.seq) : null;
-  const answered = found !== null && found.request === request;
+  const settled = found !== null && found.request === request;
   useEffect(() => {
-    if (request === null || answered) return;
+    if (request === null || settled) return;
     let live = true;
-    backend.logReply(session, request).then(
-      (reply) => live && reply !== null && setFound({ request, reply: Number(reply) }),
+    backend.logOutcome(session, request).then(
+      (outcome) => live && outcome !== null && setFound({ request, outcome }),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [request, answered, session, total]);
-  const reply = answered ? found.reply : null;
+  }, [request, settled, session, total]);
+  const outcome = settled ? found.outcome : null;
+  const reply = outcome && outcome.outcome !== "never_answered" ? Number(outcome.seq) : null;
+  const unanswered = outcome?.outcome === "never_answered" ? outcome : null;
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
   const read = whole !== null && whole !== true ? whole : entry;
   const bytes = entryBytes(read);
@@ -517,6 +520,11 @@ function Detail({
           </button>
         )}
       </header>
+      {unanswered && (
+        <p className="detail-text warn" role="note" aria-label="Never answered">
+          {unanswered.words}. <button onClick={() => jumpTo(Number(unanswered.seq))}>Show the note</button>
+        </p>
+      )}
       {entry.detail && <p className="detail-text">{entry.detail}</p>}
       {(entry.findings ?? []).length > 0 && (
         <ul className="findings" aria-label="Findings">

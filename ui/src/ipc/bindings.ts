@@ -142,10 +142,10 @@ export const commands = {
 	 */
 	logFilter: (filter: string) => __TAURI_INVOKE<FilterView_Serialize>("log_filter", { filter }),
 	/**
-	 *  The seq of the reply to the request at `seq`, as the core paired them when they were
-	 *  recorded; `None` while it has none.
+	 *  How the request at `seq` ended: its reply, as the core paired them when they were recorded,
+	 *  or the note that says it was never answered; `None` while neither is there.
 	 */
-	logReply: (session: number | null, seq: number) => __TAURI_INVOKE<number | null>("log_reply", { session, seq }),
+	logOutcome: (session: number | null, seq: number) => __TAURI_INVOKE<Outcome | null>("log_outcome", { session, seq }),
 	/**  The name each connection of a session goes by: its saved server, else its command or URL. */
 	logConnections: (session: number | null) => __TAURI_INVOKE<ConnectionLabel[]>("log_connections", { session }),
 	/**
@@ -238,6 +238,8 @@ export const commands = {
 
 /* Constants */
 export const DEMO_TOOLS = [{"name":"echo","title":"Echo","description":"Returns the text it is given.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"What to echo"}},"required":["text"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"add","title":"Add","description":"Adds two numbers.","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"slow","title":"Slow task","description":"Works for a few seconds, reporting progress if asked (progressToken).","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0,"maximum":60,"default":3},"steps":{"type":"integer","minimum":1,"maximum":100,"default":5}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"greet","title":"Greet","description":"Asks who you are (an elicitation), then greets you.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"image","title":"Image","description":"Returns a small PNG image.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"touch","title":"Touch the lists","description":"Sends list_changed for resources and prompts (the lists stay as they are), to watch list changes arrive.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}}] as const;
+
+export const DIAG_RULES = ["batch","before-initialized","capability-undeclared","cursor-loop","envelope","era-method","not-utf8","progress-unknown","reply-duplicate","reply-id-type","reply-unmatched","result-shape","stdout-not-protocol"] as const;
 
 export const MAX_OPEN = 8 as const;
 
@@ -1312,6 +1314,18 @@ export type OpenedSession_Serialize = {
 	session: SessionInfo_Serialize,
 };
 
+/**  A request's outcome and the entry that settled it. */
+export type Outcome = {
+	outcome: RequestOutcome,
+	/**  The reply, or the note that says why there is none. */
+	seq: number,
+	/**
+	 *  In words: the note's for a request never answered (`tools/call 5 was never answered:
+	 *  server exited with code 1`).
+	 */
+	words: string,
+};
+
 /**  What Sonde found when it checked a result. */
 export type OutputCheck = 
 /**  `structuredContent` matches the `outputSchema`. */
@@ -1497,6 +1511,11 @@ export type Report_Serialize = {
 	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
 	tally: string,
 };
+
+/**  How a request ended (the words of `../shared/contracts.md`, computed once here). */
+export type RequestOutcome = "result" | "error" | 
+/**  The connection gave it up: its server died or the connection closed first. */
+"never_answered";
 
 /**  What the server was told of a change of roots. */
 export type RootsChange = 

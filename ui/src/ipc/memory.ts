@@ -770,7 +770,7 @@ export function memoryBackend(
       if (!entry) throw backendError({ code: "not_found", message: `no entry ${seq} in this session` });
       return entry;
     },
-    logReply: async (session, seq) => logOf(session).replyTo(seq),
+    logOutcome: async (session, seq) => logOf(session).outcomeOf(seq),
     logConnections: async (session) => logOf(session).labels(),
     logFollow: async (session, onBatch) => logOf(session).follow(onBatch),
     logExport: async (session, filter) => {

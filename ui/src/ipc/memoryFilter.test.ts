@@ -16,6 +16,8 @@ interface TableEntry {
   id?: string;
   /** The severity of the entry's worst finding. */
   diag?: Severity;
+  /** Its rule (`table` when not given). */
+  rule?: string;
   text?: string;
   base64?: string;
   detail?: string;
@@ -27,10 +29,11 @@ type TableCase =
 
 const table: { entries: TableEntry[]; cases: TableCase[] } = JSON.parse(tableText);
 
-function entryOf({ seq, conn, kind, dir, method, id, diag, text, base64, detail }: TableEntry): Entry {
+function entryOf({ seq, conn, kind, dir, method, id, diag, rule, text, base64, detail }: TableEntry): Entry {
   const entry: Entry = { seq, time: "", ms: 0, conn, kind, dir, text, base64, detail };
   if (method !== undefined || id !== undefined) entry.summary = { type: "request", method, id };
-  if (diag !== undefined) entry.findings = [{ rule: "table", severity: diag, detail: "a finding", spec: "the table" }];
+  if (diag !== undefined)
+    entry.findings = [{ rule: rule ?? "table", severity: diag, detail: "a finding", spec: "the table" }];
   return entry;
 }
 

@@ -9,6 +9,7 @@
 // of an error are this double's own.
 import type { Entry, FilterView } from "./backend";
 import type { Direction, FilterKey, Kind, Severity } from "./bindings";
+import { DIAG_RULES } from "./bindings";
 
 const KEYS: FilterKey[] = ["kind", "hide", "dir", "conn", "method", "id", "diag"];
 /** Severities, least first, as the core orders them. */
@@ -51,6 +52,7 @@ interface Filter {
   method?: string;
   id?: string;
   diag?: Severity;
+  rule?: string;
   text?: string;
 }
 
@@ -147,8 +149,11 @@ function parse(expr: string): Filter | string {
         break;
       case "diag": {
         const level = asciiLower(value);
-        f.diag = level === "any" ? "note" : (SEVERITY as Severity[]).find((s) => s === level);
-        if (f.diag === undefined) return `unknown severity "${value}"; use error, warning, note or any`;
+        const rule = (DIAG_RULES as readonly string[]).includes(level) ? level : undefined;
+        f.rule = rule;
+        f.diag = rule ? undefined : level === "any" ? "note" : (SEVERITY as Severity[]).find((s) => s === level);
+        if (f.diag === undefined && rule === undefined)
+          return `unknown severity or rule "${value}"; use error, warning, note, any or a rule: ${DIAG_RULES.join(", ")}`;
         break;
       }
       case "text":
@@ -168,7 +173,7 @@ function conditions(f: Filter): [FilterKey, string][] {
     ["conn", f.conn?.toString()],
     ["method", f.method],
     ["id", f.id],
-    ["diag", f.diag],
+    ["diag", f.diag ?? f.rule],
     ["text", f.text],
   ];
   return values.flatMap(([key, value]) => (value === undefined ? [] : [[key, value]]));
@@ -190,6 +195,7 @@ function matchesEntry(f: Filter, e: Entry): boolean {
     (f.method === undefined || (e.summary?.method != null && asciiLower(e.summary.method) === asciiLower(f.method))) &&
     (f.id === undefined || idMatches(f.id, e.summary?.id)) &&
     (f.diag === undefined || worst >= SEVERITY.indexOf(f.diag)) &&
+    (f.rule === undefined || (e.findings ?? []).some((finding) => finding.rule === f.rule)) &&
     textMatches(f.text, e)
   );
 }

@@ -4,7 +4,7 @@
 // by position, a follow stream that ends when the log can grow no more. A double of the core's
 // contract (src/log), not of its implementation; the filter is the double's (memory.ts).
 import type { ConnectionLabel, Entry, LogBatch, MatchCount, Page, RuleGroup, SessionInfo } from "./backend";
-import type { LogLength } from "./bindings";
+import type { LogLength, Outcome } from "./bindings";
 import { SEVERITY } from "./memoryFilter";
 
 /** How many entries a count looks at per call, so callers are seen to call again. */
@@ -85,12 +85,15 @@ export class MemoryLog {
     return found.seqs.slice(from, from + limit).map((s) => this.entries[s]);
   }
 
-  /** The reply the double paired with the request at `seq` (`answers`), never one found by id. */
-  replyTo(seq: number): number | null {
+  /** The reply the double paired with the request at `seq` (`answers`), never one found by id;
+   * the double's servers never die with a request pending. */
+  outcomeOf(seq: number): Outcome | null {
     const reply = this.entries.find(
       (e) => Number(e.seq) > seq && Number(e.answers) === seq && e.kind === "message" && e.summary?.id != null,
     );
-    return reply ? Number(reply.seq) : null;
+    if (!reply) return null;
+    const outcome = reply.summary?.type === "error" ? "error" : "result";
+    return { outcome, seq: Number(reply.seq), words: outcome === "error" ? "answered with an error" : "answered" };
   }
 
   /** Each connection's name: its saved server's, else the command it spawned. */
