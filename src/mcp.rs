@@ -278,6 +278,9 @@ pub struct CallOutcome {
     pub task: Option<Task>,
     /// Each embedded resource of the result's `content`, read by kind (decoded, pretty).
     pub embedded: Vec<crate::shape::content::EmbeddedView>,
+    /// `structuredContent` only repeats a text block of `content` (the same JSON): a front end
+    /// shows it once, as the CLI does ([`crate::shape::structured_in_text`]).
+    pub structured_in_text: bool,
 }
 
 impl CallOutcome {
@@ -286,7 +289,8 @@ impl CallOutcome {
     pub fn of(result: Value, check: Option<OutputCheck>) -> CallOutcome {
         let problems = crate::shape::result_problems(&result);
         let embedded = crate::shape::content::embedded_views(&result);
-        CallOutcome { result, problems, check, task: None, embedded }
+        let structured_in_text = crate::shape::structured_in_text(&result);
+        CallOutcome { result, problems, check, task: None, embedded, structured_in_text }
     }
 }
 
@@ -340,6 +344,7 @@ impl Session {
                 check: None,
                 task: Some(task),
                 embedded: Vec::new(),
+                structured_in_text: false,
             });
         }
         Ok(self.checked_outcome(name, definition, result).await)

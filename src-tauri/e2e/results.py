@@ -121,6 +121,20 @@ def install(check, driver, wait, shot, h):
         tools_panel()
 
     @check
+    def structured_content_that_repeats_the_text_is_shown_once():
+        """server-everything's structured weather: its text block holds the same JSON as structuredContent, so the JSON is shown once, with the outputSchema verdict"""
+        everything_selected()
+        choose_tool("get-structured-content")
+        for select in driver.find_elements(By.XPATH, "//div[@class='tool-call']//select"):
+            Select(select).select_by_index(len(Select(select).options) - 1)
+        result = call()
+        said = visible("//*[@aria-label='Tool result']//*[@aria-label='structuredContent']")
+        assert said.text == "structuredContent: the same JSON as the text above.", said.text
+        assert not result.find_elements(By.XPATH, ".//h4[text()='structuredContent']")
+        visible("//*[@aria-label='Tool result']//p[contains(@class,'verdict')][contains(., 'matches the outputSchema')]")
+        shot("structured-content-once")
+
+    @check
     def an_embedded_blob_is_shown_by_its_type_and_annotations_are_shown():
         """server-everything's embedded blob of text is decoded with Save as...; a result's annotations are shown"""
         everything_selected()

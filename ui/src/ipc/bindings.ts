@@ -272,6 +272,11 @@ export type CallOutcome_Deserialize = {
 	task?: Task_Deserialize | null,
 	/**  Each embedded resource of the result's `content`, read by kind (decoded, pretty). */
 	embedded: EmbeddedView_Deserialize[],
+	/**
+	 *  `structuredContent` only repeats a text block of `content` (the same JSON): a front end
+	 *  shows it once, as the CLI does ([`crate::shape::structured_in_text`]).
+	 */
+	structured_in_text: boolean,
 };
 
 /**  A tool result, what is wrong with its shape, and the outputSchema verdict for it. */
@@ -291,6 +296,11 @@ export type CallOutcome_Serialize = {
 	task: Task_Serialize | null,
 	/**  Each embedded resource of the result's `content`, read by kind (decoded, pretty). */
 	embedded: EmbeddedView_Serialize[],
+	/**
+	 *  `structuredContent` only repeats a text block of `content` (the same JSON): a front end
+	 *  shows it once, as the CLI does ([`crate::shape::structured_in_text`]).
+	 */
+	structured_in_text: boolean,
 };
 
 /**  One check of the check-up. */

@@ -382,7 +382,10 @@ export function memoryBackend(
     const result = { content: [{ type: "text", text: `Report on ${topic}${reading ? ` (${reading})` : ""}` }] };
     step(
       { status: "completed", statusMessage: "Done.", terminal: true },
-      { following: false, outcome: { result, problems: [], check: null, task: null, embedded: [] } as never },
+      {
+        following: false,
+        outcome: { result, problems: [], check: null, task: null, embedded: [], structured_in_text: false } as never,
+      },
     );
   };
 
@@ -473,7 +476,7 @@ export function memoryBackend(
       return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
     });
     const problems = name === "content_not_array" ? ["content is an object, not an array"] : [];
-    return { result, problems, check: null, task: null, embedded: [] } as never;
+    return { result, problems, check: null, task: null, embedded: [], structured_in_text: false } as never;
   };
 
   const listSessions = (): SessionInfo[] => [
@@ -637,7 +640,7 @@ export function memoryBackend(
         }));
         const view = putTask({ conn: id, task, tool: name, outcome: null, error: null, following: true, version: 0 });
         void runResearch(id, view, String(a.topic ?? ""), a.ambiguous === true);
-        return { result: created, problems: [], check: null, task, embedded: [] } as never;
+        return { result: created, problems: [], check: null, task, embedded: [], structured_in_text: false } as never;
       }
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
         if (name === "echo")

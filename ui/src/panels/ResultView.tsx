@@ -66,7 +66,12 @@ export function ResultView({ outcome, line }: { outcome: CallOutcome; line?: num
           <BlockView raw={raw} line={line} embedded={outcome.embedded.find((e) => e.index === i)} />
         </div>
       ))}
-      {result.structuredContent !== undefined && (
+      {result.structuredContent !== undefined && outcome.structured_in_text && (
+        <p className="muted" aria-label="structuredContent">
+          structuredContent: the same JSON as the text above.
+        </p>
+      )}
+      {result.structuredContent !== undefined && !outcome.structured_in_text && (
         <div className="block">
           <h4>structuredContent</h4>
           <pre className="mono">{JSON.stringify(result.structuredContent, null, 2)}</pre>

@@ -38,6 +38,7 @@ const outcome = (text: string) =>
     check: null,
     task: null,
     embedded: [],
+    structured_in_text: false,
   }) as unknown as CallOutcome;
 
 let root: Root | null = null;
