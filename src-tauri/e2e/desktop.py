@@ -499,7 +499,7 @@ def send_again_goes_to_the_new_server_after_a_confirmation():
     confirm.find_element(By.XPATH, ".//button[text()='Send again']").click()
     # The fixture crashes on every call: the second one fails the same way, on the new connection.
     set_filter("method:tools/call dir:out")
-    rows = lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[contains(text(),'tools/call echo #')]]")
+    rows = lambda d: d.find_elements(By.XPATH, "//div[@role='row'][.//span[starts-with(text(),'tools/call #')][contains(concat(text(),' '),' echo ')]]")
     # Rows name their server; the connection is in the name's title ("Crasher (connection 7)").
     number = lambda text: re.search(r"(\d+)", text).group(1)
     conns = lambda d: {number(r.find_element(By.CSS_SELECTOR, ".c-conn").get_attribute("title")) for r in rows(d)}

@@ -55,7 +55,7 @@ def install(check, driver, wait, shot, h):
         return statuses
 
     def sent_rows(tool):
-        xpath = f"//div[@role='row'][.//span[@class='c-sum'][starts-with(text(),'tools/call {tool} #')]]"
+        xpath = f"//div[@role='row'][.//span[@class='c-sum'][starts-with(text(),'tools/call #')][contains(concat(text(),' '),' {tool} ')]]"
         return driver.find_elements(By.XPATH, xpath)
 
     def id_of(row):
@@ -107,7 +107,7 @@ def install(check, driver, wait, shot, h):
         # y's own panel is shown: no result of x's call on it.
         visible("//button[contains(@class,'tool')][.//strong[text()='Echo']]")
         h["set_filter"]("method:tools/call dir:in")
-        answered = f"//div[@role='row'][.//span[@class='c-sum'][starts-with(text(),'tools/call slow #')]][.//span[contains(@title,'connection {conn_of(x)})')]]"
+        answered = f"//div[@role='row'][.//span[@class='c-sum'][starts-with(text(),'tools/call #')][contains(concat(text(),' '),' slow ')]][.//span[contains(@title,'connection {conn_of(x)})')]]"
         wait.until(lambda d: d.find_elements(By.XPATH, answered))
         select(x)
         result = visible("//*[@aria-label='Tool result']")

@@ -85,7 +85,7 @@ export async function windowTests(test, url, T) {
     if (await page.getByLabel("Tool result").count()) throw new Error("the other line shows a result");
     // The call's reply arrives while the other line is shown (the log says so) ...
     await page
-      .locator(".rows .row .c-sum", { hasText: /^tools\/call .*result$/ })
+      .locator(".rows .row .c-sum", { hasText: /^tools\/call #\S+ result/ })
       .first()
       .waitFor(T);
     // ... and waits on its own line.

@@ -59,7 +59,7 @@ describe("formatting", () => {
     // A long tool name is cut in the row, never the id after it; whole elsewhere.
     const long = "get-annotated-message-with-a-very-long-name";
     const named = { summary: { type: "request", method: "tools/call", target: long, id: "12" } } as unknown as Entry;
-    expect(summaryOf(named, true)).toBe("tools/call get-annotated-message-w… #12");
+    expect(summaryOf(named, true)).toBe("tools/call #12 get-annotated-message-w…");
     expect(summaryOf(named)).toBe(`tools/call ${long} #12`);
   });
   it("names the tool, prompt or resource a request or its reply is about", () => {

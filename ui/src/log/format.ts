@@ -143,12 +143,12 @@ export function summaryOf(e: Entry, short = false): string {
   const s = e.summary;
   if (s) {
     const target = s.target ?? "";
-    const parts = [
-      s.method ?? "",
-      short && target.length > ROW_TARGET ? `${target.slice(0, ROW_TARGET - 1)}…` : target,
-      s.id != null ? `#${s.id}` : "",
-      s.type === "error" ? `error ${s.error_code ?? ""}` : s.type === "result" ? "result" : "",
-    ];
+    const id = s.id != null ? `#${s.id}` : "";
+    const outcome = s.type === "error" ? `error ${s.error_code ?? ""}` : s.type === "result" ? "result" : "";
+    // A row's column is narrow: the id and outcome go before a long name, which the column clips.
+    const parts = short
+      ? [s.method ?? "", id, outcome, target.length > ROW_TARGET ? `${target.slice(0, ROW_TARGET - 1)}…` : target]
+      : [s.method ?? "", target, id, outcome];
     return parts.filter(Boolean).join(" ");
   }
   if (e.detail) return e.detail;
