@@ -550,6 +550,15 @@ def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
     hint = driver.find_element(By.XPATH, f"{newest}//div[@role='note']")
     assert f"It names {key}, set in Sonde's environment but not passed." in hint.text, hint.text
     assert os.environ[key] not in driver.page_source, "a variable's value is on screen"
+    # The connection just started is selected, and its failure is in the main pane too, with the
+    # server's last words; its card is above the saved servers, in view.
+    assert "selected" in driver.find_element(By.XPATH, newest).get_attribute("class")
+    main = wait.until(lambda d: d.find_element(By.XPATH, "//div[@class='tools']//p[@role='status'][starts-with(., 'Connection ')]"))
+    assert "is not ready: failed" in main.text and "server exited with code 1" in main.text, main.text
+    said = driver.find_element(By.XPATH, "//div[@class='tools']//pre[@aria-label=\"The server's last words\"]")
+    assert said.text == f"Error: {key} is not set; export it first", said.text
+    sidebar = driver.find_element(By.CSS_SELECTOR, "aside.sidebar")
+    assert sidebar.text.index("CONNECTIONS") < sidebar.text.index("SERVERS"), sidebar.text[:200]
     shot("last-words-card")
     driver.find_element(By.XPATH, f"{newest}//button[normalize-space(.)='Add {key} from my environment']").click()
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Added {key} from your environment")))

@@ -49,6 +49,16 @@ export function App() {
   const [filter, setFilter] = useState("");
   const [follow, setFollow] = useState(true);
   const [notice, setNotice] = useState<string | null>(null);
+  // A saved server just started: its new line is selected as soon as the core reports it, so a
+  // start that fails shows in the main pane at once, not only once connect returns.
+  const [starting, setStarting] = useState<{ serverId: string; after: number } | null>(null);
+  if (starting) {
+    const started = [...lines.values()].find((l) => l.serverId === starting.serverId && l.event.line > starting.after);
+    if (started) {
+      setStarting(null);
+      setSelected(started.event.line);
+    }
+  }
   // A saved server already connected, waiting for the person to ask for a second connection.
   const [again, setAgain] = useState<{ server: SavedServer; line: ConnectionState } | null>(null);
   // The lines whose panels were shown: each keeps its panels (forms, results, a call still
@@ -120,6 +130,7 @@ export function App() {
         setAgain({ server, line: open });
         return;
       }
+      setStarting({ serverId: server.id, after: Math.max(-1, ...lines.keys()) });
       try {
         setSelected(await backend.connect(server.id));
       } catch (e) {

@@ -1,4 +1,5 @@
-// Saved servers, and the lines of connections started from them: each card shows the state the
+// The lines of connections, above the saved servers they were started from (a connection just
+// started, and its failure, stay in view however many servers are saved): each card shows the state the
 // core reports, as it happens (never a guess), with what the user does next, and the connection's
 // authorization flow when it has one.
 import type { ConnectionState, SavedServer, ServerDescription } from "../ipc";
@@ -47,35 +48,6 @@ export function Sidebar(p: Props) {
           +
         </button>
       </header>
-      <h3 className="with-action">
-        Servers
-        <button title="The servers Sonde holds tokens for; forget them" onClick={p.onAuthorizations}>
-          Authorizations…
-        </button>
-      </h3>
-      <ul className="servers">
-        {p.servers.map((s) => (
-          <li key={s.id}>
-            <div className="name" title={s.url || s.command}>
-              {s.name}
-            </div>
-            <div className="command">{s.url || s.command}</div>
-            <div className="actions">
-              <button className="primary" onClick={() => p.onConnect(s)}>
-                Connect
-              </button>
-              <button onClick={() => p.onEdit(s)}>Edit</button>
-              <button onClick={() => p.onDelete(s)}>Delete</button>
-              <button
-                title="Use with a client: the config entry that runs it through sonde proxy, so the client's sessions are recorded"
-                onClick={() => p.onUseWithClient(s)}
-              >
-                Client…
-              </button>
-            </div>
-          </li>
-        ))}
-      </ul>
       <h3 className="with-action">
         Connections
         {p.lines.some((l) => isFinal(l.event.state)) && (
@@ -129,6 +101,35 @@ export function Sidebar(p: Props) {
             </li>
           );
         })}
+      </ul>
+      <h3 className="with-action">
+        Servers
+        <button title="The servers Sonde holds tokens for; forget them" onClick={p.onAuthorizations}>
+          Authorizations…
+        </button>
+      </h3>
+      <ul className="servers">
+        {p.servers.map((s) => (
+          <li key={s.id}>
+            <div className="name" title={s.url || s.command}>
+              {s.name}
+            </div>
+            <div className="command">{s.url || s.command}</div>
+            <div className="actions">
+              <button className="primary" onClick={() => p.onConnect(s)}>
+                Connect
+              </button>
+              <button onClick={() => p.onEdit(s)}>Edit</button>
+              <button onClick={() => p.onDelete(s)}>Delete</button>
+              <button
+                title="Use with a client: the config entry that runs it through sonde proxy, so the client's sessions are recorded"
+                onClick={() => p.onUseWithClient(s)}
+              >
+                Client…
+              </button>
+            </div>
+          </li>
+        ))}
       </ul>
     </aside>
   );

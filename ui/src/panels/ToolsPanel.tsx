@@ -15,7 +15,6 @@ import {
   type TaskStatus,
   type ToolView,
 } from "../ipc";
-import { reasonOf, stateText } from "../connections/lines";
 import { initialValue, problemsOf, sameDraft, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
 import { ErrorBoundary } from "../components/ErrorBoundary";
@@ -23,7 +22,7 @@ import { Problems } from "../components/Problems";
 import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
 import { useListChanges } from "./useListChanges";
-import { Stopped } from "./line";
+import { NotReady, Stopped } from "./line";
 import { statusText, useTasks } from "../tasks/tasks";
 
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
@@ -84,12 +83,7 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
             Refresh
           </button>
         </header>
-        {!ready && (
-          <p className="banner" role="status">
-            Connection {conn} is not ready: {stateText(state)}
-            {reasonOf(state) && ` (${reasonOf(state)})`}. Calls wait for a ready connection.
-          </p>
-        )}
+        <NotReady line={line} what="Calls" />
         {error && <p className="error">{error}</p>}
         {stopped && <Stopped why={stopped} />}
         {tools === null && !error && ready && <p className="muted">Listing tools…</p>}

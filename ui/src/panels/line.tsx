@@ -1,9 +1,11 @@
 // What every server panel needs from its line: the connection requests go to, whether it is
 // ready, and the server as its last ready connection described it (kept while the line is
-// down, so what was read stays readable); and the banner that says when it is not ready.
+// down, so what was read stays readable); and the banner that says when it is not ready, with
+// the server's last words when it failed.
 import { useState } from "react";
 import type { ConnectionState, ServerDescription } from "../ipc";
 import { reasonOf, stateText } from "../connections/lines";
+import { LastWordsView } from "../components/LastWordsView";
 
 export interface LineView {
   conn: number;
@@ -19,15 +21,20 @@ export function useLine(line: ConnectionState): LineView {
   return { conn, ready, server };
 }
 
-/** Says the line's connection is not ready, and why, from the core's state. */
+/** Says the line's connection is not ready, and why, from the core's state; a server that
+ * failed or exited also shows its last words here, in the main pane, not only on its card. */
 export function NotReady({ line, what }: { line: ConnectionState; what: string }) {
   const { conn, state } = line.event;
   if (state.state === "ready") return null;
+  const words = "words" in state && (state.words.lines.length > 0 || state.words.minimalEnv) ? state.words : null;
   return (
-    <p className="banner" role="status">
-      Connection {conn} is not ready: {stateText(state)}
-      {reasonOf(state) && ` (${reasonOf(state)})`}. {what} wait for a ready connection.
-    </p>
+    <>
+      <p className="banner" role="status">
+        Connection {conn} is not ready: {stateText(state)}
+        {reasonOf(state) && ` (${reasonOf(state)})`}. {what} wait for a ready connection.
+      </p>
+      {words && <LastWordsView words={words} />}
+    </>
   );
 }
 
