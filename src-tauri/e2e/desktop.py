@@ -506,7 +506,8 @@ def send_again_goes_to_the_new_server_after_a_confirmation():
     wait.until(lambda d: {number(first), number(second)} <= conns(d))
     # A request whose server died says so in its detail, in the core's words, and leads to the
     # note that answers it.
-    rows(driver)[0].click()
+    crasher = [r for r in rows(driver) if r.find_element(By.CSS_SELECTOR, ".c-conn").text == "Crasher"]
+    crasher[0].click()
     said = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='note'][aria-label='Never answered']"))
     assert re.match(r"tools/call \d+ was never answered: server exited with code 1\. Show the note$", said.text), said.text
     shot("never-answered")
