@@ -5,6 +5,7 @@ saved server up. desktop.py runs them with its driver.
 """
 import os
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -48,28 +49,39 @@ def install(check, driver, wait, shot, h):
         h["ensure_connected"](name)
         h["set_filter"]("")
         driver.find_element(By.XPATH, "//div[@role='tablist']/button[text()='Diagnostics']").click()
-        groups = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".rule-groups"))
-        wait.until(lambda d: "stdout-not-protocol" in groups.text)
-        banner = groups.find_element(By.XPATH, "./li[.//span[text()='stdout-not-protocol']]")
-        assert "warning × 1" in banner.text, banner.text
+        # The list is drawn again as entries arrive: each look finds it afresh.
+        group = "//ul[contains(@class,'rule-groups')]/li[.//span[text()='stdout-not-protocol']]"
+        said = wait.until(lambda d: d.find_element(By.XPATH, group).get_attribute("textContent"))
+        assert "warning × 1" in said, said
         # A frame's number shows it in the wire log, its finding in the detail.
-        banner.find_element(By.CSS_SELECTOR, ".frames button").click()
+
+        def first_frame_clicked(d):
+            try:
+                d.find_element(By.XPATH, f"{group}//*[contains(@class,'frames')]//button").click()
+                return True
+            except StaleElementReferenceException:
+                return False
+
+        wait.until(first_frame_clicked)
         findings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".detail [aria-label='Findings']"))
         assert "stdout-not-protocol" in findings.text, findings.text
         shot("diagnostics-panel")
         # The check-up runs the saved server on connections of its own and reports each check.
         driver.find_element(By.XPATH, f"//button[text()='Check up {name}']").click()
         result = WebDriverWait(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Check-up result']"))
-        rows = {r.find_element(By.CSS_SELECTOR, ".id").text: r for r in driver.find_elements(By.CSS_SELECTOR, "table.checks tr")}
-        assert rows["handshake"].find_element(By.CSS_SELECTOR, ".status").text == "pass"
-        assert rows["tool-schemas"].find_element(By.CSS_SELECTOR, ".status").text == "fail", rows["tool-schemas"].text
-        assert "numeric_required" in rows["tool-schemas"].text
-        assert rows["stdout"].find_element(By.CSS_SELECTOR, ".status").text == "warn"
+        # Each row found afresh: the table is drawn again as the window's state moves on.
+        row = lambda check: driver.find_element(
+            By.XPATH, f"//table[contains(@class,'checks')]//tr[.//*[contains(@class,'id')][text()='{check}']]")
+        status = lambda check: row(check).find_element(By.CSS_SELECTOR, ".status").text
+        assert status("handshake") == "pass"
+        assert status("tool-schemas") == "fail", row("tool-schemas").text
+        assert "numeric_required" in row("tool-schemas").text
+        assert status("stdout") == "warn"
         assert "1 fail" in result.text and "1 warn" in result.text, result.text
         # Its connections go by the saved server's name in the sidebar, as in the log, never
         # by their command line.
         sidebar = driver.find_element(By.CSS_SELECTOR, "ul.connections").text
         assert "sonde-fixture --banner" not in sidebar, sidebar
         shot("check-up")
-        rows["stdout"].find_element(By.CSS_SELECTOR, "button.link").click()
+        row("stdout").find_element(By.CSS_SELECTOR, "button.link").click()
         wait.until(lambda d: "listening" in d.find_element(By.CSS_SELECTOR, ".detail").text)

@@ -95,6 +95,26 @@ def install(check, driver, wait, shot, h):
         assert not driver.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']")
 
     @check
+    def a_result_below_a_long_form_is_brought_into_view():
+        """server-everything's get-sum in a short window (1280x500): the form fills its pane, and the result that lands below it is scrolled into view"""
+        everything_selected()
+        try:
+            window_of(1280, 500)
+            choose_tool("get-sum")
+            fill("a", "2")
+            fill("b", "40")
+            result = call()
+            shown = visible("//*[@aria-label='Tool result']//pre[contains(text(),'42')]")
+            # The pane scrolls (form and result are taller than it), else this proves nothing.
+            sizes = driver.execute_script(
+                "const p = arguments[0].closest('.tool-call'); return [p.scrollHeight, p.clientHeight];", result)
+            assert sizes[0] > sizes[1] + 20, f"the result's pane does not scroll ({sizes}): not a long form"
+            wait.until(lambda d: d.execute_script(IN_VIEW, shown))
+            shot("result-scrolled-into-view")
+        finally:
+            window_of(1280, 800)
+
+    @check
     def a_resource_link_in_a_result_opens_in_the_resources_panel():
         """server-everything's resource links: Open in Resources shows the Resources panel, which reads the URI"""
         everything_selected()

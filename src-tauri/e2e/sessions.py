@@ -228,8 +228,18 @@ def install(check, driver, wait, shot, h):
         dialog.find_element(By.TAG_NAME, "select").send_keys("VS Code")
         wait.until(lambda d: '"servers"' in entry.text and '"stdio"' in entry.text)
         shot("use-with-a-client")
+        # Copy puts the entry on the clipboard: pasted into the log's filter box, it is there.
+        said = entry.text
+        dialog.find_element(By.XPATH, ".//button[text()='Copy']").click()
+        wait.until(lambda d: dialog.find_element(By.XPATH, ".//*[@role='status'][text()='Copied.']"))
         dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Use with a client']"))
+        box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.CONTROL, "v")
+        pasted = wait.until(lambda d: box.get_attribute("value"))
+        assert " ".join(pasted.split()) == " ".join(said.split()), (pasted, said)
+        h["set_filter"]("")
 
 
     @check

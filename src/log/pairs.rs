@@ -62,6 +62,8 @@ impl WireLog {
     /// with it, or the note the connection wrote when it gave the request up because it could
     /// answer none (its server died, the connection closed); `None` while neither is there.
     pub fn outcome_of(&self, request: u64) -> io::Result<Option<Outcome>> {
+        // The entry found is read from the file: what waits in the write buffer goes first.
+        self.flushed()?;
         let mut from = request.saturating_add(1);
         let found = loop {
             let inner = self.inner.locked();
@@ -134,6 +136,28 @@ mod tests {
         let read = WireLog::open(log.path()).unwrap();
         assert_eq!(read.reply_to(first), Some(first_reply));
         assert_eq!(read.reply_to(second), Some(second_reply));
+    }
+
+    #[test]
+    fn an_outcome_is_read_at_once_even_while_its_entry_waits_in_the_write_buffer() {
+        use crate::log::RequestOutcome;
+        let log = WireLog::create_in(&temp_dir("outcome")).unwrap();
+        let request = log.append(message(1, Direction::Out, "request", Some("1"), None));
+        assert_eq!(log.outcome_of(request).unwrap(), None, "no answer yet");
+        let reply = log.append(message(1, Direction::In, "error", Some("1"), Some(request)));
+        // Not flushed: the outcome is read all the same.
+        let outcome = log.outcome_of(request).unwrap().expect("the reply");
+        assert_eq!((outcome.outcome, outcome.seq), (RequestOutcome::Error, reply));
+        let other = log.append(message(1, Direction::Out, "request", Some("2"), None));
+        let mut note =
+            Entry::new(1, Kind::Note, Direction::Meta).with_detail("ping 2 was never answered: gone");
+        note.answers = Some(other);
+        let at = log.append(note);
+        let outcome = log.outcome_of(other).unwrap().expect("the note");
+        assert_eq!(
+            (outcome.outcome, outcome.seq, outcome.words.as_str()),
+            (RequestOutcome::NeverAnswered, at, "ping 2 was never answered: gone")
+        );
     }
 
     #[test]

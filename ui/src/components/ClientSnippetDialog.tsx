@@ -16,17 +16,27 @@ export function ClientSnippetDialog({ server, onClose }: { server: SavedServer; 
   const [client, setClient] = useState(CLIENTS[0][0]);
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // What Copy did, in words, until the entry shown changes.
+  const [copied, setCopied] = useState<{ text: string; error: boolean } | null>(null);
   useEffect(() => {
     let live = true;
     backend
       .serverClientSnippet(server.id, client)
-      .then((t) => live && (setText(t), setError(null)))
+      .then((t) => live && (setText(t), setError(null), setCopied(null)))
       .catch((e) => live && (setText(null), setError(errorText(e))));
     return () => {
       live = false;
     };
   }, [server.id, client]);
   const where = CLIENTS.find(([id]) => id === client)?.[2];
+  const copy = async (entry: string) => {
+    try {
+      await navigator.clipboard.writeText(entry);
+      setCopied({ text: "Copied.", error: false });
+    } catch (e) {
+      setCopied({ text: `It could not be copied (${errorText(e)}); select it and copy it.`, error: true });
+    }
+  };
   return (
     <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onClose()}>
       <div className="dialog" role="dialog" aria-label="Use with a client">
@@ -54,6 +64,14 @@ export function ClientSnippetDialog({ server, onClose }: { server: SavedServer; 
           </pre>
         )}
         <footer>
+          {copied && (
+            <span className={copied.error ? "error" : "muted"} role="status">
+              {copied.text}
+            </span>
+          )}
+          <button disabled={!text} onClick={() => text && void copy(text)}>
+            Copy
+          </button>
           <button onClick={onClose}>Close</button>
         </footer>
       </div>

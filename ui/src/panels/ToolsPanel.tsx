@@ -2,7 +2,7 @@
 // the inputSchema (or raw JSON), Call with progress and Cancel, the result, Send again when a
 // call's server died and a new one is ready, and the links a server requires (-32042) with Send
 // the call again.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   backend,
   errorText,
@@ -144,6 +144,12 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   // The connection the shown outcome came from (a task is followed on it).
   const [outcomeConn, setOutcomeConn] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A result (or an error) lands below the form, out of view when the form is long: it is
+  // brought into view as it arrives.
+  const lastCall = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (outcome || error) lastCall.current?.scrollIntoView?.({ block: "nearest" });
+  }, [outcome, error]);
   // Why the latest attempt was not sent (the form's problems, JSON that does not parse): what is
   // shown below it is then the previous call's, and says so.
   const [notSent, setNotSent] = useState<string | null>(null);
@@ -289,6 +295,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
       )}
       {(progress || error || died || required || outcome) && (
         <section
+          ref={lastCall}
           className={`last-call${notSent ? " previous" : ""}`}
           aria-label={notSent ? "Previous call" : "Last call"}
         >
