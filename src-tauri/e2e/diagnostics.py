@@ -5,9 +5,18 @@ saved server up. desktop.py runs them with its driver.
 """
 import os
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+
+def text_of(driver, css):
+    """The text of the element `css` finds, found and read in one look; empty when it was drawn
+    anew between the two (a stale element), so a wait looks again."""
+    try:
+        return driver.find_element(By.CSS_SELECTOR, css).text
+    except (StaleElementReferenceException, NoSuchElementException):
+        return ""
 
 
 def install(check, driver, wait, shot, h):
@@ -63,12 +72,12 @@ def install(check, driver, wait, shot, h):
                 return False
 
         wait.until(first_frame_clicked)
-        findings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".detail [aria-label='Findings']"))
-        assert "stdout-not-protocol" in findings.text, findings.text
+        # The detail is drawn anew once the entry's row is read: its text is read in one look.
+        wait.until(lambda d: "stdout-not-protocol" in text_of(d, ".detail [aria-label='Findings']"))
         shot("diagnostics-panel")
         # The check-up runs the saved server on connections of its own and reports each check.
         driver.find_element(By.XPATH, f"//button[text()='Check up {name}']").click()
-        result = WebDriverWait(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Check-up result']"))
+        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Check-up result']"))
         # Each row found afresh: the table is drawn again as the window's state moves on.
         row = lambda check: driver.find_element(
             By.XPATH, f"//table[contains(@class,'checks')]//tr[.//*[contains(@class,'id')][text()='{check}']]")
@@ -77,7 +86,8 @@ def install(check, driver, wait, shot, h):
         assert status("tool-schemas") == "fail", row("tool-schemas").text
         assert "numeric_required" in row("tool-schemas").text
         assert status("stdout") == "warn"
-        assert "1 fail" in result.text and "1 warn" in result.text, result.text
+        said = text_of(driver, "[aria-label='Check-up result']")
+        assert "1 fail" in said and "1 warn" in said, said
         # Its connections go by the saved server's name in the sidebar, as in the log, never
         # by their command line.
         sidebar = driver.find_element(By.CSS_SELECTOR, "ul.connections").text
