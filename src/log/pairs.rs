@@ -9,8 +9,13 @@ use std::io;
 
 use serde::Serialize;
 
-use super::{sessions::ConnectionLabel, Kind, WireLog, INDEX_CHUNK};
+use super::{sessions::ConnectionLabel, IndexRow, Kind, WireLog, INDEX_CHUNK};
 use crate::sync::Lock;
+
+/// A reply: a message with an id (a progress update answers a request too, without one).
+fn is_reply(row: &IndexRow) -> bool {
+    row.kind == Kind::Message && row.id.is_some()
+}
 
 /// How a request ended (the words of `../shared/contracts.md`, computed once here).
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -41,21 +46,7 @@ impl WireLog {
     /// settled, never by matching ids, which other connections and the server's own requests
     /// reuse). A progress update answers a request too but carries no id, so it is not a reply.
     pub fn reply_to(&self, request: u64) -> Option<u64> {
-        let mut from = request.saturating_add(1);
-        loop {
-            let inner = self.inner.locked();
-            let block = inner.block(from, u64::MAX, INDEX_CHUNK)?;
-            let found = (block.start..block.end).find(|&pos| {
-                let row = &inner.index[pos];
-                row.answers == Some(request) && row.kind == Kind::Message && row.id.is_some()
-            });
-            if let Some(pos) = found {
-                return Some(block.seq + (pos - block.start) as u64);
-            }
-            // The lock is let go between chunks, so a long search never stalls the writer.
-            drop(inner);
-            from = block.stop();
-        }
+        self.first_answering(request, is_reply).map(|(seq, _)| seq)
     }
 
     /// How the request at `request` ended, as the log records it: the reply the core paired
@@ -64,22 +55,8 @@ impl WireLog {
     pub fn outcome_of(&self, request: u64) -> io::Result<Option<Outcome>> {
         // The entry found is read from the file: what waits in the write buffer goes first.
         self.flushed()?;
-        let mut from = request.saturating_add(1);
-        let found = loop {
-            let inner = self.inner.locked();
-            let Some(block) = inner.block(from, u64::MAX, INDEX_CHUNK) else { return Ok(None) };
-            let found = (block.start..block.end).find(|&pos| {
-                let row = &inner.index[pos];
-                row.answers == Some(request)
-                    && ((row.kind == Kind::Message && row.id.is_some()) || row.kind == Kind::Note)
-            });
-            if let Some(pos) = found {
-                break (block.seq + (pos - block.start) as u64, inner.index[pos].clone());
-            }
-            drop(inner);
-            from = block.stop();
-        };
-        let (seq, row) = found;
+        let settles = |row: &IndexRow| is_reply(row) || row.kind == Kind::Note;
+        let Some((seq, row)) = self.first_answering(request, settles) else { return Ok(None) };
         let entry = self.read_row(&row)?;
         let (outcome, words) = match (&entry.kind, entry.summary.as_ref().map(|s| s.kind.as_str())) {
             (Kind::Note, _) => (RequestOutcome::NeverAnswered, entry.detail.unwrap_or_default()),
@@ -87,6 +64,25 @@ impl WireLog {
             _ => (RequestOutcome::Result, "answered".to_owned()),
         };
         Ok(Some(Outcome { outcome, seq, words }))
+    }
+
+    /// The first row after `request` that answers it and that `accept` takes, with its seq.
+    fn first_answering(&self, request: u64, accept: impl Fn(&IndexRow) -> bool) -> Option<(u64, IndexRow)> {
+        let mut from = request.saturating_add(1);
+        loop {
+            let inner = self.inner.locked();
+            let block = inner.block(from, u64::MAX, INDEX_CHUNK)?;
+            let found = (block.start..block.end).find(|&pos| {
+                let row = &inner.index[pos];
+                row.answers == Some(request) && accept(row)
+            });
+            if let Some(pos) = found {
+                return Some((block.seq + (pos - block.start) as u64, inner.index[pos].clone()));
+            }
+            // The lock is let go between chunks, so a long search never stalls the writer.
+            drop(inner);
+            from = block.stop();
+        }
     }
 
     /// Every connection the log has a name for, in connection order.

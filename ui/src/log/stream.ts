@@ -1,6 +1,6 @@
 // The log streams: one subscription to the window's own session for the whole window, shared by
 // every view, and one per past session a log view opens.
-import { backend, type Entry } from "../ipc";
+import { backend, type Entry, type LogBatch } from "../ipc";
 import type { LogLength } from "../ipc/bindings";
 
 /** New entries with their rows (null: the file did not take it), how many went by too fast to
@@ -8,6 +8,12 @@ import type { LogLength } from "../ipc/bindings";
 type Listener = (entries: Entry[], rows: (number | null)[], skipped: number, ended: boolean) => void;
 
 const listeners = new Set<Listener>();
+
+/** Hands a batch to `listener` as plain numbers. */
+function deliver(batch: LogBatch, listener: Listener) {
+  const rows = batch.rows.map((r) => (r === null ? null : Number(r)));
+  listener(batch.entries, rows, Number(batch.skipped), batch.ended);
+}
 let started: Promise<LogLength> | null = null;
 
 /** Starts following once; resolves with how long the log is now (a view that joins the stream
@@ -15,8 +21,7 @@ let started: Promise<LogLength> | null = null;
 export async function startStream(): Promise<LogLength> {
   const first = !started;
   started ??= backend.logFollow(null, (batch) => {
-    const rows = batch.rows.map((r) => (r === null ? null : Number(r)));
-    for (const l of listeners) l(batch.entries, rows, Number(batch.skipped), batch.ended);
+    for (const l of listeners) deliver(batch, l);
   });
   const length = await started;
   return first ? length : backend.logLength(null);
@@ -36,9 +41,6 @@ export function onEntries(listener: Listener): () => void {
  */
 export function followPast(session: number, listener: Listener): { held: Promise<LogLength>; stop(): void } {
   let live = true;
-  const held = backend.logFollow(session, (batch) => {
-    const rows = batch.rows.map((r) => (r === null ? null : Number(r)));
-    if (live) listener(batch.entries, rows, Number(batch.skipped), batch.ended);
-  });
+  const held = backend.logFollow(session, (batch) => live && deliver(batch, listener));
   return { held, stop: () => void (live = false) };
 }
