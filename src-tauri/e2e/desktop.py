@@ -37,6 +37,7 @@ import diagnostics
 import extensions
 import forms
 import fulldisk
+import layout
 import panels
 import window
 import oauth
@@ -578,6 +579,16 @@ def press_on_window(keys):
                    check=True)
 
 
+def choose_theme(label):
+    """File → Settings (Ctrl+,), the theme `label` (Light, Dark, System) chosen and saved."""
+    press_on_window("ctrl+comma")
+    settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+    radio = wait.until(lambda d: settings.find_element(By.XPATH, f".//label[starts-with(., '{label}')]/input"))
+    radio.click()
+    settings.find_element(By.XPATH, ".//button[text()='Save']").click()
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+
+
 @check
 def deleting_a_server_asks_first():
     """deleting a saved server asks for confirmation first"""
@@ -678,7 +689,15 @@ def a_hostile_server_leaves_the_window_usable():
 
 
 # Past sessions, the CLI's, opened read-only (File → Open Session).
-sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window, "set_filter": set_filter})
+sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window, "set_filter": set_filter,
+                                            "choose_theme": choose_theme})
+
+# Room to work: the splitter, a folded question, the era select, every panel in both themes
+# (issue 31).
+layout.install(check, driver, wait, shot, {
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window, "xpath_text": xpath_text,
+    "choose_theme": choose_theme,
+})
 
 # The window with two servers at once (issue 21).
 window.install(check, driver, wait, shot, {

@@ -8,7 +8,9 @@ Sonde wrote. desktop.py runs them with its driver.
 The dialogs are GTK windows, not part of the page: they are found by their X window titles
 (xdotool) and answered from the keyboard, as a person would.
 """
+import json
 import os
+import re
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -93,7 +95,19 @@ def install(check, driver, wait, shot, h):
         name = "Imported fixture"
         text = '{"mcpServers": {"%s": {"command": "%s", "env": {"LD_PRELOAD": ""}}}}' % (name, fixture)
 
-        def import_dialog():
+        # Seven entries, as a person's Claude Desktop config may hold: the confirmation lists
+        # each in a line or two and fits the screen (it was 792 px tall for seven).
+        others = {
+            "weather": {"command": "node", "args": ["weather.js"], "env": {"API_KEY": "x"}},
+            "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]},
+            "time": {"command": "uvx", "args": ["mcp-server-time"]},
+            "fetch": {"command": "python3", "args": ["-m", "mcp_server_fetch"]},
+            "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "cwd": "/srv"},
+            "remote": {"url": "https://example.com/mcp"},
+        }
+        seven = json.dumps({"mcpServers": {name: {"command": fixture, "env": {"LD_PRELOAD": ""}}, **others}})
+
+        def import_dialog(text=text):
             driver.find_element(By.XPATH, "//aside//button[text()='Import']").click()
             form = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog[aria-label='Import servers']"))
             area = form.find_element(By.TAG_NAME, "textarea")
@@ -102,9 +116,24 @@ def install(check, driver, wait, shot, h):
             form.find_element(By.XPATH, ".//button[text()='Import']").click()
             return form
 
+        form = import_dialog(seven)
+        found = wait.until(lambda d: h["native_windows"]("Import 7 servers?"))
+        screen("confirm-import")
+
+        def height(window):
+            geometry = h["subprocess"].run(["xdotool", "getwindowgeometry", window], capture_output=True,
+                                           text=True, timeout=10).stdout
+            return int(re.search(r"Geometry: \d+x(\d+)", geometry).group(1))
+        # GTK keeps a 1×1 helper window of the same title beside the dialog: the tallest is it.
+        tallest = max(height(w) for w in found)
+        assert 100 < tallest <= 520, f"the confirmation of seven entries is {tallest} px tall"
+        h["answer_native"]("Import 7 servers?", "Escape")
+        wait.until(lambda d: "nothing was imported: the import was not confirmed" in form.text)
+        assert not h["saved"]("weather"), "an import that was not confirmed saved a server"
+        form.find_element(By.XPATH, ".//button[text()='Cancel']").click()
+
         form = import_dialog()
         wait.until(lambda d: h["native_windows"]("Import 1 server?"))
-        screen("confirm-import")
         h["answer_native"]("Import 1 server?", "Escape")
         wait.until(lambda d: "nothing was imported: the import was not confirmed" in form.text)
         assert not h["saved"](name), "an import that was not confirmed saved a server"

@@ -115,6 +115,22 @@ def install(check, driver, wait, shot, h):
             window_of(1280, 800)
 
     @check
+    def an_image_result_is_shown_larger_with_its_type_and_size():
+        """server-everything's get-tiny-image (a 20 px PNG): shown at 8x with its MIME type, pixels and bytes; 1x shows it as it is"""
+        everything_selected()
+        choose_tool("get-tiny-image")
+        call()
+        caption = visible("//*[@aria-label='Tool result']//figcaption[@aria-label='Image']")
+        wait.until(lambda d: "20×20 px" in caption.text)
+        assert caption.text.startswith("image/png · 20×20 px · "), caption.text
+        image = driver.find_element(By.XPATH, "//*[@aria-label='Tool result']//figure//img")
+        width = "return arguments[0].getBoundingClientRect().width"
+        assert driver.execute_script(width, image) == 160, driver.execute_script(width, image)
+        shot("image-result")
+        caption.find_element(By.XPATH, ".//button[text()='1×']").click()
+        wait.until(lambda d: d.execute_script(width, image) == 20)
+
+    @check
     def a_resource_link_in_a_result_opens_in_the_resources_panel():
         """server-everything's resource links: Open in Resources shows the Resources panel, which reads the URI"""
         everything_selected()

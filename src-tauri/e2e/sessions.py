@@ -59,6 +59,9 @@ def install(check, driver, wait, shot, h):
         assert f"{fixture} --tools 3" in listed and "sonde" in listed, listed
         banner = past_banner()
         assert "read-only" in banner.text and "--tools 3" in banner.text, banner.text
+        # The past session takes the whole height: the live panels (another session's) are away.
+        assert not driver.find_element(By.CSS_SELECTOR, "section.top").is_displayed()
+        assert not driver.find_elements(By.CSS_SELECTOR, "[role='separator'][aria-orientation='horizontal']")
         h["set_filter"]("method:tools/list")
         rows = "//div[@role='row'][.//span[@class='c-sum' and starts-with(text(), 'tools/list')]]"
         wait.until(lambda d: len(d.find_elements(By.XPATH, rows)) == 2)
@@ -71,6 +74,7 @@ def install(check, driver, wait, shot, h):
         shot("past-session")
         driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[aria-label='Past session']"))
+        assert driver.find_element(By.CSS_SELECTOR, "section.top").is_displayed()
 
 
     @check
@@ -288,13 +292,7 @@ def install(check, driver, wait, shot, h):
     @check
     def the_theme_chosen_in_settings_colours_the_window_and_is_kept():
         """File → Settings: Light makes the window light (its page and the settings file), System follows the desktop, Dark again"""
-        def choose(label):
-            h["press_on_window"]("ctrl+comma")
-            settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
-            radio = wait.until(lambda d: settings.find_element(By.XPATH, f".//label[starts-with(., '{label}')]/input"))
-            radio.click()
-            settings.find_element(By.XPATH, ".//button[text()='Save']").click()
-            wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+        choose = h["choose_theme"]
 
         def background():
             return driver.execute_script("return getComputedStyle(document.documentElement).backgroundColor")

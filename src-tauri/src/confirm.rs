@@ -31,18 +31,19 @@ pub async fn launch(state: &AppState, saved: &SavedServer) -> Result<(), ErrorDt
 /// Before `servers` are imported: shows every entry's launch as [`launch`] does and asks once;
 /// approves them all on Import (the person has seen them), and is `cancelled` otherwise.
 pub async fn import(state: &AppState, servers: &[SavedServer]) -> Result<(), ErrorDto> {
+    // One or two lines an entry (loaders always in full), so a dozen entries fit a screen.
     let entries: Vec<String> = servers
         .iter()
         .map(|s| match (state.launches.review(s), &s.url) {
-            (Some(review), _) => format!("\"{}\"\n{}", s.name, review.text()),
+            (Some(review), _) => review.brief(),
             (None, url) => {
-                format!("\"{}\"\nURL: {} (runs nothing here)", s.name, url.as_deref().unwrap_or(""))
+                format!("\"{}\": {} (a URL: runs nothing here)", s.name, url.as_deref().unwrap_or(""))
             }
         })
         .collect();
     let message = format!(
         "Each server below runs with your rights when it is connected; nothing asks again unless it changes.\n\n{}",
-        entries.join("\n\n")
+        entries.join("\n")
     );
     let title = match servers.len() {
         1 => "Import 1 server?".to_owned(),

@@ -1,10 +1,10 @@
 //! The Settings dialog's commands: the sessions budget as the settings file holds it, the
 //! numbers it comes to, what pruning removed; pinning a session so it is never pruned; and the
-//! window's theme, given to the window's native side as well.
+//! window's theme, given to the window's native side as well; and the window's layout.
 
 use serde::Serialize;
 use sonde_core::log::{list_sessions, pin_session, Budget};
-use sonde_core::saved::settings::{free_space, SessionsSettings, SettingsError, Theme};
+use sonde_core::saved::settings::{free_space, Layout, SessionsSettings, SettingsError, Theme};
 use sonde_core::SessionInfo;
 use tauri::{Manager, Runtime, State};
 
@@ -108,4 +108,19 @@ pub fn apply_theme<R: Runtime>(window: &tauri::WebviewWindow<R>, theme: Theme) {
     if let Err(e) = window.set_theme(native) {
         tracing::warn!("the window's theme could not be set: {e}");
     }
+}
+
+/// The window's layout as the person left it (each value left out takes the window's default).
+#[tauri::command]
+#[specta::specta]
+pub fn layout_get(state: State<'_, AppState>) -> Result<Layout> {
+    Ok(state.settings.load()?.layout)
+}
+
+/// Changes the window's layout: each value given is saved, the others are kept. Returns the
+/// whole layout as saved (a split out of bounds brought within them).
+#[tauri::command]
+#[specta::specta]
+pub fn layout_set(state: State<'_, AppState>, layout: Layout) -> Result<Layout> {
+    Ok(state.settings.set_layout(layout)?.layout)
 }

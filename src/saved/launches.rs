@@ -144,6 +144,31 @@ impl LaunchReview {
     }
 }
 
+impl LaunchReview {
+    /// The review in a line or two, for a list of several (an import's confirmation, which must
+    /// fit a screen with a dozen entries): `"name": command`, then what departs from the
+    /// defaults (a working directory, environment keys, the whole environment) on one line, and
+    /// every loader variable with its value on a line of its own, never left out.
+    pub fn brief(&self) -> String {
+        let mut out = vec![format!("\"{}\": {}", self.name, self.command)];
+        let mut facts = Vec::new();
+        if let Some(cwd) = &self.cwd {
+            facts.push(format!("in {cwd}"));
+        }
+        if !self.env_keys.is_empty() {
+            facts.push(format!("sets {} (values not shown)", self.env_keys.join(", ")));
+        }
+        if self.inherit_env {
+            facts.push("inherits Sonde's whole environment".to_owned());
+        }
+        if !facts.is_empty() {
+            out.push(format!("    {}", facts.join("; ")));
+        }
+        out.extend(self.loaders.iter().map(|(k, v)| format!("    loader: {k}={v}")));
+        out.join("\n")
+    }
+}
+
 /// What differs between two launches, in words.
 fn changes(before: &Launch, now: &Launch) -> Vec<String> {
     let mut out = Vec::new();
@@ -245,6 +270,10 @@ mod tests {
             text.contains("Command: node weather.js") && text.contains("NODE_OPTIONS=--require /tmp/x.js")
         );
         assert!(!text.contains("sk-secret-value"), "values other than loaders' are not shown: {text}");
+        assert_eq!(
+            review.brief(),
+            "\"Weather\": node weather.js\n    sets API_KEY, NODE_OPTIONS (values not shown)\n    loader: NODE_OPTIONS=--require /tmp/x.js"
+        );
 
         launches.approve(&s).unwrap();
         assert_eq!(launches.review(&s), None);

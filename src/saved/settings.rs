@@ -3,7 +3,8 @@
 //!
 //! Owns: the file (written whole, keys this version does not know kept as they were, so an
 //! older Sonde never drops what a newer one wrote), the sessions budget with its defaults,
-//! turning the budget into numbers for a sessions folder, and the window's theme.
+//! turning the budget into numbers for a sessions folder, the window's theme and its layout (where
+//! the person left its splitter and panels).
 //! Refuses: pruning (`log::budget` does, given a [`Budget`]) and presenting the settings.
 
 use std::io;
@@ -43,6 +44,31 @@ pub enum Theme {
     Light,
 }
 
+/// Where the window's panes are, as the person left them; a value left out takes its default.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Layout {
+    /// The share of the main area's height the server's panels take, above the log (kept between
+    /// [`Layout::SPLIT_MIN`] and [`Layout::SPLIT_MAX`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<f64>,
+    /// Whether the server-question panel is folded to its one-line header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_folded: Option<bool>,
+    /// Keys this version does not know, kept.
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+impl Layout {
+    /// The smallest and largest share of the height the panels may take: either pane keeps room
+    /// for a few rows.
+    pub const SPLIT_MIN: f64 = 0.15;
+    pub const SPLIT_MAX: f64 = 0.85;
+}
+
 /// The whole settings file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
@@ -51,6 +77,8 @@ pub struct Settings {
     /// The window's theme; dark when the file does not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<Theme>,
+    #[serde(default)]
+    pub layout: Layout,
     /// Keys this version does not know (or that another part of Sonde owns), kept.
     #[serde(flatten)]
     pub other: Map<String, Value>,
@@ -144,6 +172,28 @@ impl SettingsFile {
     }
 }
 
+impl SettingsFile {
+    /// Changes the window's layout: each value given replaces the saved one, a value left out
+    /// keeps it (the window saves the splitter and the question panel apart), and every other key
+    /// of the file is kept. A split out of bounds is brought within them.
+    pub fn set_layout(&self, change: Layout) -> Result<Settings, SettingsError> {
+        if change.split.is_some_and(|s| !s.is_finite()) {
+            return Err(SettingsError::Value("the split is a share of the height, between 0 and 1".into()));
+        }
+        let mut settings = self.load()?;
+        let layout = &mut settings.layout;
+        if let Some(split) = change.split {
+            layout.split = Some(split.clamp(Layout::SPLIT_MIN, Layout::SPLIT_MAX));
+        }
+        if let Some(folded) = change.question_folded {
+            layout.question_folded = Some(folded);
+        }
+        layout.other.extend(change.other);
+        self.save(&settings)?;
+        Ok(settings)
+    }
+}
+
 impl SessionsSettings {
     /// The budget for a sessions folder on a disk with `free` bytes free now.
     pub fn budget(&self, free: u64) -> Budget {
@@ -224,6 +274,23 @@ mod tests {
         assert_eq!(back["theme"], "light");
         assert_eq!(back["sessions"]["keep"], 7);
         assert_eq!(settings.load().unwrap().theme, Some(Theme::Light));
+    }
+
+    #[test]
+    fn the_layout_is_kept_within_bounds_beside_the_rest() {
+        let settings = file("layout");
+        settings.set_theme(Theme::Light).unwrap();
+        let dragged = Layout { split: Some(0.99), question_folded: Some(true), ..Default::default() };
+        let saved = settings.set_layout(dragged).unwrap();
+        assert_eq!(saved.layout.split, Some(Layout::SPLIT_MAX));
+        assert_eq!(settings.load().unwrap().layout.question_folded, Some(true));
+        assert_eq!(settings.load().unwrap().theme, Some(Theme::Light));
+        let back: Value = serde_json::from_slice(&std::fs::read(settings.path()).unwrap()).unwrap();
+        assert_eq!(back["layout"], serde_json::json!({"split": 0.85, "questionFolded": true}));
+        assert!(settings.set_layout(Layout { split: Some(f64::NAN), ..Default::default() }).is_err());
+        // A change names what changed; the rest is kept.
+        let dragged = settings.set_layout(Layout { split: Some(0.0), ..Default::default() }).unwrap();
+        assert_eq!((dragged.layout.split, dragged.layout.question_folded), (Some(0.15), Some(true)));
     }
 
     #[test]

@@ -25,6 +25,8 @@ import { SettingsDialog } from "./components/SettingsDialog";
 import { usePastSession } from "./log/past";
 import { useAuthFlows } from "./auth/flows";
 import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
+import { useLayout } from "./layout/layout";
+import { Splitter } from "./layout/Splitter";
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
@@ -79,6 +81,10 @@ export function App() {
     setFilter(next.length ? `${rest} hide:${next.join(",")}`.trim() : rest);
   };
   const filterBox = useRef<HTMLInputElement>(null);
+  // The splitter's place and the question panel's fold, as the person left them (Settings file).
+  const layout = useLayout();
+  const topPane = useRef<HTMLElement>(null);
+  const bottomPane = useRef<HTMLElement>(null);
   const [importing, setImporting] = useState(false);
   // File → Open Session, and the past session the log view shows instead of the live one.
   const [choosingSession, setChoosingSession] = useState(false);
@@ -275,6 +281,11 @@ export function App() {
               Authorizations cannot be followed: {flowsError}
             </div>
           )}
+          {layout.error && (
+            <div className="notice warn" role="status">
+              {layout.error}
+            </div>
+          )}
           {notice && (
             <div className="notice" role="status">
               {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
@@ -289,6 +300,8 @@ export function App() {
                 }
                 waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
                 others={questions.filter((q) => Number(q.conn) !== askingConn).length}
+                folded={layout.questionFolded}
+                onFold={layout.setQuestionFolded}
                 declined={declined.get(askingConn)}
                 onDeclineAll={async () => void (await backend.serverRequestsDeclineAll(askingConn))}
                 onAnswer={async ({ result, refusal }) => {
@@ -326,7 +339,11 @@ export function App() {
               onDismiss={dismissLink}
             />
           </ErrorBoundary>
-          <section className="top">
+          {/* The panels and the log share what the banners and a question leave, in the
+            proportion the splitter sets. */}
+          {/* A past session opened read-only takes the whole height: the live panels above it
+            would belong to another session. They stay mounted (hidden), as typed. */}
+          <section className="top" ref={topPane} style={{ flexGrow: layout.split }} hidden={past !== null}>
             {current ? (
               <>
                 <div className="tabs" role="tablist" aria-label="Server panels">
@@ -365,7 +382,10 @@ export function App() {
               </div>
             )}
           </section>
-          <section className="bottom">
+          {past === null && (
+            <Splitter split={layout.split} onSplit={layout.setSplit} above={topPane} below={bottomPane} />
+          )}
+          <section className="bottom" ref={bottomPane} style={{ flexGrow: 1 - layout.split }}>
             <div className="tabs" role="tablist">
               <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
                 Wire log

@@ -137,3 +137,50 @@ describe("a link whose completion is awaited", () => {
     expect(host.querySelector("[role='status']")!.textContent).toBe("The server says this is done");
   });
 });
+
+describe("folding the question panel", () => {
+  it("folds to its header with the question's first line, and unfolds with what was typed kept", async () => {
+    const folds: boolean[] = [];
+    const host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+    const q = question(null, {
+      message: "Your name?\nWe use it to greet you.",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    });
+    const render = (folded: boolean) =>
+      act(() =>
+        root!.render(
+          <QuestionDialog
+            question={q}
+            serverName="Everything"
+            waiting={1}
+            others={0}
+            folded={folded}
+            onFold={(f) => folds.push(f)}
+            onAnswer={async () => {}}
+            onDeclineAll={async () => {}}
+          />,
+        ),
+      );
+    render(false);
+    const input = host.querySelector<HTMLInputElement>("form input")!;
+    act(() => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(input, "Ann");
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    const fold = host.querySelector<HTMLButtonElement>("button.fold")!;
+    expect(fold.getAttribute("aria-expanded")).toBe("true");
+    await act(async () => fold.click());
+    expect(folds).toEqual([true]);
+
+    render(true);
+    expect(host.querySelector<HTMLElement>(".question-body")!.hidden).toBe(true);
+    expect(host.querySelector(".gist")!.textContent).toBe("Your name?");
+    expect(host.querySelector("button.fold")!.getAttribute("aria-expanded")).toBe("false");
+    // Still there, as typed, for when it unfolds.
+    render(false);
+    expect(host.querySelector<HTMLElement>(".question-body")!.hidden).toBe(false);
+    expect(host.querySelector<HTMLInputElement>("form input")!.value).toBe("Ann");
+  });
+});

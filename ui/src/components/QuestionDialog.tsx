@@ -4,7 +4,9 @@
 // shown; Enter submits, Escape cancels.
 // It is a panel docked in the main area, not a modal over the window: a server that asks and
 // asks must never cover the sidebar's Stop. It says how many more wait, how many the backend
-// declined at once for its limit, and offers "Decline all from this server".
+// declined at once for its limit, and offers "Decline all from this server". It folds to its
+// header (the question's first line and how many wait) to give the log its room; the form stays
+// as typed while folded, and the fold is kept in the settings for the next question.
 import { useState } from "react";
 import { errorText, type JsonValue, type ServerQuestion } from "../ipc";
 import { initialValue, problemsOf, toJson, type Draft, type Problem } from "../forms/schema";
@@ -27,6 +29,8 @@ export function QuestionDialog({
   declined,
   onAnswer,
   onDeclineAll,
+  folded = false,
+  onFold,
 }: {
   question: ServerQuestion;
   serverName: string;
@@ -37,6 +41,9 @@ export function QuestionDialog({
   declined?: Declined;
   onAnswer(a: ServerAnswer): Promise<void>;
   onDeclineAll(): Promise<void>;
+  /** Shown as its header only. */
+  folded?: boolean;
+  onFold?(folded: boolean): void;
 }) {
   const [error, setError] = useState<string | null>(null);
   const answer = async (a: ServerAnswer) => {
@@ -47,9 +54,16 @@ export function QuestionDialog({
     }
   };
   const params = (question.params ?? {}) as Record<string, JsonValue>;
+  const gist =
+    question.method === "elicitation/create"
+      ? String(params.message ?? "").split("\n")[0]
+      : question.method === "sampling/createMessage"
+        ? "a model reply"
+        : question.method;
+  const body = `question-${String(question.qid)}`;
   return (
     <section
-      className="question-panel"
+      className={folded ? "question-panel folded" : "question-panel"}
       role="dialog"
       aria-label="Server request"
       onKeyDown={(e) =>
@@ -59,7 +73,25 @@ export function QuestionDialog({
       }
     >
       <header>
+        {onFold && (
+          <button
+            type="button"
+            className="fold"
+            aria-expanded={!folded}
+            aria-controls={body}
+            aria-label={folded ? "Show the question" : "Fold the question"}
+            title={folded ? "Show the question" : "Fold the question to this line; the log gets its room"}
+            onClick={() => onFold(!folded)}
+          >
+            {folded ? "▸" : "▾"}
+          </button>
+        )}
         <h2>{serverName} asks</h2>
+        {folded && (
+          <span className="gist" title={gist}>
+            {gist}
+          </span>
+        )}
         <span className="muted" aria-label="Questions waiting">
           {waiting > 1 ? `1 of ${waiting} waiting from this server` : "the only question from this server"}
           {others > 0 && `; ${others} from other servers after it`}
@@ -72,22 +104,24 @@ export function QuestionDialog({
           Decline all from this server
         </button>
       </header>
-      {declined && declined.declined > 0 && (
-        <p className="warn" role="status" aria-label="Questions declined at once">
-          {declined.declined} question{declined.declined > 1 ? "s" : ""} from this server declined at once: Sonde keeps
-          at most {declined.limit} from one server waiting (each is noted in the wire log).
-        </p>
-      )}
-      <Problems problems={question.problems} what={params.mode === "url" ? "the link" : "the requested form"} />
-      {question.method === "elicitation/create" && params.mode === "url" ? (
-        <LinkElicitation question={question} params={params} onAnswer={answer} />
-      ) : question.method === "elicitation/create" ? (
-        <Elicitation params={params} onAnswer={answer} />
-      ) : question.method === "sampling/createMessage" ? (
-        <Sampling params={params} onAnswer={answer} />
-      ) : (
-        <p>Sonde cannot answer {question.method}.</p>
-      )}
+      <div id={body} className="question-body" hidden={folded}>
+        {declined && declined.declined > 0 && (
+          <p className="warn" role="status" aria-label="Questions declined at once">
+            {declined.declined} question{declined.declined > 1 ? "s" : ""} from this server declined at once: Sonde
+            keeps at most {declined.limit} from one server waiting (each is noted in the wire log).
+          </p>
+        )}
+        <Problems problems={question.problems} what={params.mode === "url" ? "the link" : "the requested form"} />
+        {question.method === "elicitation/create" && params.mode === "url" ? (
+          <LinkElicitation question={question} params={params} onAnswer={answer} />
+        ) : question.method === "elicitation/create" ? (
+          <Elicitation params={params} onAnswer={answer} />
+        ) : question.method === "sampling/createMessage" ? (
+          <Sampling params={params} onAnswer={answer} />
+        ) : (
+          <p>Sonde cannot answer {question.method}.</p>
+        )}
+      </div>
       {error && (
         <p className="error" role="alert">
           {error}

@@ -201,7 +201,7 @@ export function ServerDialog({
           Restart when it exits (waits 1 s, 2 s, 4 s … up to 60 s; stops after 5 exits within 2 minutes)
         </label>
         <div className="grid">
-          <label>
+          <label className="wide">
             Protocol era
             <select value={draft.era} onChange={(e) => set({ era: e.target.value as SavedServer["era"] })}>
               <option value="auto">auto (probe, then fall back)</option>

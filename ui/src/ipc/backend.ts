@@ -53,6 +53,7 @@ export type QuestionEvent = B.QuestionEvent_Serialize;
 export type Recording = B.Recording_Serialize;
 export type SessionsBudget = B.SessionsBudget_Serialize;
 export type Theme = B.Theme;
+export type Layout = B.Layout_Serialize;
 export type ServerDescription = B.ServerDescription_Serialize;
 export type ServerQuestion = B.ServerQuestion_Serialize;
 export type SessionInfo = B.SessionInfo_Serialize;

@@ -187,6 +187,13 @@ export const commands = {
 	 *  dropdown popups, dialogs) match the page and the page's "system" follows GTK's preference.
 	 */
 	themeSet: (theme: Theme) => __TAURI_INVOKE<Theme>("theme_set", { theme }),
+	/**  The window's layout as the person left it (each value left out takes the window's default). */
+	layoutGet: () => __TAURI_INVOKE<Layout_Serialize>("layout_get"),
+	/**
+	 *  Changes the window's layout: each value given is saved, the others are kept. Returns the
+	 *  whole layout as saved (a split out of bounds brought within them).
+	 */
+	layoutSet: (layout: Layout_Deserialize) => __TAURI_INVOKE<Layout_Serialize>("layout_set", { layout }),
 	/**  One page of a list, from `cursor` (`null`: the first page). */
 	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
 	/**  Every item of a list, all pages followed. */
@@ -933,6 +940,31 @@ export type LastWords = {
 	 *  passed to it. Names only, never values.
 	 */
 	withheld: string[],
+};
+
+/**  Where the window's panes are, as the person left them; a value left out takes its default. */
+export type Layout = Layout_Serialize | Layout_Deserialize;
+
+/**  Where the window's panes are, as the person left them; a value left out takes its default. */
+export type Layout_Deserialize = {
+	/**
+	 *  The share of the main area's height the server's panels take, above the log (kept between
+	 *  [`Layout::SPLIT_MIN`] and [`Layout::SPLIT_MAX`]).
+	 */
+	split?: number | null,
+	/**  Whether the server-question panel is folded to its one-line header. */
+	questionFolded?: boolean | null,
+};
+
+/**  Where the window's panes are, as the person left them; a value left out takes its default. */
+export type Layout_Serialize = {
+	/**
+	 *  The share of the main area's height the server's panels take, above the log (kept between
+	 *  [`Layout::SPLIT_MIN`] and [`Layout::SPLIT_MAX`]).
+	 */
+	split?: number | null,
+	/**  Whether the server-question panel is folded to its one-line header. */
+	questionFolded?: boolean,
 };
 
 /**  One step in a server process's life. */

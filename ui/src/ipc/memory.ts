@@ -16,6 +16,7 @@ import type {
   SessionsBudget,
   TaskView,
   Theme,
+  Layout,
   UrlElicitation,
 } from "./backend";
 import { backendError, blankServer, MAX_OPEN } from "./backend";
@@ -495,6 +496,7 @@ export function memoryBackend(
     ...recorded.map(infoOf),
   ];
   let budgetSettings: SessionsBudget["settings"] = {};
+  let layout: Layout = {};
   let theme: Theme = (new URLSearchParams(globalThis.location?.search ?? "").get("theme") as Theme | null) ?? "dark";
   const budgetView = (): SessionsBudget => {
     const all = listSessions();
@@ -794,6 +796,13 @@ export function memoryBackend(
     // The theme as a settings file would keep it; `?theme=light` in the preview's URL starts with one.
     themeGet: async () => theme,
     themeSet: async (chosen) => (theme = chosen),
+    // The layout as a settings file would keep it: each value given replaces the saved one.
+    layoutGet: async () => ({ ...layout }),
+    layoutSet: async (change) => {
+      const split = change.split == null ? layout.split : Math.min(0.85, Math.max(0.15, change.split));
+      layout = { split, questionFolded: change.questionFolded ?? layout.questionFolded };
+      return { ...layout };
+    },
     sessionsBudgetSet: async (settings) => {
       if (settings.keep === 0)
         throw backendError({ code: "bad_input", message: "the sessions folder keeps at least one session" });

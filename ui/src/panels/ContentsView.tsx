@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { backend, errorText, type ContentView, type ReadView } from "../ipc";
 import { Problems } from "../components/Problems";
+import { bytes, ImageView } from "./ImageView";
 
 export function ContentsView({ read }: { read: ReadView }) {
   return (
@@ -41,9 +42,6 @@ export function ContentBlock({ item }: { item: ContentView }) {
   );
 }
 
-export const bytes = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1048576).toFixed(1)} MiB`;
-
 function Content({ item }: { item: ContentView }) {
   const save = item.blob != null && <SaveBlob item={item} />;
   if (item.kind === "text" || item.kind === "json")
@@ -56,7 +54,7 @@ function Content({ item }: { item: ContentView }) {
   if (item.kind === "image")
     return (
       <>
-        <img alt={item.uri ?? "resource image"} src={`data:${item.mimeType};base64,${item.blob}`} />
+        <ImageView alt={item.uri ?? "resource image"} mimeType={item.mimeType ?? "image"} data={item.blob ?? ""} />
         {save}
       </>
     );

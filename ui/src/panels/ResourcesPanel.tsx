@@ -8,7 +8,8 @@ import { backend, errorText, type ConnectionState, type JsonValue, type Notice, 
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Annotations } from "./Annotations";
 import { CompletingInput } from "./CompletingInput";
-import { ContentsView, bytes } from "./ContentsView";
+import { ContentsView } from "./ContentsView";
+import { bytes } from "./ImageView";
 import { declares, NotReady, Stopped, str, useLine, type LineView } from "./line";
 import { useResourceRequest } from "./navigate";
 import { useListChanges } from "./useListChanges";

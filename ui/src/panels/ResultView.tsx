@@ -7,6 +7,7 @@ import type { CallOutcome, EmbeddedView, JsonValue } from "../ipc";
 import { Problems } from "../components/Problems";
 import { Annotations, annotationWords } from "./Annotations";
 import { ContentBlock } from "./ContentsView";
+import { ImageView } from "./ImageView";
 import { useOpenResource } from "./navigate";
 
 type Block = {
@@ -111,7 +112,7 @@ function BlockBody({ b, raw, line, embedded }: { b: Block; raw: unknown; line?: 
   const open = useOpenResource();
   const word = (v: unknown) => (typeof v === "string" ? v : "");
   if (b.type === "text") return <pre className="mono">{b.text}</pre>;
-  if (b.type === "image") return <img alt="tool image" src={`data:${b.mimeType};base64,${b.data}`} />;
+  if (b.type === "image") return <ImageView alt="tool image" mimeType={b.mimeType ?? "image"} data={b.data ?? ""} />;
   if (b.type === "audio") return <audio controls src={`data:${b.mimeType};base64,${b.data}`} />;
   if (b.type === "resource_link")
     return (
