@@ -60,6 +60,23 @@ async fn server_everything_passes_over_stdio_and_http() {
     check_up("doctor-everything-http", &http.config()).await;
 }
 
+/// The window's hub offers roots (the roots editor's, none yet) and takes server questions to a
+/// person: server-everything then asks for the roots 350 ms after `initialized`, and a check-up
+/// that closed stdin before that question left it waiting for an answer that could not come
+/// (SIGTERM, blamed on the server). The check-up lets the server settle first.
+#[tokio::test]
+async fn server_everything_checked_up_from_a_windows_hub_exits_when_stdin_closes() {
+    let bin = peer_bin("npm/node_modules/.bin/mcp-server-everything");
+    let config = ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["stdio"]));
+    let hub = Hub::new(new_log("doctor-everything-window")).with_questions();
+    let report = doctor::run(&hub, &config, &Plan::default(), &|_| {}).await;
+    let shutdown = report.checks.iter().find(|c| c.id == "shutdown").expect("checked");
+    assert_eq!(shutdown.status, CheckStatus::Pass, "{shutdown:?}");
+    let asked =
+        hub.log().entries(&sonde_core::Filter { method: Some("roots/list".into()), ..Default::default() });
+    assert!(!asked.unwrap().is_empty(), "server-everything asked for the roots: the case this test is for");
+}
+
 #[tokio::test]
 async fn the_python_server_passes_in_each_era() {
     let python = peer_bin("py/bin/python");

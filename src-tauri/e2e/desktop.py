@@ -716,7 +716,7 @@ hardening.install(check, driver, wait, shot, {
 # Protocol findings on a broken server's frames (issue 14).
 diagnostics.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "connect": connect, "call_tool": call_tool, "set_filter": set_filter,
-    "ensure_connected": ensure_connected,
+    "ensure_connected": ensure_connected, "everything": everything,
 })
 
 # The server panels beyond tools, before Quit (which ends the run).

@@ -95,3 +95,20 @@ def install(check, driver, wait, shot, h):
         shot("check-up")
         row("stdout").find_element(By.CSS_SELECTOR, "button.link").click()
         wait.until(lambda d: "listening" in d.find_element(By.CSS_SELECTOR, ".detail").text)
+
+    @check
+    def a_check_up_of_server_everything_sees_it_exit_when_stdin_closes():
+        """server-everything checked up from the window (with the window's roots, elicitation and sampling): it exits within the stdin grace, and the check-up says so"""
+        name = "Everything"
+        if not h["saved"](name):
+            h["add_server"](name, command=f"{h['everything']()} stdio")
+        h["ensure_connected"](name)
+        driver.find_element(By.XPATH, "//div[@role='tablist']/button[text()='Diagnostics']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, f"//button[text()='Check up {name}']")).click()
+        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Check-up result']"))
+        row = lambda check: driver.find_element(
+            By.XPATH, f"//table[contains(@class,'checks')]//tr[.//*[contains(@class,'id')][text()='{check}']]")
+        shutdown = row("shutdown").get_attribute("textContent")
+        print("     shutdown:", shutdown)
+        assert row("shutdown").find_element(By.CSS_SELECTOR, ".status").text == "pass", shutdown
+        assert "within the grace" in shutdown, shutdown

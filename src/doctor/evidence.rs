@@ -151,16 +151,35 @@ fn shutdown(entries: &[Entry], conn: u64, exit: Option<&ExitInfo>) -> Check {
         })
         .collect();
     let seq = exited.map(|e| e.seq);
+    // What the server asked once stdin was closed: a question that cannot be answered, which a
+    // server may wait on (a request timer keeps a Node process alive) instead of ending.
+    let unanswerable: Vec<&str> = entries
+        .iter()
+        .skip(asked.unwrap_or(entries.len()))
+        .take_while(|e| !matches!(e.lifecycle, Some(Lifecycle::Exited(_))))
+        .filter(|e| e.dir == Direction::In)
+        .filter_map(|e| e.summary.as_ref().filter(|s| s.kind == "request")?.method.as_deref())
+        .collect();
+    let waited = match unanswerable.as_slice() {
+        [] => String::new(),
+        methods => format!(
+            " (it asked {} after stdin was closed, which could not be answered: a question of its own must not keep it running)",
+            methods.join(", ")
+        ),
+    };
     let how = exit.map_or("its end is unknown".to_owned(), ExitInfo::describe);
     let (status, detail) = if asked.is_none() {
         (CheckStatus::Fail, format!("the server had ended before it was asked to: {how}"))
     } else if signals.contains(&Signal::Kill) {
         (
             CheckStatus::Fail,
-            format!("{how}: the server ignored stdin closing and SIGTERM; exit when stdin closes"),
+            format!("{how}: the server ignored stdin closing and SIGTERM; exit when stdin closes{waited}"),
         )
     } else if signals.contains(&Signal::Term) {
-        (CheckStatus::Warn, format!("{how}: clients close stdin, wait, then signal; exit when stdin closes"))
+        (
+            CheckStatus::Warn,
+            format!("{how}: clients close stdin, wait, then signal; exit when stdin closes{waited}"),
+        )
     } else {
         (CheckStatus::Pass, format!("{how}, within the grace"))
     };

@@ -156,6 +156,7 @@ pub async fn run(
     if let (Target::Http(target), Era::Modern) = (&config.target, session.era()) {
         checks.push(http_rules::header_mismatch(&session, target, hub.log()).await);
     }
+    settle(hub, conn).await;
     let exit = hub.disconnect(conn).await.ok().flatten();
     let entries = evidence::entries(hub.log(), conn);
     for check in evidence::read(&entries, conn, exit.as_ref(), &config) {
@@ -171,6 +172,35 @@ pub async fn run(
         }
     }
     checks.report.finished()
+}
+
+/// How long the server must have said nothing before it is asked to end, and the longest the
+/// check-up waits for that.
+const QUIET: Duration = Duration::from_millis(500);
+const SETTLE: Duration = Duration::from_secs(3);
+
+/// Before the server is asked to end: waits until it has said nothing on `conn` for [`QUIET`]
+/// (at most [`SETTLE`]), its requests answered meanwhile, as a client in use would. A server may
+/// ask something of its own a moment after the opening (server-everything asks for the roots
+/// 350 ms after `initialized`); stdin closed under that question leaves the server waiting for an
+/// answer that cannot come, and the shutdown check would blame it for the check-up's haste.
+async fn settle(hub: &Hub, conn: u64) {
+    use crate::log::{Direction, Followed};
+    use tokio::time::{timeout_at, Instant};
+    let mut follow = hub.log().follow();
+    let deadline = Instant::now() + SETTLE;
+    let mut quiet_until = (Instant::now() + QUIET).min(deadline);
+    loop {
+        match timeout_at(quiet_until, follow.next()).await {
+            // Quiet for long enough, or waited long enough; or the log is gone.
+            Err(_) | Ok(None) => return,
+            Ok(Some(Followed::Entry(entry, _))) if entry.conn == conn && entry.dir == Direction::In => {
+                quiet_until = (Instant::now() + QUIET).min(deadline);
+            }
+            // Another connection's entry, or entries skipped: the quiet is still measured.
+            Ok(Some(_)) => {}
+        }
+    }
 }
 
 /// Opens a connection for the check `id`: its verdict, and the connection when it opened (the
