@@ -696,7 +696,7 @@ sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window,
 # (issue 31).
 layout.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "xpath_text": xpath_text,
-    "choose_theme": choose_theme,
+    "choose_theme": choose_theme, "subprocess": subprocess,
 })
 
 # The window with two servers at once (issue 21).

@@ -6,6 +6,7 @@ not clipped; and every panel in both themes, saved as screenshots.
 """
 import json
 import os
+import re
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -123,5 +124,40 @@ def install(check, driver, wait, shot, h):
                     wait.until(lambda d: not d.find_elements(
                         By.XPATH, f"{shown}//p[contains(., 'Listing ') or normalize-space(.)='Reading…']"))
                     shot(f"panel-{panel}-{theme}")
+        finally:
+            h["choose_theme"]("Dark")
+
+    def screen_pixel(x, y):
+        """The colour of the X screen at (x, y), native popups included, as (r, g, b)."""
+        out = h["subprocess"].run(["import", "-window", "root", "-crop", f"1x1+{x}+{y}", "-depth", "8", "txt:-"],
+                                  capture_output=True, text=True, timeout=20).stdout
+        return tuple(int(v) for v in re.search(r"\((\d+),(\d+),(\d+)", out.splitlines()[-1]).groups())
+
+    @check
+    def a_dropdowns_popup_follows_the_theme():
+        """the era select's native popup, opened by a real click: dark in the dark theme, light in the light"""
+        try:
+            for theme, dark in (("Dark", True), ("Light", False)):
+                h["choose_theme"](theme)
+                driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
+                dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
+                select = dialog.find_element(By.XPATH, ".//label[starts-with(normalize-space(.), 'Protocol era')]/select")
+                # Where the select is on the X screen: the page starts below the window's menu bar.
+                x, width, bottom, left, top = driver.execute_script("""const r = arguments[0].getBoundingClientRect();
+                    return [r.x, r.width, r.bottom, window.screenX,
+                            window.screenY + window.outerHeight - window.innerHeight];""", select)
+                h["subprocess"].run(["xdotool", "mousemove", str(int(left + x + 40)), str(int(top + bottom - 8)),
+                                     "click", "1"], check=True, timeout=10)
+                # The popup lists the three eras below the select, the chosen one highlighted;
+                # the right end of the third row, past its words, is the popup's own background.
+                row = (int(left + x + 6), int(top + bottom + 12))
+                wait.until(lambda d: (lambda p: p[2] > p[0] + 60)(screen_pixel(*row)))
+                r, g, b = screen_pixel(int(left + x + width - 12), row[1] + 46)
+                h["subprocess"].run(["import", "-window", "root", os.path.join(os.environ["SONDE_SHOTS"],
+                                                                                f"dropdown-{theme.lower()}.png")], timeout=20)
+                h["subprocess"].run(["xdotool", "key", "Escape"], check=True, timeout=10)
+                assert (r + g + b < 240) if dark else (r + g + b > 600), f"{theme}: the popup is rgb({r}, {g}, {b})"
+                dialog.find_element(By.XPATH, ".//label[contains(., 'Name')]/input").send_keys(Keys.ESCAPE)
+                wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "form.dialog"))
         finally:
             h["choose_theme"]("Dark")
