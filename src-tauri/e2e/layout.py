@@ -161,3 +161,4 @@ def install(check, driver, wait, shot, h):
                 wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "form.dialog"))
         finally:
             h["choose_theme"]("Dark")
+

@@ -19,7 +19,8 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
   const [sessions, setSessions] = useState<SessionInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [at, setAt] = useState(0);
-  const [opening, setOpening] = useState(false);
+  // The session being opened: a large one takes a moment to index, and the dialog says so.
+  const [opening, setOpening] = useState<SessionInfo | null>(null);
   const list = useRef<HTMLUListElement>(null);
 
   useEffect(() => {
@@ -33,12 +34,12 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
   const open = async (s: SessionInfo | undefined) => {
     if (!s || opening) return;
     if (s.current) return onLive();
-    setOpening(true);
+    setOpening(s);
     try {
       onOpen(await backend.sessionOpen(s.name));
     } catch (e) {
       setError(errorText(e));
-      setOpening(false);
+      setOpening(null);
     }
   };
   const pin = async (s: SessionInfo | undefined) => {
@@ -146,7 +147,12 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
             ))}
           </ul>
         )}
-        <FormFooter error={error} onCancel={onCancel} submit="Open" disabled={!sessions?.length || opening} />
+        {opening && (
+          <p className="muted" role="status" aria-label="Opening">
+            Opening {formatStarted(opening.started)} ({formatSize(Number(opening.size))}): reading its entries…
+          </p>
+        )}
+        <FormFooter error={error} onCancel={onCancel} submit="Open" disabled={!sessions?.length || opening !== null} />
       </form>
     </div>
   );
