@@ -39,6 +39,7 @@ import forms
 import fulldisk
 import layout
 import panels
+import walk
 import window
 import oauth
 import results
@@ -697,6 +698,12 @@ sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window,
 layout.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "xpath_text": xpath_text,
     "choose_theme": choose_theme, "subprocess": subprocess,
+})
+
+# Servers a new user brings: server-filesystem, mcp-server-time, a slow starter (issue 31's walk).
+walk.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected,
+    "press_on_window": press_on_window, "call_tool": call_tool, "until": until,
 })
 
 # The window with two servers at once (issue 21).
