@@ -117,8 +117,8 @@ def install(check, driver, wait, shot, h):
                 for n, panel in enumerate(["tools", "resources", "prompts", "server", "notifications", "tasks",
                                            "diagnostics"], start=1):
                     h["press_on_window"](f"ctrl+{n}")
-                    tab = wait.until(lambda d: d.find_element(By.XPATH, "//button[@role='tab'][@aria-selected='true']"))
-                    assert tab.text.lower() == panel, (tab.text, panel)
+                    wait.until(lambda d: d.find_element(
+                        By.XPATH, "//div[@aria-label='Server panels']/button[@aria-selected='true']").text.lower() == panel)
                     # Each panel asks the server for its lists when first shown: drawn once they came.
                     shown = "//*[@role='tabpanel'][not(@hidden)]"
                     wait.until(lambda d: not d.find_elements(

@@ -10,11 +10,24 @@ use sonde_core::ServerConfig;
 use sonde_core::SpawnSpec;
 use sonde_core::{Header, HttpTarget, HttpTimeouts};
 
+/// The exit codes of every command (`../shared/contracts.md`), as `sonde --help` and the man
+/// page print them.
+pub const EXIT_CODES: &str = "Exit codes:
+  0    done; nothing wrong found
+  1    the server or the connection failed: could not start, died, timed out, a transport error, or a JSON-RPC error answer
+  2    usage: a bad option, argument, file or filter
+  3    a tool answered with isError: true
+  4    the server broke the protocol in an answer (a result without its required fields, structuredContent against its outputSchema)
+  5    a check found what it looks for (doctor: a fail)
+  130  interrupted (Ctrl-C)
+When two apply, the lowest non-zero code other than 2 wins.";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "sonde",
     version = crate::VERSION,
-    about = "Inspect MCP servers: every byte on the wire, every process owned."
+    about = "Inspect MCP servers: every byte on the wire, every process owned.",
+    after_help = EXIT_CODES
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -162,6 +175,10 @@ pub enum Command {
         /// optional`); a tool that requires a task always runs as one.
         #[arg(long)]
         task: bool,
+        /// Call the tool even when the server does not list it (servers may accept tools they do
+        /// not list); otherwise a name not listed is not called, the closest are named, exit 2.
+        #[arg(long)]
+        unlisted: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -236,8 +253,8 @@ pub enum Command {
     /// in each era it claims, ping, an unknown method (-32601), invalid params (-32602), its
     /// tools' schemas, its listings to the end, stdout, every protocol rule its frames broke,
     /// and whether it exits when stdin closes. Each check says pass, warn or fail, and the seq
-    /// of its evidence in the session log (`sonde log last`). Exit 0 when nothing fails, 1 when
-    /// something does.
+    /// of its evidence in the session log (`sonde log last`). Exit 0 when nothing fails, 5 when
+    /// a check fails, 1 when the server cannot be opened at all.
     Doctor {
         /// Also call TOOL and cancel it once it runs, to check that cancelling is honoured (off
         /// by default: a tool call has effects).
@@ -450,6 +467,9 @@ pub struct LogArgs {
     /// One JSON entry per line on stdout.
     #[arg(long)]
     pub json: bool,
+    /// The session, as `--session` takes it (`sonde log last`).
+    #[arg(value_name = "SESSION", conflicts_with = "session")]
+    pub which: Option<String>,
     /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
     /// be left off), or a path to a session file.
     #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]

@@ -3,8 +3,9 @@
 //!
 //! Owns: reading those into one JSON object. A `key=value` value is JSON when it parses as
 //! JSON (`a=2`, `ok=true`, `tags=["x"]`) and a string otherwise (`city=Paris`); a dotted key
-//! nests (`to.city=Paris`); words override `--args`. Refuses: checking against the schema
-//! (the server does, and says so).
+//! nests (`to.city=Paris`); words override `--args`. Where the tool's `inputSchema` says a
+//! property is a string, its word is the string as typed (`message=123` is `"123"`). Refuses:
+//! checking the arguments against the schema (the server does, and says so).
 
 use std::collections::BTreeMap;
 
@@ -12,10 +13,21 @@ use serde_json::{Map, Value};
 
 /// The arguments object from `--args` (`flag` names it in errors) and the `key=value` words.
 pub fn object(flag: &str, text: Option<String>, pairs: &[String]) -> Result<Option<Value>, String> {
-    let mut object = match text {
-        None => None,
-        Some(text) => Some(parse_object(flag, &read(flag, &text)?)?),
-    };
+    with_words(given(flag, text)?, pairs, None)
+}
+
+/// The object `--args` gives (`flag` names it in errors): the text, a file's, or stdin's.
+pub fn given(flag: &str, text: Option<String>) -> Result<Option<Value>, String> {
+    text.map(|text| parse_object(flag, &read(flag, &text)?)).transpose()
+}
+
+/// `object` with the `key=value` words set on it; a word for a property `schema` (an
+/// `inputSchema`) says is a string stays the text typed.
+pub fn with_words(
+    mut object: Option<Value>,
+    pairs: &[String],
+    schema: Option<&Value>,
+) -> Result<Option<Value>, String> {
     for pair in pairs {
         let (key, value) = pair.split_once('=').ok_or_else(|| {
             format!(
@@ -26,11 +38,32 @@ pub fn object(flag: &str, text: Option<String>, pairs: &[String]) -> Result<Opti
         if key.is_empty() || key.split('.').any(str::is_empty) {
             return Err(format!("{pair:?} has an empty key"));
         }
-        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
+        let value = match schema.and_then(|s| property(s, key)) {
+            Some(property) if wants_string(property) => Value::String(value.to_owned()),
+            _ => serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned())),
+        };
         let root = object.get_or_insert_with(|| Value::Object(Map::new()));
         set(root, key, value).map_err(|at| format!("{pair:?}: {at} is already a value, not an object"))?;
     }
     Ok(object)
+}
+
+/// The schema of the property at the dotted `key` of an object schema.
+fn property<'s>(schema: &'s Value, key: &str) -> Option<&'s Value> {
+    key.split('.').try_fold(schema, |at, part| at.get("properties")?.get(part))
+}
+
+/// Whether a property's schema takes only strings (`"type": "string"`, or a list of types whose
+/// only scalar besides null is string): a word for it is never read as JSON.
+fn wants_string(property: &Value) -> bool {
+    match &property["type"] {
+        Value::String(t) => t == "string",
+        Value::Array(types) => {
+            let named: Vec<&str> = types.iter().filter_map(Value::as_str).filter(|t| *t != "null").collect();
+            named == ["string"]
+        }
+        _ => false,
+    }
 }
 
 /// Prompt arguments are strings in MCP: any other value is sent as its JSON text, and stderr
@@ -117,6 +150,27 @@ mod tests {
         assert!(object("--args", Some("@/nonexistent/args.json".into()), &[])
             .unwrap_err()
             .starts_with("--args @/nonexistent"));
+    }
+
+    #[test]
+    fn a_word_for_a_string_property_is_the_text_typed() {
+        let schema = json!({"properties": {
+            "message": {"type": "string"},
+            "count": {"type": "integer"},
+            "note": {"type": ["string", "null"]},
+            "to": {"properties": {"zip": {"type": "string"}}},
+        }});
+        let got = with_words(
+            None,
+            &words(&["message=123", "count=7", "note=true", "to.zip=75001", "x=1"]),
+            Some(&schema),
+        );
+        assert_eq!(
+            got.unwrap(),
+            Some(json!({"message": "123", "count": 7, "note": "true", "to": {"zip": "75001"}, "x": 1}))
+        );
+        // Without a schema (a tool not listed), words are JSON when they parse.
+        assert_eq!(with_words(None, &words(&["message=123"]), None).unwrap(), Some(json!({"message": 123})));
     }
 
     #[test]

@@ -4,11 +4,11 @@
 //! Owns: the words and the exit code. Refuses: the checks themselves (`sonde_core::doctor`).
 
 use serde_json::json;
-use sonde_core::doctor::{self, Check, Plan};
+use sonde_core::doctor::{self, Check, CheckStatus, Plan};
 use sonde_core::Hub;
 
 use crate::args::{Common, Global};
-use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};
+use crate::exit::{FAILED, FOUND, INTERRUPTED, OK, USAGE};
 use crate::recording;
 
 pub async fn run(global: &Global, call: Option<String>, args: Option<String>, common: &Common) -> i32 {
@@ -62,8 +62,13 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
         outln!("{document}");
     }
     errln!("sonde doctor: {}", report.tally);
-    if report.failed() {
+    // A server that could not be opened failed (1); a check that failed on one that opened is
+    // what doctor looks for (5).
+    let unopened = report.checks.iter().any(|c| c.id == "handshake" && c.status == CheckStatus::Fail);
+    if unopened {
         FAILED
+    } else if report.failed() {
+        FOUND
     } else {
         OK
     }

@@ -19,7 +19,7 @@ pub fn run(args: &LogArgs) -> i32 {
             return USAGE;
         }
     };
-    let path = match find(&args.session) {
+    let path = match find(args.which.as_deref().unwrap_or(&args.session)) {
         Ok(path) => path,
         Err(e) => {
             errln!("sonde: {e}");

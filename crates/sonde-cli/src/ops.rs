@@ -3,13 +3,14 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
+use sonde_core::schema::OutputCheck;
 use sonde_core::CompletionRef;
 use sonde_core::ListKind;
 use sonde_core::RequestError;
 use sonde_core::Session;
 use sonde_core::{ListenEvent, ListenSpec};
 
-use crate::exit::{FAILED, OK, TOOL_ERROR};
+use crate::exit::{FAILED, OK, PROTOCOL, TOOL_ERROR, USAGE};
 use crate::{print, recording};
 
 pub enum Op {
@@ -17,9 +18,14 @@ pub enum Op {
     List(ListKind),
     Call {
         tool: String,
-        arguments: Option<Value>,
+        /// The object `--args` gave, and the `key=value` words to set on it (with the tool's
+        /// schema, once it is listed).
+        given: Option<Value>,
+        pairs: Vec<String>,
         /// Ask for a task where the tool makes one optional.
         task: bool,
+        /// Call it even when the server does not list it.
+        unlisted: bool,
     },
     Tasks(crate::tasks::TaskOp),
     Info,
@@ -62,7 +68,9 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Call { tool, arguments, task } => call(session, &tool, arguments, task, json).await,
+        Op::Call { tool, given, pairs, task, unlisted } => {
+            call(session, &tool, Words { given, pairs }, task, unlisted, json).await
+        }
         Op::Tasks(op) => crate::tasks::run(session, op, json).await,
         Op::Info => {
             if json {
@@ -112,30 +120,54 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
     }
 }
 
+/// A call's arguments as typed, set into one object once the tool's schema is known.
+struct Words {
+    given: Option<Value>,
+    pairs: Vec<String>,
+}
+
+/// Calls `tool`: first looked up in the listing (followed to its end), so a name the server does
+/// not list is not called, whatever the server's SDK would answer (a JSON-RPC error, or an
+/// `isError` result); `unlisted` calls it all the same. Exit 3 for an `isError` result, 4 for a
+/// result that breaks the protocol (malformed, or `structuredContent` against the
+/// `outputSchema`).
 async fn call(
     session: &Session,
     tool: &str,
-    arguments: Option<Value>,
+    words: Words,
     task: bool,
+    unlisted: bool,
     json: bool,
 ) -> Result<i32, RequestError> {
+    // A server that cannot list its tools may still answer a call: it is made unchecked.
+    let listing = session.list_all(ListKind::Tools).await.ok();
+    let definition = listing.as_ref().and_then(|l| l.items.iter().find(|t| t["name"] == tool)).cloned();
+    if let (Some(listing), None, false) = (&listing, &definition, unlisted) {
+        let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
+        errln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
+        errln!("sonde: {tool} was not called (--unlisted calls a tool the server does not list)");
+        if let Some(note) = undeclared(&session.conn.client_capabilities()) {
+            errln!("sonde: {note}");
+        }
+        return Ok(USAGE);
+    }
+    let schema = definition.as_ref().map(|d| &d["inputSchema"]);
+    let arguments = match crate::arguments::with_words(words.given, &words.pairs, schema) {
+        Ok(arguments) => arguments,
+        Err(e) => {
+            errln!("sonde: {e}");
+            return Ok(USAGE);
+        }
+    };
     let called = session
-        .call_tool_checked(tool, None, arguments, task, |p| errln!("sonde: {}", print::progress(&p)))
+        .call_tool_checked(tool, definition.as_ref(), arguments, task, |p| {
+            errln!("sonde: {}", print::progress(&p))
+        })
         .await;
     let mut outcome = match called {
         Ok(outcome) => outcome,
         Err(e @ RequestError::Rpc { .. }) => {
-            // The server's error first, then what it does have, when the name was the mistake.
             errln!("sonde: {e}");
-            if let Ok(tools) = session.list_all(ListKind::Tools).await {
-                let names: Vec<&str> = tools.items.iter().filter_map(|t| t["name"].as_str()).collect();
-                if !names.contains(&tool) {
-                    errln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
-                    if let Some(note) = undeclared(&session.conn.client_capabilities()) {
-                        errln!("sonde: {note}");
-                    }
-                }
-            }
             return Ok(FAILED);
         }
         Err(e) => return Err(e),
@@ -152,17 +184,22 @@ async fn call(
     } else {
         print::call_result(&outcome.result);
     }
+    let mut codes = vec![OK];
     for problem in &outcome.problems {
         errln!("sonde: the result is malformed: {problem}");
+        codes.push(PROTOCOL);
     }
     if let Some(check) = outcome.check {
         errln!("sonde: {}", check.describe());
+        if check != OutputCheck::Valid {
+            codes.push(PROTOCOL);
+        }
     }
     if outcome.result.get("isError") == Some(&Value::Bool(true)) {
         errln!("sonde: {tool} returned a result with isError: true");
-        return Ok(TOOL_ERROR);
+        codes.push(TOOL_ERROR);
     }
-    Ok(OK)
+    Ok(crate::exit::worst(codes))
 }
 
 /// Prints the subscription's changes until `count` arrived, the server ends it, or the user

@@ -74,8 +74,11 @@ pub async fn run(global: &Global, command: Command) -> i32 {
 fn plan(command: Command) -> Result<(Common, Op), String> {
     Ok(match command {
         Command::Tools { action: ListAction::List { common } } => (common, Op::List(ListKind::Tools)),
-        Command::Call { tool, pairs, args, task, common } => {
-            (common, Op::Call { tool, arguments: arguments::object("--args", args, &pairs)?, task })
+        Command::Call { tool, pairs, args, task, unlisted, common } => {
+            let given = arguments::given("--args", args)?;
+            // The words are checked now; they are set once the tool's schema is known.
+            arguments::with_words(given.clone(), &pairs, None)?;
+            (common, Op::Call { tool, given, pairs, task, unlisted })
         }
         Command::Tasks { action: TasksAction::List { common } } => (common, Op::Tasks(TaskOp::List)),
         Command::Tasks { action: TasksAction::Get { id, common } } => (common, Op::Tasks(TaskOp::Get(id))),

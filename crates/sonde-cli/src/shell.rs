@@ -71,7 +71,9 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
         "info" => Step::Run(Op::Info),
         "call" => {
             let tool = name("a tool name")?;
-            Step::Run(Op::Call { tool, arguments: arguments::object("call", None, &rest[1..])?, task: false })
+            let pairs = rest[1..].to_vec();
+            arguments::with_words(None, &pairs, None)?;
+            Step::Run(Op::Call { tool, given: None, pairs, task: false, unlisted: false })
         }
         "read" => Step::Run(Op::Read(name("a URI")?.to_owned())),
         "prompt" => {

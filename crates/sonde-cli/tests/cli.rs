@@ -40,7 +40,11 @@ fn call_exit_codes_follow_the_contract() {
     assert_eq!(tool_error.status.code(), Some(3), "{tool_error:?}");
     assert_eq!(stdout_json(&tool_error)["isError"], true);
 
-    let rpc_error = with_demo(&home, &["call", "no-such-tool"]);
+    // A tool the server does not list is not called (usage), unless --unlisted: then the
+    // server's JSON-RPC error answers it (1).
+    let unlisted = with_demo(&home, &["call", "no-such-tool"]);
+    assert_eq!(unlisted.status.code(), Some(2));
+    let rpc_error = with_demo(&home, &["call", "no-such-tool", "--unlisted"]);
     assert_eq!(rpc_error.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&rpc_error.stderr).contains("Unknown tool: no-such-tool (code -32602)"));
 

@@ -46,6 +46,10 @@ fn a_manual_page_is_written_for_sonde_and_each_subcommand() {
         page.contains("tools") && page.contains(sonde_version()),
         "the page names its subcommands and version"
     );
+    // The exit-code table of every command, in the page as in `sonde --help`.
+    assert!(page.contains("the server broke the protocol in an answer"), "no exit codes in sonde.1");
+    let help = String::from_utf8(sonde(&home, &["--help"]).stdout).unwrap();
+    assert!(help.contains("Exit codes:") && help.contains("5    a check found what it looks for"), "{help}");
     for name in ["sonde-tools.1", "sonde-tools-list.1", "sonde-call.1", "sonde-auth-logout.1"] {
         assert!(dir.join(name).is_file(), "{name} is missing");
     }

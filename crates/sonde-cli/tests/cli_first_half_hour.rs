@@ -255,7 +255,7 @@ fn an_unknown_tool_gets_the_closest_names_and_an_undeclared_method_the_capabilit
     let home = data_home("did-you-mean");
     let typo = with_demo(&home, &["call", "ecoh", "text=x"]);
     let said = String::from_utf8_lossy(&typo.stderr);
-    assert_eq!(typo.status.code(), Some(1), "{said}");
+    assert_eq!(typo.status.code(), Some(2), "{said}");
     assert!(said.contains("there is no tool ecoh; did you mean echo?"), "{said}");
     assert!(
         said.contains("some servers list more tools to clients that declare roots (--root DIR)"),

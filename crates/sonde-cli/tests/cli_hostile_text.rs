@@ -35,8 +35,12 @@ fn a_servers_text_errors_and_stderr_reach_the_terminal_escaped() {
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("--json stays JSON");
     assert_eq!(value["content"][0]["text"], HOSTILE, "and reads back as what the server sent");
 
-    // The server's error message names the tool it was asked for.
+    // A tool the server does not list is named back, escaped, and not called.
     let out = sonde(&home, &["call", HOSTILE, "--", fixture]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(hostile_bytes(&out.stderr), Vec::<char>::new(), "stderr is safe");
+    // The server's error message names the tool it was asked for.
+    let out = sonde(&home, &["call", HOSTILE, "--unlisted", "--", fixture]);
     assert!(!out.status.success());
     assert_eq!(hostile_bytes(&out.stderr), Vec::<char>::new(), "stderr is safe");
     assert!(String::from_utf8_lossy(&out.stderr).contains("Unknown tool: \\u001b]0;pwned"));

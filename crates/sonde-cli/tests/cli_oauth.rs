@@ -170,13 +170,21 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     assert_eq!(std::fs::metadata(path.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
     secrets.extend(secrets_of(&kept[0]));
 
-    // 2. The server stops taking that token (as if it expired): the next request is refused,
-    //    and Sonde refreshes with no browser step.
+    // 2. The server stops taking that token (as if it expired).
     let mut args = base.to_vec();
     args.extend(["call", "forget_my_token"]);
     let (ok, out, err, browsed) = run(&home, &bus, &args);
     assert!(ok && !browsed, "{err}");
     assert!(out.contains("forgotten"), "{out}");
+    sessions.push(session_path(err.as_bytes()));
+
+    // 3. The next run's first request is refused, and Sonde refreshes with no browser step; the
+    //    new token is kept.
+    let mut args = base.to_vec();
+    args.extend(["call", "add", "a=2", "b=5"]);
+    let (ok, out, err, browsed) = run(&home, &bus, &args);
+    assert!(ok && !browsed, "{err}");
+    assert_eq!(out.lines().next(), Some("7.0"));
     let session = session_path(err.as_bytes());
     let log = std::fs::read_to_string(&session).unwrap();
     assert!(log.contains("refreshed the access token"), "the refresh is in the log");
@@ -185,16 +193,6 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     let fresh = secrets_of(&kept[0]);
     assert!(!secrets.contains(&fresh[0]), "a new access token was kept");
     secrets.extend(fresh);
-
-    // 3. Another run uses the refreshed token at once.
-    let mut args = base.to_vec();
-    args.extend(["call", "add", "a=2", "b=5"]);
-    let (ok, out, err, browsed) = run(&home, &bus, &args);
-    assert!(ok && !browsed, "{err}");
-    assert_eq!(out.lines().next(), Some("7.0"));
-    let session = session_path(err.as_bytes());
-    assert!(!std::fs::read_to_string(&session).unwrap().contains("authorization ·"), "no flow was needed");
-    sessions.push(session);
 
     // 4. Listed without its tokens, then forgotten.
     let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
@@ -288,6 +286,10 @@ fn with_a_secret_service_credentials_are_kept_there_and_not_in_a_file() {
     // The token kept in the keyring is used, and refreshed from there, with no browser step.
     let mut args = base.to_vec();
     args.extend(["call", "forget_my_token"]);
+    let (ok, _, err, browsed) = run(&home, &bus, &args);
+    assert!(ok && !browsed, "{err}");
+    let mut args = base.to_vec();
+    args.extend(["call", "add", "a=2", "b=5"]);
     let (ok, _, err, browsed) = run(&home, &bus, &args);
     assert!(ok && !browsed, "{err}");
     let log = std::fs::read_to_string(session_path(err.as_bytes())).unwrap();

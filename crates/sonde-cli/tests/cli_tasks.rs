@@ -53,7 +53,12 @@ fn call_answers_a_2026_07_28_tasks_question_and_prints_its_result_as_json() {
     let server = python_server();
     args.extend(server.iter().map(String::as_str));
     let out = sonde(&home, &args);
-    assert!(out.status.success(), "{out:?}");
+    // The Python SDK declares an outputSchema for `research` (`{"result": string}`) and leaves
+    // structuredContent out of the task's result: a protocol break in the answer, exit 4.
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("outputSchema but the result has no structuredContent")
+    );
     assert_eq!(stdout_json(&out)["content"][0]["text"], "Report on python (historical)");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("input_required"), "{stderr}");

@@ -35,6 +35,9 @@ pub struct Knobs {
     pub ask_many: u64,
     pub string_ids: bool,
     pub no_content: bool,
+    /// A tool `count` whose `structuredContent` breaks its `outputSchema` (a string for an
+    /// integer).
+    pub wrong_structure: bool,
     pub early_notification: bool,
     pub cursor_loop: bool,
 }
@@ -78,6 +81,7 @@ pub fn parse_args() -> Knobs {
             "--ask-many" => k.ask_many = number(&value("--ask-many")),
             "--string-ids" => k.string_ids = true,
             "--no-content" => k.no_content = true,
+            "--wrong-structure" => k.wrong_structure = true,
             "--early-notification" => k.early_notification = true,
             "--cursor-loop" => k.cursor_loop = true,
             other => die(&format!("unknown option {other}")),

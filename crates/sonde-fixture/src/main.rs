@@ -291,6 +291,11 @@ fn list_tools(k: &Knobs, params: &Value) -> Value {
     if k.malformed_tools {
         all.extend(malformed_tools());
     }
+    if k.wrong_structure {
+        all.push(json!({"name": "count", "description": "Counts, in structuredContent that breaks its outputSchema.",
+            "inputSchema": {"type": "object", "properties": {}},
+            "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]}}));
+    }
     if k.ask_many > 0 {
         all.push(json!({"name": "ask_many",
             "description": format!("Asks {} questions at once (elicitation/create).", k.ask_many),
@@ -448,6 +453,9 @@ fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut 
             json!({"content": [{"type": "text", "text": format!("{name} was called")}]})
         }
         "echo" if k.no_content => json!({"isError": false}),
+        "count" if k.wrong_structure => {
+            json!({"content": [{"type": "text", "text": "three"}], "structuredContent": {"count": "three"}})
+        }
         "echo" => {
             let text = params.pointer("/arguments/text").and_then(Value::as_str).unwrap_or_default();
             json!({"content": [{"type": "text", "text": text}]})
