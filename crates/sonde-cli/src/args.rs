@@ -353,7 +353,7 @@ pub enum AuthAction {
     /// Which servers Sonde holds tokens for: the server, its authorization server, the client,
     /// the scopes and when the token expires (never the token).
     List {
-        /// One JSON object per credential on stdout.
+        /// A JSON array of the credentials on stdout (`[]` when none is kept).
         #[arg(long)]
         json: bool,
     },

@@ -66,6 +66,20 @@ pub fn list(json_out: bool) -> i32 {
             return FAILED;
         }
     };
+    if json_out {
+        // One JSON array, `[]` when nothing is kept: a script reads the answer, never silence.
+        let all: Vec<_> = credentials
+            .iter()
+            .map(|c| {
+                json!({
+                    "resource": c.resource, "issuer": c.issuer, "client_id": c.client_id,
+                    "scope": c.scope, "expires_at": c.expires_at, "refreshable": c.refresh_token.is_some(),
+                })
+            })
+            .collect();
+        outln!("{}", json!(all));
+        return OK;
+    }
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     for c in &credentials {
         let expiry = match c.expires_at {
@@ -76,19 +90,11 @@ pub fn list(json_out: bool) -> i32 {
             ),
             None => "no expiry given".to_owned(),
         };
-        if json_out {
-            let line = json!({
-                "resource": c.resource, "issuer": c.issuer, "client_id": c.client_id,
-                "scope": c.scope, "expires_at": c.expires_at, "refreshable": c.refresh_token.is_some(),
-            });
-            outln!("{line}");
-        } else {
-            let refresh = if c.refresh_token.is_some() { ", refreshable" } else { "" };
-            let scope = c.scope.as_deref().map(|s| format!(", scope {s}")).unwrap_or_default();
-            outln!("{}\n  issuer {}, client {}{scope}, {expiry}{refresh}", c.resource, c.issuer, c.client_id);
-        }
+        let refresh = if c.refresh_token.is_some() { ", refreshable" } else { "" };
+        let scope = c.scope.as_deref().map(|s| format!(", scope {s}")).unwrap_or_default();
+        outln!("{}\n  issuer {}, client {}{scope}, {expiry}{refresh}", c.resource, c.issuer, c.client_id);
     }
-    if credentials.is_empty() && !json_out {
+    if credentials.is_empty() {
         errln!("sonde: no credentials kept (in {})", store.describe());
     }
     OK

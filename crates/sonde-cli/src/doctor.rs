@@ -53,6 +53,7 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
         }
     };
     hub.disconnect_all().await;
+    let findings = crate::findings::line(&log);
     recording::finish(&log, teller).await;
     if json {
         let mut document = json!({ "checks": report.checks });
@@ -62,6 +63,9 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
         outln!("{document}");
     }
     errln!("sonde doctor: {}", report.tally);
+    if let Some(words) = findings {
+        errln!("sonde: {words}");
+    }
     // A server that could not be opened failed (1); a check that failed on one that opened is
     // what doctor looks for (5).
     let unopened = report.checks.iter().any(|c| c.id == "handshake" && c.status == CheckStatus::Fail);

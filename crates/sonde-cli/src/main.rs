@@ -17,6 +17,7 @@ mod docs;
 mod doctor;
 mod echo;
 mod exit;
+mod findings;
 mod log_cmd;
 mod ops;
 mod print;

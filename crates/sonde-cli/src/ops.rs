@@ -10,7 +10,7 @@ use sonde_core::RequestError;
 use sonde_core::Session;
 use sonde_core::{ListenEvent, ListenSpec};
 
-use crate::exit::{FAILED, OK, PROTOCOL, TOOL_ERROR, USAGE};
+use crate::exit::{OK, PROTOCOL, TOOL_ERROR, USAGE};
 use crate::{print, recording};
 
 pub enum Op {
@@ -144,8 +144,12 @@ async fn call(
     let definition = listing.as_ref().and_then(|l| l.items.iter().find(|t| t["name"] == tool)).cloned();
     if let (Some(listing), None, false) = (&listing, &definition, unlisted) {
         let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
-        errln!("sonde: {}", crate::suggest::words(tool, &names, "tool"));
+        let words = crate::suggest::words(tool, &names, "tool");
+        errln!("sonde: {words}");
         errln!("sonde: {tool} was not called (--unlisted calls a tool the server does not list)");
+        if json {
+            print::json_error(sonde_core::ErrorCode::NotFound, USAGE, &words);
+        }
         if let Some(note) = undeclared(&session.conn.client_capabilities()) {
             errln!("sonde: {note}");
         }
@@ -166,10 +170,7 @@ async fn call(
         .await;
     let mut outcome = match called {
         Ok(outcome) => outcome,
-        Err(e @ RequestError::Rpc { .. }) => {
-            errln!("sonde: {e}");
-            return Ok(FAILED);
-        }
+        // The server's JSON-RPC error: said (and, with --json, printed) where every failure is.
         Err(e) => return Err(e),
     };
     // A call that became a task prints like any other once the task has its result.
@@ -225,12 +226,19 @@ async fn listen(
             }
             ListenEvent::Failed(e) => return Err(e),
             ListenEvent::Change(notice) => {
+                // A notification sent without params is printed without them, never as null.
+                let params = (!notice.params.is_null()).then_some(&notice.params);
                 if json {
-                    print::json_line(
-                        &json!({"jsonrpc": "2.0", "method": notice.method, "params": notice.params}),
-                    );
+                    let mut line = json!({"jsonrpc": "2.0", "method": notice.method});
+                    if let Some(params) = params {
+                        line["params"] = params.clone();
+                    }
+                    print::json_line(&line);
                 } else {
-                    outln!("{} {}", notice.method, notice.params);
+                    match params {
+                        Some(params) => outln!("{} {params}", notice.method),
+                        None => outln!("{}", notice.method),
+                    }
                 }
                 seen += 1;
                 if count.is_some_and(|n| seen >= n) {
@@ -239,7 +247,11 @@ async fn listen(
             }
         }
     }
-    listening.stop().await?;
+    // What was asked for arrived: a subscription the server will not end is said, and the run
+    // stays a good one (the connection's end ends it anyway).
+    if let Err(e) = listening.stop().await {
+        errln!("sonde: the subscription could not be ended: {e}; closing the connection ends it");
+    }
     Ok(OK)
 }
 

@@ -13,6 +13,12 @@ pub fn json_line(v: &Value) {
     outln!("{}", json_text(v, std::io::stdout().is_terminal()));
 }
 
+/// A failure as `--json` prints it on stdout (`../shared/contracts.md`): the core's code, the
+/// exit code and the words stderr said, so a script reads why without parsing stderr.
+pub fn json_error(code: sonde_core::ErrorCode, exit: i32, message: &str) {
+    json_line(&serde_json::json!({"error": {"code": code, "exit": exit, "message": message}}));
+}
+
 fn json_text(v: &Value, terminal: bool) -> String {
     if terminal { serde_json::to_string_pretty(v) } else { serde_json::to_string(v) }.expect("serializes")
 }

@@ -23,12 +23,14 @@ use crate::words;
 
 pub async fn run(global: &Global, command: Command) -> i32 {
     // Usage errors are found before a session log is made for a run that cannot happen.
-    let planned =
-        plan(command).and_then(|(common, op)| Ok((global.server_config(&common.server)?, common, op)));
-    let (config, common, op) = match planned {
+    let (common, op) = plan(command);
+    let (config, op) = match op.and_then(|op| Ok((global.server_config(&common.server)?, op))) {
         Ok(planned) => planned,
         Err(message) => {
             errln!("sonde: {message}");
+            if common.json {
+                crate::print::json_error(sonde_core::ErrorCode::BadInput, USAGE, &message);
+            }
             return USAGE;
         }
     };
@@ -65,58 +67,67 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         let _ = stop.send(());
         let _ = task.await;
     }
+    crate::findings::say(&log);
     recording::finish(&log, teller).await;
     code
 }
 
-/// Turns a command into the server to start and the operation to run on it, checking every
-/// argument before anything is started.
-fn plan(command: Command) -> Result<(Common, Op), String> {
-    Ok(match command {
-        Command::Tools { action: ListAction::List { common } } => (common, Op::List(ListKind::Tools)),
+/// Turns a command into its options and the operation to run on its server, checking every
+/// argument before anything is started (the options come back either way: a usage error is
+/// printed as JSON when they ask for it).
+fn plan(command: Command) -> (Common, Result<Op, String>) {
+    match command {
+        Command::Tools { action: ListAction::List { common } } => (common, Ok(Op::List(ListKind::Tools))),
         Command::Call { tool, pairs, args, task, unlisted, common } => {
-            let given = arguments::given("--args", args)?;
-            // The words are checked now; they are set once the tool's schema is known.
-            arguments::with_words(given.clone(), &pairs, None)?;
-            (common, Op::Call { tool, given, pairs, task, unlisted })
+            let op = arguments::given("--args", args).and_then(|given| {
+                // The words are checked now; they are set once the tool's schema is known.
+                arguments::with_words(given.clone(), &pairs, None)?;
+                Ok(Op::Call { tool, given, pairs, task, unlisted })
+            });
+            (common, op)
         }
-        Command::Tasks { action: TasksAction::List { common } } => (common, Op::Tasks(TaskOp::List)),
-        Command::Tasks { action: TasksAction::Get { id, common } } => (common, Op::Tasks(TaskOp::Get(id))),
+        Command::Tasks { action: TasksAction::List { common } } => (common, Ok(Op::Tasks(TaskOp::List))),
+        Command::Tasks { action: TasksAction::Get { id, common } } => {
+            (common, Ok(Op::Tasks(TaskOp::Get(id))))
+        }
         Command::Tasks { action: TasksAction::Cancel { id, common } } => {
-            (common, Op::Tasks(TaskOp::Cancel(id)))
+            (common, Ok(Op::Tasks(TaskOp::Cancel(id))))
         }
-        Command::Info { common } => (common, Op::Info),
+        Command::Info { common } => (common, Ok(Op::Info)),
         Command::Resources { action: ResourcesAction::List { common } } => {
-            (common, Op::List(ListKind::Resources))
+            (common, Ok(Op::List(ListKind::Resources)))
         }
         Command::Resources { action: ResourcesAction::Templates { common } } => {
-            (common, Op::List(ListKind::Templates))
+            (common, Ok(Op::List(ListKind::Templates)))
         }
-        Command::Resources { action: ResourcesAction::Read { uri, common } } => (common, Op::Read(uri)),
-        Command::Prompts { action: PromptsAction::List { common } } => (common, Op::List(ListKind::Prompts)),
+        Command::Resources { action: ResourcesAction::Read { uri, common } } => (common, Ok(Op::Read(uri))),
+        Command::Prompts { action: PromptsAction::List { common } } => {
+            (common, Ok(Op::List(ListKind::Prompts)))
+        }
         Command::Prompts { action: PromptsAction::Get { name, pairs, args, common } } => {
-            let arguments =
-                arguments::object("--args", args, &pairs)?.map(arguments::strings).unwrap_or_default();
-            (common, Op::Prompt { name, arguments })
+            let op = arguments::object("--args", args, &pairs)
+                .map(|a| Op::Prompt { name, arguments: a.map(arguments::strings).unwrap_or_default() });
+            (common, op)
         }
         Command::Complete { prompt, resource, argument, value, context, common } => {
             let reference = match (prompt, resource) {
-                (Some(name), _) => CompletionRef::Prompt { name },
-                (None, Some(uri)) => CompletionRef::Resource { uri },
+                (Some(name), _) => Ok(CompletionRef::Prompt { name }),
+                (None, Some(uri)) => Ok(CompletionRef::Resource { uri }),
                 (None, None) => {
-                    return Err(
-                        "complete needs --prompt NAME or --resource TEMPLATE (a resource template's URI)"
-                            .into(),
-                    )
+                    Err("complete needs --prompt NAME or --resource TEMPLATE (a resource template's URI)"
+                        .to_owned())
                 }
             };
-            let context =
-                arguments::object("--context", context, &[])?.map(arguments::strings).unwrap_or_default();
-            (common, Op::Complete { reference, argument, value, context })
+            let op = reference.and_then(|reference| {
+                let context =
+                    arguments::object("--context", context, &[])?.map(arguments::strings).unwrap_or_default();
+                Ok(Op::Complete { reference, argument, value, context })
+            });
+            (common, op)
         }
-        Command::Shell { common } => (common, Op::Shell),
+        Command::Shell { common } => (common, Ok(Op::Shell)),
         Command::Listen { tools, prompts, resources, resource, count, common } => {
-            (common, Op::Listen(ListenSpec { tools, prompts, resources, uris: resource }, count))
+            (common, Ok(Op::Listen(ListenSpec { tools, prompts, resources, uris: resource }, count)))
         }
         Command::Log(_)
         | Command::Doctor { .. }
@@ -131,7 +142,7 @@ fn plan(command: Command) -> Result<(Common, Op), String> {
         | Command::ConformanceClient { .. } => {
             unreachable!("handled in main")
         }
-    })
+    }
 }
 
 /// A new session log in the user's data directory, or `None` after saying why there is none;
@@ -171,6 +182,9 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         Ok(id) => id,
         Err(e) => {
             errln!("sonde: {e}");
+            if common.json {
+                crate::print::json_error(e.code(), FAILED, &e.to_string());
+            }
             if let HubError::Handshake { words, .. } = &e {
                 words::print(words);
             }
@@ -184,6 +198,9 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
     let mut died = false;
     let code = outcome.unwrap_or_else(|e| {
         errln!("sonde: {e}");
+        if common.json {
+            crate::print::json_error(e.code(), FAILED, &e.to_string());
+        }
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
             errln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
         }

@@ -101,3 +101,33 @@ fn sonde_log_last_is_what_the_help_says() {
     let both = sonde(&home, &["log", "last", "--session", "last"]);
     assert_eq!(both.status.code(), Some(2), "{}", said(&both));
 }
+
+#[test]
+fn a_run_ends_saying_how_many_protocol_findings_its_session_has() {
+    let home = data_home("findings-line");
+    let fixture = fixture_bin();
+    let fixture = fixture.to_str().unwrap();
+    let banner = sonde(&home, &["call", "echo", "text=x", "--", fixture, "--banner", "hello"]);
+    assert_eq!(banner.status.code(), Some(0), "a finding alone changes no exit code: {}", said(&banner));
+    let line = "sonde: 1 protocol warning: sonde log last --filter diag:warning";
+    assert!(said(&banner).contains(line), "{}", said(&banner));
+    // What it says to type shows the frame.
+    let shown = sonde(&home, &["log", "last", "--filter", "diag:warning"]);
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("hello"), "{shown:?}");
+    let clean = sonde(&home, &["call", "echo", "text=x", "--", fixture]);
+    assert!(!said(&clean).contains("protocol warning"), "{}", said(&clean));
+}
+
+#[test]
+fn listen_prints_a_notification_without_params_as_it_came() {
+    let home = data_home("listen-params");
+    // server-everything tells a client that answers elicitation of its extra tools at once: a
+    // tools/list_changed with no params (2025-11-25).
+    let out = sonde(
+        &home,
+        &["listen", "--tools", "--json", "--count", "1", "--elicit", "decline", "--", &everything(), "stdio"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", said(&out));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    assert_eq!(line, serde_json::json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}));
+}

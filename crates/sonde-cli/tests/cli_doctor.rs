@@ -129,7 +129,17 @@ fn each_broken_behaviour_is_named_by_its_rule() {
         // failed (1), which hides the rest.
         let failed = checks.iter().any(|c| c["status"] == "fail");
         let unopened = checks.iter().any(|c| c["id"] == "handshake" && c["status"] == "fail");
-        assert_eq!(code, if unopened { 1 } else if failed { 5 } else { 0 }, "{knobs:?}");
+        assert_eq!(
+            code,
+            if unopened {
+                1
+            } else if failed {
+                5
+            } else {
+                0
+            },
+            "{knobs:?}"
+        );
     }
 }
 

@@ -198,13 +198,14 @@ fn the_cli_authorizes_calls_refreshes_and_logs_out_and_no_session_log_holds_a_to
     let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
     assert!(ok);
     let listed: Value = serde_json::from_str(out.trim()).expect("one JSON line");
-    assert_eq!(listed["resource"], url.as_str());
-    assert_eq!(listed["client_id"], "sonde-test");
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["resource"], url.as_str());
+    assert_eq!(listed[0]["client_id"], "sonde-test");
     assert!(secrets.iter().all(|s| !out.contains(s.as_str())), "the listing shows no token");
     let (ok, _, err, _) = run(&home, &bus, &["auth", "logout", &url]);
     assert!(ok && err.contains("forgot the credentials"), "{err}");
     let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
-    assert!(ok && out.trim().is_empty(), "nothing is kept: {out}");
+    assert!(ok && out.trim() == "[]", "nothing is kept, and --json says so: {out}");
 
     // 5. No session log holds a token or a refresh token; each shows the flow's steps redacted.
     let first = std::fs::read_to_string(&sessions[0]).unwrap();
@@ -298,9 +299,9 @@ fn with_a_secret_service_credentials_are_kept_there_and_not_in_a_file() {
     let (ok, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
     assert!(ok);
     let listed: Value = serde_json::from_str(out.trim()).expect("one JSON line");
-    assert_eq!(listed["resource"], url.as_str());
+    assert_eq!(listed[0]["resource"], url.as_str());
     let (ok, _, err, _) = run(&home, &bus, &["auth", "logout"]);
     assert!(ok && err.contains("forgot the credentials"), "{err}");
     let (_, out, _, _) = run(&home, &bus, &["auth", "list", "--json"]);
-    assert!(out.trim().is_empty(), "the keyring holds nothing of Sonde's: {out}");
+    assert_eq!(out.trim(), "[]", "the keyring holds nothing of Sonde's");
 }
