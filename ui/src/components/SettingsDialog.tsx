@@ -31,13 +31,21 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
+  // What the settings file holds fills the form when it comes; a choice made before it came (a
+  // quick click on Light) is the user's and stays.
   useEffect(() => {
-    backend.themeGet().then(setTheme, (e) => setError(errorText(e)));
+    backend.themeGet().then(
+      (t) => setTheme((chosen) => chosen ?? t),
+      (e) => setError(errorText(e)),
+    );
     backend.sessionsBudgetGet().then(
       (b) => {
         setBudget(b);
-        setKeep(b.settings.keep == null ? "" : String(b.settings.keep));
-        setMib(b.settings.maxBytes == null ? "" : String(Math.round(Number(b.settings.maxBytes) / MIB)));
+        setKeep((typed) => typed || (b.settings.keep == null ? "" : String(b.settings.keep)));
+        setMib(
+          (typed) =>
+            typed || (b.settings.maxBytes == null ? "" : String(Math.round(Number(b.settings.maxBytes) / MIB))),
+        );
       },
       (e) => setError(errorText(e)),
     );
