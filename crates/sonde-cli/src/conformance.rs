@@ -116,6 +116,16 @@ async fn exercise(session: &Session, scenario: &str, context: &Value) -> Result<
         // Listing is the whole exercise: these check the handshake, or that a network $ref in
         // a schema is never fetched.
         "initialize" | "json-schema-ref-no-deref" => return Ok(()),
+        // The harness checks that every JSON Schema 2020-12 keyword of a tool's inputSchema
+        // survived the client: the focal tool's schema goes back, as listed, through the echo tool.
+        "json-schema-2020-12-preservation" => {
+            let named =
+                |name: &str| tools.iter().find(|t| t.get("name").and_then(Value::as_str) == Some(name));
+            let schema = named("json_schema_2020_12_tool").and_then(|t| t.get("inputSchema")).cloned();
+            call_tool(session, "json_schema_echo", Some(json!({ "schema": schema.unwrap_or(Value::Null) })))
+                .await?;
+            return Ok(());
+        }
         "http-custom-headers" => {
             for call in context.get("toolCalls").and_then(Value::as_array).into_iter().flatten() {
                 let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
