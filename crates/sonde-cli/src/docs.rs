@@ -6,15 +6,13 @@
 
 use std::path::Path;
 
-use clap::CommandFactory;
-
 use crate::exit::{FAILED, OK};
 
 /// Prints `shell`'s completion script for `sonde` on stdout (a reader that stops early, as
 /// `head` does, is not an error).
 pub fn completions(shell: clap_complete::Shell) -> i32 {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut crate::args::Cli::command(), "sonde", &mut script);
+    clap_complete::generate(shell, &mut crate::applies::command(), "sonde", &mut script);
     match std::io::Write::write_all(&mut std::io::stdout(), &script) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             errln!("sonde: cannot write the completion script: {e}");
@@ -28,7 +26,7 @@ pub fn completions(shell: clap_complete::Shell) -> i32 {
 /// `dir`, creating it.
 pub fn man_pages(dir: &Path) -> i32 {
     let written =
-        std::fs::create_dir_all(dir).and_then(|()| write_pages(dir, crate::args::Cli::command(), "sonde"));
+        std::fs::create_dir_all(dir).and_then(|()| write_pages(dir, crate::applies::command(), "sonde"));
     match written {
         Ok(n) => {
             errln!("sonde: wrote {n} manual pages to {}", dir.display());

@@ -9,6 +9,7 @@
 #[macro_use]
 mod out;
 
+mod applies;
 mod args;
 mod arguments;
 mod auth;
@@ -31,13 +32,14 @@ mod waiting;
 mod words;
 mod wrap;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
 /// Sonde's version and the commit it was built from (`build.rs`), as `--version` says it.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SONDE_COMMIT"), ")");
 
 fn main() {
-    let cli = args::Cli::try_parse().unwrap_or_else(|e| {
+    let definition = applies::command();
+    let matches = definition.clone().try_get_matches().unwrap_or_else(|e| {
         // A server command typed without `--` reads as arguments Sonde does not know; with a
         // `--` there, the unknown argument is Sonde's own and the hint would mislead.
         let hint =
@@ -48,6 +50,11 @@ fn main() {
         }
         std::process::exit(e.exit_code());
     });
+    if let Some(refusal) = applies::refused(&definition, &matches) {
+        errln!("sonde: {refusal}");
+        std::process::exit(exit::USAGE);
+    }
+    let cli = args::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let code = match cli.command {
         args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Completions { shell } => docs::completions(shell),
