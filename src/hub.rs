@@ -426,7 +426,7 @@ impl Hub {
         let words = self.last_words(id, config, ended_itself);
         let reason = match exit {
             Some(exit) if !reason.contains(&exit.describe()) => {
-                format!("{reason}; the server {}", exit.describe())
+                format!("{reason}; the server {}", exit.after_subject())
             }
             _ => reason,
         };

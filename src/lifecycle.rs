@@ -84,6 +84,15 @@ pub struct ExitInfo {
 }
 
 impl ExitInfo {
+    /// [`ExitInfo::describe`] after "the server" in a sentence: "the server was killed by
+    /// SIGTERM", "the server exited with code 1".
+    pub fn after_subject(&self) -> String {
+        match (self.code, self.signal) {
+            (None, Some(_)) => format!("was {}", self.describe()),
+            _ => self.describe(),
+        }
+    }
+
     /// What happened, in words made only of facts: "exited with code 1",
     /// "killed by SIGKILL after the 2 s SIGTERM grace".
     pub fn describe(&self) -> String {
@@ -186,6 +195,7 @@ mod tests {
         let killed =
             ExitInfo { code: None, signal: Some(9), during: Some("after the 2 s SIGTERM grace".into()) };
         assert_eq!(killed.describe(), "killed by SIGKILL after the 2 s SIGTERM grace");
+        assert_eq!(killed.after_subject(), "was killed by SIGKILL after the 2 s SIGTERM grace");
         assert_eq!(ms(250), "250 ms");
         assert_eq!(ms(2000), "2 s");
         assert_eq!(ms(1500), "1.5 s");

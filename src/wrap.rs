@@ -50,8 +50,10 @@ impl Client {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         match self {
             Client::ClaudeDesktop => {
+                // As the XDG spec says: a value that is empty or not absolute is ignored.
                 let config = std::env::var_os("XDG_CONFIG_HOME")
                     .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
                     .or(home.map(|h| h.join(".config")));
                 config.map(|c| c.join("Claude/claude_desktop_config.json"))
             }

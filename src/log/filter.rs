@@ -189,6 +189,17 @@ fn unknown_key(term: &str) -> Option<&str> {
 }
 
 impl Filter {
+    /// [`Filter::parse`] for an expression given whole (the CLI's `--filter`), where a quote
+    /// left open is a mistake to say; the window's box takes it while the person types on.
+    pub fn parse_whole(expr: &str) -> Result<Filter, String> {
+        if let Some(open) =
+            terms(expr).into_iter().find(|t| t.starts_with('"') && (t.len() == 1 || !t.ends_with('"')))
+        {
+            return Err(format!("the quote of {open} is not closed; end the text with \""));
+        }
+        Filter::parse(expr)
+    }
+
     /// Parses an expression in the grammar of the module doc, or says what is wrong with it.
     pub fn parse(expr: &str) -> Result<Filter, String> {
         let mut f = Filter::default();
@@ -447,6 +458,16 @@ mod tests {
         for (expr, want) in cases {
             assert_eq!(Filter::parse(expr).as_ref(), Ok(want), "{expr}");
         }
+    }
+
+    #[test]
+    fn a_quote_left_open_is_taken_while_typing_and_refused_whole() {
+        for (expr, open) in [("dir:in \"Starting default", "\"Starting default"), ("\"", "\"")] {
+            assert!(Filter::parse(expr).is_ok(), "{expr}");
+            let error = Filter::parse_whole(expr).unwrap_err();
+            assert_eq!(error, format!("the quote of {open} is not closed; end the text with \""));
+        }
+        assert!(Filter::parse_whole("\"Starting default\" dir:in").is_ok());
     }
 
     #[test]

@@ -126,7 +126,7 @@ async fn initialize_first(
     }
     match conn.exit_info().await {
         Some(exit) => {
-            let evidence = format!("the server {} on server/discover and initialize", exit.describe());
+            let evidence = format!("the server {} on server/discover and initialize", exit.after_subject());
             respawn_legacy(conn, &evidence, plan, respawn).await
         }
         None => Err((conn, error.to_string())),

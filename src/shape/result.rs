@@ -31,12 +31,19 @@ pub fn result_problems(result: &Value) -> Vec<String> {
     problems.into_vec()
 }
 
-/// Whether a result's `structuredContent` only repeats a text block of its `content` (the same
-/// JSON, as the spec suggests a server send it both ways): a front end then shows it once.
+/// Whether a result's `structuredContent` only repeats a text block of its `content`: the same
+/// JSON, as the spec suggests a server send it both ways, or an object of one field that holds
+/// the text itself or its JSON (server-filesystem sends `{"content": text}`, server-memory
+/// `{"entities": […]}` for a text of that array). A front end then shows it once.
 pub fn structured_in_text(result: &Value) -> bool {
     let Some(structured) = result.get("structuredContent") else { return false };
+    let wrapped = structured.as_object().filter(|o| o.len() == 1).and_then(|o| o.values().next());
     let mut texts = result["content"].as_array().into_iter().flatten().filter_map(|b| b["text"].as_str());
-    texts.any(|text| serde_json::from_str::<Value>(text).ok().as_ref() == Some(structured))
+    texts.any(|text| {
+        let parsed = serde_json::from_str::<Value>(text).ok();
+        parsed.as_ref() == Some(structured)
+            || wrapped.is_some_and(|inner| inner.as_str() == Some(text) || parsed.as_ref() == Some(inner))
+    })
 }
 
 fn check_block(block: &Value, at: &str, problems: &mut Problems) {
@@ -86,6 +93,27 @@ fn check_resource(resource: Option<&Value>, at: &str, problems: &mut Problems) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn structured_content_that_only_repeats_a_text_is_known_as_such() {
+        let text = |t: &str| json!([{"type": "text", "text": t}]);
+        // The same JSON both ways (server-everything's weather).
+        let same = json!({"content": text(r#"{"t": 21}"#), "structuredContent": {"t": 21}});
+        // The text wrapped in one field (server-filesystem), or its JSON (server-memory).
+        let files =
+            json!({"content": text("[FILE] a.txt"), "structuredContent": {"content": "[FILE] a.txt"}});
+        let graph = json!({"content": text(r#"[{"name": "x"}]"#), "structuredContent": {"entities": [{"name": "x"}]}});
+        for repeats in [same, files, graph] {
+            assert!(structured_in_text(&repeats), "{repeats}");
+        }
+        // Data of its own is shown: another value, or more than the one field.
+        let other =
+            json!({"content": text("[FILE] a.txt"), "structuredContent": {"content": "[FILE] b.txt"}});
+        let more = json!({"content": text("[FILE] a.txt"), "structuredContent": {"content": "[FILE] a.txt", "n": 1}});
+        for own in [other, more, json!({"content": text("hi")})] {
+            assert!(!structured_in_text(&own), "{own}");
+        }
+    }
 
     #[test]
     fn every_known_block_kind_with_its_fields_passes() {

@@ -12,7 +12,7 @@ use crate::exit::{FAILED, OK, USAGE};
 use crate::print;
 
 pub fn run(args: &LogArgs) -> i32 {
-    let filter = match args.filter.as_deref().map(Filter::parse).transpose() {
+    let filter = match args.filter.as_deref().map(Filter::parse_whole).transpose() {
         Ok(f) => f.unwrap_or_default(),
         Err(e) => {
             errln!("sonde: bad --filter: {e}");
@@ -33,8 +33,14 @@ pub fn run(args: &LogArgs) -> i32 {
             return FAILED;
         }
     };
-    errln!("sonde: session log {}", path.display());
     let incomplete = log.incomplete();
+    // A file with no entry at all, only lines that are none, is another kind of file (a typo'd
+    // path, `sonde log /etc/passwd`): said as such, not printed as an empty session.
+    if log.len() == 0 && incomplete.iter().any(|i| matches!(i, Incomplete::BrokenLines { .. })) {
+        errln!("sonde: {} is not a Sonde session: none of its lines is a session entry", path.display());
+        return USAGE;
+    }
+    errln!("sonde: session log {}", path.display());
     if !incomplete.is_empty() {
         errln!("sonde: this session is incomplete: {}", Incomplete::words(&incomplete));
     }

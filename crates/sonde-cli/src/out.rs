@@ -14,12 +14,37 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static CLOSED: AtomicBool = AtomicBool::new(false);
+/// True while a status line ([`status`]) is open on a terminal: the next line starts below it.
+static STATUS_OPEN: AtomicBool = AtomicBool::new(false);
+
+/// Ends an open status line, so what follows starts on a line of its own.
+fn close_status() {
+    if STATUS_OPEN.swap(false, Ordering::Relaxed) {
+        let _ = io::stderr().lock().write_all(b"\n");
+    }
+}
+
+/// A line of progress on stderr that the next one replaces: at a terminal it is rewritten in
+/// place (`\r`), elsewhere (a log file, CI) each is a line of its own, as a log wants them.
+pub fn status(args: fmt::Arguments) {
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() {
+        return err_line(args);
+    }
+    let text = args.to_string();
+    let mut err = io::stderr().lock();
+    let _ = err
+        .write_all(format!("\r{}", sonde_core::terminal_text::escape(&text)).as_bytes())
+        .and_then(|()| err.flush());
+    STATUS_OPEN.store(true, Ordering::Relaxed);
+}
 
 /// Writes one line on stdout, unless stdout has been closed by its reader.
 pub fn line(args: fmt::Arguments) {
     if closed() {
         return;
     }
+    close_status();
     let text = args.to_string();
     let mut out = io::stdout().lock();
     let written = out
@@ -39,6 +64,7 @@ pub fn line(args: fmt::Arguments) {
 
 /// Writes one line on stderr, made safe for a terminal.
 pub fn err_line(args: fmt::Arguments) {
+    close_status();
     let text = args.to_string();
     let mut err = io::stderr().lock();
     let _ = err

@@ -41,7 +41,14 @@ pub fn items(key: &str, items: &[Value]) {
             outln!("{:width$}    {argument}", "");
         }
     }
-    errln!("sonde: {} {key}", items.len());
+    let (one, many) = match key {
+        "tools" => ("tool", "tools"),
+        "prompts" => ("prompt", "prompts"),
+        "resources" => ("resource", "resources"),
+        "resourceTemplates" => ("resource template", "resource templates"),
+        other => (other, other),
+    };
+    errln!("sonde: {} {}", items.len(), if items.len() == 1 { one } else { many });
 }
 
 /// A progress notification's params as one line.

@@ -224,11 +224,11 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
 }
 
 /// While the server has written nothing at all, says on stderr how long it has been starting,
-/// once a second after the first, whether or not stderr is a terminal: a log of a slow start
-/// is as useful as the sight of it.
+/// once a second after the first: one line counting up at a terminal, a line a second in a log
+/// (a log of a slow start is as useful as the sight of it).
 fn say_starting(stage: Stage) {
     if let Stage::Starting(secs) = stage {
-        errln!("sonde: starting: no output yet, {secs} s");
+        crate::out::status(format_args!("sonde: starting: no output yet, {secs} s"));
     }
 }
 

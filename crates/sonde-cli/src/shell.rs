@@ -226,7 +226,7 @@ pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
 
 /// This session's log, filtered, one entry a line.
 fn log(session: &Session, filter: &str) -> Result<i32, RequestError> {
-    let filter = match Filter::parse(filter) {
+    let filter = match Filter::parse_whole(filter) {
         Ok(filter) => filter,
         Err(e) => {
             errln!("sonde: {e}");

@@ -75,11 +75,17 @@ pub fn run(args: &WrapArgs, wrapping: bool) -> i32 {
     }
 }
 
-/// Copies `path` to `PATH.sonde-backup-TIME`, then replaces it with `text` through a file beside
+/// Copies `path` to `PATH.sonde-backup-TIME` (`-2`, `-3` after it when taken), then replaces it with `text` through a file beside
 /// it, so no reader ever sees half a config; the file keeps its permissions.
 fn write_with_backup(path: &Path, text: &str) -> std::io::Result<PathBuf> {
     let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string().replace(':', "");
-    let backup = PathBuf::from(format!("{}.sonde-backup-{stamp}", path.display()));
+    // Two runs within a second (wrap, then unwrap) each keep their backup: a later one is
+    // numbered rather than written over the first.
+    let named = |n: u32| match n {
+        1 => PathBuf::from(format!("{}.sonde-backup-{stamp}", path.display())),
+        n => PathBuf::from(format!("{}.sonde-backup-{stamp}-{n}", path.display())),
+    };
+    let backup = (1..).map(named).find(|b| !b.exists()).expect("a free name");
     std::fs::copy(path, &backup)?;
     let permissions = std::fs::metadata(path)?.permissions();
     let temporary = PathBuf::from(format!("{}.sonde-new", path.display()));

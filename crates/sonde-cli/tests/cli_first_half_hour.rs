@@ -299,6 +299,37 @@ fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("no entry of"), "{nothing:?}");
     let missing = sonde(&home, &["log", "--session", "nope"]);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("see sonde sessions"), "{missing:?}");
+    // A quote left open, and a file that is no session, are said, exit 2 (issue 33, item 12).
+    let open = sonde(&home, &["log", "--filter", "dir:in \"not found"]);
+    assert_eq!(open.status.code(), Some(2), "{open:?}");
+    assert!(String::from_utf8_lossy(&open.stderr).contains("the quote of \"not found is not closed"), "{open:?}");
+    let other = sonde(&home, &["log", "/etc/passwd"]);
+    assert_eq!(other.status.code(), Some(2), "{other:?}");
+    assert!(String::from_utf8_lossy(&other.stderr).contains("/etc/passwd is not a Sonde session"), "{other:?}");
+    // One is one: the demo has one resource template and two prompts.
+    let templates = with_demo(&home, &["resources", "templates"]);
+    assert!(String::from_utf8_lossy(&templates.stderr).lines().any(|l| l == "sonde: 1 resource template"));
+    let prompts = with_demo(&home, &["prompts", "list"]);
+    assert!(String::from_utf8_lossy(&prompts.stderr).lines().any(|l| l == "sonde: 2 prompts"));
+}
+
+#[test]
+fn options_of_a_server_are_refused_by_commands_that_talk_to_none() {
+    let home = data_home("refused-options");
+    let out = sonde(&home, &["sessions", "--url", "http://x", "--bearer", "abc"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "sonde: --url does not apply to `sonde sessions`: it talks to no server"
+    );
+    let proxy = sonde(&home, &["proxy", "--cwd", "/nonexistent", "--", "true"]);
+    assert_eq!(proxy.status.code(), Some(2), "{proxy:?}");
+    let help = Command::new(SONDE).args(["sessions", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--pin") && !help.contains("--url") && !help.contains("Server process:"), "{help}");
+    // A command that talks to a server takes them before or after it, as documented.
+    let before = sonde(&home, &["--env", "A=1", "tools", "list", "--", SONDE, "demo-server"]);
+    assert!(before.status.success(), "{before:?}");
 }
 
 #[test]
@@ -348,4 +379,20 @@ fn a_slow_answer_is_said_to_be_waited_for() {
     assert!(stderr.contains("sonde: waiting for server/discover: the era probe, up to 3 s"), "{stderr}");
     // It wrote at once, so it was never "no output yet".
     assert!(!stderr.contains("no output yet"), "{stderr}");
+}
+
+#[test]
+fn server_filesystems_structured_content_that_wraps_its_text_is_printed_once() {
+    let home = data_home("structured-once");
+    let (dir, _) = filesystem_with_big_file("structured-once");
+    let server = peer("npm/node_modules/.bin/mcp-server-filesystem");
+    let path = format!("path={}", dir.display());
+    let dir = dir.display().to_string();
+    let out = sonde(&home, &["call", "list_directory", &path, "--", server.to_str().unwrap(), &dir]);
+    assert!(out.status.success(), "{out:?}");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    // Its structuredContent is {"content": the same text}: the text once, the verdict kept.
+    assert_eq!(printed.matches("[FILE] big.txt").count(), 1, "{printed}");
+    assert!(!printed.contains("structuredContent"), "{printed}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("structuredContent matches the outputSchema"), "{out:?}");
 }
