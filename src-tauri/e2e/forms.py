@@ -112,7 +112,7 @@ def install(check, driver, wait, shot, h):
         retype(a, "1")
         retype(b, "16")
         wait.until(lambda d: a.get_attribute("aria-invalid") is None and b.get_attribute("aria-invalid") is None)
-        b.send_keys(Keys.ENTER)
+        h["press_enter"](b)
         visible(f"//*[@aria-label='Tool result'][contains(., '{answer}')]")
         # Exactly one call went: the refused Call sent nothing (it would be in the log before this one).
         after = calls_sent()
@@ -159,7 +159,7 @@ def install(check, driver, wait, shot, h):
         retype(field("name"), "Ada Lovelace")
         retype(field("email"), "ada")
         retype(field("birthdate"), "1815-02-30")
-        field("name").send_keys(Keys.ENTER)
+        h["press_enter"](field("name"))
         wait.until(lambda d: field("email").get_attribute("aria-invalid") == "true")
         assert problem_of(field("email")) == 'email is "ada", not an email address (like name@example.com)'
         assert problem_of(field("birthdate")) == 'birthdate is "1815-02-30", not a date: 1815-02 has no day 30'
@@ -171,7 +171,7 @@ def install(check, driver, wait, shot, h):
             box(label).send_keys(Keys.SPACE)
             wait.until(lambda d: box(label).is_selected())
         Select(field("titledSingleSelectEnum")).select_by_visible_text("Wonder Woman")
-        field("name").send_keys(Keys.ENTER)
+        h["press_enter"](field("name"))
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Server request']"))
         result = visible("//*[@aria-label='Tool result'][contains(., 'Email: ada@example.com')]")
         assert "Birthdate: 1815-12-10" in result.text, result.text

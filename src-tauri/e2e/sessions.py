@@ -120,14 +120,15 @@ def install(check, driver, wait, shot, h):
         import time
         fixture = os.environ["SONDE_FIXTURE"]
         # The client: this script, writing to the proxy's stdin as Claude Desktop would.
+        # Its session is found as a person finds it, the newest in the folder: the proxy's
+        # stderr is the client's, and Sonde writes nothing of its own there.
+        folder = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
+        before = set(os.listdir(folder))
         proxy = subprocess.Popen([sonde_cli(), "proxy", "--", fixture], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         try:
-            name = None
-            while name is None:
-                line = proxy.stderr.readline().decode()
-                assert line, "the proxy ended without naming its session log"
-                name = session_of(line)
+            name = wait.until(lambda d: next(
+                (f for f in sorted(os.listdir(folder)) if f.endswith(".jsonl") and f not in before), None))
 
             def say(frame):
                 proxy.stdin.write(frame.encode() + b"\n")

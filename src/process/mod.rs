@@ -30,7 +30,7 @@ use tokio::sync::{oneshot, watch};
 
 use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::sync::Lock;
-use pty::StderrPty;
+use pty::{Capture, StderrPty};
 
 /// What to run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -142,7 +142,7 @@ pub struct Process {
     step: Arc<Mutex<Option<String>>>,
     events: Arc<Events>,
     /// Behind a mutex only because portable-pty's master is `Send` but not `Sync`.
-    pty: Mutex<StderrPty>,
+    pty: Mutex<Capture>,
     /// Completes when the stderr recorder has read its last chunk; taken by the shutdown.
     stderr_drained: Mutex<Option<oneshot::Receiver<()>>>,
     /// True once the owner of stdout has recorded that it closed.
@@ -160,6 +160,28 @@ pub fn spawn(
     conn: u64,
     observer: Option<Observer>,
 ) -> io::Result<Spawned> {
+    spawn_with(spec, log, conn, observer, None)
+}
+
+/// [`spawn`] for the proxy: the server's stderr is the same kind of stream as `client_stderr`
+/// (a terminal for a terminal, else a pipe), and what it writes there passes on to
+/// `client_stderr` unchanged as it is recorded, as if Sonde were not between them.
+pub fn spawn_passing_stderr(
+    spec: &SpawnSpec,
+    log: Arc<WireLog>,
+    conn: u64,
+    client_stderr: std::fs::File,
+) -> io::Result<Spawned> {
+    spawn_with(spec, log, conn, None, Some(client_stderr))
+}
+
+fn spawn_with(
+    spec: &SpawnSpec,
+    log: Arc<WireLog>,
+    conn: u64,
+    observer: Option<Observer>,
+    tee: Option<std::fs::File>,
+) -> io::Result<Spawned> {
     let events = Arc::new(Events {
         log: log.clone(),
         conn,
@@ -168,7 +190,12 @@ pub fn spawn(
         turn: Mutex::new(()),
     });
     let command_line = spec.command_line();
-    let result = start(spec);
+    use std::io::IsTerminal;
+    let capture = match &tee {
+        Some(client) if !client.is_terminal() => Capture::pipe(),
+        _ => StderrPty::open().map(Capture::Pty),
+    };
+    let result = capture.and_then(|capture| start(spec, capture));
     let (mut child, pty) = match result {
         Ok(started) => started,
         Err(e) => {
@@ -187,7 +214,8 @@ pub fn spawn(
     // Read only once the spawn is recorded, so a process's stderr always follows its spawn in
     // the log (the pty keeps what was written meanwhile) and the last words of a respawned
     // server are told apart from those of the process before it.
-    let stderr_drained = pty.record_into(log.clone(), conn)?;
+    let mut pty = pty;
+    let stderr_drained = pty.record_into(log.clone(), conn, tee)?;
 
     let stdin = child.stdin.take().expect("stdin was piped");
     let stdout = child.stdout.take().expect("stdout was piped");
@@ -229,9 +257,9 @@ pub fn spawn(
     Ok(Spawned { process, stdin, stdout })
 }
 
-type Started = (tokio::process::Child, StderrPty);
+type Started = (tokio::process::Child, Capture);
 
-fn start(spec: &SpawnSpec) -> io::Result<Started> {
+fn start(spec: &SpawnSpec, mut pty: Capture) -> io::Result<Started> {
     // Said apart from a missing program: spawning in a missing directory fails with the same
     // ENOENT, and "No such file or directory" would send the user looking for the program.
     if let Some(dir) = spec.cwd.as_ref().filter(|d| !d.is_dir()) {
@@ -241,7 +269,6 @@ fn start(spec: &SpawnSpec) -> io::Result<Started> {
             format!("the working directory {} {what}", dir.display()),
         ));
     }
-    let mut pty = StderrPty::open()?;
     let mut cmd = Command::new(&spec.program);
     cmd.args(&spec.args)
         .env_clear()

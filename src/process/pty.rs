@@ -1,7 +1,9 @@
-//! A pseudo-terminal for a server's stderr, so servers keep their colours and line buffering.
+//! A pseudo-terminal for a server's stderr, so servers keep their colours and line buffering;
+//! or, under the proxy, the same kind of stream the client gave (a pipe for a pipe).
 //!
-//! Owns: opening the pty (portable-pty), handing its slave to the child as stderr only, and a
-//! reader thread that records every chunk in the wire log. stdin and stdout stay plain pipes:
+//! Owns: opening the pty (portable-pty) or the pipe, handing its writing end to the child as
+//! stderr only, and a reader thread that records every chunk in the wire log (and passes it on
+//! to the proxy's client). stdin and stdout stay plain pipes:
 //! portable-pty's own spawn would tie all three streams to the terminal.
 //! Refuses: interpreting what the server writes there; stderr is not an error channel.
 
@@ -15,6 +17,68 @@ use portable_pty::{MasterPty, PtySize};
 use tokio::sync::oneshot;
 
 use crate::log::{Direction, Entry, Kind, WireLog};
+
+/// Where a server's stderr is read from: a terminal of Sonde's, or a plain pipe (under the
+/// proxy, where the client gave its own stderr as a pipe).
+pub enum Capture {
+    Pty(StderrPty),
+    Pipe { reader: Option<File>, writer: Option<File> },
+}
+
+impl Capture {
+    /// A plain pipe, both ends closed on exec but the one handed to the child.
+    pub fn pipe() -> io::Result<Capture> {
+        let mut fds = [0; 2];
+        // SAFETY: pipe2 fills both descriptors, which are then owned by the Files below.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        use std::os::fd::FromRawFd;
+        // SAFETY: both descriptors were just opened and are owned by nothing else.
+        let (reader, writer) = unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) };
+        Ok(Capture::Pipe { reader: Some(reader), writer: Some(writer) })
+    }
+
+    /// The end the child writes to, as its stderr. Call once, before spawning.
+    pub fn child_stderr(&mut self) -> io::Result<Stdio> {
+        match self {
+            Capture::Pty(pty) => pty.child_stderr(),
+            Capture::Pipe { writer, .. } => {
+                let writer =
+                    writer.take().ok_or_else(|| io::Error::other("the pipe was already handed out"))?;
+                Ok(Stdio::from(writer))
+            }
+        }
+    }
+
+    /// Starts the thread that records each chunk the server writes, and writes it to `tee` as
+    /// it came when there is one (the proxy's client's stderr), until every writer has closed
+    /// its end. The receiver completes once the last chunk is recorded.
+    pub fn record_into(
+        &mut self,
+        log: Arc<WireLog>,
+        conn: u64,
+        tee: Option<File>,
+    ) -> io::Result<oneshot::Receiver<()>> {
+        let reader: Box<dyn Read + Send> = match self {
+            Capture::Pty(pty) => {
+                pty.master.try_clone_reader().map_err(|e| io::Error::other(e.to_string()))?
+            }
+            Capture::Pipe { reader, .. } => {
+                Box::new(reader.take().ok_or_else(|| io::Error::other("the pipe is already read"))?)
+            }
+        };
+        record(reader, log, conn, tee)
+    }
+
+    /// Tells the server its terminal changed size; a pipe has none.
+    pub fn resize(&self, rows: u16, cols: u16) -> io::Result<()> {
+        match self {
+            Capture::Pty(pty) => pty.resize(rows, cols),
+            Capture::Pipe { .. } => Ok(()),
+        }
+    }
+}
 
 /// The master side of a server's stderr terminal, kept for resizing.
 pub struct StderrPty {
@@ -42,35 +106,44 @@ impl StderrPty {
         Ok(Stdio::from(slave))
     }
 
-    /// Starts a thread that records each chunk read from the terminal until every holder of the
-    /// slave (the server and its children) has closed it. The receiver completes when the
-    /// thread has recorded the last chunk, so a shutdown can wait for the server's last words.
-    pub fn record_into(&self, log: Arc<WireLog>, conn: u64) -> io::Result<oneshot::Receiver<()>> {
-        let mut reader = self.master.try_clone_reader().map_err(|e| io::Error::other(e.to_string()))?;
-        let (drained, done) = oneshot::channel();
-        std::thread::Builder::new().name(format!("stderr-{conn}")).spawn(move || {
-            // Dropped (or sent) when the loop ends, whichever way it ends.
-            let _drained = drained;
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                match reader.read(&mut buf) {
-                    Ok(0) => return,
-                    Ok(n) => {
-                        log.append(Entry::new(conn, Kind::Stderr, Direction::In).with_bytes(&buf[..n]));
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    // EIO is how a pty says the last slave holder closed it.
-                    Err(_) => return,
-                }
-            }
-        })?;
-        Ok(done)
-    }
-
     /// Tells the server its terminal changed size.
     pub fn resize(&self, rows: u16, cols: u16) -> io::Result<()> {
         self.master
             .resize(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 })
             .map_err(|e| io::Error::other(e.to_string()))
     }
+}
+
+/// Reads `reader` on a thread of its own until its writers have all closed it, recording each
+/// chunk and passing it on to `tee` unchanged.
+fn record(
+    mut reader: Box<dyn Read + Send>,
+    log: Arc<WireLog>,
+    conn: u64,
+    mut tee: Option<File>,
+) -> io::Result<oneshot::Receiver<()>> {
+    use std::io::Write;
+    let (drained, done) = oneshot::channel();
+    std::thread::Builder::new().name(format!("stderr-{conn}")).spawn(move || {
+        // Dropped (or sent) when the loop ends, whichever way it ends.
+        let _drained = drained;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => {
+                    // Passed on first, as the client would have had it without Sonde; a client
+                    // that closed its stderr stops getting it, and the log still does.
+                    if tee.as_mut().is_some_and(|t| t.write_all(&buf[..n]).is_err()) {
+                        tee = None;
+                    }
+                    log.append(Entry::new(conn, Kind::Stderr, Direction::In).with_bytes(&buf[..n]));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                // EIO is how a pty says the last slave holder closed it.
+                Err(_) => return,
+            }
+        }
+    })?;
+    Ok(done)
 }

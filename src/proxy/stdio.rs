@@ -41,8 +41,8 @@ enum Passed {
     Barrier(oneshot::Sender<()>),
 }
 
-/// Runs `spec` behind the client's `client_in` and `client_out` (the proxy's own stdin and
-/// stdout) until the server has ended and its group is gone, and everything passed on is
+/// Runs `spec` behind the client's `client_in`, `client_out` and `client_err` (the proxy's own
+/// stdin, stdout and stderr: the server's stderr reaches the client as it wrote it) until the server has ended and its group is gone, and everything passed on is
 /// recorded. `stop` resolving (a signal to the proxy) starts the shutdown ladder as the client
 /// closing stdin would. Returns how the server ended.
 pub async fn run(
@@ -52,9 +52,11 @@ pub async fn run(
     max_line: usize,
     client_in: OwnedFd,
     client_out: OwnedFd,
+    client_err: std::fs::File,
     stop: impl Future<Output = ()>,
 ) -> io::Result<Option<ExitInfo>> {
-    let Spawned { process, stdin, stdout } = process::spawn(spec, log.clone(), CONN, None)?;
+    let Spawned { process, stdin, stdout } =
+        process::spawn_passing_stderr(spec, log.clone(), CONN, client_err)?;
     let (server_in, server_out) = (stdin.into_owned_fd()?, stdout.into_owned_fd()?);
     let (passed, chunks) = mpsc::channel::<Passed>(BACKLOG);
     // On a thread of its own, off the path every byte takes, and below it in priority: decoding
@@ -343,7 +345,11 @@ fn note(log: &WireLog, detail: String) {
     log.append(Entry::new(CONN, Kind::Note, Direction::Meta).with_detail(detail));
 }
 
-/// The proxy's own stdin and stdout, as the client gave them (pipes, a terminal or a file).
-pub fn client_streams() -> io::Result<(OwnedFd, OwnedFd)> {
-    Ok((io::stdin().as_fd().try_clone_to_owned()?, io::stdout().as_fd().try_clone_to_owned()?))
+/// The proxy's own stdin, stdout and stderr, as the client gave them (pipes, a terminal or a file).
+pub fn client_streams() -> io::Result<(OwnedFd, OwnedFd, std::fs::File)> {
+    Ok((
+        io::stdin().as_fd().try_clone_to_owned()?,
+        io::stdout().as_fd().try_clone_to_owned()?,
+        io::stderr().as_fd().try_clone_to_owned()?.into(),
+    ))
 }

@@ -61,18 +61,29 @@ fn hidden(mut command: Command, args: &[Arg]) -> Command {
 pub fn refused(cli: &Command, matches: &ArgMatches) -> Option<String> {
     let (name, mut sub) = matches.subcommand()?;
     let (takes, why) = not_for(name)?;
+    // Each level's matches with its definition: an option a subcommand has of its own under
+    // the same name (the proxy's --url) is its own, not the server option.
+    let mut definition = cli.find_subcommand(name)?;
+    let mut own = vec![definition];
     let mut levels = vec![matches, sub];
     let mut path = vec![name.to_owned()];
     while let Some((name, deeper)) = sub.subcommand() {
         path.push(name.to_owned());
+        definition = definition.find_subcommand(name)?;
+        own.push(definition);
         levels.push(deeper);
         sub = deeper;
     }
     for arg in cli.get_arguments().filter(|a| a.is_global_set() && !takes.contains(&a.get_id().as_str())) {
         let id = arg.get_id().as_str();
-        let given = levels.iter().any(|m| {
-            m.ids().any(|i| i.as_str() == id) && m.value_source(id) == Some(ValueSource::CommandLine)
-        });
+        // clap hands a subcommand's own value up under the same name, too.
+        let its_own = own
+            .iter()
+            .any(|c| c.get_arguments().any(|a| a.get_id() == id && !a.is_global_set() && !a.is_hide_set()));
+        let given = !its_own
+            && levels.iter().any(|m| {
+                m.ids().any(|i| i.as_str() == id) && m.value_source(id) == Some(ValueSource::CommandLine)
+            });
         if given {
             let flag = arg.get_long().map(|l| format!("--{l}")).unwrap_or_else(|| id.to_owned());
             return Some(format!("{flag} does not apply to `sonde {}`: {why}", path.join(" ")));
@@ -106,6 +117,7 @@ mod tests {
             .starts_with("--cwd"));
         // What applies is taken, before or after the subcommand.
         assert_eq!(refusal(&["sonde", "proxy", "--grace-term", "10", "--", "srv"]), None);
+        assert_eq!(refusal(&["sonde", "proxy", "--listen", "127.0.0.1:0", "--url", "http://x/mcp"]), None);
         assert_eq!(refusal(&["sonde", "--url", "http://x", "tools", "list"]), None);
         assert_eq!(refusal(&["sonde", "tools", "list", "--url", "http://x"]), None);
         assert_eq!(refusal(&["sonde", "sessions"]), None);

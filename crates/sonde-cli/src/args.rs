@@ -268,8 +268,10 @@ pub enum Command {
     },
     /// Stand between a client and a server, recording every message. stdio: put `sonde proxy --`
     /// before the server's command in the client's config. Bytes pass through unchanged both
-    /// ways; the server gets the environment and working directory the client gave the proxy;
-    /// its stderr is copied to the proxy's stderr. When the client closes stdin the server is
+    /// ways; the server gets the environment and working directory the client gave the proxy,
+    /// and the same kind of stderr (a pipe for a pipe), where what it writes reaches the client
+    /// as it wrote it; Sonde adds nothing there (find the session with `sonde sessions`). When
+    /// the client closes stdin the server is
     /// stopped with the shutdown ladder; the proxy exits with the server's exit code. HTTP:
     /// `sonde proxy --listen 127.0.0.1:PORT --url URL`, then point the client at the same path
     /// on http://127.0.0.1:PORT; requests and streams are forwarded as they come.

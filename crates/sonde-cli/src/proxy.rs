@@ -1,7 +1,10 @@
-//! `sonde proxy -- CMD`: the server a client's config names, run behind Sonde. stdout is the
-//! client's protocol stream, so Sonde says nothing there; its own words (the session log's path)
-//! and the server's stderr go to stderr. `sonde proxy --listen ADDR --url URL`: the same for an
-//! HTTP server, which the proxy reaches and never runs.
+//! `sonde proxy -- CMD`: the server a client's config names, run behind Sonde, as if Sonde were
+//! not there: stdout is the client's protocol stream, and stderr is the client's too (contracts:
+//! the proxies' words), so the server's stderr reaches it as the server wrote it, through the
+//! same kind of stream the client gave, and Sonde adds nothing of its own but why it could not
+//! run the server at all; the session is found with `sonde sessions`. `sonde proxy --listen
+//! ADDR --url URL`: the same for an HTTP server, which the proxy reaches and never runs; that
+//! one is started by a person, so its stderr says where to point the client.
 //!
 //! Owns: turning the command line into the proxy's spawn or listener, the signals that stop
 //! it, and the exit code. Refuses: the pass-through itself (`sonde_core::proxy`).
@@ -15,8 +18,7 @@ use sonde_core::proxy::{http, stdio};
 use sonde_core::transport;
 
 use crate::args::Global;
-use crate::echo::{self, Echo};
-use crate::exit::{FAILED, USAGE};
+use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};
 
 pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) -> i32 {
     let Some((program, args)) = command.split_first() else {
@@ -32,22 +34,23 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         inherit_env: true,
     };
     let Some(log) = session_log(name, stdio::CONN) else { return FAILED };
-    let (stop_echo, echoing) = echo::start(&log, Echo { stderr: true, messages: false });
     let graces = Graces {
         stdin: std::time::Duration::from_millis(global.grace_stdin),
         term: std::time::Duration::from_millis(global.grace_term),
     };
-    let (client_in, client_out) = match stdio::client_streams() {
+    let (client_in, client_out, client_err) = match stdio::client_streams() {
         Ok(streams) => streams,
         Err(e) => {
             errln!("sonde: cannot use the proxy's stdin and stdout: {e}");
             return FAILED;
         }
     };
+    let stop = async {
+        stopped().await;
+    };
     let ended =
-        stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, stopped()).await;
-    let _ = stop_echo.send(());
-    let _ = echoing.await;
+        stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, client_err, stop)
+            .await;
     // A log that stopped is said by its gap note, not on stderr, which is the client's.
     let _ = log.close();
     match ended {
@@ -85,16 +88,22 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
         }
     };
     let Some(log) = session_log(name, http::CONN) else { return FAILED };
+    errln!("sonde: session log {}", log.path().display());
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
     errln!(
         "sonde: point the client at http://{local}{} (forwarded to {})",
         upstream.path(),
         transport::shown_url(&upstream)
     );
-    let served = http::serve(listener, upstream, log.clone(), global.max_line, stopped()).await;
+    let signal = std::sync::OnceLock::new();
+    let stop = async {
+        let _ = signal.set(stopped().await);
+    };
+    let served = http::serve(listener, upstream, log.clone(), global.max_line, stop).await;
     let _ = log.close();
     match served {
-        Ok(()) => 0,
+        // It serves until it is told to stop: 130 on Ctrl+C, 0 on SIGTERM.
+        Ok(()) => signal.get().copied().unwrap_or(INTERRUPTED),
         Err(e) => {
             errln!("sonde: the proxy stopped: {e}");
             FAILED
@@ -102,13 +111,11 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
     }
 }
 
-/// The proxy's session log, named on stderr (stdout may be the client's), with the session's
-/// name when the user gave one.
+/// The proxy's session log, with the session's name when the user gave one.
 fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::WireLog>> {
     let log = crate::run::new_session_log(|log, words| {
         log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(words));
     })?;
-    errln!("sonde: session log {}", log.path().display());
     if let Some(name) = name {
         log.append(
             Entry::new(conn, Kind::Note, Direction::Meta).with_detail(format!("proxy session {name:?}")),
@@ -117,13 +124,14 @@ fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_c
     Some(log)
 }
 
-/// Resolves on Ctrl+C or SIGTERM.
-async fn stopped() {
+/// Resolves on Ctrl+C or SIGTERM, with the exit code of the contract: 130 for an interrupt,
+/// 0 for SIGTERM, the polite request to stop a service (what systemd and `kill` send).
+async fn stopped() -> i32 {
     let mut term =
         tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
     tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
+        _ = tokio::signal::ctrl_c() => INTERRUPTED,
+        _ = term.recv() => OK,
     }
 }
 

@@ -302,10 +302,16 @@ fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did
     // A quote left open, and a file that is no session, are said, exit 2 (issue 33, item 12).
     let open = sonde(&home, &["log", "--filter", "dir:in \"not found"]);
     assert_eq!(open.status.code(), Some(2), "{open:?}");
-    assert!(String::from_utf8_lossy(&open.stderr).contains("the quote of \"not found is not closed"), "{open:?}");
+    assert!(
+        String::from_utf8_lossy(&open.stderr).contains("the quote of \"not found is not closed"),
+        "{open:?}"
+    );
     let other = sonde(&home, &["log", "/etc/passwd"]);
     assert_eq!(other.status.code(), Some(2), "{other:?}");
-    assert!(String::from_utf8_lossy(&other.stderr).contains("/etc/passwd is not a Sonde session"), "{other:?}");
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("/etc/passwd is not a Sonde session"),
+        "{other:?}"
+    );
     // One is one: the demo has one resource template and two prompts.
     let templates = with_demo(&home, &["resources", "templates"]);
     assert!(String::from_utf8_lossy(&templates.stderr).lines().any(|l| l == "sonde: 1 resource template"));
@@ -394,5 +400,8 @@ fn server_filesystems_structured_content_that_wraps_its_text_is_printed_once() {
     // Its structuredContent is {"content": the same text}: the text once, the verdict kept.
     assert_eq!(printed.matches("[FILE] big.txt").count(), 1, "{printed}");
     assert!(!printed.contains("structuredContent"), "{printed}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("structuredContent matches the outputSchema"), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("structuredContent matches the outputSchema"),
+        "{out:?}"
+    );
 }

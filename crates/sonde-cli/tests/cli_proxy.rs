@@ -6,14 +6,13 @@
 
 mod support;
 
-use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
 use sonde_core::log::{Entry, Filter, Kind, WireLog};
-use support::{fixture_bin, peer, session_path, wait_for, SONDE};
+use support::{fixture_bin, peer, wait_for, SONDE};
 
 /// What a client writes: the opening exchange, a listing, a call, a line that is not JSON and
 /// one with invalid UTF-8 (both passed on as they are).
@@ -41,6 +40,16 @@ fn run_with(command: &mut Command, home: &Path, input: &[u8]) -> (Vec<u8>, Vec<u
     (out.stdout, out.stderr)
 }
 
+/// The newest session in the data home `home`: the proxy names none on stderr, which is the
+/// client's.
+fn newest_session(home: &Path) -> Option<PathBuf> {
+    let sessions = std::fs::read_dir(home.join("sonde/sessions")).ok()?;
+    sessions
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .max_by_key(|p| p.file_name().map(|n| n.to_owned()))
+}
+
 fn entries(log: &Path, filter: &str) -> Vec<Entry> {
     WireLog::open(log).unwrap().entries(&Filter::parse(filter).unwrap()).unwrap()
 }
@@ -54,8 +63,13 @@ fn bytes_pass_through_unchanged_and_every_line_is_recorded_both_ways() {
     let (proxied, stderr) = run_with(Command::new(SONDE).arg("proxy").arg("--").arg(&fixture), &home, &input);
     assert!(!direct.is_empty());
     assert_eq!(proxied, direct, "the client gets exactly what the server wrote");
+    assert!(
+        stderr.is_empty(),
+        "Sonde adds nothing to the client's stderr: {}",
+        String::from_utf8_lossy(&stderr)
+    );
 
-    let log = session_path(&stderr);
+    let log = newest_session(&home).unwrap();
     let sent = entries(&log, "dir:out");
     assert_eq!(sent.len(), 6, "every line the client wrote: {sent:#?}");
     assert_eq!(sent[4].kind, Kind::NonProtocol);
@@ -83,10 +97,9 @@ fn the_log_keeps_the_wire_s_order_to_the_end() {
     // all and exits once its stdin is closed.
     let input: Vec<u8> =
         client_bytes().split(|&b| b == b'\n').take(4).flat_map(|l| [l, b"\n"].concat()).collect();
-    let (proxied, stderr) =
-        run_with(Command::new(SONDE).arg("proxy").arg("--").arg(fixture_bin()), &home, &input);
+    let (proxied, _) = run_with(Command::new(SONDE).arg("proxy").arg("--").arg(fixture_bin()), &home, &input);
     assert!(!proxied.is_empty());
-    let log = session_path(&stderr);
+    let log = newest_session(&home).unwrap();
     let sent = entries(&log, "dir:out");
     assert_eq!(sent.len(), 4, "{sent:#?}");
     let lifecycle = entries(&log, "kind:lifecycle");
@@ -211,6 +224,7 @@ fn group_gone(pgid: i32) -> bool {
 fn the_server_never_outlives_its_client_nor_a_killed_proxy() {
     let home = support::data_home("proxy-kill");
     let fixture = fixture_bin();
+    let mut last = None;
     for kill_proxy in [false, true] {
         let mut proxy = Command::new(SONDE)
             .args(["--grace-stdin", "300", "--grace-term", "300", "proxy", "--"])
@@ -222,15 +236,11 @@ fn the_server_never_outlives_its_client_nor_a_killed_proxy() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut stderr = proxy.stderr.take().unwrap();
-        let mut said = Vec::new();
-        let log = wait_for(Duration::from_secs(10), || {
-            let mut chunk = [0u8; 4096];
-            let n = stderr.read(&mut chunk).ok()?;
-            said.extend_from_slice(&chunk[..n]);
-            String::from_utf8_lossy(&said).contains(".jsonl").then(|| session_path(&said))
-        })
-        .unwrap();
+        // This run's session: the newest, once it is not the last run's.
+        let log =
+            wait_for(Duration::from_secs(10), || newest_session(&home).filter(|l| Some(l) != last.as_ref()))
+                .unwrap();
+        last = Some(log.clone());
         let pgid = server_pid(&log);
         if kill_proxy {
             proxy.kill().unwrap();
@@ -242,4 +252,24 @@ fn the_server_never_outlives_its_client_nor_a_killed_proxy() {
         let gone = wait_for(Duration::from_secs(10), || group_gone(pgid).then_some(()));
         assert!(gone.is_some(), "kill_proxy={kill_proxy}: the server's group {pgid} outlived the proxy");
     }
+}
+
+#[test]
+fn the_servers_stderr_reaches_the_client_as_it_gave_it_a_pipe_for_a_pipe_and_is_recorded() {
+    let home = support::data_home("proxy-stderr");
+    // A server that says on stderr what its stderr is, as servers that colour on a terminal
+    // decide; then it serves.
+    let script = format!(
+        "if [ -t 2 ]; then echo terminal >&2; else echo pipe >&2; fi; exec {}",
+        fixture_bin().display()
+    );
+    let input: Vec<u8> =
+        client_bytes().split(|&b| b == b'\n').take(2).flat_map(|l| [l, b"\n"].concat()).collect();
+    let (proxied, stderr) =
+        run_with(Command::new(SONDE).args(["proxy", "--", "sh", "-c", &script]), &home, &input);
+    assert!(!proxied.is_empty());
+    assert_eq!(String::from_utf8_lossy(&stderr), "pipe\n", "as the server wrote it, nothing of Sonde's");
+    let log = newest_session(&home).unwrap();
+    let recorded: Vec<String> = entries(&log, "kind:stderr").into_iter().filter_map(|e| e.text).collect();
+    assert_eq!(recorded.concat(), "pipe\n");
 }

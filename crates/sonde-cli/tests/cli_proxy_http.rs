@@ -94,12 +94,18 @@ impl Proxy {
         format!("http://{}{path}", self.addr)
     }
 
-    /// Stops the proxy as a user would (SIGTERM) and returns its session log.
-    fn stop(mut self) -> PathBuf {
+    /// Stops the proxy as a service manager would (SIGTERM) and returns its session log.
+    fn stop(self) -> PathBuf {
+        self.stop_with(libc::SIGTERM, 0)
+    }
+
+    /// Stops the proxy with `signal`, which it exits with `code` after (0 for SIGTERM, 130 for
+    /// Ctrl+C, as the README says), and returns its session log.
+    fn stop_with(mut self, signal: i32, code: i32) -> PathBuf {
         // SAFETY: signals the proxy this test started.
-        unsafe { libc::kill(self.running.0.id() as i32, libc::SIGTERM) };
+        unsafe { libc::kill(self.running.0.id() as i32, signal) };
         let status = self.running.0.wait().unwrap();
-        assert!(status.success(), "the proxy exits 0 when stopped: {status:?}");
+        assert_eq!(status.code(), Some(code), "the proxy stopped by signal {signal}: {status:?}");
         self.log.clone()
     }
 }
@@ -211,7 +217,8 @@ fn an_event_stream_reaches_the_client_as_the_server_sends_it() {
         ],
     );
     assert!(out.status.success(), "{out:?}");
-    let _ = proxy.stop();
+    // Ctrl+C ends it as the README says: 130.
+    let _ = proxy.stop_with(libc::SIGINT, 130);
     // In the client's own log: when each reached it through the proxy. Buffered, they would
     // have come together with the result.
     let client_log = support::session_path(&out.stderr);
