@@ -85,9 +85,10 @@ def install(check, driver, wait, shot, h):
         assert status("handshake") == "pass"
         assert status("tool-schemas") == "fail", row("tool-schemas").text
         assert "numeric_required" in row("tool-schemas").text
-        assert status("stdout") == "warn"
+        # A MUST of the stdio transport: a fail, as sonde doctor says.
+        assert status("stdout") == "fail"
         said = text_of(driver, "[aria-label='Check-up result']")
-        assert "1 fail" in said and "1 warn" in said, said
+        assert "2 fail" in said, said
         # Its connections go by the saved server's name in the sidebar, as in the log, never
         # by their command line.
         sidebar = driver.find_element(By.CSS_SELECTOR, "ul.connections").text

@@ -106,11 +106,39 @@ fn findings(entries: &[Entry], conn: u64) -> Vec<Check> {
         .into_iter()
         .map(|g| {
             let status = if g.severity == Severity::Error { CheckStatus::Fail } else { CheckStatus::Warn };
-            let times =
-                if g.count > 1 { format!(" ({} frames; the first shown)", g.count) } else { String::new() };
-            Check::new(&g.rule, status, format!("{}{times}", g.detail), g.seqs.first().copied(), conn)
+            Check::new(&g.rule, status, every_frame(entries, &g.rule), g.seqs.first().copied(), conn)
         })
         .collect()
+}
+
+/// What every frame that broke `rule` broke, each different detail once with the seqs of its
+/// frames: "7 frames" alone would hide that every `tools/call` lacks its content.
+fn every_frame(entries: &[Entry], rule: &str) -> String {
+    const SHOWN: usize = 5;
+    let mut details: Vec<(&str, Vec<u64>)> = Vec::new();
+    for e in entries {
+        for f in e.findings.iter().filter(|f| f.rule == rule) {
+            match details.iter_mut().find(|(d, _)| *d == f.detail) {
+                Some((_, seqs)) => seqs.push(e.seq),
+                None => details.push((&f.detail, vec![e.seq])),
+            }
+        }
+    }
+    let at = |seqs: &[u64]| {
+        let shown: Vec<String> = seqs.iter().take(SHOWN).map(u64::to_string).collect();
+        let more =
+            if seqs.len() > SHOWN { format!(" and {} more", seqs.len() - SHOWN) } else { String::new() };
+        format!("seq {}{more}", shown.join(", "))
+    };
+    match details.as_slice() {
+        [(detail, seqs)] if seqs.len() == 1 => detail.to_string(),
+        [(detail, seqs)] => format!("{detail} ({} frames: {})", seqs.len(), at(seqs)),
+        several => {
+            let frames: usize = several.iter().map(|(_, s)| s.len()).sum();
+            let each: Vec<String> = several.iter().map(|(d, s)| format!("{d} ({})", at(s))).collect();
+            format!("{frames} frames: {}", each.join("; "))
+        }
+    }
 }
 
 /// How many entries the server's side of the wire produced (its stderr aside).
@@ -127,11 +155,13 @@ fn stdout(entries: &[Entry], conn: u64) -> Check {
         None => Check::new("stdout", CheckStatus::Pass, "stdout carried only protocol lines", None, conn),
         Some(first) => {
             let line = first.text.as_deref().unwrap_or("").chars().take(60).collect::<String>();
+            // A MUST of the stdio transport, so a fail: a client fails or drops such lines.
+            let lines = if stray.len() == 1 { "1 line".to_owned() } else { format!("{} lines", stray.len()) };
             let detail = format!(
-                "{} line(s) on stdout were not protocol, the first {line:?}: clients fail or drop them; log to stderr",
-                stray.len()
+                "{lines} on stdout not protocol, the first {line:?}: the stdio transport says a server MUST NOT \
+                 write anything else there (clients fail or drop it); log to stderr"
             );
-            Check::new("stdout", CheckStatus::Warn, detail, Some(first.seq), conn)
+            Check::new("stdout", CheckStatus::Fail, detail, Some(first.seq), conn)
         }
     }
 }
@@ -221,4 +251,38 @@ fn http_session(entries: &[Entry], conn: u64) -> Option<Check> {
         }
     };
     Some(Check::new("http-session", status, detail, seq, conn))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnose::Finding;
+
+    fn frame(seq: u64, detail: &str) -> Entry {
+        let mut e = Entry::new(1, Kind::Message, Direction::In);
+        e.seq = seq;
+        e.findings = vec![Finding {
+            rule: "result-shape".into(),
+            severity: Severity::Error,
+            detail: detail.into(),
+            spec: String::new(),
+        }];
+        e
+    }
+
+    #[test]
+    fn a_rule_broken_by_several_frames_names_each_different_detail_with_its_frames() {
+        let one = [frame(4, "no content")];
+        assert_eq!(every_frame(&one, "result-shape"), "no content");
+        let same: Vec<Entry> = (1..=7).map(|n| frame(n * 3, "tools/call: no content")).collect();
+        assert_eq!(
+            every_frame(&same, "result-shape"),
+            "tools/call: no content (7 frames: seq 3, 6, 9, 12, 15 and 2 more)"
+        );
+        let mixed = [frame(3, "no content"), frame(5, "isError is \"yes\""), frame(8, "no content")];
+        assert_eq!(
+            every_frame(&mixed, "result-shape"),
+            "3 frames: no content (seq 3, 8); isError is \"yes\" (seq 5)"
+        );
+    }
 }

@@ -148,7 +148,7 @@ pub async fn run(
         }
     };
     let session = hub.session(conn).expect("a connection just opened");
-    probes::ask(&session, &mut checks).await;
+    let died = probes::ask(&session, &mut checks).await;
     if let Some((tool, arguments)) = &plan.call {
         let check = probes::cancellation(&session, tool, arguments.clone()).await;
         checks.push(check);
@@ -160,7 +160,14 @@ pub async fn run(
     let exit = hub.disconnect(conn).await.ok().flatten();
     let entries = evidence::entries(hub.log(), conn);
     for check in evidence::read(&entries, conn, exit.as_ref(), &config) {
-        checks.push(check);
+        // A server that died during the probes was never asked to end: that one death is the
+        // probe's fail, not the shutdown's too.
+        match &died {
+            Some(ended) if check.id == "shutdown" => {
+                checks.push(Check { status: CheckStatus::Skip, detail: format!("not run: {ended}"), ..check })
+            }
+            _ => checks.push(check),
+        }
     }
     // A server whose discover result lists 2025-11-25 too claims both eras: the other one is
     // opened on a connection of its own, since a dual-era server pins the era at its first
@@ -216,16 +223,34 @@ async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, id: &st
             let seq = evidence::handshake_reply(&entries);
             let detail = format!("protocol {} by {}", server.protocol_version, server.decided_by);
             checks.push(Check::new(id, CheckStatus::Pass, detail, seq, conn));
+            // Opened only by starting it again: the era probe, a 2026-07-28 client's first
+            // message, ended it, and such a client cannot use it.
+            if let Some(death) = server.decided_by.strip_suffix(crate::negotiate::RESPAWNED) {
+                let detail = format!(
+                    "{death}, the era probe a 2026-07-28 client sends first; answer a method you do not know \
+                     with -32601 (method not found) and go on"
+                );
+                checks.push(Check::new("era-probe", CheckStatus::Fail, detail, seq, conn));
+            }
             Ok(conn)
         }
         Err(e) => {
             let entries = evidence::entries(hub.log(), tried);
             let seq = entries.last().map(|e| e.seq);
-            let (reason, _) = e.failure();
+            // The server's last words go with it: a crash at start is explained by what it
+            // said (`Error: boom`) more than by the exit code.
+            let (reason, words) = e.failure();
+            let said = match words.lines.as_slice() {
+                [] => String::new(),
+                lines => format!(
+                    "; its last words on stderr: {}",
+                    lines[lines.len().saturating_sub(3)..].join(" | ")
+                ),
+            };
             checks.push(Check::new(
                 id,
                 CheckStatus::Fail,
-                format!("the opening exchange failed: {reason}"),
+                format!("the opening exchange failed: {reason}{said}"),
                 seq,
                 tried,
             ));

@@ -17,14 +17,50 @@ use crate::log::Followed;
 use crate::mcp::Session;
 use crate::wire::RequestId;
 
-/// The probes that only ask, in order.
-pub async fn ask(session: &Session, checks: &mut Checks<'_>) {
-    checks.push(ping(session).await);
-    checks.push(unknown_method(session).await);
-    checks.push(invalid_params(session).await);
-    let (schemas, listings) = lists(session).await;
-    checks.push(schemas);
-    checks.push(listings);
+/// The probes that only ask, in order. Once the server has gone, the rest are not run: one
+/// cause is one `fail`, the checks after it `skip`s that name it, not a `fail` each for the same
+/// death. Returns that cause, when there was one.
+pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
+    let mut died: Option<String> = None;
+    for id in ["ping", "unknown-method", "invalid-params", "lists"] {
+        if died.is_none() {
+            died = gone(session, checks).await;
+        }
+        if let Some(ended) = &died {
+            let skipped: &[&str] = if id == "lists" { &["tool-schemas", "listings"] } else { &[id] };
+            for skipped in skipped {
+                let detail = format!("not run: {ended}");
+                checks.push(Check::new(skipped, CheckStatus::Skip, detail, None, session.conn.id()));
+            }
+            continue;
+        }
+        match id {
+            "ping" => checks.push(ping(session).await),
+            "unknown-method" => checks.push(unknown_method(session).await),
+            "invalid-params" => checks.push(invalid_params(session).await),
+            _ => {
+                let (schemas, listings) = lists(session).await;
+                checks.push(schemas);
+                checks.push(listings);
+            }
+        }
+    }
+    died
+}
+
+/// Why the connection can be asked nothing more, once it has ended: the check it ended at and
+/// how (`the server ended during ping: server exited with code 1`).
+async fn gone(session: &Session, checks: &Checks<'_>) -> Option<String> {
+    let mut status = session.conn.status();
+    // A probe that failed may have failed because the server died: its exit is seen a moment
+    // after the pipe closes, so it is waited for a little before the next probe is sent.
+    if checks.report.checks.last().is_some_and(|c| c.status == CheckStatus::Fail) {
+        let _ = tokio::time::timeout(Duration::from_secs(1), status.wait_for(|s| s.is_ended())).await;
+    }
+    let ended = status.borrow().clone();
+    let crate::connection::Status::Ended { reason, .. } = ended else { return None };
+    let at = checks.report.checks.last().map(|c| c.id.as_str()).unwrap_or("the opening");
+    Some(format!("the server ended during {at}: {reason}"))
 }
 
 /// A probe's request, sent with the era's envelope and a short timeout: its id and outcome.
@@ -273,18 +309,31 @@ pub async fn cancellation(session: &Session, tool: &str, arguments: Value) -> Ch
     };
     let id = call.id.clone();
     let mut outcome = Box::pin(call.outcome());
+    let ended_first = |done: Result<Value, RequestError>| {
+        let how = match done {
+            Ok(_) => "returned".to_owned(),
+            Err(e) => e.to_string(),
+        };
+        let detail =
+            format!("{tool} {how} before it could be cancelled (nothing was cancelled); name a slower call");
+        check(session, "cancellation", CheckStatus::Skip, detail, Some(&id))
+    };
+    // The call's own end comes first when both are ready; a progress channel that closed (the
+    // call is over) is no progress.
     tokio::select! {
-        done = &mut outcome => {
-            let how = match done { Ok(_) => "returned".to_owned(), Err(e) => e.to_string() };
-            let detail = format!("{tool} {how} within {} ms, before it could be cancelled; name a slower call", RUN_BEFORE_CANCEL.as_millis());
-            return check(session, "cancellation", CheckStatus::Skip, detail, Some(&id));
-        }
-        _ = updates.recv() => {}
+        biased;
+        done = &mut outcome => return ended_first(done),
+        Some(_) = updates.recv() => {}
         _ = tokio::time::sleep(RUN_BEFORE_CANCEL) => {}
     }
     let mut follow = session.conn.log().follow();
     session.conn.cancel(&id, "sonde doctor: checking that a cancelled call stops");
-    let _ = outcome.await;
+    // Only a call the cancel ended was cancelled while running; one that ended otherwise (a
+    // reply, a malformed one, the server gone) in the same instant was not.
+    match outcome.await {
+        Err(RequestError::Cancelled { .. }) => {}
+        done => return ended_first(done),
+    }
     let late = tokio::time::timeout(WATCH_AFTER_CANCEL, async {
         while let Some(followed) = follow.next().await {
             if let Followed::Entry(e, _) = followed {

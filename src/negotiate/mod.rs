@@ -184,6 +184,9 @@ async fn decide(
     }
 }
 
+/// How `decided_by` ends when the server died on the era probe and was started again.
+pub const RESPAWNED: &str = "; respawned; initialize";
+
 /// The server died on the probe: start it again and send `initialize` to the fresh process.
 async fn respawn_legacy(
     conn: Connection,
@@ -194,7 +197,7 @@ async fn respawn_legacy(
     let _ = conn.shutdown().await;
     match respawn() {
         Ok(fresh) => {
-            let how = format!("{evidence}; respawned; initialize");
+            let how = format!("{evidence}{RESPAWNED}");
             legacy(fresh, how, plan, None::<fn() -> std::io::Result<Connection>>, ReachedBy::Answer).await
         }
         Err(e) => Err((conn, format!("{evidence}, and starting it again failed: {e}"))),

@@ -62,6 +62,12 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
         }
         outln!("{document}");
     }
+    // A server that died during the check-up is explained by what it said last.
+    if let Some(conn) =
+        report.checks.iter().find(|c| c.detail.starts_with("not run: the server ended")).and_then(|c| c.conn)
+    {
+        crate::words::print(&hub.last_words(conn, &config, true));
+    }
     errln!("sonde doctor: {}", report.tally);
     if let Some(words) = findings {
         errln!("sonde: {words}");

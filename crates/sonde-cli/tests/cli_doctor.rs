@@ -78,7 +78,7 @@ fn each_broken_behaviour_is_named_by_its_rule() {
             global: &[],
             knobs: &["--banner", "Server ready!"],
             id: "stdout",
-            status: "warn",
+            status: "fail",
             word: "Server ready!",
         },
         Case {
@@ -163,6 +163,9 @@ fn a_named_call_checks_cancellation_and_reads_its_result() {
     let line = stdout.lines().find(|l| l.contains("result-shape")).unwrap_or_else(|| panic!("{stdout}"));
     assert!(line.starts_with("fail") && line.contains("`content` is missing"), "{line}");
     assert_eq!(out.status.code(), Some(5));
+    // That result came back at once: nothing was cancelled, and the check says so.
+    let line = stdout.lines().find(|l| l.contains("cancellation")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.starts_with("skip") && line.contains("nothing was cancelled"), "{line}");
     // --args without --call is a usage error.
     let out = sonde(&home, &["doctor", "--args", "{}", "--", fixture]);
     assert_eq!(out.status.code(), Some(2));
@@ -181,4 +184,36 @@ fn a_server_that_cannot_start_fails_its_handshake_and_passes_nothing_it_never_di
     for id in ["frames", "stdout"] {
         assert_eq!(status(&checks, id), "skip", "{id}: {checks:#?}");
     }
+}
+
+#[test]
+fn one_death_is_one_fail_with_its_cause_and_the_server_s_last_words() {
+    let home = support::data_home("doctor-one-death");
+    let fixture = fixture_bin();
+    let fixture = fixture.to_str().unwrap();
+    // It dies at ping: one fail, and the checks after it are not run, each saying why, rather
+    // than failing one by one for the same death.
+    let (checks, code, stderr) = doctor(&home, &[], &["--crash-on-ping"]);
+    assert_eq!(code, 5, "{stderr}");
+    assert_eq!(status(&checks, "ping"), "fail", "{checks:#?}");
+    for id in ["unknown-method", "invalid-params", "tool-schemas", "listings"] {
+        let check = checks.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{checks:#?}"));
+        assert_eq!(check["status"], "skip", "{check}");
+        assert!(check["detail"].as_str().unwrap().contains("the server ended during ping"), "{check}");
+    }
+    assert!(stderr.contains("crashing on ping as asked"), "its last words: {stderr}");
+    // It exits on a method it does not know before initialize: server/discover, the era
+    // probe, ends it, so it opened only when started again, which a 2026-07-28 client cannot
+    // do; the handshake says how, and era-probe fails.
+    let (checks, _, stderr) = doctor(&home, &[], &["--exit-on-unknown"]);
+    assert_eq!(status(&checks, "handshake"), "pass", "{stderr}");
+    let probe = checks.iter().find(|c| c["id"] == "era-probe").unwrap_or_else(|| panic!("{checks:#?}"));
+    assert_eq!(probe["status"], "fail", "{probe}");
+    assert!(probe["detail"].as_str().unwrap().contains("-32601"), "{probe}");
+    // A server that fails at start is explained by what it said.
+    let out = sonde(&home, &["doctor", "--", "sh", "-c", "echo 'Error: boom' >&2; exit 1"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().find(|l| l.contains("handshake")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.starts_with("fail") && line.contains("Error: boom"), "{line}");
 }

@@ -9,6 +9,8 @@ pub struct Knobs {
     pub exit_delay_ms: u64,
     pub last_words: Option<String>,
     pub crash_on_call: bool,
+    /// Exit (code 1) when asked `ping`, saying so on stderr.
+    pub crash_on_ping: bool,
     pub never_answer: bool,
     pub big_mib: Option<u64>,
     pub bad_utf8: bool,
@@ -55,6 +57,7 @@ pub fn parse_args() -> Knobs {
             "--exit-delay-ms" => k.exit_delay_ms = number(&value("--exit-delay-ms")),
             "--last-words" => k.last_words = Some(value("--last-words")),
             "--crash-on-call" => k.crash_on_call = true,
+            "--crash-on-ping" => k.crash_on_ping = true,
             "--never-answer" => k.never_answer = true,
             "--big-mib" => k.big_mib = Some(number(&value("--big-mib"))),
             "--bad-utf8" => k.bad_utf8 = true,

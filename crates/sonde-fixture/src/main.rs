@@ -237,6 +237,10 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
                 "instructions": "A test server with knobs for faults."
             })
         }
+        "ping" if k.crash_on_ping => {
+            eprintln!("sonde-fixture: crashing on ping as asked");
+            std::process::exit(1);
+        }
         "ping" => json!({}),
         "tools/list" => list_tools(k, &params),
         "tools/call" => return call_tool(k, state, id, &params, out),
