@@ -41,20 +41,19 @@ enum Passed {
     Barrier(oneshot::Sender<()>),
 }
 
-/// Runs `spec` behind the client's `client_in`, `client_out` and `client_err` (the proxy's own
-/// stdin, stdout and stderr: the server's stderr reaches the client as it wrote it) until the server has ended and its group is gone, and everything passed on is
-/// recorded. `stop` resolving (a signal to the proxy) starts the shutdown ladder as the client
+/// Runs `spec` behind the `client`'s streams (the proxy's own stdin, stdout and stderr: the
+/// server's stderr reaches the client as it wrote it) until the server has ended and its group
+/// is gone, and everything passed on is recorded. `stop` resolving (a signal to the proxy) starts the shutdown ladder as the client
 /// closing stdin would. Returns how the server ended.
 pub async fn run(
     spec: &SpawnSpec,
     log: Arc<WireLog>,
     graces: Graces,
     max_line: usize,
-    client_in: OwnedFd,
-    client_out: OwnedFd,
-    client_err: std::fs::File,
+    client: ClientStreams,
     stop: impl Future<Output = ()>,
 ) -> io::Result<Option<ExitInfo>> {
+    let ClientStreams { stdin: client_in, stdout: client_out, stderr: client_err } = client;
     let Spawned { process, stdin, stdout } =
         process::spawn_passing_stderr(spec, log.clone(), CONN, client_err)?;
     let (server_in, server_out) = (stdin.into_owned_fd()?, stdout.into_owned_fd()?);
@@ -345,11 +344,20 @@ fn note(log: &WireLog, detail: String) {
     log.append(Entry::new(CONN, Kind::Note, Direction::Meta).with_detail(detail));
 }
 
-/// The proxy's own stdin, stdout and stderr, as the client gave them (pipes, a terminal or a file).
-pub fn client_streams() -> io::Result<(OwnedFd, OwnedFd, std::fs::File)> {
-    Ok((
-        io::stdin().as_fd().try_clone_to_owned()?,
-        io::stdout().as_fd().try_clone_to_owned()?,
-        io::stderr().as_fd().try_clone_to_owned()?.into(),
-    ))
+/// The proxy's own stdin, stdout and stderr, as the client gave them (pipes, a terminal or a
+/// file).
+pub struct ClientStreams {
+    pub stdin: OwnedFd,
+    pub stdout: OwnedFd,
+    pub stderr: std::fs::File,
+}
+
+impl ClientStreams {
+    pub fn of_this_process() -> io::Result<ClientStreams> {
+        Ok(ClientStreams {
+            stdin: io::stdin().as_fd().try_clone_to_owned()?,
+            stdout: io::stdout().as_fd().try_clone_to_owned()?,
+            stderr: io::stderr().as_fd().try_clone_to_owned()?.into(),
+        })
+    }
 }

@@ -36,7 +36,7 @@ pub fn run(args: &LogArgs) -> i32 {
     let incomplete = log.incomplete();
     // A file with no entry at all, only lines that are none, is another kind of file (a typo'd
     // path, `sonde log /etc/passwd`): said as such, not printed as an empty session.
-    if log.len() == 0 && incomplete.iter().any(|i| matches!(i, Incomplete::BrokenLines { .. })) {
+    if log.is_empty() && incomplete.iter().any(|i| matches!(i, Incomplete::BrokenLines { .. })) {
         errln!("sonde: {} is not a Sonde session: none of its lines is a session entry", path.display());
         return USAGE;
     }

@@ -38,7 +38,7 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         stdin: std::time::Duration::from_millis(global.grace_stdin),
         term: std::time::Duration::from_millis(global.grace_term),
     };
-    let (client_in, client_out, client_err) = match stdio::client_streams() {
+    let client = match stdio::ClientStreams::of_this_process() {
         Ok(streams) => streams,
         Err(e) => {
             errln!("sonde: cannot use the proxy's stdin and stdout: {e}");
@@ -48,9 +48,7 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
     let stop = async {
         stopped().await;
     };
-    let ended =
-        stdio::run(&spec, log.clone(), graces, global.max_line, client_in, client_out, client_err, stop)
-            .await;
+    let ended = stdio::run(&spec, log.clone(), graces, global.max_line, client, stop).await;
     // A log that stopped is said by its gap note, not on stderr, which is the client's.
     let _ = log.close();
     match ended {

@@ -189,8 +189,6 @@ fn a_server_that_cannot_start_fails_its_handshake_and_passes_nothing_it_never_di
 #[test]
 fn one_death_is_one_fail_with_its_cause_and_the_server_s_last_words() {
     let home = support::data_home("doctor-one-death");
-    let fixture = fixture_bin();
-    let fixture = fixture.to_str().unwrap();
     // It dies at ping: one fail, and the checks after it are not run, each saying why, rather
     // than failing one by one for the same death.
     let (checks, code, stderr) = doctor(&home, &[], &["--crash-on-ping"]);
