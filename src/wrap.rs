@@ -161,7 +161,8 @@ pub fn unwrap(text: &str, client: Client, only: Option<&str>) -> Result<Edited, 
     })
 }
 
-/// Applies `change` to each server of the config (or `only`), collecting what changed.
+/// Applies `change` to each server of the config (or `only`), collecting what changed. A
+/// server of a Claude Code project is named with its project: `time (project /home/me/app)`.
 fn edit(
     text: &str,
     client: Client,
@@ -170,32 +171,55 @@ fn edit(
 ) -> Result<Edited, String> {
     let root = CstRootNode::parse(text, &ParseOptions::default())
         .map_err(|e| format!("the config is not JSON: {e}"))?;
-    let servers = root
-        .object_value()
-        .and_then(|o| o.object_value(client.key()))
-        .ok_or_else(|| format!("the config has no \"{}\" object", client.key()))?;
+    let scopes = root.object_value().map(|o| scopes(&o, client)).unwrap_or_default();
+    if scopes.is_empty() {
+        return Err(format!("the config has no \"{}\" object", client.key()));
+    }
     let mut edited = Edited { text: String::new(), changed: Vec::new(), left: Vec::new() };
-    for prop in servers.properties() {
-        let Some(name) = prop.decoded_name() else { continue };
-        if only.is_some_and(|o| o != name) {
-            continue;
-        }
-        let Some(server) = prop.object_value() else {
-            edited.left.push((name, "not an object".into()));
-            continue;
-        };
-        match change(&name, &server) {
-            Ok(()) => edited.changed.push(name),
-            Err(why) => edited.left.push((name, why)),
+    let mut found = false;
+    for (project, servers) in scopes {
+        for prop in servers.properties() {
+            let Some(name) = prop.decoded_name() else { continue };
+            if only.is_some_and(|o| o != name) {
+                continue;
+            }
+            found = true;
+            let label = match &project {
+                Some(path) => format!("{name} (project {path})"),
+                None => name.clone(),
+            };
+            let Some(server) = prop.object_value() else {
+                edited.left.push((label, "not an object".into()));
+                continue;
+            };
+            match change(&name, &server) {
+                Ok(()) => edited.changed.push(label),
+                Err(why) => edited.left.push((label, why)),
+            }
         }
     }
-    if let Some(only) =
-        only.filter(|o| !edited.changed.iter().chain(edited.left.iter().map(|(n, _)| n)).any(|n| n == o))
-    {
+    if let Some(only) = only.filter(|_| !found) {
         return Err(format!("the config has no server named {only:?}"));
     }
     edited.text = root.to_string();
     Ok(edited)
+}
+
+/// The objects of servers in a config, each with the project it belongs to: the client's own
+/// (`mcpServers`, VS Code's `servers`), and for Claude Code also each project's, which `claude
+/// mcp add` keeps under `projects[PATH].mcpServers` (its local scope).
+fn scopes(root: &CstObject, client: Client) -> Vec<(Option<String>, CstObject)> {
+    let mut found: Vec<(Option<String>, CstObject)> =
+        root.object_value(client.key()).map(|o| (None, o)).into_iter().collect();
+    if client == Client::ClaudeCode {
+        for project in root.object_value("projects").map(|p| p.properties()).unwrap_or_default() {
+            let servers = project.object_value().and_then(|settings| settings.object_value("mcpServers"));
+            if let (Some(path), Some(servers)) = (project.decoded_name(), servers) {
+                found.push((Some(path), servers));
+            }
+        }
+    }
+    found
 }
 
 /// Every element of `array` as a string, or `None` when one is not a string.
@@ -334,5 +358,29 @@ mod tests {
         assert!(wrap(VSCODE, Client::ClaudeDesktop, None, SONDE)
             .unwrap_err()
             .contains("no \"mcpServers\" object"));
+    }
+
+    #[test]
+    fn claude_codes_project_servers_are_wrapped_too_each_named_with_its_project() {
+        let config = r#"{
+  "numStartups": 4,
+  "mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}},
+  "projects": {
+    "/home/me/app": {"allowedTools": [], "mcpServers": {"fs": {"command": "npx", "args": ["-y", "x"]}}},
+    "/home/me/other": {"allowedTools": []}
+  }
+}"#;
+        let wrapped = wrap(config, Client::ClaudeCode, None, SONDE).unwrap();
+        assert_eq!(wrapped.changed, ["time", "fs (project /home/me/app)"]);
+        let value: serde_json::Value = serde_json::from_str(&wrapped.text).unwrap();
+        let fs = &value["projects"]["/home/me/app"]["mcpServers"]["fs"];
+        assert_eq!(fs["command"], SONDE);
+        assert_eq!(fs["args"], serde_json::json!(["proxy", "--name", "fs", "--", "npx", "-y", "x"]));
+        assert_eq!(unwrap(&wrapped.text, Client::ClaudeCode, None).unwrap().text, config);
+        // One chosen by name, wherever it is kept; a config with only projects is fine.
+        let only = wrap(config, Client::ClaudeCode, Some("fs"), SONDE).unwrap();
+        assert_eq!(only.changed, ["fs (project /home/me/app)"]);
+        let projects_only = r#"{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}}"#;
+        assert_eq!(wrap(projects_only, Client::ClaudeCode, None, SONDE).unwrap().changed, ["a (project /p)"]);
     }
 }
