@@ -26,6 +26,7 @@ mod proxy;
 mod recording;
 mod run;
 mod shell;
+mod shell_complete;
 mod suggest;
 mod tasks;
 mod waiting;

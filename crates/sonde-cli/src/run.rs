@@ -54,9 +54,18 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         let hub = hub.clone();
         async move { with_server(&hub, &config, &common, op).await }
     };
+    // Ctrl-C ends the run, unless the shell has taken it (it stops one command there).
+    let interrupted = async {
+        loop {
+            let _ = tokio::signal::ctrl_c().await;
+            if !crate::shell::owns_interrupts() {
+                break;
+            }
+        }
+    };
     let code = tokio::select! {
         code = work => code,
-        _ = tokio::signal::ctrl_c() => {
+        _ = interrupted => {
             errln!("sonde: interrupted; cancelling and stopping the server");
             hub.cancel_all("interrupted by the user");
             INTERRUPTED

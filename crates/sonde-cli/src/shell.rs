@@ -1,12 +1,16 @@
 //! `sonde shell`: one server, many steps. One connection stays open while commands are read:
-//! typed at a prompt with line editing and history (rustyline), or read from a pipe as a script,
-//! so a tool that creates a resource can be followed by reading it.
+//! typed at a prompt with line editing, history and Tab (rustyline), or read from a pipe as a
+//! script, so a tool that creates a resource can be followed by reading it. Ctrl-C stops the
+//! command running and gives the prompt back; Ctrl-D leaves.
 //!
 //! Owns: the shell's small command language and its loop. Refuses: what each step does; the
 //! same operations as the one-shot commands run them (`ops`).
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
+use sonde_core::sync::Lock;
 use sonde_core::Filter;
 use sonde_core::ListKind;
 use sonde_core::ListenSpec;
@@ -15,6 +19,7 @@ use sonde_core::Session;
 
 use crate::exit::{FAILED, OK};
 use crate::ops::{self, Op};
+use crate::shell_complete::{Helper, Names};
 use crate::tasks::TaskOp;
 use crate::{arguments, print, suggest};
 
@@ -111,19 +116,22 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
     Ok(Some(step))
 }
 
-/// Where lines come from: an editor at a terminal, or a pipe.
+type Editor = rustyline::Editor<Helper, rustyline::history::DefaultHistory>;
+
+/// Where lines come from: an editor at a terminal (Tab completing from `names`), or a pipe.
 enum Input {
-    Terminal(Box<rustyline::DefaultEditor>),
+    Terminal(Box<Editor>),
     Pipe,
 }
 
 impl Input {
-    fn open() -> Input {
+    fn open(names: &Arc<Mutex<Names>>) -> Input {
         if std::io::stdin().is_terminal() {
-            if let Ok(mut editor) = rustyline::DefaultEditor::new() {
+            if let Ok(mut editor) = Editor::new() {
                 if let Some(path) = history() {
                     let _ = editor.load_history(&path);
                 }
+                editor.set_helper(Some(Helper { commands: &COMMANDS, names: names.clone() }));
                 return Input::Terminal(Box::new(editor));
             }
         }
@@ -131,12 +139,16 @@ impl Input {
     }
 
     /// The next line, or `None` at the end (Ctrl-D, or the end of the script). Ctrl-C at the
-    /// prompt gives an empty line, as in other shells.
+    /// prompt gives an empty line, as in other shells. Each line typed is in the history file
+    /// at once, so a shell ended by a signal loses none.
     fn next(&mut self) -> Option<String> {
         match self {
             Input::Terminal(editor) => match editor.readline("sonde> ") {
                 Ok(line) => {
                     let _ = editor.add_history_entry(line.as_str());
+                    if let Some(path) = history() {
+                        let _ = editor.save_history(&path);
+                    }
                     Some(line)
                 }
                 Err(rustyline::error::ReadlineError::Interrupted) => Some(String::new()),
@@ -151,19 +163,10 @@ impl Input {
             }
         }
     }
-
-    /// Keeps a terminal's history. A script has none: its run makes no history file (nor the
-    /// data directory again, when it was removed meanwhile).
-    fn save(&mut self) {
-        if let Input::Terminal(editor) = self {
-            if let Some(path) = history() {
-                let _ = editor.save_history(&path);
-            }
-        }
-    }
 }
 
-/// The history file, beside the sessions directory.
+/// The history file, beside the sessions directory. A script has none: its run makes no
+/// history file (nor the data directory again, when it was removed meanwhile).
 fn history() -> Option<std::path::PathBuf> {
     let dir = sonde_core::log::sessions_dir().ok()?.parent()?.to_path_buf();
     // What was typed may hold secrets: the history is private (0600 in a 0700 directory).
@@ -175,9 +178,15 @@ fn history() -> Option<std::path::PathBuf> {
 /// Runs the shell on `session` until the input ends or `exit`. The exit code is the first
 /// failure's (a script stops being trusted once a step failed), or 0.
 pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
-    let mut input = Some(Input::open());
+    let names = Arc::new(Mutex::new(Names::default()));
+    let mut input = Some(Input::open(&names));
+    if matches!(input, Some(Input::Terminal(_))) {
+        // For Tab: what the server lists, once, before the first prompt.
+        *names.locked() = Names::listed(session).await;
+    }
     let mut code = OK;
-    errln!("sonde: shell on one connection; help lists the commands");
+    let _interrupts = Interrupts::owned();
+    errln!("sonde: shell on one connection; help lists the commands; Ctrl-C stops a command, Ctrl-D leaves");
     loop {
         // The reading blocks (a terminal, a pipe): off the runtime's threads.
         let mut taken = input.take().expect("put back after each line");
@@ -205,7 +214,16 @@ pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
                 Ok(OK)
             }
             Step::Log(filter) => log(session, &filter),
-            Step::Run(op) => ops::run(session, op, json).await,
+            // Ctrl-C stops this command, not the shell: its requests are cancelled (a listen
+            // ended), and the prompt comes back.
+            Step::Run(op) => tokio::select! {
+                done = ops::run(session, op, json) => done,
+                _ = tokio::signal::ctrl_c() => {
+                    session.conn.cancel_all("interrupted by the user");
+                    errln!("sonde: interrupted; the command was cancelled (Ctrl-D leaves the shell)");
+                    Ok(OK)
+                }
+            },
         };
         match done {
             Ok(OK) => {}
@@ -218,10 +236,31 @@ pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
             }
         }
     }
-    if let Some(mut input) = input {
-        input.save();
-    }
     Ok(code)
+}
+
+/// Whether the shell takes Ctrl-C itself (a command of it running, or its prompt): then the
+/// command line's own handler, which ends the run, lets it be.
+static OWNS_INTERRUPTS: AtomicBool = AtomicBool::new(false);
+
+pub fn owns_interrupts() -> bool {
+    OWNS_INTERRUPTS.load(Ordering::SeqCst)
+}
+
+/// Ctrl-C belongs to the shell while this lives.
+struct Interrupts;
+
+impl Interrupts {
+    fn owned() -> Interrupts {
+        OWNS_INTERRUPTS.store(true, Ordering::SeqCst);
+        Interrupts
+    }
+}
+
+impl Drop for Interrupts {
+    fn drop(&mut self) {
+        OWNS_INTERRUPTS.store(false, Ordering::SeqCst);
+    }
 }
 
 /// This session's log, filtered, one entry a line.
