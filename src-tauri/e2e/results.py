@@ -165,7 +165,7 @@ def install(check, driver, wait, shot, h):
             Select(select).select_by_index(len(Select(select).options) - 1)
         result = call()
         said = visible("//*[@aria-label='Tool result']//*[@aria-label='structuredContent']")
-        assert said.text == "structuredContent: the same JSON as the text above.", said.text
+        assert said.text == "structuredContent repeats the text above, so it is not shown again.", said.text
         assert not result.find_elements(By.XPATH, ".//h4[text()='structuredContent']")
         visible("//*[@aria-label='Tool result']//p[contains(@class,'verdict')][contains(., 'matches the outputSchema')]")
         shot("structured-content-once")

@@ -69,7 +69,7 @@ export function ResultView({ outcome, line }: { outcome: CallOutcome; line?: num
       ))}
       {result.structuredContent !== undefined && outcome.structured_in_text && (
         <p className="muted" aria-label="structuredContent">
-          structuredContent: the same JSON as the text above.
+          structuredContent repeats the text above, so it is not shown again.
         </p>
       )}
       {result.structuredContent !== undefined && !outcome.structured_in_text && (
