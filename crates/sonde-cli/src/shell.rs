@@ -6,6 +6,7 @@
 //! Owns: the shell's small command language and its loop. Refuses: what each step does; the
 //! same operations as the one-shot commands run them (`ops`).
 
+use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -118,9 +119,10 @@ fn parse(line: &str) -> Result<Option<Step>, String> {
 
 type Editor = rustyline::Editor<Helper, rustyline::history::DefaultHistory>;
 
-/// Where lines come from: an editor at a terminal (Tab completing from `names`), or a pipe.
+/// Where lines come from: an editor at a terminal (Tab completing from `names`), with the lines
+/// of a paste not run yet; or a pipe.
 enum Input {
-    Terminal(Box<Editor>),
+    Terminal(Box<Editor>, VecDeque<String>),
     Pipe,
 }
 
@@ -132,7 +134,7 @@ impl Input {
                     let _ = editor.load_history(&path);
                 }
                 editor.set_helper(Some(Helper { commands: &COMMANDS, names: names.clone() }));
-                return Input::Terminal(Box::new(editor));
+                return Input::Terminal(Box::new(editor), VecDeque::new());
             }
         }
         Input::Pipe
@@ -143,17 +145,27 @@ impl Input {
     /// at once, so a shell ended by a signal loses none.
     fn next(&mut self) -> Option<String> {
         match self {
-            Input::Terminal(editor) => match editor.readline("sonde> ") {
-                Ok(line) => {
-                    let _ = editor.add_history_entry(line.as_str());
-                    if let Some(path) = history() {
-                        let _ = editor.save_history(&path);
-                    }
-                    Some(line)
+            Input::Terminal(editor, pasted) => {
+                if let Some(line) = pasted.pop_front() {
+                    errln!("sonde> {line}");
+                    return Some(line);
                 }
-                Err(rustyline::error::ReadlineError::Interrupted) => Some(String::new()),
-                Err(_) => None,
-            },
+                match editor.readline("sonde> ") {
+                    // A paste of several lines is several commands, run in order.
+                    Ok(text) => {
+                        let mut lines =
+                            text.split(['\n', '\r']).filter(|l| !l.trim().is_empty()).map(str::to_owned);
+                        let first = lines.next().unwrap_or_default();
+                        pasted.extend(lines);
+                        for line in std::iter::once(&first).chain(pasted.iter()) {
+                            remember(editor, line);
+                        }
+                        Some(first)
+                    }
+                    Err(rustyline::error::ReadlineError::Interrupted) => Some(String::new()),
+                    Err(_) => None,
+                }
+            }
             Input::Pipe => {
                 let mut line = String::new();
                 match std::io::stdin().read_line(&mut line) {
@@ -162,6 +174,14 @@ impl Input {
                 }
             }
         }
+    }
+}
+
+/// Puts `line` in the history, and the history in its file at once.
+fn remember(editor: &mut Editor, line: &str) {
+    let _ = editor.add_history_entry(line);
+    if let Some(path) = history() {
+        let _ = editor.save_history(&path);
     }
 }
 
@@ -180,13 +200,13 @@ fn history() -> Option<std::path::PathBuf> {
 pub async fn run(session: &Session, json: bool) -> Result<i32, RequestError> {
     let names = Arc::new(Mutex::new(Names::default()));
     let mut input = Some(Input::open(&names));
-    if matches!(input, Some(Input::Terminal(_))) {
+    if matches!(input, Some(Input::Terminal(..))) {
         // For Tab: what the server lists, once, before the first prompt.
         *names.locked() = Names::listed(session).await;
     }
     let mut code = OK;
     let _interrupts = Interrupts::owned();
-    errln!("sonde: shell on one connection; help lists the commands; Ctrl-C stops a command, Ctrl-D leaves");
+    noteln!("sonde: shell on one connection; help lists the commands; Ctrl-C stops a command, Ctrl-D leaves");
     loop {
         // The reading blocks (a terminal, a pipe): off the runtime's threads.
         let mut taken = input.take().expect("put back after each line");

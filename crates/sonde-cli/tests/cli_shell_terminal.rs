@@ -1,7 +1,7 @@
 //! `sonde shell` at a terminal (a pseudo-terminal, its controlling tty), as a person types at it
 //! (issue 33, item 7): Tab completes a tool's name and its argument keys, Ctrl-C stops the
-//! command running and gives the prompt back with the server still there, Ctrl-D leaves, and
-//! the lines typed are in the history file.
+//! command running and gives the prompt back with the server still there, lines typed ahead or
+//! pasted all run, Ctrl-D leaves, and the lines typed are in the history file.
 
 mod support;
 
@@ -114,6 +114,19 @@ fn tab_completes_ctrl_c_stops_a_command_and_ctrl_d_leaves() {
     screen.type_keys("tools\r");
     screen.until("Adds two numbers", 1);
     screen.until("sonde> ", 3);
+    // A line typed while a command runs is run after it, not dropped.
+    screen.type_keys("call slow seconds=2 steps=2\r");
+    screen.until("progress 1/2", 1);
+    screen.type_keys("tools\r");
+    screen.until("done after 2 s in 2 steps", 1);
+    screen.until("Adds two numbers", 2);
+    // Lines typed faster than they run, or pasted at the prompt, all run, in order.
+    screen.until("sonde> ", 5);
+    screen.type_keys("info\rprompts\r");
+    screen.until("sonde: 2 prompts", 1);
+    screen.type_keys("\x1b[200~templates\rresources\r\x1b[201~\r");
+    screen.until("sonde: 1 resource template", 1);
+    screen.until("sonde: 4 resources", 1);
     // Ctrl-D leaves, and the server is stopped as ever.
     screen.type_keys("\x04");
     let status =
