@@ -55,6 +55,10 @@ async fn server_everything_passes_over_stdio_and_http() {
     assert_ne!(shutdown.status, CheckStatus::Skip);
     let cancellation = report.checks.iter().find(|c| c.id == "cancellation").expect("the named call ran");
     assert_eq!(cancellation.status, CheckStatus::Pass, "{cancellation:?}");
+    // Its -32603 for params that fail the request's schema is its SDK's answer, said as such.
+    let invalid = report.checks.iter().find(|c| c.id == "invalid-params").expect("invalid params were sent");
+    assert_eq!(invalid.status, CheckStatus::Warn, "{invalid:?}");
+    assert!(invalid.detail.contains("the TypeScript SDK's own answer"), "{invalid:?}");
 
     let http = HttpServer::peer(&bin.to_string_lossy(), &["streamableHttp"], "/mcp");
     check_up("doctor-everything-http", &http.config()).await;

@@ -147,6 +147,21 @@ fn cut(text: &str) -> String {
     shown
 }
 
+/// Who answers a request that way, when it is an SDK and not the server's own code: the
+/// TypeScript SDK answers params that fail its request schema with -32603 and Zod's issues as
+/// the message.
+fn whose(code: i64, message: &str) -> &'static str {
+    let zod =
+        message.trim_start().starts_with('[') && message.contains("\"code\"") && message.contains("\"path\"");
+    if code == -32603 && zod {
+        "; this is the TypeScript SDK's own answer when a request fails its schema (Zod's issues as \
+         the message), not your code's: clients see an internal error for their mistake; it is the SDK's \
+         to fix"
+    } else {
+        ""
+    }
+}
+
 /// The verdict on a request the server must refuse with error `want` (`-32601 (method not
 /// found)`): that code passes, another code or a result warns, and silence fails, since a client
 /// waits for the refusal forever.
@@ -159,9 +174,10 @@ fn refused(sent: &str, outcome: Result<Value, RequestError>, code: i64, name: &s
         Err(RequestError::Rpc { error, .. }) => (
             CheckStatus::Warn,
             format!(
-                "{sent} was answered {} ({}), where JSON-RPC says {due}",
+                "{sent} was answered {} ({}), where JSON-RPC says {due}{}",
                 error.code,
-                cut(&error.message)
+                cut(&error.message),
+                whose(error.code, &error.message),
             ),
         ),
         Ok(result) => (
@@ -210,6 +226,7 @@ async fn lists(session: &Session) -> (Check, Check) {
     let caps = &session.server.capabilities;
     let mut listed = Vec::new();
     let mut failed = Vec::new();
+    let mut doubts = Vec::new();
     let mut tools = None;
     for kind in ListKind::ALL {
         let key = kind.key();
@@ -223,6 +240,17 @@ async fn lists(session: &Session) -> (Check, Check) {
                     tools = Some(listing.items);
                 }
             }
+            // Declaring resources without answering for templates: a judgement, not a fault
+            // of the protocol's letter, and the usual cause is known.
+            Err(RequestError::Rpc { error, .. }) if kind == ListKind::Templates && error.code == -32601 => {
+                doubts.push(
+                    "resources/templates/list is not answered (-32601) though `resources` is declared: \
+                     clients that list templates with the resources get an error; answer it, with an empty \
+                     list when there are none (in the Python SDK's low-level Server, register \
+                     list_resource_templates)"
+                        .to_owned(),
+                )
+            }
             Err(e) => failed.push(words(&e)),
         }
     }
@@ -230,10 +258,17 @@ async fn lists(session: &Session) -> (Check, Check) {
         (true, true) => {
             Check::new("listings", CheckStatus::Skip, "the server declares nothing to list", None, conn)
         }
-        (_, true) => Check::new(
+        (_, true) if doubts.is_empty() => Check::new(
             "listings",
             CheckStatus::Pass,
             format!("listed to the end: {}", listed.join(", ")),
+            None,
+            conn,
+        ),
+        (_, true) => Check::new(
+            "listings",
+            CheckStatus::Warn,
+            format!("listed to the end: {}; {}", listed.join(", "), doubts.join("; ")),
             None,
             conn,
         ),
@@ -264,10 +299,13 @@ fn tool_schemas(tools: &[Value], conn: u64) -> Check {
         }
     }
     if problems.is_empty() {
-        let detail = format!(
-            "every inputSchema and outputSchema of the {} listed tool(s) is a valid JSON Schema of an object",
-            tools.len()
-        );
+        let listed = if tools.len() == 1 {
+            "the 1 listed tool".to_owned()
+        } else {
+            format!("the {} listed tools", tools.len())
+        };
+        let detail =
+            format!("every inputSchema and outputSchema of {listed} is a valid JSON Schema of an object");
         return Check::new("tool-schemas", CheckStatus::Pass, detail, None, conn);
     }
     let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
