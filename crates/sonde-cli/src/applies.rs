@@ -15,13 +15,16 @@ const NO_SERVER: &[&str] =
 
 /// What the proxy takes: the shutdown graces and the longest line. The client chose the
 /// server's environment, directory, era and roots; the proxy passes them on untouched.
-const PROXY_TAKES: &[&str] = &["grace_stdin", "grace_term", "max_line"];
+const PROXY_TAKES: &[&str] = &["grace_stdin", "grace_term", "max_line", "quiet"];
+
+/// What every command takes, a server or none: `--quiet`.
+const ALL_TAKE: &[&str] = &["quiet"];
 
 /// The server options that do not apply to the top-level subcommand `name`, with why.
 fn not_for(name: &str) -> Option<(&'static [&'static str], &'static str)> {
     match name {
         "proxy" => Some((PROXY_TAKES, "the proxy passes on what the client gives the server")),
-        n if NO_SERVER.contains(&n) => Some((&[], "it talks to no server")),
+        n if NO_SERVER.contains(&n) => Some((ALL_TAKE, "it talks to no server")),
         _ => None,
     }
 }

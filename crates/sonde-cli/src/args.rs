@@ -51,6 +51,10 @@ pub struct Global {
     /// SHELL, TERM and LANG are passed through unless --inherit-env is given.
     #[arg(help_heading = "Server process", long = "env", global = true, value_name = "K=V", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
+    /// Say nothing on stderr but errors, warnings and the server's own words: no session log
+    /// path, progress, counts or waits (for scripts; the exit code tells how it went).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
     /// Pass Sonde's whole environment to the server.
     #[arg(help_heading = "Server process", long, global = true)]
     pub inherit_env: bool,

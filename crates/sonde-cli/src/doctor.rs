@@ -29,7 +29,7 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
         }
     };
     let Some(log) = crate::run::session_log() else { return FAILED };
-    errln!("sonde: session log {}", log.path().display());
+    noteln!("sonde: session log {}", log.path().display());
     let teller = recording::start(&log);
     // No era cache: the check-up decides the era afresh, as a new client would.
     let mut hub = Hub::new(log.clone());

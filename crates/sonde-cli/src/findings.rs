@@ -11,7 +11,7 @@ use sonde_core::{Filter, WireLog};
 /// Says on stderr how many protocol errors and warnings the session has, if any.
 pub fn say(log: &WireLog) {
     if let Some(words) = line(log) {
-        errln!("sonde: {words}");
+        noteln!("sonde: {words}");
     }
 }
 

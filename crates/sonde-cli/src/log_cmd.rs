@@ -40,7 +40,7 @@ pub fn run(args: &LogArgs) -> i32 {
         errln!("sonde: {} is not a Sonde session: none of its lines is a session entry", path.display());
         return USAGE;
     }
-    errln!("sonde: session log {}", path.display());
+    noteln!("sonde: session log {}", path.display());
     if !incomplete.is_empty() {
         errln!("sonde: this session is incomplete: {}", Incomplete::words(&incomplete));
     }

@@ -56,6 +56,9 @@ fn main() {
         std::process::exit(exit::USAGE);
     }
     let cli = args::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if cli.global.quiet {
+        out::set_quiet();
+    }
     let code = match cli.command {
         args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Completions { shell } => docs::completions(shell),

@@ -165,7 +165,7 @@ async fn call(
     };
     let called = session
         .call_tool_checked(tool, definition.as_ref(), arguments, task, |p| {
-            errln!("sonde: {}", print::progress(&p))
+            noteln!("sonde: {}", print::progress(&p))
         })
         .await;
     let mut outcome = match called {
@@ -191,8 +191,10 @@ async fn call(
         codes.push(PROTOCOL);
     }
     if let Some(check) = outcome.check {
-        errln!("sonde: {}", check.describe());
-        if check != OutputCheck::Valid {
+        if check == OutputCheck::Valid {
+            noteln!("sonde: {}", check.describe());
+        } else {
+            errln!("sonde: {}", check.describe());
             codes.push(PROTOCOL);
         }
     }

@@ -14,6 +14,22 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static CLOSED: AtomicBool = AtomicBool::new(false);
+/// `--quiet`: Sonde's own notes are not said (see [`note`]).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Keeps Sonde's notes to itself from now on (`--quiet`, for scripts).
+pub fn set_quiet() {
+    QUIET.store(true, Ordering::Relaxed);
+}
+
+/// A note on stderr about how the run goes (the session log's path, progress, counts, waits, a
+/// clean exit, a verdict that found nothing wrong), said unless `--quiet`. Errors, warnings and
+/// the server's own words are said with [`err_line`] whatever the flag.
+pub fn note(args: fmt::Arguments) {
+    if !QUIET.load(Ordering::Relaxed) {
+        err_line(args);
+    }
+}
 /// True while a status line ([`status`]) is open on a terminal: the next line starts below it.
 static STATUS_OPEN: AtomicBool = AtomicBool::new(false);
 
@@ -28,6 +44,9 @@ fn close_status() {
 /// place (`\r`), elsewhere (a log file, CI) each is a line of its own, as a log wants them.
 pub fn status(args: fmt::Arguments) {
     use std::io::IsTerminal;
+    if QUIET.load(Ordering::Relaxed) {
+        return;
+    }
     if !io::stderr().is_terminal() {
         return err_line(args);
     }
@@ -80,6 +99,11 @@ pub fn closed() -> bool {
 /// `println!` for the CLI's stdout, through [`line`].
 macro_rules! outln {
     ($($arg:tt)*) => { $crate::out::line(format_args!($($arg)*)) };
+}
+
+/// A note for stderr, through [`note`]: silent with `--quiet`.
+macro_rules! noteln {
+    ($($arg:tt)*) => { $crate::out::note(format_args!($($arg)*)) };
 }
 
 /// `eprintln!` for the CLI's stderr, through [`err_line`].

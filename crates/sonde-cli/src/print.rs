@@ -48,7 +48,7 @@ pub fn items(key: &str, items: &[Value]) {
         "resourceTemplates" => ("resource template", "resource templates"),
         other => (other, other),
     };
-    errln!("sonde: {} {}", items.len(), if items.len() == 1 { one } else { many });
+    noteln!("sonde: {} {}", items.len(), if items.len() == 1 { one } else { many });
 }
 
 /// A progress notification's params as one line.

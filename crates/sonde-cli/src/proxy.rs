@@ -86,7 +86,7 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
         }
     };
     let Some(log) = session_log(name, http::CONN) else { return FAILED };
-    errln!("sonde: session log {}", log.path().display());
+    noteln!("sonde: session log {}", log.path().display());
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
     errln!(
         "sonde: point the client at http://{local}{} (forwarded to {})",

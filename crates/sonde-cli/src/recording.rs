@@ -95,7 +95,7 @@ pub async fn finish(log: &WireLog, teller: Teller) {
         errln!("sonde: {words}");
     }
     match log.prune_again() {
-        Some(Ok(pruned)) => pruned.words().into_iter().for_each(|words| errln!("sonde: {words}")),
+        Some(Ok(pruned)) => pruned.words().into_iter().for_each(|words| noteln!("sonde: {words}")),
         Some(Err(e)) => errln!("sonde: could not prune old sessions: {e}"),
         None => {}
     }

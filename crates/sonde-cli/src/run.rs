@@ -35,7 +35,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
         }
     };
     let Some(log) = session_log() else { return FAILED };
-    errln!("sonde: session log {}", log.path().display());
+    noteln!("sonde: session log {}", log.path().display());
     let teller = recording::start(&log);
     let mut hub = Hub::new(log.clone());
     if !global.no_era_cache {
@@ -222,9 +222,13 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         FAILED
     });
     if let Ok(Some(exit)) = hub.disconnect(id).await {
-        errln!("sonde: server {}", exit.describe());
         // No shutdown step: the server ended by itself, before Sonde asked.
         died |= exit.during.is_none();
+        if died {
+            errln!("sonde: server {}", exit.describe());
+        } else {
+            noteln!("sonde: server {}", exit.describe());
+        }
     }
     if died {
         words::print(&hub.last_words(id, config, false));

@@ -28,19 +28,19 @@ fn line(task: &Task) -> String {
 /// Follows the task a call of `tool` became, saying each change of status or message on stderr;
 /// returns the tool's result, or the exit code after saying why there is none.
 pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOutcome, i32> {
-    errln!(
+    noteln!(
         "sonde: {tool} runs as task {}; following it for up to {}",
         task.task_id,
         sonde_core::lifecycle::duration_words(FOLLOW_LIMIT)
     );
-    errln!("sonde: task {}", line(&task));
+    noteln!("sonde: task {}", line(&task));
     let view = TaskView::new(session.conn.id(), task, Some(tool.to_owned()));
     let mut said = (view.task.status, view.task.status_message.clone());
     let end = session
         .follow_task(view, None, FOLLOW_LIMIT, |v| {
             let now = (v.task.status, v.task.status_message.clone());
             if now != said {
-                errln!("sonde: task {}", line(&v.task));
+                noteln!("sonde: task {}", line(&v.task));
                 said = now;
             }
         })
@@ -79,7 +79,7 @@ pub async fn run(session: &Session, op: TaskOp, json: bool) -> Result<i32, Reque
             } else {
                 tasks.iter().for_each(|t| outln!("{}", line(t)));
             }
-            errln!("sonde: {} tasks", tasks.len());
+            noteln!("sonde: {} {}", tasks.len(), if tasks.len() == 1 { "task" } else { "tasks" });
         }
         TaskOp::Get(id) => show(&session.task_get(&id).await?),
         TaskOp::Cancel(id) => match session.task_cancel(&id).await? {

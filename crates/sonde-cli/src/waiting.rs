@@ -45,7 +45,7 @@ impl Waiting {
                     if !*said && since.elapsed() >= AFTER {
                         *said = true;
                         if let Some(words) = words(*stage, &config) {
-                            errln!("sonde: waiting for {words}");
+                            noteln!("sonde: waiting for {words}");
                         }
                     }
                 }

@@ -333,6 +333,11 @@ fn options_of_a_server_are_refused_by_commands_that_talk_to_none() {
     let help = Command::new(SONDE).args(["sessions", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--pin") && !help.contains("--url") && !help.contains("Server process:"), "{help}");
+    // --quiet is for every command: a script hears only what went wrong.
+    let quiet = sonde(&home, &["-q", "tools", "list", "--", SONDE, "demo-server"]);
+    assert!(quiet.status.success() && String::from_utf8_lossy(&quiet.stdout).contains("echo"), "{quiet:?}");
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "", "{quiet:?}");
+    assert_eq!(sonde(&home, &["sessions", "--quiet"]).status.code(), Some(0));
     // A command that talks to a server takes them before or after it, as documented.
     let before = sonde(&home, &["--env", "A=1", "tools", "list", "--", SONDE, "demo-server"]);
     assert!(before.status.success(), "{before:?}");
