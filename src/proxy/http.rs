@@ -5,6 +5,9 @@
 //! the response head with secret header values redacted, each message of a body or an event
 //! stream decoded and correlated by the same [`Recorder`] the stdio proxy uses.
 //!
+//! Each client is recorded under a connection number of its own (`clients` tells them apart),
+//! so two clients' requests of the same id are never taken for each other's.
+//!
 //! Owns: the listening socket, admission (a `Host` or `Origin` other than the proxy's own
 //! loopback address is refused with 403, so a web page cannot reach it through DNS rebinding),
 //! the forwarding of each exchange, and the tee of each response body to its recording.
@@ -33,12 +36,13 @@ use hyper::{Request, Response, StatusCode};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-use super::Recorder;
+use super::clients::Clients;
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::sync::Lock;
 use crate::transport::{self, sse};
 
-/// The connection number an HTTP proxy's exchanges are recorded under.
+/// The connection number the HTTP proxy's own notes are recorded under; each client's
+/// exchanges go under a number of its own, from 1 (`clients`).
 pub const CONN: u64 = 1;
 /// How many chunks of one response the recorder may fall behind before the stream waits.
 const BACKLOG: usize = 4096;
@@ -79,7 +83,7 @@ pub async fn serve(
     ));
     tokio::pin!(stop);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             () = &mut stop => return Ok(()),
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -98,7 +102,7 @@ pub async fn serve(
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {
                 let proxy = proxy.clone();
-                async move { Ok::<_, Infallible>(proxy.handle(request).await) }
+                async move { Ok::<_, Infallible>(proxy.handle(request, peer).await) }
             });
             // A client that goes mid-exchange ends its connection; nothing else depends on it.
             let _ = hyper::server::conn::http1::Builder::new()
@@ -112,7 +116,7 @@ struct Proxy {
     upstream: url::Url,
     client: reqwest::Client,
     log: Arc<WireLog>,
-    recorder: Mutex<Recorder>,
+    clients: Mutex<Clients>,
     max_line: usize,
     /// The `Host` values that name this proxy (its address, and `localhost` with its port).
     hosts: Vec<String>,
@@ -139,12 +143,12 @@ impl Proxy {
             .map_err(|e| io::Error::other(sse::error_chain(&e)))?;
         let port = local.port();
         let hosts = vec![format!("{local}"), format!("localhost:{port}")];
-        let recorder = Mutex::new(Recorder::new(log.clone(), CONN, max_line));
+        let clients = Mutex::new(Clients::new(log.clone(), max_line));
         Ok(Proxy {
             upstream,
             client,
             log,
-            recorder,
+            clients,
             max_line,
             hosts,
             next_exchange: AtomicU64::new(0),
@@ -153,12 +157,18 @@ impl Proxy {
     }
 
     fn note(&self, detail: String) {
-        self.log.append(Entry::new(CONN, Kind::Note, Direction::Meta).with_detail(detail));
+        self.note_on(CONN, detail);
     }
 
-    fn recorder(&self) -> std::sync::MutexGuard<'_, Recorder> {
+    fn note_on(&self, conn: u64, detail: String) {
+        self.log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    /// Records one message of the client `conn`'s exchanges with its recorder.
+    fn record_message(&self, conn: u64, bytes: Vec<u8>, dir: Direction, info: HttpInfo) {
+        let recorder = self.clients.locked().recorder(conn);
         // A panic while recording poisons nothing the next entry depends on.
-        self.recorder.locked()
+        recorder.locked().message(bytes, dir, info);
     }
 
     /// Whether the request names this proxy: a web page that rebinds a name of its own to
@@ -188,7 +198,7 @@ impl Proxy {
         Ok(())
     }
 
-    async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Response<Body> {
+    async fn handle(self: Arc<Self>, request: Request<Incoming>, peer: SocketAddr) -> Response<Body> {
         if let Err(words) = self.admitted(request.headers()) {
             // Each refusal once: any web page can send requests here, and must not fill the log.
             let mut refused = self.refused.locked();
@@ -219,6 +229,13 @@ impl Proxy {
                 );
             }
         };
+        // Whose exchange it is: the client's session, as a header or (2024-11-05) a query.
+        let session = parts
+            .headers
+            .get("mcp-session-id")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .or_else(|| session_in_query(parts.uri.query()));
+        let conn = self.clients.locked().of(session.as_deref(), &body, peer);
         let mut headers = hyper::HeaderMap::new();
         for (name, value) in &parts.headers {
             if forwarded(name) {
@@ -231,19 +248,32 @@ impl Proxy {
         }
         // On its way before it is recorded: recording never delays a request.
         let sending = tokio::spawn(outgoing.send());
-        self.record_request(ex, &parts, &url, body);
+        self.record_request(conn, ex, &parts, &url, body);
         let response = match sending.await.map_err(io::Error::other) {
             Ok(Ok(response)) => response,
-            Ok(Err(e)) => return self.unreachable(ex, sse::error_chain(&e)),
-            Err(e) => return self.unreachable(ex, e.to_string()),
+            Ok(Err(e)) => return self.unreachable(conn, ex, sse::error_chain(&e)),
+            Err(e) => return self.unreachable(conn, ex, e.to_string()),
         };
-        self.forward_response(ex, response)
+        // A session handed out here is this client's from now on.
+        if session.is_none() {
+            if let Some(given) = response.headers().get("mcp-session-id") {
+                self.clients.locked().bind_session(&String::from_utf8_lossy(given.as_bytes()), conn);
+            }
+        }
+        self.forward_response(conn, ex, response)
     }
 
-    fn record_request(&self, ex: u64, parts: &hyper::http::request::Parts, url: &url::Url, body: Bytes) {
+    fn record_request(
+        &self,
+        conn: u64,
+        ex: u64,
+        parts: &hyper::http::request::Parts,
+        url: &url::Url,
+        body: Bytes,
+    ) {
         let shown = transport::shown_url(url);
         let mut entry =
-            Entry::new(CONN, Kind::Http, Direction::Out).with_detail(format!("{} {shown}", parts.method));
+            Entry::new(conn, Kind::Http, Direction::Out).with_detail(format!("{} {shown}", parts.method));
         entry.http = Some(HttpInfo {
             exchange: ex,
             method: Some(parts.method.to_string()),
@@ -254,14 +284,14 @@ impl Proxy {
         self.log.append(entry);
         if !body.is_empty() {
             let info = HttpInfo { exchange: ex, ..HttpInfo::default() };
-            self.recorder().message(body.to_vec(), Direction::Out, info);
+            self.record_message(conn, body.to_vec(), Direction::Out, info);
         }
     }
 
-    fn unreachable(&self, ex: u64, why: String) -> Response<Body> {
+    fn unreachable(&self, conn: u64, ex: u64, why: String) -> Response<Body> {
         let words = format!("could not reach {}: {why}", transport::shown_url(&self.upstream));
         let mut entry =
-            Entry::new(CONN, Kind::Http, Direction::In).with_detail(format!("{words} (answered 502)"));
+            Entry::new(conn, Kind::Http, Direction::In).with_detail(format!("{words} (answered 502)"));
         entry.http = Some(HttpInfo { exchange: ex, status: Some(502), ..HttpInfo::default() });
         self.log.append(entry);
         text(StatusCode::BAD_GATEWAY, format!("sonde proxy: {words}\n"))
@@ -269,7 +299,7 @@ impl Proxy {
 
     /// Records the response head, then streams the body to the client as it comes, teeing each
     /// chunk to the recording of this exchange.
-    fn forward_response(self: &Arc<Self>, ex: u64, response: reqwest::Response) -> Response<Body> {
+    fn forward_response(self: &Arc<Self>, conn: u64, ex: u64, response: reqwest::Response) -> Response<Body> {
         let status = response.status();
         let content_type = response
             .headers()
@@ -280,7 +310,7 @@ impl Proxy {
         if !content_type.is_empty() {
             detail.push_str(&format!(" · {content_type}"));
         }
-        let mut entry = Entry::new(CONN, Kind::Http, Direction::In).with_detail(detail);
+        let mut entry = Entry::new(conn, Kind::Http, Direction::In).with_detail(detail);
         entry.http = Some(HttpInfo {
             exchange: ex,
             status: Some(status.as_u16()),
@@ -303,9 +333,9 @@ impl Proxy {
         let proxy = self.clone();
         tokio::spawn(async move {
             if events {
-                proxy.record_events(ex, recorded).await;
+                proxy.record_events(conn, ex, recorded).await;
             } else {
-                proxy.record_body(ex, &content_type, recorded).await;
+                proxy.record_body(conn, ex, &content_type, recorded).await;
             }
         });
         let frames =
@@ -322,7 +352,7 @@ impl Proxy {
     }
 
     /// Records each event of an event stream as it is passed on.
-    async fn record_events(&self, ex: u64, mut recorded: mpsc::Receiver<Tee>) {
+    async fn record_events(&self, conn: u64, ex: u64, mut recorded: mpsc::Receiver<Tee>) {
         let mut end = None;
         let failed = {
             let chunks = chunks_of(&mut recorded, &mut end);
@@ -331,7 +361,7 @@ impl Proxy {
             let mut failed = None;
             while let Some(event) = events.next().await {
                 match event {
-                    Ok(event) => self.record_event(ex, event),
+                    Ok(event) => self.record_event(conn, ex, event),
                     Err(e) => {
                         failed = Some(e);
                         break;
@@ -341,21 +371,28 @@ impl Proxy {
             failed
         };
         if let Some(e) = failed {
-            self.note(format!("exchange {ex}: {e}; the rest of the stream is passed on unrecorded"));
+            self.note_on(conn, format!("exchange {ex}: {e}; the rest of the stream is passed on unrecorded"));
             end = drain(&mut recorded).await.or(end);
         }
         if let Some(end) = end.filter(|e| e != ENDED) {
-            self.note(format!("exchange {ex}: the event stream {end}"));
+            self.note_on(conn, format!("exchange {ex}: the event stream {end}"));
         }
     }
 
-    fn record_event(&self, ex: u64, event: sse::Event) {
+    fn record_event(&self, conn: u64, ex: u64, event: sse::Event) {
         let info = HttpInfo::of_event(ex, event.id.clone(), event.event.clone(), event.retry);
         let kind = event.event.as_deref().unwrap_or("message");
         if kind == "message" && !event.is_primer() {
             let data = event.data.unwrap_or_default().into_bytes();
-            self.recorder().message(data, Direction::In, info);
+            self.record_message(conn, data, Direction::In, info);
             return;
+        }
+        // The 2024-11-05 transport hands the client its session in the endpoint's query.
+        if kind == "endpoint" {
+            let endpoint = event.data.as_deref().unwrap_or("").trim();
+            if let Some(session) = session_in_query(endpoint.split_once('?').map(|(_, q)| q)) {
+                self.clients.locked().bind_session(&session, conn);
+            }
         }
         let words = match kind {
             "endpoint" => format!(
@@ -365,7 +402,7 @@ impl Proxy {
             "message" => "a priming event (no data)".to_owned(),
             other => format!("an SSE event of type {other:?}, which carries no MCP message"),
         };
-        let mut entry = Entry::new(CONN, Kind::Http, Direction::In).with_detail(words);
+        let mut entry = Entry::new(conn, Kind::Http, Direction::In).with_detail(words);
         if let Some(data) = event.data.filter(|d| !d.is_empty()) {
             entry = entry.with_bytes(data.as_bytes());
         }
@@ -375,7 +412,7 @@ impl Proxy {
 
     /// Records a body that is not an event stream once it has all passed: a JSON one as the
     /// message (or batch) it holds, any other as the bytes it is.
-    async fn record_body(&self, ex: u64, content_type: &str, mut recorded: mpsc::Receiver<Tee>) {
+    async fn record_body(&self, conn: u64, ex: u64, content_type: &str, mut recorded: mpsc::Receiver<Tee>) {
         let (mut body, mut total, mut end) = (Vec::new(), 0usize, String::new());
         while let Some(tee) = recorded.recv().await {
             match tee {
@@ -393,22 +430,29 @@ impl Proxy {
                 "a {total}-byte body, passed on whole, recorded up to the {}-byte cap",
                 self.max_line
             );
-            let mut entry = Entry::new(CONN, Kind::Truncated, Direction::In).with_detail(detail);
+            let mut entry = Entry::new(conn, Kind::Truncated, Direction::In).with_detail(detail);
             entry.http = Some(info);
             self.log.append(entry);
         } else if content_type.to_ascii_lowercase().contains("json") && !body.is_empty() {
-            self.recorder().message(body, Direction::In, info);
+            self.record_message(conn, body, Direction::In, info);
         } else if !body.is_empty() {
             let shown = if content_type.is_empty() { "no content type" } else { content_type };
             let detail = format!("a body of {total} bytes ({shown})");
-            let mut entry = Entry::new(CONN, Kind::Http, Direction::In).with_bytes(&body).with_detail(detail);
+            let mut entry = Entry::new(conn, Kind::Http, Direction::In).with_bytes(&body).with_detail(detail);
             entry.http = Some(info);
             self.log.append(entry);
         }
         if end != ENDED {
-            self.note(format!("exchange {ex}: the body {end}"));
+            self.note_on(conn, format!("exchange {ex}: the body {end}"));
         }
     }
+}
+
+/// The `sessionId` of a query (the 2024-11-05 transport names the session there).
+fn session_in_query(query: Option<&str>) -> Option<String> {
+    url::form_urlencoded::parse(query?.as_bytes())
+        .find(|(k, _)| k == "sessionId")
+        .map(|(_, v)| v.into_owned())
 }
 
 /// Passes the server's body to the client chunk by chunk, and a copy of each chunk to its

@@ -8,6 +8,7 @@
 //! delaying for batching, reordering or answering anything; a failure to record never stops a
 //! byte, and the environment and working directory the client chose reach the server as given.
 
+mod clients;
 pub mod http;
 mod record;
 pub mod stdio;

@@ -163,6 +163,13 @@ fn real_clients_get_through_the_http_proxy_what_they_get_directly_in_each_era() 
     assert_eq!(calls.len(), 8, "four calls and their replies: {calls:?}");
     assert!(calls.iter().filter(|e| e.answers.is_some()).count() == 4, "{calls:?}");
     assert!(calls.iter().all(|e| e.http.as_ref().is_some_and(|h| h.exchange > 0)), "each names its exchange");
+    // Each client is a connection of its own in the log, its reply on its request's.
+    let conns: std::collections::BTreeSet<u64> = calls.iter().map(|e| e.conn).collect();
+    assert_eq!(conns.len(), 4, "four clients, four connections: {calls:?}");
+    for reply in calls.iter().filter(|e| e.answers.is_some()) {
+        let asked = calls.iter().find(|e| Some(e.seq) == reply.answers).expect("its request");
+        assert_eq!(asked.conn, reply.conn, "{reply:?}");
+    }
     let notes = notes(&log);
     assert!(notes.iter().any(|n| n.starts_with("the client is ts-client 2.4.0")), "{notes:?}");
     assert!(notes.iter().any(|n| n.starts_with("the client is mcp ")), "{notes:?}");
