@@ -1,5 +1,5 @@
-//! `sonde wrap` and `sonde unwrap` on the configs of Claude Desktop, Cursor and VS Code (issue
-//! 15): written with a backup, the chosen entries routed through `sonde proxy` and everything
+//! `sonde wrap` and `sonde unwrap` on the configs of Claude Desktop, Cursor, VS Code and Claude
+//! Code, its projects' servers too (issues 15 and 33): written with a backup, the chosen entries routed through `sonde proxy` and everything
 //! else kept, and unwrapping gives the original bytes back.
 
 mod support;
@@ -81,4 +81,45 @@ fn one_server_only_and_a_missing_config_say_so() {
     let missing = sonde_in(&home, &["wrap", "--client", "claude-desktop"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+}
+
+#[test]
+fn claude_codes_project_servers_are_wrapped_and_two_runs_keep_two_backups() {
+    let home = support::data_home("wrap-claude-code");
+    std::fs::create_dir_all(&home).unwrap();
+    let path = home.join(".claude.json");
+    let text = "{\n  \"mcpServers\": {\"time\": {\"command\": \"uvx\", \"args\": [\"mcp-server-time\"]}},\n  \"projects\": {\n    \"/home/me/app\": {\"mcpServers\": {\"fs\": {\"command\": \"npx\", \"args\": [\"-y\", \"x\"]}}}\n  }\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let wrapped = sonde_in(&home, &["wrap", "--client", "claude-code", "--write"]);
+    assert!(wrapped.status.success(), "{wrapped:?}");
+    let said = String::from_utf8_lossy(&wrapped.stderr);
+    assert!(said.contains("fs (project /home/me/app)"), "the project's server is named with it: {said}");
+    let now: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(now["projects"]["/home/me/app"]["mcpServers"]["fs"]["command"], SONDE);
+    // Unwrapped at once, in the same second: both backups are kept.
+    let unwrapped = sonde_in(&home, &["unwrap", "--client", "claude-code", "--write"]);
+    assert!(unwrapped.status.success(), "{unwrapped:?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    let backups = std::fs::read_dir(&home)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".claude.json.sonde-backup-"));
+    assert_eq!(backups.count(), 2);
+}
+
+#[test]
+fn an_empty_xdg_config_home_is_not_a_relative_path() {
+    let home = support::data_home("wrap-empty-xdg");
+    let path = home.join(".config/Claude/claude_desktop_config.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, CLAUDE).unwrap();
+    let out = Command::new(SONDE)
+        .args(["wrap", "--client", "claude-desktop"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", "")
+        .current_dir(&home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "the file under HOME/.config is found: {out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"proxy\""));
 }
