@@ -169,6 +169,10 @@ fn stdout(entries: &[Entry], conn: u64) -> Check {
 /// How the server ended when Sonde closed its stdin: within the grace (pass), only on SIGTERM
 /// (warn: every client waits, then signals), only on SIGKILL (fail).
 fn shutdown(entries: &[Entry], conn: u64, exit: Option<&ExitInfo>) -> Check {
+    // The last process of the connection is the one asked to end: one the era probe killed was
+    // started again on the same connection, and its end is not this one's.
+    let last = entries.iter().rposition(|e| matches!(e.lifecycle, Some(Lifecycle::Spawned { .. })));
+    let entries = &entries[last.unwrap_or(0)..];
     let exited = entries.iter().find(|e| matches!(e.lifecycle, Some(Lifecycle::Exited(_))));
     let asked = entries.iter().position(|e| matches!(e.lifecycle, Some(Lifecycle::StdinClosed { .. })));
     let signals: Vec<Signal> = entries

@@ -208,6 +208,10 @@ fn one_death_is_one_fail_with_its_cause_and_the_server_s_last_words() {
     let probe = checks.iter().find(|c| c["id"] == "era-probe").unwrap_or_else(|| panic!("{checks:#?}"));
     assert_eq!(probe["status"], "fail", "{probe}");
     assert!(probe["detail"].as_str().unwrap().contains("-32601"), "{probe}");
+    // Its shutdown is the respawned process's, evidence and all, after the handshake's.
+    let shutdown = checks.iter().find(|c| c["id"] == "shutdown").unwrap();
+    assert_eq!(shutdown["status"], "pass", "{shutdown}");
+    assert!(shutdown["seq"].as_u64() > probe["seq"].as_u64(), "{shutdown} {probe}");
     // A server that fails at start is explained by what it said.
     let out = sonde(&home, &["doctor", "--", "sh", "-c", "echo 'Error: boom' >&2; exit 1"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
