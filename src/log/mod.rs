@@ -315,6 +315,13 @@ impl WireLog {
         Ok(inner.next_seq)
     }
 
+    /// Whether the file read is a session at all (contracts: "is this a session file?" is this one
+    /// check): one whose lines are none of them entries is another kind of file (`sonde log
+    /// /etc/passwd`), not an empty session. An empty file, or a header alone, is a session yet.
+    pub fn is_a_session(&self) -> bool {
+        !self.is_empty() || !self.incomplete().iter().any(|i| matches!(i, Incomplete::BrokenLines { .. }))
+    }
+
     /// Why the session may lack entries: for a session read back, what its lines say (a
     /// partial last line and a missing end only once no process writes it); for this
     /// process's own, the gaps its file has. Empty when nothing says so: a session written

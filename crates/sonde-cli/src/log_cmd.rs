@@ -33,13 +33,13 @@ pub fn run(args: &LogArgs) -> i32 {
             return FAILED;
         }
     };
-    let incomplete = log.incomplete();
-    // A file with no entry at all, only lines that are none, is another kind of file (a typo'd
-    // path, `sonde log /etc/passwd`): said as such, not printed as an empty session.
-    if log.is_empty() && incomplete.iter().any(|i| matches!(i, Incomplete::BrokenLines { .. })) {
+    // Another kind of file (a typo'd path, `sonde log /etc/passwd`) is said as such, not
+    // printed as an empty session.
+    if !log.is_a_session() {
         errln!("sonde: {} is not a Sonde session: none of its lines is a session entry", path.display());
         return USAGE;
     }
+    let incomplete = log.incomplete();
     noteln!("sonde: session log {}", path.display());
     if !incomplete.is_empty() {
         errln!("sonde: this session is incomplete: {}", Incomplete::words(&incomplete));
