@@ -16,6 +16,7 @@ pub mod features;
 pub mod feed;
 pub mod files;
 pub mod hub;
+pub mod interface;
 pub mod last_words;
 pub mod lifecycle;
 pub mod log;

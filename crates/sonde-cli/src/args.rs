@@ -192,6 +192,27 @@ pub enum Command {
         #[command(subcommand)]
         action: TasksAction,
     },
+    /// The server's interface as one JSON document, in a stable order so two diff cleanly:
+    /// serverInfo, the era and how it was decided, capabilities, instructions, and every tool,
+    /// prompt, resource and template, each listing followed to its end. Printed, or --out FILE.
+    Snapshot {
+        /// Write it to FILE instead of printing it.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// What changed between two snapshots (files of sonde snapshot), or between OLD and the
+    /// server after `--` (or --url), each change breaking, a change, or an addition. Exit 5 when
+    /// something breaks a client, 0 when nothing does.
+    Diff {
+        /// The earlier snapshot file.
+        old: String,
+        /// The later snapshot file (or give a server after `--`).
+        new: Option<String>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Protocol version and how it was decided, serverInfo, capabilities, instructions.
     Info {
         #[command(flatten)]

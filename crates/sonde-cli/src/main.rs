@@ -14,6 +14,7 @@ mod args;
 mod arguments;
 mod auth;
 mod conformance;
+mod diff_cmd;
 mod docs;
 mod doctor;
 mod echo;
@@ -64,6 +65,12 @@ fn main() {
         args::Command::Completions { shell } => docs::completions(shell),
         args::Command::ManPages { dir } => docs::man_pages(&dir),
         args::Command::Log(log) => log_cmd::run(&log),
+        // Two files: nothing to start.
+        args::Command::Diff { old, new: Some(new), common }
+            if common.server.command.is_empty() && cli.global.url.is_none() =>
+        {
+            diff_cmd::offline(&old, &new, common.json)
+        }
         args::Command::Wrap(args) => wrap::run(&args, true),
         args::Command::Unwrap(args) => wrap::run(&args, false),
         args::Command::Sessions { json, pin, unpin } => match (pin, unpin) {

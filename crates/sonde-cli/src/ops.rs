@@ -46,10 +46,26 @@ pub enum Op {
     Listen(ListenSpec, Option<usize>),
     /// Many steps on one connection (`shell`), run by `run` rather than here.
     Shell,
+    /// The interface as a snapshot, written to the file or printed.
+    Snapshot(Option<std::path::PathBuf>),
+    /// What changed from this snapshot to the server's interface now.
+    Diff(Box<sonde_core::interface::Snapshot>),
 }
 
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
     match op {
+        Op::Snapshot(out) => {
+            let snapshot = sonde_core::interface::Snapshot::take(session).await?;
+            if let Err(e) = crate::diff_cmd::write(&snapshot, out.as_deref()) {
+                errln!("sonde: cannot write the snapshot: {e}");
+                return Ok(crate::exit::FAILED);
+            }
+            Ok(OK)
+        }
+        Op::Diff(old) => {
+            let now = sonde_core::interface::Snapshot::take(session).await?;
+            Ok(crate::diff_cmd::print(&sonde_core::interface::diff(&old, &now), json))
+        }
         Op::List(kind) => {
             let key = kind.key();
             let listing = session.list_all(kind).await?;

@@ -103,6 +103,14 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             (common, Ok(Op::Tasks(TaskOp::Cancel(id))))
         }
         Command::Info { common } => (common, Ok(Op::Info)),
+        Command::Snapshot { out, common } => (common, Ok(Op::Snapshot(out))),
+        Command::Diff { old, new, common } => {
+            let op = match new {
+                Some(_) => Err("give the later side as a file or as a server after --, not both".to_owned()),
+                None => crate::diff_cmd::read_side(&old).map(|s| Op::Diff(Box::new(s))),
+            };
+            (common, op)
+        }
         Command::Resources { action: ResourcesAction::List { common } } => {
             (common, Ok(Op::List(ListKind::Resources)))
         }

@@ -1,0 +1,103 @@
+//! `sonde snapshot` and `sonde diff`: a server's interface kept as a file, and what changed
+//! between two (or between a file and the server running now), one line a change grouped by
+//! verdict, or `{"changes":[…]}` with `--json`. Exit 5 when something breaks (contracts).
+//!
+//! Owns: reading a side, the words and the exit code. Refuses: taking and comparing snapshots
+//! (`sonde_core::interface`).
+
+use std::path::Path;
+
+use serde_json::json;
+use sonde_core::interface::{diff, Change, Severity, Snapshot};
+
+use crate::exit::{FOUND, OK, USAGE};
+
+/// A side of a comparison given as a file: a snapshot, or a usage error naming what it is.
+pub fn read_side(path: &str) -> Result<Snapshot, String> {
+    let text = std::fs::read_to_string(Path::new(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
+    Snapshot::parse(&text).map_err(|why| {
+        // A session file is told apart by the core's one check, and named as such.
+        let session =
+            sonde_core::WireLog::open(Path::new(path)).is_ok_and(|log| !log.is_empty() && log.is_a_session());
+        if session {
+            format!(
+                "{path} is a session log, not a snapshot: make one with sonde snapshot --out FILE -- SERVER"
+            )
+        } else {
+            format!("{path} is {why}")
+        }
+    })
+}
+
+/// `sonde diff OLD NEW` of two files.
+pub fn offline(old: &str, new: &str, json: bool) -> i32 {
+    match (read_side(old), read_side(new)) {
+        (Ok(old), Ok(new)) => print(&diff(&old, &new), json),
+        (Err(e), _) | (_, Err(e)) => {
+            errln!("sonde: {e}");
+            if json {
+                crate::print::json_error(sonde_core::ErrorCode::BadInput, USAGE, &e);
+            }
+            USAGE
+        }
+    }
+}
+
+/// Prints the changes and says the tally; 5 when one breaks a client.
+pub fn print(changes: &[Change], json: bool) -> i32 {
+    if json {
+        outln!("{}", json!({ "changes": changes }));
+    } else {
+        for c in changes {
+            outln!("{:<9} {}: {}", c.severity.name(), c.path, c.detail);
+        }
+    }
+    let count = |s: Severity| changes.iter().filter(|c| c.severity == s).count();
+    let additions = match count(Severity::Addition) {
+        1 => "1 addition".to_owned(),
+        n => format!("{n} additions"),
+    };
+    let changed = match count(Severity::Change) {
+        1 => "1 change".to_owned(),
+        n => format!("{n} changes"),
+    };
+    noteln!("sonde diff: {} breaking, {changed}, {additions}", count(Severity::Breaking));
+    if count(Severity::Breaking) > 0 {
+        FOUND
+    } else {
+        OK
+    }
+}
+
+/// The snapshot written to `out`, or printed.
+pub fn write(snapshot: &Snapshot, out: Option<&Path>) -> std::io::Result<()> {
+    let text = snapshot.to_text();
+    match out {
+        Some(path) => {
+            std::fs::write(path, text)?;
+            let counted = |one: &str, items: &Option<Vec<serde_json::Value>>| {
+                items.as_ref().map(|i| match i.len() {
+                    1 => format!("1 {one}"),
+                    n => format!("{n} {one}s"),
+                })
+            };
+            let what: Vec<String> = [
+                counted("tool", &snapshot.tools),
+                counted("prompt", &snapshot.prompts),
+                counted("resource", &snapshot.resources),
+                counted("resource template", &snapshot.resource_templates),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            noteln!("sonde: wrote the snapshot ({}) to {}", what.join(", "), path.display());
+        }
+        None => {
+            // The document as it is, on one stream: stdout.
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,10 @@
+//! A server's interface, kept and compared: a snapshot of everything it declares and lists
+//! (`snapshot`), and what changed between two, each change with its verdict for the clients
+//! that use it (`diff`). This is the core's JSON comparison of contracts.md: replay, tests and
+//! the window's comparisons use it.
+
+pub mod diff;
+pub mod snapshot;
+
+pub use diff::{diff, Change, Severity};
+pub use snapshot::Snapshot;
