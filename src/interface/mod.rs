@@ -4,6 +4,7 @@
 //! the window's comparisons use it.
 
 pub mod diff;
+mod from_session;
 pub mod snapshot;
 
 pub use diff::{diff, Change, Severity};

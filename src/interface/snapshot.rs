@@ -109,7 +109,7 @@ pub fn identity(kind: ListKind, item: &Value) -> String {
 }
 
 /// `value` with every object's keys sorted, at every depth.
-fn sorted(value: &Value) -> Value {
+pub(super) fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();

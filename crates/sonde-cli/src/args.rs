@@ -202,13 +202,14 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// What changed between two snapshots (files of sonde snapshot), or between OLD and the
-    /// server after `--` (or --url), each change breaking, a change, or an addition. Exit 5 when
-    /// something breaks a client, 0 when nothing does.
+    /// What changed between two snapshots (files of sonde snapshot, or sessions standing in
+    /// for them with the interface as they listed it), or between OLD and the server after
+    /// `--` (or --url), each change breaking, a change, or an addition. Exit 5 when something
+    /// breaks a client, 0 when nothing does.
     Diff {
-        /// The earlier snapshot file.
+        /// The earlier side: a snapshot file, or a session (`last`, a name or a path).
         old: String,
-        /// The later snapshot file (or give a server after `--`).
+        /// The later side, as OLD (or give a server after `--`).
         new: Option<String>,
         #[command(flatten)]
         common: Common,

@@ -79,7 +79,7 @@ pub fn run(args: &LogArgs) -> i32 {
 
 /// The session file `session` names: `last`, a name in the sessions directory (with or
 /// without `.jsonl`), or a path.
-fn find(session: &str) -> std::io::Result<PathBuf> {
+pub fn find(session: &str) -> std::io::Result<PathBuf> {
     let dir = sessions_dir()?;
     if session == "last" {
         return last_session(&dir);

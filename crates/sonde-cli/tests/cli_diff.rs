@@ -68,14 +68,24 @@ fn an_earlier_interface_against_the_server_now_names_each_change_and_breaking_ex
     assert_eq!((ghost["severity"].as_str(), ghost["kind"].as_str()), (Some("breaking"), Some("removed")));
     assert_eq!(ghost["old"]["name"], "ghost");
 
-    // A side that is not a snapshot is a usage error naming what was expected.
+    // A session stands in for a snapshot: the interface as it listed it (that run listed the
+    // demo whole), by path or as `last`.
     let session = session_path(&out.stderr);
-    let wrong = sonde(&home, &["diff", session.to_str().unwrap(), file.to_str().unwrap()]);
-    assert_eq!(wrong.status.code(), Some(2), "{wrong:?}");
-    assert!(String::from_utf8_lossy(&wrong.stderr).contains("is a session log, not a snapshot"), "{wrong:?}");
+    let same = sonde(&home, &["diff", session.to_str().unwrap(), "--", SONDE, "demo-server"]);
+    assert_eq!(same.status.code(), Some(0), "{same:?}");
+    assert!(same.stdout.is_empty(), "{same:?}");
+    let against_old = sonde(&home, &["diff", file.to_str().unwrap(), "last"]);
+    assert_eq!(against_old.status.code(), Some(5), "{against_old:?}");
+    assert!(
+        String::from_utf8_lossy(&against_old.stdout).contains("breaking  tools/ghost: the tool was removed")
+    );
+    // Anything else is a usage error naming what was expected.
     let other = sonde(&home, &["diff", "/etc/passwd", file.to_str().unwrap()]);
     assert_eq!(other.status.code(), Some(2), "{other:?}");
     assert!(String::from_utf8_lossy(&other.stderr).contains("/etc/passwd is not JSON"), "{other:?}");
+    let nothing = sonde(&home, &["diff", "no-such-thing", file.to_str().unwrap()]);
+    assert_eq!(nothing.status.code(), Some(2), "{nothing:?}");
+    assert!(String::from_utf8_lossy(&nothing.stderr).contains("a snapshot file or a session was expected"));
 }
 
 #[test]
@@ -87,6 +97,11 @@ fn real_servers_compared_everything_against_itself_and_against_filesystem() {
     let (file, _) = snapshot_of(&home, "everything.json", &[everything, "stdio"]);
     let same = sonde(&home, &["diff", file.to_str().unwrap(), "--", everything, "stdio"]);
     assert_eq!(same.status.code(), Some(0), "{same:?}");
+    // That run's session, its listings read back page by page, is the same interface.
+    let session = session_path(&same.stderr);
+    let recorded = sonde(&home, &["diff", session.to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(recorded.status.code(), Some(0), "{recorded:?}");
+    assert!(recorded.stdout.is_empty(), "{recorded:?}");
     let filesystem = peer("npm/node_modules/.bin/mcp-server-filesystem");
     let dir = home.to_str().unwrap();
     let other = sonde(&home, &["diff", file.to_str().unwrap(), "--", filesystem.to_str().unwrap(), dir]);

@@ -1,0 +1,95 @@
+//! A recorded session standing in for a snapshot: the interface as it was listed in that
+//! session, read from its frames (the handshake's result, each listing's pages).
+//!
+//! Owns: reading an interface back from a session's entries. Refuses: what was never listed
+//! there (a listing the session did not make is absent, as in a snapshot of a server that does
+//! not declare it, and the diff says the capability changed only when the capabilities say so).
+
+use serde_json::Value;
+
+use super::snapshot::{identity, sorted, Snapshot, FORMAT};
+use crate::era::MODERN;
+use crate::features::listing::ListKind;
+use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+
+impl Snapshot {
+    /// The interface of the first server `log` opened, as that session listed it: each
+    /// listing's last complete run of pages. An error says why the session cannot stand in.
+    pub fn from_session(log: &WireLog) -> Result<Snapshot, String> {
+        let entries = log.entries(&Filter::default()).map_err(|e| format!("cannot read the session: {e}"))?;
+        let message = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
+        let reply_to = |e: &Entry, method: &str| {
+            e.kind == Kind::Message
+                && e.dir == Direction::In
+                && e.summary
+                    .as_ref()
+                    .is_some_and(|s| s.kind == "result" && s.method.as_deref() == Some(method))
+        };
+        let opened = entries.iter().find(|e| reply_to(e, "initialize") || reply_to(e, "server/discover"));
+        let Some(opened) = opened else {
+            return Err(
+                "a session in which no server was opened (no initialize or server/discover result)".into()
+            );
+        };
+        let conn = opened.conn;
+        let result = message(opened).and_then(|m| m.get("result").cloned()).unwrap_or(Value::Null);
+        let modern = reply_to(opened, "server/discover");
+        let server_info = if modern {
+            result.pointer("/_meta/io.modelcontextprotocol~1serverInfo").cloned()
+        } else {
+            result.get("serverInfo").cloned()
+        };
+        let protocol_version = if modern {
+            MODERN.to_owned()
+        } else {
+            result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned()
+        };
+        let ours: Vec<&Entry> = entries.iter().filter(|e| e.conn == conn).collect();
+        let listed = |kind: ListKind| listing(&ours, &entries, kind, message);
+        Ok(Snapshot {
+            sonde_snapshot: FORMAT,
+            server_info: sorted(&server_info.unwrap_or(Value::Null)),
+            protocol_version,
+            era: if modern { "modern" } else { "legacy" }.to_owned(),
+            decided_by: format!("as recorded in the session (seq {})", opened.seq),
+            capabilities: sorted(result.get("capabilities").unwrap_or(&Value::Object(Default::default()))),
+            instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
+            tools: listed(ListKind::Tools),
+            prompts: listed(ListKind::Prompts),
+            resources: listed(ListKind::Resources),
+            resource_templates: listed(ListKind::Templates),
+        })
+    }
+}
+
+/// The items of `kind`'s last complete listing on the connection (`ours`): its pages from a
+/// request without a cursor to a result without `nextCursor`. None when never listed whole.
+fn listing(
+    ours: &[&Entry],
+    all: &[Entry],
+    kind: ListKind,
+    message: impl Fn(&Entry) -> Option<Value>,
+) -> Option<Vec<Value>> {
+    let method = kind.method();
+    let mut whole: Option<Vec<Value>> = None;
+    let mut run: Option<Vec<Value>> = None;
+    for reply in ours.iter().filter(|e| {
+        e.dir == Direction::In
+            && e.summary.as_ref().is_some_and(|s| s.kind == "result" && s.method.as_deref() == Some(method))
+    }) {
+        let asked = reply.answers.and_then(|seq| all.iter().find(|e| e.seq == seq)).and_then(&message);
+        let first_page = asked.as_ref().is_none_or(|r| r.pointer("/params/cursor").is_none());
+        let Some(result) = message(reply).and_then(|m| m.get("result").cloned()) else { continue };
+        if first_page {
+            run = Some(Vec::new());
+        }
+        let Some(items) = run.as_mut() else { continue };
+        items.extend(result.get(kind.key()).and_then(Value::as_array).into_iter().flatten().map(sorted));
+        if result.get("nextCursor").is_none_or(Value::is_null) {
+            let mut done = run.take().unwrap_or_default();
+            done.sort_by_key(|item| identity(kind, item));
+            whole = Some(done);
+        }
+    }
+    whole
+}
