@@ -3,9 +3,12 @@
 //! that use it (`diff`). This is the core's JSON comparison of contracts.md: replay, tests and
 //! the window's comparisons use it.
 
+mod change;
 pub mod diff;
 mod from_session;
+mod schema_diff;
 pub mod snapshot;
 
-pub use diff::{diff, Change, Severity};
+pub use change::{Change, Severity};
+pub use diff::diff;
 pub use snapshot::Snapshot;
