@@ -32,6 +32,7 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
+import compare
 import hardening
 import diagnostics
 import extensions
@@ -49,22 +50,35 @@ app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
 
 
-def start_app(application):
+class Session:
+    """The WebDriver session every check drives, through which each helper and module reaches
+    the window. A new app instance (a check with a disk of its own, or a fresh start after the
+    driver died) swaps the session behind it, so what the modules were given stays valid."""
+
+    def __init__(self):
+        self.target = None
+
+    def __getattr__(self, name):
+        return getattr(self.target, name)
+
+
+def new_session(application):
     """A WebDriver session on a new instance of `application` (the app, or a script that runs it
-    with an environment of its own), with the wait every check uses."""
+    with an environment of its own)."""
     opts = ArgOptions()
     opts.set_capability("browserName", "wry")
     opts.set_capability("tauri:options", {"application": application})
     # No WebDriver command takes a minute: a window that stops answering fails the check that
-    # froze it (and each after it) instead of hanging the run, as selenium waits forever by default.
-    session = webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts,
-                               client_config=ClientConfig(os.environ["SONDE_DRIVER_URL"], timeout=60))
-    # React re-renders replace elements under a running query; WebKitWebDriver then reports them
-    # stale, which only means "look again".
-    return session, WebDriverWait(session, 30, ignored_exceptions=[StaleElementReferenceException])
+    # froze it instead of hanging the run, as selenium waits forever by default.
+    return webdriver.Remote(command_executor=os.environ["SONDE_DRIVER_URL"], options=opts,
+                            client_config=ClientConfig(os.environ["SONDE_DRIVER_URL"], timeout=60))
 
 
-driver, wait = start_app(app)
+driver = Session()
+driver.target = new_session(app)
+# React re-renders replace elements under a running query; WebKitWebDriver then reports them
+# stale, which only means "look again".
+wait = WebDriverWait(driver, 30, ignored_exceptions=[StaleElementReferenceException])
 
 
 def quit_app():
@@ -74,20 +88,73 @@ def quit_app():
         pass
 
 
-def restart_app(data_home, config_home=None):
-    """Quits the app and starts it again with its data directory (sessions, traces) at
-    `data_home`, for a check that needs a disk of its own (and its settings and saved servers at
-    `config_home`, when given). Every helper here follows it: they read `driver` and `wait` as
-    they run. Returns the new session."""
-    global driver, wait
+def our_apps():
+    """The app instances this run started: those that inherited its driver's address (another
+    checkout's run has its own)."""
+    mark = f"SONDE_DRIVER_URL={os.environ['SONDE_DRIVER_URL']}".encode()
+    pids = []
+    for pid in subprocess.run(["pgrep", "-x", "sonde-desktop"], capture_output=True, text=True).stdout.split():
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if mark in f.read().split(b"\0"):
+                    pids.append(int(pid))
+        except OSError:  # gone meanwhile
+            pass
+    return pids
+
+
+def end_leftover_apps():
+    """Ends app instances no session drives any more (their driver died under them): SIGTERM,
+    which stops their servers, then SIGKILL after 10 s. Their windows would otherwise take the
+    keys pressed through X."""
+    pids = our_apps()
+    for signal_number in (15, 9):
+        for pid in pids:
+            try:
+                os.kill(pid, signal_number)
+            except ProcessLookupError:
+                pass
+        if all(wait_gone(pid, 10) for pid in pids):
+            return
+
+
+def restart_app(data_home=None, config_home=None):
+    """Quits the app and starts it again; with `data_home`, its data directory (sessions,
+    traces) is there, for a check that needs a disk of its own (and its settings and saved
+    servers at `config_home`, when given). Every helper and module follows it: they drive
+    `driver`, whose session this replaces. Returns it."""
     quit_app()
-    wrapper = data_home + "-app"
-    config = f'XDG_CONFIG_HOME="{config_home}" ' if config_home else ""
-    with open(wrapper, "w") as f:
-        f.write(f'#!/bin/sh\n{config}XDG_DATA_HOME="{data_home}" exec "{app}" "$@"\n')
-    os.chmod(wrapper, 0o755)
-    driver, wait = start_app(wrapper)
+    end_leftover_apps()
+    application = app
+    if data_home:
+        application = data_home + "-app"
+        config = f'XDG_CONFIG_HOME="{config_home}" ' if config_home else ""
+        with open(application, "w") as f:
+            f.write(f'#!/bin/sh\n{config}XDG_DATA_HOME="{data_home}" exec "{app}" "$@"\n')
+        os.chmod(application, 0o755)
+    driver.target = new_session(application)
     return driver
+
+
+def session_alive():
+    try:
+        return driver.execute_script("return 1") == 1
+    except Exception:  # noqa: BLE001 - any error here means the session is gone
+        return False
+
+
+def why_the_session_died():
+    """What the driver and the kernel said last: printed once the session is found dead, since
+    a CI log is all there is to go on afterwards."""
+    lines = []
+    log = os.environ.get("SONDE_DRIVER_LOG")
+    if log and os.path.exists(log):
+        with open(log, errors="replace") as f:
+            lines += [f"driver: {line.rstrip()}" for line in f.readlines()[-15:]]
+    kernel = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
+    lines += [f"kernel: {line}" for line in kernel if "segfault" in line or "killed process" in line.lower()][-5:]
+    lines += [f"app still running: pid {pid}" for pid in our_apps()]
+    return lines
 
 
 def shot(name):
@@ -598,6 +665,8 @@ def choose_theme(label):
     settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
     radio = wait.until(lambda d: settings.find_element(By.XPATH, f".//label[starts-with(., '{label}')]/input"))
     radio.click()
+    # Saved once the choice shows, as a person sees it chosen before pressing Save.
+    wait.until(lambda d: radio.is_selected())
     settings.find_element(By.XPATH, ".//button[text()='Save']").click()
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
 
@@ -756,6 +825,9 @@ oauth.install(check, driver, wait, shot, {
     "saved": saved, "ready_status": ready_status, "call_tool": call_tool, "set_filter": set_filter,
     "free_port": free_port, "wait_listening": wait_listening,
 })
+compare.install(check, driver, wait, shot, {
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window, "native_windows": native_windows,
+})
 results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window,
@@ -801,6 +873,13 @@ def run(fn):
     name = fn.__doc__.strip()
     try:
         if fn not in alone:
+            # A check before this one may have lost the session (the driver died under it): a
+            # new app, so that one failure stays one and its cause is printed once.
+            if not session_alive():
+                print("     the WebDriver session was gone; the app is started again. What was said last:")
+                for line in why_the_session_died():
+                    print(f"     {line}")
+                restart_app()
             settle()
         fn()
     except Exception as e:  # noqa: BLE001 - any failure is this check's, reported with a screenshot

@@ -108,8 +108,11 @@ def install(check, shot, h):
     def a_killed_app_leaves_a_session_open_session_calls_incomplete():
         """The app killed (SIGKILL) in a server's flood leaves a session that reads back in whole lines, and Open Session calls it incomplete"""
         home = tempfile.mkdtemp(prefix="sonde-killed-app-")
+        # Settings of its own: a sessions budget an earlier check left would prune the session.
+        config = os.path.join(home, "config")
+        os.makedirs(config)
         try:
-            driver, wait = flooder_on(home)
+            driver, wait = flooder_on(home, config)
             sessions = os.path.join(home, "sonde", "sessions")
             [killed] = [f for f in os.listdir(sessions) if f.endswith(".jsonl")]
             h["call_tool"]("echo", ["flood"], "flood")
@@ -123,7 +126,7 @@ def install(check, shot, h):
             # Every line but a partial last one is a whole entry.
             whole = [json.loads(line) for line in lines[:-1]]
             assert len(whole) > 4000, len(whole)
-            driver = h["restart_app"](home)
+            driver = h["restart_app"](home, config)
             wait = h["wait"]()
             h["settle"]()
             h["press_on_window"]("ctrl+o")

@@ -283,8 +283,8 @@ def install(check, driver, wait, shot, h):
         # The default budget again, for the checks after this one: the field emptied and saved.
         h["press_on_window"]("ctrl+comma")
         settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
-        keep = settings.find_element(By.XPATH, ".//label[contains(., 'Keep at most')]/input")
-        wait.until(lambda d: keep.get_attribute("value") == "1")
+        keep = wait.until(lambda d: settings.find_element(By.XPATH, ".//label[contains(., 'Keep at most')]/input"))
+        assert keep.get_attribute("value") == "1", keep.get_attribute("value")
         keep.send_keys(Keys.BACKSPACE)
         settings.find_element(By.XPATH, ".//button[text()='Save']").click()
         wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))

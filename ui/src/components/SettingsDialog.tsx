@@ -31,21 +31,15 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  // What the settings file holds fills the form when it comes; a choice made before it came (a
-  // quick click on Light) is the user's and stays.
+  // The form shows once the settings file and the folder are read, all at once: fields that
+  // appeared one by one would move the theme's choices under the pointer (the dialog is centred).
   useEffect(() => {
-    backend.themeGet().then(
-      (t) => setTheme((chosen) => chosen ?? t),
-      (e) => setError(errorText(e)),
-    );
-    backend.sessionsBudgetGet().then(
-      (b) => {
+    Promise.all([backend.themeGet(), backend.sessionsBudgetGet()]).then(
+      ([t, b]) => {
+        setTheme(t);
         setBudget(b);
-        setKeep((typed) => typed || (b.settings.keep == null ? "" : String(b.settings.keep)));
-        setMib(
-          (typed) =>
-            typed || (b.settings.maxBytes == null ? "" : String(Math.round(Number(b.settings.maxBytes) / MIB))),
-        );
+        setKeep(b.settings.keep == null ? "" : String(b.settings.keep));
+        setMib(b.settings.maxBytes == null ? "" : String(Math.round(Number(b.settings.maxBytes) / MIB)));
       },
       (e) => setError(errorText(e)),
     );
@@ -81,50 +75,50 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
         }}
       >
         <h2>Settings</h2>
-        <fieldset className="segmented" aria-label="Theme">
-          <legend>Theme</legend>
-          {(["system", "dark", "light"] as const).map((t) => (
-            <label key={t}>
-              <input type="radio" name="theme" checked={theme === t} onChange={() => setTheme(t)} />
-              {t === "system" ? "System (as the desktop prefers)" : t === "dark" ? "Dark" : "Light"}
+        {budget && theme ? (
+          <>
+            <fieldset className="segmented" aria-label="Theme">
+              <legend>Theme</legend>
+              {(["system", "dark", "light"] as const).map((t) => (
+                <label key={t}>
+                  <input type="radio" name="theme" checked={theme === t} onChange={() => setTheme(t)} />
+                  {t === "system" ? "System (as the desktop prefers)" : t === "dark" ? "Dark" : "Light"}
+                </label>
+              ))}
+            </fieldset>
+            <h3>Sessions</h3>
+            <p className="muted">
+              Every session is recorded in the sessions folder. When it outgrows this budget the oldest sessions go
+              first, never a pinned one (pin one in Open Session) or one still being written.
+            </p>
+            <p aria-label="Sessions folder">
+              The folder holds {budget.sessions} sessions, {formatSize(Number(budget.bytes))}, in{" "}
+              <span className="mono">{budget.folder}</span>.
+            </p>
+            <label>
+              Keep at most this many sessions
+              <input
+                type="number"
+                min={1}
+                value={keep}
+                placeholder={`${budget.defaults.keep} (the default)`}
+                onChange={(e) => setKeep(e.target.value)}
+              />
             </label>
-          ))}
-        </fieldset>
-        <h3>Sessions</h3>
-        <p className="muted">
-          Every session is recorded in the sessions folder. When it outgrows this budget the oldest sessions go first,
-          never a pinned one (pin one in Open Session) or one still being written.
-        </p>
-        {budget && (
-          <p aria-label="Sessions folder">
-            The folder holds {budget.sessions} sessions, {formatSize(Number(budget.bytes))}, in{" "}
-            <span className="mono">{budget.folder}</span>.
-          </p>
+            <label>
+              and at most this many MiB of them
+              <input
+                type="number"
+                min={1}
+                value={mib}
+                placeholder={`${Math.round(Number(budget.defaults.maxBytes) / MIB)} (the default: 2 GiB, or a tenth of the free space when less)`}
+                onChange={(e) => setMib(e.target.value)}
+              />
+            </label>
+          </>
+        ) : (
+          !error && <p className="muted">Reading the settings…</p>
         )}
-        <label>
-          Keep at most this many sessions
-          <input
-            type="number"
-            min={1}
-            value={keep}
-            placeholder={budget ? `${budget.defaults.keep} (the default)` : ""}
-            onChange={(e) => setKeep(e.target.value)}
-          />
-        </label>
-        <label>
-          and at most this many MiB of them
-          <input
-            type="number"
-            min={1}
-            value={mib}
-            placeholder={
-              budget
-                ? `${Math.round(Number(budget.defaults.maxBytes) / MIB)} (the default: 2 GiB, or a tenth of the free space when less)`
-                : ""
-            }
-            onChange={(e) => setMib(e.target.value)}
-          />
-        </label>
         <FormFooter error={error} onCancel={onCancel} submit="Save" disabled={!budget || !theme || saving} />
       </form>
     </div>
