@@ -81,8 +81,13 @@ pub struct ConnectionState {
 #[tauri::command]
 #[specta::specta]
 pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u64> {
-    let saved = state.servers.get(&server_id)?;
-    crate::confirm::launch(&state, &saved).await?;
+    start_saved(&state, &state.servers.get(&server_id)?).await
+}
+
+/// Starts the saved server `saved` as a new connection of its own lineage, named after it,
+/// after the confirmation a new or changed launch asks for; returns the connection's id.
+pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
+    crate::confirm::launch(state, saved).await?;
     let config = saved.to_config()?;
     let lineages = state.lineages.clone();
     let origin = (saved.id.clone(), saved.name.clone());

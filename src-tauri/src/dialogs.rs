@@ -1,5 +1,5 @@
-//! Native dialogs, outside the webview: a warning answered by OK or Cancel, and the save
-//! dialog, shown over the main window on the main thread (where GTK wants them) without holding
+//! Native dialogs, outside the webview: a warning answered by OK or Cancel, and the save and
+//! open dialogs, shown over the main window on the main thread (where GTK wants them) without holding
 //! a thread while the person decides.
 //!
 //! Owns: the app handle dialogs need, given once the app is built, and showing a dialog with it
@@ -68,6 +68,27 @@ impl Asker {
                     dialog = dialog.set_parent(window);
                 }
                 dialog.save_file()
+            })
+            .await;
+        chosen.flatten().map(|file| file.path().to_owned())
+    }
+
+    /// The native open dialog for one file of `kinds` (a name and its extensions), starting
+    /// in the person's download directory. `None` when the person cancels.
+    pub async fn open_path(&self, title: &str, kinds: (&str, &[&str])) -> Option<PathBuf> {
+        let title = title.to_owned();
+        let (name, extensions) =
+            (kinds.0.to_owned(), kinds.1.iter().map(|e| e.to_string()).collect::<Vec<_>>());
+        let chosen = self
+            .show(move |window| {
+                let mut dialog = AsyncFileDialog::new().set_title(&title).add_filter(&name, &extensions);
+                if let Some(dir) = sonde_core::files::download_dir() {
+                    dialog = dialog.set_directory(dir);
+                }
+                if let Some(window) = window {
+                    dialog = dialog.set_parent(window);
+                }
+                dialog.pick_file()
             })
             .await;
         chosen.flatten().map(|file| file.path().to_owned())

@@ -10,6 +10,7 @@ pub mod bindings;
 pub mod browser;
 pub mod clients_cmd;
 pub mod commands;
+pub mod compare_cmd;
 pub mod confirm;
 pub mod dialogs;
 pub mod doctor_cmd;

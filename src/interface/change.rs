@@ -8,7 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+// Named Verdict in the window's bindings, beside the diagnostics' Severity.
+#[serde(rename = "Verdict", rename_all = "lowercase")]
 pub enum Severity {
     Breaking,
     Change,
@@ -27,6 +29,7 @@ impl Severity {
 
 /// One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 pub struct Change {
     pub severity: Severity,
     /// `removed`, `added`, `required`, `type`, `enum`, `text`, `schema`, `capability`, `era`…

@@ -5,6 +5,8 @@
 //! there (a listing the session did not make is absent, as in a snapshot of a server that does
 //! not declare it, and the diff says the capability changed only when the capabilities say so).
 
+use std::path::Path;
+
 use serde_json::Value;
 
 use super::snapshot::{identity, sorted, Snapshot, FORMAT};
@@ -13,6 +15,17 @@ use crate::features::listing::ListKind;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
 
 impl Snapshot {
+    /// A file standing in for a snapshot: a session (told apart by the log's one check) as it
+    /// listed the interface, or a snapshot file. An error says what the file is instead.
+    pub fn from_file(path: &Path) -> Result<Snapshot, String> {
+        if WireLog::open(path).is_ok_and(|log| !log.is_empty() && log.is_a_session()) {
+            let log = WireLog::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+            return Snapshot::from_session(&log);
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+        Snapshot::parse(&text)
+    }
+
     /// The interface of the first server `log` opened, as that session listed it: each
     /// listing's last complete run of pages. An error says why the session cannot stand in.
     pub fn from_session(log: &WireLog) -> Result<Snapshot, String> {

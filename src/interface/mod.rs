@@ -1,14 +1,16 @@
 //! A server's interface, kept and compared: a snapshot of everything it declares and lists
-//! (`snapshot`), and what changed between two, each change with its verdict for the clients
-//! that use it (`diff`). This is the core's JSON comparison of contracts.md: replay, tests and
-//! the window's comparisons use it.
+//! (`snapshot`), what changed between two, each change with its verdict for the clients that
+//! use it (`diff`), and where each change is on both sides (`placed`). This is the core's JSON
+//! comparison of contracts.md: replay, tests and the window's comparisons use it.
 
 mod change;
 pub mod diff;
 mod from_session;
+mod placed;
 mod schema_diff;
 pub mod snapshot;
 
 pub use change::{Change, Severity};
 pub use diff::diff;
+pub use placed::{place, Definition, Placed};
 pub use snapshot::Snapshot;

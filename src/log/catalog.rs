@@ -78,13 +78,19 @@ impl Catalog {
         Ok(all)
     }
 
-    /// Opens the session file `name` read-only (following it while another process writes it).
-    pub fn open(&self, name: &str) -> Result<OpenedSession, CatalogError> {
+    /// The path of the session file `name`: a plain `*.jsonl` name in the directory, nothing
+    /// that reaches outside it.
+    pub fn path_of(&self, name: &str) -> Result<PathBuf, CatalogError> {
         let plain = !name.is_empty() && !name.contains(['/', '\\', '\0']) && !name.starts_with('.');
         if !plain || !name.ends_with(".jsonl") {
             return Err(CatalogError::BadName(name.to_owned()));
         }
-        let path = self.dir.join(name);
+        Ok(self.dir.join(name))
+    }
+
+    /// Opens the session file `name` read-only (following it while another process writes it).
+    pub fn open(&self, name: &str) -> Result<OpenedSession, CatalogError> {
+        let path = self.path_of(name)?;
         let io = |error: io::Error| match error.kind() {
             io::ErrorKind::NotFound => {
                 CatalogError::NoSuchSession { name: name.to_owned(), dir: self.dir.display().to_string() }

@@ -9,7 +9,6 @@ use std::path::Path;
 
 use serde_json::json;
 use sonde_core::interface::{diff, Change, Severity, Snapshot};
-use sonde_core::WireLog;
 
 use crate::exit::{FOUND, OK, USAGE};
 
@@ -18,22 +17,12 @@ use crate::exit::{FOUND, OK, USAGE};
 /// is a usage error naming what it is.
 pub fn read_side(side: &str) -> Result<Snapshot, String> {
     let path = Path::new(side);
-    if !path.is_file() {
-        let found = crate::log_cmd::find(side)
-            .map_err(|e| format!("{e}; a snapshot file or a session was expected"))?;
-        return session(side, &found);
-    }
-    // A session file is told apart by the core's one check.
-    if WireLog::open(path).is_ok_and(|log| !log.is_empty() && log.is_a_session()) {
-        return session(side, path);
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {side}: {e}"))?;
-    Snapshot::parse(&text).map_err(|why| format!("{side} is {why}"))
-}
-
-fn session(side: &str, path: &Path) -> Result<Snapshot, String> {
-    let log = WireLog::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Snapshot::from_session(&log).map_err(|why| format!("{side} is {why}"))
+    let path = if path.is_file() {
+        path.to_owned()
+    } else {
+        crate::log_cmd::find(side).map_err(|e| format!("{e}; a snapshot file or a session was expected"))?
+    };
+    Snapshot::from_file(&path).map_err(|why| format!("{side} is {why}"))
 }
 
 /// `sonde diff OLD NEW` of two files.

@@ -2,7 +2,7 @@
 // list for every kind of entry, rows read from the core by page as they come into view and at most
 // a few tens of thousands held (rows.ts), a filter with chips whose matches the core counts and
 // pages, a detail pane with the exact bytes, follow mode, and j/k keys.
-import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useContext, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry, type OpenedSession, type SessionRef } from "../ipc";
 import type { HttpInfo, LogLength, Outcome } from "../ipc/bindings";
@@ -26,6 +26,7 @@ import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
 import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
+import { CompareWith } from "../compare/context";
 
 interface Props {
   filter: string;
@@ -48,6 +49,7 @@ interface Selection {
 
 export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive }: Props) {
   const session: SessionRef = past ? Number(past.id) : null;
+  const compare = useContext(CompareWith);
   // The core reads the filter and decides what matches; this view only shows its answers.
   const { view, applied } = useFilterView(filter);
   const filtered = applied !== "";
@@ -266,6 +268,16 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
               "read-only"
             )}
           </span>
+          <button
+            onClick={() =>
+              compare({
+                side: { kind: "session", name: past.session.name },
+                label: `the session of ${formatStarted(past.session.started)}`,
+              })
+            }
+          >
+            Compare…
+          </button>
           <button onClick={onBackToLive}>Back to the live session</button>
         </div>
       )}

@@ -64,6 +64,10 @@ export type ToolView = B.ToolView_Serialize;
 export type UrlElicitation = B.UrlElicitation_Serialize;
 export type LinksRequired = B.LinksRequired_Serialize;
 export type RootsChange = B.RootsChange;
+/** One side of an interface comparison, and a change placed on both sides. */
+export type CompareSide = B.Side;
+export type Placed = B.Placed_Serialize;
+export type Verdict = B.Verdict;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the
  * window's own live session. */

@@ -149,6 +149,18 @@ export const commands = {
 	/**  The name each connection of a session goes by: its saved server, else its command or URL. */
 	logConnections: (session: number | null) => __TAURI_INVOKE<ConnectionLabel[]>("log_connections", { session }),
 	/**
+	 *  What changed from the side `from` (the old interface) to `to` (the new), breaking first,
+	 *  each change with its definition on both sides.
+	 */
+	interfaceCompare: (from: Side, to: Side) => __TAURI_INVOKE<Placed_Serialize[]>("interface_compare", { from, to }),
+	/**  The native open dialog for a snapshot or a session file; `null` when the person cancels. */
+	snapshotFileChoose: () => __TAURI_INVOKE<string | null>("snapshot_file_choose"),
+	/**
+	 *  Saves connection `id`'s interface as a snapshot file (the format of `sonde snapshot`) where
+	 *  the native save dialog says; the path written, or `null` when the person cancels.
+	 */
+	snapshotSave: (id: number) => __TAURI_INVOKE<string | null>("snapshot_save", { id }),
+	/**
 	 *  The findings on connection `conn`'s frames in the window's session, grouped by rule, the
 	 *  most severe rules first.
 	 */
@@ -308,6 +320,31 @@ export type CallOutcome_Serialize = {
 	 *  shows it once, as the CLI does ([`crate::shape::structured_in_text`]).
 	 */
 	structured_in_text: boolean,
+};
+
+/**  One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side. */
+export type Change = Change_Serialize | Change_Deserialize;
+
+/**  One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side. */
+export type Change_Deserialize = {
+	severity: Verdict,
+	/**  `removed`, `added`, `required`, `type`, `enum`, `text`, `schema`, `capability`, `era`… */
+	kind: string,
+	path: string,
+	old?: Value | null,
+	new?: Value | null,
+	detail: string,
+};
+
+/**  One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side. */
+export type Change_Serialize = {
+	severity: Verdict,
+	/**  `removed`, `added`, `required`, `type`, `enum`, `text`, `schema`, `capability`, `era`… */
+	kind: string,
+	path: string,
+	old: Value | null,
+	new: Value | null,
+	detail: string,
 };
 
 /**  One check of the check-up. */
@@ -513,6 +550,15 @@ export type CredentialView_Serialize = {
 	/**  Seconds since the Unix epoch. */
 	expires_at: number | null,
 	refreshable: boolean,
+};
+
+/**
+ *  One side's definition, and the steps to the changed value within it (keys, and an array's
+ *  elements by index), as far as that side has them.
+ */
+export type Definition = {
+	value: Value,
+	at: string[],
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -1404,6 +1450,35 @@ export type Ping = {
 	ms: number | null,
 };
 
+/**  A change with its definition on each side. */
+export type Placed = Placed_Serialize | Placed_Deserialize;
+
+/**  A change with its definition on each side. */
+export type Placed_Deserialize = {
+	change: Change_Deserialize,
+	/**
+	 *  What the change belongs to: `tools/add`, `capabilities`, `serverInfo`, `instructions`,
+	 *  `era`.
+	 */
+	definition: string,
+	/**  The definition in the old interface; absent when it has none (a tool added). */
+	old?: Definition | null,
+	new?: Definition | null,
+};
+
+/**  A change with its definition on each side. */
+export type Placed_Serialize = {
+	change: Change_Serialize,
+	/**
+	 *  What the change belongs to: `tools/add`, `capabilities`, `serverInfo`, `instructions`,
+	 *  `era`.
+	 */
+	definition: string,
+	/**  The definition in the old interface; absent when it has none (a tool added). */
+	old: Definition | null,
+	new: Definition | null,
+};
+
 /**  A `GetPromptResult` and what keeps it from being read as the protocol says. */
 export type PromptView = PromptView_Serialize | PromptView_Deserialize;
 
@@ -1877,6 +1952,20 @@ export type SessionsSettings_Serialize = {
  */
 export type Severity = "note" | "warning" | "error";
 
+/**  One side of a comparison. */
+export type Side = 
+/**  A connection open now: its interface listed again, to the end of each listing. */
+{ kind: "connection"; id: number } | 
+/**  A session in the sessions folder, by name: the interface as that session listed it. */
+{ kind: "session"; name: string } | 
+/**  A snapshot file (`sonde snapshot`), or a session file anywhere. */
+{ kind: "file"; path: string } | 
+/**
+ *  A saved server, started for the comparison (after the confirmation a Connect asks for)
+ *  and stopped once listed.
+ */
+{ kind: "server"; id: string };
+
 /**  The two signals of the shutdown ladder. */
 export type Signal = "SIGTERM" | "SIGKILL";
 
@@ -2208,6 +2297,8 @@ export type UrlElicitation_Serialize = {
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
+
+export type Verdict = "breaking" | "change" | "addition";
 
 /** Any JSON value (`serde_json::Value`). */
 export type JsonValue = Value;

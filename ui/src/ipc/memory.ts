@@ -852,6 +852,19 @@ export function memoryBackend(
         message: "the config entry is made by the Sonde core: it shows in the Sonde app",
       });
     },
+    interfaceCompare: async () => {
+      throw backendError({
+        code: "bad_input",
+        message: "the comparison lists servers and reads files: it runs in the Sonde app, not in the browser preview",
+      });
+    },
+    snapshotFileChoose: async () => null,
+    snapshotSave: async () => {
+      throw backendError({
+        code: "bad_input",
+        message: "a snapshot is written by the Sonde core: it is saved in the Sonde app, not in the browser preview",
+      });
+    },
     doctorRun: async () => {
       throw backendError({
         code: "bad_input",

@@ -2,10 +2,11 @@
 // version and the evidence for it, capabilities in words, instructions, the 2026-07-28 cache
 // hints; the log level asked of it, changeable while connected; Ping with its round trip; and
 // the roots Sonde offers it, editable while connected.
-import { useEffect, useState } from "react";
+import { useContext, useEffect, useState } from "react";
 import { backend, errorText, type ConnectionState, type LogLevel, type Ping } from "../ipc";
 import { isObject, NotReady, str, useLine } from "./line";
 import { RootsEditor } from "../components/RootsEditor";
+import { CompareWith } from "../compare/context";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -28,6 +29,8 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
   const [ping, setPing] = useState<Ping | null>(null);
   const [pinging, setPinging] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [savedTo, setSavedTo] = useState<string | null>(null);
+  const compare = useContext(CompareWith);
   useEffect(() => {
     if (!ready) return;
     backend.logLevelGet(conn).then(setLevel, (e) => setError(errorText(e)));
@@ -41,6 +44,15 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
     try {
       await backend.logLevelSet(conn, next);
       setLevel(await backend.logLevelGet(conn));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const saveSnapshot = async () => {
+    setError(null);
+    setSavedTo(null);
+    try {
+      setSavedTo(await backend.snapshotSave(conn));
     } catch (e) {
       setError(errorText(e));
     }
@@ -108,6 +120,29 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
           <pre className="instructions">{server.instructions}</pre>
         </>
       )}
+      <div className="call-row">
+        <button
+          disabled={!ready}
+          onClick={() =>
+            compare({ side: { kind: "connection", id: conn }, label: `${line.name} · connection ${conn}` })
+          }
+        >
+          Compare…
+        </button>
+        <button disabled={!ready} onClick={() => void saveSnapshot()}>
+          Save snapshot…
+        </button>
+        {savedTo ? (
+          <span role="status" aria-label="Snapshot saved">
+            The interface is in <span className="mono">{savedTo}</span>
+          </span>
+        ) : (
+          <span className="muted">
+            Its interface beside another build&apos;s (a session, a snapshot, a saved server): what changed, and what
+            breaks.
+          </span>
+        )}
+      </div>
       <div className="call-row">
         <label>
           Server log level{" "}

@@ -1,0 +1,102 @@
+"""Real-window checks of Compare… (issue 34; desktop.py runs them with its driver): the demo
+server's connection set beside an earlier build's snapshot, chosen in the native open dialog,
+lists the breaking changes first, each one click from both definitions with the changed key
+marked; set beside its own saved server, started for the comparison, nothing changed.
+"""
+import json
+import os
+import subprocess
+import tempfile
+
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+OPEN_TITLE = "Compare with a snapshot or a session"
+
+
+def install(check, driver, wait, shot, h):
+    """Registers the checks; `h` holds desktop.py's helpers by name."""
+
+    def earlier_build(path):
+        """The demo's interface as `sonde snapshot` writes it, edited into an earlier build's:
+        echo took no argument, a tool "ghost" existed, add said less."""
+        sonde = os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde")
+        subprocess.run([sonde, "snapshot", "--out", path, "--", sonde, "demo-server"], check=True, timeout=60,
+                       capture_output=True)
+        with open(path) as f:
+            snapshot = json.load(f)
+        tools = snapshot["tools"]
+        next(t for t in tools if t["name"] == "echo")["inputSchema"] = {"type": "object", "properties": {}}
+        next(t for t in tools if t["name"] == "add")["description"] = "Adds."
+        tools.append({"name": "ghost", "inputSchema": {"type": "object"}})
+        with open(path, "w") as f:
+            json.dump(snapshot, f, indent=2)
+
+    def marked(label):
+        """The marked lines of the definition `label` (Old definition, New definition)."""
+        pre = driver.find_element(By.CSS_SELECTOR, f"pre[aria-label='{label}']")
+        return [line.get_attribute("textContent") for line in pre.find_elements(By.CSS_SELECTOR, "div.changed")]
+
+    def compare_with(dialog, option_xpath):
+        """Picks the other side by its option and compares; returns the tally's text."""
+        dialog.find_element(By.CSS_SELECTOR, "select[aria-label='The other side']").find_element(By.XPATH, option_xpath).click()
+        dialog.find_element(By.XPATH, ".//button[text()='Compare']").click()
+        return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']")).text
+
+    @check
+    def a_connection_is_compared_with_an_earlier_snapshot_and_with_its_saved_server():
+        """Compare… on the demo's connection: an earlier build's snapshot (chosen in the native open dialog) gives breaking changes first, each a click from both definitions with the changed key marked; its own saved server gives none"""
+        earlier = os.path.join(tempfile.mkdtemp(prefix="sonde-compare-"), "demo-earlier.snapshot.json")
+        earlier_build(earlier)
+        h["ensure_connected"]("Demo server")
+        h["press_on_window"]("ctrl+4")
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[@role='tab'][@aria-selected='true'][text()='Server']"))
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Compare…']")).click()
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Compare interfaces']"))
+        other = Select(dialog.find_element(By.CSS_SELECTOR, "select[aria-label='The other side']"))
+        other.select_by_value("choose-file")
+        # The native open dialog: the path typed in its location bar, as a person types it.
+        chooser = wait.until(lambda d: h["native_windows"](OPEN_TITLE))[0]
+        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "ctrl+l"], check=True, timeout=10)
+        subprocess.run(["xdotool", "type", "--delay", "20", earlier], check=True, timeout=30)
+        # GTK's location bar may take the first Return for its completion, as a person sees
+        # before pressing it again.
+        for _ in range(3):
+            subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "Return"], check=True, timeout=10)
+            try:
+                WebDriverWait(driver, 3).until(lambda d: not h["native_windows"](OPEN_TITLE))
+                break
+            except TimeoutException:
+                pass
+        wait.until(lambda d: not h["native_windows"](OPEN_TITLE))
+        wait.until(lambda d: other.first_selected_option.text == earlier)
+        dialog.find_element(By.XPATH, ".//button[text()='Compare']").click()
+        tally = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']")).text
+        assert tally.endswith("2 breaking, 1 change, 0 additions."), tally
+        assert tally.startswith(f"From {earlier} to Demo server · connection"), tally
+
+        # Breaking first; the first change is shown at once, its changed key marked on the new side.
+        headings = [e.text for e in dialog.find_elements(By.CSS_SELECTOR, ".compare-changes h3")]
+        assert headings[0].startswith("Breaking") and headings[-1].startswith("Changes"), headings
+        changes = dialog.find_elements(By.CSS_SELECTOR, "button.change")
+        first = changes[0]
+        assert first.text.startswith("tools/echo/inputSchema/properties/text: new required argument"), first.text
+        assert first.get_attribute("aria-pressed") == "true"
+        wait.until(lambda d: any('"text": {' in line for line in marked("New definition")))
+        # The old side has no such argument: what is marked is where it would be.
+        assert marked("Old definition")[0].strip() == '"properties": {}', marked("Old definition")
+        shot("compare-earlier-snapshot")
+
+        # The removed tool: its definition on the old side, none on the new.
+        ghost = next(c for c in changes if c.text.startswith("tools/ghost:"))
+        ghost.click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//*[@aria-label='Definition of tools/ghost']"))
+        assert dialog.find_element(By.XPATH, ".//p[normalize-space(.)='Not in the new interface.']")
+        assert any('"name": "ghost"' in line for line in marked("Old definition")), marked("Old definition")
+
+        # Against its own saved server, started for the comparison and stopped after it.
+        compare_with(dialog, ".//optgroup[@label='Saved servers, started for the comparison']/option[text()='Demo server']")
+        wait.until(lambda d: "No changes" in d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']").text)
+        dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Compare interfaces']"))

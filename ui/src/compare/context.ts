@@ -1,0 +1,12 @@
+// "Compare…" from wherever a side is shown (a connection's Server panel, a past session's
+// banner): the window holds the one comparison dialog and opens it on the side given.
+import { createContext } from "react";
+import type { CompareSide } from "../ipc";
+
+/** A side as the dialog shows it: what the core compares, and its name for people. */
+export interface NamedSide {
+  side: CompareSide;
+  label: string;
+}
+
+export const CompareWith = createContext<(subject: NamedSide) => void>(() => {});
