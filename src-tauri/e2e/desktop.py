@@ -15,6 +15,7 @@ The last line is "N passed, N failed"; the exit status is non-zero when any chec
 usage: desktop.py APP_BINARY [NAME ...]   (make test runs it through xvfb-run with tauri-driver up;
        NAMEs run only the checks whose function name contains one of them)
 """
+import atexit
 import json
 import os
 import re
@@ -74,6 +75,9 @@ def new_session(application):
                             client_config=ClientConfig(os.environ["SONDE_DRIVER_URL"], timeout=60))
 
 
+# Seconds since boot as the run started: the kernel's log is read from there on.
+with open("/proc/uptime") as f:
+    STARTED = float(f.read().split()[0])
 driver = Session()
 driver.target = new_session(app)
 # React re-renders replace elements under a running query; WebKitWebDriver then reports them
@@ -88,12 +92,12 @@ def quit_app():
         pass
 
 
-def our_apps():
-    """The app instances this run started: those that inherited its driver's address (another
+def ours(name):
+    """The processes called `name` this run started: those that inherited its mark (another
     checkout's run has its own)."""
-    mark = f"SONDE_DRIVER_URL={os.environ['SONDE_DRIVER_URL']}".encode()
+    mark = f"SONDE_E2E_RUN={os.environ['SONDE_E2E_RUN']}".encode()
     pids = []
-    for pid in subprocess.run(["pgrep", "-x", "sonde-desktop"], capture_output=True, text=True).stdout.split():
+    for pid in subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split():
         try:
             with open(f"/proc/{pid}/environ", "rb") as f:
                 if mark in f.read().split(b"\0"):
@@ -101,6 +105,29 @@ def our_apps():
         except OSError:  # gone meanwhile
             pass
     return pids
+
+
+def our_apps():
+    return ours("sonde-desktop")
+
+
+def start_driver():
+    """tauri-driver again, on new ports, in place of one that died: when WebKitWebDriver crashes,
+    tauri-driver panics with it and takes no new session."""
+    for pid in [int(os.environ.get("SONDE_DRIVER_PID", "0"))] + ours("WebKitWebDriver"):
+        try:
+            os.kill(pid, 9)
+        except (ProcessLookupError, ValueError):
+            pass
+    port, native = free_port(), free_port()
+    log = open(os.environ["SONDE_DRIVER_LOG"], "a")
+    started = subprocess.Popen(["tauri-driver", "--port", str(port), "--native-port", str(native),
+                                "--native-driver", "/usr/bin/WebKitWebDriver"], stdout=log, stderr=subprocess.STDOUT)
+    # Ended when the script ends, as run.sh ends the first.
+    atexit.register(started.kill)
+    os.environ["SONDE_DRIVER_PID"] = str(started.pid)
+    os.environ["SONDE_DRIVER_URL"] = f"http://127.0.0.1:{port}"
+    wait_listening(port)
 
 
 def end_leftover_apps():
@@ -132,7 +159,12 @@ def restart_app(data_home=None, config_home=None):
         with open(application, "w") as f:
             f.write(f'#!/bin/sh\n{config}XDG_DATA_HOME="{data_home}" exec "{app}" "$@"\n')
         os.chmod(application, 0o755)
-    driver.target = new_session(application)
+    try:
+        driver.target = new_session(application)
+    except Exception as e:  # noqa: BLE001 - the driver itself died: a new one, then the session
+        print(f"     no new session ({type(e).__name__}); tauri-driver is started again")
+        start_driver()
+        driver.target = new_session(application)
     return driver
 
 
@@ -150,9 +182,15 @@ def why_the_session_died():
     log = os.environ.get("SONDE_DRIVER_LOG")
     if log and os.path.exists(log):
         with open(log, errors="replace") as f:
-            lines += [f"driver: {line.rstrip()}" for line in f.readlines()[-15:]]
+            # A panic's message, not the frames of its backtrace.
+            said = [line.rstrip() for line in f if line.strip() and not re.match(r"\s+(\d+:|at )", line)]
+        lines += [f"driver: {line}" for line in said[-8:]]
+    def this_run(line):
+        stamp = re.match(r"\[\s*(\d+\.\d+)\]", line)
+        return stamp is not None and float(stamp.group(1)) >= STARTED
     kernel = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
-    lines += [f"kernel: {line}" for line in kernel if "segfault" in line or "killed process" in line.lower()][-5:]
+    crashes = [line for line in kernel if "segfault" in line or "killed process" in line.lower()]
+    lines += [f"kernel: {line}" for line in crashes if this_run(line)][-5:]
     lines += [f"app still running: pid {pid}" for pid in our_apps()]
     return lines
 
@@ -868,23 +906,39 @@ def quitting_stops_servers_first():
     assert not any("SIGKILL" in d for d in steps), steps
 
 
-def run(fn):
-    """Runs one check from a settled window; reports it; True when it passed."""
-    name = fn.__doc__.strip()
+def attempt(fn):
+    """Runs one check from a settled window: None when it passed, else what failed, in words."""
     try:
         if fn not in alone:
-            # A check before this one may have lost the session (the driver died under it): a
-            # new app, so that one failure stays one and its cause is printed once.
-            if not session_alive():
-                print("     the WebDriver session was gone; the app is started again. What was said last:")
-                for line in why_the_session_died():
-                    print(f"     {line}")
-                restart_app()
             settle()
         fn()
-    except Exception as e:  # noqa: BLE001 - any failure is this check's, reported with a screenshot
-        print(f"FAIL {name}: {type(e).__name__}: {e}".rstrip())
-        traceback.print_exc(limit=None if os.environ.get("SONDE_TRACE") else -2)
+        return None
+    except Exception as e:  # noqa: BLE001 - any failure is this check's
+        limit = None if os.environ.get("SONDE_TRACE") else -2
+        return f"{type(e).__name__}: {e}".rstrip() + "\n" + traceback.format_exc(limit=limit)
+
+
+def run(fn):
+    """Runs one check; reports it; True when it passed. A check whose driver died under a live
+    app (WebKitWebDriver crashing is not the app failing) runs once more on a new app, and the
+    report says so with what the driver and the kernel said; one whose app died fails."""
+    name = fn.__doc__.strip()
+    if fn not in alone and not session_alive():
+        print("     the WebDriver session was gone before this check; the app is started again")
+        restart_app()
+    failure = attempt(fn)
+    if failure and fn not in alone and not session_alive():
+        said = why_the_session_died()
+        app_lived = bool(our_apps())
+        print(f"     the WebDriver session died in this check, {'the app still running' if app_lived else 'with the app'}:")
+        for line in said + failure.splitlines()[:1]:
+            print(f"     {line}")
+        restart_app()
+        if app_lived:
+            print("     the check runs once more, on a new app")
+            failure = attempt(fn)
+    if failure:
+        print(f"FAIL {name}: {failure}")
         try:
             shot(f"failure-{fn.__name__}")
         except Exception:  # noqa: BLE001 - the window may be gone

@@ -13,10 +13,13 @@ s = [socket.socket() for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
 export SONDE_DRIVER_URL="http://127.0.0.1:$PORT"
-# The driver's own words, which the script prints when a session dies under it.
+# The driver's own words, which the script prints when a session dies under it; the run's
+# mark, which every process started under the driver inherits (desktop.py ends its leftovers by it).
 export SONDE_DRIVER_LOG="${TMPDIR:-/tmp}/tauri-driver-$PORT.log"
+export SONDE_E2E_RUN="$PORT-$$"
 tauri-driver --port "$PORT" --native-port "$NATIVE" --native-driver /usr/bin/WebKitWebDriver > "$SONDE_DRIVER_LOG" 2>&1 &
 DRV=$!
+export SONDE_DRIVER_PID=$DRV
 trap 'kill $DRV 2>/dev/null; wait $DRV 2>/dev/null || true' EXIT
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
 "$PY" "$(dirname "$0")/$SCRIPT" "$APP" "$@"
