@@ -25,6 +25,7 @@ pub mod mcp;
 pub mod negotiate;
 pub mod process;
 pub mod proxy;
+pub mod replay;
 pub mod resend;
 pub mod saved;
 pub mod schema;

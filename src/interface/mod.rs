@@ -1,7 +1,8 @@
 //! A server's interface, kept and compared: a snapshot of everything it declares and lists
 //! (`snapshot`), what changed between two, each change with its verdict for the clients that
-//! use it (`diff`), and where each change is on both sides (`placed`). This is the core's JSON
-//! comparison of contracts.md: replay, tests and the window's comparisons use it.
+//! use it (`diff`), where each change is on both sides (`placed`), and where two JSON values
+//! differ (`values`). This is the core's JSON comparison of contracts.md: replay, tests and the
+//! window's comparisons use it.
 
 mod change;
 pub mod diff;
@@ -9,6 +10,7 @@ mod from_session;
 mod placed;
 mod schema_diff;
 pub mod snapshot;
+pub mod values;
 
 pub use change::{Change, Severity};
 pub use diff::diff;

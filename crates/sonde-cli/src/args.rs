@@ -214,6 +214,22 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Sends a recorded session's requests again to the server after `--` (or --url), in
+    /// order, and compares each answer with the recorded one: `same`, or `differs` with each
+    /// differing path and both values. A cursor or task id the server gave and the client sent
+    /// back is replaced by what the new server gave at the same point. Exit 5 when something
+    /// differs, 0 when nothing does.
+    Replay {
+        /// The recorded session: `last`, a name in the sessions folder, or a path (one
+        /// `sonde proxy` recorded replays the same way).
+        session: String,
+        /// A path whose differences are expected (`result.content[*].text`, `result.stamp`);
+        /// each ignored path is named once. Repeatable. The `_meta` a server stamps is ignored.
+        #[arg(long, value_name = "PATH")]
+        ignore: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Protocol version and how it was decided, serverInfo, capabilities, instructions.
     Info {
         #[command(flatten)]

@@ -25,6 +25,7 @@ mod ops;
 mod print;
 mod proxy;
 mod recording;
+mod replay_cmd;
 mod run;
 mod shell;
 mod shell_complete;

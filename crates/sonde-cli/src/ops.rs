@@ -50,6 +50,13 @@ pub enum Op {
     Snapshot(Option<std::path::PathBuf>),
     /// What changed from this snapshot to the server's interface now.
     Diff(Box<sonde_core::interface::Snapshot>),
+    /// A recorded session's requests sent again, each answer compared with the recorded one
+    /// (`unanswered`: how many recorded requests had no answer to compare with).
+    Replay {
+        requests: Vec<sonde_core::replay::Recorded>,
+        unanswered: usize,
+        ignore: Vec<String>,
+    },
 }
 
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
@@ -61,6 +68,9 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
                 return Ok(crate::exit::FAILED);
             }
             Ok(OK)
+        }
+        Op::Replay { requests, unanswered, ignore } => {
+            Ok(crate::replay_cmd::run(session, &requests, unanswered, &ignore, json).await)
         }
         Op::Diff(old) => {
             let now = sonde_core::interface::Snapshot::take(session).await?;

@@ -103,6 +103,14 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             (common, Ok(Op::Tasks(TaskOp::Cancel(id))))
         }
         Command::Info { common } => (common, Ok(Op::Info)),
+        Command::Replay { session, ignore, common } => {
+            let op = crate::replay_cmd::read(&session).map(|(requests, unanswered)| Op::Replay {
+                requests,
+                unanswered,
+                ignore,
+            });
+            (common, op)
+        }
         Command::Snapshot { out, common } => (common, Ok(Op::Snapshot(out))),
         Command::Diff { old, new, common } => {
             let op = match new {

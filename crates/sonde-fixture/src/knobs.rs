@@ -42,6 +42,8 @@ pub struct Knobs {
     pub wrong_structure: bool,
     pub early_notification: bool,
     pub cursor_loop: bool,
+    pub echo_prefix: String,
+    pub cursor_prefix: String,
 }
 
 pub fn parse_args() -> Knobs {
@@ -87,6 +89,8 @@ pub fn parse_args() -> Knobs {
             "--wrong-structure" => k.wrong_structure = true,
             "--early-notification" => k.early_notification = true,
             "--cursor-loop" => k.cursor_loop = true,
+            "--echo-prefix" => k.echo_prefix = value("--echo-prefix"),
+            "--cursor-prefix" => k.cursor_prefix = value("--cursor-prefix"),
             other => die(&format!("unknown option {other}")),
         }
     }

@@ -50,6 +50,8 @@
 //!                      so before the client's notifications/initialized
 //! --cursor-loop        tools/list's last page gives the second page's cursor again (with
 //!                      --page-size), a cursor loop
+//! --echo-prefix TEXT  echo answers with TEXT before its text (a later build whose answer changed)
+//! --cursor-prefix TEXT tools/list's cursors start with TEXT (a build whose cursors differ)
 //! --ask-many N         list `ask_many`: a call sends N elicitation/create requests at once and
 //!                      answers, once every one is answered, with a count of the answers
 //! ```
@@ -280,7 +282,12 @@ fn refuse_initialize(id: Value, params: &Value, out: &mut impl Write) {
 }
 
 fn list_tools(k: &Knobs, params: &Value) -> Value {
-    let start: usize = params.get("cursor").and_then(Value::as_str).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let start: usize = params
+        .get("cursor")
+        .and_then(Value::as_str)
+        .and_then(|c| c.strip_prefix(k.cursor_prefix.as_str()))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
     let mut all: Vec<Value> = (0..k.tools)
         .map(|i| {
             let (name, description) = match (i, k.filler_kib) {
@@ -309,9 +316,9 @@ fn list_tools(k: &Knobs, params: &Value) -> Value {
     let end = (start + page).min(all.len());
     let mut result = json!({ "tools": all[start.min(end)..end] });
     if end < all.len() {
-        result["nextCursor"] = json!(end.to_string());
+        result["nextCursor"] = json!(format!("{}{end}", k.cursor_prefix));
     } else if k.cursor_loop && page < all.len() {
-        result["nextCursor"] = json!(page.to_string());
+        result["nextCursor"] = json!(format!("{}{page}", k.cursor_prefix));
     }
     result
 }
@@ -462,7 +469,7 @@ fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut 
         }
         "echo" => {
             let text = params.pointer("/arguments/text").and_then(Value::as_str).unwrap_or_default();
-            json!({"content": [{"type": "text", "text": text}]})
+            json!({"content": [{"type": "text", "text": format!("{}{text}", k.echo_prefix)}]})
         }
         "needs_input" if k.dual_era => match needs_input(params) {
             Ok(result) => result,

@@ -1,0 +1,117 @@
+//! The JSON comparison of values (contracts: one of each, in the core): where two JSON values
+//! differ, each difference a path (`result.content[0].text`) with the value on each side.
+//! Replay compares recorded answers with it, and test expectations read its paths.
+//!
+//! Owns: the path's notation and which differences there are (an object's key on one side
+//! only, an array's length, a leaf's value). Refuses: judging them (`diff` judges interfaces).
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One place where two values differ; a side that lacks the place has `None`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+pub struct Difference {
+    pub path: String,
+    pub old: Option<Value>,
+    pub new: Option<Value>,
+}
+
+/// Every difference from `old` to `new`, in document order, under the path `root` (empty for
+/// the values themselves).
+pub fn differences(root: &str, old: &Value, new: &Value) -> Vec<Difference> {
+    let mut out = Vec::new();
+    walk(root, Some(old), Some(new), &mut out);
+    out
+}
+
+/// `path` followed by the key `key`: `.key` for a plain name, `["…"]` for any other.
+pub fn key_path(path: &str, key: &str) -> String {
+    let plain = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    match (plain, path.is_empty()) {
+        (true, true) => key.to_owned(),
+        (true, false) => format!("{path}.{key}"),
+        (false, _) => format!("{path}[{}]", Value::from(key)),
+    }
+}
+
+fn walk(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Difference>) {
+    match (old, new) {
+        (Some(Value::Object(o)), Some(Value::Object(n))) => {
+            for (key, value) in o {
+                walk(&key_path(path, key), Some(value), n.get(key), out);
+            }
+            for (key, value) in n.iter().filter(|(k, _)| !o.contains_key(*k)) {
+                walk(&key_path(path, key), None, Some(value), out);
+            }
+        }
+        (Some(Value::Array(o)), Some(Value::Array(n))) => {
+            for i in 0..o.len().max(n.len()) {
+                walk(&format!("{path}[{i}]"), o.get(i), n.get(i), out);
+            }
+        }
+        (o, n) if o != n => out.push(Difference { path: path.to_owned(), old: o.cloned(), new: n.cloned() }),
+        _ => {}
+    }
+}
+
+/// Whether the difference at `path` is one `pattern` names: the same path, or a place under
+/// it; `[*]` stands for any index and `.*` for any key.
+pub fn names(pattern: &str, path: &str) -> bool {
+    let (p, q) = (steps(pattern), steps(path));
+    p.len() <= q.len()
+        && p.iter().zip(&q).all(|(p, q)| p == q || *p == "[*]" || (*p == ".*" && q.starts_with('.')))
+}
+
+/// A path's steps: `a.b[0]["c d"]` is `.a`, `.b`, `[0]`, `["c d"]`.
+fn steps(path: &str) -> Vec<String> {
+    let path = if path.starts_with(['.', '[']) { path.to_owned() } else { format!(".{path}") };
+    let mut out = Vec::new();
+    let mut rest = path.as_str();
+    while let Some(first) = rest.chars().next() {
+        let end = match (first, rest.strip_prefix("[\"")) {
+            // A quoted key may hold a bracket: it ends at its closing quote.
+            ('[', Some(quoted)) => quoted.find("\"]").map_or(rest.len(), |i| i + 4),
+            ('[', None) => rest.find(']').map_or(rest.len(), |i| i + 1),
+            _ => rest[1..].find(['.', '[']).map_or(rest.len(), |i| i + 1),
+        };
+        out.push(rest[..end].to_owned());
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn differences_name_each_place_with_both_values() {
+        let old =
+            json!({"result": {"content": [{"type": "text", "text": "Hello, Ann!"}], "x-y": 1, "gone": true}});
+        let new = json!({"result": {"content": [{"type": "text", "text": "Hi Ann"}, {"type": "text", "text": "more"}], "x-y": 2}});
+        let found = differences("", &old, &new);
+        let paths: Vec<&str> = found.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["result.content[0].text", "result.content[1]", "result[\"x-y\"]", "result.gone"]);
+        assert_eq!(
+            (found[0].old.clone(), found[0].new.clone()),
+            (Some(json!("Hello, Ann!")), Some(json!("Hi Ann")))
+        );
+        assert_eq!(found[1].old, None);
+        assert_eq!(found[3].new, None);
+        assert!(differences("", &old, &old).is_empty());
+    }
+
+    #[test]
+    fn a_pattern_names_its_place_and_what_is_under_it() {
+        assert!(names("result._meta", "result._meta.stamp"));
+        assert!(names("result.content[*].text", "result.content[3].text"));
+        assert!(names("result.*.time", "result.clock.time"));
+        assert!(names("result[\"x-y\"]", "result[\"x-y\"]"));
+        assert!(!names("result.content[0].text", "result.content[1].text"));
+        assert!(!names("result._meta", "result._metadata"));
+        assert!(!names("result.content[0].text.more", "result.content[0].text"));
+    }
+}

@@ -1,0 +1,104 @@
+//! The requests of a recorded session that a replay sends again, each with its recorded answer.
+
+use serde_json::Value;
+
+use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+
+/// One recorded client request and the answer it got (`{"result": …}` or `{"error": …}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    pub seq: u64,
+    pub method: String,
+    /// Its params without `_meta`, which the replaying session sets for its own era.
+    pub params: Option<Value>,
+    pub answer: Value,
+}
+
+impl Recorded {
+    /// The tool, prompt or resource the request names, if any.
+    pub fn name(&self) -> Option<String> {
+        let params = self.params.as_ref()?;
+        ["name", "uri"].iter().find_map(|k| params.get(*k).and_then(Value::as_str)).map(str::to_owned)
+    }
+}
+
+/// Methods a session makes by itself when it opens: never replayed as requests.
+const HANDSHAKE: [&str; 2] = ["initialize", "server/discover"];
+
+/// A request that lives until the client ends it (a 2026-07-28 listen): its answer says when
+/// the recording stopped it, not what the server does; not replayed.
+const LONG_LIVED: [&str; 1] = ["subscriptions/listen"];
+
+/// The client requests of the first server `log` opened, in order, each with its recorded
+/// answer. Not replayed: the handshake, the era probe, a notification, an `input_required`
+/// round's retry (the session answers its rounds again itself); a listen and a request never
+/// answered (one its server died under) are counted in the second value.
+pub fn recorded_requests(log: &WireLog) -> Result<(Vec<Recorded>, usize), String> {
+    let entries = log.entries(&Filter::default()).map_err(|e| format!("cannot read the session: {e}"))?;
+    let frame = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
+    let request = |e: &Entry| e.kind == Kind::Message && e.dir == Direction::Out && !e.probe;
+    let conn = entries
+        .iter()
+        .find(|e| request(e) && frame(e).is_some_and(|f| HANDSHAKE.iter().any(|m| f["method"] == *m)))
+        .map(|e| e.conn)
+        .ok_or("a session in which no server was opened (no initialize or server/discover)")?;
+    let mut out = Vec::new();
+    let mut unanswered = 0;
+    for sent in entries.iter().filter(|e| e.conn == conn && request(e)) {
+        let Some(f) = frame(sent) else { continue };
+        let (Some(method), Some(_)) = (f["method"].as_str(), f.get("id")) else { continue };
+        let round = f.pointer("/params/inputResponses").is_some();
+        if HANDSHAKE.contains(&method) || round {
+            continue;
+        }
+        if LONG_LIVED.contains(&method) {
+            unanswered += 1;
+            continue;
+        }
+        // The final answer: an input_required round's last retry answers for the request.
+        let answer = entries
+            .iter()
+            .filter(|e| e.conn == conn && e.dir == Direction::In && e.answers.is_some())
+            .filter_map(|e| frame(e).map(|reply| (e, reply)))
+            .find(|(e, _)| e.answers == Some(sent.seq))
+            .map(|(_, reply)| reply);
+        let Some(answer) = answer.and_then(|reply| reply_of(&reply, &entries, conn, &frame)) else {
+            unanswered += 1;
+            continue;
+        };
+        let mut params = f.get("params").cloned();
+        if let Some(Value::Object(p)) = params.as_mut() {
+            p.remove("_meta");
+        }
+        out.push(Recorded { seq: sent.seq, method: method.to_owned(), params, answer });
+    }
+    Ok((out, unanswered))
+}
+
+/// A reply as `{"result": …}` or `{"error": …}`, following an `input_required` result to the
+/// answer of its last round (the retry that carries its `requestState`).
+fn reply_of(
+    reply: &Value,
+    entries: &[Entry],
+    conn: u64,
+    frame: &impl Fn(&Entry) -> Option<Value>,
+) -> Option<Value> {
+    if let Some(error) = reply.get("error") {
+        return Some(serde_json::json!({ "error": error }));
+    }
+    let result = reply.get("result")?;
+    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        return Some(serde_json::json!({ "result": result }));
+    }
+    // The retry sends the round's requestState back; its answer stands for the request.
+    let state = result.get("requestState");
+    let retry = entries.iter().find(|e| {
+        e.conn == conn
+            && e.dir == Direction::Out
+            && frame(e).is_some_and(|f| {
+                f.pointer("/params/inputResponses").is_some() && f.pointer("/params/requestState") == state
+            })
+    })?;
+    let answer = entries.iter().find(|e| e.conn == conn && e.answers == Some(retry.seq)).and_then(frame)?;
+    reply_of(&answer, entries, conn, frame)
+}
