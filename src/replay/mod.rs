@@ -6,9 +6,11 @@
 //! handshake, the era probe, an `input_required` round's retry, which the session makes again
 //! itself, or a notification), carrying values the server gave forward (a cursor or a task id
 //! the client sent back is replaced by what the new server gave at the same point), and what
-//! is ignored (the `_meta` a server stamps, and the paths the caller names). Refuses: starting
-//! servers and printing (the front ends).
+//! is ignored (the `_meta` a server stamps, and the paths the caller names), and the recorded
+//! client's answers to the server's own requests (`answers`, a responder the front end gives
+//! the replaying connection). Refuses: starting servers and printing (the front ends).
 
+mod answers;
 mod carried;
 mod recorded;
 
@@ -18,8 +20,9 @@ use serde_json::{json, Value};
 use crate::connection::RequestError;
 use crate::interface::values::{differences, names, Difference};
 use crate::mcp::Session;
+pub use answers::RecordedAnswers;
 pub use carried::Carried;
-pub use recorded::{recorded_requests, Recorded};
+pub use recorded::{recording, Recorded, Recording};
 
 /// What one replayed request gave, against what was recorded.
 #[derive(Debug, Clone, PartialEq, Serialize)]

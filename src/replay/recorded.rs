@@ -1,7 +1,9 @@
-//! The requests of a recorded session that a replay sends again, each with its recorded answer.
+//! The requests of a recorded session that a replay sends again, each with its recorded answer,
+//! and the recorded client's own answers (`answers`).
 
 use serde_json::Value;
 
+use super::answers::RecordedAnswers;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
 
 /// One recorded client request and the answer it got (`{"result": …}` or `{"error": …}`).
@@ -29,17 +31,29 @@ const HANDSHAKE: [&str; 2] = ["initialize", "server/discover"];
 /// the recording stopped it, not what the server does; not replayed.
 const LONG_LIVED: [&str; 1] = ["subscriptions/listen"];
 
+/// What a replay sends again and answers with, read from a recorded session.
+#[derive(Debug, Clone)]
+pub struct Recording {
+    pub requests: Vec<Recorded>,
+    /// Recorded requests not sent again (a listen, one never answered).
+    pub not_sent: usize,
+    /// The recorded client's capabilities and its answers to the server's own requests.
+    pub answers: RecordedAnswers,
+}
+
 /// The client requests of the first server `log` opened, in order, each with its recorded
-/// answer. Not replayed: the handshake, the era probe, a notification, an `input_required`
+/// answer, and the client's own answers. Not replayed: the handshake, the era probe, a notification, an `input_required`
 /// round's retry (the session answers its rounds again itself); a listen and a request never
 /// answered (one its server died under) are counted in the second value.
-pub fn recorded_requests(log: &WireLog) -> Result<(Vec<Recorded>, usize), String> {
+pub fn recording(log: &WireLog) -> Result<Recording, String> {
     let entries = log.entries(&Filter::default()).map_err(|e| format!("cannot read the session: {e}"))?;
     let frame = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
     let request = |e: &Entry| e.kind == Kind::Message && e.dir == Direction::Out && !e.probe;
+    // The era probe's server/discover opens the connection too, when it decided the era.
+    let opening = |e: &Entry| e.kind == Kind::Message && e.dir == Direction::Out;
     let conn = entries
         .iter()
-        .find(|e| request(e) && frame(e).is_some_and(|f| HANDSHAKE.iter().any(|m| f["method"] == *m)))
+        .find(|e| opening(e) && frame(e).is_some_and(|f| HANDSHAKE.iter().any(|m| f["method"] == *m)))
         .map(|e| e.conn)
         .ok_or("a session in which no server was opened (no initialize or server/discover)")?;
     let mut out = Vec::new();
@@ -72,7 +86,7 @@ pub fn recorded_requests(log: &WireLog) -> Result<(Vec<Recorded>, usize), String
         }
         out.push(Recorded { seq: sent.seq, method: method.to_owned(), params, answer });
     }
-    Ok((out, unanswered))
+    Ok(Recording { requests: out, not_sent: unanswered, answers: RecordedAnswers::read(&entries, conn) })
 }
 
 /// A reply as `{"result": …}` or `{"error": …}`, following an `input_required` result to the

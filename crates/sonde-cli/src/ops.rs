@@ -53,8 +53,7 @@ pub enum Op {
     /// A recorded session's requests sent again, each answer compared with the recorded one
     /// (`unanswered`: how many recorded requests had no answer to compare with).
     Replay {
-        requests: Vec<sonde_core::replay::Recorded>,
-        unanswered: usize,
+        recording: Box<sonde_core::replay::Recording>,
         ignore: Vec<String>,
     },
 }
@@ -69,8 +68,8 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Replay { requests, unanswered, ignore } => {
-            Ok(crate::replay_cmd::run(session, &requests, unanswered, &ignore, json).await)
+        Op::Replay { recording, ignore } => {
+            Ok(crate::replay_cmd::run(session, &recording, &ignore, json).await)
         }
         Op::Diff(old) => {
             let now = sonde_core::interface::Snapshot::take(session).await?;

@@ -9,14 +9,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use sonde_core::replay::{recorded_requests, replay, Recorded, Replayed, IGNORED_BY_DEFAULT};
+use sonde_core::replay::{recording, replay, Recording, Replayed, IGNORED_BY_DEFAULT};
 use sonde_core::{Session, WireLog};
 
 use crate::exit::{FOUND, OK};
 
-/// The requests of the session `given` (a path, a name in the sessions folder, or `last`) and
-/// how many had no answer to compare with; a usage error says what was expected.
-pub fn read(given: &str) -> Result<(Vec<Recorded>, usize), String> {
+/// What the session `given` (a path, a name in the sessions folder, or `last`) replays; a usage
+/// error says what was expected.
+pub fn read(given: &str) -> Result<Recording, String> {
     let path = if Path::new(given).is_file() {
         Path::new(given).to_owned()
     } else {
@@ -26,21 +26,16 @@ pub fn read(given: &str) -> Result<(Vec<Recorded>, usize), String> {
     if log.is_empty() || !log.is_a_session() {
         return Err(format!("{given} is not a session file; a session to replay was expected"));
     }
-    let (requests, unanswered) = recorded_requests(&log).map_err(|why| format!("{given} is {why}"))?;
-    if requests.is_empty() {
+    let recording = recording(&log).map_err(|why| format!("{given} is {why}"))?;
+    if recording.requests.is_empty() {
         return Err(format!("{given} has no answered request to replay"));
     }
-    Ok((requests, unanswered))
+    Ok(recording)
 }
 
-/// Replays `requests` on `session`, saying each as it is known; 5 when one differs.
-pub async fn run(
-    session: &Session,
-    requests: &[Recorded],
-    unanswered: usize,
-    ignore: &[String],
-    json: bool,
-) -> i32 {
+/// Replays `recording` on `session`, saying each request as it is known; 5 when one differs.
+pub async fn run(session: &Session, recording: &Recording, ignore: &[String], json: bool) -> i32 {
+    let (requests, unanswered) = (&recording.requests, recording.not_sent);
     let each = |r: &Replayed| {
         if !json {
             line(r);

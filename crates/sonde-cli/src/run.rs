@@ -47,6 +47,14 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     if global.url.is_some() {
         hub = hub.with_authorizer(crate::auth::authorizer(global.no_browser));
     }
+    // A replay answers the server's own requests as the recorded client did, and declares
+    // what it declared.
+    if let Op::Replay { recording, .. } = &op {
+        let answers = recording.answers.clone();
+        hub = hub.with_responders(move |_, _| {
+            Arc::new(answers.clone()) as Arc<dyn sonde_core::connection::Responder>
+        });
+    }
     let hub = Arc::new(hub);
     let echo = echo::Echo { stderr: global.stderr, messages: global.log_level.is_some() };
     let copying = (echo.stderr || echo.messages).then(|| echo::start(&log, echo));
@@ -104,11 +112,7 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
         }
         Command::Info { common } => (common, Ok(Op::Info)),
         Command::Replay { session, ignore, common } => {
-            let op = crate::replay_cmd::read(&session).map(|(requests, unanswered)| Op::Replay {
-                requests,
-                unanswered,
-                ignore,
-            });
+            let op = crate::replay_cmd::read(&session).map(|r| Op::Replay { recording: Box::new(r), ignore });
             (common, op)
         }
         Command::Snapshot { out, common } => (common, Ok(Op::Snapshot(out))),

@@ -108,3 +108,30 @@ fn a_session_the_python_sdk_client_made_through_the_proxy_replays_against_its_se
         assert!(text(&replay.stdout).contains("same     tools/call add (seq "), "{mode}: {replay:?}");
     }
 }
+
+#[test]
+fn the_servers_own_questions_are_answered_as_the_recorded_client_answered_them_in_each_era() {
+    let home = data_home("replay-answers");
+    for era in ["auto", "legacy"] {
+        // The demo's greet asks who you are: answered once, when recording.
+        let recorded = sonde(
+            &home,
+            &[
+                "call",
+                "greet",
+                "--era",
+                era,
+                "--elicit",
+                r#"accept:{"name":"Ann"}"#,
+                "--",
+                SONDE,
+                "demo-server",
+            ],
+        );
+        assert!(text(&recorded.stdout).contains("Hello, Ann!"), "{era}: {recorded:?}");
+        // Replayed with no answer given: the recorded one is given again.
+        let replay = sonde(&home, &["replay", "last", "--era", era, "--", SONDE, "demo-server"]);
+        assert_eq!(replay.status.code(), Some(0), "{era}: {replay:?}");
+        assert!(text(&replay.stdout).contains("same     tools/call greet (seq "), "{era}: {replay:?}");
+    }
+}
