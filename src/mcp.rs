@@ -103,7 +103,7 @@ impl Session {
     pub fn new(conn: Connection, server: ServerDescription, log_level: Option<LogLevel>) -> Session {
         let meta = (server.era == Era::Modern).then(|| {
             let mut meta =
-                era::request_meta(&server.protocol_version, &modern_capabilities(&conn), &client_info());
+                era::request_meta(&server.protocol_version, &modern_capabilities(&conn), &conn.client_info());
             if let Some(level) = log_level {
                 meta[LOG_LEVEL_META] = json!(level);
             }
@@ -406,7 +406,7 @@ pub fn start_initialize(conn: &Connection) -> Result<Call, RequestError> {
     let params = json!({
         "protocolVersion": era::LEGACY,
         "capabilities": conn.client_capabilities(),
-        "clientInfo": client_info(),
+        "clientInfo": conn.client_info(),
     });
     conn.start(Request::new("initialize", Some(params)))
 }
@@ -459,7 +459,7 @@ pub fn start_discover(
     timeout: Duration,
     probe: bool,
 ) -> Result<Call, RequestError> {
-    let meta = era::request_meta(version, &modern_capabilities(conn), &client_info());
+    let meta = era::request_meta(version, &modern_capabilities(conn), &conn.client_info());
     let mut request = Request::new("server/discover", Some(era::with_meta(None, &meta)));
     request.timeout = Some(timeout);
     request.probe = probe;

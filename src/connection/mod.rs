@@ -210,6 +210,12 @@ impl Connection {
         self.responder.capabilities()
     }
 
+    /// The `clientInfo` this connection presents: Sonde's, unless its responder stands for
+    /// another client.
+    pub fn client_info(&self) -> serde_json::Value {
+        self.responder.client_info().unwrap_or_else(crate::mcp::client_info)
+    }
+
     pub fn id(&self) -> u64 {
         self.id
     }

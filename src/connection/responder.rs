@@ -28,6 +28,12 @@ pub trait Responder: Send + Sync {
     /// The result for `method`, or the error to send back: now, or later.
     fn answer(&self, method: &str, params: Option<&Value>) -> Answer;
 
+    /// The `clientInfo` the client presents, when it is not Sonde's own (a replay presents the
+    /// recorded client's).
+    fn client_info(&self) -> Option<Value> {
+        None
+    }
+
     /// The roots it lists, when they may change while the connection is open; `None` when they
     /// are fixed for the connection's life.
     fn live_roots(&self) -> Option<&Roots> {

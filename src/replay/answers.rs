@@ -1,6 +1,6 @@
-//! The recorded client's side of a session, for a replay: the capabilities it declared, and
-//! its answers to the server's own requests (an elicitation, a sampling request, `roots/list`)
-//! given again in the order they were given, per method. In 2025-11-25 those are requests the
+//! The recorded client's side of a session, for a replay: who it said it was (`clientInfo`),
+//! the capabilities it declared, and its answers to the server's own requests (an elicitation,
+//! a sampling request, `roots/list`) given again in the order they were given, per method. In 2025-11-25 those are requests the
 //! server sent; in 2026-07-28 they are an `input_required` result's questions and the retry's
 //! `inputResponses`.
 
@@ -20,6 +20,7 @@ type Given = Result<Value, ErrorObject>;
 #[derive(Debug, Clone, Default)]
 pub struct RecordedAnswers {
     capabilities: Value,
+    client_info: Option<Value>,
     answers: Arc<Mutex<HashMap<String, VecDeque<Given>>>>,
 }
 
@@ -30,17 +31,17 @@ impl RecordedAnswers {
         let ours = || entries.iter().filter(move |e| e.conn == conn && e.kind == Kind::Message && !e.probe);
         let sent: Vec<(&Entry, Value)> =
             ours().filter(|e| e.dir == Direction::Out).filter_map(|e| frame(e).map(|f| (e, f))).collect();
-        let capabilities = sent
-            .iter()
-            .find_map(|(_, f)| {
-                let legacy = (f["method"] == "initialize")
-                    .then(|| f.pointer("/params/capabilities").cloned())
-                    .flatten();
-                legacy.or_else(|| {
-                    f.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities").cloned()
-                })
+        // Declared in initialize (2025-11-25), or in every request's _meta (2026-07-28).
+        let declared = |legacy: &str, modern: &str| {
+            sent.iter().find_map(|(_, f)| {
+                let opened = (f["method"] == "initialize").then(|| f.pointer(legacy).cloned()).flatten();
+                opened.or_else(|| f.pointer(modern).cloned())
             })
-            .unwrap_or_else(|| json!({}));
+        };
+        let capabilities =
+            declared("/params/capabilities", "/params/_meta/io.modelcontextprotocol~1clientCapabilities")
+                .unwrap_or_else(|| json!({}));
+        let client_info = declared("/params/clientInfo", "/params/_meta/io.modelcontextprotocol~1clientInfo");
         let mut answers: HashMap<String, VecDeque<Given>> = HashMap::new();
         for asked in ours().filter(|e| e.dir == Direction::In) {
             let Some(f) = frame(asked) else { continue };
@@ -80,7 +81,7 @@ impl RecordedAnswers {
                 answers.entry(method.to_owned()).or_default().push_back(Ok(given.clone()));
             }
         }
-        RecordedAnswers { capabilities, answers: Arc::new(Mutex::new(answers)) }
+        RecordedAnswers { capabilities, client_info, answers: Arc::new(Mutex::new(answers)) }
     }
 }
 
@@ -95,6 +96,10 @@ fn refused() -> ErrorObject {
 impl Responder for RecordedAnswers {
     fn capabilities(&self) -> Value {
         self.capabilities.clone()
+    }
+
+    fn client_info(&self) -> Option<Value> {
+        self.client_info.clone()
     }
 
     fn answer(&self, method: &str, _params: Option<&Value>) -> Answer {

@@ -7,6 +7,8 @@ mod support;
 
 use std::process::Command;
 
+use serde_json::Value;
+
 use support::*;
 
 fn text(bytes: &[u8]) -> String {
@@ -106,6 +108,26 @@ fn a_session_the_python_sdk_client_made_through_the_proxy_replays_against_its_se
         let replay = sonde(&home, &["replay", "last", "--", python, server, "stdio"]);
         assert_eq!(replay.status.code(), Some(0), "{mode}: {replay:?}");
         assert!(text(&replay.stdout).contains("same     tools/call add (seq "), "{mode}: {replay:?}");
+        // The replay presents itself as the recorded client did.
+        let frames: Vec<Value> = std::fs::read_to_string(session_path(&replay.stderr))
+            .unwrap()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|e| e["dir"] == "out")
+            .filter_map(|e| e["text"].as_str().and_then(|t| serde_json::from_str(t).ok()))
+            .collect();
+        let named = |f: &Value| {
+            [
+                f.pointer("/params/clientInfo/name"),
+                f.pointer("/params/_meta/io.modelcontextprotocol~1clientInfo/name"),
+            ]
+            .into_iter()
+            .flatten()
+            .next()
+            .cloned()
+        };
+        let names: Vec<Value> = frames.iter().filter_map(named).collect();
+        assert!(!names.is_empty() && names.iter().all(|n| n == "mcp"), "{mode}: {names:?}");
     }
 }
 
