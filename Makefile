@@ -18,6 +18,10 @@ TIME_SERVER := mcp-server-time==2026.10.19
 PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 @modelcontextprotocol/client@2.4.0 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+# What reads sonde test's reports in its tests: a JUnit parser, and the SARIF 2.1.0 schema as
+# Microsoft ships it (lib/schemas/sarif-2.1.0-rtm.5.json).
+JUNIT_PARSER := junitparser==5.0.3
+SARIF_SCHEMA := @microsoft/jest-sarif@1.0.0-beta.0
 # A real authorization server for the OAuth tests (needs Node >= 22.12).
 OAUTH_AS := oauth2-mock-server@9.3.0
 # Node >= 22 (the conformance suite and the Inspector CLI need it), from the npm registry. Defined
@@ -127,7 +131,7 @@ deps:
 
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
 peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
-	$(PEERS)/py/.installed-2026.10.19-2.3.0 \
+	$(PEERS)/py/.installed-2026.10.19-2.3.0 $(PEERS)/py/.installed-junitparser-5.0.3 $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0 \
 	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
@@ -144,6 +148,16 @@ $(PEERS)/npm/.installed-server-filesystem-2026.8.31: $(PEERS)/npm/.installed-ser
 $(PEERS)/py/.installed-2026.10.19-2.3.0:
 	[ -x $(PEERS)/py/bin/python ] || python3 -m venv $(PEERS)/py
 	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(TIME_SERVER) $(PY_SDK)
+	touch $@
+
+$(PEERS)/py/.installed-junitparser-5.0.3: $(PEERS)/py/.installed-2026.10.19-2.3.0
+	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(JUNIT_PARSER)
+	touch $@
+
+$(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0:
+	mkdir -p $(PEERS)/reports
+	cd $(PEERS)/reports && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error $(SARIF_SCHEMA)
 	touch $@
 
 # ESM ignores NODE_PATH, so the script runs from beside its node_modules.

@@ -31,6 +31,7 @@ pub mod saved;
 pub mod schema;
 pub mod server_config;
 pub mod shape;
+pub mod suite;
 pub mod sync;
 pub mod terminal_text;
 pub mod transport;

@@ -51,8 +51,18 @@ fn walk(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Diff
                 walk(&format!("{path}[{i}]"), o.get(i), n.get(i), out);
             }
         }
+        // A number is its value: 5 and 5.0 are the same number.
+        (Some(Value::Number(o)), Some(Value::Number(n))) if same_number(o, n) => {}
         (o, n) if o != n => out.push(Difference { path: path.to_owned(), old: o.cloned(), new: n.cloned() }),
         _ => {}
+    }
+}
+
+fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    match (a.as_i64(), b.as_i64(), a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y), ..) => x == y,
+        (.., Some(x), Some(y)) => x == y,
+        _ => a.as_f64() == b.as_f64(),
     }
 }
 
@@ -102,6 +112,10 @@ mod tests {
         assert_eq!(found[1].old, None);
         assert_eq!(found[3].new, None);
         assert!(differences("", &old, &old).is_empty());
+        assert!(
+            differences("", &json!({"sum": 5}), &json!({"sum": 5.0})).is_empty(),
+            "5 and 5.0 are one number"
+        );
     }
 
     #[test]

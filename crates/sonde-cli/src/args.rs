@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use sonde_core::ElicitAnswer;
 use sonde_core::EraPolicy;
 use sonde_core::ServerConfig;
@@ -227,6 +227,24 @@ pub enum Command {
         /// each ignored path is named once. Repeatable. The `_meta` a server stamps is ignored.
         #[arg(long, value_name = "PATH")]
         ignore: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Runs a suite of saved calls with expectations against the server after `--` (or
+    /// --url): a YAML (or JSON) file of `tests:`, each a `call` (with `args`), `read`,
+    /// `prompt` or `method` (with `params`), and what its answer must hold (`isError`, `text`,
+    /// `structured`, `schema`, `within_ms`). One line a test; exit 5 when one fails, 0 when
+    /// all pass.
+    Test {
+        /// The suite file.
+        file: PathBuf,
+        /// The report: a line a test (text), one JSON document (json), JUnit XML (junit) or
+        /// SARIF 2.1.0 (sarif), which CI systems read.
+        #[arg(long, value_enum, default_value_t = Reporter::Text)]
+        reporter: Reporter,
+        /// Write the report to FILE (the lines still go to stdout).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },
@@ -585,4 +603,13 @@ impl Global {
         };
         Ok(target)
     }
+}
+
+/// The report `sonde test` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Reporter {
+    Text,
+    Json,
+    Junit,
+    Sarif,
 }

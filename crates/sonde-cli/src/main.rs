@@ -31,6 +31,8 @@ mod shell;
 mod shell_complete;
 mod suggest;
 mod tasks;
+mod test_cmd;
+mod test_reports;
 mod waiting;
 mod words;
 mod wrap;

@@ -56,6 +56,13 @@ pub enum Op {
         recording: Box<sonde_core::replay::Recording>,
         ignore: Vec<String>,
     },
+    /// A suite of saved calls run as tests, reported as asked.
+    Test {
+        suite: Box<sonde_core::suite::Suite>,
+        file: std::path::PathBuf,
+        reporter: crate::args::Reporter,
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
@@ -67,6 +74,9 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
                 return Ok(crate::exit::FAILED);
             }
             Ok(OK)
+        }
+        Op::Test { suite, file, reporter, out } => {
+            Ok(crate::test_cmd::run(session, &suite, &file, reporter, out.as_deref()).await)
         }
         Op::Replay { recording, ignore } => {
             Ok(crate::replay_cmd::run(session, &recording, &ignore, json).await)

@@ -111,6 +111,15 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             (common, Ok(Op::Tasks(TaskOp::Cancel(id))))
         }
         Command::Info { common } => (common, Ok(Op::Info)),
+        Command::Test { file, reporter, out, common } => {
+            let op = crate::test_cmd::read(&file).map(|suite| Op::Test {
+                suite: Box::new(suite),
+                file,
+                reporter,
+                out,
+            });
+            (common, op)
+        }
         Command::Replay { session, ignore, common } => {
             let op = crate::replay_cmd::read(&session).map(|r| Op::Replay { recording: Box::new(r), ignore });
             (common, op)
