@@ -26,6 +26,12 @@ pub fn client_info() -> Value {
     json!({"name": "sonde", "title": "Sonde", "version": env!("CARGO_PKG_VERSION")})
 }
 
+/// The `clientInfo` a connection presents: Sonde's, unless its responder stands for another
+/// client (a replay's recorded one).
+fn presented(conn: &Connection) -> Value {
+    conn.client_info().unwrap_or_else(client_info)
+}
+
 /// The capabilities a 2026-07-28 request declares: the responder's, less `roots.listChanged`,
 /// which that era does not have (it has no roots notification), plus the tasks extension: Sonde
 /// follows tasks itself (`features::tasks`), so every request may be given one.
@@ -103,7 +109,7 @@ impl Session {
     pub fn new(conn: Connection, server: ServerDescription, log_level: Option<LogLevel>) -> Session {
         let meta = (server.era == Era::Modern).then(|| {
             let mut meta =
-                era::request_meta(&server.protocol_version, &modern_capabilities(&conn), &conn.client_info());
+                era::request_meta(&server.protocol_version, &modern_capabilities(&conn), &presented(&conn));
             if let Some(level) = log_level {
                 meta[LOG_LEVEL_META] = json!(level);
             }
@@ -406,7 +412,7 @@ pub fn start_initialize(conn: &Connection) -> Result<Call, RequestError> {
     let params = json!({
         "protocolVersion": era::LEGACY,
         "capabilities": conn.client_capabilities(),
-        "clientInfo": conn.client_info(),
+        "clientInfo": presented(conn),
     });
     conn.start(Request::new("initialize", Some(params)))
 }
@@ -459,7 +465,7 @@ pub fn start_discover(
     timeout: Duration,
     probe: bool,
 ) -> Result<Call, RequestError> {
-    let meta = era::request_meta(version, &modern_capabilities(conn), &conn.client_info());
+    let meta = era::request_meta(version, &modern_capabilities(conn), &presented(&conn));
     let mut request = Request::new("server/discover", Some(era::with_meta(None, &meta)));
     request.timeout = Some(timeout);
     request.probe = probe;

@@ -210,10 +210,10 @@ impl Connection {
         self.responder.capabilities()
     }
 
-    /// The `clientInfo` this connection presents: Sonde's, unless its responder stands for
-    /// another client.
-    pub fn client_info(&self) -> serde_json::Value {
-        self.responder.client_info().unwrap_or_else(crate::mcp::client_info)
+    /// The `clientInfo` this connection's responder presents for another client, if it stands
+    /// for one (`None`: the session presents Sonde's).
+    pub fn client_info(&self) -> Option<serde_json::Value> {
+        self.responder.client_info()
     }
 
     pub fn id(&self) -> u64 {
