@@ -465,7 +465,7 @@ pub fn start_discover(
     timeout: Duration,
     probe: bool,
 ) -> Result<Call, RequestError> {
-    let meta = era::request_meta(version, &modern_capabilities(conn), &presented(&conn));
+    let meta = era::request_meta(version, &modern_capabilities(conn), &presented(conn));
     let mut request = Request::new("server/discover", Some(era::with_meta(None, &meta)));
     request.timeout = Some(timeout);
     request.probe = probe;
