@@ -134,6 +134,8 @@ pub type ResponderFactory = dyn Fn(u64, &ServerConfig) -> Arc<dyn Responder> + S
 pub struct Hub {
     log: Arc<WireLog>,
     responders: Option<Arc<ResponderFactory>>,
+    /// Responders for single connections being opened, by id ([`Hub::connect_answering`]).
+    answering: Arc<Mutex<HashMap<u64, Arc<dyn Responder>>>>,
     authorizer: Option<Arc<Authorizer>>,
     era_cache: Option<EraCache>,
     next_id: Arc<AtomicU64>,
@@ -150,6 +152,7 @@ impl Hub {
         Hub {
             log,
             responders: None,
+            answering: Arc::default(),
             authorizer: None,
             era_cache: None,
             next_id: Arc::new(AtomicU64::new(1)),
@@ -222,9 +225,11 @@ impl Hub {
     /// Starts the server (stdio) or the loop that talks to it (HTTP). `fallback` asks for the
     /// second try: a respawn, or the 2024-11-05 HTTP+SSE transport.
     fn open(&self, id: u64, config: &ServerConfig, fallback: bool) -> std::io::Result<Connection> {
-        let responder: Arc<dyn Responder> = match &self.responders {
-            Some(factory) => factory(id, config),
-            None => Arc::new(config.answers.clone()),
+        let one = self.answering.locked().get(&id).cloned();
+        let responder: Arc<dyn Responder> = match (one, &self.responders) {
+            (Some(responder), _) => responder,
+            (None, Some(factory)) => factory(id, config),
+            (None, None) => Arc::new(config.answers.clone()),
         };
         match &config.target {
             Target::Stdio(spec) => {
@@ -265,6 +270,29 @@ impl Hub {
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
         self.open_lineage(config, None, report, lineage::of(config)).await
+    }
+
+    /// [`Hub::connect_reporting`] of a connection whose server requests `responder` answers,
+    /// whatever the hub's responders are: a replay's, which answers as the recorded client did.
+    pub async fn connect_answering(
+        &self,
+        config: &ServerConfig,
+        responder: Arc<dyn Responder>,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
+        let ids = std::sync::Mutex::new(Vec::new());
+        // The first report names the id before the server is started (`open_one`).
+        let answering = |id: u64, stage: Stage| {
+            self.answering.locked().entry(id).or_insert_with(|| responder.clone());
+            ids.locked().push(id);
+            report(id, stage);
+        };
+        let opened = self.connect_reporting(config, &answering).await;
+        // The connection holds its responder now: later openings (a restart) use the hub's.
+        for id in ids.locked().iter() {
+            self.answering.locked().remove(id);
+        }
+        opened
     }
 
     /// Opens one connection: the states table hears every stage, then `Ready` or `Failed`;

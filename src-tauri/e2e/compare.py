@@ -1,7 +1,9 @@
-"""Real-window checks of Compare… (issue 34; desktop.py runs them with its driver): the demo
-server's connection set beside an earlier build's snapshot, chosen in the native open dialog,
-lists the breaking changes first, each one click from both definitions with the changed key
-marked; set beside its own saved server, started for the comparison, nothing changed.
+"""Real-window checks of Compare… (issue 34) and Replay against… (issue 35); desktop.py runs
+them with its driver. The demo server's connection set beside an earlier build's snapshot,
+chosen in the native open dialog, lists the breaking changes first, each one click from both
+definitions with the changed key marked; set beside its own saved server, started for the
+comparison, nothing changed. A CLI session of the fixture replayed against its next build says
+which answer moved, the two answers side by side with the difference marked.
 """
 import json
 import os
@@ -100,3 +102,38 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: "No changes" in d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']").text)
         dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Compare interfaces']"))
+
+    @check
+    def a_recorded_session_is_replayed_against_a_later_build():
+        """Replay against…: a CLI session of the fixture replayed against its next build (a saved server started for it) says which answer moved, the two side by side with the difference marked"""
+        fixture = os.environ["SONDE_FIXTURE"]
+        sonde = os.path.join(os.path.dirname(fixture), "sonde")
+        ran = subprocess.run([sonde, "call", "echo", "text=Ann", "--", fixture], capture_output=True, text=True,
+                             timeout=60)
+        assert ran.returncode == 0, ran
+        name = os.path.basename(next(l for l in ran.stderr.splitlines() if l.startswith("sonde: session log ")).split()[-1])
+        if not h["saved"]("Echo v2"):
+            h["add_server"]("Echo v2", command=f"{fixture} --echo-prefix v2:")
+        # The session opened read-only (File → Open Session), then Replay against… on its banner.
+        h["press_on_window"]("ctrl+o")
+        chooser = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
+        wait.until(lambda d: chooser.find_element(By.XPATH, f".//li[@role='option'][@title='{name}']")).click()
+        chooser.find_element(By.XPATH, ".//button[text()='Open']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Replay against…']")).click()
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Replay a session']"))
+        Select(dialog.find_element(By.CSS_SELECTOR, "select[aria-label='Saved server']")).select_by_visible_text("Echo v2")
+        dialog.find_element(By.XPATH, ".//button[text()='Replay']").click()
+        # A new server asks natively before its first run, as Connect does.
+        h["answer_native"]("Run a new server?", "Return")
+        status = wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][@aria-label='Replay'][starts-with(., 'Replayed')]"))
+        assert status.text == "Replayed against Echo v2: 2 requests: 1 same, 1 differs.", status.text
+        moved = dialog.find_element(By.XPATH, ".//button[contains(@class,'change')][contains(., 'tools/call echo')]")
+        assert moved.text.startswith("differs"), moved.text
+        moved.click()
+        differences = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "ul[aria-label='Differences']"))
+        assert differences.text == 'result.content[0].text: "Ann" → "v2:Ann"', differences.text
+        assert any('"v2:Ann"' in line for line in marked("Now answer")), marked("Now answer")
+        assert any('"Ann"' in line for line in marked("Recorded answer")), marked("Recorded answer")
+        shot("replay-differs")
+        dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
+        driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()

@@ -18,6 +18,7 @@ pub mod error;
 pub mod feeds;
 pub mod links;
 mod menu;
+pub mod replay_cmd;
 pub mod roots_cmd;
 pub mod settings_cmd;
 pub mod state;

@@ -13,6 +13,8 @@ use serde_json::Value;
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 pub struct Difference {
     pub path: String,
+    /// The path's steps (keys, and an array's indices), for a window to mark the place.
+    pub steps: Vec<String>,
     pub old: Option<Value>,
     pub new: Option<Value>,
 }
@@ -21,7 +23,7 @@ pub struct Difference {
 /// the values themselves).
 pub fn differences(root: &str, old: &Value, new: &Value) -> Vec<Difference> {
     let mut out = Vec::new();
-    walk(root, Some(old), Some(new), &mut out);
+    walk(root, &[], Some(old), Some(new), &mut out);
     out
 }
 
@@ -36,24 +38,30 @@ pub fn key_path(path: &str, key: &str) -> String {
     }
 }
 
-fn walk(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Difference>) {
+fn walk(path: &str, steps: &[String], old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Difference>) {
+    let deeper = |step: String| [steps, &[step]].concat();
     match (old, new) {
         (Some(Value::Object(o)), Some(Value::Object(n))) => {
             for (key, value) in o {
-                walk(&key_path(path, key), Some(value), n.get(key), out);
+                walk(&key_path(path, key), &deeper(key.clone()), Some(value), n.get(key), out);
             }
             for (key, value) in n.iter().filter(|(k, _)| !o.contains_key(*k)) {
-                walk(&key_path(path, key), None, Some(value), out);
+                walk(&key_path(path, key), &deeper(key.clone()), None, Some(value), out);
             }
         }
         (Some(Value::Array(o)), Some(Value::Array(n))) => {
             for i in 0..o.len().max(n.len()) {
-                walk(&format!("{path}[{i}]"), o.get(i), n.get(i), out);
+                walk(&format!("{path}[{i}]"), &deeper(i.to_string()), o.get(i), n.get(i), out);
             }
         }
         // A number is its value: 5 and 5.0 are the same number.
         (Some(Value::Number(o)), Some(Value::Number(n))) if same_number(o, n) => {}
-        (o, n) if o != n => out.push(Difference { path: path.to_owned(), old: o.cloned(), new: n.cloned() }),
+        (o, n) if o != n => out.push(Difference {
+            path: path.to_owned(),
+            steps: steps.to_vec(),
+            old: o.cloned(),
+            new: n.cloned(),
+        }),
         _ => {}
     }
 }
@@ -110,6 +118,7 @@ mod tests {
             (Some(json!("Hello, Ann!")), Some(json!("Hi Ann")))
         );
         assert_eq!(found[1].old, None);
+        assert_eq!(found[2].steps, ["result", "x-y"]);
         assert_eq!(found[3].new, None);
         assert!(differences("", &old, &old).is_empty());
         assert!(

@@ -26,6 +26,7 @@ pub use recorded::{recording, Recorded, Recording};
 
 /// What one replayed request gave, against what was recorded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 pub struct Replayed {
     /// The recorded request's seq in its session.
     pub seq: u64,
@@ -36,6 +37,10 @@ pub struct Replayed {
     pub differences: Vec<Difference>,
     /// The paths of the differences that were ignored.
     pub ignored: Vec<String>,
+    /// The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, or
+    /// `{"failed": words}` when none came).
+    pub recorded: Value,
+    pub answer: Value,
     /// The paths of values the server gave that the client sent back later (a cursor, a task
     /// id): they differ by nature, and what the new server gave was carried instead.
     pub carried: Vec<String>,
@@ -93,6 +98,8 @@ pub async fn replay(
             differences: replayed,
             ignored,
             carried: carried_paths,
+            recorded: request.answer.clone(),
+            answer,
         };
         each(&replayed);
         out.push(replayed);

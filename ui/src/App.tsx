@@ -23,7 +23,8 @@ import { AcceptedLinks } from "./components/AcceptedLinks";
 import { OpenSessionDialog } from "./components/OpenSessionDialog";
 import { SettingsDialog } from "./components/SettingsDialog";
 import { CompareDialog } from "./compare/CompareDialog";
-import { CompareWith, type NamedSide } from "./compare/context";
+import { CompareWith, ReplayWith, type NamedSession, type NamedSide } from "./compare/context";
+import { ReplayDialog } from "./compare/ReplayDialog";
 import { usePastSession } from "./log/past";
 import { useAuthFlows } from "./auth/flows";
 import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
@@ -92,6 +93,7 @@ export function App() {
   const [choosingSession, setChoosingSession] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [comparing, setComparing] = useState<NamedSide | null>(null);
+  const [replaying, setReplaying] = useState<NamedSession | null>(null);
   const { past, showPast } = usePastSession();
   // Server requests waiting for an answer, oldest first.
   const {
@@ -236,240 +238,245 @@ export function App() {
   return (
     <NoticesProvider>
       <CompareWith.Provider value={setComparing}>
-        <div className="app">
-          <ErrorBoundary name="sidebar">
-            <Sidebar
-              servers={servers}
-              lines={shown}
-              flows={flows}
-              onAuthorizations={() => setAuthorizations(true)}
-              selected={selected}
-              onSelect={(line) => {
-                setSelected(line);
-                setStderrConn(null);
-              }}
-              onConnect={connect}
-              onStop={stop}
-              onRestart={restart}
-              onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
-              onEdit={setEditing}
-              onUseWithClient={setUsingWith}
-              onNew={() => setEditing(blankServer())}
-              onImport={() => setImporting(true)}
-              onAddEnv={async (serverId, name) => {
-                try {
-                  setServers(await backend.serversAddEnvFromHost(serverId, name));
-                  setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
-                } catch (e) {
-                  setNotice(errorText(e));
-                }
-              }}
-              onShowStderr={(conn) => {
-                setStderrConn(conn);
-                setBottom("stderr");
-              }}
-              onDelete={async (s) => {
-                if (window.confirm(`Delete the saved server "${s.name}"?`))
-                  setServers(await backend.serversDelete(s.id));
-              }}
-            />
-          </ErrorBoundary>
-          <main className="main">
-            <RecordingBanner />
-            {linesError && (
-              <div className="notice error" role="alert">
-                Connection states cannot be followed: {linesError}
-              </div>
-            )}
-            {flowsError && (
-              <div className="notice error" role="alert">
-                Authorizations cannot be followed: {flowsError}
-              </div>
-            )}
-            {layout.error && (
-              <div className="notice warn" role="status">
-                {layout.error}
-              </div>
-            )}
-            {notice && (
-              <div className="notice" role="status">
-                {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
-              </div>
-            )}
-            {asking && (
-              <ErrorBoundary key={String(asking.qid)} name="question panel">
-                <QuestionDialog
-                  question={asking}
-                  serverName={
-                    [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection ${askingConn}`
+        <ReplayWith.Provider value={setReplaying}>
+          <div className="app">
+            <ErrorBoundary name="sidebar">
+              <Sidebar
+                servers={servers}
+                lines={shown}
+                flows={flows}
+                onAuthorizations={() => setAuthorizations(true)}
+                selected={selected}
+                onSelect={(line) => {
+                  setSelected(line);
+                  setStderrConn(null);
+                }}
+                onConnect={connect}
+                onStop={stop}
+                onRestart={restart}
+                onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
+                onEdit={setEditing}
+                onUseWithClient={setUsingWith}
+                onNew={() => setEditing(blankServer())}
+                onImport={() => setImporting(true)}
+                onAddEnv={async (serverId, name) => {
+                  try {
+                    setServers(await backend.serversAddEnvFromHost(serverId, name));
+                    setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
+                  } catch (e) {
+                    setNotice(errorText(e));
                   }
-                  waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
-                  others={questions.filter((q) => Number(q.conn) !== askingConn).length}
-                  folded={layout.questionFolded}
-                  onFold={layout.setQuestionFolded}
-                  declined={declined.get(askingConn)}
-                  onDeclineAll={async () => void (await backend.serverRequestsDeclineAll(askingConn))}
-                  onAnswer={async ({ result, refusal }) => {
-                    const qid = Number(asking.qid);
-                    try {
-                      await backend.serverRequestAnswer(qid, result, refusal);
-                      if ((result as { action?: string } | null)?.action === "accept") noteAccepted(asking);
-                    } catch (e) {
-                      setNotice(`The answer was not delivered: ${errorText(e)}`);
-                    } finally {
-                      removeQuestion(qid);
-                    }
-                  }}
-                />
-              </ErrorBoundary>
-            )}
-            {again && (
-              <div className="confirm notice" role="alertdialog" aria-label="Already connected">
-                <p>
-                  {again.server.name} is already connected (connection {again.line.event.conn},{" "}
-                  {stateText(again.line.event.state)}); it is selected on the left.
-                </p>
-                <button className="primary" onClick={() => connect(again.server, true)}>
-                  Open a second connection
-                </button>
-                <button autoFocus onClick={() => setAgain(null)}>
-                  Cancel
-                </button>
-              </div>
-            )}
-            <ErrorBoundary name="accepted links">
-              <AcceptedLinks
-                links={accepted}
-                nameOf={(conn) => [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection ${conn}`}
-                onDismiss={dismissLink}
+                }}
+                onShowStderr={(conn) => {
+                  setStderrConn(conn);
+                  setBottom("stderr");
+                }}
+                onDelete={async (s) => {
+                  if (window.confirm(`Delete the saved server "${s.name}"?`))
+                    setServers(await backend.serversDelete(s.id));
+                }}
               />
             </ErrorBoundary>
-            {/* The panels and the log share what the banners and a question leave, in the
-            proportion the splitter sets. */}
-            {/* A past session opened read-only takes the whole height: the live panels above it
-            would belong to another session. They stay mounted (hidden), as typed. */}
-            <section className="top" ref={topPane} style={{ flexGrow: layout.split }} hidden={past !== null}>
-              {current ? (
-                <>
-                  <div className="tabs" role="tablist" aria-label="Server panels">
-                    {PANELS.map((p, n) => (
-                      <button
-                        key={p.id}
-                        role="tab"
-                        aria-selected={shownPanel.id === p.id}
-                        title={`${p.label} (Ctrl+${n + 1})`}
-                        onClick={() => setPanel(p.id)}
-                      >
-                        {p.label}
-                      </button>
-                    ))}
-                  </div>
-                  {/* A panel is mounted when first shown and kept, so switching tabs or lines
-                  loses no form or result; it asks the server for nothing until shown. A line's
-                  panels stay mounted, out of the document, while another line is shown. */}
-                  <Kept
-                    shown={current.event.line}
-                    keys={shown.map((l) => l.event.line).filter((line) => visitedLines.has(line))}
-                    render={(line) => {
-                      const l = lines.get(line)!;
-                      return PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
-                        <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
-                          <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
-                        </div>
-                      ));
-                    }}
-                  />
-                </>
-              ) : (
-                <div className="empty">
-                  <h2>No server selected</h2>
-                  <p>Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.</p>
+            <main className="main">
+              <RecordingBanner />
+              {linesError && (
+                <div className="notice error" role="alert">
+                  Connection states cannot be followed: {linesError}
                 </div>
               )}
-            </section>
-            {past === null && (
-              <Splitter split={layout.split} onSplit={layout.setSplit} above={topPane} below={bottomPane} />
-            )}
-            <section className="bottom" ref={bottomPane} style={{ flexGrow: 1 - layout.split }}>
-              <div className="tabs" role="tablist">
-                <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
-                  Wire log
-                </button>
-                <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
-                  stderr
-                </button>
-              </div>
-              <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
-                {bottom === "log" ? (
-                  <LogView
-                    key={past ? `past-${String(past.id)}` : "live"}
-                    past={past}
-                    onBackToLive={() => showPast(null)}
-                    filter={filter}
-                    setFilter={setFilter}
-                    follow={follow}
-                    setFollow={setFollow}
-                    filterBox={filterBox}
+              {flowsError && (
+                <div className="notice error" role="alert">
+                  Authorizations cannot be followed: {flowsError}
+                </div>
+              )}
+              {layout.error && (
+                <div className="notice warn" role="status">
+                  {layout.error}
+                </div>
+              )}
+              {notice && (
+                <div className="notice" role="status">
+                  {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
+                </div>
+              )}
+              {asking && (
+                <ErrorBoundary key={String(asking.qid)} name="question panel">
+                  <QuestionDialog
+                    question={asking}
+                    serverName={
+                      [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection ${askingConn}`
+                    }
+                    waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
+                    others={questions.filter((q) => Number(q.conn) !== askingConn).length}
+                    folded={layout.questionFolded}
+                    onFold={layout.setQuestionFolded}
+                    declined={declined.get(askingConn)}
+                    onDeclineAll={async () => void (await backend.serverRequestsDeclineAll(askingConn))}
+                    onAnswer={async ({ result, refusal }) => {
+                      const qid = Number(asking.qid);
+                      try {
+                        await backend.serverRequestAnswer(qid, result, refusal);
+                        if ((result as { action?: string } | null)?.action === "accept") noteAccepted(asking);
+                      } catch (e) {
+                        setNotice(`The answer was not delivered: ${errorText(e)}`);
+                      } finally {
+                        removeQuestion(qid);
+                      }
+                    }}
                   />
-                ) : (
-                  <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
-                )}
+                </ErrorBoundary>
+              )}
+              {again && (
+                <div className="confirm notice" role="alertdialog" aria-label="Already connected">
+                  <p>
+                    {again.server.name} is already connected (connection {again.line.event.conn},{" "}
+                    {stateText(again.line.event.state)}); it is selected on the left.
+                  </p>
+                  <button className="primary" onClick={() => connect(again.server, true)}>
+                    Open a second connection
+                  </button>
+                  <button autoFocus onClick={() => setAgain(null)}>
+                    Cancel
+                  </button>
+                </div>
+              )}
+              <ErrorBoundary name="accepted links">
+                <AcceptedLinks
+                  links={accepted}
+                  nameOf={(conn) =>
+                    [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection ${conn}`
+                  }
+                  onDismiss={dismissLink}
+                />
               </ErrorBoundary>
-            </section>
-          </main>
-          {usingWith && <ClientSnippetDialog server={usingWith} onClose={() => setUsingWith(null)} />}
-          {importing && (
-            <ImportDialog
-              onCancel={() => setImporting(false)}
-              onImport={async (text) => {
-                const r = await backend.serversImport(text);
-                setServers(await backend.serversList());
-                setImporting(false);
-                setNotice(
-                  `Imported ${r.servers.length === 1 ? "1 server" : `${r.servers.length} servers`}${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
-                );
-              }}
-            />
-          )}
-          {comparing && (
-            <CompareDialog subject={comparing} lines={shown} servers={servers} onClose={() => setComparing(null)} />
-          )}
-          {settingsOpen && (
-            <SettingsDialog
-              onCancel={() => setSettingsOpen(false)}
-              onSaved={(pruned) => {
-                setSettingsOpen(false);
-                setNotice(pruned ? `Settings saved; Sonde ${pruned}.` : "Settings saved.");
-              }}
-            />
-          )}
-          {choosingSession && (
-            <OpenSessionDialog
-              onCancel={() => setChoosingSession(false)}
-              onLive={() => {
-                showPast(null);
-                setChoosingSession(false);
-                setBottom("log");
-              }}
-              onOpen={(opened) => {
-                showPast(opened);
-                setChoosingSession(false);
-                setBottom("log");
-              }}
-            />
-          )}
-          {authorizations && <AuthorizationsDialog changes={flows} onClose={() => setAuthorizations(false)} />}
-          {editing && (
-            <ServerDialog
-              server={editing}
-              onCancel={() => setEditing(null)}
-              onSave={async (s) => {
-                setServers(await backend.serversSave(s));
-                setEditing(null);
-              }}
-            />
-          )}
-        </div>
+              {/* The panels and the log share what the banners and a question leave, in the
+            proportion the splitter sets. */}
+              {/* A past session opened read-only takes the whole height: the live panels above it
+            would belong to another session. They stay mounted (hidden), as typed. */}
+              <section className="top" ref={topPane} style={{ flexGrow: layout.split }} hidden={past !== null}>
+                {current ? (
+                  <>
+                    <div className="tabs" role="tablist" aria-label="Server panels">
+                      {PANELS.map((p, n) => (
+                        <button
+                          key={p.id}
+                          role="tab"
+                          aria-selected={shownPanel.id === p.id}
+                          title={`${p.label} (Ctrl+${n + 1})`}
+                          onClick={() => setPanel(p.id)}
+                        >
+                          {p.label}
+                        </button>
+                      ))}
+                    </div>
+                    {/* A panel is mounted when first shown and kept, so switching tabs or lines
+                  loses no form or result; it asks the server for nothing until shown. A line's
+                  panels stay mounted, out of the document, while another line is shown. */}
+                    <Kept
+                      shown={current.event.line}
+                      keys={shown.map((l) => l.event.line).filter((line) => visitedLines.has(line))}
+                      render={(line) => {
+                        const l = lines.get(line)!;
+                        return PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
+                          <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
+                            <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
+                          </div>
+                        ));
+                      }}
+                    />
+                  </>
+                ) : (
+                  <div className="empty">
+                    <h2>No server selected</h2>
+                    <p>Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.</p>
+                  </div>
+                )}
+              </section>
+              {past === null && (
+                <Splitter split={layout.split} onSplit={layout.setSplit} above={topPane} below={bottomPane} />
+              )}
+              <section className="bottom" ref={bottomPane} style={{ flexGrow: 1 - layout.split }}>
+                <div className="tabs" role="tablist">
+                  <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
+                    Wire log
+                  </button>
+                  <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
+                    stderr
+                  </button>
+                </div>
+                <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
+                  {bottom === "log" ? (
+                    <LogView
+                      key={past ? `past-${String(past.id)}` : "live"}
+                      past={past}
+                      onBackToLive={() => showPast(null)}
+                      filter={filter}
+                      setFilter={setFilter}
+                      follow={follow}
+                      setFollow={setFollow}
+                      filterBox={filterBox}
+                    />
+                  ) : (
+                    <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+                  )}
+                </ErrorBoundary>
+              </section>
+            </main>
+            {usingWith && <ClientSnippetDialog server={usingWith} onClose={() => setUsingWith(null)} />}
+            {importing && (
+              <ImportDialog
+                onCancel={() => setImporting(false)}
+                onImport={async (text) => {
+                  const r = await backend.serversImport(text);
+                  setServers(await backend.serversList());
+                  setImporting(false);
+                  setNotice(
+                    `Imported ${r.servers.length === 1 ? "1 server" : `${r.servers.length} servers`}${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
+                  );
+                }}
+              />
+            )}
+            {comparing && (
+              <CompareDialog subject={comparing} lines={shown} servers={servers} onClose={() => setComparing(null)} />
+            )}
+            {replaying && <ReplayDialog session={replaying} servers={servers} onClose={() => setReplaying(null)} />}
+            {settingsOpen && (
+              <SettingsDialog
+                onCancel={() => setSettingsOpen(false)}
+                onSaved={(pruned) => {
+                  setSettingsOpen(false);
+                  setNotice(pruned ? `Settings saved; Sonde ${pruned}.` : "Settings saved.");
+                }}
+              />
+            )}
+            {choosingSession && (
+              <OpenSessionDialog
+                onCancel={() => setChoosingSession(false)}
+                onLive={() => {
+                  showPast(null);
+                  setChoosingSession(false);
+                  setBottom("log");
+                }}
+                onOpen={(opened) => {
+                  showPast(opened);
+                  setChoosingSession(false);
+                  setBottom("log");
+                }}
+              />
+            )}
+            {authorizations && <AuthorizationsDialog changes={flows} onClose={() => setAuthorizations(false)} />}
+            {editing && (
+              <ServerDialog
+                server={editing}
+                onCancel={() => setEditing(null)}
+                onSave={async (s) => {
+                  setServers(await backend.serversSave(s));
+                  setEditing(null);
+                }}
+              />
+            )}
+          </div>
+        </ReplayWith.Provider>
       </CompareWith.Provider>
     </NoticesProvider>
   );

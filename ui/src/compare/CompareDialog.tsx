@@ -221,7 +221,7 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
                         {which}: {change.definition} <span className="muted">({label})</span>
                       </h4>
                       {definition ? (
-                        <MarkedJson value={definition.value} at={definition.at} label={`${which} definition`} />
+                        <MarkedJson value={definition.value} marks={[definition.at]} label={`${which} definition`} />
                       ) : (
                         <p className="muted">Not in the {which.toLowerCase()} interface.</p>
                       )}

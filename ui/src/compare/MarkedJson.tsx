@@ -1,6 +1,7 @@
-// A definition as pretty JSON, with the value a change is about marked (a key and everything
-// under it), scrolled into view. The steps to it are the core's (`Definition.at`: keys, and an
-// array's elements by index); this only draws them.
+// A JSON value pretty-printed, with the values a change or a difference is about marked (a key
+// and everything under it), the first scrolled into view. The steps to each are the core's
+// (`Definition.at`, `Difference.steps`: keys, and an array's elements by index); this only
+// draws them.
 import { useEffect, useRef } from "react";
 import type { JsonValue } from "../ipc";
 
@@ -9,18 +10,18 @@ interface Line {
   marked: boolean;
 }
 
-/** `value`'s lines, indented by two; `at` is what is left of the path to the marked value, or
- * null once off it; `marked` says an enclosing value is the marked one. */
+/** `value`'s lines, indented by two; `marks` is what is left of the paths to the marked values
+ * that pass here; `marked` says an enclosing value is a marked one. */
 export function jsonLines(
   value: JsonValue,
-  at: string[] | null,
+  marks: string[][],
   indent = "",
   prefix = "",
   suffix = "",
   marked = false,
   out: Line[] = [],
 ): Line[] {
-  const here = marked || (at !== null && at.length === 0);
+  const here = marked || marks.some((m) => m.length === 0);
   const entries: [string, JsonValue][] | null = Array.isArray(value)
     ? value.map((v, i) => [String(i), v])
     : value !== null && typeof value === "object"
@@ -34,7 +35,7 @@ export function jsonLines(
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
   out.push({ text: `${indent}${prefix}${open}`, marked: here });
   entries.forEach(([key, child], i) => {
-    const onPath = at !== null && at.length > 0 && at[0] === key ? at.slice(1) : null;
+    const onPath = marks.filter((m) => m.length > 0 && m[0] === key).map((m) => m.slice(1));
     const label = Array.isArray(value) ? "" : `${JSON.stringify(key)}: `;
     jsonLines(child, onPath, `${indent}  `, label, i < entries.length - 1 ? "," : "", here, out);
   });
@@ -42,13 +43,13 @@ export function jsonLines(
   return out;
 }
 
-export function MarkedJson({ value, at, label }: { value: JsonValue; at: string[]; label: string }) {
+export function MarkedJson({ value, marks, label }: { value: JsonValue; marks: string[][]; label: string }) {
   const first = useRef<HTMLDivElement>(null);
-  const lines = jsonLines(value, at);
+  const lines = jsonLines(value, marks);
   const firstMarked = lines.findIndex((l) => l.marked);
   useEffect(() => {
     first.current?.scrollIntoView({ block: "center" });
-  }, [value, at]);
+  }, [value, marks]);
   return (
     <pre className="marked-json" aria-label={label}>
       {lines.map((l, i) => (

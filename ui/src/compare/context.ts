@@ -10,3 +10,12 @@ export interface NamedSide {
 }
 
 export const CompareWith = createContext<(subject: NamedSide) => void>(() => {});
+
+/** A recorded session, by its name in the sessions folder, and its name for people. */
+export interface NamedSession {
+  name: string;
+  label: string;
+}
+
+/** "Replay against…" on a past session: the window holds the one replay dialog. */
+export const ReplayWith = createContext<(session: NamedSession) => void>(() => {});

@@ -26,7 +26,7 @@ import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
 import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
-import { CompareWith } from "../compare/context";
+import { CompareWith, ReplayWith } from "../compare/context";
 
 interface Props {
   filter: string;
@@ -50,6 +50,7 @@ interface Selection {
 export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive }: Props) {
   const session: SessionRef = past ? Number(past.id) : null;
   const compare = useContext(CompareWith);
+  const replay = useContext(ReplayWith);
   // The core reads the filter and decides what matches; this view only shows its answers.
   const { view, applied } = useFilterView(filter);
   const filtered = applied !== "";
@@ -277,6 +278,13 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
             }
           >
             Compare…
+          </button>
+          <button
+            onClick={() =>
+              replay({ name: past.session.name, label: `the session of ${formatStarted(past.session.started)}` })
+            }
+          >
+            Replay against…
           </button>
           <button onClick={onBackToLive}>Back to the live session</button>
         </div>

@@ -68,6 +68,9 @@ export type RootsChange = B.RootsChange;
 export type CompareSide = B.Side;
 export type Placed = B.Placed_Serialize;
 export type Verdict = B.Verdict;
+/** A replayed request against its recording, and a replay's end. */
+export type Replayed = B.Replayed_Serialize;
+export type ReplayReport = B.ReplayReport_Serialize;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the
  * window's own live session. */
@@ -146,7 +149,9 @@ type Sent<T> = T extends B.ConnectionState_Deserialize
                 ? Check
                 : T extends B.Recording_Deserialize
                   ? Recording
-                  : T;
+                  : T extends B.Replayed_Deserialize
+                    ? Replayed
+                    : T;
 
 /** A command's arguments as the UI passes them: a channel (known by its `onmessage`) becomes
  * the callback that hears it. */

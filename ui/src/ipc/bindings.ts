@@ -176,6 +176,11 @@ export const commands = {
 	 *  Refused, with the core's words, for a link that is not http or https.
 	 */
 	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
+	/**
+	 *  Replays the session `name` (in the sessions folder) against the saved server `server_id`;
+	 *  each request's outcome arrives on `channel` as it is known.
+	 */
+	sessionReplay: (name: string, serverId: string, channel: Channel<Replayed_Deserialize>) => __TAURI_INVOKE<ReplayReport_Serialize>("session_replay", { name, serverId, channel }),
 	/**  The roots connection `id` lists now, as paths. */
 	connectionRoots: (id: number) => __TAURI_INVOKE<string[]>("connection_roots", { id }),
 	/**
@@ -559,6 +564,27 @@ export type CredentialView_Serialize = {
 export type Definition = {
 	value: Value,
 	at: string[],
+};
+
+/**  One place where two values differ; a side that lacks the place has `None`. */
+export type Difference = Difference_Serialize | Difference_Deserialize;
+
+/**  One place where two values differ; a side that lacks the place has `None`. */
+export type Difference_Deserialize = {
+	path: string,
+	/**  The path's steps (keys, and an array's indices), for a window to mark the place. */
+	steps: string[],
+	old?: Value | null,
+	new?: Value | null,
+};
+
+/**  One place where two values differ; a side that lacks the place has `None`. */
+export type Difference_Serialize = {
+	path: string,
+	/**  The path's steps (keys, and an array's indices), for a window to mark the place. */
+	steps: string[],
+	old: Value | null,
+	new: Value | null,
 };
 
 /**  Which way an entry went: `>` sent by Sonde, `<` received from the server, `*` meta. */
@@ -1610,6 +1636,81 @@ export type Recording_Serialize = {
 	 *  within (it is never cut), in words ([`WireLog::outgrown`]).
 	 */
 	outgrown: string | null,
+};
+
+/**
+ *  A replay's end: each request's outcome (also sent on the channel as it came), and how many
+ *  recorded requests were not sent (a listen, one never answered).
+ */
+export type ReplayReport = ReplayReport_Serialize | ReplayReport_Deserialize;
+
+/**
+ *  A replay's end: each request's outcome (also sent on the channel as it came), and how many
+ *  recorded requests were not sent (a listen, one never answered).
+ */
+export type ReplayReport_Deserialize = {
+	replayed: Replayed_Deserialize[],
+	notSent: number,
+};
+
+/**
+ *  A replay's end: each request's outcome (also sent on the channel as it came), and how many
+ *  recorded requests were not sent (a listen, one never answered).
+ */
+export type ReplayReport_Serialize = {
+	replayed: Replayed_Serialize[],
+	notSent: number,
+};
+
+/**  What one replayed request gave, against what was recorded. */
+export type Replayed = Replayed_Serialize | Replayed_Deserialize;
+
+/**  What one replayed request gave, against what was recorded. */
+export type Replayed_Deserialize = {
+	/**  The recorded request's seq in its session. */
+	seq: number,
+	method: string,
+	/**  A tool's, prompt's or resource's name, when the request has one. */
+	name?: string | null,
+	/**  Each difference not ignored; none when the answer is the same. */
+	differences: Difference_Deserialize[],
+	/**  The paths of the differences that were ignored. */
+	ignored: string[],
+	/**
+	 *  The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, or
+	 *  `{"failed": words}` when none came).
+	 */
+	recorded: Value,
+	answer: Value,
+	/**
+	 *  The paths of values the server gave that the client sent back later (a cursor, a task
+	 *  id): they differ by nature, and what the new server gave was carried instead.
+	 */
+	carried: string[],
+};
+
+/**  What one replayed request gave, against what was recorded. */
+export type Replayed_Serialize = {
+	/**  The recorded request's seq in its session. */
+	seq: number,
+	method: string,
+	/**  A tool's, prompt's or resource's name, when the request has one. */
+	name: string | null,
+	/**  Each difference not ignored; none when the answer is the same. */
+	differences: Difference_Serialize[],
+	/**  The paths of the differences that were ignored. */
+	ignored: string[],
+	/**
+	 *  The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, or
+	 *  `{"failed": words}` when none came).
+	 */
+	recorded: Value,
+	answer: Value,
+	/**
+	 *  The paths of values the server gave that the client sent back later (a cursor, a task
+	 *  id): they differ by nature, and what the new server gave was carried instead.
+	 */
+	carried: string[],
 };
 
 /**  The check-up's outcome, in the order the checks ran. */

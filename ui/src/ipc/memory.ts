@@ -859,6 +859,12 @@ export function memoryBackend(
       });
     },
     snapshotFileChoose: async () => null,
+    sessionReplay: async () => {
+      throw backendError({
+        code: "bad_input",
+        message: "a replay starts a server: it runs in the Sonde app, not in the browser preview",
+      });
+    },
     snapshotSave: async () => {
       throw backendError({
         code: "bad_input",

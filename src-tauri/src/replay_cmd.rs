@@ -1,0 +1,57 @@
+//! The window's "Replay against…" (issue 35): a recorded session sent again to a saved server,
+//! started for it (after the confirmation a Connect asks for) and stopped after it, each
+//! request's answer compared with the recorded one. The replay, the comparison and the recorded
+//! client's answers are the core's (`sonde_core::replay`); this only starts and carries.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use sonde_core::replay::{self, Replayed};
+use sonde_core::{ErrorCode, WireLog};
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::error::{err, io_error, Result};
+use crate::state::AppState;
+
+/// A replay's end: each request's outcome (also sent on the channel as it came), and how many
+/// recorded requests were not sent (a listen, one never answered).
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplayReport {
+    pub replayed: Vec<Replayed>,
+    pub not_sent: u32,
+}
+
+/// Replays the session `name` (in the sessions folder) against the saved server `server_id`;
+/// each request's outcome arrives on `channel` as it is known.
+#[tauri::command]
+#[specta::specta]
+pub async fn session_replay(
+    state: State<'_, AppState>,
+    name: String,
+    server_id: String,
+    channel: Channel<Replayed>,
+) -> Result<ReplayReport> {
+    let path = state.sessions.path_of(&name)?;
+    let log = WireLog::open(&path).map_err(io_error)?;
+    let recording = replay::recording(&log)
+        .map_err(|why| err(ErrorCode::BadInput, format!("the session {name} is {why}")))?;
+    let saved = state.servers.get(&server_id)?;
+    crate::confirm::launch(&state, &saved).await?;
+    let config = saved.to_config()?;
+    let lineages = state.lineages.clone();
+    let origin = (saved.id.clone(), saved.name.clone());
+    let report = move |id: u64, _| lineages.started(id, &origin);
+    let conn = state.hub.connect_answering(&config, Arc::new(recording.answers.clone()), &report).await?;
+    let session = state.hub.session(conn)?;
+    let replayed = replay::replay(&session, &recording.requests, &[], |r| {
+        let _ = channel.send(r.clone());
+    })
+    .await;
+    // Stopped whatever the replay gave: it was started for the replay only.
+    if let Err(e) = state.hub.disconnect(conn).await {
+        tracing::warn!(server = %saved.name, "could not stop the replayed server: {e}");
+    }
+    Ok(ReplayReport { replayed, not_sent: u32::try_from(recording.not_sent).unwrap_or(u32::MAX) })
+}
