@@ -3,7 +3,8 @@ them with its driver. The demo server's connection set beside an earlier build's
 chosen in the native open dialog, lists the breaking changes first, each one click from both
 definitions with the changed key marked; set beside its own saved server, started for the
 comparison, nothing changed. A CLI session of the fixture replayed against its next build says
-which answer moved, the two answers side by side with the difference marked.
+which answer moved, the two answers side by side with the difference marked. A result saved as
+a test in a new suite passes in `sonde test`.
 """
 import json
 import os
@@ -137,3 +138,37 @@ def install(check, driver, wait, shot, h):
         shot("replay-differs")
         dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
         driver.find_element(By.XPATH, "//button[text()='Back to the live session']").click()
+
+    @check
+    def a_result_saved_as_a_test_passes_in_sonde_test():
+        """Save as test on the demo's Add: its expectations filled from the result, saved in a new suite through the native save dialog, and sonde test runs it and passes"""
+        suite = os.path.join(tempfile.mkdtemp(prefix="sonde-suite-"), "demo-tests.yaml")
+        h["ensure_connected"]("Demo server")
+        h["press_on_window"]("ctrl+1")
+        h["call_tool"]("Add", ["2", "40"], "2 + 40 = 42")
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Save as test…']")).click()
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Save as test']"))
+        assert dialog.find_element(By.CSS_SELECTOR, "input[aria-label='Expected text']").get_attribute("value") == "2 + 40 = 42"
+        structured = dialog.find_element(By.CSS_SELECTOR, "textarea[aria-label='Expected structured keys']")
+        assert json.loads(structured.get_attribute("value")) == {"sum": 42}, structured.get_attribute("value")
+        shot("save-as-test")
+        dialog.find_element(By.XPATH, ".//button[text()='New suite…']").click()
+        # The native save dialog: the whole path typed in its name field, as a person may.
+        title = "Save the test in a new suite"
+        chooser = wait.until(lambda d: h["native_windows"](title))[0]
+        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "ctrl+a"], check=True, timeout=10)
+        subprocess.run(["xdotool", "type", "--delay", "20", suite], check=True, timeout=30)
+        for _ in range(3):
+            subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "Return"], check=True, timeout=10)
+            try:
+                WebDriverWait(driver, 3).until(lambda d: not h["native_windows"](title))
+                break
+            except TimeoutException:
+                pass
+        saved = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Test saved']"))
+        assert saved.text == f'Added the test "add answers as it did" to {suite} (1 test): sonde test runs it.', saved.text
+        # The suite runs from the CLI against the same server, and passes.
+        sonde = os.path.join(os.path.dirname(os.environ["SONDE_FIXTURE"]), "sonde")
+        ran = subprocess.run([sonde, "test", suite, "--", sonde, "demo-server"], capture_output=True, text=True, timeout=60)
+        assert ran.returncode == 0, ran
+        assert ran.stdout.startswith("pass  add answers as it did ("), ran.stdout

@@ -865,7 +865,7 @@ oauth.install(check, driver, wait, shot, {
 })
 compare.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "native_windows": native_windows,
-    "saved": saved, "add_server": add_server, "answer_native": answer_native,
+    "saved": saved, "add_server": add_server, "answer_native": answer_native, "call_tool": call_tool,
 })
 results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,

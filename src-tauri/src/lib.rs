@@ -22,6 +22,7 @@ pub mod replay_cmd;
 pub mod roots_cmd;
 pub mod settings_cmd;
 pub mod state;
+pub mod suite_cmd;
 pub mod surface;
 pub mod tasks_cmd;
 

@@ -2,7 +2,9 @@
 //! `prompt` with `args`, or `method` with `params`) and its expectations. YAML, of which JSON
 //! is a part; a key the file does not know is an error that names it and the keys allowed.
 
-use serde::Deserialize;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -11,7 +13,8 @@ pub struct Suite {
     pub tests: Vec<Test>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct Test {
     pub name: String,
@@ -35,7 +38,8 @@ pub struct Test {
     pub expect: Expect,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     /// The result is (or is not) an error: `isError`, or an error reply.
@@ -64,6 +68,11 @@ pub(super) enum Request<'a> {
 }
 
 impl Test {
+    /// How many requests the test names (a test names one).
+    fn request_count(&self) -> usize {
+        [&self.call, &self.read, &self.prompt, &self.method].iter().filter(|r| r.is_some()).count()
+    }
+
     pub(super) fn request(&self) -> Request<'_> {
         match (&self.call, &self.read, &self.prompt, &self.method) {
             (Some(name), ..) => Request::Call(name),
@@ -93,6 +102,67 @@ impl Suite {
     }
 }
 
+/// Adds `test` to the suite file at `path` (a new file when `fresh`, replacing what was there),
+/// as YAML whose values are JSON, so it reads back exactly; returns how many tests the suite
+/// holds now. An existing file whose `tests:` list is not where a test can be added (not its
+/// last key, or not a suite) is left as it was, and the error says why.
+pub fn append(path: &Path, test: &Test, fresh: bool) -> Result<usize, String> {
+    if test.request_count() != 1 {
+        return Err("a test names one request: call, read, prompt or method".into());
+    }
+    let before = if fresh {
+        String::new()
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+    };
+    let had = match before.trim() {
+        "" => 0,
+        _ => Suite::parse(&before)
+            .map_err(|e| format!("{} is not a test suite: {e}", path.display()))?
+            .tests
+            .len(),
+    };
+    let mut text = if had == 0 { "tests:\n".to_owned() } else { before.clone() };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text += &entry(test);
+    let after =
+        Suite::parse(&text).map_err(|e| format!("the test could not be added to {}: {e}", path.display()))?;
+    if after.tests.len() != had + 1 || after.tests.last() != Some(test) {
+        return Err(format!(
+            "{}'s tests are not its last key, so a test added at its end would not be one of them; add it by hand",
+            path.display()
+        ));
+    }
+    crate::files::write_private(path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(after.tests.len())
+}
+
+/// One test as an item of the `tests:` list: a key a line, each value as JSON (which YAML
+/// reads as it is), the keys it leaves out absent.
+fn entry(test: &Test) -> String {
+    let Value::Object(fields) = serde_json::to_value(test).expect("a test serializes") else {
+        unreachable!()
+    };
+    // In the order a person writes them: the name, the request, then the expectations.
+    let order = ["name", "call", "read", "prompt", "method", "args", "params", "expect"];
+    let kept: Vec<(&str, &Value)> =
+        order.iter().filter_map(|k| fields.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v))).collect();
+    let mut out = String::new();
+    for (i, (key, value)) in kept.into_iter().enumerate() {
+        let value = match (key, value) {
+            ("expect", Value::Object(expect)) => Value::Object(
+                expect.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect(),
+            ),
+            _ => value.clone(),
+        };
+        out += &format!("{}{key}: {value}\n", if i == 0 { "  - " } else { "    " });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +180,35 @@ mod tests {
         assert!(unknown.contains("txt") && unknown.contains("within_ms"), "{unknown}");
         let two = Suite::parse("tests:\n  - name: x\n    call: add\n    read: y\n").unwrap_err();
         assert!(two.contains("names 2 requests"), "{two}");
+    }
+
+    #[test]
+    fn a_test_is_appended_and_reads_back_and_a_file_it_cannot_join_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("suite.yaml");
+        let test = Test {
+            name: "adds: \"two\" numbers".into(),
+            call: Some("add".into()),
+            read: None,
+            prompt: None,
+            method: None,
+            args: Some(serde_json::json!({"a": 2, "b": 3})),
+            params: None,
+            expect: Expect { is_error: Some(false), text: Some("5".into()), ..Expect::default() },
+        };
+        assert_eq!(append(&path, &test, true).unwrap(), 1);
+        assert_eq!(append(&path, &test, false).unwrap(), 2);
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(Suite::parse(&written).unwrap().tests, vec![test.clone(), test.clone()]);
+        assert!(
+            written.starts_with("tests:\n  - name: \"adds: \\\"two\\\" numbers\"\n    call: \"add\"\n"),
+            "{written}"
+        );
+        // A suite whose tests are not its last key: a test at its end would not join them.
+        let other = dir.path().join("other.yaml");
+        let text = "tests:\n  - name: x\n    method: ping\nmore: 1\n";
+        std::fs::write(&other, text).unwrap();
+        assert!(append(&other, &test, false).is_err());
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), text, "left as it was");
     }
 }

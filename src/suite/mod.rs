@@ -20,7 +20,7 @@ use crate::features::listing::ListKind;
 use crate::interface::values::differences;
 use crate::mcp::Session;
 use crate::schema::OutputCheck;
-pub use file::{Expect, Suite, Test};
+pub use file::{append, Expect, Suite, Test};
 
 /// One test's verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]

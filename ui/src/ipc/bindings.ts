@@ -211,6 +211,11 @@ export const commands = {
 	 *  whole layout as saved (a split out of bounds brought within them).
 	 */
 	layoutSet: (layout: Layout_Deserialize) => __TAURI_INVOKE<Layout_Serialize>("layout_set", { layout }),
+	/**
+	 *  Adds `test` to a suite: an existing one (`existing`, chosen in the open dialog) or a new
+	 *  file (the save dialog, which asks before replacing one). `null` when the person cancels.
+	 */
+	suiteAppend: (test: Test_Deserialize, existing: boolean) => __TAURI_INVOKE<Appended | null>("suite_append", { test, existing }),
 	/**  One page of a list, from `cursor` (`null`: the first page). */
 	listPage: (id: number, kind: ListKind, cursor: Value | null) => __TAURI_INVOKE<ListPage_Serialize>("list_page", { id, kind, cursor }),
 	/**  Every item of a list, all pages followed. */
@@ -270,6 +275,12 @@ export const MAX_OPEN = 8 as const;
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
 /* Types */
+/**  Where the test went, and how many tests that suite holds now. */
+export type Appended = {
+	path: string,
+	tests: number,
+};
+
 /**  How many sessions, and how many bytes of them, a folder keeps. */
 export type Budget = {
 	keep: number,
@@ -809,6 +820,34 @@ export type ExitInfo_Serialize = {
 	signal?: number,
 	/**  The shutdown step Sonde had reached when it ended, if Sonde was stopping it. */
 	during?: string,
+};
+
+export type Expect = Expect_Serialize | Expect_Deserialize;
+
+export type Expect_Deserialize = {
+	/**  The result is (or is not) an error: `isError`, or an error reply. */
+	isError?: boolean | null,
+	/**  A substring of the result's text. */
+	text?: string | null,
+	/**  Keys that must be equal in `structuredContent`. */
+	structured?: Value | null,
+	/**  `structuredContent` valid against the tool's `outputSchema`. */
+	schema?: boolean | null,
+	/**  Answered within this many milliseconds. */
+	within_ms?: number | null,
+};
+
+export type Expect_Serialize = {
+	/**  The result is (or is not) an error: `isError`, or an error reply. */
+	isError: boolean | null,
+	/**  A substring of the result's text. */
+	text: string | null,
+	/**  Keys that must be equal in `structuredContent`. */
+	structured: Value | null,
+	/**  `structuredContent` valid against the tool's `outputSchema`. */
+	schema: boolean | null,
+	/**  Answered within this many milliseconds. */
+	within_ms: number | null,
 };
 
 /**  Where an export was written, and how many entries it holds. */
@@ -2299,6 +2338,38 @@ export type Task_Serialize = {
 	pollIntervalMs: number | null,
 	/**  True once the status is terminal (`completed`, `failed`, `cancelled`). */
 	terminal: boolean,
+};
+
+export type Test = Test_Serialize | Test_Deserialize;
+
+export type Test_Deserialize = {
+	name: string,
+	/**  `tools/call` of this tool, with `args`. */
+	call?: string | null,
+	/**  `resources/read` of this URI. */
+	read?: string | null,
+	/**  `prompts/get` of this prompt, with `args` (as strings). */
+	prompt?: string | null,
+	/**  Any method, with `params`. */
+	method?: string | null,
+	args?: Value | null,
+	params?: Value | null,
+	expect?: Expect_Deserialize,
+};
+
+export type Test_Serialize = {
+	name: string,
+	/**  `tools/call` of this tool, with `args`. */
+	call: string | null,
+	/**  `resources/read` of this URI. */
+	read: string | null,
+	/**  `prompts/get` of this prompt, with `args` (as strings). */
+	prompt: string | null,
+	/**  Any method, with `params`. */
+	method: string | null,
+	args: Value | null,
+	params: Value | null,
+	expect: Expect_Serialize,
 };
 
 /**  The window's colours: the system's preference (GTK's, in the desktop), or one of the two. */

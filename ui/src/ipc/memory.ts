@@ -859,6 +859,12 @@ export function memoryBackend(
       });
     },
     snapshotFileChoose: async () => null,
+    suiteAppend: async () => {
+      throw backendError({
+        code: "bad_input",
+        message: "a test is saved by the Sonde core: it is saved in the Sonde app, not in the browser preview",
+      });
+    },
     sessionReplay: async () => {
       throw backendError({
         code: "bad_input",

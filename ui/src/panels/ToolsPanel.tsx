@@ -21,6 +21,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Problems } from "../components/Problems";
 import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
+import { SaveTestDialog } from "../compare/SaveTestDialog";
 import { useListChanges } from "./useListChanges";
 import { NotReady, Stopped } from "./line";
 import { statusText, useTasks } from "../tasks/tasks";
@@ -143,6 +144,10 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
   // The connection the shown outcome came from (a task is followed on it).
   const [outcomeConn, setOutcomeConn] = useState<number | null>(null);
+  // The arguments the shown outcome's call was sent with (Save as test keeps them).
+  const [outcomeArgs, setOutcomeArgs] = useState<JsonValue | null>(null);
+  const [savingTest, setSavingTest] = useState(false);
+  const [savedTest, setSavedTest] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A result (or an error) lands below the form, out of view when the form is long: it is
   // brought into view as it arrives.
@@ -216,6 +221,8 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     try {
       setOutcome(await backend.toolCall(conn, tool.raw as JsonValue, callArgs, (p) => setProgress(p as never)));
       setOutcomeConn(conn);
+      setOutcomeArgs(callArgs);
+      setSavedTest(null);
     } catch (e) {
       setError(errorText(e));
       if (isBackendError(e) && e.code === "server_gone") setDied({ conn, args: callArgs });
@@ -342,6 +349,28 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
             <ErrorBoundary name="result view">
               <ResultView outcome={outcome} line={target.line} />
             </ErrorBoundary>
+          )}
+          {outcome && !outcome.task && !running && (
+            <div className="call-row">
+              <button onClick={() => setSavingTest(true)}>Save as test…</button>
+              {savedTest && (
+                <span role="status" aria-label="Test saved">
+                  {savedTest}
+                </span>
+              )}
+            </div>
+          )}
+          {savingTest && outcome && tool.name && (
+            <SaveTestDialog
+              tool={tool.name}
+              args={outcomeArgs}
+              outcome={outcome}
+              onCancel={() => setSavingTest(false)}
+              onSaved={(words) => {
+                setSavingTest(false);
+                setSavedTest(words);
+              }}
+            />
           )}
         </section>
       )}
