@@ -916,7 +916,11 @@ def attempt(fn):
         return None
     except Exception as e:  # noqa: BLE001 - any failure is this check's
         limit = None if os.environ.get("SONDE_TRACE") else -2
-        return f"{type(e).__name__}: {e}".rstrip() + "\n" + traceback.format_exc(limit=limit)
+        # Where in the checks it failed: the innermost frame in this folder's files.
+        here = os.path.dirname(os.path.abspath(__file__))
+        ours = [f for f in traceback.extract_tb(e.__traceback__) if os.path.dirname(os.path.abspath(f.filename)) == here]
+        where = f"at {os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else ""
+        return f"{type(e).__name__}: {e}".rstrip() + f"\n{where}\n" + traceback.format_exc(limit=limit)
 
 
 def run(fn):
@@ -932,7 +936,8 @@ def run(fn):
         said = why_the_session_died()
         app_lived = bool(our_apps())
         print(f"     the WebDriver session died in this check, {'the app still running' if app_lived else 'with the app'}:")
-        for line in said + failure.splitlines()[:1]:
+        # What failed, and where in the checks.
+        for line in said + failure.splitlines()[:2]:
             print(f"     {line}")
         restart_app()
         if app_lived:
