@@ -36,6 +36,23 @@ def install(check, driver, wait, shot, h):
         with open(path, "w") as f:
             json.dump(snapshot, f, indent=2)
 
+    def type_path(title, field_key, path):
+        """Types `path` in the native file dialog `title` (after `field_key`, which puts the
+        cursor where a path goes) and presses Return until the dialog closes: GTK's location
+        bar may take the first Return for its completion, as a person sees before pressing it
+        again."""
+        chooser = wait.until(lambda d: h["native_windows"](title))[0]
+        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", field_key], check=True, timeout=10)
+        subprocess.run(["xdotool", "type", "--delay", "20", path], check=True, timeout=30)
+        for _ in range(3):
+            subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "Return"], check=True, timeout=10)
+            try:
+                WebDriverWait(driver, 3).until(lambda d: not h["native_windows"](title))
+                return
+            except TimeoutException:
+                pass
+        wait.until(lambda d: not h["native_windows"](title))
+
     def marked(label):
         """The marked lines of the definition `label` (Old definition, New definition)."""
         pre = driver.find_element(By.CSS_SELECTOR, f"pre[aria-label='{label}']")
@@ -60,19 +77,7 @@ def install(check, driver, wait, shot, h):
         other = Select(dialog.find_element(By.CSS_SELECTOR, "select[aria-label='The other side']"))
         other.select_by_value("choose-file")
         # The native open dialog: the path typed in its location bar, as a person types it.
-        chooser = wait.until(lambda d: h["native_windows"](OPEN_TITLE))[0]
-        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "ctrl+l"], check=True, timeout=10)
-        subprocess.run(["xdotool", "type", "--delay", "20", earlier], check=True, timeout=30)
-        # GTK's location bar may take the first Return for its completion, as a person sees
-        # before pressing it again.
-        for _ in range(3):
-            subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "Return"], check=True, timeout=10)
-            try:
-                WebDriverWait(driver, 3).until(lambda d: not h["native_windows"](OPEN_TITLE))
-                break
-            except TimeoutException:
-                pass
-        wait.until(lambda d: not h["native_windows"](OPEN_TITLE))
+        type_path(OPEN_TITLE, "ctrl+l", earlier)
         wait.until(lambda d: other.first_selected_option.text == earlier)
         dialog.find_element(By.XPATH, ".//button[text()='Compare']").click()
         tally = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']")).text
@@ -154,17 +159,7 @@ def install(check, driver, wait, shot, h):
         shot("save-as-test")
         dialog.find_element(By.XPATH, ".//button[text()='New suite…']").click()
         # The native save dialog: the whole path typed in its name field, as a person may.
-        title = "Save the test in a new suite"
-        chooser = wait.until(lambda d: h["native_windows"](title))[0]
-        subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "ctrl+a"], check=True, timeout=10)
-        subprocess.run(["xdotool", "type", "--delay", "20", suite], check=True, timeout=30)
-        for _ in range(3):
-            subprocess.run(["xdotool", "windowfocus", "--sync", chooser, "key", "Return"], check=True, timeout=10)
-            try:
-                WebDriverWait(driver, 3).until(lambda d: not h["native_windows"](title))
-                break
-            except TimeoutException:
-                pass
+        type_path("Save the test in a new suite", "ctrl+a", suite)
         saved = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Test saved']"))
         assert saved.text == f'Added the test "add answers as it did" to {suite} (1 test): sonde test runs it.', saved.text
         # The suite runs from the CLI against the same server, and passes.

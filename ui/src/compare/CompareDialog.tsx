@@ -16,7 +16,7 @@ import {
 } from "../ipc";
 import { formatStarted, serversOf } from "../log/format";
 import type { NamedSide } from "./context";
-import { MarkedJson } from "./MarkedJson";
+import { SideBySide } from "./MarkedJson";
 
 interface Props {
   /** The side "Compare…" was chosen on. */
@@ -209,25 +209,25 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
                 })}
               </div>
               {change && (
-                <div className="compare-definitions" aria-label={`Definition of ${change.definition}`}>
-                  {(
+                <SideBySide
+                  label={`Definition of ${change.definition}`}
+                  panes={(
                     [
                       ["Old", compared.old, change.old],
                       ["New", compared.new, change.new],
                     ] as const
-                  ).map(([which, label, definition]) => (
-                    <div key={which}>
-                      <h4>
+                  ).map(([which, label, definition]) => ({
+                    heading: (
+                      <>
                         {which}: {change.definition} <span className="muted">({label})</span>
-                      </h4>
-                      {definition ? (
-                        <MarkedJson value={definition.value} marks={[definition.at]} label={`${which} definition`} />
-                      ) : (
-                        <p className="muted">Not in the {which.toLowerCase()} interface.</p>
-                      )}
-                    </div>
-                  ))}
-                </div>
+                      </>
+                    ),
+                    name: `${which} definition`,
+                    value: definition?.value ?? null,
+                    marks: definition ? [definition.at] : [],
+                    missing: `Not in the ${which.toLowerCase()} interface.`,
+                  }))}
+                />
               )}
             </div>
           </>

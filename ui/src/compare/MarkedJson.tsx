@@ -2,7 +2,7 @@
 // and everything under it), the first scrolled into view. The steps to each are the core's
 // (`Definition.at`, `Difference.steps`: keys, and an array's elements by index); this only
 // draws them.
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import type { JsonValue } from "../ipc";
 
 interface Line {
@@ -58,5 +58,34 @@ export function MarkedJson({ value, marks, label }: { value: JsonValue; marks: s
         </div>
       ))}
     </pre>
+  );
+}
+
+/** One side of a comparison: its heading, its value (null: the side has none, said in words)
+ * and the places marked in it. */
+export interface Pane {
+  heading: ReactNode;
+  /** The JSON view's name (`Old definition`, `Now answer`). */
+  name: string;
+  value: JsonValue | null;
+  marks: string[][];
+  missing?: string;
+}
+
+/** Two values side by side, each with its marked places: Compare's definitions, Replay's answers. */
+export function SideBySide({ label, panes }: { label?: string; panes: Pane[] }) {
+  return (
+    <div className="compare-definitions" aria-label={label}>
+      {panes.map((p) => (
+        <div key={p.name}>
+          <h4>{p.heading}</h4>
+          {p.value !== null ? (
+            <MarkedJson value={p.value} marks={p.marks} label={p.name} />
+          ) : (
+            <p className="muted">{p.missing}</p>
+          )}
+        </div>
+      ))}
+    </div>
   );
 }

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { backend, errorText, type Replayed, type SavedServer } from "../ipc";
 import type { NamedSession } from "./context";
-import { MarkedJson } from "./MarkedJson";
+import { SideBySide } from "./MarkedJson";
 
 interface Props {
   session: NamedSession;
@@ -119,23 +119,19 @@ export function ReplayDialog({ session, servers, onClose }: Props) {
                       ))}
                     </ul>
                   )}
-                  <div className="compare-definitions">
-                    {(
+                  <SideBySide
+                    panes={(
                       [
                         ["Recorded", one.recorded],
                         ["Now", one.answer],
                       ] as const
-                    ).map(([which, value]) => (
-                      <div key={which}>
-                        <h4>{which}</h4>
-                        <MarkedJson
-                          value={value}
-                          marks={one.differences.map((d) => d.steps)}
-                          label={`${which} answer`}
-                        />
-                      </div>
-                    ))}
-                  </div>
+                    ).map(([which, value]) => ({
+                      heading: which,
+                      name: `${which} answer`,
+                      value,
+                      marks: one.differences.map((d) => d.steps),
+                    }))}
+                  />
                 </div>
               )}
             </div>
