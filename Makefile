@@ -18,6 +18,8 @@ TIME_SERVER := mcp-server-time==2026.10.19
 PY_SDK := mcp==2.3.0
 TS_SDK := @modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 @modelcontextprotocol/client@2.4.0 zod@4
 CONFORMANCE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+# MCP Apps examples: a tool whose result is an HTML app the window renders (issue 36).
+APPS_EXAMPLES := @modelcontextprotocol/server-basic-vanillajs@2.0.3 @modelcontextprotocol/server-basic-react@2.0.3
 # What reads sonde test's reports in its tests: a JUnit parser, and the SARIF 2.1.0 schema as
 # Microsoft ships it (lib/schemas/sarif-2.1.0-rtm.5.json).
 JUNIT_PARSER := junitparser==5.0.3
@@ -132,7 +134,14 @@ deps:
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
 peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
 	$(PEERS)/py/.installed-2026.10.19-2.3.0 $(PEERS)/py/.installed-junitparser-5.0.3 $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0 \
-	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs
+	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs \
+	$(PEERS)/apps/.installed-basic-2.0.3
+
+$(PEERS)/apps/.installed-basic-2.0.3:
+	mkdir -p $(PEERS)/apps
+	cd $(PEERS)/apps && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --no-audit --no-fund --loglevel=error $(APPS_EXAMPLES)
+	touch $@
 
 $(PEERS)/npm/.installed-server-everything-2026.8.31:
 	mkdir -p $(PEERS)/npm

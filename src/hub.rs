@@ -26,6 +26,7 @@ use crate::process::{duration_words, ExitInfo};
 use crate::saved::era_cache::{CachedEra, EraCache};
 use crate::transport::HttpMode;
 
+mod apps;
 mod authorizing;
 mod backoff;
 mod lineage;
@@ -37,6 +38,7 @@ mod states;
 mod subscriptions;
 mod tasks;
 
+pub use apps::{AppOpened, AppTurn, Apps, AskOf};
 pub use live_roots::{read_roots, RootsChange};
 pub use questions::{PersonResponder, QuestionEvent, Questions, ServerQuestion, MAX_OPEN};
 pub use states::{ConnState, StateEvent, States};
@@ -86,6 +88,12 @@ pub enum HubError {
     /// Roots that cannot be used, or cannot change on this connection.
     #[error("{0}")]
     Roots(String),
+    /// An app that is not open (closed, or its connection gone).
+    #[error("no app {0}")]
+    NoSuchApp(u64),
+    /// A tool that names no app was asked for one.
+    #[error("{0}")]
+    NotAnApp(String),
 }
 
 impl HubError {
@@ -101,10 +109,10 @@ impl HubError {
     /// The stable code a front end shows with the message.
     pub fn code(&self) -> ErrorCode {
         match self {
-            HubError::NoSuchConnection(_) => ErrorCode::NotFound,
+            HubError::NoSuchConnection(_) | HubError::NoSuchApp(_) => ErrorCode::NotFound,
             HubError::Spawn { .. } => ErrorCode::SpawnFailed,
             HubError::Handshake { .. } => ErrorCode::ConnectFailed,
-            HubError::Roots(_) => ErrorCode::BadInput,
+            HubError::Roots(_) | HubError::NotAnApp(_) => ErrorCode::BadInput,
             HubError::Request(r) => match r {
                 RequestError::Rpc { error, .. }
                     if error.code == crate::url_elicitation::URL_ELICITATION_REQUIRED =>
@@ -145,6 +153,7 @@ pub struct Hub {
     /// The questions for a person, when the front end has one to ask ([`Hub::with_questions`]).
     questions: Option<Arc<Questions>>,
     subscriptions: Arc<subscriptions::Subscriptions>,
+    apps: Arc<Apps>,
 }
 
 impl Hub {
@@ -161,6 +170,7 @@ impl Hub {
             tasks: Arc::default(),
             questions: None,
             subscriptions: Arc::default(),
+            apps: Arc::default(),
         }
     }
 

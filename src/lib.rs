@@ -6,6 +6,7 @@
 //! wrapping of clients' configs, doctor's report); `ARCHITECTURE.md` maps them. Nothing in this
 //! crate knows that a user interface exists.
 
+pub mod apps;
 pub mod auth;
 pub mod connection;
 pub mod diagnose;

@@ -5,6 +5,7 @@
 //! before the app exits.
 //! Refuses: protocol logic, loops and sleeps; those live in the core. Commands are a few lines.
 
+pub mod apps_cmd;
 pub mod auth_cmd;
 pub mod bindings;
 pub mod browser;
@@ -41,7 +42,10 @@ pub fn commands<R: Runtime>() -> tauri_specta::Builder<R> {
 
 /// Wires a builder (generic, so tests can pass `tauri::test::mock_builder()`).
 pub fn configure<R: Runtime>(builder: tauri::Builder<R>, state: state::AppState) -> tauri::Builder<R> {
-    builder.manage(state).invoke_handler(commands().invoke_handler())
+    builder
+        .manage(state)
+        .invoke_handler(commands().invoke_handler())
+        .register_uri_scheme_protocol(apps_cmd::SCHEME, apps_cmd::serve)
 }
 
 /// Traces go to `sonde-desktop.log` in the data directory (next to `sessions/`), never to a

@@ -24,7 +24,7 @@ mod stdin;
 mod stdio;
 mod stdout;
 
-pub use inbound::{classify, summary};
+pub use inbound::{classify, summary, with_summary};
 pub use pending::LISTEN;
 pub use responder::{
     elicitation_capability, file_uri, not_handled, refused, roots_result, sampling_capability, Answer,

@@ -366,6 +366,8 @@ impl Responder for PersonResponder {
         let mut caps = self.fixed.capabilities();
         caps["elicitation"] = elicitation_capability(true);
         caps["sampling"] = sampling_capability();
+        // A person's front end draws MCP Apps.
+        crate::apps::declare(&mut caps);
         caps
     }
 

@@ -33,10 +33,13 @@ pub enum Kind {
     /// HTTP framing: a request without a JSON-RPC body (GET, DELETE), a response's status and
     /// headers, an SSE event that carries no message (a primer, an `endpoint`).
     Http,
+    /// A message between an MCP App's frame and Sonde (`postMessage` JSON-RPC), or what the
+    /// frame reported (a console error, a refusal).
+    App,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Message,
         Kind::NonProtocol,
         Kind::DecodeError,
@@ -46,6 +49,7 @@ impl Kind {
         Kind::Lifecycle,
         Kind::Note,
         Kind::Http,
+        Kind::App,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +63,7 @@ impl Kind {
             Kind::Lifecycle => "lifecycle",
             Kind::Note => "note",
             Kind::Http => "http",
+            Kind::App => "app",
         }
     }
 

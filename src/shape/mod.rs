@@ -9,6 +9,7 @@
 //! Refuses: validating arguments or results against a schema (`schema` does the outputSchema
 //! verdict; the server judges its inputs) and presentation.
 
+pub mod app_link;
 pub mod content;
 mod result;
 mod schema;

@@ -27,6 +27,8 @@ pub struct ToolView {
     pub hints: Vec<String>,
     /// What is wrong with the entry, in words; empty when nothing is.
     pub problems: Vec<String>,
+    /// What its `_meta` says about MCP Apps (the app it bears, whether it is for apps only).
+    pub app: Option<super::app_link::AppLink>,
     /// The entry exactly as the server sent it (a call passes it back for the outputSchema check).
     pub raw: Value,
 }
@@ -64,6 +66,7 @@ fn read_tool(raw: &Value) -> ToolView {
         icons: Vec::new(),
         hints: Vec::new(),
         problems: Vec::new(),
+        app: super::app_link::link(raw),
         raw: raw.clone(),
     };
     let Value::Object(tool) = raw else {

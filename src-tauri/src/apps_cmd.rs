@@ -1,0 +1,120 @@
+//! MCP Apps in the window: the commands the app pane's bridge calls, and the `sonde-app`
+//! scheme each app's page is served from, an origin that is not the window's.
+//!
+//! Owns: translating between the pane and the core's open apps (`Hub::app_*`), and serving an
+//! open app's HTML with the Content Security Policy the core built from what it declared.
+//! Refuses: the app protocol itself (the core's `apps::bridge`, kept per app by the hub), and
+//! deciding what an app may do.
+
+use serde_json::Value;
+use sonde_core::apps::HostContext;
+use sonde_core::hub::{AppOpened, AppTurn};
+use tauri::http::{header, Request, Response, StatusCode};
+use tauri::{Manager, Runtime, State, UriSchemeContext};
+
+use crate::error::Result;
+use crate::state::AppState;
+
+/// The scheme apps are served from: `sonde-app://localhost/<app>` on Linux.
+pub const SCHEME: &str = "sonde-app";
+
+/// Opens the app of `tool` (its definition) on connection `id`: the core reads and checks its
+/// resource (again when `reload`), and keeps the call's `input` and `result` to send it.
+#[tauri::command]
+#[specta::specta]
+pub async fn app_open(
+    state: State<'_, AppState>,
+    id: u64,
+    tool: Value,
+    input: Value,
+    result: Option<Value>,
+    context: HostContext,
+    reload: bool,
+) -> Result<AppOpened> {
+    Ok(state.hub.app_open(id, &tool, input, result, context, reload).await?)
+}
+
+/// One message the app's frame posted, as its text: what to post back, and what to decide.
+#[tauri::command]
+#[specta::specta]
+pub async fn app_message(state: State<'_, AppState>, app: u64, text: String) -> Result<AppTurn> {
+    Ok(state.hub.app_message(app, &text).await?)
+}
+
+/// The window's decision on a question the app asked.
+#[tauri::command]
+#[specta::specta]
+pub fn app_answer(state: State<'_, AppState>, app: u64, ask: u64, granted: Value) -> Result<AppTurn> {
+    Ok(state.hub.app_answer(app, ask, granted)?)
+}
+
+/// The window's context changed for the app (theme, display mode, size).
+#[tauri::command]
+#[specta::specta]
+pub fn app_context(state: State<'_, AppState>, app: u64, changed: Value) -> Result<AppTurn> {
+    Ok(state.hub.app_context(app, changed)?)
+}
+
+/// What the frame reported outside the protocol: a console error, a policy violation, a
+/// flood's dropped messages.
+#[tauri::command]
+#[specta::specta]
+pub fn app_report(state: State<'_, AppState>, app: u64, what: String) -> Result<()> {
+    Ok(state.hub.app_report(app, &what)?)
+}
+
+/// Closes the app: its teardown (and, for a cancelled call, the cancellation) to post first.
+#[tauri::command]
+#[specta::specta]
+pub fn app_close(state: State<'_, AppState>, app: u64, reason: String, cancelled: bool) -> Result<AppTurn> {
+    Ok(state.hub.app_close(app, &reason, cancelled)?)
+}
+
+/// The script every app page starts with: it reports the frame's console errors, uncaught
+/// errors and policy violations to the pane, which records them. It is Sonde's, runs before
+/// the app's, and sends only `sonde/` reports, which the pane never passes to the bridge.
+const REPORTER: &str = r#"<script>(()=>{const p=window.parent,s=(kind,text)=>{try{p.postMessage({sonde:kind,text:String(text).slice(0,2000)},"*")}catch(e){}};
+const e=console.error.bind(console);console.error=(...a)=>{s("console",a.map(x=>x&&x.stack?x.stack:typeof x==="object"?JSON.stringify(x):String(x)).join(" "));e(...a)};
+addEventListener("error",v=>s("error",v.message+" ("+(v.filename||"")+":"+(v.lineno||0)+")"));
+addEventListener("unhandledrejection",v=>s("error","unhandled rejection: "+(v.reason&&v.reason.message||v.reason)));
+addEventListener("securitypolicyviolation",v=>s("refused",v.effectiveDirective+" refused "+(v.blockedURI||"inline")));})()</script>"#;
+
+/// `html` with `head` as the first thing in its `<head>` (or after its doctype, or first): never
+/// before the doctype, which would put the page in quirks mode.
+fn with_head(html: &str, head: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let after = |tag: &str| lower.find(tag).and_then(|at| lower[at..].find('>').map(|end| at + end + 1));
+    let at = after("<head").or_else(|| after("<!doctype")).unwrap_or(0);
+    format!("{}{head}{}", &html[..at], &html[at..])
+}
+
+/// Serves `sonde-app://localhost/<app>`: the open app's HTML with its policy as a header and as
+/// the page's first element (WebKit applies either), Sonde's reporter before the app's own
+/// scripts. Anything else is 404.
+pub fn serve<R: Runtime>(ctx: UriSchemeContext<'_, R>, request: Request<Vec<u8>>) -> Response<Vec<u8>> {
+    let state = ctx.app_handle().state::<AppState>();
+    let page = request.uri().path().trim_matches('/').parse::<u64>().ok().and_then(|app| state.hub.app_page(app));
+    let Some((html, policy)) = page else {
+        return Response::builder().status(StatusCode::NOT_FOUND).body(b"no such app".to_vec()).expect("a response");
+    };
+    let head = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">{REPORTER}");
+    let body = with_head(&html, &head);
+    Response::builder()
+        .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
+        .header("Content-Security-Policy", policy)
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(body.into_bytes())
+        .expect("a response")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_head;
+
+    #[test]
+    fn the_policy_goes_inside_the_head_never_before_the_doctype() {
+        assert_eq!(with_head("<!DOCTYPE html><html><HEAD lang=x><title>", "P"), "<!DOCTYPE html><html><HEAD lang=x>P<title>");
+        assert_eq!(with_head("<!doctype html><p>x", "P"), "<!doctype html>P<p>x");
+        assert_eq!(with_head("<p>x", "P"), "P<p>x");
+    }
+}

@@ -1,0 +1,267 @@
+//! The MCP Apps open in a front end: each app's resource read from its server and kept per
+//! connection, each open app's state, and every message between an app and Sonde recorded in
+//! the session log as a `Kind::App` entry, beside the server frames it causes.
+//!
+//! Owns: opening an app (its resource read and checked, the tools it may call), turning each
+//! message from the app into what to post back (a server call made for it, an answer, a question
+//! for the window), the host's own notifications, and closing an app with its teardown.
+//! Refuses: the frame, the person and the page's transport; the front end posts what it is given.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::{Hub, HubError};
+use crate::apps::bridge::{self, Step};
+use crate::apps::{AppAsk, AppNote, AppResource, HostContext};
+use crate::connection::RequestError;
+use crate::log::{Direction, Entry, Kind};
+use crate::sync::Lock;
+
+/// The apps a hub has open, and the resources they were drawn from.
+#[derive(Default)]
+pub struct Apps {
+    next: AtomicU64,
+    open: Mutex<HashMap<u64, OpenApp>>,
+    /// Each connection's app resources by URI, read once (a reload reads again).
+    resources: Mutex<HashMap<(u64, String), Arc<AppResource>>>,
+}
+
+struct OpenApp {
+    conn: u64,
+    resource: Arc<AppResource>,
+    /// The listing's tool definitions, for what the app may call.
+    tools: Vec<Value>,
+    input: Value,
+    result: Option<Value>,
+    context: HostContext,
+    asks: HashMap<u64, (Value, AppAsk)>,
+}
+
+/// An app opened for the window to draw.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppOpened {
+    pub app: u64,
+    pub resource: AppResource,
+    /// The Content Security Policy the frame's page is served with.
+    pub policy: String,
+    /// The frame's `allow` attribute: the permissions it declared, and no others.
+    pub allow: String,
+}
+
+/// A question for the window, with the id its answer names.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Serialize)]
+pub struct AskOf {
+    pub id: u64,
+    pub ask: AppAsk,
+}
+
+/// What one step of an app's conversation gives the window: messages to post to the app, in
+/// order, a question to decide, and a line for the app pane.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AppTurn {
+    pub post: Vec<String>,
+    pub ask: Option<AskOf>,
+    pub note: Option<AppNote>,
+}
+
+/// A JSON-RPC error as an app reads it, from a request that failed.
+fn error_object(e: &RequestError) -> Value {
+    match e {
+        RequestError::Rpc { error, .. } => serde_json::to_value(error).unwrap_or_else(|_| json!({})),
+        other => json!({ "code": -32603, "message": other.to_string() }),
+    }
+}
+
+impl Hub {
+    fn app_record(&self, conn: u64, dir: Direction, text: &str, note: Option<&AppNote>) {
+        let mut entry = Entry::new(conn, Kind::App, dir).with_bytes(text.as_bytes());
+        if let Ok(message) = crate::wire::Message::decode(text.as_bytes()) {
+            entry = crate::connection::with_summary(entry, &message);
+        }
+        if let Some(note) = note {
+            entry = entry.with_detail(format!("{}: {}", note.kind, note.text));
+        }
+        self.log.append(entry);
+    }
+
+    fn app_send(&self, conn: u64, message: Value, turn: &mut AppTurn) {
+        let text = message.to_string();
+        self.app_record(conn, Direction::Out, &text, None);
+        turn.post.push(text);
+    }
+
+    fn app_conn(&self, app: u64) -> Result<u64, HubError> {
+        self.apps.open.locked().get(&app).map(|a| a.conn).ok_or(HubError::NoSuchApp(app))
+    }
+
+    /// Opens the app of `tool` (its definition) on connection `conn`: the resource is read (or
+    /// taken from what this connection read before, unless `reload`) and checked, and the
+    /// tools are listed for what the app may call. `input` and `result` are the call's, sent
+    /// to the app once it is ready.
+    pub async fn app_open(
+        &self,
+        conn: u64,
+        tool: &Value,
+        input: Value,
+        result: Option<Value>,
+        context: HostContext,
+        reload: bool,
+    ) -> Result<AppOpened, HubError> {
+        let session = self.session(conn)?;
+        let uri = crate::apps::tool::link(tool)
+            .and_then(|l| l.resource_uri)
+            .ok_or_else(|| HubError::NotAnApp("the tool names no app (`_meta.ui.resourceUri`)".into()))?;
+        let key = (conn, uri.clone());
+        let kept = if reload { None } else { self.apps.resources.locked().get(&key).cloned() };
+        let resource = match kept {
+            Some(r) => r,
+            None => {
+                let resource = Arc::new(self.app_read(&session, &uri).await);
+                self.apps.resources.locked().insert(key, resource.clone());
+                resource
+            }
+        };
+        let tools = session.list_tools().await.map(|l| l.items).unwrap_or_default();
+        let app = self.apps.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let opened = AppOpened {
+            app,
+            resource: (*resource).clone(),
+            policy: resource.policy(),
+            allow: resource.permissions.allow(),
+        };
+        let open = OpenApp { conn, resource, tools, input, result, context, asks: HashMap::new() };
+        self.apps.open.locked().insert(app, open);
+        Ok(opened)
+    }
+
+    /// Reads an app's resource and records its findings, as a note on the connection, where
+    /// the diagnostics find them.
+    async fn app_read(&self, session: &crate::mcp::Session, uri: &str) -> AppResource {
+        let resource = match session.request("resources/read", Some(json!({ "uri": uri }))).await {
+            Ok(result) => AppResource::read(uri, &result, None),
+            Err(e) => AppResource::unreadable(uri, e.to_string()),
+        };
+        let words = match resource.findings.len() {
+            0 => format!("app resource {uri} checked: nothing wrong"),
+            n => format!("app resource {uri} checked: {n} finding(s)"),
+        };
+        let mut entry = Entry::new(session.conn.id(), Kind::Note, Direction::Meta).with_detail(words);
+        entry.findings = resource.findings.clone();
+        self.log.append(entry);
+        resource
+    }
+
+    /// The page of an open app, for the frame's own origin: its HTML and the policy it is
+    /// served with.
+    pub fn app_page(&self, app: u64) -> Option<(String, String)> {
+        let open = self.apps.open.locked();
+        let app = open.get(&app)?;
+        Some((app.resource.html.clone(), app.resource.policy()))
+    }
+
+    /// One message from an app: recorded, then answered. A request the server answers is sent
+    /// to it (recorded as any frame) and its answer posted back.
+    pub async fn app_message(&self, app: u64, text: &str) -> Result<AppTurn, HubError> {
+        let (conn, step, note) = {
+            let open = self.apps.open.locked();
+            let a = open.get(&app).ok_or(HubError::NoSuchApp(app))?;
+            let tools = &a.tools;
+            let may_call = |name: &str| crate::apps::tool::app_may_call(tools, name);
+            let (step, note) = bridge::from_app(text, may_call, &a.context);
+            (a.conn, step, note)
+        };
+        self.app_record(conn, Direction::In, text, note.as_ref());
+        let mut turn = AppTurn { note, ..AppTurn::default() };
+        match step {
+            Step::Reply(reply) => self.app_send(conn, reply, &mut turn),
+            Step::Forward { id, method, params } => {
+                let outcome = match self.session(conn) {
+                    Ok(session) => session.request(&method, Some(params)).await.map_err(|e| error_object(&e)),
+                    Err(e) => Err(json!({ "code": -32603, "message": e.to_string() })),
+                };
+                self.app_send(conn, bridge::forwarded(&id, outcome), &mut turn);
+            }
+            Step::Ask { id, ask } => {
+                let mut open = self.apps.open.locked();
+                let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+                let asked = self.apps.next.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(id) = id {
+                    a.asks.insert(asked, (id, ask.clone()));
+                }
+                turn.ask = Some(AskOf { id: asked, ask });
+            }
+            Step::Ready => {
+                let (input, result) = {
+                    let open = self.apps.open.locked();
+                    let a = open.get(&app).ok_or(HubError::NoSuchApp(app))?;
+                    (a.input.clone(), a.result.clone())
+                };
+                self.app_send(conn, bridge::tool_input(&input), &mut turn);
+                if let Some(result) = result {
+                    self.app_send(conn, bridge::tool_result(&result), &mut turn);
+                }
+            }
+            Step::Nothing => {}
+        }
+        Ok(turn)
+    }
+
+    /// The window's decision on a question an app asked (`granted`: whether a link opened,
+    /// the display mode given), answered to the app.
+    pub fn app_answer(&self, app: u64, ask: u64, granted: Value) -> Result<AppTurn, HubError> {
+        let (conn, asked) = {
+            let mut open = self.apps.open.locked();
+            let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+            (a.conn, a.asks.remove(&ask))
+        };
+        let mut turn = AppTurn::default();
+        if let Some(reply) = asked.and_then(|(id, asked)| bridge::answered(&id, &asked, &granted)) {
+            self.app_send(conn, reply, &mut turn);
+        }
+        Ok(turn)
+    }
+
+    /// The window's context changed (theme, display mode, size): kept, and sent to the app.
+    pub fn app_context(&self, app: u64, changed: Value) -> Result<AppTurn, HubError> {
+        let conn = {
+            let mut open = self.apps.open.locked();
+            let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+            if let (Some(kept), Some(changed)) = (a.context.0.as_object_mut(), changed.as_object()) {
+                kept.extend(changed.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            a.conn
+        };
+        let mut turn = AppTurn::default();
+        self.app_send(conn, bridge::context_changed(&changed), &mut turn);
+        Ok(turn)
+    }
+
+    /// What the frame itself reported (a console error, a policy violation, messages dropped
+    /// in a flood): recorded as the app's, with no message of its own.
+    pub fn app_report(&self, app: u64, what: &str) -> Result<(), HubError> {
+        let conn = self.app_conn(app)?;
+        let entry = Entry::new(conn, Kind::App, Direction::Meta).with_detail(what.chars().take(2000).collect::<String>());
+        self.log.append(entry);
+        Ok(())
+    }
+
+    /// Closes an app: its teardown request (`ui/resource-teardown`, with why), to post before
+    /// the frame goes; a cancelled call's app is told first.
+    pub fn app_close(&self, app: u64, reason: &str, cancelled: bool) -> Result<AppTurn, HubError> {
+        let open = self.apps.open.locked().remove(&app).ok_or(HubError::NoSuchApp(app))?;
+        let mut turn = AppTurn::default();
+        if cancelled {
+            self.app_send(open.conn, bridge::tool_cancelled(reason), &mut turn);
+        }
+        self.app_send(open.conn, bridge::teardown(app, reason), &mut turn);
+        Ok(turn)
+    }
+}
