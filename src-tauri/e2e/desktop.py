@@ -33,6 +33,7 @@ from selenium.webdriver.common.options import ArgOptions
 from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
+import apps
 import compare
 import hardening
 import diagnostics
@@ -862,6 +863,10 @@ extensions.install(check, driver, wait, shot, {
 oauth.install(check, driver, wait, shot, {
     "saved": saved, "ready_status": ready_status, "call_tool": call_tool, "set_filter": set_filter,
     "free_port": free_port, "wait_listening": wait_listening,
+})
+apps.install(check, driver, wait, shot, {
+    "ensure_connected": ensure_connected, "press_on_window": press_on_window, "saved": saved,
+    "add_server": add_server, "set_filter": set_filter, "choose_theme": choose_theme,
 })
 compare.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "native_windows": native_windows,

@@ -71,13 +71,14 @@ pub fn app_close(state: State<'_, AppState>, app: u64, reason: String, cancelled
 }
 
 /// The script every app page starts with: it reports the frame's console errors, uncaught
-/// errors and policy violations to the pane, which records them. It is Sonde's, runs before
+/// errors and policy violations to the pane, which records them (a violation once, though the
+/// header and the page's copy of the policy each report it). It is Sonde's, runs before
 /// the app's, and sends only `sonde/` reports, which the pane never passes to the bridge.
 const REPORTER: &str = r#"<script>(()=>{const p=window.parent,s=(kind,text)=>{try{p.postMessage({sonde:kind,text:String(text).slice(0,2000)},"*")}catch(e){}};
 const e=console.error.bind(console);console.error=(...a)=>{s("console",a.map(x=>x&&x.stack?x.stack:typeof x==="object"?JSON.stringify(x):String(x)).join(" "));e(...a)};
 addEventListener("error",v=>s("error",v.message+" ("+(v.filename||"")+":"+(v.lineno||0)+")"));
 addEventListener("unhandledrejection",v=>s("error","unhandled rejection: "+(v.reason&&v.reason.message||v.reason)));
-addEventListener("securitypolicyviolation",v=>s("refused",v.effectiveDirective+" refused "+(v.blockedURI||"inline")));})()</script>"#;
+const seen=new Set();addEventListener("securitypolicyviolation",v=>{const t=v.effectiveDirective+" refused "+(v.blockedURI||"inline");if(!seen.has(t)){seen.add(t);s("refused",t)}});})()</script>"#;
 
 /// `html` with `head` as the first thing in its `<head>` (or after its doctype, or first): never
 /// before the doctype, which would put the page in quirks mode.
@@ -93,9 +94,13 @@ fn with_head(html: &str, head: &str) -> String {
 /// scripts. Anything else is 404.
 pub fn serve<R: Runtime>(ctx: UriSchemeContext<'_, R>, request: Request<Vec<u8>>) -> Response<Vec<u8>> {
     let state = ctx.app_handle().state::<AppState>();
-    let page = request.uri().path().trim_matches('/').parse::<u64>().ok().and_then(|app| state.hub.app_page(app));
+    let page =
+        request.uri().path().trim_matches('/').parse::<u64>().ok().and_then(|app| state.hub.app_page(app));
     let Some((html, policy)) = page else {
-        return Response::builder().status(StatusCode::NOT_FOUND).body(b"no such app".to_vec()).expect("a response");
+        return Response::builder()
+            .status(StatusCode::NOT_FOUND)
+            .body(b"no such app".to_vec())
+            .expect("a response");
     };
     let head = format!("<meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">{REPORTER}");
     let body = with_head(&html, &head);
@@ -113,7 +118,10 @@ mod tests {
 
     #[test]
     fn the_policy_goes_inside_the_head_never_before_the_doctype() {
-        assert_eq!(with_head("<!DOCTYPE html><html><HEAD lang=x><title>", "P"), "<!DOCTYPE html><html><HEAD lang=x>P<title>");
+        assert_eq!(
+            with_head("<!DOCTYPE html><html><HEAD lang=x><title>", "P"),
+            "<!DOCTYPE html><html><HEAD lang=x>P<title>"
+        );
         assert_eq!(with_head("<!doctype html><p>x", "P"), "<!doctype html>P<p>x");
         assert_eq!(with_head("<p>x", "P"), "P<p>x");
     }

@@ -89,7 +89,11 @@ fn content_text(params: &Value) -> String {
 }
 
 /// Reads one message from an app. `may_call` says whether the app may call a tool by name.
-pub fn from_app(text: &str, may_call: impl Fn(&str) -> bool, context: &HostContext) -> (Step, Option<AppNote>) {
+pub fn from_app(
+    text: &str,
+    may_call: impl Fn(&str) -> bool,
+    context: &HostContext,
+) -> (Step, Option<AppNote>) {
     let Ok(message) = serde_json::from_str::<Value>(text) else {
         return (Step::Nothing, note("error", "the app sent a message that is not JSON"));
     };
@@ -140,7 +144,10 @@ pub fn from_app(text: &str, may_call: impl Fn(&str) -> bool, context: &HostConte
         }
         "ui/open-link" => match params.get("url").and_then(Value::as_str) {
             Some(url) => (Step::Ask { id: Some(id), ask: AppAsk::OpenLink { url: url.to_owned() } }, None),
-            None => (Step::Reply(error(&id, -32602, "ui/open-link needs a url")), note("error", "ui/open-link without a url")),
+            None => (
+                Step::Reply(error(&id, -32602, "ui/open-link needs a url")),
+                note("error", "ui/open-link without a url"),
+            ),
         },
         "ui/request-display-mode" => {
             let mode = params.get("mode").and_then(Value::as_str).unwrap_or("inline").to_owned();
@@ -148,11 +155,17 @@ pub fn from_app(text: &str, may_call: impl Fn(&str) -> bool, context: &HostConte
         }
         "ui/message" => {
             let text = content_text(&params);
-            (Step::Reply(result(&id, json!({}))), note("message", format!("the app would say to the model: {text}")))
+            (
+                Step::Reply(result(&id, json!({}))),
+                note("message", format!("the app would say to the model: {text}")),
+            )
         }
         "ui/update-model-context" => {
             let text = content_text(&params);
-            (Step::Reply(result(&id, json!({}))), note("context", format!("the app set the model's context: {text}")))
+            (
+                Step::Reply(result(&id, json!({}))),
+                note("context", format!("the app set the model's context: {text}")),
+            )
         }
         _ => {
             let why = format!("Sonde's host does not offer {method}");
@@ -250,15 +263,23 @@ mod tests {
         assert_eq!(reply["result"]["protocolVersion"], PROTOCOL_VERSION);
         assert_eq!(reply["result"]["hostContext"]["theme"], "dark");
         assert!(reply["result"]["hostCapabilities"]["openLinks"].is_object());
-        let (ready, _) = super::from_app(r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#, |_| true, &HostContext::default());
+        let (ready, _) = super::from_app(
+            r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#,
+            |_| true,
+            &HostContext::default(),
+        );
         assert_eq!(ready, Step::Ready);
     }
 
     #[test]
     fn an_app_calls_only_tools_it_may() {
-        let (ok, _) = step(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get-time", "arguments": {}}}));
+        let (ok, _) = step(
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get-time", "arguments": {}}}),
+        );
         assert!(matches!(ok, Step::Forward { ref method, .. } if method == "tools/call"));
-        let (refused, why) = step(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "delete-all"}}));
+        let (refused, why) = step(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "delete-all"}}),
+        );
         let Step::Reply(reply) = refused else { panic!() };
         assert_eq!(reply["error"]["code"], -32602);
         assert_eq!(why.unwrap().kind, "refused");
@@ -266,12 +287,16 @@ mod tests {
 
     #[test]
     fn links_and_modes_are_asked_and_answered() {
-        let (asked, _) = step(json!({"jsonrpc": "2.0", "id": "l", "method": "ui/open-link", "params": {"url": "https://example.com/"}}));
+        let (asked, _) = step(
+            json!({"jsonrpc": "2.0", "id": "l", "method": "ui/open-link", "params": {"url": "https://example.com/"}}),
+        );
         let Step::Ask { id: Some(id), ask } = asked else { panic!() };
         assert_eq!(ask, AppAsk::OpenLink { url: "https://example.com/".into() });
         assert_eq!(answered(&id, &ask, &json!(false)).unwrap()["result"]["isError"], true);
         assert_eq!(answered(&id, &ask, &json!(true)).unwrap()["result"], json!({}));
-        let (mode, _) = step(json!({"jsonrpc": "2.0", "id": 5, "method": "ui/request-display-mode", "params": {"mode": "fullscreen"}}));
+        let (mode, _) = step(
+            json!({"jsonrpc": "2.0", "id": 5, "method": "ui/request-display-mode", "params": {"mode": "fullscreen"}}),
+        );
         let Step::Ask { id: Some(id), ask } = mode else { panic!() };
         assert_eq!(answered(&id, &ask, &json!("fullscreen")).unwrap()["result"]["mode"], "fullscreen");
     }
@@ -282,9 +307,12 @@ mod tests {
             "params": {"role": "user", "content": [{"type": "text", "text": "hello"}]}}));
         assert!(matches!(reply, Step::Reply(ref r) if r["result"] == json!({})));
         assert_eq!(said.unwrap().text, "the app would say to the model: hello");
-        let (_, logged) = step(json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "tick"}}));
+        let (_, logged) = step(
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "tick"}}),
+        );
         assert_eq!(logged.unwrap().text, "info: tick");
-        let (unknown, refused) = step(json!({"jsonrpc": "2.0", "id": 7, "method": "ui/download-file", "params": {}}));
+        let (unknown, refused) =
+            step(json!({"jsonrpc": "2.0", "id": 7, "method": "ui/download-file", "params": {}}));
         assert!(matches!(unknown, Step::Reply(ref r) if r["error"]["code"] == -32601));
         assert_eq!(refused.unwrap().kind, "refused");
         let (_, broken) = super::from_app("not json", |_| true, &HostContext::default());

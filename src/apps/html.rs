@@ -28,7 +28,9 @@ impl TokenSink for Sink {
                 // builder would tell it, so this sink does.
                 match &*tag.name {
                     "script" => return TokenSinkResult::RawData(RawKind::ScriptData),
-                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => return TokenSinkResult::RawData(RawKind::Rawtext),
+                    "style" | "xmp" | "iframe" | "noembed" | "noframes" => {
+                        return TokenSinkResult::RawData(RawKind::Rawtext)
+                    }
                     "title" | "textarea" => return TokenSinkResult::RawData(RawKind::Rcdata),
                     _ => {}
                 }
@@ -47,14 +49,20 @@ pub(super) fn check(html: &str) -> Vec<Finding> {
     if html.trim().is_empty() {
         return vec![Finding::new("app-html", Severity::Error, "the app's HTML is empty", spec)];
     }
-    let tokenizer = Tokenizer::new(Sink::default(), TokenizerOpts { exact_errors: true, ..Default::default() });
+    let tokenizer =
+        Tokenizer::new(Sink::default(), TokenizerOpts { exact_errors: true, ..Default::default() });
     let input = BufferQueue::default();
     input.push_back(StrTendril::from_slice(html));
     let _ = tokenizer.feed(&input);
     tokenizer.end();
     let sink = &tokenizer.sink;
     if sink.elements.get() == 0 {
-        return vec![Finding::new("app-html", Severity::Error, "the app's resource has no HTML element in it", spec)];
+        return vec![Finding::new(
+            "app-html",
+            Severity::Error,
+            "the app's resource has no HTML element in it",
+            spec,
+        )];
     }
     let errors = sink.errors.borrow();
     match errors.first() {
@@ -81,7 +89,11 @@ mod tests {
         let broken = "<!DOCTYPE html>\n<html><body>\n<div class=\"a\"\"b\">x</div><p <>";
         let found = check(broken);
         assert_eq!(found.len(), 1);
-        assert!(found[0].detail.starts_with("the app's HTML does not parse cleanly: line 3"), "{}", found[0].detail);
+        assert!(
+            found[0].detail.starts_with("the app's HTML does not parse cleanly: line 3"),
+            "{}",
+            found[0].detail
+        );
         assert_eq!(check("{\"not\": \"html\"}")[0].severity, crate::diagnose::Severity::Error);
         assert_eq!(check("  ")[0].detail, "the app's HTML is empty");
     }

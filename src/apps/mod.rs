@@ -33,7 +33,8 @@ pub fn declare(caps: &mut Value) {
     if !caps.is_object() {
         *caps = json!({});
     }
-    let extensions = caps.as_object_mut().expect("an object").entry("extensions").or_insert_with(|| json!({}));
+    let extensions =
+        caps.as_object_mut().expect("an object").entry("extensions").or_insert_with(|| json!({}));
     if let Some(extensions) = extensions.as_object_mut() {
         extensions.insert(EXTENSION.into(), json!({ "mimeTypes": [MIME] }));
     }

@@ -44,7 +44,8 @@ const PERMISSIONS: [(&str, &str); 4] = [
 impl Permissions {
     /// The frame's `allow` attribute.
     pub fn allow(&self) -> String {
-        let features = self.0.iter().filter_map(|p| PERMISSIONS.iter().find(|(k, _)| k == p).map(|(_, f)| *f));
+        let features =
+            self.0.iter().filter_map(|p| PERMISSIONS.iter().find(|(k, _)| k == p).map(|(_, f)| *f));
         features.collect::<Vec<_>>().join("; ")
     }
 }
@@ -75,25 +76,38 @@ impl AppResource {
         let items = result.get("contents").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         let item = items.iter().find(|i| i.get("uri").and_then(Value::as_str) == Some(uri)).or(items.first());
         let Some(item) = item else {
-            findings.push(finding("app-resource", Severity::Error, format!("reading {uri} gave no contents")));
+            findings.push(finding(
+                "app-resource",
+                Severity::Error,
+                format!("reading {uri} gave no contents"),
+            ));
             return AppResource::empty(uri, findings);
         };
         let mime_type = item.get("mimeType").and_then(Value::as_str).map(str::to_owned);
         check_mime(mime_type.as_deref(), &mut findings);
-        let html = match (item.get("text").and_then(Value::as_str), item.get("blob").and_then(Value::as_str)) {
+        let html = match (item.get("text").and_then(Value::as_str), item.get("blob").and_then(Value::as_str))
+        {
             (Some(text), _) => text.to_owned(),
             (None, Some(blob)) => {
                 use base64::Engine as _;
                 match base64::engine::general_purpose::STANDARD.decode(blob) {
                     Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                     Err(_) => {
-                        findings.push(finding("app-resource", Severity::Error, "its blob is not base64".into()));
+                        findings.push(finding(
+                            "app-resource",
+                            Severity::Error,
+                            "its blob is not base64".into(),
+                        ));
                         String::new()
                     }
                 }
             }
             (None, None) => {
-                findings.push(finding("app-resource", Severity::Error, format!("{uri} has neither text nor blob")));
+                findings.push(finding(
+                    "app-resource",
+                    Severity::Error,
+                    format!("{uri} has neither text nor blob"),
+                ));
                 String::new()
             }
         };
@@ -120,7 +134,15 @@ impl AppResource {
 
     fn empty(uri: &str, findings: Vec<Finding>) -> AppResource {
         let (csp, permissions) = (Csp::default(), Permissions::default());
-        AppResource { uri: uri.to_owned(), mime_type: None, html: String::new(), csp, permissions, prefers_border: None, findings }
+        AppResource {
+            uri: uri.to_owned(),
+            mime_type: None,
+            html: String::new(),
+            csp,
+            permissions,
+            prefers_border: None,
+            findings,
+        }
     }
 
     /// Whether there is an app to draw (a finding may still say what is wrong with it).
@@ -164,10 +186,15 @@ fn finding(rule: &str, severity: Severity, detail: String) -> Finding {
 
 fn check_mime(mime: Option<&str>, findings: &mut Vec<Finding>) {
     let Some(mime) = mime else {
-        findings.push(finding("app-mime", Severity::Error, format!("the resource has no mimeType; an app's is {MIME}")));
+        findings.push(finding(
+            "app-mime",
+            Severity::Error,
+            format!("the resource has no mimeType; an app's is {MIME}"),
+        ));
         return;
     };
-    let compact: String = mime.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+    let compact: String =
+        mime.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
     if compact == MIME {
         return;
     }
@@ -206,12 +233,22 @@ fn read_csp(csp: Option<&Value>, findings: &mut Vec<Finding>) -> Csp {
             "baseUriDomains" => &mut out.base_uri_domains,
             _ => {
                 let known = CSP_KEYS.join(", ");
-                findings.push(finding("app-csp", Severity::Warning, format!("the CSP key {key:?} is not one the extension knows ({known}); it grants nothing")));
+                findings.push(finding(
+                    "app-csp",
+                    Severity::Warning,
+                    format!(
+                        "the CSP key {key:?} is not one the extension knows ({known}); it grants nothing"
+                    ),
+                ));
                 continue;
             }
         };
         let Some(list) = value.as_array() else {
-            findings.push(finding("app-csp", Severity::Error, format!("csp.{key} is not an array of origins")));
+            findings.push(finding(
+                "app-csp",
+                Severity::Error,
+                format!("csp.{key} is not an array of origins"),
+            ));
             continue;
         };
         for source in list {
@@ -228,7 +265,11 @@ fn read_permissions(permissions: Option<&Value>, findings: &mut Vec<Finding>) ->
     let mut out = Permissions::default();
     let Some(permissions) = permissions else { return out };
     let Some(permissions) = permissions.as_object() else {
-        findings.push(finding("app-permission", Severity::Error, "`_meta.ui.permissions` is not an object".into()));
+        findings.push(finding(
+            "app-permission",
+            Severity::Error,
+            "`_meta.ui.permissions` is not an object".into(),
+        ));
         return out;
     };
     for key in permissions.keys() {
@@ -236,7 +277,14 @@ fn read_permissions(permissions: Option<&Value>, findings: &mut Vec<Finding>) ->
             out.0.push(key.clone());
         } else {
             let known: Vec<&str> = PERMISSIONS.iter().map(|(k, _)| *k).collect();
-            findings.push(finding("app-permission", Severity::Warning, format!("the permission {key:?} is not one the extension knows ({}); it is not granted", known.join(", "))));
+            findings.push(finding(
+                "app-permission",
+                Severity::Warning,
+                format!(
+                    "the permission {key:?} is not one the extension knows ({}); it is not granted",
+                    known.join(", ")
+                ),
+            ));
         }
     }
     out
@@ -247,7 +295,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const PAGE: &str = "<!DOCTYPE html><html><head><title>t</title></head><body><script>1</script></body></html>";
+    const PAGE: &str =
+        "<!DOCTYPE html><html><head><title>t</title></head><body><script>1</script></body></html>";
 
     fn read(item: Value) -> AppResource {
         AppResource::read("ui://a/app.html", &json!({ "contents": [item] }), None)
@@ -259,7 +308,8 @@ mod tests {
 
     #[test]
     fn a_good_app_has_no_findings_and_no_network() {
-        let r = read(json!({"uri": "ui://a/app.html", "mimeType": "text/html;profile=mcp-app", "text": PAGE}));
+        let r =
+            read(json!({"uri": "ui://a/app.html", "mimeType": "text/html;profile=mcp-app", "text": PAGE}));
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert!(r.drawable());
         let policy = r.policy();
@@ -304,7 +354,10 @@ mod tests {
 
     #[test]
     fn an_unresolved_uri_or_empty_read_is_an_error() {
-        let gone = AppResource::unreadable("ui://a/gone.html", "resources/read failed: not found (code -32002)".into());
+        let gone = AppResource::unreadable(
+            "ui://a/gone.html",
+            "resources/read failed: not found (code -32002)".into(),
+        );
         assert_eq!(rules(&gone), ["app-resource"]);
         assert!(!gone.drawable());
         let empty = AppResource::read("ui://a/app.html", &json!({"contents": []}), None);

@@ -248,7 +248,8 @@ impl Hub {
     /// in a flood): recorded as the app's, with no message of its own.
     pub fn app_report(&self, app: u64, what: &str) -> Result<(), HubError> {
         let conn = self.app_conn(app)?;
-        let entry = Entry::new(conn, Kind::App, Direction::Meta).with_detail(what.chars().take(2000).collect::<String>());
+        let entry = Entry::new(conn, Kind::App, Direction::Meta)
+            .with_detail(what.chars().take(2000).collect::<String>());
         self.log.append(entry);
         Ok(())
     }

@@ -44,6 +44,8 @@ pub struct Knobs {
     pub cursor_loop: bool,
     pub echo_prefix: String,
     pub cursor_prefix: String,
+    /// An MCP App: `hostile`, `broken` or `missing` (see main.rs).
+    pub app: Option<String>,
 }
 
 pub fn parse_args() -> Knobs {
@@ -90,6 +92,7 @@ pub fn parse_args() -> Knobs {
             "--early-notification" => k.early_notification = true,
             "--cursor-loop" => k.cursor_loop = true,
             "--echo-prefix" => k.echo_prefix = value("--echo-prefix"),
+            "--app" => k.app = Some(value("--app")),
             "--cursor-prefix" => k.cursor_prefix = value("--cursor-prefix"),
             other => die(&format!("unknown option {other}")),
         }

@@ -54,7 +54,16 @@
 //! --cursor-prefix TEXT tools/list's cursors start with TEXT (a build whose cursors differ)
 //! --ask-many N         list `ask_many`: a call sends N elicitation/create requests at once and
 //!                      answers, once every one is answered, with a count of the answers
+//! --app KIND          an MCP App: list `show_app` (its `_meta.ui.resourceUri` is
+//!                      ui://fixture/app.html), `poll` (for apps only) and `secret` (for the model
+//!                      only), and answer resources/read of the app: `hostile` reaches for the
+//!                      window, its IPC, the network, the top window, popups, and floods;
+//!                      `broken` has the wrong MIME type, HTML that does not parse, a CSP and a
+//!                      permission the extension does not know; `missing` names a resource that
+//!                      does not resolve
 //! ```
+
+mod apps;
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -211,7 +220,8 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
     }
     let modern = k.dual_era || k.modern_only;
     let known = ["initialize", "ping", "tools/list", "tools/call"].contains(&method)
-        || (modern && method == "server/discover");
+        || (modern && method == "server/discover")
+        || (k.app.is_some() && method == "resources/read");
     if !known {
         if k.exit_on_unknown && !state.initialized {
             eprintln!("sonde-fixture: {method} before initialize; exiting as asked");
@@ -234,7 +244,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             state.initialized = true;
             json!({
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}, "logging": {}},
+                "capabilities": if k.app.is_some() { json!({"tools": {}, "logging": {}, "resources": {}}) } else { json!({"tools": {}, "logging": {}}) },
                 "serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")},
                 "instructions": "A test server with knobs for faults."
             })
@@ -245,6 +255,15 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         }
         "ping" => json!({}),
         "tools/list" => list_tools(k, &params),
+        "resources/read" if k.app.is_some() => {
+            match apps::read(k.app.as_deref().unwrap_or_default(), &params) {
+                Ok(result) => result,
+                Err(error) => return send(out, &json!({"jsonrpc":"2.0","id":id,"error":error})),
+            }
+        }
+        "tools/call" if k.app.is_some() && apps::calls(&params) => {
+            return send(out, &json!({"jsonrpc":"2.0","id":id,"result":apps::call(&params)}));
+        }
         "tools/call" => return call_tool(k, state, id, &params, out),
         _ => {
             let error = json!({"code": -32601, "message": format!("Method not found: {method}")});
@@ -311,6 +330,9 @@ fn list_tools(k: &Knobs, params: &Value) -> Value {
         all.push(json!({"name": "ask_many",
             "description": format!("Asks {} questions at once (elicitation/create).", k.ask_many),
             "inputSchema": {"type": "object", "properties": {}}}));
+    }
+    if let Some(kind) = &k.app {
+        all.extend(apps::tools(kind));
     }
     let page = k.page_size.unwrap_or(all.len().max(1));
     let end = (start + page).min(all.len());

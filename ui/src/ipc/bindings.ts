@@ -7,6 +7,24 @@ import { invoke as __TAURI_INVOKE, Channel } from "@tauri-apps/api/core";
 /** Commands */
 export const commands = {
 	/**
+	 *  Opens the app of `tool` (its definition) on connection `id`: the core reads and checks its
+	 *  resource (again when `reload`), and keeps the call's `input` and `result` to send it.
+	 */
+	appOpen: (id: number, tool: Value, input: Value, result: Value | null, context: HostContext, reload: boolean) => __TAURI_INVOKE<AppOpened_Serialize>("app_open", { id, tool, input, result, context, reload }),
+	/**  One message the app's frame posted, as its text: what to post back, and what to decide. */
+	appMessage: (app: number, text: string) => __TAURI_INVOKE<AppTurn_Serialize>("app_message", { app, text }),
+	/**  The window's decision on a question the app asked. */
+	appAnswer: (app: number, ask: number, granted: Value) => __TAURI_INVOKE<AppTurn_Serialize>("app_answer", { app, ask, granted }),
+	/**  The window's context changed for the app (theme, display mode, size). */
+	appContext: (app: number, changed: Value) => __TAURI_INVOKE<AppTurn_Serialize>("app_context", { app, changed }),
+	/**
+	 *  What the frame reported outside the protocol: a console error, a policy violation, a
+	 *  flood's dropped messages.
+	 */
+	appReport: (app: number, what: string) => __TAURI_INVOKE<null>("app_report", { app, what }),
+	/**  Closes the app: its teardown (and, for a cancelled call, the cancellation) to post first. */
+	appClose: (app: number, reason: string, cancelled: boolean) => __TAURI_INVOKE<AppTurn_Serialize>("app_close", { app, reason, cancelled }),
+	/**
 	 *  Every connection's latest authorization flow now; each change after it arrives on
 	 *  `channel` as it happens.
 	 */
@@ -275,10 +293,170 @@ export const MAX_OPEN = 8 as const;
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
 /* Types */
+/**  What only the window (or the person in front of it) can decide for an app. */
+export type AppAsk = AppAsk_Serialize | AppAsk_Deserialize;
+
+/**  What only the window (or the person in front of it) can decide for an app. */
+export type AppAsk_Deserialize = 
+/**  `ui/open-link`: ask the person before the system browser opens it. */
+{ kind: "openLink"; url: string } | 
+/**  `ui/request-display-mode`: the window answers with the mode it grants. */
+{ kind: "displayMode"; mode: string } | 
+/**  `ui/notifications/size-changed`: the app's content size, honoured within the pane. */
+{ kind: "size"; width?: number | null; height?: number | null } | 
+/**  `ui/notifications/request-teardown`: the app asks to be closed. */
+{ kind: "teardown" };
+
+/**  What only the window (or the person in front of it) can decide for an app. */
+export type AppAsk_Serialize = 
+/**  `ui/open-link`: ask the person before the system browser opens it. */
+{ kind: "openLink"; url: string } | 
+/**  `ui/request-display-mode`: the window answers with the mode it grants. */
+{ kind: "displayMode"; mode: string } | 
+/**  `ui/notifications/size-changed`: the app's content size, honoured within the pane. */
+{ kind: "size"; width: number | null; height: number | null } | 
+/**  `ui/notifications/request-teardown`: the app asks to be closed. */
+{ kind: "teardown" };
+
+/**  What a tool's `_meta` says about apps. */
+export type AppLink = AppLink_Serialize | AppLink_Deserialize;
+
+/**  What a tool's `_meta` says about apps. */
+export type AppLink_Deserialize = {
+	/**
+	 *  The app's resource (`_meta.ui.resourceUri`, or the older flat key `ui/resourceUri`);
+	 *  `None` for a tool that is only marked for apps.
+	 */
+	resourceUri?: string | null,
+	/**
+	 *  Only an app may call it (`_meta.ui.visibility` lists `app` and not `model`): the window
+	 *  shows it as app-only and never offers it as an ordinary tool.
+	 */
+	appOnly: boolean,
+	/**  An app may call it (`visibility` lists `app`, or says nothing). */
+	appMayCall: boolean,
+};
+
+/**  What a tool's `_meta` says about apps. */
+export type AppLink_Serialize = {
+	/**
+	 *  The app's resource (`_meta.ui.resourceUri`, or the older flat key `ui/resourceUri`);
+	 *  `None` for a tool that is only marked for apps.
+	 */
+	resourceUri: string | null,
+	/**
+	 *  Only an app may call it (`_meta.ui.visibility` lists `app` and not `model`): the window
+	 *  shows it as app-only and never offers it as an ordinary tool.
+	 */
+	appOnly: boolean,
+	/**  An app may call it (`visibility` lists `app`, or says nothing). */
+	appMayCall: boolean,
+};
+
+/**  A line for the app pane about a message: what the app logged or said, or why it was refused. */
+export type AppNote = {
+	/**  `log`, `message`, `context`, `refused` or `error`. */
+	kind: string,
+	text: string,
+};
+
+/**  An app opened for the window to draw. */
+export type AppOpened = AppOpened_Serialize | AppOpened_Deserialize;
+
+/**  An app opened for the window to draw. */
+export type AppOpened_Deserialize = {
+	app: number,
+	resource: AppResource_Deserialize,
+	/**  The Content Security Policy the frame's page is served with. */
+	policy: string,
+	/**  The frame's `allow` attribute: the permissions it declared, and no others. */
+	allow: string,
+};
+
+/**  An app opened for the window to draw. */
+export type AppOpened_Serialize = {
+	app: number,
+	resource: AppResource_Serialize,
+	/**  The Content Security Policy the frame's page is served with. */
+	policy: string,
+	/**  The frame's `allow` attribute: the permissions it declared, and no others. */
+	allow: string,
+};
+
+/**  An app's resource, read and checked. */
+export type AppResource = AppResource_Serialize | AppResource_Deserialize;
+
+/**  An app's resource, read and checked. */
+export type AppResource_Deserialize = {
+	uri: string,
+	/**  The `mimeType` of the content, as the server gave it. */
+	mimeType?: string | null,
+	csp: Csp,
+	permissions: Permissions,
+	/**  The app would rather be drawn with a border (`prefersBorder`). */
+	prefersBorder?: boolean | null,
+	/**  What is wrong with it, as diagnostics. */
+	findings: Finding[],
+};
+
+/**  An app's resource, read and checked. */
+export type AppResource_Serialize = {
+	uri: string,
+	/**  The `mimeType` of the content, as the server gave it. */
+	mimeType: string | null,
+	csp: Csp,
+	permissions: Permissions,
+	/**  The app would rather be drawn with a border (`prefersBorder`). */
+	prefersBorder: boolean | null,
+	/**  What is wrong with it, as diagnostics. */
+	findings: Finding[],
+};
+
+/**
+ *  What one step of an app's conversation gives the window: messages to post to the app, in
+ *  order, a question to decide, and a line for the app pane.
+ */
+export type AppTurn = AppTurn_Serialize | AppTurn_Deserialize;
+
+/**
+ *  What one step of an app's conversation gives the window: messages to post to the app, in
+ *  order, a question to decide, and a line for the app pane.
+ */
+export type AppTurn_Deserialize = {
+	post: string[],
+	ask?: AskOf_Deserialize | null,
+	note?: AppNote | null,
+};
+
+/**
+ *  What one step of an app's conversation gives the window: messages to post to the app, in
+ *  order, a question to decide, and a line for the app pane.
+ */
+export type AppTurn_Serialize = {
+	post: string[],
+	ask: AskOf_Serialize | null,
+	note: AppNote | null,
+};
+
 /**  Where the test went, and how many tests that suite holds now. */
 export type Appended = {
 	path: string,
 	tests: number,
+};
+
+/**  A question for the window, with the id its answer names. */
+export type AskOf = AskOf_Serialize | AskOf_Deserialize;
+
+/**  A question for the window, with the id its answer names. */
+export type AskOf_Deserialize = {
+	id: number,
+	ask: AppAsk_Deserialize,
+};
+
+/**  A question for the window, with the id its answer names. */
+export type AskOf_Serialize = {
+	id: number,
+	ask: AppAsk_Serialize,
 };
 
 /**  How many sessions, and how many bytes of them, a folder keeps. */
@@ -566,6 +744,18 @@ export type CredentialView_Serialize = {
 	/**  Seconds since the Unix epoch. */
 	expires_at: number | null,
 	refreshable: boolean,
+};
+
+/**  The domains an app declares in `_meta.ui.csp`. */
+export type Csp = {
+	/**  Origins it may fetch from or open sockets to (`connect-src`). */
+	connectDomains: string[],
+	/**  Origins of its scripts, styles, images, fonts and media. */
+	resourceDomains: string[],
+	/**  Origins it may frame (`frame-src`). */
+	frameDomains: string[],
+	/**  Origins its `<base>` may name (`base-uri`). */
+	baseUriDomains: string[],
 };
 
 /**
@@ -962,6 +1152,13 @@ export type Header_Serialize = {
 	secret: boolean,
 };
 
+/**
+ *  What the window tells an app about where it is drawn: theme, display mode, the modes it
+ *  offers, container size, locale, time zone and platform (`McpUiHostContext`), as the window
+ *  knows them. Kept as JSON: an app reads it as is.
+ */
+export type HostContext = Value;
+
 /**  Where an entry sits in an HTTP exchange. Secret header values are never recorded. */
 export type HttpInfo = HttpInfo_Serialize | HttpInfo_Deserialize;
 
@@ -1034,7 +1231,12 @@ export type Kind =
  *  HTTP framing: a request without a JSON-RPC body (GET, DELETE), a response's status and
  *  headers, an SSE event that carries no message (a primer, an `endpoint`).
  */
-"http";
+"http" | 
+/**
+ *  A message between an MCP App's frame and Sonde (`postMessage` JSON-RPC), or what the
+ *  frame reported (a console error, a refusal).
+ */
+"app";
 
 /**  A failed or ended server's last stderr lines and the environment hint. */
 export type LastWords = {
@@ -1506,6 +1708,12 @@ export type Page_Serialize = {
 	/**  The seq to ask for next, or `None` when the range was read to its end. */
 	next: number | null,
 };
+
+/**
+ *  What the app asks of the browser (`_meta.ui.permissions`), each granted only as the frame's
+ *  `allow` attribute.
+ */
+export type Permissions = string[];
 
 /**  A round trip, measured. */
 export type Ping = {
@@ -2396,6 +2604,8 @@ export type ToolView_Deserialize = {
 	hints: string[],
 	/**  What is wrong with the entry, in words; empty when nothing is. */
 	problems: string[],
+	/**  What its `_meta` says about MCP Apps (the app it bears, whether it is for apps only). */
+	app?: AppLink_Deserialize | null,
 	/**  The entry exactly as the server sent it (a call passes it back for the outputSchema check). */
 	raw: Value,
 };
@@ -2418,6 +2628,8 @@ export type ToolView_Serialize = {
 	hints: string[],
 	/**  What is wrong with the entry, in words; empty when nothing is. */
 	problems: string[],
+	/**  What its `_meta` says about MCP Apps (the app it bears, whether it is for apps only). */
+	app: AppLink_Serialize | null,
 	/**  The entry exactly as the server sent it (a call passes it back for the outputSchema check). */
 	raw: Value,
 };

@@ -25,6 +25,7 @@ const KINDS: Kind[] = [
   "lifecycle",
   "note",
   "http",
+  "app",
 ];
 /** `Direction::parse`: each direction's name, glyph and word. */
 const DIRS = new Map<string, Direction>([

@@ -22,6 +22,7 @@ import { Problems } from "../components/Problems";
 import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
 import { SaveTestDialog } from "../compare/SaveTestDialog";
+import { AppPane } from "../apps/AppPane";
 import { useListChanges } from "./useListChanges";
 import { NotReady, Stopped } from "./line";
 import { statusText, useTasks } from "../tasks/tasks";
@@ -89,34 +90,54 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
         {stopped && <Stopped why={stopped} />}
         {tools === null && !error && ready && <p className="muted">Listing tools…</p>}
         <ul>
-          {tools?.map((t) => (
-            <li key={t.at} className={chosen?.at === t.at ? "selected" : ""}>
-              <button className="tool" onClick={() => setChosen(t)}>
-                {t.icons.slice(0, 1).map((src) => (
-                  <img key={src} src={src} alt="" width={16} height={16} />
-                ))}
-                <strong>{title(t)}</strong>
-                {t.name !== null && title(t) !== t.name && <code>{t.name}</code>}
-                <span className="desc">{t.description}</span>
-                <span className="badges">
-                  {t.hints.map((hint) => (
-                    <span key={hint} className="badge">
-                      {hint}
-                    </span>
+          {tools
+            ?.filter((t) => !t.app?.appOnly)
+            .map((t) => (
+              <li key={t.at} className={chosen?.at === t.at ? "selected" : ""}>
+                <button className="tool" onClick={() => setChosen(t)}>
+                  {t.icons.slice(0, 1).map((src) => (
+                    <img key={src} src={src} alt="" width={16} height={16} />
                   ))}
-                  {t.problems.length > 0 && (
-                    <span className="badge bad" title={t.problems.join("\n")}>
-                      {t.problems.length} problem{t.problems.length > 1 ? "s" : ""}
-                    </span>
-                  )}
-                </span>
-              </button>
-              <Problems problems={t.problems} what={title(t)} />
-            </li>
-          ))}
+                  <strong>{title(t)}</strong>
+                  {t.name !== null && title(t) !== t.name && <code>{t.name}</code>}
+                  <span className="desc">{t.description}</span>
+                  <span className="badges">
+                    {t.app?.resourceUri && (
+                      <span className="badge" title={`Draws an app: ${t.app.resourceUri}`}>
+                        app
+                      </span>
+                    )}
+                    {t.hints.map((hint) => (
+                      <span key={hint} className="badge">
+                        {hint}
+                      </span>
+                    ))}
+                    {t.problems.length > 0 && (
+                      <span className="badge bad" title={t.problems.join("\n")}>
+                        {t.problems.length} problem{t.problems.length > 1 ? "s" : ""}
+                      </span>
+                    )}
+                  </span>
+                </button>
+                <Problems problems={t.problems} what={title(t)} />
+              </li>
+            ))}
         </ul>
+        <AppOnlyTools tools={tools?.filter((t) => t.app?.appOnly) ?? []} chosen={chosen} onChoose={setChosen} />
       </div>
-      {chosen ? (
+      {chosen?.app?.appOnly ? (
+        <div className="tool-call">
+          <header>
+            <h2>{title(chosen)}</h2>
+          </header>
+          <p className="muted">{chosen.description}</p>
+          <p className="banner" role="status">
+            Only the server&apos;s apps call this tool (its visibility is <code>app</code>): Sonde does not offer it as
+            an ordinary tool. An app of this server calls it through the window, and each call is in the log.
+          </p>
+          <pre className="mono">{JSON.stringify(chosen.raw, null, 2)}</pre>
+        </div>
+      ) : chosen ? (
         <ErrorBoundary key={chosen.at} name={`form of ${title(chosen)}`}>
           <ToolCall target={{ conn, ready, line: line.event.line }} tool={chosen} />
         </ErrorBoundary>
@@ -147,6 +168,8 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   // The arguments the shown outcome's call was sent with (Save as test keeps them).
   const [outcomeArgs, setOutcomeArgs] = useState<JsonValue | null>(null);
   const [savingTest, setSavingTest] = useState(false);
+  // The app opened from "Open app", with the arguments the form held then and no result.
+  const [appInput, setAppInput] = useState<JsonValue | null>(null);
   const [savedTest, setSavedTest] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A result (or an error) lands below the form, out of view when the form is long: it is
@@ -210,6 +233,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     if (problems) setProblems(problemsOf(schema, v));
   };
   const send = async (conn: number, callArgs: JsonValue | null) => {
+    setAppInput(null);
     setNotSent(null);
     setError(null);
     setOutcome(null);
@@ -250,6 +274,20 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     <div className="tool-call">
       <header>
         <h2>{title(tool)}</h2>
+        {tool.app?.resourceUri && (
+          <button
+            disabled={!target.ready}
+            onClick={() => {
+              const a = args();
+              if ("error" in a) return setNotSent(a.error);
+              setOutcome(null);
+              setError(null);
+              setAppInput(a.args ?? {});
+            }}
+          >
+            Open app
+          </button>
+        )}
         <button onClick={toggleRaw}>{raw === null ? "Raw JSON" : "Form"}</button>
       </header>
       <p className="muted">{tool.description}</p>
@@ -300,6 +338,17 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           Not sent: {notSent}
         </p>
       )}
+      {appInput !== null && !outcome && (
+        <ErrorBoundary name="app">
+          <AppPane
+            conn={target.conn}
+            ready={target.ready}
+            tool={tool.raw as JsonValue}
+            input={appInput}
+            result={null}
+          />
+        </ErrorBoundary>
+      )}
       {(progress || error || died || required || outcome) && (
         <section
           ref={lastCall}
@@ -345,6 +394,17 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           {outcome?.task && (
             <TaskBanner conn={outcomeConn ?? target.conn} taskId={outcome.task.taskId} created={outcome.task.status} />
           )}
+          {outcome && !outcome.task && tool.app?.resourceUri && outcomeConn !== null && (
+            <ErrorBoundary name="app">
+              <AppPane
+                conn={outcomeConn}
+                ready={target.ready && target.conn === outcomeConn}
+                tool={tool.raw as JsonValue}
+                input={outcomeArgs ?? {}}
+                result={outcome.result}
+              />
+            </ErrorBoundary>
+          )}
           {outcome && !outcome.task && (
             <ErrorBoundary name="result view">
               <ResultView outcome={outcome} line={target.line} />
@@ -375,6 +435,39 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
         </section>
       )}
     </div>
+  );
+}
+
+/** The tools only the server's apps call (`visibility: ["app"]`): listed apart, never offered
+ * as ordinary tools. */
+function AppOnlyTools({
+  tools,
+  chosen,
+  onChoose,
+}: {
+  tools: Tool[];
+  chosen: Tool | null;
+  onChoose: (t: Tool) => void;
+}) {
+  if (!tools.length) return null;
+  return (
+    <section aria-label="Tools only apps call">
+      <h3 className="muted">Only for apps</h3>
+      <ul>
+        {tools.map((t) => (
+          <li key={t.at} className={chosen?.at === t.at ? "selected" : ""}>
+            <button className="tool" onClick={() => onChoose(t)}>
+              <strong>{title(t)}</strong>
+              {t.name !== null && title(t) !== t.name && <code>{t.name}</code>}
+              <span className="desc">{t.description}</span>
+              <span className="badges">
+                <span className="badge">app only</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

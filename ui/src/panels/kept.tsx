@@ -31,7 +31,10 @@ export function Kept({
   for (const key of [...boxes.keys()]) if (!keys.includes(key) && key !== shown) boxes.delete(key);
   const host = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    host.current?.replaceChildren(boxOf(shown));
+    // Only when the shown box changes: detaching a box, even to attach it again at once,
+    // reloads every frame in it (an MCP App would start over at each render of the window).
+    const box = boxOf(shown);
+    if (host.current && host.current.firstChild !== box) host.current.replaceChildren(box);
   });
   return (
     <>

@@ -1,0 +1,161 @@
+"""Real-window checks of MCP Apps (issue 36); desktop.py runs them with its driver. The
+basic-vanillajs example's app renders with the server's time, its button calls the server
+through the bridge, its log message and link request are `app` entries in the wire log (the link
+answered Cancel), and a theme switch reaches it. A hostile app (the fixture's) runs on an origin
+that is not the window's, can reach neither the window's DOM nor its IPC, the network it did not
+declare, the top window or a popup, and its flood is bounded, each refusal in the log, the window
+usable after it. A broken app's resource is named for each fault.
+"""
+import json
+import os
+import re
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z")
+FRAME = "iframe[title^='App ']"
+
+
+def install(check, driver, wait, shot, h):
+    """Registers the checks; `h` holds desktop.py's helpers by name."""
+
+    def open_app(server, command, tool):
+        """Connects `server` (saved with `command` the first time), calls `tool` (by name) from
+        the Tools panel and waits for its app's frame."""
+        if not h["saved"](server):
+            h["add_server"](server, command=command)
+        h["ensure_connected"](server)
+        h["press_on_window"]("ctrl+1")
+        wait.until(lambda d: d.find_element(By.XPATH, f"//button[contains(@class,'tool')][.//*[text()='{tool}']]")).click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Call']")).click()
+        return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, FRAME))
+
+    def in_frame(frame, fn):
+        """Runs `fn` inside the app's frame (its own origin), then comes back to the window."""
+        driver.switch_to.frame(frame)
+        try:
+            return fn()
+        finally:
+            driver.switch_to.default_content()
+
+    def log_rows(filter_text):
+        """The wire log's rows for `filter_text`, once there is one."""
+        driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
+        h["set_filter"](filter_text)
+        return wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "div[role='row'].app"))
+
+    @check
+    def an_mcp_app_renders_calls_its_server_and_is_recorded():
+        """The basic-vanillajs app renders with the server's time; Get Server Time calls the server through the bridge and the new time shows; its log message and open-link (answered Cancel) are app entries; a theme switch reaches it"""
+        bin_dir = os.path.join(os.environ["SONDE_PEERS"], "apps/node_modules/.bin")
+        frame = open_app("Basic app", f"{bin_dir}/mcp-server-basic-vanillajs --stdio", "Get Time")
+        shown = driver.find_element(By.CSS_SELECTOR, "section.last-call").text
+        called = ISO.findall(shown)
+        assert called, shown
+
+        def first_time():
+            return wait.until(lambda d: ISO.fullmatch(d.find_element(By.ID, "server-time").text)).string
+
+        first = in_frame(frame, first_time)
+        assert first in called, (first, called)
+
+        def button_time():
+            driver.find_element(By.ID, "get-time-btn").click()
+            return wait.until(lambda d: (t := d.find_element(By.ID, "server-time").text) != first and ISO.fullmatch(t) and t)
+
+        second = in_frame(frame, button_time)
+        assert second > first, (first, second)
+
+        def log_and_link():
+            field = driver.find_element(By.ID, "log-text")
+            field.clear()
+            field.send_keys("hello from the app")
+            driver.find_element(By.ID, "send-log-btn").click()
+            driver.find_element(By.ID, "open-link-btn").click()
+
+        in_frame(frame, log_and_link)
+        ask = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='alertdialog'][aria-label='Open the link?']"))
+        assert "https://modelcontextprotocol.io/" in ask.text, ask.text
+        ask.find_element(By.XPATH, ".//button[text()='Cancel']").click()
+
+        # A theme switch reaches the app, as the SDK applies it to the document.
+        theme = Select(driver.find_element(By.CSS_SELECTOR, "select[aria-label='App theme']"))
+        for choice, value in (("Light", "light"), ("Dark", "dark")):
+            theme.select_by_visible_text(choice)
+            in_frame(frame, lambda: wait.until(
+                lambda d: d.execute_script("return document.documentElement.getAttribute('data-theme')") == value))
+        lines = driver.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages']").text
+        assert "info: hello from the app" in lines, lines
+        shot("app-basic")
+
+        # Each app message is in the wire log as an `app` entry, beside the frames it caused.
+        assert log_rows("kind:app method:ui/open-link"), "no ui/open-link entry"
+        # Its answer says the link was not opened: the person cancelled.
+        assert log_rows('kind:app dir:out isError'), "the link's answer is not in the log"
+        assert log_rows('kind:app method:notifications/message "hello from the app"'), "the app's log message"
+        assert log_rows("kind:app method:tools/call"), "the app's tools/call is not recorded"
+        # Two calls reached the server: the window's, and the app's through the bridge.
+        h["set_filter"]("kind:message method:tools/call get-time")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "div[role='row'].message")) == 2)
+        # The app started once: typing in the window (the filter) never reloads its frame.
+        h["set_filter"]("kind:app method:ui/initialize")
+        assert len(wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "div[role='row'].app"))) == 1
+
+    @check
+    def a_hostile_app_is_refused_everything_and_the_window_stays_usable():
+        """A hostile app's origin is not the window's: it reads neither the window's DOM nor its Tauri globals, its forged IPC changes nothing, an undeclared origin, the top window and a popup are refused, a model-only tool is refused and an app-only one answers; its flood is bounded, every refusal in the log, the window usable"""
+        h["choose_theme"]("Dark")
+        settings = os.path.join(os.environ["XDG_CONFIG_HOME"], "sonde", "settings.json")
+        fixture = os.environ["SONDE_FIXTURE"]
+        frame = open_app("Hostile app", f"{fixture} --app hostile", "show_app")
+
+        def tried():
+            text = wait.until(lambda d: (t := d.find_element(By.ID, "results").text).endswith("done") and t)
+            origin, internals = driver.execute_script("return [window.origin + ' ' + location.origin, typeof window.__TAURI_INTERNALS__]")
+            return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line), origin, internals
+
+        results, origin, internals = in_frame(frame, tried)
+        window_origin = driver.execute_script("return location.origin")
+        # The page is served from the app's own scheme, and sandboxed to an opaque origin.
+        assert origin == "null sonde-app://localhost" and window_origin == "tauri://localhost", (origin, window_origin)
+        assert internals == "undefined", internals
+        assert results["parent-dom"].startswith("refused"), results
+        assert results["top-dom"].startswith("refused"), results
+        assert results["tauri-globals"] == "undefined/undefined/undefined", results
+        assert results["parent-tauri"].startswith("refused"), results
+        assert results["ipc-fetch"].startswith("refused"), results
+        assert results["fetch-undeclared"].startswith("refused"), results
+        assert results["popup"].startswith("refused"), results
+        assert results["navigate-top"].startswith("refused"), results
+        assert results["call-model-only-tool"] == "refused -32602", results
+        assert results["call-app-only-tool"] == "answered poll answered", results
+        # The forged IPC message changed nothing: the theme is still the one chosen.
+        with open(settings) as f:
+            assert json.load(f).get("theme") == "dark", "a forged theme_set reached the core"
+        assert driver.execute_script("return document.documentElement.dataset.theme") == "dark"
+        assert driver.execute_script("return location.protocol") == "tauri:"
+
+        # The refusals, said in the pane and recorded; the flood bounded and counted.
+        lines = wait.until(lambda d: (t := d.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages']").text)
+                           and "dropped" in t and t)
+        assert "connect-src refused https://undeclared.invalid" in lines, lines
+        shot("app-hostile")
+        assert log_rows("kind:app from the app dropped"), "the flood's dropped messages are not in the log"
+        assert log_rows('kind:app "connect-src refused https://undeclared.invalid"'), "the refused fetch is not in the log"
+        # Usable: the app-only tool is listed apart, and the panels still answer.
+        h["press_on_window"]("ctrl+1")
+        apart = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-label='Tools only apps call']"))
+        assert "poll" in apart.text and "secret" not in apart.text, apart.text
+        ordinary = driver.find_element(By.CSS_SELECTOR, ".tool-list > ul").text
+        assert "poll" not in ordinary and "secret" in ordinary, ordinary
+
+    @check
+    def a_broken_app_resource_is_named_for_each_fault():
+        """A broken app's resource: the wrong MIME type, HTML that does not parse, a CSP key and a permission the extension does not know, and an origin that is not one, each named in the pane"""
+        fixture = os.environ["SONDE_FIXTURE"]
+        open_app("Broken app", f"{fixture} --app broken", "show_app")
+        found = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "ul[aria-label='Problems with the app']"))
+        rules = sorted({li.get_attribute("data-rule") for li in found.find_elements(By.TAG_NAME, "li")})
+        assert rules == ["app-csp", "app-html", "app-mime", "app-permission"], (rules, found.text)
+        assert "telepathy" in found.text and "scriptDomains" in found.text, found.text
