@@ -89,6 +89,13 @@ def install(check, driver, wait, shot, h):
         assert "info: hello from the app" in lines, lines
         shot("app-basic")
 
+        # Fullscreen: the frame takes the window, and the app is told; Back inline returns it.
+        Select(driver.find_element(By.CSS_SELECTOR, "select[aria-label='Display mode']")).select_by_visible_text("Fullscreen")
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, FRAME).rect["width"] > 1200)
+        shot("app-fullscreen")
+        driver.find_element(By.XPATH, "//button[text()='Back inline']").click()
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, FRAME).rect["width"] < 1000)
+
         # Each app message is in the wire log as an `app` entry, beside the frames it caused.
         assert log_rows("kind:app method:ui/open-link"), "no ui/open-link entry"
         # Its answer says the link was not opened: the person cancelled.
@@ -101,6 +108,14 @@ def install(check, driver, wait, shot, h):
         # The app started once: typing in the window (the filter) never reloads its frame.
         h["set_filter"]("kind:app method:ui/initialize")
         assert len(wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "div[role='row'].app"))) == 1
+        assert log_rows("kind:app method:ui/notifications/host-context-changed fullscreen"), "the app was not told"
+
+        # Stopping the server tears the app down: its teardown is sent, and the pane says so.
+        h["press_on_window"]("ctrl+1")
+        driver.find_element(By.XPATH, "//ul[@class='connections']/li[.//span[text()='Basic app']]//button[text()='Stop']").click()
+        wait.until(lambda d: d.find_element(By.XPATH, "//p[normalize-space(.)=\"The app was closed: the app's connection ended.\"]"))
+        assert not driver.find_elements(By.CSS_SELECTOR, FRAME)
+        assert log_rows("kind:app method:ui/resource-teardown"), "no teardown in the log"
 
     @check
     def a_hostile_app_is_refused_everything_and_the_window_stays_usable():

@@ -19,7 +19,8 @@ use crate::state::AppState;
 pub const SCHEME: &str = "sonde-app";
 
 /// Opens the app of `tool` (its definition) on connection `id`: the core reads and checks its
-/// resource (again when `reload`), and keeps the call's `input` and `result` to send it.
+/// resource (again when `reload`), and keeps the call's `input` (and its `result`, when the call
+/// has ended) to send it.
 #[tauri::command]
 #[specta::specta]
 pub async fn app_open(
@@ -63,11 +64,27 @@ pub fn app_report(state: State<'_, AppState>, app: u64, what: String) -> Result<
     Ok(state.hub.app_report(app, &what)?)
 }
 
-/// Closes the app: its teardown (and, for a cancelled call, the cancellation) to post first.
+/// The app's call ended: its `result`, or `failed` with why (an error, a cancel), for the app.
 #[tauri::command]
 #[specta::specta]
-pub fn app_close(state: State<'_, AppState>, app: u64, reason: String, cancelled: bool) -> Result<AppTurn> {
-    Ok(state.hub.app_close(app, &reason, cancelled)?)
+pub fn app_ended(
+    state: State<'_, AppState>,
+    app: u64,
+    result: Option<Value>,
+    failed: Option<String>,
+) -> Result<AppTurn> {
+    let ended = match (result, failed) {
+        (Some(result), _) => Ok(result),
+        (None, why) => Err(why.unwrap_or_else(|| "the call gave no result".to_owned())),
+    };
+    Ok(state.hub.app_ended(app, ended)?)
+}
+
+/// Closes the app: its teardown to post before the frame goes.
+#[tauri::command]
+#[specta::specta]
+pub fn app_close(state: State<'_, AppState>, app: u64, reason: String) -> Result<AppTurn> {
+    Ok(state.hub.app_close(app, &reason)?)
 }
 
 /// The script every app page starts with: it reports the frame's console errors, uncaught

@@ -39,9 +39,12 @@ pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
             "unknown-method" => checks.push(unknown_method(session).await),
             "invalid-params" => checks.push(invalid_params(session).await),
             _ => {
-                let (schemas, listings) = lists(session).await;
+                let (schemas, listings, apps) = lists(session).await;
                 checks.push(schemas);
                 checks.push(listings);
+                if let Some(apps) = apps {
+                    checks.push(apps);
+                }
             }
         }
     }
@@ -221,13 +224,14 @@ async fn invalid_params(session: &Session) -> Check {
 
 /// Every listing the server declares, followed to its end (a cursor loop is the rules' to
 /// name), and every tool's schemas read as JSON Schema.
-async fn lists(session: &Session) -> (Check, Check) {
+async fn lists(session: &Session) -> (Check, Check, Option<Check>) {
     let conn = session.conn.id();
     let caps = &session.server.capabilities;
     let mut listed = Vec::new();
     let mut failed = Vec::new();
     let mut doubts = Vec::new();
     let mut tools = None;
+    let mut resources = Vec::new();
     for kind in ListKind::ALL {
         let key = kind.key();
         if caps.get(kind.capability()).is_none() {
@@ -238,6 +242,8 @@ async fn lists(session: &Session) -> (Check, Check) {
                 listed.push(format!("{key}: {}", listing.items.len()));
                 if key == "tools" {
                     tools = Some(listing.items);
+                } else if kind == ListKind::Resources {
+                    resources = listing.items;
                 }
             }
             // Declaring resources without answering for templates: a judgement, not a fault
@@ -274,11 +280,57 @@ async fn lists(session: &Session) -> (Check, Check) {
         ),
         _ => Check::new("listings", CheckStatus::Fail, failed.join("; "), None, conn),
     };
+    let apps = app_resources(session, tools.as_deref().unwrap_or_default(), &resources).await;
     let schemas = match tools {
         None => Check::new("tool-schemas", CheckStatus::Skip, "no tools were listed", None, conn),
         Some(tools) => tool_schemas(&tools, conn),
     };
-    (schemas, listings)
+    (schemas, listings, apps)
+}
+
+/// Every MCP App the server declares (a tool's `_meta.ui.resourceUri`, a listed resource of the
+/// app MIME type), read and checked as the window would draw it: it resolves, its MIME type has
+/// the profile, its HTML parses, its CSP and permissions are ones the extension knows. `None`
+/// for a server with no app.
+async fn app_resources(session: &Session, tools: &[Value], resources: &[Value]) -> Option<Check> {
+    let mut uris: Vec<String> =
+        tools.iter().filter_map(|t| crate::apps::tool::link(t).and_then(|l| l.resource_uri)).collect();
+    for r in resources {
+        let mime = r.get("mimeType").and_then(Value::as_str).unwrap_or_default();
+        if mime.replace(' ', "").eq_ignore_ascii_case(crate::apps::MIME) {
+            uris.extend(r.get("uri").and_then(Value::as_str).map(str::to_owned));
+        }
+    }
+    uris.sort();
+    uris.dedup();
+    if uris.is_empty() {
+        return None;
+    }
+    let conn = session.conn.id();
+    let (mut worst, mut said) = (CheckStatus::Pass, Vec::new());
+    for uri in &uris {
+        let listed = resources.iter().find(|r| r.get("uri").and_then(Value::as_str) == Some(uri));
+        let app = match session.request("resources/read", Some(json!({ "uri": uri }))).await {
+            Ok(result) => crate::apps::AppResource::read(uri, &result, listed),
+            Err(e) => crate::apps::AppResource::unreadable(uri, words(&e)),
+        };
+        for finding in &app.findings {
+            let status = match finding.severity {
+                crate::diagnose::Severity::Error => CheckStatus::Fail,
+                _ => CheckStatus::Warn,
+            };
+            worst = worst.max(status);
+            said.push(format!("{uri}: {}", finding.detail));
+        }
+        if app.findings.is_empty() {
+            let csp = match app.csp == crate::apps::Csp::default() {
+                true => "declares no CSP domains (no network)".to_owned(),
+                false => "declares its CSP domains".to_owned(),
+            };
+            said.push(format!("{uri}: readable, {}, parses, {csp}", crate::apps::MIME));
+        }
+    }
+    Some(Check::new("apps", worst, said.join("; "), None, conn))
 }
 
 /// Every tool's `inputSchema` (and `outputSchema`) is a JSON Schema of an object.

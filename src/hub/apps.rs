@@ -36,9 +36,20 @@ struct OpenApp {
     /// The listing's tool definitions, for what the app may call.
     tools: Vec<Value>,
     input: Value,
-    result: Option<Value>,
+    /// How the call ended, once it has: its result, or why it did not give one.
+    ended: Option<Result<Value, String>>,
+    /// The app said `ui/notifications/initialized`: what it is sent now goes at once.
+    ready: bool,
     context: HostContext,
     asks: HashMap<u64, (Value, AppAsk)>,
+}
+
+/// The notification that tells an app how its call ended.
+fn ending(ended: &Result<Value, String>) -> Value {
+    match ended {
+        Ok(result) => bridge::tool_result(result),
+        Err(why) => bridge::tool_cancelled(why),
+    }
 }
 
 /// An app opened for the window to draw.
@@ -104,8 +115,9 @@ impl Hub {
 
     /// Opens the app of `tool` (its definition) on connection `conn`: the resource is read (or
     /// taken from what this connection read before, unless `reload`) and checked, and the
-    /// tools are listed for what the app may call. `input` and `result` are the call's, sent
-    /// to the app once it is ready.
+    /// tools are listed for what the app may call. `input` is the call's, sent to the app once it
+    /// is ready, and `result` its result when the call has ended already ([`Hub::app_ended`]
+    /// gives it later).
     pub async fn app_open(
         &self,
         conn: u64,
@@ -137,7 +149,9 @@ impl Hub {
             policy: resource.policy(),
             allow: resource.permissions.allow(),
         };
-        let open = OpenApp { conn, resource, tools, input, result, context, asks: HashMap::new() };
+        let ended = result.map(Ok);
+        let open =
+            OpenApp { conn, resource, tools, input, ended, ready: false, context, asks: HashMap::new() };
         self.apps.open.locked().insert(app, open);
         Ok(opened)
     }
@@ -199,17 +213,34 @@ impl Hub {
                 turn.ask = Some(AskOf { id: asked, ask });
             }
             Step::Ready => {
-                let (input, result) = {
-                    let open = self.apps.open.locked();
-                    let a = open.get(&app).ok_or(HubError::NoSuchApp(app))?;
-                    (a.input.clone(), a.result.clone())
+                let (input, ended) = {
+                    let mut open = self.apps.open.locked();
+                    let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+                    a.ready = true;
+                    (a.input.clone(), a.ended.clone())
                 };
                 self.app_send(conn, bridge::tool_input(&input), &mut turn);
-                if let Some(result) = result {
-                    self.app_send(conn, bridge::tool_result(&result), &mut turn);
+                if let Some(ended) = ended {
+                    self.app_send(conn, ending(&ended), &mut turn);
                 }
             }
             Step::Nothing => {}
+        }
+        Ok(turn)
+    }
+
+    /// The app's call ended: with its result, or without one (`Err`: it failed or was
+    /// cancelled, and why), told to the app now if it is ready, else once it is.
+    pub fn app_ended(&self, app: u64, ended: Result<Value, String>) -> Result<AppTurn, HubError> {
+        let (conn, ready) = {
+            let mut open = self.apps.open.locked();
+            let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+            a.ended = Some(ended.clone());
+            (a.conn, a.ready)
+        };
+        let mut turn = AppTurn::default();
+        if ready {
+            self.app_send(conn, ending(&ended), &mut turn);
         }
         Ok(turn)
     }
@@ -255,13 +286,10 @@ impl Hub {
     }
 
     /// Closes an app: its teardown request (`ui/resource-teardown`, with why), to post before
-    /// the frame goes; a cancelled call's app is told first.
-    pub fn app_close(&self, app: u64, reason: &str, cancelled: bool) -> Result<AppTurn, HubError> {
+    /// the frame goes.
+    pub fn app_close(&self, app: u64, reason: &str) -> Result<AppTurn, HubError> {
         let open = self.apps.open.locked().remove(&app).ok_or(HubError::NoSuchApp(app))?;
         let mut turn = AppTurn::default();
-        if cancelled {
-            self.app_send(open.conn, bridge::tool_cancelled(reason), &mut turn);
-        }
         self.app_send(open.conn, bridge::teardown(app, reason), &mut turn);
         Ok(turn)
     }

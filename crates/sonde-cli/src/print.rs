@@ -36,7 +36,7 @@ pub fn items(key: &str, items: &[Value]) {
             "resourceTemplates" => item["uriTemplate"].as_str().unwrap_or_default().to_owned(),
             _ => item["description"].as_str().unwrap_or("").lines().next().unwrap_or("").to_owned(),
         };
-        outln!("{:width$}  {detail}", label(item));
+        outln!("{:width$}  {}{detail}", label(item), app_mark(key, item));
         for argument in arguments(key, item) {
             outln!("{:width$}    {argument}", "");
         }
@@ -49,6 +49,18 @@ pub fn items(key: &str, items: &[Value]) {
         other => (other, other),
     };
     noteln!("sonde: {} {}", items.len(), if items.len() == 1 { one } else { many });
+}
+
+/// How a tool stands with MCP Apps, before its description: `[app ui://…]` for a tool that
+/// draws one, `[app only]` for one only apps call (no client offers it to a model), nothing
+/// for the rest.
+fn app_mark(key: &str, item: &Value) -> String {
+    let link = if key == "tools" { sonde_core::apps::tool::link(item) } else { None };
+    match link {
+        Some(l) if l.app_only => "[app only] ".to_owned(),
+        Some(l) => l.resource_uri.map(|uri| format!("[app {uri}] ")).unwrap_or_default(),
+        None => String::new(),
+    }
 }
 
 /// A progress notification's params as one line.

@@ -28,6 +28,14 @@ pub fn call(params: &Value) -> Value {
     json!({"content": [{"type": "text", "text": format!("{name} answered")}]})
 }
 
+/// `resources/list`: the app's resource (none for `missing`, whose tool names one that is not).
+pub fn listed(kind: &str) -> Value {
+    let mime = if kind == "broken" { "text/html" } else { MIME };
+    let resources =
+        if kind == "missing" { json!([]) } else { json!([{"uri": URI, "name": "app", "mimeType": mime}]) };
+    json!({ "resources": resources })
+}
+
 /// `resources/read` of the app, or the error a resource that does not resolve gets.
 pub fn read(kind: &str, params: &Value) -> Result<Value, Value> {
     let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();

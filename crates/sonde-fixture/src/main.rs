@@ -221,7 +221,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
     let modern = k.dual_era || k.modern_only;
     let known = ["initialize", "ping", "tools/list", "tools/call"].contains(&method)
         || (modern && method == "server/discover")
-        || (k.app.is_some() && method == "resources/read");
+        || (k.app.is_some() && method.starts_with("resources/"));
     if !known {
         if k.exit_on_unknown && !state.initialized {
             eprintln!("sonde-fixture: {method} before initialize; exiting as asked");
@@ -261,6 +261,8 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
                 Err(error) => return send(out, &json!({"jsonrpc":"2.0","id":id,"error":error})),
             }
         }
+        "resources/list" if k.app.is_some() => apps::listed(k.app.as_deref().unwrap_or_default()),
+        "resources/templates/list" if k.app.is_some() => json!({"resourceTemplates": []}),
         "tools/call" if k.app.is_some() && apps::calls(&params) => {
             return send(out, &json!({"jsonrpc":"2.0","id":id,"result":apps::call(&params)}));
         }

@@ -40,11 +40,14 @@ interface Props {
   ready: boolean;
   tool: JsonValue;
   input: JsonValue;
+  /** The call's result once it has one; the app is drawn as the call starts. */
   result: JsonValue | null;
+  /** Why the call gave no result (an error, a cancel), once it ended so. */
+  failed: string | null;
 }
 
-/** The app of one call's result (or of "Open app"). Reload opens it afresh: the old one is torn
- * down and the resource read again. */
+/** The app of one call (or of "Open app"), drawn as the call starts and told how it ended.
+ * Reload opens it afresh: the old one is torn down and the resource read again. */
 export function AppPane(props: Props) {
   const [loads, setLoads] = useState(0);
   return <AppSession key={loads} {...props} reload={loads > 0} onReload={() => setLoads((n) => n + 1)} />;
@@ -56,6 +59,7 @@ function AppSession({
   tool,
   input,
   result,
+  failed,
   reload,
   onReload,
 }: Props & { reload: boolean; onReload: () => void }) {
@@ -97,7 +101,7 @@ function AppSession({
         break;
       case "teardown":
         tornDown.current = true;
-        void backend.appClose(app, "the app asked to be closed", false).then(post);
+        void backend.appClose(app, "the app asked to be closed").then(post);
         setAsked("the app asked to be closed");
         break;
     }
@@ -111,6 +115,19 @@ function AppSession({
     setTheme(next);
     void backend.appContext(app, { theme: next }).then(post);
   };
+  // Escape brings a fullscreen or picture-in-picture app back inline (while the window has the
+  // keyboard; inside the frame, the app has it).
+  useEffect(() => {
+    if (!opened || mode === "inline") return;
+    const app = opened.app;
+    const key = (e: KeyboardEvent) => {
+      if (e.key === "Escape") changeMode(app, "inline");
+    };
+    window.addEventListener("keydown", key);
+    return () => window.removeEventListener("keydown", key);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, mode]);
+
   // Open the app, and close it (with its teardown) when the result is replaced or the pane goes.
   useEffect(() => {
     let current = true;
@@ -126,9 +143,9 @@ function AppSession({
       platform: "desktop",
       toolInfo: { tool },
     };
-    backend.appOpen(conn, tool, input, result, context as JsonValue, reload).then(
+    backend.appOpen(conn, tool, input, null, context as JsonValue, reload).then(
       (o) => {
-        if (!current) return void backend.appClose(o.app, "the result was replaced", false);
+        if (!current) return void backend.appClose(o.app, "the result was replaced");
         app = o.app;
         setOpened(o);
       },
@@ -136,17 +153,24 @@ function AppSession({
     );
     return () => {
       current = false;
-      if (app !== null) void backend.appClose(app, "the result was replaced", false).then(post, () => undefined);
+      if (app !== null) void backend.appClose(app, "the result was replaced").then(post, () => undefined);
     };
-    // The app is opened once per result (and per Reload); its context changes are sent to it.
+    // The app is opened once per call (and per Reload); its context changes are sent to it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [conn, tool, input, result, reload]);
+  }, [conn, tool, input, reload]);
+
+  // How the call ended, told to the app once (the core holds it until the app is ready).
+  useEffect(() => {
+    if (!opened || (result === null && failed === null)) return;
+    backend.appEnded(opened.app, result, failed).then(post, () => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, result, failed]);
 
   // The connection ending tears the app down: what it would call is gone.
   useEffect(() => {
     if (ready || !opened || tornDown.current) return;
     tornDown.current = true;
-    backend.appClose(opened.app, "the app's connection ended", false).then(post, () => undefined);
+    backend.appClose(opened.app, "the app's connection ended").then(post, () => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready, opened]);
 

@@ -8,7 +8,8 @@ import { invoke as __TAURI_INVOKE, Channel } from "@tauri-apps/api/core";
 export const commands = {
 	/**
 	 *  Opens the app of `tool` (its definition) on connection `id`: the core reads and checks its
-	 *  resource (again when `reload`), and keeps the call's `input` and `result` to send it.
+	 *  resource (again when `reload`), and keeps the call's `input` (and its `result`, when the call
+	 *  has ended) to send it.
 	 */
 	appOpen: (id: number, tool: Value, input: Value, result: Value | null, context: HostContext, reload: boolean) => __TAURI_INVOKE<AppOpened_Serialize>("app_open", { id, tool, input, result, context, reload }),
 	/**  One message the app's frame posted, as its text: what to post back, and what to decide. */
@@ -22,8 +23,10 @@ export const commands = {
 	 *  flood's dropped messages.
 	 */
 	appReport: (app: number, what: string) => __TAURI_INVOKE<null>("app_report", { app, what }),
-	/**  Closes the app: its teardown (and, for a cancelled call, the cancellation) to post first. */
-	appClose: (app: number, reason: string, cancelled: boolean) => __TAURI_INVOKE<AppTurn_Serialize>("app_close", { app, reason, cancelled }),
+	/**  The app's call ended: its `result`, or `failed` with why (an error, a cancel), for the app. */
+	appEnded: (app: number, result: Value | null, failed: string | null) => __TAURI_INVOKE<AppTurn_Serialize>("app_ended", { app, result, failed }),
+	/**  Closes the app: its teardown to post before the frame goes. */
+	appClose: (app: number, reason: string) => __TAURI_INVOKE<AppTurn_Serialize>("app_close", { app, reason }),
 	/**
 	 *  Every connection's latest authorization flow now; each change after it arrives on
 	 *  `channel` as it happens.

@@ -168,8 +168,9 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   // The arguments the shown outcome's call was sent with (Save as test keeps them).
   const [outcomeArgs, setOutcomeArgs] = useState<JsonValue | null>(null);
   const [savingTest, setSavingTest] = useState(false);
-  // The app opened from "Open app", with the arguments the form held then and no result.
-  const [appInput, setAppInput] = useState<JsonValue | null>(null);
+  // The app of the last call of an app-bearing tool (or of "Open app", which calls nothing):
+  // drawn as the call starts, with the arguments it was sent with. `n` tells calls apart.
+  const [appCall, setAppCall] = useState<{ conn: number; input: JsonValue; n: number; called: boolean } | null>(null);
   const [savedTest, setSavedTest] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A result (or an error) lands below the form, out of view when the form is long: it is
@@ -233,7 +234,9 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     if (problems) setProblems(problemsOf(schema, v));
   };
   const send = async (conn: number, callArgs: JsonValue | null) => {
-    setAppInput(null);
+    setAppCall(
+      tool.app?.resourceUri ? (last) => ({ conn, input: callArgs ?? {}, n: (last?.n ?? 0) + 1, called: true }) : null,
+    );
     setNotSent(null);
     setError(null);
     setOutcome(null);
@@ -282,7 +285,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
               if ("error" in a) return setNotSent(a.error);
               setOutcome(null);
               setError(null);
-              setAppInput(a.args ?? {});
+              setAppCall((last) => ({ conn: target.conn, input: a.args ?? {}, n: (last?.n ?? 0) + 1, called: false }));
             }}
           >
             Open app
@@ -338,14 +341,16 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           Not sent: {notSent}
         </p>
       )}
-      {appInput !== null && !outcome && (
+      {appCall && (
         <ErrorBoundary name="app">
           <AppPane
-            conn={target.conn}
-            ready={target.ready}
+            key={appCall.n}
+            conn={appCall.conn}
+            ready={target.ready && target.conn === appCall.conn}
             tool={tool.raw as JsonValue}
-            input={appInput}
-            result={null}
+            input={appCall.input}
+            result={appCall.called && outcome && !outcome.task ? outcome.result : null}
+            failed={appCall.called && error && !running ? error : null}
           />
         </ErrorBoundary>
       )}
@@ -393,17 +398,6 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           )}
           {outcome?.task && (
             <TaskBanner conn={outcomeConn ?? target.conn} taskId={outcome.task.taskId} created={outcome.task.status} />
-          )}
-          {outcome && !outcome.task && tool.app?.resourceUri && outcomeConn !== null && (
-            <ErrorBoundary name="app">
-              <AppPane
-                conn={outcomeConn}
-                ready={target.ready && target.conn === outcomeConn}
-                tool={tool.raw as JsonValue}
-                input={outcomeArgs ?? {}}
-                result={outcome.result}
-              />
-            </ErrorBoundary>
           )}
           {outcome && !outcome.task && (
             <ErrorBoundary name="result view">
