@@ -30,7 +30,7 @@ OAUTH_AS := oauth2-mock-server@9.3.0
 # before the rules that list it: make expands prerequisites as it reads them.
 NODE22 := $(PEERS)/node22/node_modules/.bin/node
 
-.PHONY: run test record-tree conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy cycles fuzz clean-cache
+.PHONY: run test docs record-tree conformance deb build desktop ui-build ui-deps e2e-deps deps peers bench bench-peers fmt-check clippy cycles fuzz clean-cache
 
 ## make run: build the UI and the desktop app, then open Sonde (the Demo server is one click away).
 run: deps ui-deps desktop
@@ -39,25 +39,38 @@ run: deps ui-deps desktop
 	  DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent xvfb-run -a -s "-screen 0 1280x800x24" $(DESKTOP); \
 	else $(DESKTOP); fi
 
+# The real-window suite, as make test and make docs run it: the debug app driven under Xvfb, in a
+# data home of its own made afresh.
+E2E = rm -rf $(CACHE)/e2e-home && mkdir -p $(CACHE)/shots && \
+  SONDE_FIXTURE=$(CARGO_TARGET_DIR)/debug/sonde-fixture SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH \
+  DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \
+  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(DESKTOP) $(CACHE)/e2e-venv/bin/python
+
 ## make test: install what the tests need, then fmt, clippy and every test layer; it fails if the
 ## run changed a tracked file (a lock file rewritten by an install, say).
 # One build, no incremental state: it only pays on the next edit, and it doubled the disk a cold
 # run needs. record-tree comes first, before the installs.
 test: export CARGO_INCREMENTAL = 0
 test: record-tree deps peers ui-deps e2e-deps fmt-check cycles clippy
+	python3 scripts/check-docs.py
 	$(MAKE) --no-print-directory conformance
 	cd ui && npm run lint && npx tsc --noEmit && npx vitest run
 	cd ui && npm run build && node e2e/ui.mjs
 	$(MAKE) --no-print-directory desktop
 	$(CARGO) build -p sonde-fixture -p sonde-cli
-	rm -rf $(CACHE)/e2e-home && mkdir -p $(CACHE)/shots
-	SONDE_FIXTURE=$(CARGO_TARGET_DIR)/debug/sonde-fixture SONDE_SHOTS=$(CACHE)/shots PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
-	  XDG_DATA_HOME=$(CACHE)/e2e-home/data XDG_CONFIG_HOME=$(CACHE)/e2e-home/config \
-	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(DESKTOP) $(CACHE)/e2e-venv/bin/python
+	$(E2E)
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
 	$(MAKE) --no-print-directory deb DEB_FLAGS=--debug
 	$(CARGO) nextest run --workspace --no-fail-fast
 	scripts/check-clean-tree.sh end
+
+## make docs: the guide's screenshots, taken from this build by the real-window suite (each
+## image a page names, written to docs/img), and its reference pages generated from the code.
+docs: deps peers ui-deps e2e-deps desktop
+	$(CARGO) build -p sonde-fixture -p sonde-cli
+	$(CARGO_TARGET_DIR)/debug/sonde reference docs/reference
+	mkdir -p docs/img && export SONDE_GUIDE_IMG=$(CURDIR)/docs/img && $(E2E)
+	python3 scripts/check-docs.py
 
 # What the tracked files hold before make test, edits not yet committed included.
 record-tree:
@@ -222,8 +235,9 @@ $(NODE22):
 	  npm install --no-audit --no-fund --loglevel=error node@22
 	touch $@
 
-## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json, and
-## bench/window.json from the real window at a million entries).
+## make bench: what Sonde costs, as ratios measured in one run (writes bench/results.json,
+## bench/window.json from the real window at a million entries, and the table of
+## docs/performance.md from both).
 bench: deps peers bench-peers ui-build e2e-deps
 	$(CARGO) build --release -p sonde-bench -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/release/sonde-bench
@@ -236,6 +250,7 @@ bench: deps peers bench-peers ui-build e2e-deps
 	  $(CACHE)/e2e-venv/bin/python window_bench.py bench/window.json \
 	  $(CARGO_TARGET_DIR)/release/sonde-bench $(CARGO_TARGET_DIR)/release/sonde-empty-window
 	rm -rf $(CACHE)/bench-home
+	python3 scripts/performance-page.py
 
 # The official Inspector CLI needs Node >= 22.19: both come from the npm registry.
 bench-peers: $(NODE22) $(PEERS)/inspector/.installed-2.12.0

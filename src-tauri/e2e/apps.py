@@ -1,5 +1,5 @@
 """Real-window checks of MCP Apps (issue 36); desktop.py runs them with its driver. The
-basic-vanillajs example's app renders with the server's time, its button calls the server
+basic-react example's app renders and calls its server; the basic-vanillajs example's app renders with the server's time, its button calls the server
 through the bridge, its log message and link request are `app` entries in the wire log (the link
 answered Cancel), and a theme switch reaches it. A hostile app (the fixture's) runs on an origin
 that is not the window's, can reach neither the window's DOM nor its IPC, the network it did not
@@ -116,6 +116,23 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: d.find_element(By.XPATH, "//p[normalize-space(.)=\"The app was closed: the app's connection ended.\"]"))
         assert not driver.find_elements(By.CSS_SELECTOR, FRAME)
         assert log_rows("kind:app method:ui/resource-teardown"), "no teardown in the log"
+
+    @check
+    def the_react_example_app_renders_and_calls_its_server():
+        """The basic-react example's app renders with the server's time, and its Get Server Time button calls the server through the bridge"""
+        bin_dir = os.path.join(os.environ["SONDE_PEERS"], "apps/node_modules/.bin")
+        frame = open_app("React app", f"{bin_dir}/mcp-server-basic-react --stdio", "Get Time")
+
+        def times():
+            shown = lambda d: d.find_element(By.XPATH, "//p[strong[text()='Server Time:']]/code").text
+            first = wait.until(lambda d: ISO.fullmatch(shown(d)) and shown(d))
+            driver.find_element(By.XPATH, "//button[text()='Get Server Time']").click()
+            return first, wait.until(lambda d: (t := shown(d)) != first and ISO.fullmatch(t) and t)
+
+        first, second = in_frame(frame, times)
+        assert second > first, (first, second)
+        shot("app-react")
+        assert log_rows("kind:app method:tools/call"), "the app's tools/call is not recorded"
 
     @check
     def a_hostile_app_is_refused_everything_and_the_window_stays_usable():

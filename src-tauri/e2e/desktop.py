@@ -196,9 +196,33 @@ def why_the_session_died():
     return lines
 
 
+# `make docs` sets SONDE_GUIDE_IMG to docs/img: a screenshot the README or a guide page names
+# (`img/NAME.png`) is also written there, at the window's size in 64 colours, small enough to
+# commit. scripts/check-docs.py fails on an image a page names that is not there.
+guide_img = os.environ.get("SONDE_GUIDE_IMG", "")
+
+
+def guide_names():
+    docs = os.path.dirname(guide_img)
+    pages = [os.path.join(docs, "..", "README.md")]
+    pages += [os.path.join(d, f) for d, _, files in os.walk(docs) for f in files if f.endswith(".md")]
+    names = set()
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            names.update(re.findall(r"img/([A-Za-z0-9_-]+)\.png", f.read()))
+    return names
+
+
+guide = guide_names() if guide_img else set()
+
+
 def shot(name):
     if shots:
-        driver.save_screenshot(os.path.join(shots, f"{name}.png"))
+        path = os.path.join(shots, f"{name}.png")
+        driver.save_screenshot(path)
+        if name in guide:
+            subprocess.run(["convert", path, "-strip", "+dither", "-colors", "64", "-define", "png:compression-level=9",
+                            os.path.join(guide_img, f"{name}.png")], check=True, timeout=60)
 
 
 def free_port():

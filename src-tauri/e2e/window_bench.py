@@ -314,5 +314,7 @@ print("| figure | Sonde | baseline | ratio | target | |")
 print("| --- | --- | --- | --- | --- | --- |")
 for r in rows:
     print("| " + " | ".join(r) + " |")
+# The rows as printed, for docs/performance.md (scripts/performance-page.py).
+figures["rows"] = [dict(zip(("figure", "sonde", "baseline", "ratio", "target", "met"), r)) for r in rows]
 with open(out, "w") as f:
     json.dump(figures, f, indent=2)

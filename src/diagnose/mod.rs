@@ -60,6 +60,11 @@ pub struct Finding {
 
 /// Every rule a finding can name, as a filter's `diag:` reads them (`diag:stdout-not-protocol`).
 pub const RULES: &[&str] = &[
+    "app-csp",
+    "app-html",
+    "app-mime",
+    "app-permission",
+    "app-resource",
     "batch",
     "before-initialized",
     "capability-undeclared",
@@ -232,11 +237,14 @@ mod tests {
 
     #[test]
     fn every_rule_a_finding_names_is_listed() {
-        // The rules are the first argument of each `Finding::new(` in this module's files.
+        // The rules are the first argument of each `Finding::new(` in this module's files, and
+        // of each `finding(` and `Finding::new(` where MCP Apps' resources are checked.
         let sources = [include_str!("mod.rs"), include_str!("traffic.rs"), include_str!("results.rs")];
+        let apps = [include_str!("../apps/resource.rs"), include_str!("../apps/html.rs")];
         let mut named: Vec<&str> = sources
             .iter()
             .flat_map(|s| s.split("Finding::new(\n").skip(1))
+            .chain(apps.iter().flat_map(|s| s.split("finding(").chain(s.split("Finding::new(")).skip(1)))
             .filter_map(|rest| rest.trim_start().strip_prefix('"')?.split('"').next())
             .collect();
         named.sort_unstable();

@@ -86,26 +86,85 @@ pub enum FilterKey {
     Text,
 }
 
+/// A key as a person types it, what it selects, and an example: the one table parsing, its
+/// errors and the guide's reference (`sonde reference`) are made from.
+pub struct KeyDoc {
+    pub key: FilterKey,
+    /// The word before the colon; `None` for free text, which has none.
+    pub word: Option<&'static str>,
+    pub selects: &'static str,
+    pub example: &'static str,
+}
+
+/// Every key, in the order the reference lists them.
+pub const KEYS: [KeyDoc; 8] = [
+    KeyDoc {
+        key: FilterKey::Kind,
+        word: Some("kind"),
+        selects: "entries of any of these kinds (comma-separated); several `kind:` terms add up",
+        example: "kind:stderr,lifecycle",
+    },
+    KeyDoc {
+        key: FilterKey::Hide,
+        word: Some("hide"),
+        selects: "entries of none of these kinds (the View menu's Show toggles write it); several add up",
+        example: "hide:http",
+    },
+    KeyDoc {
+        key: FilterKey::Dir,
+        word: Some("dir"),
+        selects: "one direction: `in`, `out` or `meta` (also `<` `>` `*`, `received`, `sent`)",
+        example: "dir:in",
+    },
+    KeyDoc { key: FilterKey::Conn, word: Some("conn"), selects: "one connection, by its number", example: "conn:2" },
+    KeyDoc {
+        key: FilterKey::Method,
+        word: Some("method"),
+        selects: "the JSON-RPC method of a message, or of the request a reply answers",
+        example: "method:tools/call",
+    },
+    KeyDoc {
+        key: FilterKey::Id,
+        word: Some("id"),
+        selects: "the id as JSON text: `id:3` is the number 3 or the string \"3\", `id:\"3\"` only the string",
+        example: "id:7",
+    },
+    KeyDoc {
+        key: FilterKey::Diag,
+        word: Some("diag"),
+        selects: "entries with a protocol finding at least this severe (`error`, `warning`, `note`, `any`), or with a finding of one rule",
+        example: "diag:warning",
+    },
+    KeyDoc {
+        key: FilterKey::Text,
+        word: None,
+        selects: "every other word: the words make one phrase, found case-insensitively in an entry's bytes or in its detail; double quotes group words and keep a colon",
+        example: "\"Error: not found\"",
+    },
+];
+
 impl FilterKey {
     /// The key a term sets and its value; a word with no known key is all text.
     fn of(term: &str) -> (FilterKey, &str) {
         if let Some(quoted) = term.strip_prefix('"') {
             return (FilterKey::Text, quoted.strip_suffix('"').unwrap_or(quoted));
         }
-        let Some((key, value)) = term.split_once(':') else {
+        let Some((word, value)) = term.split_once(':') else {
             return (FilterKey::Text, term);
         };
-        let key = match key.to_ascii_lowercase().as_str() {
-            "kind" => FilterKey::Kind,
-            "dir" => FilterKey::Dir,
-            "conn" => FilterKey::Conn,
-            "method" => FilterKey::Method,
-            "id" => FilterKey::Id,
-            "diag" => FilterKey::Diag,
-            "hide" => FilterKey::Hide,
-            _ => return (FilterKey::Text, term),
-        };
-        (key, value)
+        match KEYS.iter().find(|k| k.word.is_some_and(|w| w.eq_ignore_ascii_case(word))) {
+            Some(k) => (k.key, value),
+            None => (FilterKey::Text, term),
+        }
+    }
+}
+
+/// The keys' words, for an error that lists them: "kind, hide, … and diag".
+fn key_words() -> String {
+    let words: Vec<&str> = KEYS.iter().filter_map(|k| k.word).collect();
+    match words.split_last() {
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -208,7 +267,8 @@ impl Filter {
             let (key, value) = FilterKey::of(term);
             if let (FilterKey::Text, false, Some(word)) = (key, term.starts_with('"'), unknown_key(term)) {
                 return Err(format!(
-                    "unknown key {word:?}; keys are kind, hide, dir, conn, method, id and diag (put text with a colon in double quotes)"
+                    "unknown key {word:?}; keys are {} (put text with a colon in double quotes)",
+                    key_words()
                 ));
             }
             match key {
@@ -395,7 +455,7 @@ mod tests {
         assert!(!f.matches_row(&with(None)));
         assert_eq!(Filter::parse("DIAG:any").unwrap().diag, Some(Severity::Note));
         let refused = Filter::parse("diag:bad").unwrap_err();
-        assert!(refused.contains("use error, warning, note, any or a rule: batch, "), "{refused}");
+        assert!(refused.contains("use error, warning, note, any or a rule: app-csp, "), "{refused}");
         let rule = Filter::parse("diag:Stdout-Not-Protocol").unwrap();
         assert_eq!((rule.diag, rule.rule.as_deref()), (None, Some("stdout-not-protocol")));
         let view = FilterView::of("diag:error method:tools/call");

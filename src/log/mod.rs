@@ -38,7 +38,7 @@ pub use budget::{
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, Summary, PREVIEW_BYTES};
 pub use export::export_jsonl;
-pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow};
+pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow, KeyDoc, KEYS as FILTER_KEYS};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use matches::{MatchCount, COUNT_BUDGET};

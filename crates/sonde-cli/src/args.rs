@@ -393,6 +393,12 @@ pub enum Command {
         /// Where to write them.
         dir: PathBuf,
     },
+    /// Write the guide's reference pages (cli.md, filter.md) into DIR; `make docs` runs it.
+    #[command(hide = true)]
+    Reference {
+        /// Where to write them.
+        dir: PathBuf,
+    },
     /// The client the official MCP conformance harness runs: `sonde conformance-client URL`,
     /// with the scenario, revision and context from the MCP_CONFORMANCE_* environment.
     ConformanceClient {

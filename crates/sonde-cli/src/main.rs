@@ -25,6 +25,7 @@ mod ops;
 mod print;
 mod proxy;
 mod recording;
+mod reference;
 mod replay_cmd;
 mod run;
 mod shell;
@@ -67,6 +68,7 @@ fn main() {
         args::Command::DemoServer => sonde_demo::serve(),
         args::Command::Completions { shell } => docs::completions(shell),
         args::Command::ManPages { dir } => docs::man_pages(&dir),
+        args::Command::Reference { dir } => reference::write(&dir),
         args::Command::Log(log) => log_cmd::run(&log),
         // Two files: nothing to start.
         args::Command::Diff { old, new: Some(new), common }

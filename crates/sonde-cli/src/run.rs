@@ -176,6 +176,7 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
         | Command::DemoServer
         | Command::Completions { .. }
         | Command::ManPages { .. }
+        | Command::Reference { .. }
         | Command::Auth { .. }
         | Command::ConformanceClient { .. } => {
             unreachable!("handled in main")

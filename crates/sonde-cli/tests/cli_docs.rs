@@ -59,3 +59,27 @@ fn a_manual_page_is_written_for_sonde_and_each_subcommand() {
 fn sonde_version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
+
+/// The guide's reference pages are what `sonde reference` writes now: a command, option or
+/// filter key changed without `make docs` fails here, naming the page.
+#[test]
+fn the_guide_s_reference_pages_match_the_program() {
+    let home = support::data_home("docs-reference");
+    let dir = home.join("reference");
+    let out = sonde(&home, &["reference", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reference");
+    for page in ["cli.md", "filter.md"] {
+        let now = std::fs::read_to_string(dir.join(page)).unwrap();
+        let kept = std::fs::read_to_string(committed.join(page)).unwrap_or_default();
+        assert!(now == kept, "docs/reference/{page} is not what the program says now: run `make docs`");
+    }
+    let cli = std::fs::read_to_string(dir.join("cli.md")).unwrap();
+    for heading in ["## `sonde call`", "## `sonde doctor`", "### `sonde tools list`", "- `--timeout <MS>`"] {
+        assert!(cli.contains(heading), "{heading} in cli.md");
+    }
+    let filter = std::fs::read_to_string(dir.join("filter.md")).unwrap();
+    for row in ["| `kind:` |", "| `method:` |", "| free text |", "- `app`", "- `stdout-not-protocol`"] {
+        assert!(filter.contains(row), "{row} in filter.md");
+    }
+}
