@@ -110,9 +110,21 @@ async fn an_app_is_opened_answered_and_recorded() {
     let turn = hub.app_answer(app, ask.id, json!(false)).unwrap();
     assert_eq!(serde_json::from_str::<Value>(&turn.post[0]).unwrap()["result"]["isError"], true);
 
-    // Closing sends the teardown; the app is gone after it.
+    // A second `initialized` tells it nothing twice.
+    let again =
+        hub.app_message(app, r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#).await.unwrap();
+    assert!(again.post.is_empty(), "{:?}", again.post);
+
+    // Closing sends the teardown; until the app answers it, what else it sends is not acted on,
+    // and once it answers, it is gone.
     let turn = hub.app_close(app, "the result was replaced").unwrap();
-    assert_eq!(serde_json::from_str::<Value>(&turn.post[0]).unwrap()["method"], "ui/resource-teardown");
+    let teardown: Value = serde_json::from_str(&turn.post[0]).unwrap();
+    assert_eq!(teardown["method"], "ui/resource-teardown");
+    assert!(!turn.gone);
+    let late = call(5, "poll").await;
+    assert!(late.post.is_empty() && !late.gone && late.note.unwrap().kind == "refused");
+    let answer = json!({"jsonrpc": "2.0", "id": teardown["id"], "result": {}});
+    assert!(hub.app_message(app, &answer.to_string()).await.unwrap().gone);
     assert!(hub.app_message(app, "{}").await.is_err());
 
     // Every message both ways is an `app` entry with its method, on the app's connection,
@@ -182,6 +194,12 @@ async fn an_app_drawn_while_its_call_runs_hears_how_the_call_ends() {
     let turn =
         hub.app_message(early, r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#).await.unwrap();
     assert_eq!(method(&turn), ["ui/notifications/tool-input", "ui/notifications/tool-result"]);
+    // Not ready yet: a context change is kept for it but not sent, and a close is at once,
+    // with no teardown (nothing may be sent before `initialized`).
+    let unready = hub.app_open(id, &show, json!({}), None, HostContext::default(), false).await.unwrap().app;
+    assert!(hub.app_context(unready, json!({"theme": "light"})).unwrap().post.is_empty());
+    let closed = hub.app_close(unready, "the result was replaced").unwrap();
+    assert!(closed.gone && closed.post.is_empty());
     // Ready first, then the call is cancelled: told at once, with why.
     let late = hub.app_open(id, &show, json!({}), None, HostContext::default(), false).await.unwrap().app;
     let turn =

@@ -116,6 +116,8 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: d.find_element(By.XPATH, "//p[normalize-space(.)=\"The app was closed: the app's connection ended.\"]"))
         assert not driver.find_elements(By.CSS_SELECTOR, FRAME)
         assert log_rows("kind:app method:ui/resource-teardown"), "no teardown in the log"
+        # It was delivered while the frame was there: the app answered it.
+        assert log_rows("kind:app dir:in sonde-"), "the app did not answer its teardown"
 
     @check
     def the_react_example_app_renders_and_calls_its_server():
@@ -175,6 +177,8 @@ def install(check, driver, wait, shot, h):
         shot("app-hostile")
         assert log_rows("kind:app from the app dropped"), "the flood's dropped messages are not in the log"
         assert log_rows('kind:app "connect-src refused https://undeclared.invalid"'), "the refused fetch is not in the log"
+        # The frame did not leave: its last act, sending itself elsewhere, was refused.
+        assert in_frame(frame, lambda: driver.execute_script("return location.href")).startswith("sonde-app://localhost/")
         # Usable: the app-only tool is listed apart, and the panels still answer.
         h["press_on_window"]("ctrl+1")
         apart = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-label='Tools only apps call']"))

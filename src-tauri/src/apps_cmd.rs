@@ -80,7 +80,14 @@ pub fn app_ended(
     Ok(state.hub.app_ended(app, ended)?)
 }
 
-/// Closes the app: its teardown to post before the frame goes.
+/// Forgets an app whose frame is gone (or did not answer its teardown in time), and why.
+#[tauri::command]
+#[specta::specta]
+pub fn app_forget(state: State<'_, AppState>, app: u64, why: String) {
+    state.hub.app_forget(app, &why);
+}
+
+/// Closes the app: its teardown to post while its frame is still there.
 #[tauri::command]
 #[specta::specta]
 pub fn app_close(state: State<'_, AppState>, app: u64, reason: String) -> Result<AppTurn> {
@@ -92,7 +99,7 @@ pub fn app_close(state: State<'_, AppState>, app: u64, reason: String) -> Result
 /// header and the page's copy of the policy each report it). It is Sonde's, runs before
 /// the app's, and sends only `sonde/` reports, which the pane never passes to the bridge.
 const REPORTER: &str = r#"<script>(()=>{const p=window.parent,s=(kind,text)=>{try{p.postMessage({sonde:kind,text:String(text).slice(0,2000)},"*")}catch(e){}};
-const e=console.error.bind(console);console.error=(...a)=>{s("console",a.map(x=>x&&x.stack?x.stack:typeof x==="object"?JSON.stringify(x):String(x)).join(" "));e(...a)};
+const e=console.error.bind(console);console.error=(...a)=>{e(...a);try{s("console",a.map(x=>{try{return x&&x.stack?x.stack:typeof x==="object"?JSON.stringify(x):String(x)}catch(_){return String(x)}}).join(" "))}catch(_){}};
 addEventListener("error",v=>s("error",v.message+" ("+(v.filename||"")+":"+(v.lineno||0)+")"));
 addEventListener("unhandledrejection",v=>s("error","unhandled rejection: "+(v.reason&&v.reason.message||v.reason)));
 const seen=new Set();addEventListener("securitypolicyviolation",v=>{const t=v.effectiveDirective+" refused "+(v.blockedURI||"inline");if(!seen.has(t)){seen.add(t);s("refused",t)}});})()</script>"#;
@@ -101,8 +108,13 @@ const seen=new Set();addEventListener("securitypolicyviolation",v=>{const t=v.ef
 /// before the doctype, which would put the page in quirks mode.
 fn with_head(html: &str, head: &str) -> String {
     let lower = html.to_ascii_lowercase();
-    let after = |tag: &str| lower.find(tag).and_then(|at| lower[at..].find('>').map(|end| at + end + 1));
-    let at = after("<head").or_else(|| after("<!doctype")).unwrap_or(0);
+    // `<head>` or `<head …>`, never `<header>`.
+    let head_at = lower
+        .match_indices("<head")
+        .map(|(at, _)| at)
+        .find(|&at| lower[at + 5..].starts_with(|c: char| c == '>' || c.is_ascii_whitespace()));
+    let after = |at: Option<usize>| at.and_then(|at| lower[at..].find('>').map(|end| at + end + 1));
+    let at = after(head_at).or_else(|| after(lower.find("<!doctype"))).unwrap_or(0);
     format!("{}{head}{}", &html[..at], &html[at..])
 }
 
@@ -141,5 +153,9 @@ mod tests {
         );
         assert_eq!(with_head("<!doctype html><p>x", "P"), "<!doctype html>P<p>x");
         assert_eq!(with_head("<p>x", "P"), "P<p>x");
+        assert_eq!(
+            with_head("<!doctype html><body><header>h</header>", "P"),
+            "<!doctype html>P<body><header>h</header>"
+        );
     }
 }

@@ -112,10 +112,10 @@ pub fn from_app(
     };
     match method {
         "ui/initialize" => {
-            let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or(PROTOCOL_VERSION);
-            let version = if asked == PROTOCOL_VERSION { asked } else { PROTOCOL_VERSION };
+            // The one version Sonde speaks, whatever the app asked: an app that cannot speak it
+            // says so.
             let answer = json!({
-                "protocolVersion": version,
+                "protocolVersion": PROTOCOL_VERSION,
                 "hostInfo": { "name": "sonde", "title": "Sonde", "version": env!("CARGO_PKG_VERSION") },
                 "hostCapabilities": {
                     "openLinks": {},
@@ -237,6 +237,12 @@ pub fn tool_cancelled(reason: &str) -> Value {
 /// `ui/notifications/host-context-changed`, with what changed.
 pub fn context_changed(changed: &Value) -> Value {
     notification("ui/notifications/host-context-changed", changed.clone())
+}
+
+/// Whether `text` is the app's answer to the teardown Sonde sent app `app` ([`teardown`]).
+pub fn answers_teardown(text: &str, app: u64) -> bool {
+    let Ok(message) = serde_json::from_str::<Value>(text) else { return false };
+    message.get("method").is_none() && message.get("id") == Some(&json!(format!("sonde-{app}")))
 }
 
 /// `ui/resource-teardown`: the app is about to go (its connection ended, or its result was

@@ -184,6 +184,15 @@ fn finding(rule: &str, severity: Severity, detail: String) -> Finding {
     Finding::new(rule, severity, detail, SPEC)
 }
 
+/// Whether a MIME type is an app's (`text/html;profile=mcp-app`, spaces and case aside).
+pub fn is_app_mime(mime: &str) -> bool {
+    compact(mime) == MIME
+}
+
+fn compact(mime: &str) -> String {
+    mime.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
+}
+
 fn check_mime(mime: Option<&str>, findings: &mut Vec<Finding>) {
     let Some(mime) = mime else {
         findings.push(finding(
@@ -193,12 +202,10 @@ fn check_mime(mime: Option<&str>, findings: &mut Vec<Finding>) {
         ));
         return;
     };
-    let compact: String =
-        mime.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-    if compact == MIME {
+    if is_app_mime(mime) {
         return;
     }
-    let detail = if compact.starts_with("text/html") {
+    let detail = if compact(mime).starts_with("text/html") {
         format!("the mimeType {mime:?} lacks the profile: an app's is {MIME}")
     } else {
         format!("the mimeType {mime:?} is not an app's ({MIME})")
@@ -210,11 +217,19 @@ fn check_mime(mime: Option<&str>, findings: &mut Vec<Finding>) {
 /// port; nothing that would widen or end the policy (`*`, a keyword, a `;`).
 fn source_ok(source: &str) -> bool {
     let Some((scheme, rest)) = source.split_once("://") else { return false };
-    let host = rest.split(['/', ':']).next().unwrap_or_default();
-    let host = host.strip_prefix("*.").unwrap_or(host);
+    let authority = rest.split('/').next().unwrap_or_default();
+    let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
+    let wildcard = host.starts_with("*.");
+    let host = host.strip_prefix("*.").unwrap_or(host).to_ascii_lowercase();
+    // Nothing local (the window's own origins live under localhost), and no wildcard over a
+    // whole top-level domain (`*.com`).
+    let local = host == "localhost" || host.ends_with(".localhost");
     matches!(scheme, "https" | "http" | "wss" | "ws")
         && !host.is_empty()
+        && !local
+        && (host.contains('.') || !wildcard)
         && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+        && (port.is_empty() || port.chars().all(|c| c.is_ascii_digit()))
         && rest.chars().all(|c| c.is_ascii_graphic() && !matches!(c, ';' | ',' | '\'' | '"'))
 }
 
@@ -322,7 +337,7 @@ mod tests {
         let r = read(json!({
             "uri": "ui://a/app.html", "mimeType": "text/html; profile=mcp-app", "text": PAGE,
             "_meta": {"ui": {
-                "csp": {"connectDomains": ["https://api.example.com", "*", "https://x.org; script-src *"],
+                "csp": {"connectDomains": ["https://api.example.com", "*", "https://x.org; script-src *", "https://*.com", "http://ipc.localhost", "https://a.example:x"],
                         "resourceDomains": ["https://*.cdn.example"], "scriptDomains": ["https://z"]},
                 "permissions": {"camera": {}, "clipboardWrite": {}, "telepathy": {}},
                 "prefersBorder": true
@@ -336,7 +351,10 @@ mod tests {
         assert!(!policy.contains("x.org"), "{policy}");
         assert_eq!(r.permissions.allow(), "camera; clipboard-write");
         assert_eq!(r.prefers_border, Some(true));
-        assert_eq!(rules(&r), ["app-csp", "app-csp", "app-csp", "app-permission"]);
+        assert_eq!(
+            rules(&r),
+            ["app-csp", "app-csp", "app-csp", "app-csp", "app-csp", "app-csp", "app-permission"]
+        );
         assert!(r.findings.iter().any(|f| f.detail.contains("scriptDomains")));
         assert!(r.findings.iter().any(|f| f.detail.contains("telepathy")));
     }

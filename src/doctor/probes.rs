@@ -297,7 +297,7 @@ async fn app_resources(session: &Session, tools: &[Value], resources: &[Value]) 
         tools.iter().filter_map(|t| crate::apps::tool::link(t).and_then(|l| l.resource_uri)).collect();
     for r in resources {
         let mime = r.get("mimeType").and_then(Value::as_str).unwrap_or_default();
-        if mime.replace(' ', "").eq_ignore_ascii_case(crate::apps::MIME) {
+        if crate::apps::resource::is_app_mime(mime) {
             uris.extend(r.get("uri").and_then(Value::as_str).map(str::to_owned));
         }
     }
@@ -310,10 +310,7 @@ async fn app_resources(session: &Session, tools: &[Value], resources: &[Value]) 
     let (mut worst, mut said) = (CheckStatus::Pass, Vec::new());
     for uri in &uris {
         let listed = resources.iter().find(|r| r.get("uri").and_then(Value::as_str) == Some(uri));
-        let app = match session.request("resources/read", Some(json!({ "uri": uri }))).await {
-            Ok(result) => crate::apps::AppResource::read(uri, &result, listed),
-            Err(e) => crate::apps::AppResource::unreadable(uri, words(&e)),
-        };
+        let app = session.read_app(uri, listed).await;
         for finding in &app.findings {
             let status = match finding.severity {
                 crate::diagnose::Severity::Error => CheckStatus::Fail,

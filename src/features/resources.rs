@@ -34,6 +34,16 @@ impl Session {
         let result = self.request("resources/read", Some(json!({ "uri": uri }))).await?;
         Ok(read_view(result))
     }
+
+    /// An MCP App's resource, read and checked (`crate::apps`): what the window draws and
+    /// `sonde doctor` checks, one reading for both. `listed` is its `resources/list` entry,
+    /// whose `_meta.ui` counts when the content has none.
+    pub async fn read_app(&self, uri: &str, listed: Option<&Value>) -> crate::apps::AppResource {
+        match self.request("resources/read", Some(json!({ "uri": uri }))).await {
+            Ok(result) => crate::apps::AppResource::read(uri, &result, listed),
+            Err(e) => crate::apps::AppResource::unreadable(uri, e.to_string()),
+        }
+    }
 }
 
 /// Reads a `ReadResourceResult`.

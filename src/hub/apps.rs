@@ -38,8 +38,11 @@ struct OpenApp {
     input: Value,
     /// How the call ended, once it has: its result, or why it did not give one.
     ended: Option<Result<Value, String>>,
-    /// The app said `ui/notifications/initialized`: what it is sent now goes at once.
+    /// The app said `ui/notifications/initialized` (since its last `ui/initialize`: a frame that
+    /// loaded again starts over): what it is sent now goes at once, and nothing goes before.
     ready: bool,
+    /// Its teardown was sent: it answers that, and nothing else of it is acted on.
+    closing: bool,
     context: HostContext,
     asks: HashMap<u64, (Value, AppAsk)>,
 }
@@ -63,6 +66,9 @@ pub struct AppOpened {
     pub policy: String,
     /// The frame's `allow` attribute: the permissions it declared, and no others.
     pub allow: String,
+    /// There is a page to draw (the resource resolved and holds HTML); when not, the findings
+    /// say why, and no frame is drawn.
+    pub drawable: bool,
 }
 
 /// A question for the window, with the id its answer names.
@@ -81,6 +87,8 @@ pub struct AppTurn {
     pub post: Vec<String>,
     pub ask: Option<AskOf>,
     pub note: Option<AppNote>,
+    /// The app is closed (it answered its teardown, or was never ready for one): its frame goes.
+    pub gone: bool,
 }
 
 /// A JSON-RPC error as an app reads it, from a request that failed.
@@ -148,10 +156,22 @@ impl Hub {
             resource: (*resource).clone(),
             policy: resource.policy(),
             allow: resource.permissions.allow(),
+            drawable: resource.drawable(),
         };
         let ended = result.map(Ok);
-        let open =
-            OpenApp { conn, resource, tools, input, ended, ready: false, context, asks: HashMap::new() };
+        let open = OpenApp {
+            conn,
+            resource,
+            tools,
+            input,
+            ended,
+            ready: false,
+            closing: false,
+            context,
+            asks: HashMap::new(),
+        };
+        let live: Vec<u64> = self.live.locked().keys().copied().collect();
+        self.apps.forget_ended(&live);
         self.apps.open.locked().insert(app, open);
         Ok(opened)
     }
@@ -159,10 +179,7 @@ impl Hub {
     /// Reads an app's resource and records its findings, as a note on the connection, where
     /// the diagnostics find them.
     async fn app_read(&self, session: &crate::mcp::Session, uri: &str) -> AppResource {
-        let resource = match session.request("resources/read", Some(json!({ "uri": uri }))).await {
-            Ok(result) => AppResource::read(uri, &result, None),
-            Err(e) => AppResource::unreadable(uri, e.to_string()),
-        };
+        let resource = session.read_app(uri, None).await;
         let words = match resource.findings.len() {
             0 => format!("app resource {uri} checked: nothing wrong"),
             n => format!("app resource {uri} checked: {n} finding(s)"),
@@ -185,11 +202,28 @@ impl Hub {
     /// to it (recorded as any frame) and its answer posted back.
     pub async fn app_message(&self, app: u64, text: &str) -> Result<AppTurn, HubError> {
         let (conn, step, note) = {
-            let open = self.apps.open.locked();
-            let a = open.get(&app).ok_or(HubError::NoSuchApp(app))?;
+            let mut open = self.apps.open.locked();
+            let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+            if a.closing {
+                let conn = a.conn;
+                let answered = bridge::answers_teardown(text, app);
+                let note = (!answered).then(|| AppNote {
+                    kind: "refused".into(),
+                    text: "sent after its teardown: not acted on".into(),
+                });
+                if answered {
+                    open.remove(&app);
+                }
+                drop(open);
+                self.app_record(conn, Direction::In, text, note.as_ref());
+                return Ok(AppTurn { note, gone: answered, ..AppTurn::default() });
+            }
             let tools = &a.tools;
             let may_call = |name: &str| crate::apps::tool::app_may_call(tools, name);
             let (step, note) = bridge::from_app(text, may_call, &a.context);
+            if matches!(&step, Step::Reply(r) if r.pointer("/result/hostContext").is_some()) {
+                a.ready = false;
+            }
             (a.conn, step, note)
         };
         self.app_record(conn, Direction::In, text, note.as_ref());
@@ -213,15 +247,18 @@ impl Hub {
                 turn.ask = Some(AskOf { id: asked, ask });
             }
             Step::Ready => {
-                let (input, ended) = {
+                let told = {
                     let mut open = self.apps.open.locked();
                     let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
-                    a.ready = true;
-                    (a.input.clone(), a.ended.clone())
+                    // Once per `ui/initialize`: the input and how the call ended, at most once.
+                    let first = !std::mem::replace(&mut a.ready, true);
+                    first.then(|| (a.input.clone(), a.ended.clone()))
                 };
-                self.app_send(conn, bridge::tool_input(&input), &mut turn);
-                if let Some(ended) = ended {
-                    self.app_send(conn, ending(&ended), &mut turn);
+                if let Some((input, ended)) = told {
+                    self.app_send(conn, bridge::tool_input(&input), &mut turn);
+                    if let Some(ended) = ended {
+                        self.app_send(conn, ending(&ended), &mut turn);
+                    }
                 }
             }
             Step::Nothing => {}
@@ -260,18 +297,21 @@ impl Hub {
         Ok(turn)
     }
 
-    /// The window's context changed (theme, display mode, size): kept, and sent to the app.
+    /// The window's context changed (theme, display mode, size): kept, and sent to the app once
+    /// it is ready (before, `ui/initialize` gives it the context as it is then).
     pub fn app_context(&self, app: u64, changed: Value) -> Result<AppTurn, HubError> {
-        let conn = {
+        let (conn, ready) = {
             let mut open = self.apps.open.locked();
             let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
             if let (Some(kept), Some(changed)) = (a.context.0.as_object_mut(), changed.as_object()) {
                 kept.extend(changed.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
-            a.conn
+            (a.conn, a.ready && !a.closing)
         };
         let mut turn = AppTurn::default();
-        self.app_send(conn, bridge::context_changed(&changed), &mut turn);
+        if ready {
+            self.app_send(conn, bridge::context_changed(&changed), &mut turn);
+        }
         Ok(turn)
     }
 
@@ -285,12 +325,41 @@ impl Hub {
         Ok(())
     }
 
-    /// Closes an app: its teardown request (`ui/resource-teardown`, with why), to post before
-    /// the frame goes.
+    /// Closes an app: its teardown request (`ui/resource-teardown`, with why), to post while
+    /// its frame is still there; the app is gone once it answers ([`Hub::app_message`] says so)
+    /// or the window gives up ([`Hub::app_forget`]). An app not yet ready is gone at once: it
+    /// may be sent nothing.
     pub fn app_close(&self, app: u64, reason: &str) -> Result<AppTurn, HubError> {
-        let open = self.apps.open.locked().remove(&app).ok_or(HubError::NoSuchApp(app))?;
+        let mut open = self.apps.open.locked();
+        let a = open.get_mut(&app).ok_or(HubError::NoSuchApp(app))?;
+        let conn = a.conn;
         let mut turn = AppTurn::default();
-        self.app_send(open.conn, bridge::teardown(app, reason), &mut turn);
+        if !a.ready {
+            open.remove(&app);
+            turn.gone = true;
+        } else if !std::mem::replace(&mut a.closing, true) {
+            drop(open);
+            self.app_send(conn, bridge::teardown(app, reason), &mut turn);
+        }
         Ok(turn)
+    }
+
+    /// Forgets an app whose frame is gone (or goes now), saying why in the log when it was
+    /// still open: it did not answer its teardown in time, or its pane closed with the window.
+    pub fn app_forget(&self, app: u64, why: &str) {
+        if let Some(a) = self.apps.open.locked().remove(&app) {
+            let entry = Entry::new(a.conn, Kind::App, Direction::Meta)
+                .with_detail(format!("the app was closed: {why}"));
+            self.log.append(entry);
+        }
+    }
+}
+
+impl Apps {
+    /// Forgets the apps and resources of connections not in `live`: an app of a connection that
+    /// ended is served no more.
+    fn forget_ended(&self, live: &[u64]) {
+        self.open.locked().retain(|_, a| live.contains(&a.conn));
+        self.resources.locked().retain(|(conn, _), _| live.contains(conn));
     }
 }

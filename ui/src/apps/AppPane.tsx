@@ -44,13 +44,43 @@ interface Props {
   result: JsonValue | null;
   /** Why the call gave no result (an error, a cancel), once it ended so. */
   failed: string | null;
+  /** Why the app is to be closed (its result was replaced), once it is: it is torn down. */
+  closing?: string | null;
+  /** The app is gone (torn down, or it never opened): its pane may go. */
+  onGone?: () => void;
 }
 
+/** What Sonde's reporter in the page said (a console error, an uncaught error, a policy
+ * refusal), or `null` for any other message. Another kind is not a report: it goes to the core
+ * as the app's message, which says what is wrong with it. */
+function reported(data: unknown): Line | null {
+  const d = data as { sonde?: unknown; text?: unknown } | null;
+  if (!d || typeof d !== "object" || !["console", "error", "refused"].includes(String(d.sonde))) return null;
+  return { kind: String(d.sonde), text: String(d.text ?? "").slice(0, 2000) };
+}
+
+/** How long a torn-down app has to answer its teardown before its frame goes anyway. */
+const TEARDOWN_MS = 2000;
+
 /** The app of one call (or of "Open app"), drawn as the call starts and told how it ended.
- * Reload opens it afresh: the old one is torn down and the resource read again. */
+ * Reload tears the app down, then opens it afresh with its resource read again. */
 export function AppPane(props: Props) {
   const [loads, setLoads] = useState(0);
-  return <AppSession key={loads} {...props} reload={loads > 0} onReload={() => setLoads((n) => n + 1)} />;
+  const [reloading, setReloading] = useState(false);
+  return (
+    <AppSession
+      key={loads}
+      {...props}
+      closing={props.closing ?? (reloading ? "the app is reloaded" : null)}
+      onGone={() => {
+        if (!reloading) return props.onGone?.();
+        setReloading(false);
+        setLoads((n) => n + 1);
+      }}
+      reload={loads > 0}
+      onReload={() => setReloading(true)}
+    />
+  );
 }
 
 function AppSession({
@@ -60,38 +90,78 @@ function AppSession({
   input,
   result,
   failed,
+  closing,
+  onGone,
   reload,
   onReload,
 }: Props & { reload: boolean; onReload: () => void }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const pane = useRef<HTMLElement>(null);
-  // Whether the app's teardown was sent (its connection ended, or it asked to be closed).
+  // Whether the app's teardown was sent (its result replaced, its connection ended, or it asked).
   const tornDown = useRef(false);
   const [opened, setOpened] = useState<Opened | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [lines, setLines] = useState<Line[]>([]);
   const [theme, setTheme] = useState<"light" | "dark">(windowTheme);
   const [mode, setMode] = useState<Mode>("inline");
+  // The mode now, for the frame's messages, which are heard by a listener made once.
+  const modeNow = useRef<Mode>("inline");
   const [height, setHeight] = useState(240);
   const [link, setLink] = useState<{ app: number; ask: Ask; url: string } | null>(null);
-  const [asked, setAsked] = useState<string | null>(null);
-  // The app is closed when it asked to be, or when its connection ended.
-  const closed = asked ?? (opened && !ready ? "the app's connection ended" : null);
+  // Whether a link waits for the person, for the frame's listener.
+  const linkWaiting = useRef(false);
+  // Why the app is being closed (its teardown sent, its answer awaited), and whether it is gone.
+  const [closedBecause, setClosedBecause] = useState<string | null>(null);
+  const [gone, setGone] = useState(false);
+  const waitingForTeardown = useRef<ReturnType<typeof setTimeout> | null>(null);
   const say = (line: Line) => setLines((l) => [...l.slice(-199), line]);
 
   const post = (turn: Turn) => {
     for (const text of turn.post) frame.current?.contentWindow?.postMessage(JSON.parse(text), "*");
     if (turn.note) say(turn.note);
+    if (turn.gone) finish();
+  };
+
+  // The frame goes once the app answered its teardown (or had its time to).
+  const finish = () => {
+    if (waitingForTeardown.current) clearTimeout(waitingForTeardown.current);
+    waitingForTeardown.current = null;
+    setGone(true);
+    onGone?.();
+  };
+
+  // Tears the app down: its teardown posted while its frame is still there, the frame kept
+  // until the app answers or TEARDOWN_MS pass.
+  const close = (app: number, reason: string) => {
+    if (tornDown.current) return;
+    tornDown.current = true;
+    setClosedBecause(reason);
+    backend.appClose(app, reason).then(
+      (turn) => {
+        post(turn);
+        if (turn.gone) return;
+        waitingForTeardown.current = setTimeout(() => {
+          void backend.appForget(app, `it did not answer its teardown within ${TEARDOWN_MS / 1000} s`);
+          finish();
+        }, TEARDOWN_MS);
+      },
+      () => finish(),
+    );
   };
 
   const decide = (app: number, ask: Ask) => {
     const what = ask.ask;
     switch (what.kind) {
       case "openLink":
+        // One link waits at a time, so an app cannot swap the one the person is reading; and it
+        // is asked inline, where nothing of the app covers the question.
+        if (linkWaiting.current) return void backend.appAnswer(app, ask.id, false).then(post);
+        linkWaiting.current = true;
+        if (modeNow.current !== "inline") changeMode(app, "inline");
         setLink({ app, ask, url: what.url });
         break;
       case "displayMode": {
-        const granted = (MODES as string[]).includes(what.mode) ? (what.mode as Mode) : mode;
+        const granted = (MODES as string[]).includes(what.mode) ? (what.mode as Mode) : modeNow.current;
         void backend.appAnswer(app, ask.id, granted).then(post);
         changeMode(app, granted);
         break;
@@ -100,14 +170,13 @@ function AppSession({
         if (what.height) setHeight(Math.max(60, Math.min(INLINE_MAX, Math.ceil(what.height))));
         break;
       case "teardown":
-        tornDown.current = true;
-        void backend.appClose(app, "the app asked to be closed").then(post);
-        setAsked("the app asked to be closed");
+        close(app, "the app asked to be closed");
         break;
     }
   };
 
   const changeMode = (app: number, next: Mode) => {
+    modeNow.current = next;
     setMode(next);
     void backend.appContext(app, { displayMode: next }).then(post);
   };
@@ -145,15 +214,21 @@ function AppSession({
     };
     backend.appOpen(conn, tool, input, null, context as JsonValue, reload).then(
       (o) => {
-        if (!current) return void backend.appClose(o.app, "the result was replaced");
+        if (!current) return void backend.appForget(o.app, "its pane closed before it opened");
         app = o.app;
         setOpened(o);
       },
-      (e) => current && setError(errorText(e)),
+      (e) => {
+        if (!current) return;
+        setError(errorText(e));
+        if (closing) onGone?.();
+      },
     );
+    // A pane that goes at once (its tool left, the window's line closed) takes its frame with
+    // it: there is no frame left to tear down, and the core forgets the app.
     return () => {
       current = false;
-      if (app !== null) void backend.appClose(app, "the result was replaced").then(post, () => undefined);
+      if (app !== null && !tornDown.current) void backend.appForget(app, "its pane closed");
     };
     // The app is opened once per call (and per Reload); its context changes are sent to it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -166,13 +241,14 @@ function AppSession({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened, result, failed]);
 
-  // The connection ending tears the app down: what it would call is gone.
+  // Torn down when its result is replaced (or it is reloaded), and when its connection ends:
+  // what it would call is gone.
   useEffect(() => {
-    if (ready || !opened || tornDown.current) return;
-    tornDown.current = true;
-    backend.appClose(opened.app, "the app's connection ended").then(post, () => undefined);
+    if (!opened) return;
+    if (closing) close(opened.app, closing);
+    else if (!ready) close(opened.app, "the app's connection ended");
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, opened]);
+  }, [ready, opened, closing]);
 
   // The frame's messages: only from this frame, one at a time to the core, a flood bounded.
   useEffect(() => {
@@ -180,7 +256,18 @@ function AppSession({
     const app = opened.app;
     const inbox = new Inbox<unknown>(
       async (data) => {
-        const turn = await backend.appMessage(app, JSON.stringify(data));
+        const report = reported(data);
+        if (report) {
+          say(report);
+          return void (await backend.appReport(app, `${report.kind} (the page reports): ${report.text}`));
+        }
+        let text: string;
+        try {
+          text = JSON.stringify(data);
+        } catch (e) {
+          return void (await backend.appReport(app, `error: a message that is not JSON: ${errorText(e)}`));
+        }
+        const turn = await backend.appMessage(app, text);
         post(turn);
         if (turn.ask) decide(app, turn.ask);
       },
@@ -190,17 +277,9 @@ function AppSession({
         void backend.appReport(app, `refused: ${text}`);
       },
     );
+    // Only this frame's messages; its reports and its protocol share one bounded inbox.
     const heard = (e: MessageEvent) => {
-      if (!frame.current || e.source !== frame.current.contentWindow) return;
-      const data = e.data as { sonde?: string; text?: string } | null;
-      // Sonde's own reporter in the page: console errors, uncaught errors, policy refusals.
-      if (data && typeof data === "object" && typeof data.sonde === "string") {
-        const line = { kind: data.sonde, text: String(data.text ?? "") };
-        say(line);
-        void backend.appReport(app, `${line.kind}: ${line.text}`);
-        return;
-      }
-      inbox.push(e.data);
+      if (frame.current && e.source === frame.current.contentWindow) inbox.push(e.data);
     };
     window.addEventListener("message", heard);
     return () => window.removeEventListener("message", heard);
@@ -210,6 +289,7 @@ function AppSession({
   const answerLink = async (open: boolean) => {
     if (!link) return;
     setLink(null);
+    linkWaiting.current = false;
     let opened = open;
     if (open) {
       try {
@@ -234,7 +314,7 @@ function AppSession({
       <header>
         <h3>App</h3>
         {resource && <code>{resource.uri}</code>}
-        {opened && !closed && (
+        {opened && !closedBecause && (
           <span className="app-controls">
             <label>
               Theme{" "}
@@ -263,7 +343,7 @@ function AppSession({
             </label>
           </span>
         )}
-        <button onClick={onReload} disabled={!ready}>
+        <button onClick={onReload} disabled={!ready || closedBecause !== null}>
           Reload
         </button>
       </header>
@@ -272,7 +352,11 @@ function AppSession({
           The app could not be opened: {error}
         </p>
       )}
-      {closed && <p className="muted">The app was closed: {closed}.</p>}
+      {closedBecause && (
+        <p className="muted">
+          {gone ? "The app was closed" : "Closing the app"}: {closedBecause}.
+        </p>
+      )}
       {resource && resource.findings.length > 0 && (
         <ul className="problems" aria-label="Problems with the app">
           {resource.findings.map((f, i) => (
@@ -290,7 +374,7 @@ function AppSession({
           </p>
         </details>
       )}
-      {opened && resource && !closed && (
+      {opened && resource && opened.drawable && !gone && (
         <div className={`app-frame ${mode}${resource.prefersBorder === false ? "" : " bordered"}`}>
           {mode !== "inline" && (
             <button className="app-back" onClick={() => changeMode(opened.app, "inline")}>

@@ -25,7 +25,9 @@ export const commands = {
 	appReport: (app: number, what: string) => __TAURI_INVOKE<null>("app_report", { app, what }),
 	/**  The app's call ended: its `result`, or `failed` with why (an error, a cancel), for the app. */
 	appEnded: (app: number, result: Value | null, failed: string | null) => __TAURI_INVOKE<AppTurn_Serialize>("app_ended", { app, result, failed }),
-	/**  Closes the app: its teardown to post before the frame goes. */
+	/**  Forgets an app whose frame is gone (or did not answer its teardown in time), and why. */
+	appForget: (app: number, why: string) => __TAURI_INVOKE<void>("app_forget", { app, why }),
+	/**  Closes the app: its teardown to post while its frame is still there. */
 	appClose: (app: number, reason: string) => __TAURI_INVOKE<AppTurn_Serialize>("app_close", { app, reason }),
 	/**
 	 *  Every connection's latest authorization flow now; each change after it arrives on
@@ -374,6 +376,11 @@ export type AppOpened_Deserialize = {
 	policy: string,
 	/**  The frame's `allow` attribute: the permissions it declared, and no others. */
 	allow: string,
+	/**
+	 *  There is a page to draw (the resource resolved and holds HTML); when not, the findings
+	 *  say why, and no frame is drawn.
+	 */
+	drawable: boolean,
 };
 
 /**  An app opened for the window to draw. */
@@ -384,6 +391,11 @@ export type AppOpened_Serialize = {
 	policy: string,
 	/**  The frame's `allow` attribute: the permissions it declared, and no others. */
 	allow: string,
+	/**
+	 *  There is a page to draw (the resource resolved and holds HTML); when not, the findings
+	 *  say why, and no frame is drawn.
+	 */
+	drawable: boolean,
 };
 
 /**  An app's resource, read and checked. */
@@ -429,6 +441,8 @@ export type AppTurn_Deserialize = {
 	post: string[],
 	ask?: AskOf_Deserialize | null,
 	note?: AppNote | null,
+	/**  The app is closed (it answered its teardown, or was never ready for one): its frame goes. */
+	gone: boolean,
 };
 
 /**
@@ -439,6 +453,8 @@ export type AppTurn_Serialize = {
 	post: string[],
 	ask: AskOf_Serialize | null,
 	note: AppNote | null,
+	/**  The app is closed (it answered its teardown, or was never ready for one): its frame goes. */
+	gone: boolean,
 };
 
 /**  Where the test went, and how many tests that suite holds now. */

@@ -27,6 +27,15 @@ import { useListChanges } from "./useListChanges";
 import { NotReady, Stopped } from "./line";
 import { statusText, useTasks } from "../tasks/tasks";
 
+/** An app drawn for a call (or for "Open app"), and why it is being closed, once it is. */
+interface AppCall {
+  conn: number;
+  input: JsonValue;
+  called: boolean;
+  n: number;
+  closing: string | null;
+}
+
 /** A listed tool and where it is in the list (two entries can share a name, or have none). */
 type Tool = ToolView & { at: number };
 
@@ -168,9 +177,17 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   // The arguments the shown outcome's call was sent with (Save as test keeps them).
   const [outcomeArgs, setOutcomeArgs] = useState<JsonValue | null>(null);
   const [savingTest, setSavingTest] = useState(false);
-  // The app of the last call of an app-bearing tool (or of "Open app", which calls nothing):
-  // drawn as the call starts, with the arguments it was sent with. `n` tells calls apart.
-  const [appCall, setAppCall] = useState<{ conn: number; input: JsonValue; n: number; called: boolean } | null>(null);
+  // The apps of the calls of an app-bearing tool (or of "Open app", which calls nothing): the
+  // last call's is drawn as the call starts, with the arguments it was sent with; an earlier
+  // one stays, hidden, until it has been torn down. `n` tells calls apart.
+  const [appCalls, setAppCalls] = useState<AppCall[]>([]);
+  const startApp = (conn: number, input: JsonValue, called: boolean) =>
+    setAppCalls((calls) => [
+      ...calls.map((c) => (c.closing ? c : { ...c, closing: "the result was replaced" })),
+      { conn, input, called, n: (calls.at(-1)?.n ?? 0) + 1, closing: null },
+    ]);
+  const replaceApp = () =>
+    setAppCalls((calls) => calls.map((c) => (c.closing ? c : { ...c, closing: "the result was replaced" })));
   const [savedTest, setSavedTest] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A result (or an error) lands below the form, out of view when the form is long: it is
@@ -234,9 +251,8 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     if (problems) setProblems(problemsOf(schema, v));
   };
   const send = async (conn: number, callArgs: JsonValue | null) => {
-    setAppCall(
-      tool.app?.resourceUri ? (last) => ({ conn, input: callArgs ?? {}, n: (last?.n ?? 0) + 1, called: true }) : null,
-    );
+    if (tool.app?.resourceUri) startApp(conn, callArgs ?? {}, true);
+    else replaceApp();
     setNotSent(null);
     setError(null);
     setOutcome(null);
@@ -285,7 +301,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
               if ("error" in a) return setNotSent(a.error);
               setOutcome(null);
               setError(null);
-              setAppCall((last) => ({ conn: target.conn, input: a.args ?? {}, n: (last?.n ?? 0) + 1, called: false }));
+              startApp(target.conn, a.args ?? {}, false);
             }}
           >
             Open app
@@ -341,19 +357,22 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           Not sent: {notSent}
         </p>
       )}
-      {appCall && (
-        <ErrorBoundary name="app">
-          <AppPane
-            key={appCall.n}
-            conn={appCall.conn}
-            ready={target.ready && target.conn === appCall.conn}
-            tool={tool.raw as JsonValue}
-            input={appCall.input}
-            result={appCall.called && outcome && !outcome.task ? outcome.result : null}
-            failed={appCall.called && error && !running ? error : null}
-          />
-        </ErrorBoundary>
-      )}
+      {appCalls.map((app) => (
+        <div key={app.n} hidden={app.closing !== null}>
+          <ErrorBoundary name="app">
+            <AppPane
+              conn={app.conn}
+              ready={target.ready && target.conn === app.conn}
+              tool={tool.raw as JsonValue}
+              input={app.input}
+              result={app.called && !app.closing && outcome && !outcome.task ? outcome.result : null}
+              failed={app.called && !app.closing && error && !running ? error : null}
+              closing={app.closing}
+              onGone={() => setAppCalls((calls) => calls.filter((c) => c.n !== app.n || !c.closing))}
+            />
+          </ErrorBoundary>
+        </div>
+      ))}
       {(progress || error || died || required || outcome) && (
         <section
           ref={lastCall}
