@@ -164,6 +164,8 @@ def install(check, driver, wait, shot, h):
         assert results["navigate-top"].startswith("refused"), results
         assert results["call-model-only-tool"] == "refused -32602", results
         assert results["call-app-only-tool"] == "answered poll answered", results
+        # A flood of requests: every one answered (pong, or refused as dropped), none left waiting.
+        assert results["flood-requests"].startswith("200 of 200 answered"), results
         # The forged IPC message changed nothing: the theme is still the one chosen.
         with open(settings) as f:
             assert json.load(f).get("theme") == "dark", "a forged theme_set reached the core"

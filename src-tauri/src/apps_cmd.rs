@@ -80,6 +80,19 @@ pub fn app_ended(
     Ok(state.hub.app_ended(app, ended)?)
 }
 
+/// Messages the pane dropped in a flood: how many, and the dropped requests as their text, which
+/// the core answers with an error.
+#[tauri::command]
+#[specta::specta]
+pub fn app_dropped(
+    state: State<'_, AppState>,
+    app: u64,
+    count: u64,
+    requests: Vec<String>,
+) -> Result<AppTurn> {
+    Ok(state.hub.app_dropped(app, count, requests)?)
+}
+
 /// Forgets an app whose frame is gone (or did not answer its teardown in time), and why.
 #[tauri::command]
 #[specta::specta]

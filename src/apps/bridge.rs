@@ -239,6 +239,15 @@ pub fn context_changed(changed: &Value) -> Value {
     notification("ui/notifications/host-context-changed", changed.clone())
 }
 
+/// The answer to a request the window dropped in a flood, `None` for a message that awaits
+/// none: an error, so the app's promise ends.
+pub fn dropped(text: &str) -> Option<Value> {
+    let message: Value = serde_json::from_str(text).ok()?;
+    let id = message.get("id")?;
+    message.get("method")?;
+    Some(error(id, -32000, "dropped: the app sent more than the window takes at once; send it again"))
+}
+
 /// Whether `text` is the app's answer to the teardown Sonde sent app `app` ([`teardown`]).
 pub fn answers_teardown(text: &str, app: u64) -> bool {
     let Ok(message) = serde_json::from_str::<Value>(text) else { return false };
@@ -305,6 +314,14 @@ mod tests {
         );
         let Step::Ask { id: Some(id), ask } = mode else { panic!() };
         assert_eq!(answered(&id, &ask, &json!("fullscreen")).unwrap()["result"]["mode"], "fullscreen");
+    }
+
+    #[test]
+    fn a_dropped_request_is_answered_and_a_dropped_notification_is_not() {
+        let reply = dropped(r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#).unwrap();
+        assert_eq!((reply["id"].clone(), reply["error"]["code"].clone()), (json!(9), json!(-32000)));
+        assert_eq!(dropped(r#"{"jsonrpc":"2.0","method":"notifications/message"}"#), None);
+        assert_eq!(dropped(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#), None);
     }
 
     #[test]

@@ -325,6 +325,28 @@ impl Hub {
         Ok(())
     }
 
+    /// Messages of the app the window dropped in a flood: how many, recorded as one refusal,
+    /// and each dropped request (as far as the window kept them) recorded and answered with an
+    /// error, so the app waits for no answer that will never come.
+    pub fn app_dropped(&self, app: u64, count: u64, requests: Vec<String>) -> Result<AppTurn, HubError> {
+        let conn = self.app_conn(app)?;
+        let text =
+            format!("{count} message(s) from the app dropped: it sent faster than the window takes them");
+        let note = AppNote { kind: "refused".into(), text };
+        self.log.append(
+            Entry::new(conn, Kind::App, Direction::Meta).with_detail(format!("{}: {}", note.kind, note.text)),
+        );
+        let mut turn = AppTurn { note: Some(note), ..AppTurn::default() };
+        let dropped = AppNote { kind: "refused".into(), text: "dropped in a flood".into() };
+        for request in requests {
+            self.app_record(conn, Direction::In, &request, Some(&dropped));
+            if let Some(reply) = bridge::dropped(&request) {
+                self.app_send(conn, reply, &mut turn);
+            }
+        }
+        Ok(turn)
+    }
+
     /// Closes an app: its teardown request (`ui/resource-teardown`, with why), to post while
     /// its frame is still there; the app is gone once it answers ([`Hub::app_message`] says so)
     /// or the window gives up ([`Hub::app_forget`]). An app not yet ready is gone at once: it

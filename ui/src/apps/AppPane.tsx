@@ -271,10 +271,17 @@ function AppSession({
         post(turn);
         if (turn.ask) decide(app, turn.ask);
       },
-      (count) => {
-        const text = `${count} message(s) from the app dropped: it sent faster than the window takes them`;
-        say({ kind: "refused", text });
-        void backend.appReport(app, `refused: ${text}`);
+      (count, requests) =>
+        void backend
+          .appDropped(
+            app,
+            count,
+            requests.map((r) => JSON.stringify(r)),
+          )
+          .then(post, () => undefined),
+      (data) => {
+        const d = data as { id?: unknown; method?: unknown } | null;
+        return !!d && typeof d === "object" && d.id !== undefined && typeof d.method === "string";
       },
     );
     // Only this frame's messages; its reports and its protocol share one bounded inbox.

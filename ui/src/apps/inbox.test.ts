@@ -25,6 +25,26 @@ describe("Inbox", () => {
     expect(most).toBe(1);
   });
 
+  it("keeps the requests it drops, to be answered", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let said!: (r: { count: number; requests: number[] }) => void;
+    const report = new Promise<{ count: number; requests: number[] }>((r) => (said = r));
+    const inbox = new Inbox<number>(
+      async (n) => {
+        if (n === 0) await gate;
+      },
+      (count, requests) => said({ count, requests }),
+      (n) => n % 2 === 1,
+    );
+    for (let n = 0; n < WAITING_MAX + 11; n++) inbox.push(n);
+    release();
+    const { count, requests } = await report;
+    // 0 is taken, 1…64 wait, 65…74 are dropped: of those, the odd ones are requests.
+    expect(count).toBe(10);
+    expect(requests).toEqual([65, 67, 69, 71, 73]);
+  });
+
   it("drops a flood beyond its bound and says how many went", async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

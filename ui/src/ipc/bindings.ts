@@ -25,6 +25,11 @@ export const commands = {
 	appReport: (app: number, what: string) => __TAURI_INVOKE<null>("app_report", { app, what }),
 	/**  The app's call ended: its `result`, or `failed` with why (an error, a cancel), for the app. */
 	appEnded: (app: number, result: Value | null, failed: string | null) => __TAURI_INVOKE<AppTurn_Serialize>("app_ended", { app, result, failed }),
+	/**
+	 *  Messages the pane dropped in a flood: how many, and the dropped requests as their text, which
+	 *  the core answers with an error.
+	 */
+	appDropped: (app: number, count: number, requests: string[]) => __TAURI_INVOKE<AppTurn_Serialize>("app_dropped", { app, count, requests }),
 	/**  Forgets an app whose frame is gone (or did not answer its teardown in time), and why. */
 	appForget: (app: number, why: string) => __TAURI_INVOKE<void>("app_forget", { app, why }),
 	/**  Closes the app: its teardown to post while its frame is still there. */
