@@ -117,6 +117,12 @@ impl Hub {
         turn.post.push(text);
     }
 
+    /// What Sonde or the frame said about an app outside its messages: a `Kind::App` entry of
+    /// its own, with no bytes.
+    fn app_meta(&self, conn: u64, detail: String) {
+        self.log.append(Entry::new(conn, Kind::App, Direction::Meta).with_detail(detail));
+    }
+
     fn app_conn(&self, app: u64) -> Result<u64, HubError> {
         self.apps.open.locked().get(&app).map(|a| a.conn).ok_or(HubError::NoSuchApp(app))
     }
@@ -319,9 +325,7 @@ impl Hub {
     /// in a flood): recorded as the app's, with no message of its own.
     pub fn app_report(&self, app: u64, what: &str) -> Result<(), HubError> {
         let conn = self.app_conn(app)?;
-        let entry = Entry::new(conn, Kind::App, Direction::Meta)
-            .with_detail(what.chars().take(2000).collect::<String>());
-        self.log.append(entry);
+        self.app_meta(conn, what.chars().take(2000).collect());
         Ok(())
     }
 
@@ -333,9 +337,7 @@ impl Hub {
         let text =
             format!("{count} message(s) from the app dropped: it sent faster than the window takes them");
         let note = AppNote { kind: "refused".into(), text };
-        self.log.append(
-            Entry::new(conn, Kind::App, Direction::Meta).with_detail(format!("{}: {}", note.kind, note.text)),
-        );
+        self.app_meta(conn, format!("{}: {}", note.kind, note.text));
         let mut turn = AppTurn { note: Some(note), ..AppTurn::default() };
         let dropped = AppNote { kind: "refused".into(), text: "dropped in a flood".into() };
         for request in requests {
@@ -370,9 +372,7 @@ impl Hub {
     /// still open: it did not answer its teardown in time, or its pane closed with the window.
     pub fn app_forget(&self, app: u64, why: &str) {
         if let Some(a) = self.apps.open.locked().remove(&app) {
-            let entry = Entry::new(a.conn, Kind::App, Direction::Meta)
-                .with_detail(format!("the app was closed: {why}"));
-            self.log.append(entry);
+            self.app_meta(a.conn, format!("the app was closed: {why}"));
         }
     }
 }
