@@ -357,6 +357,10 @@ pub enum Command {
     Unwrap(WrapArgs),
     /// Print a recorded session.
     Log(LogArgs),
+    /// Write a recorded session (or what --filter keeps of it) to a file: JSONL, the HTTP
+    /// exchanges as HAR 1.2, or an HTML report, with every saved server's secrets redacted.
+    /// An existing file is replaced only with --force.
+    Export(crate::export_cmd::ExportArgs),
     /// List the recorded sessions, newest first: when, which program and servers, size. The
     /// oldest are removed when the folder outgrows its budget (the settings file's
     /// `sessions.keep` and `sessions.maxBytes`), never a pinned one.

@@ -19,6 +19,7 @@ mod docs;
 mod doctor;
 mod echo;
 mod exit;
+mod export_cmd;
 mod findings;
 mod log_cmd;
 mod ops;
@@ -70,6 +71,7 @@ fn main() {
         args::Command::ManPages { dir } => docs::man_pages(&dir),
         args::Command::Reference { dir } => reference::write(&dir),
         args::Command::Log(log) => log_cmd::run(&log),
+        args::Command::Export(export) => export_cmd::run(&export),
         // Two files: nothing to start.
         args::Command::Diff { old, new: Some(new), common }
             if common.server.command.is_empty() && cli.global.url.is_none() =>

@@ -168,6 +168,7 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             (common, Ok(Op::Listen(ListenSpec { tools, prompts, resources, uris: resource }, count)))
         }
         Command::Log(_)
+        | Command::Export(_)
         | Command::Doctor { .. }
         | Command::Proxy { .. }
         | Command::Wrap(_)
