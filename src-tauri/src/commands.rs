@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
+use sonde_core::log::ExportFormat;
 use sonde_core::{
     read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
     Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording, SavedServer,
@@ -346,40 +347,51 @@ pub fn recording_follow(state: State<'_, AppState>, channel: Channel<Recording>)
     crate::feeds::forward(state.hub.log().follow_recording(), channel)
 }
 
-/// Where an export was written, and how many entries it holds.
+/// Where an export was written, and how many entries (for HAR: exchanges) it holds.
 #[derive(Debug, Serialize, specta::Type)]
 pub struct Exported {
     pub path: String,
     pub entries: u64,
 }
 
-/// Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
-/// native save dialog, which asks before replacing a file: the webview never names a path to
-/// write. The name offered is the session's (`-filtered` for a filter's matches). Every saved
-/// secret is redacted. `None` when the person cancelled.
+/// Writes a session (or the entries matching `filter`) in `format` where the person chooses in
+/// the native save dialog, which asks before replacing a file: the webview never names a path
+/// to write. The name offered is the session's (`-filtered` for a filter's matches) with the
+/// format's extension. Every saved secret is redacted. `None` when the person cancelled. HAR of
+/// entries in no HTTP exchange is refused (`bad_input`, in the core's words) and writes nothing.
 #[tauri::command]
 #[specta::specta]
 pub async fn log_export(
     state: State<'_, AppState>,
     session: Option<u64>,
     filter: String,
+    format: ExportFormat,
 ) -> Result<Option<Exported>> {
     let filtered = !filter.trim().is_empty();
     let filter = filter_of(&filter)?;
     let (log, secrets) = (state.sessions.log(session)?, state.servers.secrets());
     // Offered under the session's own name, so an export says which session it came from.
     let stem = log.path().file_stem().map_or("sonde-session".into(), |s| s.to_string_lossy().into_owned());
-    let name = if filtered { format!("{stem}-filtered.jsonl") } else { format!("{stem}.jsonl") };
-    let Some(path) = state.asker.save_path("Export the log as JSONL", &name).await else {
+    let ext = format.name();
+    let name = if filtered { format!("{stem}-filtered.{ext}") } else { format!("{stem}.{ext}") };
+    let title = format!("Export the log as {}", format.label());
+    let Some(path) = state.asker.save_path(&title, &name).await else {
         return Ok(None);
     };
     let write = path.clone();
-    let entries = tauri::async_runtime::spawn_blocking(move || {
-        sonde_core::log::export_jsonl(&log, &filter, &secrets, &write)
+    let entries = tauri::async_runtime::spawn_blocking(move || match format {
+        ExportFormat::Jsonl => {
+            sonde_core::log::export_jsonl(&log, &filter, &secrets, &write).map_err(io_error)
+        }
+        ExportFormat::Har => {
+            sonde_core::log::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
+        }
+        // HTML REPORT: to be filled in with
+        //   sonde_core::report::export_html(&log, &filter, &secrets, &write).map_err(io_error)
+        ExportFormat::Html => Err(err(ErrorCode::BadInput, "the HTML report is not built yet")),
     })
     .await
-    .map_err(|e| err(ErrorCode::Io, e))?
-    .map_err(io_error)?;
+    .map_err(|e| err(ErrorCode::Io, e))??;
     Ok(Some(Exported { path: path.display().to_string(), entries }))
 }
 
