@@ -35,6 +35,7 @@ pub mod shape;
 pub mod suite;
 pub mod sync;
 pub mod terminal_text;
+pub mod timeline;
 pub mod transport;
 pub mod url_elicitation;
 pub mod wire;

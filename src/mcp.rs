@@ -20,6 +20,7 @@ use crate::log_level::{LogLevel, LOG_LEVEL_META};
 use crate::schema::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
 use crate::sync::Lock;
+use crate::wire::RequestId;
 
 /// Who Sonde is, as sent in `clientInfo`.
 pub fn client_info() -> Value {
@@ -168,18 +169,30 @@ impl Session {
     /// received (none if none was sent), at most [`MAX_ROUNDS`] times; each round is a note in
     /// the log.
     pub async fn request_with(&self, request: Request) -> Result<Value, RequestError> {
+        self.request_headed(request).await.map(|(result, _)| result)
+    }
+
+    /// Like [`Session::request_with`], also returning the id of the request that began it (its
+    /// first round), which every later round's entry names as the operation it continues.
+    pub async fn request_headed(&self, request: Request) -> Result<(Value, RequestId), RequestError> {
         let method = request.method.clone();
         let original = request.params.clone();
         let mut next = request;
+        let mut head: Option<RequestId> = None;
         for round in 1..=MAX_ROUNDS + 1 {
             if let Some(meta) = self.meta() {
                 next.params = Some(era::with_meta(next.params.take(), &meta));
             }
-            let result = self.conn.request(next.clone()).await?;
+            if head.is_some() {
+                next.part_of = head.clone();
+            }
+            let call = self.conn.start(next.clone())?;
+            let id = head.get_or_insert_with(|| call.id.clone()).clone();
+            let result = call.outcome().await?;
             match result.get("resultType").and_then(Value::as_str) {
-                None | Some("complete") => return Ok(result),
+                None | Some("complete") => return Ok((result, id)),
                 // The tasks extension Sonde declares: the caller reads the task it created.
-                Some("task") if method == "tools/call" && self.meta.is_some() => return Ok(result),
+                Some("task") if method == "tools/call" && self.meta.is_some() => return Ok((result, id)),
                 Some("input_required") if self.meta.is_some() => {
                     if round > MAX_ROUNDS {
                         return Err(RequestError::Protocol(format!(
@@ -287,6 +300,11 @@ pub struct CallOutcome {
     /// `structuredContent` only repeats a text block of `content` (the same JSON): a front end
     /// shows it once, as the CLI does ([`crate::shape::structured_in_text`]).
     pub structured_in_text: bool,
+    /// The id of the `tools/call` that made the task, so polling it is recorded as part of
+    /// the same operation; never sent to a front end.
+    #[serde(skip)]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub call: Option<RequestId>,
 }
 
 impl CallOutcome {
@@ -296,7 +314,7 @@ impl CallOutcome {
         let problems = crate::shape::result_problems(&result);
         let embedded = crate::shape::content::embedded_views(&result);
         let structured_in_text = crate::shape::structured_in_text(&result);
-        CallOutcome { result, problems, check, task: None, embedded, structured_in_text }
+        CallOutcome { result, problems, check, task: None, embedded, structured_in_text, call: None }
     }
 }
 
@@ -326,9 +344,9 @@ impl Session {
             request.params.as_mut().expect("tool_call has params")["task"] = json!({});
         }
         request.progress = Some(tx);
-        let call = self.request_with(request);
+        let call = self.request_headed(request);
         tokio::pin!(call);
-        let result = loop {
+        let (result, head) = loop {
             tokio::select! {
                 // Both are cancellation-safe: an unfinished receive loses no update, and the
                 // pinned call is polled again where it stopped.
@@ -351,6 +369,7 @@ impl Session {
                 task: Some(task),
                 embedded: Vec::new(),
                 structured_in_text: false,
+                call: Some(head),
             });
         }
         Ok(self.checked_outcome(name, definition, result).await)

@@ -110,7 +110,7 @@ fn lines_of(path: &Path) -> Vec<Entry> {
     let text = fs::read_to_string(path).unwrap();
     assert!(text.ends_with('\n'), "the file ends with a whole line");
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(r#"{"format":2,"#));
+    assert!(lines.next().unwrap().starts_with(r#"{"format":3,"#));
     lines.map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 

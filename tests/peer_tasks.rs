@@ -185,6 +185,21 @@ async fn a_2026_07_28_task_asks_for_input_through_tasks_update_and_completes() {
         "technical"
     );
     check_sent(log, id, "2026-07-28");
+
+    // The timeline shows the task as one operation: the call that made it, every poll and
+    // the answer to its question, from the call to the last poll's answer.
+    let timeline = sonde_core::timeline::Timeline::of(log);
+    let call = timeline.spans().iter().find(|s| &*s.method == "tools/call" && s.conn == id).unwrap();
+    let operation = timeline.operation_of(call.seq).expect("the call began an operation");
+    assert_eq!(operation.kind, sonde_core::timeline::OperationKind::Task);
+    let methods: Vec<&str> = operation.parts.iter().map(|&p| &*timeline.span(p).unwrap().method).collect();
+    assert_eq!(methods[0], "tools/call");
+    assert!(
+        methods.contains(&"tasks/update") && methods.iter().filter(|m| **m == "tasks/get").count() >= 2,
+        "{methods:?}"
+    );
+    let last = timeline.span(*operation.parts.last().unwrap()).unwrap();
+    assert_eq!(operation.end, last.end.unwrap());
     hub.disconnect(id).await.unwrap();
 }
 

@@ -143,11 +143,27 @@ pub struct Request {
     /// `progressToken` (the request id) to the request, and each update resets the timeout,
     /// up to the connection's hard maximum.
     pub progress: Option<mpsc::UnboundedSender<Value>>,
+    /// The request that began the operation this one continues (an `input_required` round's
+    /// retry, a task's poll), recorded on its entry so the log and the timeline can tell.
+    pub part_of: Option<RequestId>,
 }
 
 impl Request {
     pub fn new(method: &str, params: Option<Value>) -> Request {
-        Request { method: method.to_owned(), params, timeout: None, probe: false, progress: None }
+        Request {
+            method: method.to_owned(),
+            params,
+            timeout: None,
+            probe: false,
+            progress: None,
+            part_of: None,
+        }
+    }
+
+    /// This request, marked as a part of the operation `head` began.
+    pub fn part_of(mut self, head: Option<&RequestId>) -> Request {
+        self.part_of = head.cloned();
+        self
     }
 }
 

@@ -20,7 +20,7 @@ use super::pending::{Pending, Reply, Table};
 use super::responder::reply_to;
 use super::{Options, Request, RequestError, Responder};
 use crate::era::Era;
-use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::log::{Direction, Entry, Kind, RequestOutcome, WireLog};
 use crate::process::{duration_words, ExitInfo};
 use crate::wire::{ErrorObject, Message, RequestId};
 
@@ -80,6 +80,9 @@ pub struct Spine {
     /// The server's requests by id, each with its seq and method, so the entry of Sonde's reply
     /// says what it answers. A reused id names its newest request.
     asked: HashMap<RequestId, (u64, String)>,
+    /// The request being sent now, and the operation it continues, for its entry: set around
+    /// `send_request` alone, as both transports record through [`Spine::mark_out`].
+    sending: Option<(RequestId, RequestId)>,
     shutdown_waiters: Vec<oneshot::Sender<Option<ExitInfo>>>,
 }
 
@@ -114,14 +117,21 @@ impl Spine {
             capabilities: None,
             mid_handshake: false,
             asked: HashMap::new(),
+            sending: None,
             shutdown_waiters: Vec::new(),
         };
         (spine, late_replies)
     }
 
-    /// Fills in what an outgoing reply answers (the server request's seq and method), so the
-    /// log pairs the two as it pairs Sonde's requests with the server's replies.
-    pub fn mark_reply(&self, entry: &mut Entry, message: &Message) {
+    /// Fills in what an outgoing frame's entry says beyond its bytes: the operation a request
+    /// continues, and what a reply answers (the server request's seq and method), so the log
+    /// pairs the two as it pairs Sonde's requests with the server's replies.
+    pub fn mark_out(&self, entry: &mut Entry, message: &Message) {
+        if let (Message::Request { id, .. }, Some((sending, head))) = (message, &self.sending) {
+            if id == sending {
+                entry.part_of = Some(head.to_string());
+            }
+        }
         let Message::Response { id: Some(id), .. } = message else { return };
         if let Some((seq, method)) = self.asked.get(id) {
             entry.answers = Some(*seq);
@@ -143,6 +153,14 @@ impl Spine {
     /// Records a note (a meta entry) in the log.
     pub fn note(&self, detail: String) {
         self.log.append(Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail));
+    }
+
+    /// Records the note that settles the request at `seq` without a reply, and how it ended.
+    pub fn settled(&self, seq: u64, ends: RequestOutcome, detail: String) {
+        let mut note = Entry::new(self.conn, Kind::Note, Direction::Meta).with_detail(detail);
+        note.answers = Some(seq);
+        note.ends = Some(ends);
+        self.log.append(note);
     }
 
     /// The next deadline of a pending or a held request.
@@ -169,10 +187,14 @@ impl Spine {
         let (conn, log) = (self.conn, &self.log);
         self.pending.fail_all(reason, |id, pending| {
             // An acknowledged subscription was answered; it ends here.
-            let what = if pending.deadline.is_none() { "ended" } else { "was never answered" };
+            let (what, ends) = match pending.deadline {
+                None => ("ended", RequestOutcome::Result),
+                Some(_) => ("was never answered", RequestOutcome::NeverAnswered),
+            };
             let words = format!("{} {id} {what}: {reason}", pending.method);
             let mut note = Entry::new(conn, Kind::Note, Direction::Meta).with_detail(words);
             note.answers = Some(pending.seq);
+            note.ends = Some(ends);
             log.append(note);
         });
     }
@@ -208,8 +230,9 @@ pub trait TransportLoop {
     fn send_reply(&mut self, reply: Message, what: String);
     /// Tells the server, by the transport's means, that Sonde stopped waiting for `id`.
     fn stop(&mut self, id: &RequestId, method: &str, reason: &str);
-    /// Says in the log that a request got no reply in time, and stops it as the transport does.
-    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str);
+    /// Says in the log that the request at `seq` got no reply in time (a note that settles
+    /// it, [`Spine::settled`]), and stops it as the transport does.
+    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str, seq: u64);
     /// How the server process ended, where there is one.
     fn exit_info(&self) -> Option<ExitInfo>;
     fn pid(&self) -> Option<u32>;
@@ -336,7 +359,9 @@ pub trait TransportLoop {
             self.spine().mid_handshake = true;
         }
         let message = Message::request(id.clone(), &request.method, params);
+        self.spine().sending = request.part_of.clone().map(|head| (id.clone(), head));
         let seq = self.send_request(&id, &request.method, message, request.probe);
+        self.spine().sending = None;
         let timeout = self.spine().options.request_timeout;
         let pending = Pending { target, ..Pending::new(request, seq, timeout, reply) };
         self.spine().pending.insert(id, pending);
@@ -354,6 +379,8 @@ pub trait TransportLoop {
         }
         let Some(pending) = self.spine().pending.remove(id) else { return };
         self.stop(id, &pending.method, reason);
+        let words = format!("{} {id} was cancelled: {reason}", pending.method);
+        self.spine().settled(pending.seq, RequestOutcome::Cancelled, words);
         self.spine().pending.abandon(id.clone(), pending.method.clone(), "was cancelled");
         let method = pending.method.clone();
         pending.fail(RequestError::Cancelled { method, reason: reason.to_owned() });
@@ -372,7 +399,7 @@ pub trait TransportLoop {
         }
         for (id, pending) in self.spine().pending.expired(now) {
             let after = duration_words(pending.timeout);
-            self.timed_out(&id, &pending.method, pending.probe, &after);
+            self.timed_out(&id, &pending.method, pending.probe, &after, pending.seq);
             self.spine().pending.abandon(id, pending.method.clone(), "had timed out");
             let error = RequestError::Timeout { method: pending.method.clone(), after: pending.timeout };
             pending.fail(error);

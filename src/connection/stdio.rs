@@ -21,7 +21,7 @@ use super::spine::{cancelled, Command, Spine, TransportLoop};
 use super::stdin::Stdin;
 use super::stdout::{Read, Stdout};
 use super::{Options, RequestError, Responder};
-use crate::log::{Direction, Entry, Kind, WireLog};
+use crate::log::{Direction, Entry, Kind, RequestOutcome, WireLog};
 use crate::process::{ExitInfo, Process, Spawned};
 use crate::wire::{encode_line, Message, Piece, RequestId};
 
@@ -146,17 +146,22 @@ impl TransportLoop for Loop {
         }
     }
 
-    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str) {
+    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str, seq: u64) {
         // The probe is never cancelled (the SDKs never do, and a legacy server has not been
         // initialized yet), and initialize must not be.
         if probe || method == "initialize" {
-            self.note(format!("{method} {id} got no reply within {after}"));
+            self.spine.settled(
+                seq,
+                RequestOutcome::TimedOut,
+                format!("{method} {id} got no reply within {after}"),
+            );
             return;
         }
-        self.note(format!(
+        let words = format!(
             "{method} {id} got no {} within {after}; sending notifications/cancelled",
             awaited(method)
-        ));
+        );
+        self.spine.settled(seq, RequestOutcome::TimedOut, words);
         self.stop(id, method, &format!("Sonde stopped waiting after {after}"));
     }
 
@@ -211,7 +216,7 @@ impl Loop {
         let mut entry =
             with_summary(Entry::new(conn, Kind::Message, Direction::Out).with_bytes(&json), message);
         entry.probe = probe;
-        self.spine.mark_reply(&mut entry, message);
+        self.spine.mark_out(&mut entry, message);
         let seq = self.spine.log.append(entry);
         if let Err(e) = self.stdin.send(encode_line(&json)) {
             self.stdin_failed(e);

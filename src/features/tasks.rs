@@ -30,6 +30,7 @@ use crate::lifecycle::duration_words;
 use crate::log::{Direction, Entry, Filter, Followed, Kind};
 use crate::mcp::{CallOutcome, Session};
 use crate::shape::task::{Task, TaskStatus};
+use crate::wire::RequestId;
 
 /// How long a task is followed when the caller has no limit of its own: the longest a request
 /// may run by default (`connection::Options::max_request_time`).
@@ -61,11 +62,16 @@ pub struct TaskView {
     /// Increases with every change the hub records, so a front end keeps the newest view it
     /// has seen of each task; 0 in a view that did not come from the hub's table.
     pub version: u64,
+    /// The id of the `tools/call` that made the task, when Sonde made it: every request about
+    /// the task is recorded as part of that call's operation. Never sent to a front end.
+    #[serde(skip)]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub call: Option<RequestId>,
 }
 
 impl TaskView {
     pub fn new(conn: u64, task: Task, tool: Option<String>) -> TaskView {
-        TaskView { conn, task, tool, outcome: None, error: None, following: false, version: 0 }
+        TaskView { conn, task, tool, outcome: None, error: None, following: false, version: 0, call: None }
     }
 
     /// Takes a newer state of the task; true when anything changed.
@@ -100,8 +106,23 @@ type Pending = Pin<Box<dyn Future<Output = Result<Value, RequestError>> + Send>>
 impl Session {
     /// `tasks/get`: the task's state now.
     pub async fn task_get(&self, task_id: &str) -> Result<Task, RequestError> {
-        let result = self.request("tasks/get", Some(json!({ "taskId": task_id }))).await?;
+        self.task_get_in(task_id, None).await
+    }
+
+    /// `tasks/get`, recorded as a part of the operation `call` began (the call that made it).
+    async fn task_get_in(&self, task_id: &str, call: Option<&RequestId>) -> Result<Task, RequestError> {
+        let result = self.about_task("tasks/get", json!({ "taskId": task_id }), call).await?;
         Task::read(&result, self.era()).map_err(|why| RequestError::Protocol(format!("tasks/get: {why}")))
+    }
+
+    /// A request about a task, recorded as a part of the operation `call` began.
+    async fn about_task(
+        &self,
+        method: &str,
+        params: Value,
+        call: Option<&RequestId>,
+    ) -> Result<Value, RequestError> {
+        self.request_with(Request::new(method, Some(params)).part_of(call)).await
     }
 
     /// Every task the server lists (`tasks/list`, all pages). Only 2025-11-25 servers that
@@ -185,6 +206,7 @@ impl Session {
     ) -> Result<(), Stop> {
         let id = view.task.task_id.clone();
         let tool = view.tool.clone();
+        let call = view.call.clone();
         // Followed before the first poll, so a status notification after it is not missed.
         let mut live = self.conn.log().follow();
         let mut listening = true;
@@ -207,7 +229,8 @@ impl Session {
             }
             if result.is_none() && (status == TaskStatus::InputRequired || status.is_terminal()) {
                 // It blocks until the task ends; the server sends what it needs meanwhile.
-                let mut request = Request::new("tasks/result", Some(json!({ "taskId": id })));
+                let mut request =
+                    Request::new("tasks/result", Some(json!({ "taskId": id }))).part_of(call.as_ref());
                 request.timeout = Some(deadline.saturating_duration_since(Instant::now()).max(MIN_POLL));
                 let session = self.clone();
                 result = Some(Box::pin(async move { session.request_with(request).await }));
@@ -233,7 +256,7 @@ impl Session {
                     }
                 }
                 () = tokio::time::sleep_until(next_poll), if !view.task.terminal => {
-                    match self.task_get(&id).await {
+                    match self.task_get_in(&id, call.as_ref()).await {
                         Ok(task) => {
                             if view.take(task) {
                                 on_update(view);
@@ -300,7 +323,7 @@ impl Session {
         if view.task.terminal {
             return;
         }
-        if let Ok(task) = self.task_get(&view.task.task_id).await {
+        if let Ok(task) = self.task_get_in(&view.task.task_id, view.call.as_ref()).await {
             if view.take(task) {
                 on_update(view);
             }
@@ -326,7 +349,8 @@ impl Session {
                 return Err(Stop::Deadline);
             }
             tokio::time::sleep(wait).await;
-            let state = match self.request("tasks/get", Some(json!({ "taskId": id }))).await {
+            let state = match self.about_task("tasks/get", json!({ "taskId": id }), view.call.as_ref()).await
+            {
                 Ok(state) => state,
                 Err(RequestError::Cancelled { .. }) => continue,
                 Err(e) => return Err(Stop::Failed(e.to_string())),
@@ -349,7 +373,8 @@ impl Session {
                     let responses = tokio::time::timeout_at(deadline, self.answer_inputs(&id, &fresh))
                         .await
                         .map_err(|_| Stop::Deadline)??;
-                    self.request("tasks/update", Some(json!({ "taskId": id, "inputResponses": responses })))
+                    let update = json!({ "taskId": id, "inputResponses": responses });
+                    self.about_task("tasks/update", update, view.call.as_ref())
                         .await
                         .map_err(|e| Stop::Failed(e.to_string()))?;
                     answered.extend(fresh.iter().map(|(key, _)| (*key).clone()));

@@ -135,7 +135,10 @@ impl Hub {
                 }
             })?;
         if let Some(task) = &outcome.task {
-            let view = TaskView::new(id, task.clone(), Some(name.to_owned()));
+            let view = TaskView {
+                call: outcome.call.clone(),
+                ..TaskView::new(id, task.clone(), Some(name.to_owned()))
+            };
             self.tasks.put(view.clone());
             self.start_following(view, definition.cloned());
         }

@@ -167,6 +167,8 @@ impl HttpInfo {
 #[derive(Deserialize)]
 pub(super) struct Indexed {
     seq: u64,
+    #[serde(default)]
+    ms: f64,
     conn: u64,
     kind: Kind,
     dir: Direction,
@@ -174,6 +176,10 @@ pub(super) struct Indexed {
     summary: Option<Summary>,
     #[serde(default)]
     answers: Option<u64>,
+    #[serde(default)]
+    part_of: Option<String>,
+    #[serde(default)]
+    ends: Option<super::RequestOutcome>,
     #[serde(default)]
     lifecycle: Option<Lifecycle>,
     #[serde(default)]
@@ -197,8 +203,11 @@ impl Indexed {
     pub(super) fn into_entry(self) -> Entry {
         Entry {
             seq: self.seq,
+            ms: self.ms,
             summary: self.summary,
             answers: self.answers,
+            part_of: self.part_of,
+            ends: self.ends,
             lifecycle: self.lifecycle,
             http: self.http,
             findings: self.findings,
@@ -236,6 +245,16 @@ pub struct Entry {
     /// Milliseconds between the request and this reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<f64>,
+    /// On a request that continues an operation (an `input_required` round's retry, a task's
+    /// `tasks/get`): the id, as JSON text, of the request on the same connection that began it.
+    /// Sonde's own ids never repeat on a connection, so the id names one request (format 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part_of: Option<String>,
+    /// On a note that settles a request (`answers` names it): how it ended without a reply —
+    /// it timed out, was cancelled, or was never answered (format 3; a note of an older file
+    /// that answers a request means never answered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends: Option<super::RequestOutcome>,
     /// Human words: a decode error, a lifecycle step, a note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
@@ -275,6 +294,8 @@ impl Entry {
             summary: None,
             answers: None,
             latency_ms: None,
+            part_of: None,
+            ends: None,
             detail: None,
             lifecycle: None,
             probe: false,

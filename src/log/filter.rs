@@ -44,6 +44,8 @@ pub struct Filter {
     pub method: Option<String>,
     /// The id as JSON text (`3` or `"3"`); a bare word also matches a string id of that text.
     pub id: Option<String>,
+    /// What a request names (its tool, prompt or resource), or its reply's request.
+    pub target: Option<String>,
     /// Case-insensitive text searched in the recorded bytes and the detail.
     pub text: Option<String>,
     /// Entries with a finding at least this severe (`diag:warning` finds errors too).
@@ -57,18 +59,49 @@ pub struct Filter {
 pub struct IndexRow {
     pub offset: u64,
     pub len: u64,
+    /// When it was recorded, in ms after the session started (the timeline draws from it).
+    pub ms: f64,
     pub conn: u64,
     pub kind: Kind,
     pub dir: Direction,
     pub method: Option<std::sync::Arc<str>>,
     pub id: Option<Box<str>>,
+    /// What a request or its reply names (a tool, prompt or resource), shared like `method`.
+    pub target: Option<std::sync::Arc<str>>,
     /// The seq of the request this entry answers (a reply, a progress update).
     pub answers: Option<u64>,
+    /// What kind of JSON-RPC message it is, for a message.
+    pub rpc: Option<Rpc>,
+    /// The id of the request that began the operation this request continues.
+    pub part_of: Option<Box<str>>,
+    /// How a note that settles a request says it ended.
+    pub ends: Option<super::RequestOutcome>,
     /// The most severe of the entry's findings.
     pub diag: Option<Severity>,
     /// Its bytes are kept as base64 (they are not UTF-8): a search of the raw line cannot see
     /// their text, so a free-text scan decodes every such entry.
     pub base64: bool,
+}
+
+/// The four kinds of JSON-RPC message, as an entry's summary names them (`type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rpc {
+    Request,
+    Notification,
+    Result,
+    Error,
+}
+
+impl Rpc {
+    pub fn of(summary_type: &str) -> Option<Rpc> {
+        match summary_type {
+            "request" => Some(Rpc::Request),
+            "notification" => Some(Rpc::Notification),
+            "result" => Some(Rpc::Result),
+            "error" => Some(Rpc::Error),
+            _ => None,
+        }
+    }
 }
 
 /// The condition a term sets. Removing a chip removes every term of its key.
@@ -82,6 +115,7 @@ pub enum FilterKey {
     Conn,
     Method,
     Id,
+    Target,
     Diag,
     Text,
 }
@@ -97,7 +131,7 @@ pub struct KeyDoc {
 }
 
 /// Every key, in the order the reference lists them.
-pub const KEYS: [KeyDoc; 8] = [
+pub const KEYS: [KeyDoc; 9] = [
     KeyDoc {
         key: FilterKey::Kind,
         word: Some("kind"),
@@ -128,6 +162,12 @@ pub const KEYS: [KeyDoc; 8] = [
         word: Some("id"),
         selects: "the id as JSON text: `id:3` is the number 3 or the string \"3\", `id:\"3\"` only the string",
         example: "id:7",
+    },
+    KeyDoc {
+        key: FilterKey::Target,
+        word: Some("target"),
+        selects: "what a request names (a tool or prompt by name, a resource by URI), and the replies to it; in double quotes when it has a space",
+        example: "target:get_weather",
     },
     KeyDoc {
         key: FilterKey::Diag,
@@ -216,8 +256,19 @@ fn terms(expr: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = expr.trim_start();
     while !rest.is_empty() {
+        // A quoted value after a key (`target:"a b"`) runs to its closing quote too.
+        let quoted_from = match rest.find(':') {
+            Some(colon)
+                if rest[colon + 1..].starts_with('"') && !rest[..colon].contains(char::is_whitespace) =>
+            {
+                Some(colon + 1)
+            }
+            _ => None,
+        };
         let end = if let Some(inner) = rest.strip_prefix('"') {
             inner.find('"').map_or(rest.len(), |i| i + 2)
+        } else if let Some(open) = quoted_from {
+            rest[open + 1..].find('"').map_or(rest.len(), |i| open + i + 2)
         } else {
             rest.find(char::is_whitespace).unwrap_or(rest.len())
         };
@@ -285,6 +336,10 @@ impl Filter {
                 }
                 FilterKey::Method => f.method = Some(non_empty(term, value)?),
                 FilterKey::Id => f.id = Some(non_empty(term, value)?),
+                FilterKey::Target => {
+                    let unquoted = value.strip_prefix('"').map(|v| v.strip_suffix('"').unwrap_or(v));
+                    f.target = Some(non_empty(term, unquoted.unwrap_or(value))?)
+                }
                 FilterKey::Diag => {
                     let v = value.to_ascii_lowercase();
                     (f.diag, f.rule) = match v.as_str() {
@@ -325,6 +380,7 @@ impl Filter {
             (FilterKey::Conn, self.conn.map(|c| c.to_string())),
             (FilterKey::Method, self.method.clone()),
             (FilterKey::Id, self.id.clone()),
+            (FilterKey::Target, self.target.clone()),
             (FilterKey::Diag, self.diag.map(|s| s.name().to_owned()).or_else(|| self.rule.clone())),
             (FilterKey::Text, self.text.clone()),
         ]
@@ -348,6 +404,10 @@ impl Filter {
                 .as_deref()
                 .is_none_or(|m| row.method.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(m)))
             && self.id.as_deref().is_none_or(|id| row.id.as_deref().is_some_and(|r| id_matches(id, r)))
+            && self
+                .target
+                .as_deref()
+                .is_none_or(|t| row.target.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(t)))
             && self.diag.is_none_or(|least| row.diag.is_some_and(|worst| worst >= least))
             && (self.rule.is_none() || row.diag.is_some())
     }
@@ -438,7 +498,12 @@ mod tests {
             dir,
             method: method.map(Into::into),
             id: id.map(Into::into),
+            ms: 0.0,
+            target: None,
             answers: None,
+            rpc: None,
+            part_of: None,
+            ends: None,
             diag: None,
             base64: false,
         }
@@ -477,6 +542,7 @@ mod tests {
                     conn: Some(2),
                     method: Some("tools/call".into()),
                     id: Some("3".into()),
+                    target: None,
                     text: Some("hello world".into()),
                     diag: None,
                     rule: None,
@@ -542,7 +608,7 @@ mod tests {
             ("error id:", "id: needs a value"),
             (
                 "methd:tools/list",
-                "unknown key \"methd\"; keys are kind, hide, dir, conn, method, id and diag",
+                "unknown key \"methd\"; keys are kind, hide, dir, conn, method, id, target and diag",
             ),
         ];
         for (expr, want) in cases {
@@ -655,6 +721,7 @@ mod tests {
         method: Option<String>,
         /// JSON text, as the summary keeps it.
         id: Option<String>,
+        target: Option<String>,
         /// The severity of the entry's worst finding.
         diag: Option<Severity>,
         /// Its rule (`table` when not given).
@@ -669,6 +736,7 @@ mod tests {
             let summary = (self.method.is_some() || self.id.is_some()).then(|| Summary {
                 method: self.method,
                 id: self.id,
+                target: self.target,
                 ..Summary::default()
             });
             let rule = self.rule.as_deref().unwrap_or("table");

@@ -13,6 +13,11 @@
 //!   cut off ends with `!` and a newline, so no reader takes it for an entry, and the next
 //!   entry starts on a line of its own. A log closed properly ends with a note whose line also
 //!   carries `"session_end":{…}`.
+//! - **3**: as 2, and two entry fields: `part_of` on a request that continues an operation (the
+//!   id of the request that began it), and `ends` on a note that settles a request without a
+//!   reply (`timed_out`, `cancelled`, `never_answered`, or `result` for a subscription that
+//!   ended). In a file of 2 or 1, a note that answers a request means never answered, and no
+//!   request says what it continues.
 //!
 //! The marks ride beside the entry's fields on its line and are no part of the `Entry`: what the
 //! window and exports are sent of an entry does not change, and a reader that does not know a
@@ -31,7 +36,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// The version new session files are written in.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// The first line of a session file from version 2 on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

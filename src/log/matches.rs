@@ -73,6 +73,23 @@ impl WireLog {
         Ok(MatchCount { count: found.seqs.len() as u64, scanned: found.scanned })
     }
 
+    /// Like [`WireLog::count_matches`], also handing back the seqs of the matches from
+    /// position `known` on (those a caller that keeps them has not had yet), in seq order.
+    pub fn matches_since(
+        &self,
+        filter: &Filter,
+        known: usize,
+        to: u64,
+        budget: usize,
+    ) -> io::Result<(Vec<u64>, MatchCount)> {
+        let written = self.flushed()?;
+        let mut matches = self.matches.locked();
+        let found = matches.of(filter);
+        self.seek(found, to.min(written), budget, usize::MAX)?;
+        let count = MatchCount { count: found.seqs.len() as u64, scanned: found.scanned };
+        Ok((found.seqs.get(known..).unwrap_or_default().to_vec(), count))
+    }
+
     /// The matches of `filter` at positions `from..from + limit` (fewer at the log's end).
     /// When none of them has been counted yet, they are found first; when some have, those
     /// are the answer at once, and the rest come when the page is asked for again after the

@@ -39,7 +39,7 @@ pub use budget::{
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, Summary, PREVIEW_BYTES};
 pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat, REDACTED_MARK};
-pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow, KeyDoc, KEYS as FILTER_KEYS};
+pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow, KeyDoc, Rpc, KEYS as FILTER_KEYS};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use har::export_har;
@@ -511,25 +511,31 @@ impl Read for ReadAt<'_> {
     }
 }
 
-fn row_of(e: &Entry, offset: u64, len: u64, methods: &mut std::collections::HashSet<Arc<str>>) -> IndexRow {
-    let summary = e.summary.as_ref();
-    let method = summary.and_then(|s| s.method.as_deref()).map(|m| match methods.get(m) {
+fn row_of(e: &Entry, offset: u64, len: u64, names: &mut std::collections::HashSet<Arc<str>>) -> IndexRow {
+    // Methods and targets repeat across a session: each is held once, shared by its rows.
+    let mut shared = |name: &str| match names.get(name) {
         Some(shared) => shared.clone(),
         None => {
-            let shared: Arc<str> = m.into();
-            methods.insert(shared.clone());
+            let shared: Arc<str> = name.into();
+            names.insert(shared.clone());
             shared
         }
-    });
+    };
+    let summary = e.summary.as_ref();
     IndexRow {
         offset,
         len,
+        ms: e.ms,
         conn: e.conn,
         kind: e.kind,
         dir: e.dir,
-        method,
+        method: summary.and_then(|s| s.method.as_deref()).map(&mut shared),
         id: summary.and_then(|s| s.id.as_deref()).map(Into::into),
+        target: summary.and_then(|s| s.target.as_deref()).map(&mut shared),
         answers: e.answers,
+        rpc: summary.and_then(|s| filter::Rpc::of(&s.kind)),
+        part_of: e.part_of.as_deref().map(Into::into),
+        ends: e.ends,
         diag: crate::diagnose::worst(&e.findings),
         base64: e.base64.is_some(),
     }

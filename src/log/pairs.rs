@@ -7,7 +7,7 @@
 
 use std::io;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{sessions::ConnectionLabel, IndexRow, Kind, WireLog, INDEX_CHUNK};
 use crate::sync::Lock;
@@ -19,13 +19,49 @@ fn is_reply(row: &IndexRow) -> bool {
 
 /// How a request ended (the words of `../shared/contracts.md`, computed once here).
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RequestOutcome {
     Result,
     Error,
+    /// Sonde cancelled it (the person, or its caller going away) before a reply came.
+    Cancelled,
+    /// No reply came within its timeout; Sonde stopped waiting (and told the server so).
+    TimedOut,
     /// The connection gave it up: its server died or the connection closed first.
     NeverAnswered,
+}
+
+impl RequestOutcome {
+    pub const ALL: [RequestOutcome; 5] = [
+        RequestOutcome::Result,
+        RequestOutcome::Error,
+        RequestOutcome::Cancelled,
+        RequestOutcome::TimedOut,
+        RequestOutcome::NeverAnswered,
+    ];
+
+    /// Each outcome with its word, for a front end's legend.
+    pub fn words() -> Vec<(RequestOutcome, &'static str)> {
+        RequestOutcome::ALL.iter().map(|&o| (o, o.word())).collect()
+    }
+
+    /// The word every front end shows for it (`../shared/contracts.md`).
+    pub fn word(self) -> &'static str {
+        match self {
+            RequestOutcome::Result => "result",
+            RequestOutcome::Error => "error",
+            RequestOutcome::Cancelled => "cancelled",
+            RequestOutcome::TimedOut => "timed out",
+            RequestOutcome::NeverAnswered => "never answered",
+        }
+    }
+
+    /// How a settling note ended its request: what it says, or never answered for a note of a
+    /// file older than format 3, which said nothing.
+    pub fn of_note(ends: Option<RequestOutcome>) -> RequestOutcome {
+        ends.unwrap_or(RequestOutcome::NeverAnswered)
+    }
 }
 
 /// A request's outcome and the entry that settled it.
@@ -59,7 +95,7 @@ impl WireLog {
         let Some((seq, row)) = self.first_answering(request, settles) else { return Ok(None) };
         let entry = self.read_row(&row)?;
         let (outcome, words) = match (&entry.kind, entry.summary.as_ref().map(|s| s.kind.as_str())) {
-            (Kind::Note, _) => (RequestOutcome::NeverAnswered, entry.detail.unwrap_or_default()),
+            (Kind::Note, _) => (RequestOutcome::of_note(entry.ends), entry.detail.unwrap_or_default()),
             (_, Some("error")) => (RequestOutcome::Error, "answered with an error".to_owned()),
             _ => (RequestOutcome::Result, "answered".to_owned()),
         };

@@ -1,6 +1,7 @@
 //! The entries the file holds by row: their position among them, which a window lists them by.
 //!
-//! Owns: [`WireLog::rows`], [`WireLog::row_page`] and [`WireLog::row_of`]. A seq names an entry
+//! Owns: [`WireLog::rows`], [`WireLog::row_page`], [`WireLog::row_of`] and
+//! [`WireLog::visit_rows`] (the index itself, for readers that draw from it). A seq names an entry
 //! wherever it went (a reply names its request's); a row is a place in the list. They differ
 //! only after a gap: the entries a failed write lost keep their seqs but have no row, so a list
 //! by row shows the gap as the one row of its note, never as rows that can never be read.
@@ -8,7 +9,7 @@
 
 use std::io;
 
-use super::{Entry, WireLog};
+use super::{Entry, IndexRow, WireLog, INDEX_CHUNK};
 use crate::sync::Lock;
 
 impl WireLog {
@@ -34,5 +35,29 @@ impl WireLog {
     pub fn row_of(&self, seq: u64) -> Option<u64> {
         let inner = self.inner.locked();
         inner.seqs.exact(seq, inner.index.len() as u64)
+    }
+
+    /// Hands each index row from row `from` on to `visit` with its seq, a chunk at a time (the
+    /// lock is let go between chunks, so appends go on), and returns the row after the last.
+    pub fn visit_rows(&self, from: u64, mut visit: impl FnMut(u64, &IndexRow)) -> u64 {
+        let mut at = from;
+        loop {
+            let inner = self.inner.locked();
+            let len = inner.index.len() as u64;
+            if at >= len {
+                return at;
+            }
+            let end = (at + INDEX_CHUNK).min(len);
+            for pos in at..end {
+                visit(inner.seqs.seq(pos), &inner.index[pos as usize]);
+            }
+            at = end;
+        }
+    }
+
+    /// The entry at row-index `row` as the index holds it, read whole from the file.
+    pub fn read_index_row(&self, row: &IndexRow) -> io::Result<Entry> {
+        self.flushed()?;
+        self.read_row(row)
     }
 }

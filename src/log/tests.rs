@@ -241,7 +241,12 @@ fn row_of_entry(e: &Entry) -> IndexRow {
         dir: e.dir,
         method: e.summary.as_ref().and_then(|s| s.method.as_deref()).map(Into::into),
         id: None,
+        ms: e.ms,
+        target: None,
         answers: e.answers,
+        rpc: None,
+        part_of: None,
+        ends: e.ends,
         diag: None,
         base64: e.base64.is_some(),
     }

@@ -74,7 +74,7 @@ fn said<'a>(lines: &'a [String], start: &str) -> Vec<&'a String> {
 fn entries_in(path: &Path) -> Vec<Entry> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(r#"{"format":2,"#));
+    assert!(lines.next().unwrap().starts_with(r#"{"format":3,"#));
     lines.map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 

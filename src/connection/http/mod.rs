@@ -37,7 +37,7 @@ use super::pending::{awaited, sleep_until, Pending};
 use super::spine::{cancelled, Command, Spine, TransportLoop};
 use super::{Options, Request, RequestError, Responder, Status};
 use crate::era::Era;
-use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
+use crate::log::{Direction, Entry, HttpInfo, Kind, RequestOutcome, WireLog};
 use crate::process::{duration_words, ExitInfo};
 use crate::transport::{shown_url, shown_url_text, sse, HttpMode, HttpTarget};
 use crate::wire::{Message, RequestId};
@@ -224,8 +224,9 @@ impl TransportLoop for Loop {
     }
 
     /// The probe's stream is closed without a word to the server; any other request is stopped.
-    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str) {
-        self.note(format!("{method} {id} got no {} within {after}", awaited(method)));
+    fn timed_out(&mut self, id: &RequestId, method: &str, probe: bool, after: &str, seq: u64) {
+        let words = format!("{method} {id} got no {} within {after}", awaited(method));
+        self.spine.settled(seq, RequestOutcome::TimedOut, words);
         if probe {
             self.streams.abort_carrying(id);
         } else {

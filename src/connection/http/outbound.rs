@@ -107,7 +107,7 @@ impl Loop {
             message,
         );
         entry.probe = probe;
-        self.spine.mark_reply(&mut entry, message);
+        self.spine.mark_out(&mut entry, message);
         match http {
             Some((ex, url)) => {
                 entry.http = Some(HttpInfo {
