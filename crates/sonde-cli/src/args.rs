@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use sonde_core::log::ExportFormat;
 use sonde_core::ElicitAnswer;
 use sonde_core::EraPolicy;
 use sonde_core::ServerConfig;
@@ -360,7 +362,7 @@ pub enum Command {
     /// Write a recorded session (or what --filter keeps of it) to a file: JSONL, the HTTP
     /// exchanges as HAR 1.2, or an HTML report, with every saved server's secrets redacted.
     /// An existing file is replaced only with --force.
-    Export(crate::export_cmd::ExportArgs),
+    Export(ExportArgs),
     /// List the recorded sessions, newest first: when, which program and servers, size. The
     /// oldest are removed when the folder outgrows its budget (the settings file's
     /// `sessions.keep` and `sessions.maxBytes`), never a pinned one.
@@ -554,6 +556,43 @@ pub struct LogArgs {
     /// other words are text, and double quotes group words: `"Error: not found"`.
     #[arg(long, value_name = "EXPR")]
     pub filter: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The session, as `--session` takes it (`sonde export last --out s.jsonl`).
+    #[arg(value_name = "SESSION", conflicts_with = "session")]
+    pub which: Option<String>,
+    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
+    /// be left off), or a path to a session file.
+    #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
+    pub session: String,
+    /// jsonl: every entry, one JSON object a line. har: the HTTP exchanges as HAR 1.2, which
+    /// browser developer tools and HAR viewers open (an event stream's events are the
+    /// response's content). html: one self-contained report, readable offline in any browser.
+    #[arg(
+        long,
+        value_name = "jsonl|har|html",
+        default_value = "jsonl",
+        value_parser = export_formats()
+    )]
+    pub format: ExportFormat,
+    /// Only the entries matching these terms, as `sonde log --filter` takes them; for har, the
+    /// HTTP exchanges with an entry matching, each whole.
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Option<String>,
+    /// The file to write (created readable by you only).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Replace FILE if it exists; without it an existing file is left as it is.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The export formats by the names the core gives them (listed in help and completions).
+fn export_formats() -> impl TypedValueParser<Value = ExportFormat> {
+    PossibleValuesParser::new(ExportFormat::ALL.map(ExportFormat::name))
+        .map(|s| ExportFormat::parse(&s).expect("one of the names"))
 }
 
 impl Global {

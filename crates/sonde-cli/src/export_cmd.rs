@@ -1,50 +1,17 @@
 //! `sonde export`: a recorded session, whole or filtered, written to a file as JSONL, HAR or an
 //! HTML report, with every saved server's secrets redacted, saying on stderr what was written.
 //!
-//! Owns: the command's options, the refusal to replace a file without `--force`, and which
-//! exit code each failure earns. Refuses: the formats and the redaction themselves (the core's
-//! `log` writes them, so the window's exports are the same files).
+//! Owns: the refusal to replace a file without `--force`, where the secrets come from, and
+//! which exit code each failure earns. Refuses: the formats and the redaction themselves (the
+//! core's `log` writes them, so the window's exports are the same files); its options are
+//! declared in `args` with every command's.
 
 use std::io;
-use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::Args;
 use sonde_core::log::{export_har, export_jsonl, ExportError, ExportFormat, Filter, Incomplete, WireLog};
 
+use crate::args::ExportArgs;
 use crate::exit::{FAILED, OK, USAGE};
-
-#[derive(Args, Debug)]
-pub struct ExportArgs {
-    /// The session, as `--session` takes it (`sonde export last --out s.jsonl`).
-    #[arg(value_name = "SESSION", conflicts_with = "session")]
-    pub which: Option<String>,
-    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
-    /// be left off), or a path to a session file.
-    #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
-    pub session: String,
-    /// jsonl: every entry, one JSON object a line. har: the HTTP exchanges as HAR 1.2, which
-    /// browser developer tools and HAR viewers open (an event stream's events are the
-    /// response's content). html: one self-contained report, readable offline in any browser.
-    #[arg(
-        long,
-        value_name = "jsonl|har|html",
-        default_value = "jsonl",
-        value_parser = PossibleValuesParser::new(ExportFormat::ALL.map(ExportFormat::name))
-            .map(|s| ExportFormat::parse(&s).expect("one of the names"))
-    )]
-    pub format: ExportFormat,
-    /// Only the entries matching these terms, as `sonde log --filter` takes them; for har, the
-    /// HTTP exchanges with an entry matching, each whole.
-    #[arg(long, value_name = "EXPR")]
-    pub filter: Option<String>,
-    /// The file to write (created readable by you only).
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
-    /// Replace FILE if it exists; without it an existing file is left as it is.
-    #[arg(long)]
-    pub force: bool,
-}
 
 pub fn run(args: &ExportArgs) -> i32 {
     let filter = match args.filter.as_deref().map(Filter::parse_whole).transpose() {
