@@ -72,7 +72,8 @@ fn record_http_session(home: &Path) -> PathBuf {
     let mut line = String::new();
     BufReader::new(server.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
-    let url = format!("http://127.0.0.1:{port}/mcp?page=1");
+    // A token in the query is recorded redacted, as `[redacted]`, which no URI may hold as it is.
+    let url = format!("http://127.0.0.1:{port}/mcp?page=1&api_key=KEY-55");
     let header = format!("X-Api-Token: {SECRET}");
     let text = format!("text={SECRET}");
     let out = sonde(home, &["--url", &url, "--secret-header", &header, "call", "echo", &text]);
@@ -120,7 +121,11 @@ fn har_of_a_real_http_session_is_valid_har_1_2_without_the_saved_secret() {
     assert!(call["request"]["postData"]["text"].as_str().unwrap().contains("tools/call"));
     let token = call["request"]["headers"].as_array().unwrap().iter().find(|h| h["name"] == "X-Api-Token");
     assert_eq!(token.unwrap()["value"], "[redacted]");
-    assert_eq!(call["request"]["queryString"], json!([{"name": "page", "value": "1"}]));
+    assert_eq!(
+        call["request"]["queryString"],
+        json!([{"name": "page", "value": "1"}, {"name": "api_key", "value": "[redacted]"}])
+    );
+    assert!(!text.contains("KEY-55"));
     for entry in entries {
         let t = &entry["timings"];
         let (wait, receive) = (t["wait"].as_f64().unwrap(), t["receive"].as_f64().unwrap());
