@@ -178,7 +178,8 @@ def install(check, driver, wait, shot, h):
     def save():
         """Export, then Save in the chooser as it opens (its name and folder as offered).
         Returns the chooser and the windows there were once it was open."""
-        driver.find_element(By.XPATH, "//button[text()='Export']").click()
+        driver.find_element(By.XPATH, "//summary[text()='Export']").click()
+        driver.find_element(By.XPATH, "//button[@role='menuitem'][starts-with(., 'JSONL')]").click()
         window = wait.until(lambda d: h["native_windows"](export_title))[0]
         opened = windows()
         h["subprocess"].run(["xdotool", "windowfocus", "--sync", window, "key", "Return"], check=True, timeout=10)

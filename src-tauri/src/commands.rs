@@ -414,6 +414,7 @@ pub fn session_open(state: State<'_, AppState>, name: String) -> Result<OpenedSe
 #[tauri::command]
 #[specta::specta]
 pub fn session_close(state: State<'_, AppState>, id: u64) -> Result<()> {
+    state.timelines.forget(id);
     Ok(state.sessions.close(id)?)
 }
 

@@ -26,6 +26,7 @@ pub mod state;
 pub mod suite_cmd;
 pub mod surface;
 pub mod tasks_cmd;
+pub mod timeline_cmd;
 
 use tauri::{Manager, RunEvent, Runtime};
 

@@ -27,6 +27,8 @@ pub struct AppState {
     pub settings: SettingsFile,
     /// What pruning the sessions folder removed as this session started, in words.
     pub pruned_at_start: Option<String>,
+    /// Each session's timeline the window draws, grown as the session grows.
+    pub timelines: crate::timeline_cmd::Timelines,
     quitting: AtomicBool,
 }
 
@@ -98,6 +100,7 @@ impl AppState {
             launches,
             asker: Default::default(),
             sessions,
+            timelines: Default::default(),
             lineages: Lineages::default(),
             settings,
             pruned_at_start: None,

@@ -66,8 +66,29 @@ fn a_past_cli_session_is_listed_opened_filtered_exported_and_closed() {
     assert_eq!(own_count["count"], 0, "the window's own session is another log");
 
     // Export asks where natively; with no window to ask in, nothing is written and it says so.
-    let nothing = invoke(&w, "log_export", json!({"session": id, "filter": filter})).unwrap();
+    let nothing =
+        invoke(&w, "log_export", json!({"session": id, "filter": filter, "format": "jsonl"})).unwrap();
     assert_eq!(nothing, Value::Null);
+
+    // The timeline of the past session: its one connection's requests, the filter's only.
+    let query = json!({"from": 0, "to": 1_000_000, "columns": 500});
+    let view = invoke(&w, "timeline_view", json!({"session": id, "filter": filter, "query": query})).unwrap();
+    let spans = view["lanes"][0]["spans"].as_array().unwrap();
+    assert!(
+        spans.len() == 1 && spans[0]["method"] == "tools/list" && spans[0]["outcome"] == "result",
+        "{view}"
+    );
+    let latency = invoke(&w, "timeline_latency", json!({"session": id, "filter": ""})).unwrap();
+    let methods: Vec<&str> =
+        latency["rows"].as_array().unwrap().iter().map(|r| r["method"].as_str().unwrap()).collect();
+    assert!(methods == ["server/discover", "tools/list"], "{latency}");
+    let detail =
+        invoke(&w, "timeline_span", json!({"session": id, "filter": "", "seq": spans[0]["seq"]})).unwrap();
+    assert_eq!(detail["outcome_word"], "result", "{detail}");
+    assert!(detail["reply_bytes"].as_u64().unwrap() > 0, "{detail}");
+    let bad = invoke(&w, "timeline_view", json!({"session": id, "filter": "kind:nope", "query": query}))
+        .unwrap_err();
+    assert_eq!(bad["code"], "bad_input", "{bad}");
 
     invoke(&w, "session_close", json!({"id": id})).unwrap();
     let err = invoke(&w, "log_page", json!({"session": id, "from": 0, "to": 1, "filter": "", "limit": 1}))

@@ -20,7 +20,7 @@ pub struct SpanDetail {
     pub outcome: Option<RequestOutcome>,
     /// The outcome in the words every front end uses, or `waiting`.
     pub outcome_word: String,
-    #[cfg_attr(feature = "bindings", specta(type = Option<f64>))]
+    #[cfg_attr(feature = "bindings", specta(type = Option<serde_json::Number>))]
     pub latency_ms: Option<f64>,
     /// Bytes of the request, and of its reply when it has one.
     pub request_bytes: u64,
@@ -28,8 +28,18 @@ pub struct SpanDetail {
     /// The entry that settled it.
     pub settled_by: Option<u64>,
     pub progress: u32,
-    /// The operation it is part of: its kind, how many requests it has, and how long it took.
-    pub operation: Option<(OperationKind, u32, f64)>,
+    /// The operation it is part of.
+    pub operation: Option<PartOf>,
+}
+
+/// The operation a span is part of: its kind, how many requests it has, how long it took.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartOf {
+    pub kind: OperationKind,
+    pub parts: u32,
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
+    pub took_ms: f64,
 }
 
 impl Timeline {
@@ -44,7 +54,11 @@ impl Timeline {
             (Some(reply), Some(RequestOutcome::Result | RequestOutcome::Error)) => size(reply)?,
             _ => None,
         };
-        let operation = self.operation_of(seq).map(|o| (o.kind, o.parts.len() as u32, o.end - o.start));
+        let operation = self.operation_of(seq).map(|o| PartOf {
+            kind: o.kind,
+            parts: o.parts.len() as u32,
+            took_ms: o.end - o.start,
+        });
         Ok(Some(SpanDetail {
             seq,
             conn: span.conn,

@@ -36,11 +36,11 @@ pub struct LatencyRow {
     pub count: u32,
     /// Of those, answered (a result or an error): the times below are theirs.
     pub answered: u32,
-    #[cfg_attr(feature = "bindings", specta(type = Option<f64>))]
+    #[cfg_attr(feature = "bindings", specta(type = Option<serde_json::Number>))]
     pub p50: Option<f64>,
-    #[cfg_attr(feature = "bindings", specta(type = Option<f64>))]
+    #[cfg_attr(feature = "bindings", specta(type = Option<serde_json::Number>))]
     pub p95: Option<f64>,
-    #[cfg_attr(feature = "bindings", specta(type = Option<f64>))]
+    #[cfg_attr(feature = "bindings", specta(type = Option<serde_json::Number>))]
     pub max: Option<f64>,
     /// Answered with an error.
     pub errors: u32,
@@ -59,7 +59,7 @@ pub struct Latency {
     pub rows: Vec<LatencyRow>,
     /// Every answered request's time together.
     pub all: Histogram,
-    #[cfg_attr(feature = "bindings", specta(type = Vec<f64>))]
+    #[cfg_attr(feature = "bindings", specta(type = Vec<serde_json::Number>))]
     pub edges: Vec<f64>,
 }
 

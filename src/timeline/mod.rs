@@ -18,7 +18,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use detail::SpanDetail;
+pub use detail::{PartOf, SpanDetail};
 pub use latency::{Histogram, Latency, LatencyRow, HISTOGRAM_EDGES_MS};
 pub use view::{Bucket, LaneView, MarkView, OperationView, Shown, SpanView, TimelineView, ViewQuery};
 

@@ -25,9 +25,9 @@ const MATCH_BUDGET: usize = crate::log::COUNT_BUDGET;
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 pub struct ViewQuery {
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub from: f64,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub to: f64,
     pub columns: u32,
 }
@@ -37,10 +37,10 @@ pub struct ViewQuery {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SpanView {
     pub seq: u64,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub start: f64,
     /// When it settled; `None` while it waits (drawn to the session's end).
-    #[cfg_attr(feature = "bindings", specta(type = Option<f64>))]
+    #[cfg_attr(feature = "bindings", specta(type = Option<serde_json::Number>))]
     pub end: Option<f64>,
     pub track: u8,
     pub method: String,
@@ -64,9 +64,9 @@ pub struct Bucket {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MarkView {
     pub seq: u64,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub at: f64,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub until: f64,
     pub kind: MarkKind,
     pub label: String,
@@ -78,9 +78,9 @@ pub struct MarkView {
 pub struct OperationView {
     pub head: u64,
     pub kind: OperationKind,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub start: f64,
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub end: f64,
     pub parts: u32,
     pub label: String,
@@ -105,7 +105,7 @@ pub struct LaneView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TimelineView {
     /// The session so far: from 0 to `end` ms.
-    #[cfg_attr(feature = "bindings", specta(type = f64))]
+    #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub end: f64,
     pub lanes: Vec<LaneView>,
     /// Requests the filter shows in the whole session, and in the window.

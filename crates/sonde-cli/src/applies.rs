@@ -11,7 +11,7 @@ use clap::{Arg, ArgMatches, Command, CommandFactory};
 
 /// Commands that talk to no server: none of the server options applies to them.
 const NO_SERVER: &[&str] =
-    &["log", "sessions", "auth", "wrap", "unwrap", "completions", "man-pages", "demo-server"];
+    &["log", "sessions", "auth", "wrap", "unwrap", "completions", "man-pages", "demo-server", "export"];
 
 /// What the proxy takes: the shutdown graces and the longest line. The client chose the
 /// server's environment, directory, era and roots; the proxy passes them on untouched.

@@ -5,7 +5,7 @@
 import { useContext, useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry, type OpenedSession, type SessionRef } from "../ipc";
-import type { HttpInfo, LogLength, Outcome } from "../ipc/bindings";
+import type { ExportFormat, HttpInfo, LogLength, Outcome } from "../ipc/bindings";
 import { useFilterView } from "../log/filter";
 import {
   GLYPH,
@@ -27,6 +27,8 @@ import { followPast, onEntries, startStream } from "../log/stream";
 import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
 import { CompareWith, ReplayWith } from "../compare/context";
+import { LatencyPane } from "../timeline/LatencyPane";
+import { TimelinePane } from "../timeline/TimelinePane";
 
 interface Props {
   filter: string;
@@ -39,6 +41,13 @@ interface Props {
   past?: OpenedSession | null;
   onBackToLive?(): void;
 }
+
+/** The formats the log exports to, as the menu names them. */
+const EXPORTS: [ExportFormat, string][] = [
+  ["jsonl", "JSONL (every entry)…"],
+  ["har", "HAR 1.2 (HTTP exchanges)…"],
+  ["html", "HTML report (opens in any browser)…"],
+];
 
 /** Which entry is selected: its position in the list it was selected in, and the entry. */
 interface Selection {
@@ -63,6 +72,9 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   const [problem, setProblem] = useState<string | null>(null);
   // What the last Export did, in words, until the person dismisses it.
   const [exported, setExported] = useState<string | null>(null);
+  // The views of the same entries beside the list: the timeline and the latency table.
+  const [showTimeline, setShowTimeline] = useState(false);
+  const [showLatency, setShowLatency] = useState(false);
   const matched = useMatchCount(applied, total, session);
   const [, redraw] = useState(0);
   const labels = useConnectionLabels(session);
@@ -328,16 +340,43 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
         </label>
         <button
-          title="Export the log, or what the filter matches, as JSONL (secrets redacted)"
-          onClick={() =>
-            backend.logExport(session, applied).then(
-              (done) => done && setExported(`Wrote ${done.entries} entries to ${done.path}`),
-              (e) => setExported(`Export failed: ${errorText(e)}`),
-            )
-          }
+          aria-pressed={showTimeline}
+          onClick={() => setShowTimeline((v) => !v)}
+          title="Every request as a span in time, per connection"
         >
-          Export
+          Timeline
         </button>
+        <button
+          aria-pressed={showLatency}
+          onClick={() => setShowLatency((v) => !v)}
+          title="Latency per method and per tool"
+        >
+          Latency
+        </button>
+        <details className="export-menu">
+          <summary title="Export the log, or what the filter matches (secrets redacted)">Export</summary>
+          <div role="menu">
+            {EXPORTS.map(([format, label]) => (
+              <button
+                key={format}
+                role="menuitem"
+                onClick={(e) => {
+                  e.currentTarget.closest("details")?.removeAttribute("open");
+                  backend.logExport(session, applied, format).then(
+                    (done) =>
+                      done &&
+                      setExported(
+                        `Wrote ${done.entries} ${format === "har" ? "HTTP exchanges" : "entries"} to ${done.path}`,
+                      ),
+                    (e) => setExported(`Export failed: ${errorText(e)}`),
+                  );
+                }}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+        </details>
       </div>
       {exported && (
         <p className="log-note" role="status">
@@ -356,6 +395,16 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           <button onClick={() => setUnrecorded(null)}>Dismiss</button>
         </p>
       )}
+      {showTimeline && (
+        <TimelinePane
+          session={session}
+          filter={applied}
+          labels={labels}
+          total={total}
+          onSelect={(seq) => void jumpTo(seq)}
+        />
+      )}
+      {showLatency && <LatencyPane session={session} filter={applied} total={total} setFilter={setFilter} />}
       <div className="log-body">
         <div
           className="rows"

@@ -138,12 +138,13 @@ export const commands = {
 	 */
 	recordingFollow: (channel: Channel<Recording_Deserialize>) => __TAURI_INVOKE<Recording_Serialize[]>("recording_follow", { channel }),
 	/**
-	 *  Writes a session (or the entries matching `filter`) as JSONL where the person chooses in the
-	 *  native save dialog, which asks before replacing a file: the webview never names a path to
-	 *  write. The name offered is the session's (`-filtered` for a filter's matches). Every saved
-	 *  secret is redacted. `None` when the person cancelled.
+	 *  Writes a session (or the entries matching `filter`) in `format` where the person chooses in
+	 *  the native save dialog, which asks before replacing a file: the webview never names a path
+	 *  to write. The name offered is the session's (`-filtered` for a filter's matches) with the
+	 *  format's extension. Every saved secret is redacted. `None` when the person cancelled. HAR of
+	 *  entries in no HTTP exchange is refused (`bad_input`, in the core's words) and writes nothing.
 	 */
-	logExport: (session: number | null, filter: string) => __TAURI_INVOKE<Exported | null>("log_export", { session, filter }),
+	logExport: (session: number | null, filter: string, format: ExportFormat) => __TAURI_INVOKE<Exported | null>("log_export", { session, filter, format }),
 	/**
 	 *  Every session file in the data directory, newest first: the window's own, other windows'
 	 *  and the CLI's, with their servers and whether a process still writes them.
@@ -291,6 +292,12 @@ export const commands = {
 	 *  server says it ended.
 	 */
 	taskCancel: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_cancel", { id, taskId }),
+	/**  The part of the session's timeline `query` asks for, with what `filter` shows. */
+	timelineView: (session: number | null, filter: string, query: ViewQuery) => __TAURI_INVOKE<TimelineView_Serialize>("timeline_view", { session, filter, query }),
+	/**  Latency per method and per tool of the requests `filter` shows. */
+	timelineLatency: (session: number | null, filter: string) => __TAURI_INVOKE<Latency_Serialize>("timeline_latency", { session, filter }),
+	/**  What hovering the span of the request at `seq` shows. */
+	timelineSpan: (session: number | null, filter: string, seq: number) => __TAURI_INVOKE<SpanDetail_Serialize | null>("timeline_span", { session, filter, seq }),
 };
 
 /* Constants */
@@ -299,6 +306,8 @@ export const DEMO_TOOLS = [{"name":"echo","title":"Echo","description":"Returns 
 export const DIAG_RULES = ["app-csp","app-html","app-mime","app-permission","app-resource","batch","before-initialized","capability-undeclared","cursor-loop","envelope","era-method","not-utf8","progress-unknown","reply-duplicate","reply-id-type","reply-unmatched","result-shape","stdout-not-protocol"] as const;
 
 export const MAX_OPEN = 8 as const;
+
+export const OUTCOME_WORDS = [["result","result"],["error","error"],["cancelled","cancelled"],["timed_out","timed out"],["never_answered","never answered"]] as const;
 
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
@@ -481,6 +490,25 @@ export type AskOf_Deserialize = {
 export type AskOf_Serialize = {
 	id: number,
 	ask: AppAsk_Serialize,
+};
+
+/**  Several short spans or marks in one column, too many to draw alone. */
+export type Bucket = Bucket_Serialize | Bucket_Deserialize;
+
+/**  Several short spans or marks in one column, too many to draw alone. */
+export type Bucket_Deserialize = {
+	column: number,
+	count: number,
+	/**  The worst outcome among them (`None` when some wait and none failed), for spans. */
+	worst?: RequestOutcome | null,
+};
+
+/**  Several short spans or marks in one column, too many to draw alone. */
+export type Bucket_Serialize = {
+	column: number,
+	count: number,
+	/**  The worst outcome among them (`None` when some wait and none failed), for spans. */
+	worst: RequestOutcome | null,
 };
 
 /**  How many sessions, and how many bytes of them, a folder keeps. */
@@ -864,6 +892,18 @@ export type Entry_Deserialize = {
 	answers?: number | null,
 	/**  Milliseconds between the request and this reply. */
 	latency_ms?: number | null,
+	/**
+	 *  On a request that continues an operation (an `input_required` round's retry, a task's
+	 *  `tasks/get`): the id, as JSON text, of the request on the same connection that began it.
+	 *  Sonde's own ids never repeat on a connection, so the id names one request (format 3).
+	 */
+	part_of?: string | null,
+	/**
+	 *  On a note that settles a request (`answers` names it): how it ended without a reply —
+	 *  it timed out, was cancelled, or was never answered (format 3; a note of an older file
+	 *  that answers a request means never answered).
+	 */
+	ends?: RequestOutcome | null,
 	/**  Human words: a decode error, a lifecycle step, a note. */
 	detail?: string | null,
 	lifecycle?: Lifecycle_Deserialize | null,
@@ -900,6 +940,18 @@ export type Entry_Serialize = {
 	answers?: number,
 	/**  Milliseconds between the request and this reply. */
 	latency_ms?: number | null,
+	/**
+	 *  On a request that continues an operation (an `input_required` round's retry, a task's
+	 *  `tasks/get`): the id, as JSON text, of the request on the same connection that began it.
+	 *  Sonde's own ids never repeat on a connection, so the id names one request (format 3).
+	 */
+	part_of?: string,
+	/**
+	 *  On a note that settles a request (`answers` names it): how it ended without a reply —
+	 *  it timed out, was cancelled, or was never answered (format 3; a note of an older file
+	 *  that answers a request means never answered).
+	 */
+	ends?: RequestOutcome,
 	/**  Human words: a decode error, a lifecycle step, a note. */
 	detail?: string,
 	lifecycle?: Lifecycle_Serialize,
@@ -1064,7 +1116,13 @@ export type Expect_Serialize = {
 	within_ms: number | null,
 };
 
-/**  Where an export was written, and how many entries it holds. */
+/**
+ *  What an export writes: the entries as JSONL, the HTTP exchanges as HAR 1.2, or a report
+ *  readable in any browser.
+ */
+export type ExportFormat = "jsonl" | "har" | "html";
+
+/**  Where an export was written, and how many entries (for HAR: exchanges) it holds. */
 export type Exported = {
 	path: string,
 	entries: number,
@@ -1083,7 +1141,7 @@ export type FilterChip = {
 };
 
 /**  The condition a term sets. Removing a chip removes every term of its key. */
-export type FilterKey = "kind" | "hide" | "dir" | "conn" | "method" | "id" | "diag" | "text";
+export type FilterKey = "kind" | "hide" | "dir" | "conn" | "method" | "id" | "target" | "diag" | "text";
 
 /**  What the UI shows of an expression: one chip per condition, or what is wrong with it. */
 export type FilterView = FilterView_Serialize | FilterView_Deserialize;
@@ -1177,6 +1235,14 @@ export type Header_Serialize = {
 };
 
 /**
+ *  How many calls took each bucket's time: `counts[i]` up to `HISTOGRAM_EDGES_MS[i]`, the last
+ *  one above every edge.
+ */
+export type Histogram = {
+	counts: number[],
+};
+
+/**
  *  What the window tells an app about where it is drawn: theme, display mode, the modes it
  *  offers, container size, locale, time zone and platform (`McpUiHostContext`), as the window
  *  knows them. Kept as JSON: an app reads it as is.
@@ -1262,6 +1328,33 @@ export type Kind =
  */
 "app";
 
+/**  One connection's part of the view. */
+export type LaneView = LaneView_Serialize | LaneView_Deserialize;
+
+/**  One connection's part of the view. */
+export type LaneView_Deserialize = {
+	conn: number,
+	/**  How many tracks its spans use (at most [`super::TRACKS`]). */
+	tracks: number,
+	spans: SpanView_Deserialize[],
+	span_buckets: Bucket_Deserialize[],
+	marks: MarkView[],
+	mark_buckets: Bucket_Deserialize[],
+	operations: OperationView[],
+};
+
+/**  One connection's part of the view. */
+export type LaneView_Serialize = {
+	conn: number,
+	/**  How many tracks its spans use (at most [`super::TRACKS`]). */
+	tracks: number,
+	spans: SpanView_Serialize[],
+	span_buckets: Bucket_Serialize[],
+	marks: MarkView[],
+	mark_buckets: Bucket_Serialize[],
+	operations: OperationView[],
+};
+
 /**  A failed or ended server's last stderr lines and the environment hint. */
 export type LastWords = {
 	/**  The last lines the server wrote on stderr, escaped, oldest first. */
@@ -1277,6 +1370,72 @@ export type LastWords = {
 	 *  passed to it. Names only, never values.
 	 */
 	withheld: string[],
+};
+
+/**  Latency of the requests a filter shows. */
+export type Latency = Latency_Serialize | Latency_Deserialize;
+
+/**  One method, or one method's target (a tool, prompt or resource). */
+export type LatencyRow = LatencyRow_Serialize | LatencyRow_Deserialize;
+
+/**  One method, or one method's target (a tool, prompt or resource). */
+export type LatencyRow_Deserialize = {
+	method: string,
+	/**  The tool, prompt or resource, on a row of one; `None` on a method's row. */
+	target?: string | null,
+	/**  Requests sent (or asked of Sonde), answered or not. */
+	count: number,
+	/**  Of those, answered (a result or an error): the times below are theirs. */
+	answered: number,
+	p50?: number | null,
+	p95?: number | null,
+	max?: number | null,
+	/**  Answered with an error. */
+	errors: number,
+	/**  Cancelled, timed out or never answered. */
+	unanswered: number,
+	histogram: Histogram,
+	/**  The log filter that lists these calls. */
+	filter: string,
+};
+
+/**  One method, or one method's target (a tool, prompt or resource). */
+export type LatencyRow_Serialize = {
+	method: string,
+	/**  The tool, prompt or resource, on a row of one; `None` on a method's row. */
+	target: string | null,
+	/**  Requests sent (or asked of Sonde), answered or not. */
+	count: number,
+	/**  Of those, answered (a result or an error): the times below are theirs. */
+	answered: number,
+	p50: number | null,
+	p95: number | null,
+	max: number | null,
+	/**  Answered with an error. */
+	errors: number,
+	/**  Cancelled, timed out or never answered. */
+	unanswered: number,
+	histogram: Histogram,
+	/**  The log filter that lists these calls. */
+	filter: string,
+};
+
+/**  Latency of the requests a filter shows. */
+export type Latency_Deserialize = {
+	/**  Methods by how many calls they had, each followed by its targets', busiest first. */
+	rows: LatencyRow_Deserialize[],
+	/**  Every answered request's time together. */
+	all: Histogram,
+	edges: number[],
+};
+
+/**  Latency of the requests a filter shows. */
+export type Latency_Serialize = {
+	/**  Methods by how many calls they had, each followed by its targets', busiest first. */
+	rows: LatencyRow_Serialize[],
+	/**  Every answered request's time together. */
+	all: Histogram,
+	edges: number[],
 };
 
 /**  Where the window's panes are, as the person left them; a value left out takes its default. */
@@ -1557,6 +1716,30 @@ export type LogLength = {
 /**  A level of server log messages, least severe first. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 
+/**  What a mark on a lane stands for. */
+export type MarkKind = 
+/**  A notification, either way. */
+"notification" | 
+/**  A process step: spawned, stdin closed, a signal, exited, a restart. */
+"lifecycle" | 
+/**  The reply that decided the era (`initialize` answered, or `server/discover`). */
+"era" | 
+/**  A note Sonde wrote that settles nothing (a finding, a round of input). */
+"note" | 
+/**  A burst of stderr: from its first chunk to its last. */
+"stderr" | 
+/**  A message between an MCP App's frame and Sonde. */
+"app";
+
+export type MarkView = {
+	seq: number,
+	at: number,
+	until: number,
+	kind: MarkKind,
+	label: string,
+	count: number,
+};
+
 /**  How far a filter's matches have been counted. */
 export type MatchCount = {
 	/**  Matches among the entries with seq below `scanned`. */
@@ -1693,6 +1876,24 @@ export type OpenedSession_Serialize = {
 	session: SessionInfo_Serialize,
 };
 
+/**  What an operation is. */
+export type OperationKind = 
+/**  A request retried after `input_required` (2026-07-28), round after round. */
+"rounds" | 
+/**  A tool call that became a task, and every request about the task. */
+"task" | 
+/**  An OAuth authorization, from its first step to its last. */
+"authorization";
+
+export type OperationView = {
+	head: number,
+	kind: OperationKind,
+	start: number,
+	end: number,
+	parts: number,
+	label: string,
+};
+
 /**  A request's outcome and the entry that settled it. */
 export type Outcome = {
 	outcome: RequestOutcome,
@@ -1731,6 +1932,13 @@ export type Page_Serialize = {
 	entries: Entry_Serialize[],
 	/**  The seq to ask for next, or `None` when the range was read to its end. */
 	next: number | null,
+};
+
+/**  The operation a span is part of: its kind, how many requests it has, how long it took. */
+export type PartOf = {
+	kind: OperationKind,
+	parts: number,
+	took_ms: number,
 };
 
 /**
@@ -2003,6 +2211,10 @@ export type Report_Serialize = {
 
 /**  How a request ended (the words of `../shared/contracts.md`, computed once here). */
 export type RequestOutcome = "result" | "error" | 
+/**  Sonde cancelled it (the person, or its caller going away) before a reply came. */
+"cancelled" | 
+/**  No reply came within its timeout; Sonde stopped waiting (and told the server so). */
+"timed_out" | 
 /**  The connection gave it up: its server died or the connection closed first. */
 "never_answered";
 
@@ -2341,6 +2553,77 @@ export type Side =
 /**  The two signals of the shutdown ladder. */
 export type Signal = "SIGTERM" | "SIGKILL";
 
+export type SpanDetail = SpanDetail_Serialize | SpanDetail_Deserialize;
+
+export type SpanDetail_Deserialize = {
+	seq: number,
+	conn: number,
+	method: string,
+	target?: string | null,
+	outcome?: RequestOutcome | null,
+	/**  The outcome in the words every front end uses, or `waiting`. */
+	outcome_word: string,
+	latency_ms?: number | null,
+	/**  Bytes of the request, and of its reply when it has one. */
+	request_bytes: number,
+	reply_bytes?: number | null,
+	/**  The entry that settled it. */
+	settled_by?: number | null,
+	progress: number,
+	/**  The operation it is part of. */
+	operation?: PartOf | null,
+};
+
+export type SpanDetail_Serialize = {
+	seq: number,
+	conn: number,
+	method: string,
+	target: string | null,
+	outcome: RequestOutcome | null,
+	/**  The outcome in the words every front end uses, or `waiting`. */
+	outcome_word: string,
+	latency_ms: number | null,
+	/**  Bytes of the request, and of its reply when it has one. */
+	request_bytes: number,
+	reply_bytes: number | null,
+	/**  The entry that settled it. */
+	settled_by: number | null,
+	progress: number,
+	/**  The operation it is part of. */
+	operation: PartOf | null,
+};
+
+/**  One request as drawn. */
+export type SpanView = SpanView_Serialize | SpanView_Deserialize;
+
+/**  One request as drawn. */
+export type SpanView_Deserialize = {
+	seq: number,
+	start: number,
+	/**  When it settled; `None` while it waits (drawn to the session's end). */
+	end?: number | null,
+	track: number,
+	method: string,
+	target?: string | null,
+	outcome?: RequestOutcome | null,
+	from_server: boolean,
+	operation?: number | null,
+};
+
+/**  One request as drawn. */
+export type SpanView_Serialize = {
+	seq: number,
+	start: number,
+	/**  When it settled; `None` while it waits (drawn to the session's end). */
+	end: number | null,
+	track: number,
+	method: string,
+	target: string | null,
+	outcome: RequestOutcome | null,
+	from_server: boolean,
+	operation: number | null,
+};
+
 /**  Where an opening connection is, for a front end to show. */
 export type Stage = 
 /**  Starting the server process. */
@@ -2607,6 +2890,39 @@ export type Test_Serialize = {
 /**  The window's colours: the system's preference (GTK's, in the desktop), or one of the two. */
 export type Theme = "system" | "dark" | "light";
 
+/**  What to draw. */
+export type TimelineView = TimelineView_Serialize | TimelineView_Deserialize;
+
+/**  What to draw. */
+export type TimelineView_Deserialize = {
+	/**  The session so far: from 0 to `end` ms. */
+	end: number,
+	lanes: LaneView_Deserialize[],
+	/**  Requests the filter shows in the whole session, and in the window. */
+	shown: number,
+	in_window: number,
+	/**
+	 *  Where the filter's matches have been looked for (a free text is looked for a bounded
+	 *  amount at a time; ask again to go on).
+	 */
+	matched?: MatchCount | null,
+};
+
+/**  What to draw. */
+export type TimelineView_Serialize = {
+	/**  The session so far: from 0 to `end` ms. */
+	end: number,
+	lanes: LaneView_Serialize[],
+	/**  Requests the filter shows in the whole session, and in the window. */
+	shown: number,
+	in_window: number,
+	/**
+	 *  Where the filter's matches have been looked for (a free text is looked for a bounded
+	 *  amount at a time; ask again to go on).
+	 */
+	matched: MatchCount | null,
+};
+
 /**  One listed tool, read. */
 export type ToolView = ToolView_Serialize | ToolView_Deserialize;
 
@@ -2707,6 +3023,13 @@ export type UrlElicitation_Serialize = {
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 
 export type Verdict = "breaking" | "change" | "addition";
+
+/**  The part of a session to draw: times in ms after it started, and how many columns wide. */
+export type ViewQuery = {
+	from: number,
+	to: number,
+	columns: number,
+};
 
 /** Any JSON value (`serde_json::Value`). */
 export type JsonValue = Value;

@@ -14,6 +14,8 @@ interface TableEntry {
   method?: string;
   /** JSON text, as the summary keeps it. */
   id?: string;
+  /** What a request names (a tool, prompt or resource). */
+  target?: string;
   /** The severity of the entry's worst finding. */
   diag?: Severity;
   /** Its rule (`table` when not given). */
@@ -29,9 +31,9 @@ type TableCase =
 
 const table: { entries: TableEntry[]; cases: TableCase[] } = JSON.parse(tableText);
 
-function entryOf({ seq, conn, kind, dir, method, id, diag, rule, text, base64, detail }: TableEntry): Entry {
+function entryOf({ seq, conn, kind, dir, method, id, target, diag, rule, text, base64, detail }: TableEntry): Entry {
   const entry: Entry = { seq, time: "", ms: 0, conn, kind, dir, text, base64, detail };
-  if (method !== undefined || id !== undefined) entry.summary = { type: "request", method, id };
+  if (method !== undefined || id !== undefined) entry.summary = { type: "request", method, id, target };
   if (diag !== undefined)
     entry.findings = [{ rule: rule ?? "table", severity: diag, detail: "a finding", spec: "the table" }];
   return entry;

@@ -11,7 +11,7 @@ import type { Entry, FilterView } from "./backend";
 import type { Direction, FilterKey, Kind, Severity } from "./bindings";
 import { DIAG_RULES } from "./bindings";
 
-const KEYS: FilterKey[] = ["kind", "hide", "dir", "conn", "method", "id", "diag"];
+const KEYS: FilterKey[] = ["kind", "hide", "dir", "conn", "method", "id", "target", "diag"];
 /** Severities, least first, as the core orders them. */
 export const SEVERITY = ["note", "warning", "error"];
 /** Every kind, in the core's order (`Kind::ALL`), which its error lists. */
@@ -52,6 +52,7 @@ interface Filter {
   conn?: bigint;
   method?: string;
   id?: string;
+  target?: string;
   diag?: Severity;
   rule?: string;
   text?: string;
@@ -73,14 +74,20 @@ export function readFilter(expr: string): { view: FilterView; matches: (e: Entry
 }
 
 /** The terms of an expression: split on whitespace, except that a term starting with a double
- * quote runs to the next one (or to the end), quotes included. */
+ * quote, or a key's quoted value (`target:"a b"`), runs to the next one (or to the end), quotes
+ * included. */
 function terms(expr: string): string[] {
   const out: string[] = [];
   let rest = expr.replace(LEADING_SPACE, "");
   while (rest) {
     let end;
+    const colon = rest.indexOf(":");
+    const quotedFrom = colon >= 0 && rest[colon + 1] === '"' && !A_SPACE.test(rest.slice(0, colon)) ? colon + 1 : -1;
     if (rest.startsWith('"')) {
       const close = rest.indexOf('"', 1);
+      end = close < 0 ? rest.length : close + 1;
+    } else if (quotedFrom >= 0) {
+      const close = rest.indexOf('"', quotedFrom + 1);
       end = close < 0 ? rest.length : close + 1;
     } else {
       const space = A_SPACE.exec(rest);
@@ -123,7 +130,7 @@ function parse(expr: string): Filter | string {
     const [key, value] = keyOf(term);
     const unknown = key === "text" && !term.startsWith('"') ? unknownKey(term) : undefined;
     if (unknown !== undefined)
-      return `unknown key "${unknown}"; keys are kind, hide, dir, conn, method, id and diag (put text with a colon in double quotes)`;
+      return `unknown key "${unknown}"; keys are kind, hide, dir, conn, method, id, target and diag (put text with a colon in double quotes)`;
     switch (key) {
       case "kind":
       case "hide":
@@ -148,6 +155,14 @@ function parse(expr: string): Filter | string {
         if (value === "") return `${term} needs a value`;
         f[key] = value;
         break;
+      case "target": {
+        const unquoted = value.startsWith('"')
+          ? value.slice(1, value.endsWith('"') && value.length > 1 ? -1 : undefined)
+          : value;
+        if (unquoted === "") return `${term} needs a value`;
+        f.target = unquoted;
+        break;
+      }
       case "diag": {
         const level = asciiLower(value);
         const rule = (DIAG_RULES as readonly string[]).includes(level) ? level : undefined;
@@ -174,6 +189,7 @@ function conditions(f: Filter): [FilterKey, string][] {
     ["conn", f.conn?.toString()],
     ["method", f.method],
     ["id", f.id],
+    ["target", f.target],
     ["diag", f.diag ?? f.rule],
     ["text", f.text],
   ];
@@ -195,6 +211,7 @@ function matchesEntry(f: Filter, e: Entry): boolean {
     (f.conn === undefined || f.conn === BigInt(e.conn)) &&
     (f.method === undefined || (e.summary?.method != null && asciiLower(e.summary.method) === asciiLower(f.method))) &&
     (f.id === undefined || idMatches(f.id, e.summary?.id)) &&
+    (f.target === undefined || (e.summary?.target != null && asciiLower(e.summary.target) === asciiLower(f.target))) &&
     (f.diag === undefined || worst >= SEVERITY.indexOf(f.diag)) &&
     (f.rule === undefined || (e.findings ?? []).some((finding) => finding.rule === f.rule)) &&
     textMatches(f.text, e)
