@@ -27,6 +27,7 @@ pub mod negotiate;
 pub mod process;
 pub mod proxy;
 pub mod replay;
+pub mod report;
 pub mod resend;
 pub mod saved;
 pub mod schema;

@@ -386,9 +386,9 @@ pub async fn log_export(
         ExportFormat::Har => {
             sonde_core::log::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
         }
-        // HTML REPORT: to be filled in with
-        //   sonde_core::report::export_html(&log, &filter, &secrets, &write).map_err(io_error)
-        ExportFormat::Html => Err(err(ErrorCode::BadInput, "the HTML report is not built yet")),
+        ExportFormat::Html => {
+            sonde_core::report::export_html(&log, &filter, &secrets, &write).map_err(io_error)
+        }
     })
     .await
     .map_err(|e| err(ErrorCode::Io, e))??;

@@ -1,16 +1,21 @@
 //! What the app holds while it runs: the hub (with its session log, its one table of live
 //! connections and the questions waiting for the person), the saved servers, and the session
-//! catalog (past sessions opened for reading).
+//! catalog (past sessions opened for reading), with each session's timeline the window draws.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use sonde_core::log::Filter;
 use sonde_core::saved::settings::{sessions_budget, SettingsFile};
 use sonde_core::sync::Lock;
+use sonde_core::timeline::{Shown, Timeline};
 use sonde_core::{
-    sessions_dir, Catalog, EraCache, Hub, Launches, Questions, SavedServer, ServerStore, Servers, WireLog,
+    sessions_dir, Catalog, EraCache, ErrorCode, Hub, Launches, Questions, SavedServer, ServerStore, Servers,
+    WireLog,
 };
+
+use crate::error::{err, io_error, Result};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -28,7 +33,7 @@ pub struct AppState {
     /// What pruning the sessions folder removed as this session started, in words.
     pub pruned_at_start: Option<String>,
     /// Each session's timeline the window draws, grown as the session grows.
-    pub timelines: crate::timeline_cmd::Timelines,
+    pub timelines: Timelines,
     quitting: AtomicBool,
 }
 
@@ -130,5 +135,47 @@ impl AppState {
     /// True the first time only: the caller then stops the servers and exits.
     pub fn begin_quit(&self) -> bool {
         !self.quitting.swap(true, Ordering::SeqCst)
+    }
+}
+
+/// Each session's timeline and the matches of the filter it was last drawn with.
+#[derive(Default, Clone)]
+pub struct Timelines(Arc<Mutex<HashMap<Option<u64>, Kept>>>);
+
+struct Kept {
+    timeline: Timeline,
+    filter: String,
+    shown: Shown,
+}
+
+impl Timelines {
+    /// Runs `read` on the timeline of `session`, grown to the log as it is now, with what
+    /// `filter` shows (its matches looked for a bounded amount more).
+    pub fn with<T>(
+        &self,
+        session: Option<u64>,
+        log: &WireLog,
+        filter: &str,
+        read: impl FnOnce(&Timeline, &Shown) -> T,
+    ) -> Result<T> {
+        let mut kept = self.0.locked();
+        let kept = kept.entry(session).or_insert_with(|| Kept {
+            timeline: Timeline::new(),
+            filter: String::new(),
+            shown: Shown::default(),
+        });
+        if kept.filter != filter {
+            let parsed = Filter::parse(filter).map_err(|e| err(ErrorCode::BadInput, e))?;
+            kept.shown = Shown::new(parsed);
+            kept.filter = filter.to_owned();
+        }
+        kept.timeline.update(log);
+        kept.shown.update(log).map_err(io_error)?;
+        Ok(read(&kept.timeline, &kept.shown))
+    }
+
+    /// Lets go of a session's timeline (a past session closed).
+    pub fn forget(&self, session: u64) {
+        self.0.locked().remove(&Some(session));
     }
 }

@@ -9,6 +9,53 @@ use serde::{Deserialize, Serialize};
 
 use crate::lifecycle::Lifecycle;
 
+/// How a request ended (the words of `../shared/contracts.md`, computed once in the core: `WireLog::outcome_of`, the timeline).
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestOutcome {
+    Result,
+    Error,
+    /// Sonde cancelled it (the person, or its caller going away) before a reply came.
+    Cancelled,
+    /// No reply came within its timeout; Sonde stopped waiting (and told the server so).
+    TimedOut,
+    /// The connection gave it up: its server died or the connection closed first.
+    NeverAnswered,
+}
+
+impl RequestOutcome {
+    pub const ALL: [RequestOutcome; 5] = [
+        RequestOutcome::Result,
+        RequestOutcome::Error,
+        RequestOutcome::Cancelled,
+        RequestOutcome::TimedOut,
+        RequestOutcome::NeverAnswered,
+    ];
+
+    /// Each outcome with its word, for a front end's legend.
+    pub fn words() -> Vec<(RequestOutcome, &'static str)> {
+        RequestOutcome::ALL.iter().map(|&o| (o, o.word())).collect()
+    }
+
+    /// The word every front end shows for it (`../shared/contracts.md`).
+    pub fn word(self) -> &'static str {
+        match self {
+            RequestOutcome::Result => "result",
+            RequestOutcome::Error => "error",
+            RequestOutcome::Cancelled => "cancelled",
+            RequestOutcome::TimedOut => "timed out",
+            RequestOutcome::NeverAnswered => "never answered",
+        }
+    }
+
+    /// How a settling note ended its request: what it says, or never answered for a note of a
+    /// file older than format 3, which said nothing.
+    pub fn of_note(ends: Option<RequestOutcome>) -> RequestOutcome {
+        ends.unwrap_or(RequestOutcome::NeverAnswered)
+    }
+}
+
 /// What an entry records.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -179,7 +226,7 @@ pub(super) struct Indexed {
     #[serde(default)]
     part_of: Option<String>,
     #[serde(default)]
-    ends: Option<super::RequestOutcome>,
+    ends: Option<RequestOutcome>,
     #[serde(default)]
     lifecycle: Option<Lifecycle>,
     #[serde(default)]
@@ -254,7 +301,7 @@ pub struct Entry {
     /// it timed out, was cancelled, or was never answered (format 3; a note of an older file
     /// that answers a request means never answered).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ends: Option<super::RequestOutcome>,
+    pub ends: Option<RequestOutcome>,
     /// Human words: a decode error, a lifecycle step, a note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,

@@ -75,7 +75,7 @@ pub struct IndexRow {
     /// The id of the request that began the operation this request continues.
     pub part_of: Option<Box<str>>,
     /// How a note that settles a request says it ended.
-    pub ends: Option<super::RequestOutcome>,
+    pub ends: Option<super::entry::RequestOutcome>,
     /// The most severe of the entry's findings.
     pub diag: Option<Severity>,
     /// Its bytes are kept as base64 (they are not UTF-8): a search of the raw line cannot see
@@ -387,6 +387,20 @@ impl Filter {
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
         .collect()
+    }
+
+    /// The filter written back in the grammar, one term per condition (`method:ping dir:in`).
+    pub fn expression(&self) -> String {
+        let terms: Vec<String> = self
+            .conditions()
+            .into_iter()
+            .map(|(key, value)| match KEYS.iter().find(|k| k.key == key).and_then(|k| k.word) {
+                Some(word) if value.contains(char::is_whitespace) => format!("{word}:\"{value}\""),
+                Some(word) => format!("{word}:{value}"),
+                None => format!("\"{value}\""),
+            })
+            .collect();
+        terms.join(" ")
     }
 
     pub fn needs_entry(&self) -> bool {

@@ -37,14 +37,14 @@ pub use budget::{
     pin_session, prune_sessions, size_words, Budget, Pruned, Removed, KEEP_SESSIONS, MAX_BYTES,
 };
 pub use catalog::{Catalog, CatalogError, OpenedSession};
-pub use entry::{Direction, Entry, HttpInfo, Kind, Summary, PREVIEW_BYTES};
+pub use entry::{Direction, Entry, HttpInfo, Kind, RequestOutcome, Summary, PREVIEW_BYTES};
 pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat, REDACTED_MARK};
 pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow, KeyDoc, Rpc, KEYS as FILTER_KEYS};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use har::export_har;
 pub use matches::{MatchCount, COUNT_BUDGET};
-pub use pairs::{Outcome, RequestOutcome};
+pub use pairs::Outcome;
 pub use sessions::{last_session, list_sessions, sessions_dir, ConnectionLabel, SessionInfo};
 pub use sink::{stopped_words, Recording, Stopped, RETRY_INTERVAL};
 pub use tail::TAIL_INTERVAL;

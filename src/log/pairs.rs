@@ -7,61 +7,14 @@
 
 use std::io;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{sessions::ConnectionLabel, IndexRow, Kind, WireLog, INDEX_CHUNK};
+use super::{sessions::ConnectionLabel, IndexRow, Kind, RequestOutcome, WireLog, INDEX_CHUNK};
 use crate::sync::Lock;
 
 /// A reply: a message with an id (a progress update answers a request too, without one).
 fn is_reply(row: &IndexRow) -> bool {
     row.kind == Kind::Message && row.id.is_some()
-}
-
-/// How a request ended (the words of `../shared/contracts.md`, computed once here).
-#[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RequestOutcome {
-    Result,
-    Error,
-    /// Sonde cancelled it (the person, or its caller going away) before a reply came.
-    Cancelled,
-    /// No reply came within its timeout; Sonde stopped waiting (and told the server so).
-    TimedOut,
-    /// The connection gave it up: its server died or the connection closed first.
-    NeverAnswered,
-}
-
-impl RequestOutcome {
-    pub const ALL: [RequestOutcome; 5] = [
-        RequestOutcome::Result,
-        RequestOutcome::Error,
-        RequestOutcome::Cancelled,
-        RequestOutcome::TimedOut,
-        RequestOutcome::NeverAnswered,
-    ];
-
-    /// Each outcome with its word, for a front end's legend.
-    pub fn words() -> Vec<(RequestOutcome, &'static str)> {
-        RequestOutcome::ALL.iter().map(|&o| (o, o.word())).collect()
-    }
-
-    /// The word every front end shows for it (`../shared/contracts.md`).
-    pub fn word(self) -> &'static str {
-        match self {
-            RequestOutcome::Result => "result",
-            RequestOutcome::Error => "error",
-            RequestOutcome::Cancelled => "cancelled",
-            RequestOutcome::TimedOut => "timed out",
-            RequestOutcome::NeverAnswered => "never answered",
-        }
-    }
-
-    /// How a settling note ended its request: what it says, or never answered for a note of a
-    /// file older than format 3, which said nothing.
-    pub fn of_note(ends: Option<RequestOutcome>) -> RequestOutcome {
-        ends.unwrap_or(RequestOutcome::NeverAnswered)
-    }
 }
 
 /// A request's outcome and the entry that settled it.

@@ -75,12 +75,8 @@ pub fn run(args: &ExportArgs) -> i32 {
             }
             Err(ExportError::Io(e)) => Err(e),
         },
-        // HTML REPORT: to be filled in with
-        //   sonde_core::report::export_html(&log, &filter, &secrets, out).map(|n| (n, "entry", "entries"))
-        // Until then, the format is refused as not built yet; nothing is written.
         ExportFormat::Html => {
-            errln!("sonde: --format html is not built yet; use jsonl or har");
-            return USAGE;
+            sonde_core::report::export_html(&log, &filter, &secrets, out).map(|n| (n, "entry", "entries"))
         }
     };
     match written {

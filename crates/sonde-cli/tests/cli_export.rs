@@ -244,3 +244,36 @@ fn a_file_that_is_no_session_a_bad_filter_and_an_unknown_session_are_usage_error
     assert_eq!(format.status.code(), Some(2), "{}", stderr(&format));
     assert!(!out_file.exists(), "nothing was written");
 }
+
+/// The HTML report of a real HTTP session opened in headless Chromium with the network refused,
+/// as someone without Sonde opens it (`scripts/check-report.mjs`): its timeline draws the calls,
+/// a request's title says how long it took, a click shows its entry, the latency table has
+/// rows, nothing is fetched, and the saved secret is nowhere on the page.
+#[test]
+fn the_html_report_opens_offline_in_a_browser_and_holds_no_secret() {
+    let home = support::data_home("export-html");
+    save_a_server_with_a_secret(&home);
+    let session = record_http_session(&home);
+    let report = home.join("report.html");
+    let out = sonde(
+        &home,
+        &["export", "--format", "html", "--out", report.to_str().unwrap(), session.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(!html.contains(SECRET), "the saved secret is in the report");
+    assert!(
+        html.contains("<svg id=\"timeline\"") && html.contains("class=\"latency\""),
+        "timeline and latency"
+    );
+    assert!(!html.contains("<link") && !html.contains(" src="), "the page fetches nothing");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let looked = Command::new("node")
+        .current_dir(&root)
+        .args(["scripts/check-report.mjs", report.to_str().unwrap(), "--secret", SECRET])
+        .output()
+        .expect("node runs");
+    let said = String::from_utf8_lossy(&looked.stdout);
+    assert!(looked.status.success(), "{said}{}", stderr(&looked));
+    assert!(said.contains("requests drawn") && !said.contains(" 0 requests drawn"), "{said}");
+}

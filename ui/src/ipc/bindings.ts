@@ -2209,7 +2209,7 @@ export type Report_Serialize = {
 	tally: string,
 };
 
-/**  How a request ended (the words of `../shared/contracts.md`, computed once here). */
+/**  How a request ended (the words of `../shared/contracts.md`, computed once in the core: `WireLog::outcome_of`, the timeline). */
 export type RequestOutcome = "result" | "error" | 
 /**  Sonde cancelled it (the person, or its caller going away) before a reply came. */
 "cancelled" | 

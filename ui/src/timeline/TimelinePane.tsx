@@ -89,7 +89,8 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     const style = getComputedStyle(c);
     const muted = style.getPropertyValue("--muted").trim() || "#888";
-    const nameOf = (conn: number) => labels.nameOf(conn) ?? `connection ${conn}`;
+    // Connection 0 is the session's own: notes about the recording itself.
+    const nameOf = (conn: number) => labels.nameOf(conn) ?? (conn === 0 ? "the session" : `connection ${conn}`);
     drawn.current = draw(ctx, view, win, width, height, nameOf, style.color, muted);
     if (stepAt.current !== null) {
       setStepMs(performance.now() - stepAt.current);
