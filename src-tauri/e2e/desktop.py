@@ -47,6 +47,7 @@ import window
 import oauth
 import results
 import sessions
+import timeline
 
 app = os.path.abspath(sys.argv[1])
 shots = os.environ.get("SONDE_SHOTS", "")
@@ -895,6 +896,10 @@ apps.install(check, driver, wait, shot, {
 compare.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "native_windows": native_windows,
     "saved": saved, "add_server": add_server, "answer_native": answer_native, "call_tool": call_tool,
+})
+timeline.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected,
+    "press_on_window": press_on_window, "call_tool": call_tool, "set_filter": set_filter,
 })
 results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,

@@ -119,12 +119,19 @@ function Bars({ histogram, edges, small = false }: { histogram: Histogram; edges
   const most = Math.max(1, ...histogram.counts);
   const label = (i: number) =>
     edges ? (i < edges.length ? `≤ ${formatDuration(edges[i])}` : `> ${formatDuration(edges[edges.length - 1])}`) : "";
+  // Under a bar, its upper edge short: ms below a second, s above.
+  const short = (i: number) => {
+    if (!edges) return "";
+    const edge = edges[Math.min(i, edges.length - 1)];
+    const words = edge < 1000 ? `${edge}` : `${edge / 1000}s`;
+    return i < edges.length ? words : `>${words}`;
+  };
   return (
     <div className={small ? "bars small" : "bars"}>
       {histogram.counts.map((count, i) => (
         <div key={i} className="bar" title={`${label(i)}: ${count}`}>
           <i style={{ height: `${(count / most) * 100}%` }} />
-          {!small && <span>{label(i).replace("≤ ", "")}</span>}
+          {!small && <span>{short(i)}</span>}
         </div>
       ))}
     </div>

@@ -266,11 +266,17 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
         </div>
       )}
       <ul className="sr-only" aria-label="Requests in view">
-        {spansInView.slice(0, LISTED).map(({ s }) => {
+        {spansInView.slice(0, LISTED).map(({ lane, s }) => {
           const took = s.end != null ? ` after ${formatDuration(s.end - s.start)}` : "";
           return (
             <li key={String(s.seq)}>
-              <button data-seq={String(s.seq)} onClick={() => onSelect(Number(s.seq))}>
+              <button
+                data-seq={String(s.seq)}
+                data-conn={String(lane.conn)}
+                data-start={s.start}
+                data-end={s.end ?? view?.end}
+                onClick={() => onSelect(Number(s.seq))}
+              >
                 {spanLabel(s.method, s.target)}: {outcomeWord(s.outcome)}
                 {took}
               </button>

@@ -1,0 +1,133 @@
+"""Real-window checks of the timeline and the latency table (issue 37); desktop.py runs them with
+its driver. With two servers connected (the demo and a fixture whose echo answers late), the
+timeline has a lane for each; a person zooms from the keyboard towards the one long request
+until it fills the view and the fast ones have left it, hovers it for its method, outcome and
+latency, and clicks it: the log selects that request. The latency table has a row for the slow
+tool, and its row filters the log to that tool's calls.
+"""
+import os
+import re
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+GUTTER = 150  # ui/src/timeline/draw.ts: the lanes' names, left of the plot
+AXIS = 20
+
+
+def install(check, driver, wait, shot, h):
+    """Registers the checks; `h` holds desktop.py's helpers by name."""
+
+    def listed():
+        """The requests in view, as the timeline lists them for keyboards and screen readers."""
+        out = []
+        for b in driver.find_elements(By.CSS_SELECTOR, "section.timeline ul[aria-label='Requests in view'] button"):
+            out.append({
+                "seq": int(b.get_attribute("data-seq")),
+                "conn": int(b.get_attribute("data-conn")),
+                "start": float(b.get_attribute("data-start")),
+                "end": float(b.get_attribute("data-end")),
+                "words": b.get_attribute("textContent"),
+            })
+        return out
+
+    def window_of(canvas):
+        return float(canvas.get_attribute("data-from")), float(canvas.get_attribute("data-to"))
+
+    @check
+    def the_timeline_finds_a_slow_call_by_zooming_and_selects_it_in_the_log():
+        """The timeline has a lane per server; zooming from the keyboard finds the slow call among the fast ones; hovering names it with its latency; a click selects its request in the log; the latency table's row filters the log to that tool"""
+        fixture = os.environ["SONDE_FIXTURE"]
+        if not h["saved"]("Late echo"):
+            h["add_server"]("Late echo", command=f"{fixture} --reply-delay-ms 900")
+        h["ensure_connected"]("Demo server")
+        h["press_on_window"]("ctrl+1")
+        for a in ("1", "2", "3"):
+            h["call_tool"]("Add", [a, "1"], f"{a} + 1 = {int(a) + 1}")
+        h["ensure_connected"]("Late echo")
+        h["press_on_window"]("ctrl+1")
+        h["call_tool"]("echo", ["sluggish-reply"], "sluggish-reply")
+        h["ensure_connected"]("Demo server")
+        h["call_tool"]("Add", ["4", "1"], "4 + 1 = 5")
+
+        driver.find_element(By.XPATH, "//button[@role='tab'][text()='Wire log']").click()
+        h["set_filter"]("")
+        driver.find_element(By.XPATH, "//button[text()='Timeline']").click()
+        canvas = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "canvas.timeline-canvas"))
+        # Both servers have a lane; the slow echo is in view among the fast calls.
+        lanes = wait.until(lambda d: len({r["conn"] for r in listed()}) >= 2 and {r["conn"] for r in listed()})
+        assert len(lanes) >= 2, lanes
+        slow = wait.until(lambda d: [r for r in listed() if "tools/call echo" in r["words"] and "result" in r["words"]])
+        slow = max(slow, key=lambda r: r["end"] - r["start"])
+        assert slow["end"] - slow["start"] >= 850, slow
+        fast = [r for r in listed() if "tools/call add" in r["words"]]
+        assert len(fast) >= 4, listed()
+        shot("timeline-whole")
+
+        # Zoom as a keyboard user: pan towards the slow call, zoom in, until it fills half the view.
+        canvas.click()
+        for _ in range(40):
+            lo, hi = window_of(canvas)
+            width = hi - lo
+            if (slow["end"] - slow["start"]) >= width * 0.5 and lo <= slow["start"] and slow["end"] <= hi:
+                break
+            centre = (slow["start"] + slow["end"]) / 2
+            if centre < lo + width * 0.4:
+                canvas.send_keys(Keys.ARROW_LEFT)
+            elif centre > lo + width * 0.6:
+                canvas.send_keys(Keys.ARROW_RIGHT)
+            else:
+                canvas.send_keys("+")
+            # Each step is drawn before the next (the core answers the new window first). A pan
+            # that the session's edge stops changes nothing: a person zooms in instead.
+            try:
+                WebDriverWait(driver, 3).until(lambda d: window_of(canvas) != (lo, hi))
+            except TimeoutException:
+                canvas.send_keys("+")
+                wait.until(lambda d: window_of(canvas) != (lo, hi))
+        lo, hi = window_of(canvas)
+        assert (slow["end"] - slow["start"]) >= (hi - lo) * 0.5, (slow, lo, hi)
+        # Zoomed in, the fast calls outside the slow one's time have left the view.
+        in_view = wait.until(lambda d: [r for r in listed() if r["seq"] == slow["seq"]] and listed())
+        assert len([r for r in in_view if "tools/call add" in r["words"]]) < len(fast), in_view
+
+        # Hover the slow call: the tooltip names it, with how it ended and after how long.
+        plot = canvas.size["width"] - GUTTER
+        x = GUTTER + ((slow["start"] + slow["end"]) / 2 - lo) / (hi - lo) * plot
+        tip = None
+        for y in range(AXIS + 4, canvas.size["height"], 5):
+            ActionChains(driver).move_to_element_with_offset(canvas, int(x - canvas.size["width"] / 2),
+                                                             int(y - canvas.size["height"] / 2)).perform()
+            tips = driver.find_elements(By.CSS_SELECTOR, ".timeline-tip")
+            if tips and "tools/call echo" in tips[0].text:
+                tip = wait.until(lambda d: "after" in tips[0].text and tips[0].text)
+                break
+        assert tip, "no tooltip over the slow call"
+        assert "result after" in tip, tip
+        shot("timeline")
+
+        # A click selects its request in the log.
+        ActionChains(driver).click().perform()
+        selected = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "div[role='row'].selected"))
+        assert int(selected.get_attribute("data-seq")) == slow["seq"], selected.get_attribute("data-seq")
+        detail = driver.find_element(By.CSS_SELECTOR, "[aria-label='Entry detail']").text
+        assert "tools/call" in detail and "Jump to response" in detail, detail
+
+        # The latency table: the slow tool's row, whose click filters the log to its calls.
+        driver.find_element(By.XPATH, "//button[text()='Latency']").click()
+        row = wait.until(lambda d: d.find_element(By.XPATH, "//table[@class='latency-table']//tr[.//button[normalize-space(text())='echo']]"))
+        # Its one call answered after the fixture's 900 ms: p50, p95 and max are that call's.
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[1] == "1" and all(re.fullmatch(r"9\d\d ms", c) for c in cells[2:5]), cells
+        shot("latency")
+        row.find_element(By.XPATH, ".//button").click()
+        grid = "[role='grid'][aria-label='Wire log']"
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, grid).get_attribute("data-filter") == "method:tools/call target:echo")
+        rows = wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, f"{grid} div[role='row'][data-seq]")) >= 2
+                          and d.find_elements(By.CSS_SELECTOR, f"{grid} div[role='row'][data-seq]"))
+        assert all("echo" in r.text for r in rows), [r.text for r in rows]
+        driver.find_element(By.XPATH, "//button[text()='Latency']").click()
+        driver.find_element(By.XPATH, "//button[text()='Timeline']").click()
