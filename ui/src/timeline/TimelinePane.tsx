@@ -38,7 +38,7 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
   const drawn = useRef<Drawn[]>([]);
   // When the last zoom or pan was asked, to say how long its answer took to draw.
   const stepAt = useRef<number | null>(null);
-  const [stepMs, setStepMs] = useState<number | null>(null);
+  const [step, setStep] = useState<{ ms: number; n: number } | null>(null);
   const end = view?.end ?? 0;
   const win = chosen ?? fit(end);
 
@@ -93,7 +93,8 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
     const nameOf = (conn: number) => labels.nameOf(conn) ?? (conn === 0 ? "the session" : `connection ${conn}`);
     drawn.current = draw(ctx, view, win, width, height, nameOf, style.color, muted);
     if (stepAt.current !== null) {
-      setStepMs(performance.now() - stepAt.current);
+      const ms = performance.now() - stepAt.current;
+      setStep((s) => ({ ms, n: (s?.n ?? 0) + 1 }));
       stepAt.current = null;
     }
     // `win` follows from `chosen` and the view's end, both of which redraw through `view`.
@@ -114,11 +115,11 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
     };
   }, [hoveredSeq, session, filter]);
 
-  const step = (next: Window) => {
+  const move = (next: Window) => {
     stepAt.current = performance.now();
     choose(next);
   };
-  const zoom = (factor: number, anchor = 0.5) => step(zoomAt(win, factor, anchor, end));
+  const zoom = (factor: number, anchor = 0.5) => move(zoomAt(win, factor, anchor, end));
   const drag = useRef<{ x: number; from: Window; moved: boolean } | null>(null);
   const plotWidth = width - GUTTER;
   const at = (e: { clientX: number; clientY: number }) => {
@@ -130,7 +131,7 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
     if (d.what === "bucket" && d.from !== undefined && d.to !== undefined) {
       // Too many to tell apart here: zoom to the column, where they are drawn alone.
       const pad = (d.to - d.from) * 2;
-      step({ from: Math.max(0, d.from - pad), to: d.to + pad });
+      move({ from: Math.max(0, d.from - pad), to: d.to + pad });
     } else onSelect(d.seq);
   };
 
@@ -168,9 +169,9 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
             waiting
           </span>
         </span>
-        {stepMs !== null && (
-          <span className="muted" data-step-ms={stepMs.toFixed(1)}>
-            drawn in {formatDuration(stepMs)}
+        {step !== null && (
+          <span className="muted" data-step-ms={step.ms.toFixed(1)} data-steps={step.n}>
+            drawn in {formatDuration(step.ms)}
           </span>
         )}
       </div>
@@ -202,7 +203,7 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
           const d = drag.current;
           if (d && Math.abs(p.x - d.x) > 3) {
             d.moved = true;
-            step(pan(d.from, -(p.x - d.x) / plotWidth, end));
+            move(pan(d.from, -(p.x - d.x) / plotWidth, end));
             setHover(null);
             return;
           }
@@ -224,8 +225,8 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
             "=": () => zoom(0.5),
             "-": () => zoom(2),
             "0": () => choose(null),
-            ArrowLeft: () => step(pan(win, -0.25, end)),
-            ArrowRight: () => step(pan(win, 0.25, end)),
+            ArrowLeft: () => move(pan(win, -0.25, end)),
+            ArrowRight: () => move(pan(win, 0.25, end)),
           };
           const act = keys[e.key];
           if (act) {
