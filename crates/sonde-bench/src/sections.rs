@@ -267,25 +267,34 @@ pub fn million(report: &mut Report, n: u64) {
 /// Appends `n` entries to `log`: notifications, with a rare request every 10,000th entry whose
 /// method and text the filter queries look for (`method:tools/call`, `needle`).
 fn fill(log: &WireLog, n: u64) {
+    // A quarter of the entries are pings Sonde sent and a quarter their replies, so that the
+    // timeline has a quarter of a million requests to draw; every entry holds `line {i}`.
+    let mut pending: Option<u64> = None;
     for i in 0..n {
         // Every 10,000th entry is a rare method and word, for the filter queries.
-        let (method, text) = if i % 10_000 == 0 {
-            (
-                "tools/call",
-                format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"needle"}}}}"#),
-            )
+        let (kind, method, text, dir) = if i % 10_000 == 0 {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"needle"}}}}"#);
+            ("notification", "tools/call", text, Direction::In)
+        } else if i % 4 == 0 {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping","params":{{"note":"line {i}"}}}}"#);
+            ("request", "ping", text, Direction::Out)
+        } else if i % 4 == 1 && pending.is_some() {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"note":"line {i}"}}}}"#, i - 1);
+            ("result", "ping", text, Direction::In)
         } else {
-            (
-                "notifications/message",
-                format!(
-                    r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"line {i}"}}}}"#
-                ),
-            )
+            let text = format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","data":"line {i}"}}}}"#
+            );
+            ("notification", "notifications/message", text, Direction::In)
         };
-        let mut e = Entry::new(1, Kind::Message, Direction::In).with_bytes(text.as_bytes());
-        e.summary =
-            Some(Summary { kind: "notification".into(), method: Some(method.into()), ..Summary::default() });
-        log.append(e);
+        let mut e = Entry::new(1 + (i / 1000) % 2, Kind::Message, dir).with_bytes(text.as_bytes());
+        let id = (kind == "request" || kind == "result").then(|| (i - u64::from(kind == "result")).to_string());
+        e.summary = Some(Summary { kind: kind.into(), method: Some(method.into()), id, ..Summary::default() });
+        if kind == "result" {
+            e.answers = pending.take();
+        }
+        let seq = log.append(e);
+        pending = (kind == "request").then_some(seq);
     }
 }
 
