@@ -70,6 +70,7 @@ docs: deps peers ui-deps e2e-deps desktop
 	$(CARGO) build -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/debug/sonde reference docs/reference
 	mkdir -p docs/img && export SONDE_GUIDE_IMG=$(CURDIR)/docs/img && $(E2E)
+	scripts/guide-report.sh $(CARGO_TARGET_DIR)/debug/sonde docs/img/report.png
 	python3 scripts/check-docs.py
 
 # What the tracked files hold before make test, edits not yet committed included.

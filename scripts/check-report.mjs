@@ -61,6 +61,8 @@ try {
   if (asked.length) fail(`the page asked the network for ${asked.join(", ")}`);
   if (errors.length) fail(`the page had errors: ${errors.join("; ")}`);
   if (shot) {
+    // The whole session in view, the clicked request's entry in the pane.
+    await page.locator("button[data-zoom='0']").click();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: shot, fullPage: false });
   }
