@@ -38,8 +38,9 @@ impl WireLog {
     }
 
     /// Hands each index row from row `from` on to `visit` with its seq, a chunk at a time (the
-    /// lock is let go between chunks, so appends go on), and returns the row after the last.
-    pub fn visit_rows(&self, from: u64, mut visit: impl FnMut(u64, &IndexRow)) -> u64 {
+    /// lock is let go between chunks, so appends go on), until `visit` says to stop (after that
+    /// row) or none is left; returns the row after the last one visited.
+    pub fn visit_rows(&self, from: u64, mut visit: impl FnMut(u64, &IndexRow) -> bool) -> u64 {
         let mut at = from;
         loop {
             let inner = self.inner.locked();
@@ -48,10 +49,13 @@ impl WireLog {
                 return at;
             }
             let end = (at + INDEX_CHUNK).min(len);
-            for pos in at..end {
-                visit(inner.seqs.seq(pos), &inner.index[pos as usize]);
+            while at < end {
+                let go_on = visit(inner.seqs.seq(at), &inner.index[at as usize]);
+                at += 1;
+                if !go_on {
+                    return at;
+                }
             }
-            at = end;
         }
     }
 

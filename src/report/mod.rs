@@ -35,7 +35,7 @@ pub fn export_html(log: &WireLog, filter: &Filter, secrets: &[String], path: &Pa
             _ => break,
         }
     }
-    let end = timeline.spans().iter().filter_map(|s| s.end).fold(0.0, f64::max).max(last_ms(log)?);
+    let end = timeline.last_ms;
     let view = timeline.view(&ViewQuery { from: 0.0, to: (end * 1.02).max(1.0), columns: COLUMNS }, &shown);
     let latency = Latency::of(&timeline, &shown);
     let mut entries: Vec<Entry> = Vec::new();
@@ -68,13 +68,6 @@ pub fn export_html(log: &WireLog, filter: &Filter, secrets: &[String], path: &Pa
     out.write_all(html.as_bytes())?;
     out.flush()?;
     Ok(entries.len() as u64)
-}
-
-/// When the last entry was recorded, in ms after the session started.
-fn last_ms(log: &WireLog) -> io::Result<f64> {
-    let mut last = 0.0_f64;
-    log.visit_rows(log.rows().saturating_sub(1), |_, row| last = last.max(row.ms));
-    Ok(last)
 }
 
 /// `text` with each secret replaced, for the few strings that are not entries (names, the filter).

@@ -155,12 +155,6 @@ struct Lane {
     free_from: Vec<f64>,
 }
 
-/// A row of the index kept for a second look that needs its entry read whole.
-enum Later {
-    Lifecycle,
-    Note,
-}
-
 impl Timeline {
     /// An empty timeline; [`Timeline::update`] fills it.
     pub fn new() -> Timeline {
@@ -174,13 +168,40 @@ impl Timeline {
         timeline
     }
 
-    /// Reads the rows the log took since the last update. Rows are read once each.
+    /// Reads the rows the log took since the last update, in order, each once. The few whose
+    /// entry must be read whole (lifecycle steps, notes that settle nothing) stop the walk
+    /// through the index while they are read, so the log's lock is never held over a read.
     pub fn update(&mut self, log: &WireLog) {
-        let mut later: Vec<(u64, IndexRow, Later)> = Vec::new();
-        self.read = log.visit_rows(self.read, |seq, row| match (row.kind, row.rpc) {
-            (Kind::Lifecycle, _) => later.push((seq, row.clone(), Later::Lifecycle)),
-            (Kind::Note, _) if row.answers.is_some() => self.settle(row.answers.unwrap_or(0), seq, row),
-            (Kind::Note, _) => later.push((seq, row.clone(), Later::Note)),
+        loop {
+            let mut whole: Option<(u64, IndexRow)> = None;
+            self.read = log.visit_rows(self.read, |seq, row| {
+                let rare =
+                    matches!(row.kind, Kind::Lifecycle) || (row.kind == Kind::Note && row.answers.is_none());
+                if rare {
+                    whole = Some((seq, row.clone()));
+                    return false;
+                }
+                self.take(seq, row);
+                true
+            });
+            let Some((seq, row)) = whole else { return };
+            // A row the file cannot give back is left out of the picture, never guessed at.
+            let Ok(entry) = log.read_index_row(&row) else { continue };
+            if row.kind == Kind::Lifecycle {
+                let label = entry.lifecycle.as_ref().map_or("lifecycle", step_word);
+                self.mark(seq, &row, MarkKind::Lifecycle, label.into());
+            } else if entry.detail.as_deref().is_some_and(|d| d.starts_with(OAUTH_NOTE)) {
+                self.authorization(seq, &row);
+            } else {
+                self.mark(seq, &row, MarkKind::Note, "note".into());
+            }
+        }
+    }
+
+    /// One row that the index tells all about.
+    fn take(&mut self, seq: u64, row: &IndexRow) {
+        match (row.kind, row.rpc) {
+            (Kind::Note, _) => self.settle(row.answers.unwrap_or(0), seq, row),
             (Kind::Stderr, _) => self.stderr(seq, row),
             (Kind::App, _) => {
                 self.mark(seq, row, MarkKind::App, row.method.clone().unwrap_or_else(|| "app".into()))
@@ -192,24 +213,6 @@ impl Timeline {
             },
             (Kind::Message, Some(Rpc::Notification)) => self.notification(seq, row),
             _ => self.touch(row.ms),
-        });
-        for (seq, row, what) in later {
-            // A row the file cannot give back is left out of the picture, never guessed at.
-            let Ok(entry) = log.read_index_row(&row) else { continue };
-            match what {
-                Later::Lifecycle => {
-                    let label = entry.lifecycle.as_ref().map_or("lifecycle", step_word);
-                    self.mark(seq, &row, MarkKind::Lifecycle, label.into());
-                }
-                Later::Note => {
-                    let detail = entry.detail.unwrap_or_default();
-                    if detail.starts_with(OAUTH_NOTE) {
-                        self.authorization(seq, &row);
-                    } else {
-                        self.mark(seq, &row, MarkKind::Note, "note".into());
-                    }
-                }
-            }
         }
     }
 

@@ -171,3 +171,38 @@ fn requests_in_flight_together_take_tracks_of_their_own_and_free_them_when_settl
     assert_eq!(timeline.spans().len(), 3);
     let _: Arc<str> = timeline.span(c).unwrap().method.clone();
 }
+
+#[test]
+fn an_authorization_is_one_operation_from_its_first_step_to_its_last() {
+    let log = WireLog::create_in(&temp_dir("oauth")).unwrap();
+    let waiting = log.append(message(1, Direction::Out, "request", "initialize", Some(1), None));
+    for step in [
+        "discovery: GET /.well-known/oauth-protected-resource",
+        "registration: POST /register",
+        "token: POST /token",
+    ] {
+        log.append(Entry::new(1, Kind::Note, Direction::Meta).with_detail(format!("authorization · {step}")));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let mut reply = message(1, Direction::In, "result", "initialize", Some(1), None);
+    reply.answers = Some(waiting);
+    log.append(reply);
+    // A later authorization (a refresh) is another operation.
+    log.append(message(1, Direction::Out, "request", "tools/list", Some(2), None));
+    log.append(
+        Entry::new(1, Kind::Note, Direction::Meta).with_detail("authorization · refresh: POST /token"),
+    );
+
+    let timeline = Timeline::of(&log);
+    let flows: Vec<&Operation> =
+        timeline.operations().iter().filter(|o| o.kind == OperationKind::Authorization).collect();
+    assert_eq!(flows.len(), 2);
+    assert!(flows[0].end - flows[0].start >= 4.0, "from the first step to the last: {:?}", flows[0]);
+    assert!(
+        timeline.marks().iter().all(|m| m.kind != MarkKind::Note),
+        "its steps are the operation, not notes"
+    );
+    let view =
+        timeline.view(&ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 300 }, &Shown::default());
+    assert_eq!(view.lanes[0].operations.len(), 2);
+}
