@@ -6,6 +6,7 @@ import { useContext, useEffect, useMemo, useRef, useState, type RefObject } from
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { backend, errorText, type Entry, type OpenedSession, type SessionRef } from "../ipc";
 import type { ExportFormat, HttpInfo, LogLength, Outcome } from "../ipc/bindings";
+import { OUTCOME_WORDS } from "../ipc/bindings";
 import { useFilterView } from "../log/filter";
 import {
   GLYPH,
@@ -41,6 +42,9 @@ interface Props {
   past?: OpenedSession | null;
   onBackToLive?(): void;
 }
+
+/** `timed out` as a label: `Timed out`. */
+const sentenceCase = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 /** The formats the log exports to, as the menu names them. */
 const EXPORTS: [ExportFormat, string][] = [
@@ -557,8 +561,12 @@ function Detail({
     };
   }, [request, settled, session, total]);
   const outcome = settled ? found.outcome : null;
-  const reply = outcome && outcome.outcome !== "never_answered" ? Number(outcome.seq) : null;
-  const unanswered = outcome?.outcome === "never_answered" ? outcome : null;
+  // Answered, with a reply to jump to; or settled by a note that says why not (it timed out,
+  // was cancelled, or was never answered), in the core's words.
+  const answered = outcome?.outcome === "result" || outcome?.outcome === "error";
+  const reply = outcome && answered ? Number(outcome.seq) : null;
+  const unanswered = outcome && !answered ? outcome : null;
+  const unansweredWord = OUTCOME_WORDS.find(([key]) => key === unanswered?.outcome)?.[1] ?? "";
   if (!entry) return <div className="detail empty">Select an entry to see its bytes.</div>;
   const read = whole !== null && whole !== true ? whole : entry;
   const bytes = entryBytes(read);
@@ -590,8 +598,12 @@ function Detail({
         )}
       </header>
       {unanswered && (
-        <p className="detail-text warn" role="note" aria-label="Never answered">
-          {unanswered.words}. <button onClick={() => jumpTo(Number(unanswered.seq))}>Show the note</button>
+        <p className="detail-text warn" role="note" aria-label={sentenceCase(unansweredWord)}>
+          {/* The note's own words name how it ended, or are led by the word that does. */}
+          {unanswered.words.includes(unansweredWord)
+            ? unanswered.words
+            : `${sentenceCase(unansweredWord)}: ${unanswered.words}`}
+          . <button onClick={() => jumpTo(Number(unanswered.seq))}>Show the note</button>
         </p>
       )}
       {entry.detail && <p className="detail-text">{entry.detail}</p>}
