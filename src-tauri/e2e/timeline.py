@@ -10,7 +10,7 @@ import re
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -67,20 +67,27 @@ def install(check, driver, wait, shot, h):
         assert len(fast) >= 4, listed()
         shot("timeline-whole")
 
-        # Zoom as a keyboard user: pan towards the slow call, zoom in, until it fills half the view.
-        canvas.click()
-        for _ in range(40):
+        # Zoom as a keyboard user (Tab to the timeline, then keys): pan towards the slow call and
+        # zoom in until it fills half the view, zooming out when the view has become narrower.
+        driver.execute_script("arguments[0].focus()", canvas)
+        start, end = slow["start"], slow["end"]
+        for _ in range(60):
             lo, hi = window_of(canvas)
             width = hi - lo
-            if (slow["end"] - slow["start"]) >= width * 0.5 and lo <= slow["start"] and slow["end"] <= hi:
+            inside = lo <= start and end <= hi
+            if inside and end - start >= width * 0.5:
                 break
-            centre = (slow["start"] + slow["end"]) / 2
-            if centre < lo + width * 0.4:
-                canvas.send_keys(Keys.ARROW_LEFT)
-            elif centre > lo + width * 0.6:
-                canvas.send_keys(Keys.ARROW_RIGHT)
+            centre = (start + end) / 2
+            if width < (end - start) * 1.05:
+                key = "-"
+            # Outside the middle third, pan (a step is a quarter of the view, so it lands there).
+            elif centre < lo + width * 0.35:
+                key = Keys.ARROW_LEFT
+            elif centre > lo + width * 0.65:
+                key = Keys.ARROW_RIGHT
             else:
-                canvas.send_keys("+")
+                key = "+" if inside else "-"
+            canvas.send_keys(key)
             # Each step is drawn before the next (the core answers the new window first). A pan
             # that the session's edge stops changes nothing: a person zooms in instead.
             try:
@@ -99,6 +106,9 @@ def install(check, driver, wait, shot, h):
         x = GUTTER + ((slow["start"] + slow["end"]) / 2 - lo) / (hi - lo) * plot
         tip = None
         for y in range(AXIS + 4, canvas.size["height"], 5):
+            # The pane scrolls when its lanes are taller than it: bring the point into view.
+            driver.execute_script("const s = arguments[0].closest('section.timeline');"
+                                  "s.scrollTop = Math.max(0, arguments[1] - s.clientHeight / 2);", canvas, y)
             ActionChains(driver).move_to_element_with_offset(canvas, int(x - canvas.size["width"] / 2),
                                                              int(y - canvas.size["height"] / 2)).perform()
             tips = driver.find_elements(By.CSS_SELECTOR, ".timeline-tip")
@@ -111,23 +121,31 @@ def install(check, driver, wait, shot, h):
 
         # A click selects its request in the log.
         ActionChains(driver).click().perform()
-        selected = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "div[role='row'].selected"))
-        assert int(selected.get_attribute("data-seq")) == slow["seq"], selected.get_attribute("data-seq")
+        # The list scrolls the row into view as it selects it, so the row is read again until it holds.
+        selected = lambda d: d.find_element(By.CSS_SELECTOR, "div[role='row'].selected").get_attribute("data-seq")
+        WebDriverWait(driver, 10, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: selected(d) == str(slow["seq"]))
         detail = driver.find_element(By.CSS_SELECTOR, "[aria-label='Entry detail']").text
         assert "tools/call" in detail and "Jump to response" in detail, detail
 
-        # The latency table: the slow tool's row, whose click filters the log to its calls.
+        # The latency table of the slow server's requests (the filter's): the slow tool's row,
+        # whose click filters the log to its calls.
+        h["set_filter"](f"conn:{slow['conn']}")
         driver.find_element(By.XPATH, "//button[text()='Latency']").click()
         row = wait.until(lambda d: d.find_element(By.XPATH, "//table[@class='latency-table']//tr[.//button[normalize-space(text())='echo']]"))
         # Its one call answered after the fixture's 900 ms: p50, p95 and max are that call's.
         cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
         assert cells[1] == "1" and all(re.fullmatch(r"9\d\d ms", c) for c in cells[2:5]), cells
         shot("latency")
-        row.find_element(By.XPATH, ".//button").click()
+        name = row.find_element(By.XPATH, ".//button")
+        # The pane scrolls when the window is short: the row is brought into view, as a person scrolls to it.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", name)
+        name.click()
         grid = "[role='grid'][aria-label='Wire log']"
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, grid).get_attribute("data-filter") == "method:tools/call target:echo")
         rows = wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, f"{grid} div[role='row'][data-seq]")) >= 2
                           and d.find_elements(By.CSS_SELECTOR, f"{grid} div[role='row'][data-seq]"))
-        assert all("echo" in r.text for r in rows), [r.text for r in rows]
+        summaries = [r.find_element(By.CSS_SELECTOR, ".c-sum").get_attribute("title") for r in rows]
+        assert all("tools/call" in t and "echo" in t for t in summaries), summaries
         driver.find_element(By.XPATH, "//button[text()='Latency']").click()
         driver.find_element(By.XPATH, "//button[text()='Timeline']").click()
