@@ -16,7 +16,7 @@ use crate::log::{Filter, MatchCount, RequestOutcome, WireLog};
 
 /// At most this many spans (and as many marks) of one lane are sent one by one; past it, the
 /// short ones are sent as buckets. Spans at least [`WIDE_COLUMNS`] wide are always sent alone.
-pub const MAX_ALONE: usize = 1500;
+pub const MAX_ALONE: usize = 500;
 const WIDE_COLUMNS: f64 = 3.0;
 /// How many entries a filter's matches are looked for per view, at most (see `log::matches`).
 const MATCH_BUDGET: usize = crate::log::COUNT_BUDGET;
@@ -56,7 +56,8 @@ pub struct SpanView {
 pub struct Bucket {
     pub column: u32,
     pub count: u32,
-    /// The worst outcome among them (`None` when some wait and none failed), for spans.
+    /// The worst outcome among them (none when some wait and none failed, and for marks).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub worst: Option<RequestOutcome>,
 }
 
@@ -206,20 +207,19 @@ impl Timeline {
         for (lane, spans) in lanes.iter_mut().zip(in_window) {
             total_in_window += spans.len() as u64;
             let crowded = spans.len() > MAX_ALONE;
-            let mut buckets: std::collections::BTreeMap<u32, Bucket> = Default::default();
+            let mut buckets = Columns::new(columns);
             for span in spans {
                 lane.tracks = lane.tracks.max(span.track + 1);
                 let wide = (span.end.unwrap_or(self.last_ms) - span.start) / per_column >= WIDE_COLUMNS;
                 if crowded && (!wide || lane.spans.len() >= MAX_ALONE) {
-                    let at = column(span.start.max(from));
-                    let bucket = buckets.entry(at).or_insert(Bucket { column: at, count: 0, worst: None });
+                    let bucket = buckets.at(column(span.start.max(from)));
                     bucket.count += 1;
                     bucket.worst = worse(bucket.worst, span.outcome);
                 } else {
                     lane.spans.push(span_view(span));
                 }
             }
-            lane.span_buckets = buckets.into_values().collect();
+            lane.span_buckets = buckets.used();
         }
 
         let first_mark = self.marks.partition_point(|m| m.at < from - self.longest.max(1.0));
@@ -234,14 +234,12 @@ impl Timeline {
         }
         for (lane, marks) in lanes.iter_mut().zip(marks_in) {
             let crowded = marks.len() > MAX_ALONE;
-            let mut buckets: std::collections::BTreeMap<u32, Bucket> = Default::default();
+            let mut buckets = Columns::new(columns);
             for mark in marks {
                 // Lifecycle steps and the era are few and always worth seeing alone.
                 let rare = matches!(mark.kind, MarkKind::Lifecycle | MarkKind::Era);
                 if crowded && !rare {
-                    let at = column(mark.at.max(from));
-                    buckets.entry(at).or_insert(Bucket { column: at, count: 0, worst: None }).count +=
-                        mark.count;
+                    buckets.at(column(mark.at.max(from))).count += mark.count;
                 } else {
                     lane.marks.push(MarkView {
                         seq: mark.seq,
@@ -253,7 +251,7 @@ impl Timeline {
                     });
                 }
             }
-            lane.mark_buckets = buckets.into_values().collect();
+            lane.mark_buckets = buckets.used();
         }
 
         for operation in &self.operations {
@@ -289,6 +287,24 @@ impl Timeline {
             in_window: total_in_window,
             matched: shown.count,
         }
+    }
+}
+
+/// One bucket per column, dense: a crowded lane puts hundreds of thousands of spans in them.
+struct Columns(Vec<Bucket>);
+
+impl Columns {
+    fn new(columns: u32) -> Columns {
+        Columns((0..columns).map(|column| Bucket { column, count: 0, worst: None }).collect())
+    }
+
+    fn at(&mut self, column: u32) -> &mut Bucket {
+        &mut self.0[column as usize]
+    }
+
+    /// The buckets something fell in, left to right.
+    fn used(self) -> Vec<Bucket> {
+        self.0.into_iter().filter(|b| b.count > 0).collect()
     }
 }
 

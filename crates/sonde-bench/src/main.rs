@@ -22,6 +22,7 @@ fn main() {
         Some("million-one") => {
             sections::million_one(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
         }
+        Some("timeline-steps") => sections::timeline_steps(args[1].parse().expect("entries")),
         Some("window-session") => {
             sections::window_session(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
         }

@@ -273,10 +273,12 @@ fn fill(log: &WireLog, n: u64) {
     for i in 0..n {
         // Every 10,000th entry is a rare method and word, for the filter queries.
         let (kind, method, text, dir) = if i % 10_000 == 0 {
-            let text = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"needle"}}}}"#);
+            let text =
+                format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"needle"}}}}"#);
             ("notification", "tools/call", text, Direction::In)
         } else if i % 4 == 0 {
-            let text = format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping","params":{{"note":"line {i}"}}}}"#);
+            let text =
+                format!(r#"{{"jsonrpc":"2.0","id":{i},"method":"ping","params":{{"note":"line {i}"}}}}"#);
             ("request", "ping", text, Direction::Out)
         } else if i % 4 == 1 && pending.is_some() {
             let text = format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"note":"line {i}"}}}}"#, i - 1);
@@ -288,8 +290,10 @@ fn fill(log: &WireLog, n: u64) {
             ("notification", "notifications/message", text, Direction::In)
         };
         let mut e = Entry::new(1 + (i / 1000) % 2, Kind::Message, dir).with_bytes(text.as_bytes());
-        let id = (kind == "request" || kind == "result").then(|| (i - u64::from(kind == "result")).to_string());
-        e.summary = Some(Summary { kind: kind.into(), method: Some(method.into()), id, ..Summary::default() });
+        let id =
+            (kind == "request" || kind == "result").then(|| (i - u64::from(kind == "result")).to_string());
+        e.summary =
+            Some(Summary { kind: kind.into(), method: Some(method.into()), id, ..Summary::default() });
         if kind == "result" {
             e.answers = pending.take();
         }
@@ -307,6 +311,38 @@ pub fn window_session(n: u64) {
     fill(&log, n);
     log.flush().unwrap();
     println!("{}", log.path().file_name().unwrap().to_string_lossy());
+}
+
+/// The core's part of a timeline step at `n` entries (the window bench times the whole step):
+/// the timeline built from the index, then the views of fifteen steps as the window asks them
+/// (five zooms in about the middle, five pans right by a quarter, five zooms out), each printed.
+pub fn timeline_steps(n: u64) {
+    use sonde_core::timeline::{Shown, Timeline, ViewQuery};
+    let log = temp_log("timeline");
+    fill(&log, n);
+    log.flush().unwrap();
+    let started = Instant::now();
+    let timeline = Timeline::of(&log);
+    println!("built from the index: {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
+    let end = timeline.view(&ViewQuery { from: 0.0, to: 1.0, columns: 10 }, &Shown::default()).end;
+    let (mut from, mut to) = (0.0, end * 1.02);
+    for step in 0..15 {
+        let width = to - from;
+        (from, to) = match step {
+            0..5 => (from + width / 4.0, to - width / 4.0),
+            5..10 => (from + width / 4.0, to + width / 4.0),
+            _ => (from - width / 2.0, to + width / 2.0),
+        };
+        let started = Instant::now();
+        let view = timeline.view(&ViewQuery { from, to, columns: 1130 }, &Shown::default());
+        let json = serde_json::to_string(&view).unwrap();
+        println!(
+            "step {step}: {:.1} ms, {} spans alone, {} KiB as JSON",
+            started.elapsed().as_secs_f64() * 1000.0,
+            view.lanes.iter().map(|l| l.spans.len()).sum::<usize>(),
+            json.len() / 1024
+        );
+    }
 }
 
 pub fn million_one(n: u64) {

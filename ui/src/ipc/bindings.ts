@@ -499,7 +499,7 @@ export type Bucket = Bucket_Serialize | Bucket_Deserialize;
 export type Bucket_Deserialize = {
 	column: number,
 	count: number,
-	/**  The worst outcome among them (`None` when some wait and none failed), for spans. */
+	/**  The worst outcome among them (none when some wait and none failed, and for marks). */
 	worst?: RequestOutcome | null,
 };
 
@@ -507,8 +507,8 @@ export type Bucket_Deserialize = {
 export type Bucket_Serialize = {
 	column: number,
 	count: number,
-	/**  The worst outcome among them (`None` when some wait and none failed), for spans. */
-	worst: RequestOutcome | null,
+	/**  The worst outcome among them (none when some wait and none failed, and for marks). */
+	worst?: RequestOutcome,
 };
 
 /**  How many sessions, and how many bytes of them, a folder keeps. */
