@@ -135,7 +135,12 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
     } else onSelect(d.seq);
   };
 
-  const spansInView = (view?.lanes ?? []).flatMap((lane) => lane.spans.map((s) => ({ lane, s })));
+  // Longest first: the list's first entries are the ones a person looks for, and a session's
+  // later slow call is never cut off by its earlier fast ones.
+  const took = (s: { start: number; end?: number | null }) => (s.end ?? view?.end ?? s.start) - s.start;
+  const spansInView = (view?.lanes ?? [])
+    .flatMap((lane) => lane.spans.map((s) => ({ lane, s })))
+    .sort((a, b) => took(b.s) - took(a.s));
   const outcomeWord = (o: string | null | undefined) => OUTCOME_WORDS.find(([k]) => k === o)?.[1] ?? "waiting";
   const shownWords =
     view && (chosen ? `${formatDuration(win.to - win.from)} shown` : `whole session, ${formatDuration(end)}`);
@@ -266,7 +271,7 @@ export function TimelinePane({ session, filter, labels, total, onSelect }: Props
           )}
         </div>
       )}
-      <ul className="sr-only" aria-label="Requests in view">
+      <ul className="sr-only" aria-label="Requests in view, longest first">
         {spansInView.slice(0, LISTED).map(({ lane, s }) => {
           const took = s.end != null ? ` after ${formatDuration(s.end - s.start)}` : "";
           return (
