@@ -9,6 +9,7 @@ import os
 import re
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.keys import Keys
@@ -114,8 +115,13 @@ def install(check, driver, wait, shot, h):
             # The pane scrolls when its lanes are taller than it: bring the point into view.
             driver.execute_script("const s = arguments[0].closest('section.timeline');"
                                   "s.scrollTop = Math.max(0, arguments[1] - s.clientHeight / 2);", canvas, y)
-            ActionChains(driver).move_to_element_with_offset(canvas, int(x - canvas.size["width"] / 2),
-                                                             int(y - canvas.size["height"] / 2)).perform()
+            # To the point in the viewport: an element's centre for WebDriver is that of its part
+            # in view, which a tall, scrolled canvas does not share with its own.
+            left, top = driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect(); return [r.left, r.top];", canvas)
+            pointer = ActionBuilder(driver)
+            pointer.pointer_action.move_to_location(int(left + x), int(top + y))
+            pointer.perform()
             tips = driver.find_elements(By.CSS_SELECTOR, ".timeline-tip")
             if tips and "tools/call echo" in tips[0].text:
                 tip = wait.until(lambda d: "after" in tips[0].text and tips[0].text)

@@ -294,7 +294,7 @@ fn sessions_are_listed_found_by_name_printed_whole_and_filters_say_what_they_did
     let typo = sonde(&home, &["log", "--filter", "methd:tools/list"]);
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr)
-        .contains("unknown key \"methd\"; keys are kind, hide, dir, conn, method, id and diag"));
+        .contains("unknown key \"methd\"; keys are kind, hide, dir, conn, method, id, target and diag"));
     let nothing = sonde(&home, &["log", "--filter", "\"no such words here\""]);
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("no entry of"), "{nothing:?}");
     let missing = sonde(&home, &["log", "--session", "nope"]);
