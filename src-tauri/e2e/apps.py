@@ -185,7 +185,7 @@ def install(check, driver, wait, shot, h):
         h["press_on_window"]("ctrl+1")
         apart = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "section[aria-label='Tools only apps call']"))
         assert "poll" in apart.text and "secret" not in apart.text, apart.text
-        ordinary = driver.find_element(By.CSS_SELECTOR, ".tool-list > ul").text
+        ordinary = driver.find_element(By.CSS_SELECTOR, ".tool-scroll > ul").text
         assert "poll" not in ordinary and "secret" in ordinary, ordinary
 
     @check

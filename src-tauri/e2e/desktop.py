@@ -811,7 +811,7 @@ def a_hostile_server_leaves_the_window_usable():
     wait.until(lambda d: panel.find_element(By.CSS_SELECTOR, waiting).text == "1 of 8 waiting from this server")
     declined = "[aria-label='Questions declined at once']"
     wait.until(lambda d: panel.find_element(By.CSS_SELECTOR, declined).text.startswith("92 questions from this server"))
-    stop = f"//ul[@class='connections']/li[.//span[text()='Hostile']][.//div[@data-status='ready']]//button[text()='Stop']"
+    stop = "//ul[@class='connections']/li[.//span[text()='Hostile']][.//div[@data-status='ready']]//button[text()='Stop']"
     uncovered = """const el = arguments[0], r = el.getBoundingClientRect();
         return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));"""
     # The sidebar may have scrolled it out of view (earlier checks leave cards): scroll to it as a
@@ -833,6 +833,43 @@ def a_hostile_server_leaves_the_window_usable():
     wait.until(lambda d: d.find_element(By.XPATH, "//li[.//span[text()='Hostile']]//div[@data-status='exited']"))
     assert wait_gone(pid, 5), f"pid {pid} outlived Stop"
 
+
+
+@check
+def ten_thousand_tools_are_counted_filtered_and_walked_from_the_keyboard():
+    """a server with 10,000 tools (the cap): all counted, a screenful drawn, the last found by the filter and chosen with Enter, the arrows and End walk the list"""
+    if not saved("Ten thousand tools"):
+        add_server("Ten thousand tools", command=f"{os.environ['SONDE_FIXTURE']} --tools 10000")
+    connect("Ten thousand tools")
+    press_on_window("ctrl+1")
+    shown = "[aria-label='Tools shown']"
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, shown).text == "10000 tools")
+    drawn = driver.find_elements(By.CSS_SELECTOR, ".tool-scroll li[data-index]")
+    assert 0 < len(drawn) < 100, f"{len(drawn)} rows drawn for 10,000 tools"
+    box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter tools']")
+    box.click()
+    box.send_keys("filler_10000")
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, shown).text == "1 of 10000 tools")
+    box.send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".tool-call h2").text == "filler_10000")
+    shot("tools-filtered")
+    # Escape gives the whole list back; the arrows go from the filter into it, End to its last.
+    box.send_keys(Keys.ESCAPE)
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, shown).text == "10000 tools")
+    box.send_keys(Keys.ARROW_DOWN)
+    focused = lambda d: d.execute_script("const b = document.activeElement; return b.matches('button.tool') && b.querySelector('strong').textContent")
+    wait.until(lambda d: focused(d) == "echo")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    wait.until(lambda d: focused(d) == "filler_2")
+    driver.switch_to.active_element.send_keys(Keys.END)
+    wait.until(lambda d: focused(d) == "filler_10000")
+    driver.switch_to.active_element.send_keys(Keys.HOME)
+    wait.until(lambda d: focused(d) == "echo")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    wait.until(lambda d: d.execute_script("return document.activeElement.getAttribute('aria-label')") == "Filter tools")
+    stop = "//ul[@class='connections']/li[.//span[text()='Ten thousand tools']][.//div[@data-status='ready']]//button[text()='Stop']"
+    driver.find_element(By.XPATH, stop).click()
+    wait.until(lambda d: not d.find_elements(By.XPATH, ready_status("Ten thousand tools")))
 
 # Past sessions, the CLI's, opened read-only (File → Open Session).
 sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window, "set_filter": set_filter,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { backend } from "../ipc";
 import { ToolsPanel } from "../panels/ToolsPanel";
 import { button, click, described, labelled, mount, type, unmount, until } from "./testing";
+import { layOutToolList } from "../panels/testing";
 
 afterEach(() => {
   unmount();
@@ -14,6 +15,7 @@ afterEach(() => {
 
 async function toolsOfDemo() {
   expect(backend.kind).toBe("memory");
+  layOutToolList();
   const conn = await backend.connect("demo");
   const line = (await backend.connectionsFollow(() => {})).find((l) => l.event.conn === conn)!;
   const host = mount(<ToolsPanel line={line} />);

@@ -4,6 +4,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backend, type CallOutcome, type ConnectionState, type ToolView } from "../ipc";
 import { ToolsPanel } from "./ToolsPanel";
+import { layOutToolList } from "./testing";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -44,6 +45,7 @@ const outcome = (text: string) =>
 let root: Root | null = null;
 
 async function show(stopped: string | null = null) {
+  layOutToolList();
   vi.spyOn(backend, "toolsList").mockResolvedValue({ tools: [TOOL], stopped });
   const host = document.createElement("div");
   document.body.append(host);
@@ -138,5 +140,76 @@ describe("an attempt that is not sent", () => {
     expect(host.querySelector("[aria-label='Last call'] [aria-label='Tool result']")!.textContent).toContain(
       "second result",
     );
+  });
+});
+
+describe("a server with a thousand tools", () => {
+  const many = Array.from(
+    { length: 1000 },
+    (_, i) => ({ ...TOOL, name: `filler_${i + 1}`, description: `Filler number ${i + 1}` }) as unknown as ToolView,
+  );
+
+  async function showMany() {
+    layOutToolList();
+    vi.spyOn(backend, "toolsList").mockResolvedValue({ tools: many, stopped: null });
+    const host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+    await act(async () => root!.render(<ToolsPanel line={LINE} />));
+    return host;
+  }
+  const box = (host: HTMLElement) => host.querySelector<HTMLInputElement>("input[aria-label='Filter tools']")!;
+  function typeFilter(host: HTMLElement, text: string) {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!.call(box(host), text);
+    box(host).dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  const drawn = (host: HTMLElement) => [...host.querySelectorAll(".tool-scroll li strong")].map((s) => s.textContent);
+
+  it("draws a screenful of them, not all, and counts them all", async () => {
+    const host = await showMany();
+    expect(host.querySelector("[aria-label='Tools shown']")!.textContent).toBe("1000 tools");
+    expect(drawn(host).length).toBeGreaterThan(0);
+    expect(drawn(host).length).toBeLessThan(100);
+    expect(host.querySelector(".tool-scroll ul")!.getAttribute("style")).toMatch(/height: \d{5}px/);
+  });
+
+  it("finds the last by its name, and Enter chooses the first match", async () => {
+    const host = await showMany();
+    act(() => typeFilter(host, "FILLER_1000"));
+    expect(drawn(host)).toEqual(["filler_1000"]);
+    expect(host.querySelector("[aria-label='Tools shown']")!.textContent).toBe("1 of 1000 tools");
+    act(() => box(host).dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true })));
+    expect(host.querySelector(".tool-call h2")!.textContent).toBe("filler_1000");
+    act(() => typeFilter(host, "filler_77"));
+    expect(drawn(host)).toEqual(["filler_77", ...Array.from({ length: 10 }, (_, k) => `filler_${770 + k}`)]);
+    // Every word must be found, each anywhere in the name, title or description.
+    act(() => typeFilter(host, "number 99 9"));
+    expect(drawn(host)).toEqual([
+      "filler_99",
+      "filler_199",
+      "filler_299",
+      "filler_399",
+      "filler_499",
+      "filler_599",
+      "filler_699",
+      "filler_799",
+      "filler_899",
+      "filler_990",
+      "filler_991",
+      "filler_992",
+      "filler_993",
+      "filler_994",
+      "filler_995",
+      "filler_996",
+      "filler_997",
+      "filler_998",
+      "filler_999",
+    ]);
+    act(() => typeFilter(host, "nothing like it"));
+    expect(drawn(host)).toEqual([]);
+    expect(host.querySelector(".tool-scroll")!.textContent).toContain("No tool matches “nothing like it”.");
+    // Escape clears the filter: every tool is counted again.
+    act(() => box(host).dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true })));
+    expect(host.querySelector("[aria-label='Tools shown']")!.textContent).toBe("1000 tools");
   });
 });

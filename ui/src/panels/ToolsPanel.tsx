@@ -2,7 +2,7 @@
 // the inputSchema (or raw JSON), Call with progress and Cancel, the result, Send again when a
 // call's server died and a new one is ready, and the links a server requires (-32042) with Send
 // the call again.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import {
   backend,
   errorText,
@@ -13,7 +13,6 @@ import {
   type LinksRequired,
   type ServerDescription,
   type TaskStatus,
-  type ToolView,
 } from "../ipc";
 import { initialValue, problemsOf, sameDraft, toJson, type Draft, type Problem } from "../forms/schema";
 import { SchemaForm } from "../forms/SchemaForm";
@@ -26,6 +25,7 @@ import { AppPane } from "../apps/AppPane";
 import { useListChanges } from "./useListChanges";
 import { NotReady, Stopped } from "./line";
 import { statusText, useTasks } from "../tasks/tasks";
+import { title, ToolList, type Tool } from "./ToolList";
 
 /** An app drawn for a call (or for "Open app"), and why it is being closed, once it is. */
 interface AppCall {
@@ -35,11 +35,6 @@ interface AppCall {
   n: number;
   closing: string | null;
 }
-
-/** A listed tool and where it is in the list (two entries can share a name, or have none). */
-type Tool = ToolView & { at: number };
-
-const title = (t: Tool) => t.title ?? t.name ?? `(entry ${t.at + 1}: no name)`;
 
 /** The connection a line is at, and whether requests may go to it. */
 interface Target {
@@ -80,13 +75,16 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
       current = false;
     };
   }, [conn, ready, listed]);
+  // The tools apps alone call are listed apart, below the ordinary ones.
+  const ordinary = useMemo(() => tools?.filter((t) => !t.app?.appOnly) ?? [], [tools]);
+  const appOnly = useMemo(() => tools?.filter((t) => t.app?.appOnly) ?? [], [tools]);
   const load = () => {
     setError(null);
     setListed((n) => n + 1);
   };
   return (
     <div className="tools">
-      <div className="tool-list">
+      <div className="tool-list long">
         <header>
           <h2>Tools</h2>
           <span className="muted">{server?.serverInfo && (server.serverInfo as { name?: string }).name}</span>
@@ -98,41 +96,11 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
         {error && <p className="error">{error}</p>}
         {stopped && <Stopped why={stopped} />}
         {tools === null && !error && ready && <p className="muted">Listing tools…</p>}
-        <ul>
-          {tools
-            ?.filter((t) => !t.app?.appOnly)
-            .map((t) => (
-              <li key={t.at} className={chosen?.at === t.at ? "selected" : ""}>
-                <button className="tool" onClick={() => setChosen(t)}>
-                  {t.icons.slice(0, 1).map((src) => (
-                    <img key={src} src={src} alt="" width={16} height={16} />
-                  ))}
-                  <strong>{title(t)}</strong>
-                  {t.name !== null && title(t) !== t.name && <code>{t.name}</code>}
-                  <span className="desc">{t.description}</span>
-                  <span className="badges">
-                    {t.app?.resourceUri && (
-                      <span className="badge" title={`Draws an app: ${t.app.resourceUri}`}>
-                        app
-                      </span>
-                    )}
-                    {t.hints.map((hint) => (
-                      <span key={hint} className="badge">
-                        {hint}
-                      </span>
-                    ))}
-                    {t.problems.length > 0 && (
-                      <span className="badge bad" title={t.problems.join("\n")}>
-                        {t.problems.length} problem{t.problems.length > 1 ? "s" : ""}
-                      </span>
-                    )}
-                  </span>
-                </button>
-                <Problems problems={t.problems} what={title(t)} />
-              </li>
-            ))}
-        </ul>
-        <AppOnlyTools tools={tools?.filter((t) => t.app?.appOnly) ?? []} chosen={chosen} onChoose={setChosen} />
+        {tools && (
+          <ToolList tools={ordinary} chosen={chosen} onChoose={setChosen}>
+            {(shown) => <AppOnlyTools tools={appOnly.filter(shown)} chosen={chosen} onChoose={setChosen} />}
+          </ToolList>
+        )}
       </div>
       {chosen?.app?.appOnly ? (
         <div className="tool-call">

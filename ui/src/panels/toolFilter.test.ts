@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { filterWords, matches, searchText } from "./toolFilter";
+
+const tool = { name: "get_weather", title: "Weather", description: "Reads the FORECAST for a city." };
+
+describe("the tool filter", () => {
+  it("finds a tool by every word typed, in its name, title or description, in any case", () => {
+    const text = searchText(tool);
+    expect(matches(text, filterWords("weather"))).toBe(true);
+    expect(matches(text, filterWords("  Forecast   CITY "))).toBe(true);
+    expect(matches(text, filterWords("get_w"))).toBe(true);
+    expect(matches(text, filterWords("forecast rain"))).toBe(false);
+  });
+
+  it("matches everything when blank, and reads a tool without a name, title or description", () => {
+    expect(filterWords("   ")).toEqual([]);
+    expect(matches(searchText(tool), [])).toBe(true);
+    const bare = searchText({ name: null, title: null, description: null });
+    expect(bare).toBe("");
+    expect(matches(bare, filterWords("x"))).toBe(false);
+  });
+});
