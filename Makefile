@@ -247,6 +247,7 @@ bench: deps peers bench-peers ui-build e2e-deps
 	rm -rf $(CACHE)/bench-home
 	PATH=$(CACHE)/tools/bin:$$PATH DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
 	  XDG_DATA_HOME=$(CACHE)/bench-home/data XDG_CONFIG_HOME=$(CACHE)/bench-home/config \
+	  SONDE_FIXTURE=$(CARGO_TARGET_DIR)/release/sonde-fixture \
 	  xvfb-run -a -s "-screen 0 1280x800x24" src-tauri/e2e/run.sh $(CARGO_TARGET_DIR)/release/sonde-desktop \
 	  $(CACHE)/e2e-venv/bin/python window_bench.py bench/window.json \
 	  $(CARGO_TARGET_DIR)/release/sonde-bench $(CARGO_TARGET_DIR)/release/sonde-empty-window

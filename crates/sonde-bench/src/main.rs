@@ -7,6 +7,7 @@
 
 mod direct;
 mod figures;
+mod load;
 mod proxy;
 mod sections;
 
@@ -22,6 +23,7 @@ fn main() {
         Some("million-one") => {
             sections::million_one(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
         }
+        Some("overhead-one") => sections::overhead_one(&args[1], args[2].parse().expect("calls")),
         Some("timeline-steps") => sections::timeline_steps(args[1].parse().expect("entries")),
         Some("window-session") => {
             sections::window_session(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
@@ -40,7 +42,9 @@ fn main() {
                 sections::ingest(&mut report, if quick { 20_000 } else { 200_000 });
             }
             if run("overhead") {
-                sections::overhead(&mut report, if quick { 1_000 } else { 10_000 });
+                for loaded in [false, true] {
+                    sections::overhead(&mut report, if quick { 1_000 } else { 10_000 }, loaded);
+                }
             }
             if run("large") {
                 sections::large(&mut report, if quick { &[1, 10] } else { &[1, 10, 50] });
