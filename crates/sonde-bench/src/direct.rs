@@ -15,8 +15,9 @@ pub struct Direct {
 impl Direct {
     /// Starts the fixture with `args` and runs the handshake.
     pub fn start(args: &[&str]) -> Direct {
-        let mut command = Command::new(crate::sibling("sonde-fixture"));
-        command.args(args);
+        let argv = crate::fixture_argv(args);
+        let mut command = Command::new(&argv[0]);
+        command.args(&argv[1..]);
         Direct::start_command(command)
     }
 
@@ -85,7 +86,9 @@ impl Drop for Direct {
 /// with no log, no second task and no map. It tells Sonde's own share of the request overhead
 /// from the runtime's.
 pub async fn tokio_echo_calls(n: usize) -> Vec<f64> {
-    let mut child = tokio::process::Command::new(crate::sibling("sonde-fixture"))
+    let argv = crate::fixture_argv(&[]);
+    let mut child = tokio::process::Command::new(&argv[0])
+        .args(&argv[1..])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

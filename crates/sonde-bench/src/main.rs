@@ -23,7 +23,11 @@ fn main() {
         Some("million-one") => {
             sections::million_one(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
         }
-        Some("overhead-one") => sections::overhead_one(&args[1], args[2].parse().expect("calls")),
+        Some("overhead-one") => sections::overhead_one(
+            &args[1],
+            args[2].parse().expect("calls"),
+            args.iter().any(|a| a == "--json"),
+        ),
         Some("timeline-steps") => sections::timeline_steps(args[1].parse().expect("entries")),
         Some("window-session") => {
             sections::window_session(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000))
@@ -42,8 +46,8 @@ fn main() {
                 sections::ingest(&mut report, if quick { 20_000 } else { 200_000 });
             }
             if run("overhead") {
-                for loaded in [false, true] {
-                    sections::overhead(&mut report, if quick { 1_000 } else { 10_000 }, loaded);
+                for placement in sections::Placement::ALL {
+                    sections::overhead(&mut report, if quick { 1_000 } else { 10_000 }, placement);
                 }
             }
             if run("large") {
@@ -70,6 +74,18 @@ fn main() {
             eprintln!("sonde-bench: wrote {}", out.display());
         }
     }
+}
+
+/// The fixture server's command line: under `taskset -c CPUS` when `BENCH_SERVER_CPUS` says
+/// where it runs (the request overhead's placements), else the binary itself.
+pub fn fixture_argv(args: &[&str]) -> Vec<String> {
+    let fixture = sibling("sonde-fixture").to_string_lossy().into_owned();
+    let mut argv = match std::env::var("BENCH_SERVER_CPUS") {
+        Ok(cpus) => vec!["taskset".into(), "-c".into(), cpus, fixture],
+        Err(_) => vec![fixture],
+    };
+    argv.extend(args.iter().map(|a| a.to_string()));
+    argv
 }
 
 /// A binary built next to this one (`sonde`, `sonde-fixture`).

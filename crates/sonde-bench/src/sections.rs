@@ -29,10 +29,8 @@ fn temp_log(name: &str) -> std::sync::Arc<WireLog> {
 }
 
 fn fixture(args: &[&str]) -> ServerConfig {
-    let mut config = ServerConfig::stdio(SpawnSpec::new(
-        crate::sibling("sonde-fixture").to_string_lossy(),
-        args.iter().copied(),
-    ));
+    let argv = crate::fixture_argv(args);
+    let mut config = ServerConfig::stdio(SpawnSpec::new(&argv[0], argv[1..].iter()));
     // The fixture speaks 2025-11-25; pinning skips the probe so only the work is measured.
     config.era = EraPolicy::Legacy;
     config.options.request_timeout = Duration::from_secs(600);
@@ -91,34 +89,81 @@ pub fn ingest(report: &mut Report, n: u64) {
     report.detail("ingest", json!({"frames": n + 1, "rounds": ROUNDS, "ratio": ratio, "ratio_min": rmin, "ratio_max": rmax, "sonde_fps": core_rate, "bare_fps": bare_rate}));
 }
 
+/// Where the request overhead's client and server run. On an idle machine a pipe's round trip
+/// is bimodal: with the client and the server on one CPU a reply runs at once, and on two, each
+/// hand-off wakes a sleeping CPU (on this VM, 15 µs against 70 µs for the same blocking loop),
+/// so an unpinned run measures where the scheduler put each side as much as the side. Idle, both
+/// placements are pinned and measured; loaded, the scheduler places them among the burners.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Placement {
+    SameCpu,
+    SplitCpus,
+    Loaded,
+}
+
+impl Placement {
+    pub const ALL: [Placement; 3] = [Placement::SameCpu, Placement::SplitCpus, Placement::Loaded];
+
+    fn words(self) -> &'static str {
+        match self {
+            Placement::SameCpu => "idle, client and server on one CPU",
+            Placement::SplitCpus => "idle, client and server on two CPUs",
+            Placement::Loaded => "loaded (a spinning thread per CPU beside it)",
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Placement::SameCpu => "overhead_same_cpu",
+            Placement::SplitCpus => "overhead_split_cpus",
+            Placement::Loaded => "overhead_loaded",
+        }
+    }
+}
+
+/// One side's (p50, p99) in ms over `n` calls, run in a fresh process (`overhead-one`), so no
+/// side runs beside another's leftover threads, each pinned as `placement` says.
+fn overhead_side(side: &str, n: usize, placement: Placement) -> (f64, f64) {
+    let exe = std::env::current_exe().unwrap();
+    let mut command = match placement {
+        Placement::Loaded => Command::new(&exe),
+        _ => {
+            let mut c = Command::new("taskset");
+            c.args(["-c", "0"]).arg(&exe);
+            c
+        }
+    };
+    command.args(["overhead-one", side, &n.to_string(), "--json"]);
+    if placement == Placement::SplitCpus {
+        command.env("BENCH_SERVER_CPUS", "1");
+    }
+    let out = command.output().unwrap();
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("overhead-one {side}: {e}: {out:?}"));
+    (v["p50"].as_f64().unwrap(), v["p99"].as_f64().unwrap())
+}
+
 /// 2. Request overhead: sequential tools/call round trips through the hub against a direct loop.
 ///
 /// In interleaved rounds; the ratios of p50 and p99 are medians over the rounds.
-pub fn overhead(report: &mut Report, n: usize, loaded: bool) {
+pub fn overhead(report: &mut Report, n: usize, placement: Placement) {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if placement == Placement::SplitCpus && cpus < 2 {
+        return;
+    }
     // Loaded: a spinning thread per CPU beside both Sonde and its baselines, for all their rounds.
-    let _burner = loaded.then(crate::load::Burner::start);
-    let when = if loaded { "loaded (a spinning thread per CPU beside it)" } else { "idle" };
-    let rt = runtime();
+    let _burner = (placement == Placement::Loaded).then(crate::load::Burner::start);
+    let when = placement.words();
     let per_round = (n / ROUNDS).max(1);
     let (mut r50s, mut r99s, mut p50s, mut p99s, mut d50s, mut d99s) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut t50s, mut t99s, mut rt50s) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        // Sonde is called as the CLI and the window call it: from a task on a worker.
-        let mut core_ms = rt.block_on(async { tokio::spawn(sonde_echo_calls(per_round)).await.unwrap() });
-        let mut direct_ms = Direct::start(&[]).echo_calls(per_round);
-        // The async floor: the same loop on tokio's pipes, as one task on a worker.
-        let mut tokio_ms =
-            rt.block_on(async { tokio::spawn(crate::direct::tokio_echo_calls(per_round)).await.unwrap() });
-        core_ms.sort_by(f64::total_cmp);
-        direct_ms.sort_by(f64::total_cmp);
-        tokio_ms.sort_by(f64::total_cmp);
-        let (t50, t99) = (percentile(&tokio_ms, 0.5), percentile(&tokio_ms, 0.99));
+        let [(p50, p99), (d50, d99), (t50, t99)] =
+            ["sonde", "direct", "tokio"].map(|side| overhead_side(side, per_round, placement));
         t50s.push(t50);
         t99s.push(t99);
-        rt50s.push(percentile(&core_ms, 0.5) / t50);
-        let (p50, p99) = (percentile(&core_ms, 0.5), percentile(&core_ms, 0.99));
-        let (d50, d99) = (percentile(&direct_ms, 0.5), percentile(&direct_ms, 0.99));
+        rt50s.push(p50 / t50);
         r50s.push(p50 / d50);
         r99s.push(p99 / d99);
         p50s.push(p50);
@@ -151,7 +196,7 @@ pub fn overhead(report: &mut Report, n: usize, loaded: bool) {
         met: None,
     });
     report.detail(
-        if loaded { "overhead_loaded" } else { "overhead" },
+        placement.key(),
         json!({"calls": n, "rounds": ROUNDS, "p50_ratio": r50, "p99_ratio": r99,
         "sonde_p50": p50, "sonde_p99": p99, "direct_p50": d50, "direct_p99": d99,
         "tokio_p50": t50, "tokio_p99": t99, "p50_ratio_to_tokio": rt50}),
@@ -175,8 +220,8 @@ async fn sonde_echo_calls(n: usize) -> Vec<f64> {
 }
 
 /// One side of the request overhead alone, `n` calls, for a profiler to watch (hidden
-/// subcommand `overhead-one sonde|direct|tokio N`): prints its p50 and p99 in ms.
-pub fn overhead_one(side: &str, n: usize) {
+/// subcommand `overhead-one sonde|direct|tokio N [--json]`): prints its p50 and p99 in ms.
+pub fn overhead_one(side: &str, n: usize, json: bool) {
     let rt = runtime();
     let mut ms = match side {
         "sonde" => rt.block_on(async { tokio::spawn(sonde_echo_calls(n)).await.unwrap() }),
@@ -185,11 +230,12 @@ pub fn overhead_one(side: &str, n: usize) {
         other => panic!("overhead-one: {other} is not sonde, direct or tokio"),
     };
     ms.sort_by(f64::total_cmp);
-    println!(
-        "{side}: p50 {:.3} ms, p99 {:.3} ms over {n} calls",
-        percentile(&ms, 0.5),
-        percentile(&ms, 0.99)
-    );
+    let (p50, p99) = (percentile(&ms, 0.5), percentile(&ms, 0.99));
+    if json {
+        println!("{}", json!({"p50": p50, "p99": p99}));
+    } else {
+        println!("{side}: p50 {p50:.3} ms, p99 {p99:.3} ms over {n} calls");
+    }
 }
 
 /// 3. Large frames, each in a fresh process so its peak RSS is its own.
