@@ -13,7 +13,8 @@
    new window's view drawn.
 3. Launch: the release app started five times (after one start that warms the disk), each
    timed from its process's start to the page's first paint and to the window being usable
-   (its saved servers drawn, which the page marks as `sonde:usable`).
+   (its saved servers drawn, which the page marks as `sonde:usable`); interleaved with a Tauri
+   window with an empty page, timed to the moment its page begins to load.
 4. Servers with 10, 1,000 and 10,000 tools (the cap), in interleaved rounds: each connection
    timed from ready to its tools counted and the first of them drawn, then the last tool's name
    typed into the tool filter a key at a time, each key timed to the frame that shows it.
@@ -373,8 +374,8 @@ function look() {
 look();
 """
 def launch_figures():
-    say("launch: one start to warm the disk, then five timed")
-    launches = []
+    say("launch: one start of each to warm the disk, then five of each timed, interleaved")
+    launches, empties = [], []
     for k in range(6):
         driver = session(app)
         try:
@@ -384,17 +385,31 @@ def launch_figures():
         finally:
             driver.quit()
         assert marks["paint"] is not None, "the page gives no paint timing"
+        # The baseline: a Tauri window with an empty page, started the same way, to the moment
+        # its page begins to load (an empty page paints nothing to time).
+        driver = session(empty)
+        try:
+            origin = driver.execute_script("return performance.timeOrigin")
+            empty_start = started_at(empty)
+        finally:
+            driver.quit()
         if k:
             # navigation_ms: when the page began to load, which splits the shell's start from the page's.
             launches.append({"navigation_ms": marks["origin"] - start * 1000,
                              "paint_ms": marks["origin"] + marks["paint"] - start * 1000,
                              "usable_ms": marks["origin"] + marks["usable"] - start * 1000, "paint": marks["paintName"]})
+            empties.append(origin - empty_start * 1000)
     figures["launch"] = [{k: (round(v, 1) if isinstance(v, float) else v) for k, v in r.items()} for r in launches]
+    figures["launch_empty_navigation_ms"] = [round(v, 1) for v in empties]
     paints, usables = [r["paint_ms"] for r in launches], [r["usable_ms"] for r in launches]
     paint, paint_lo, paint_hi = spread(paints)
     usable, usable_lo, usable_hi = spread(usables)
+    nav, _, _ = spread([r["navigation_ms"] for r in launches])
+    empty_nav, empty_lo, empty_hi = spread(empties)
     row("launch (release, warm disk, started by WebKitWebDriver): process start to the page's first paint (5 starts)",
-        f"{paint:.0f} ms ({paint_lo:.0f}–{paint_hi:.0f})", "", "", "≤ 300 ms (median)", paint <= 300)
+        f"{paint:.0f} ms ({paint_lo:.0f}–{paint_hi:.0f}); its page began loading at {nav:.0f} ms",
+        f"{empty_nav:.0f} ms ({empty_lo:.0f}–{empty_hi:.0f}) an empty Tauri window's page began loading", "",
+        "≤ 300 ms (median)", paint <= 300)
     row("launch: process start to a usable window, its saved servers drawn (5 starts)",
         f"{usable:.0f} ms ({usable_lo:.0f}–{usable_hi:.0f})", "", "", "≤ 1 s (median)", usable <= 1000)
 
