@@ -41,7 +41,9 @@ export function ToolList({
   const virtualizer = useVirtualizer({
     count: found.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 46,
+    // A row is about 46 px, and each problem written under it one more line: estimated close,
+    // rows move little when they are measured.
+    estimateSize: (i) => 46 + found[i].problems.length * 18,
     overscan: 12,
   });
   // The tool the arrows moved to is focused once its row is drawn: it may be out of view, and
@@ -58,6 +60,12 @@ export function ToolList({
     virtualizer.scrollToIndex(index, { align: "auto" });
     focusWhenDrawn(index);
   };
+  // The rows drawn lie in the list's flow between two spaces that stand for the rows not drawn,
+  // so the browser lays them out at once: a row never sits where an estimate put it while its
+  // neighbours are measured (a click aimed at it would land on another).
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0));
   const count = words.length
     ? `${found.length} of ${tools.length} tool${tools.length === 1 ? "" : "s"}`
     : `${tools.length} tool${tools.length === 1 ? "" : "s"}`;
@@ -95,7 +103,7 @@ export function ToolList({
       <div className="tool-scroll" ref={scroller} data-filter={filter}>
         {words.length > 0 && found.length === 0 && <p className="muted">No tool matches “{filter.trim()}”.</p>}
         <ul
-          style={{ height: virtualizer.getTotalSize(), position: "relative" }}
+          style={{ paddingTop: before, paddingBottom: after }}
           onKeyDown={(e) => {
             const at = Number((e.target as HTMLElement).closest("li")?.dataset.index);
             if (Number.isNaN(at)) return;
@@ -114,7 +122,7 @@ export function ToolList({
             moveTo(to);
           }}
         >
-          {virtualizer.getVirtualItems().map((item) => {
+          {items.map((item) => {
             const t = found[item.index];
             return (
               <li
@@ -124,7 +132,6 @@ export function ToolList({
                 aria-setsize={found.length}
                 aria-posinset={item.index + 1}
                 className={chosen?.at === t.at ? "selected" : ""}
-                style={{ position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
               >
                 <button className="tool" onClick={() => onChoose(t)}>
                   {t.icons.slice(0, 1).map((src) => (
