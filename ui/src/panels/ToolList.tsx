@@ -74,7 +74,7 @@ export function ToolList({
       <div className="tool-filter">
         <input
           ref={box}
-          type="search"
+          type="text"
           aria-label="Filter tools"
           placeholder="Filter tools"
           value={filter}
