@@ -102,7 +102,7 @@ try {
     await page.locator(".connections .status[data-status='probing']").waitFor(T);
     await page.getByText("ready · pid").waitFor(T);
     await page.getByRole("button", { name: /Echo/ }).click();
-    await page.getByRole("textbox").first().fill("hello from playwright");
+    await page.locator(".tool-call").getByRole("textbox").first().fill("hello from playwright");
     await page.getByRole("button", { name: "Call", exact: true }).click();
     await page.getByLabel("Tool result").getByText("hello from playwright").waitFor(T);
   });
