@@ -44,6 +44,8 @@ export function ToolList({
     // A row is about 46 px, and each problem written under it one more line: estimated close,
     // rows move little when they are measured.
     estimateSize: (i) => 46 + found[i].problems.length * 18,
+    // A row's measured height belongs to its tool, not to its place in what the filter shows.
+    getItemKey: (i) => found[i].at,
     overscan: 12,
   });
   // The tool the arrows moved to is focused once its row is drawn: it may be out of view, and
@@ -66,9 +68,8 @@ export function ToolList({
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = Math.max(0, virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0));
-  const count = words.length
-    ? `${found.length} of ${tools.length} tool${tools.length === 1 ? "" : "s"}`
-    : `${tools.length} tool${tools.length === 1 ? "" : "s"}`;
+  const all = `${tools.length} tool${tools.length === 1 ? "" : "s"}`;
+  const count = words.length ? `${found.length} of ${all}` : all;
   return (
     <>
       <div className="tool-filter">
