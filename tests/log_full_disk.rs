@@ -110,8 +110,8 @@ fn lines_of(path: &Path) -> Vec<Entry> {
     let text = fs::read_to_string(path).unwrap();
     assert!(text.ends_with('\n'), "the file ends with a whole line");
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(r#"{"format":3,"#));
-    lines.map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+    assert!(lines.next().unwrap().starts_with(&format!(r#"{{"format":{},"#, sonde_core::log::FORMAT)));
+    lines.map(|l| Entry::from_line(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 
 /// A full disk: the write that fails leaves the file with its whole lines only (the part of

@@ -25,8 +25,10 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
     if let Some(method) = Message::peek_notification(&line).filter(|m| !ROUTED.contains(&m.as_str())) {
         // Its params are in the entry's bytes; nothing downstream reads them.
         let message = Message::Notification { method, params: None };
-        let entry =
-            with_summary(Entry::new(conn, Kind::Message, Direction::In).with_owned_bytes(line), &message);
+        let entry = with_summary(
+            Entry::new(conn, Kind::Message, Direction::In).with_owned_bytes(line).json_frame(),
+            &message,
+        );
         return finish(Inbound { entry, message: Some(message) }, terminated);
     }
     let decoded = Message::decode(&line);
@@ -37,7 +39,7 @@ pub fn classify(conn: u64, line: Vec<u8>, terminated: bool) -> Inbound {
     // The line moves into the entry: a frame is copied once, into the log's file buffer.
     let entry = Entry::new(conn, Kind::Message, Direction::In).with_owned_bytes(line);
     let inbound = match decoded {
-        Ok(message) => Inbound { entry: with_summary(entry, &message), message: Some(message) },
+        Ok(message) => Inbound { entry: with_summary(entry.json_frame(), &message), message: Some(message) },
         Err(DecodeError::NotUtf8(at)) => {
             match lossy.expect("decoded lossily above") {
                 // The bytes are kept exactly (base64); the message is read with U+FFFD in place of
@@ -102,7 +104,7 @@ pub fn summary(message: &Message) -> Summary {
         _ => None,
     };
     Summary {
-        kind: kind.to_owned(),
+        kind: kind.into(),
         method: message.method().map(str::to_owned),
         id: message.id().map(|id| id.to_string()),
         error_code,
@@ -181,19 +183,25 @@ mod tests {
 
     #[test]
     fn every_line_is_one_entry_of_the_right_kind() {
-        let cases: &[(&[u8], Kind)] = &[
-            (br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Kind::Message),
-            (b"Secure MCP Filesystem Server running on stdio", Kind::NonProtocol),
-            (br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#, Kind::Batch),
-            (br#"{"jsonrpc":"2.0","id":1}"#, Kind::DecodeError),
-            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", Kind::Message),
-            (b"\xff\xfe", Kind::DecodeError),
+        // With whether the line is recorded verbatim, as JSON: only a JSON object with nothing
+        // around it, as it decoded.
+        let cases: &[(&[u8], Kind, bool)] = &[
+            (br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Kind::Message, true),
+            (br#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#, Kind::Message, true),
+            (br#" {"jsonrpc":"2.0","id":1,"result":{}}"#, Kind::Message, false),
+            (b"Secure MCP Filesystem Server running on stdio", Kind::NonProtocol, false),
+            (br#"{"not":"json"#, Kind::DecodeError, false),
+            (br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#, Kind::Batch, false),
+            (br#"{"jsonrpc":"2.0","id":1}"#, Kind::DecodeError, false),
+            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"\xff\"}}", Kind::Message, false),
+            (b"\xff\xfe", Kind::DecodeError, false),
         ];
-        for (line, kind) in cases {
+        for (line, kind, json) in cases {
             let inbound = classify(1, line.to_vec(), true);
             assert_eq!(inbound.entry.kind, *kind, "{}", String::from_utf8_lossy(line));
             assert_eq!(inbound.entry.bytes().unwrap(), *line);
             assert_eq!(inbound.message.is_some(), *kind == Kind::Message);
+            assert_eq!(inbound.entry.json, *json, "{}", String::from_utf8_lossy(line));
         }
     }
 
@@ -223,7 +231,7 @@ mod tests {
             true,
         );
         let s = inbound.entry.summary.unwrap();
-        assert_eq!((s.kind.as_str(), s.id.as_deref(), s.error_code), ("error", Some("\"a\""), Some(-32601)));
+        assert_eq!((&*s.kind, s.id.as_deref(), s.error_code), ("error", Some("\"a\""), Some(-32601)));
     }
 
     #[test]

@@ -213,8 +213,10 @@ impl Loop {
                 .append(Entry::new(conn, Kind::Note, Direction::Meta).with_bytes(&json).with_detail(detail));
         }
         // Recorded before it is written: the log never lags behind the wire.
-        let mut entry =
-            with_summary(Entry::new(conn, Kind::Message, Direction::Out).with_bytes(&json), message);
+        let mut entry = with_summary(
+            Entry::new(conn, Kind::Message, Direction::Out).with_bytes(&json).json_frame(),
+            message,
+        );
         entry.probe = probe;
         self.spine.mark_out(&mut entry, message);
         let seq = self.spine.log.append(entry);

@@ -152,9 +152,10 @@ impl Direction {
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// `request`, `notification`, `result` or `error`.
+    /// `request`, `notification`, `result` or `error`: one of four words, so not allocated for
+    /// every frame.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: std::borrow::Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// The id as JSON text, so `1` and `"1"` stay different.
@@ -320,6 +321,23 @@ pub struct Entry {
     /// What this frame does wrong, by the rules of `diagnose`, found as it was recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<crate::diagnose::Finding>,
+    /// `text` is exactly one JSON object (it was decoded as one, or Sonde wrote it), so the
+    /// session file holds it verbatim as the line's `frame` rather than escaped into a string
+    /// (format 4): escaping was most of recording a frame. Front ends and exports are sent
+    /// `text` as ever.
+    #[serde(skip)]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub(crate) json: bool,
+    /// A line's `frame` as it was read (format 4); [`Entry::from_line`] moves it into `text`.
+    #[serde(default, skip_serializing, deserialize_with = "verbatim")]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub(crate) frame: Option<String>,
+}
+
+/// A JSON value taken as the exact text the line holds it in.
+fn verbatim<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+    Ok(Some(Box::<str>::from(raw).into_string()))
 }
 
 /// How many bytes of a payload a preview carries: a window sent a 64 MiB frame in every batch
@@ -349,7 +367,27 @@ impl Entry {
             http: None,
             whole_size: None,
             findings: Vec::new(),
+            json: false,
+            frame: None,
         }
+    }
+
+    /// The entry a session file's line holds: a `frame` (format 4) becomes the entry's text.
+    pub fn from_line(line: &[u8]) -> serde_json::Result<Entry> {
+        let mut entry: Entry = serde_json::from_slice(line)?;
+        if let Some(frame) = entry.frame.take() {
+            entry.text = Some(frame);
+            entry.json = true;
+        }
+        Ok(entry)
+    }
+
+    /// Marks the text as one JSON object, to be recorded verbatim (see `json`): for bytes that
+    /// decoded as JSON, or that Sonde serialized. Bytes with anything around the object (a
+    /// `\r`, spaces) stay text, which keeps them exactly.
+    pub(crate) fn json_frame(mut self) -> Entry {
+        self.json = self.text.as_deref().is_some_and(|t| t.starts_with('{') && t.ends_with('}'));
+        self
     }
 
     /// The entry with at most [`PREVIEW_BYTES`] of its payload, and the whole size said, when

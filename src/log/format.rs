@@ -18,6 +18,11 @@
 //!   reply (`timed_out`, `cancelled`, `never_answered`, or `result` for a subscription that
 //!   ended). In a file of 2 or 1, a note that answers a request means never answered, and no
 //!   request says what it continues.
+//! - **4**: as 3, and a frame that is exactly one JSON object (one that decoded as JSON, or
+//!   one Sonde serialized) is the line's last field, `frame`, verbatim, in place of `text`
+//!   holding it escaped: the bytes are the same, and recording them costs a copy instead of
+//!   an escape. Every other payload is `text` or `base64` as before; a reader takes `frame`
+//!   as the entry's text, so what front ends and exports are sent does not change.
 //!
 //! The marks ride beside the entry's fields on its line and are no part of the `Entry`: what the
 //! window and exports are sent of an entry does not change, and a reader that does not know a
@@ -36,7 +41,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// The version new session files are written in.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// The first line of a session file from version 2 on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

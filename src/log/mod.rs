@@ -118,6 +118,8 @@ struct Inner {
     named: HashSet<u64>,
     /// The name each connection goes by (see `sessions::label`).
     labels: std::collections::BTreeMap<u64, String>,
+    /// The wall clock as entries' `time` says it.
+    wall: sink::WallClock,
 }
 
 /// A page of entries and where the next page starts.
@@ -237,6 +239,7 @@ impl WireLog {
                 servers: Vec::new(),
                 named: HashSet::new(),
                 labels: Default::default(),
+                wall: Default::default(),
             }),
             card: card.map(Mutex::new),
             matches: Mutex::default(),
@@ -448,7 +451,7 @@ impl WireLog {
     fn read_row(&self, row: &IndexRow) -> io::Result<Entry> {
         let mut buf = vec![0; row.len as usize];
         self.reader.read_exact_at(&mut buf, row.offset)?;
-        serde_json::from_slice(&buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+        Entry::from_line(&buf).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
     }
 
     /// Names the client a proxy stands in front of, on the session's card (a log this process

@@ -47,7 +47,7 @@ impl WireLog {
         let settles = |row: &IndexRow| is_reply(row) || row.kind == Kind::Note;
         let Some((seq, row)) = self.first_answering(request, settles) else { return Ok(None) };
         let entry = self.read_row(&row)?;
-        let (outcome, words) = match (&entry.kind, entry.summary.as_ref().map(|s| s.kind.as_str())) {
+        let (outcome, words) = match (&entry.kind, entry.summary.as_ref().map(|s| &*s.kind)) {
             (Kind::Note, _) => (RequestOutcome::of_note(entry.ends), entry.detail.unwrap_or_default()),
             (_, Some("error")) => (RequestOutcome::Error, "answered with an error".to_owned()),
             _ => (RequestOutcome::Result, "answered".to_owned()),
@@ -94,7 +94,8 @@ mod tests {
 
     fn message(conn: u64, dir: Direction, kind: &str, id: Option<&str>, answers: Option<u64>) -> Entry {
         let mut e = Entry::new(conn, Kind::Message, dir).with_bytes(b"{}");
-        e.summary = Some(Summary { kind: kind.into(), id: id.map(Into::into), ..Default::default() });
+        e.summary =
+            Some(Summary { kind: kind.to_owned().into(), id: id.map(Into::into), ..Default::default() });
         e.answers = answers;
         e
     }

@@ -137,15 +137,38 @@ impl Sink {
     }
 
     /// Puts `entry`'s line in the buffer (writing the buffer out as it fills, for a large one);
-    /// returns the line's length.
-    fn serialize(&mut self, entry: &Entry, marks: Marks) -> io::Result<u64> {
+    /// returns the line's length. A frame that is JSON ends the line verbatim, as its `frame`
+    /// (format 4); the text goes back into the entry afterwards.
+    fn serialize(&mut self, entry: &mut Entry, marks: Marks) -> io::Result<u64> {
         let marked = marks.gap.is_some() || marks.session_end.is_some();
+        let frame = if entry.json && !marked { entry.text.take() } else { None };
+        let written = self.serialize_line(entry, marks, frame.as_deref());
+        if frame.is_some() {
+            entry.text = frame;
+        }
+        written
+    }
+
+    fn serialize_line(&mut self, entry: &Entry, marks: Marks, frame: Option<&str>) -> io::Result<u64> {
+        let before = self.buf.len();
+        if let Some(frame) = frame {
+            // The entry's fields, then the frame before their closing brace; a large frame
+            // passes through the buffer a piece at a time, so it is never held twice.
+            serde_json::to_writer(&mut self.buf, entry).expect("an entry serializes");
+            self.buf.pop();
+            self.buf.extend_from_slice(b",\"frame\":");
+            let fields = (self.buf.len() - before) as u64;
+            let mut through = Through { sink: self, count: fields, error: None };
+            for piece in frame.as_bytes().chunks(BUFFER).chain([&b"}\n"[..]]) {
+                let _ = through.write_all(piece);
+            }
+            return through.done();
+        }
         let payload = entry.text.as_ref().or(entry.base64.as_ref()).map_or(0, String::len);
         if payload < WHOLE_BYTES {
             // Serialized straight into the buffer, then written with others: one write per
             // flush, not one per entry.
-            let before = self.buf.len();
-            if marked {
+            if marks.gap.is_some() || marks.session_end.is_some() {
                 serde_json::to_writer(&mut self.buf, &Marked { entry, marks }).expect("an entry serializes");
             } else {
                 serde_json::to_writer(&mut self.buf, entry).expect("an entry serializes");
@@ -156,10 +179,7 @@ impl Sink {
         let mut through = Through { sink: self, count: 0, error: None };
         serde_json::to_writer(&mut through, entry).expect("an entry serializes");
         let _ = through.write_all(b"\n");
-        match through.error {
-            Some(e) => Err(e),
-            None => Ok(through.count),
-        }
+        through.done()
     }
 
     /// Writes the buffer out. On an error the bytes written leave the buffer and count in
@@ -210,12 +230,53 @@ fn rfc3339(at: SystemTime) -> String {
     humantime::format_rfc3339_millis(at).to_string()
 }
 
+/// Entries' wall-clock times, RFC 3339 with milliseconds, as [`rfc3339`] writes them: the date
+/// and time of day are formatted once a second and only the milliseconds for each entry (the
+/// whole formatting was a tenth of recording a frame).
+#[derive(Default)]
+pub(super) struct WallClock {
+    /// The second `head` says, since the epoch.
+    second: Option<u64>,
+    /// `2026-12-04T07:16:09.`
+    head: String,
+}
+
+impl WallClock {
+    pub(super) fn time(&mut self, at: SystemTime) -> String {
+        let since = at.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
+        if self.second != Some(since.as_secs()) {
+            let whole = rfc3339(SystemTime::UNIX_EPOCH + Duration::from_secs(since.as_secs()));
+            // `….000Z`: the head is everything before the milliseconds.
+            self.head = whole[..whole.len() - 4].to_owned();
+            self.second = Some(since.as_secs());
+        }
+        let ms = since.subsec_millis();
+        let mut time = String::with_capacity(self.head.len() + 4);
+        time.push_str(&self.head);
+        time.extend(
+            [b'0' + (ms / 100) as u8, b'0' + (ms / 10 % 10) as u8, b'0' + (ms % 10) as u8, b'Z']
+                .map(char::from),
+        );
+        time
+    }
+}
+
 /// A large entry on its way to the file: bytes gather in the sink's buffer and are written out
 /// as it fills. After an error, bytes are counted and dropped.
 struct Through<'a> {
     sink: &'a mut Sink,
     count: u64,
     error: Option<io::Error>,
+}
+
+impl Through<'_> {
+    /// The line's length, or the error a write met.
+    fn done(self) -> io::Result<u64> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.count),
+        }
+    }
 }
 
 impl Write for Through<'_> {
@@ -242,7 +303,7 @@ impl WireLog {
     pub(super) fn record(&self, inner: &mut Inner, entry: &mut Entry, marks: Marks) -> Option<String> {
         entry.seq = inner.next_seq;
         inner.next_seq += 1;
-        entry.time = rfc3339(SystemTime::now());
+        entry.time = inner.wall.time(SystemTime::now());
         entry.ms = (self.elapsed_ms() * 1000.0).round() / 1000.0;
         inner.ended = marks.session_end.is_some();
         self.put(inner, entry, marks);
@@ -254,7 +315,7 @@ impl WireLog {
     }
 
     /// Writes `entry` to the buffer and indexes it; a stopped file takes nothing.
-    fn put(&self, inner: &mut Inner, entry: &Entry, marks: Marks) {
+    fn put(&self, inner: &mut Inner, entry: &mut Entry, marks: Marks) {
         let Some(sink) = inner.sink.as_mut().filter(|s| !s.stopped()) else { return };
         let offset = sink.end();
         match sink.serialize(entry, marks) {
@@ -474,4 +535,20 @@ struct Marked<'a> {
     entry: &'a Entry,
     #[serde(flatten)]
     marks: Marks<'a>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wall_clock_writes_what_rfc3339_writes() {
+        let mut wall = WallClock::default();
+        let start = SystemTime::UNIX_EPOCH + Duration::from_millis(1_796_000_000_000);
+        // Within a second, across seconds, and across a day, each millisecond digit.
+        for ms in [0, 7, 45, 999, 1_000, 1_001, 59_999, 86_400_000 - 1, 86_400_000, 86_400_123] {
+            let at = start + Duration::from_millis(ms);
+            assert_eq!(wall.time(at), rfc3339(at));
+        }
+    }
 }

@@ -100,6 +100,52 @@ fn appended_entries_are_numbered_persisted_and_reopened() {
 }
 
 #[test]
+fn a_json_frame_is_recorded_verbatim_and_read_back_exactly() {
+    let dir = temp_dir("verbatim");
+    let log = WireLog::create_in(&dir).unwrap();
+    let frame =
+        |text: &str| Entry::new(1, Kind::Message, Direction::In).with_bytes(text.as_bytes()).json_frame();
+    // Escapes, a character outside ASCII, a number no float keeps, and one larger than the
+    // buffer a line is written through.
+    let small = r#"{"jsonrpc":"2.0","method":"x","params":{"s":"a\"b\\n\u00e9 é","n":123456789012345678901234567890}}"#;
+    let large = format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"s":"{}"}}}}"#, "é\\\\".repeat(300_000));
+    // Marked as JSON but with a carriage return after it: kept as text, byte for byte.
+    let cr = "{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r";
+    let streamed: Vec<Entry> = [frame(small), frame(&large), frame(cr), stderr("{\"not\":\"marked\"}")]
+        .into_iter()
+        .map(|e| {
+            let mut follow = log.follow();
+            log.append(e);
+            match follow.try_next() {
+                Some(follow::Followed::Entry(entry, _)) => Entry::clone(&entry),
+                other => panic!("streamed: {other:?}"),
+            }
+        })
+        .collect();
+    assert!(streamed[0].json && streamed[1].json && !streamed[2].json && !streamed[3].json);
+    log.flush().unwrap();
+    let lines: Vec<String> =
+        fs::read_to_string(log.path()).unwrap().lines().skip(1).map(str::to_owned).collect();
+    assert!(lines[0].ends_with(&format!(r#","frame":{small}}}"#)), "{}", lines[0]);
+    assert!(lines[1].ends_with(&format!(r#","frame":{large}}}"#)));
+    assert!(lines[2].contains(r#""text":"{\"jsonrpc"#) && !lines[2].contains("frame"), "{}", lines[2]);
+    assert!(lines[3].contains(r#""text":"{\"not"#), "{}", lines[3]);
+    for line in &lines {
+        serde_json::from_str::<serde_json::Value>(line).expect("every line is JSON");
+    }
+    let read = WireLog::open(log.path()).unwrap().entries(&Filter::default()).unwrap();
+    assert_eq!(read.len(), 4);
+    for (read, streamed) in read.iter().zip(&streamed) {
+        assert_eq!(read, streamed, "an entry read back is the entry streamed");
+    }
+    assert_eq!(read[1].text.as_deref(), Some(large.as_str()));
+    // What front ends and exports are sent holds the frame as text, as ever.
+    let sent = serde_json::to_value(&read[0]).unwrap();
+    assert_eq!(sent["text"], small);
+    assert!(sent.get("frame").is_none());
+}
+
+#[test]
 fn pages_follow_seq_ranges_and_filters() {
     let log = WireLog::create_in(&temp_dir("pages")).unwrap();
     for i in 0..100 {

@@ -193,7 +193,7 @@ fn time_of_day(time: &str) -> &str {
 fn summary(e: &Entry) -> String {
     match (&e.summary, e.kind) {
         (Some(sum), _) => {
-            let mut words = vec![sum.kind.clone()];
+            let mut words = vec![sum.kind.to_string()];
             words.extend(sum.method.clone());
             words.extend(sum.target.clone());
             words.extend(sum.id.as_ref().map(|id| format!("id {id}")));

@@ -17,7 +17,7 @@ fn message(
 ) -> Entry {
     let mut entry = Entry::new(conn, Kind::Message, dir).with_bytes(b"{}");
     entry.summary = Some(Summary {
-        kind: kind.into(),
+        kind: kind.to_owned().into(),
         method: Some(method.into()),
         id: id.map(|i| i.to_string()),
         target: target.map(Into::into),

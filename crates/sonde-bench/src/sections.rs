@@ -37,6 +37,10 @@ fn fixture(args: &[&str]) -> ServerConfig {
     config
 }
 
+/// How many interleaved rounds the ingest ratio is the median of: a round is a third of a
+/// second, and single rounds on this VM range over half the median either way.
+const INGEST_ROUNDS: usize = 11;
+
 /// 1. Ingest: N notifications through the core, recorded to disk, against read-and-parse.
 pub fn ingest(report: &mut Report, n: u64) {
     let flood = n.to_string();
@@ -44,7 +48,7 @@ pub fn ingest(report: &mut Report, n: u64) {
     let rt = runtime();
     let (mut ratios, mut core_rates, mut bare_rates) = (Vec::new(), Vec::new(), Vec::new());
     // Interleaved rounds, Sonde then the bare loop: the machine's moods fall on both.
-    for _ in 0..ROUNDS {
+    for _ in 0..INGEST_ROUNDS {
         let log = temp_log("ingest");
         let core_s = rt.block_on(async {
             let hub = Hub::new(log.clone());
@@ -83,10 +87,10 @@ pub fn ingest(report: &mut Report, n: u64) {
         sonde: format!("{core_rate:.0}/s; {ratio:.2}× ({rmin:.2}–{rmax:.2})"),
         baseline: format!("{bare_rate:.0}/s read+parse loop"),
         ratio: Some(ratio),
-        target: "≥ 0.7× (median)".into(),
-        met: Some(ratio >= 0.7),
+        target: "≥ 0.9× (median)".into(),
+        met: Some(ratio >= 0.9),
     });
-    report.detail("ingest", json!({"frames": n + 1, "rounds": ROUNDS, "ratio": ratio, "ratio_min": rmin, "ratio_max": rmax, "sonde_fps": core_rate, "bare_fps": bare_rate}));
+    report.detail("ingest", json!({"frames": n + 1, "rounds": INGEST_ROUNDS, "ratio": ratio, "ratio_min": rmin, "ratio_max": rmax, "sonde_fps": core_rate, "bare_fps": bare_rate}));
 }
 
 /// Where the request overhead's client and server run. On an idle machine a pipe's round trip

@@ -74,8 +74,8 @@ fn said<'a>(lines: &'a [String], start: &str) -> Vec<&'a String> {
 fn entries_in(path: &Path) -> Vec<Entry> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(r#"{"format":3,"#));
-    lines.map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
+    assert!(lines.next().unwrap().starts_with(&format!(r#"{{"format":{},"#, sonde_core::log::FORMAT)));
+    lines.map(|l| Entry::from_line(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 
 /// Fills the file system `path` is on, then frees `room` bytes of it.

@@ -103,7 +103,9 @@ impl Loop {
         queued: &str,
     ) -> u64 {
         let mut entry = with_summary(
-            Entry::new(self.spine.conn, Kind::Message, Direction::Out).with_owned_bytes(message.to_json()),
+            Entry::new(self.spine.conn, Kind::Message, Direction::Out)
+                .with_owned_bytes(message.to_json())
+                .json_frame(),
             message,
         );
         entry.probe = probe;
