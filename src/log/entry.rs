@@ -152,8 +152,8 @@ impl Direction {
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// `request`, `notification`, `result` or `error`: one of four words, so not allocated for
-    /// every frame.
+    /// `request`, `notification`, `result` or `error`.
+    // One of four words: borrowed, so not allocated for every frame.
     #[serde(rename = "type")]
     pub kind: std::borrow::Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
