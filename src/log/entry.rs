@@ -323,8 +323,8 @@ pub struct Entry {
     pub findings: Vec<crate::diagnose::Finding>,
     /// `text` is exactly one JSON object (it was decoded as one, or Sonde wrote it), so the
     /// session file holds it verbatim as the line's `frame` rather than escaped into a string
-    /// (format 4): escaping was most of recording a frame. Front ends and exports are sent
-    /// `text` as ever.
+    /// (format 4): escaping was the largest single cost of recording one. Front ends and
+    /// exports are sent `text` as ever.
     #[serde(skip)]
     #[cfg_attr(feature = "bindings", specta(skip))]
     pub(crate) json: bool,

@@ -142,14 +142,19 @@ impl Sink {
     fn serialize(&mut self, entry: &mut Entry, marks: Marks) -> io::Result<u64> {
         let marked = marks.gap.is_some() || marks.session_end.is_some();
         let frame = if entry.json && !marked { entry.text.take() } else { None };
-        let written = self.serialize_line(entry, marks, frame.as_deref());
+        let written = self.serialize_line(entry, marked.then_some(marks), frame.as_deref());
         if frame.is_some() {
             entry.text = frame;
         }
         written
     }
 
-    fn serialize_line(&mut self, entry: &Entry, marks: Marks, frame: Option<&str>) -> io::Result<u64> {
+    fn serialize_line(
+        &mut self,
+        entry: &Entry,
+        marks: Option<Marks>,
+        frame: Option<&str>,
+    ) -> io::Result<u64> {
         let before = self.buf.len();
         if let Some(frame) = frame {
             // The entry's fields, then the frame before their closing brace; a large frame
@@ -168,7 +173,7 @@ impl Sink {
         if payload < WHOLE_BYTES {
             // Serialized straight into the buffer, then written with others: one write per
             // flush, not one per entry.
-            if marks.gap.is_some() || marks.session_end.is_some() {
+            if let Some(marks) = marks {
                 serde_json::to_writer(&mut self.buf, &Marked { entry, marks }).expect("an entry serializes");
             } else {
                 serde_json::to_writer(&mut self.buf, entry).expect("an entry serializes");
