@@ -7,7 +7,7 @@ import { useMemo, useRef, useState, type ReactNode } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { ToolView } from "../ipc";
 import { Problems } from "../components/Problems";
-import { filterWords, matches, searchText } from "./toolFilter";
+import { filterByText, filterWords, matches, searchText } from "./toolFilter";
 
 /** A listed tool and where it is in the server's list (two entries can share a name, or have none). */
 export type Tool = ToolView & { at: number };
@@ -28,13 +28,11 @@ export function ToolList({
   children?: (shown: (t: Tool) => boolean) => ReactNode;
 }) {
   const [filter, setFilter] = useState("");
-  const texts = useMemo(() => new Map(tools.map((t) => [t, searchText(t)])), [tools]);
+  const texts = useMemo(() => tools.map(searchText), [tools]);
   const words = useMemo(() => filterWords(filter), [filter]);
-  const shown = (t: Tool) => matches(texts.get(t) ?? searchText(t), words);
-  const found = useMemo(
-    () => (words.length ? tools.filter((t) => matches(texts.get(t)!, words)) : tools),
-    [tools, texts, words],
-  );
+  // The few tools only apps call, which follow the list, are matched by the same words.
+  const shown = (t: Tool) => matches(searchText(t), words);
+  const found = useMemo(() => filterByText(tools, texts, words), [tools, texts, words]);
   const scroller = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLInputElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual hands back new functions each render, which the React Compiler cannot memoize; this component is not compiled.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterWords, matches, searchText } from "./toolFilter";
+import { filterByText, filterWords, matches, searchText } from "./toolFilter";
 
 const tool = { name: "get_weather", title: "Weather", description: "Reads the FORECAST for a city." };
 
@@ -18,5 +18,14 @@ describe("the tool filter", () => {
     const bare = searchText({ name: null, title: null, description: null });
     expect(bare).toBe("");
     expect(matches(bare, filterWords("x"))).toBe(false);
+  });
+
+  it("keeps the items whose text holds every word, in their order, and all of them, the same array, when blank", () => {
+    const items = ["a", "b", "c", "d"];
+    const texts = ["get_weather\nforecast", "list_files", "weather_alerts\nstorms", "forecast_only"];
+    expect(filterByText(items, texts, filterWords("weather"))).toEqual(["a", "c"]);
+    expect(filterByText(items, texts, filterWords("forecast weather"))).toEqual(["a"]);
+    expect(filterByText(items, texts, filterWords("rain"))).toEqual([]);
+    expect(filterByText(items, texts, [])).toBe(items);
   });
 });
