@@ -138,6 +138,15 @@ impl Direction {
         }
     }
 
+    /// The word a session file says it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Out => "out",
+            Direction::In => "in",
+            Direction::Meta => "meta",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Direction> {
         match s {
             "out" | ">" | "sent" => Some(Direction::Out),

@@ -368,11 +368,7 @@ impl Filter {
     /// Each condition with its value as text, in the order chips show them.
     fn conditions(&self) -> Vec<(FilterKey, String)> {
         let names = |kinds: &[Kind]| kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
-        let dir = self.dir.map(|d| match d {
-            Direction::In => "in",
-            Direction::Out => "out",
-            Direction::Meta => "meta",
-        });
+        let dir = self.dir.map(Direction::name);
         [
             (FilterKey::Kind, (!self.kinds.is_empty()).then(|| names(&self.kinds))),
             (FilterKey::Hide, (!self.hidden.is_empty()).then(|| names(&self.hidden))),

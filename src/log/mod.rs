@@ -24,6 +24,7 @@ mod filter;
 mod follow;
 mod format;
 mod har;
+mod line;
 mod matches;
 mod pairs;
 mod rows;

@@ -35,6 +35,13 @@ use crate::sync::Lock;
 /// sooner, every [`super::FLUSH_INTERVAL`]).
 const BUFFER: usize = 256 * 1024;
 
+/// An entry as one JSON object: by hand when it has the common shape, by serde otherwise.
+fn entry_object(buf: &mut Vec<u8>, entry: &Entry) {
+    if !super::line::write(buf, entry) {
+        serde_json::to_writer(buf, entry).expect("an entry serializes");
+    }
+}
+
 /// Entries whose payload is smaller are serialized whole before they are written; larger ones
 /// are written as they are serialized, so a huge frame is never held twice.
 const WHOLE_BYTES: usize = 64 * 1024;
@@ -159,7 +166,7 @@ impl Sink {
         if let Some(frame) = frame {
             // The entry's fields, then the frame before their closing brace; a large frame
             // passes through the buffer a piece at a time, so it is never held twice.
-            serde_json::to_writer(&mut self.buf, entry).expect("an entry serializes");
+            entry_object(&mut self.buf, entry);
             self.buf.pop();
             self.buf.extend_from_slice(b",\"frame\":");
             let fields = (self.buf.len() - before) as u64;
@@ -176,7 +183,7 @@ impl Sink {
             if let Some(marks) = marks {
                 serde_json::to_writer(&mut self.buf, &Marked { entry, marks }).expect("an entry serializes");
             } else {
-                serde_json::to_writer(&mut self.buf, entry).expect("an entry serializes");
+                entry_object(&mut self.buf, entry);
             }
             self.buf.push(b'\n');
             return Ok((self.buf.len() - before) as u64);
