@@ -2,7 +2,8 @@
 
 1. Footprint: resident memory of a Tauri window with an empty page (`sonde-empty-window`), then
    of Sonde idle with nothing connected, with the demo server connected and with ten (the
-   servers are counted apart).
+   servers are counted apart). The idle figures say, for each process (the app, WebKit's web
+   and network processes), how much of it is anonymous memory: what the page itself holds.
 2. A 1,000,000-entry session (written by `sonde-bench window-session`) opened read-only in a
    fresh Sonde window, and timed in the webview (`performance.now()` from the action to the
    animation frame that paints its rows): the open, a rare word and a method typed into the
@@ -66,16 +67,24 @@ def processes():
     return table
 
 
-def footprint(binary):
-    """(app + WebKit KiB, demo servers KiB, server count, web process KiB) for `binary`, started
-    by WebKitWebDriver: its process tree, the demo servers in it counted apart."""
-    table = processes()
+def tree(table, binary):
+    """The pids of `binary`'s process tree (started by WebKitWebDriver), the root first."""
     roots = [p for p, (_, cmd, _) in table.items() if cmd and cmd[0] == binary and "demo-server" not in cmd]
     assert len(roots) == 1, roots
-    shell = servers = count = web = 0
-    todo = [roots[0]]
+    pids, todo = [], [roots[0]]
     while todo:
         pid = todo.pop()
+        pids.append(pid)
+        todo.extend(c for c, (ppid, _, _) in table.items() if ppid == pid)
+    return pids
+
+
+def footprint(binary):
+    """(app + WebKit KiB, demo servers KiB, server count, web process KiB) for `binary`: its
+    process tree, the demo servers in it counted apart."""
+    table = processes()
+    shell = servers = count = web = 0
+    for pid in tree(table, binary):
         _, cmd, rss = table[pid]
         if "demo-server" in cmd:
             servers += rss
@@ -84,8 +93,29 @@ def footprint(binary):
             shell += rss
             if any("WebKitWebProcess" in c for c in cmd[:1]):
                 web += rss
-        todo.extend(c for c, (ppid, _, _) in table.items() if ppid == pid)
     return shell, servers, count, web
+
+
+def where(binary):
+    """Where an idle window's memory is, by process (the app, WebKit's web and network
+    processes): its RSS and, of it, the anonymous memory (a page's script heap, DOM and compiled
+    code; the rest is mapped files, the libraries' and the binary's code), in KiB."""
+    table = processes()
+    parts = {}
+    for i, pid in enumerate(tree(table, binary)):
+        role = "app" if i == 0 else table[pid][1][0].rsplit("/", 1)[-1]
+        if role not in ("app", "WebKitWebProcess", "WebKitNetworkProcess"):
+            continue
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            anon = next((int(line.split()[1]) for line in f if line.startswith("Anonymous:")), 0)
+        parts[role] = {"rss_kib": table[pid][2], "anonymous_kib": anon}
+    return parts
+
+
+def described(parts):
+    names = (("app", "the app"), ("WebKitWebProcess", "web process"), ("WebKitNetworkProcess", "network process"))
+    return ", ".join(f"{label} {parts[role]['rss_kib'] / 1024:.0f} ({parts[role]['anonymous_kib'] / 1024:.0f} anonymous)"
+                     for role, label in names if role in parts)
 
 
 def session(binary):
@@ -174,9 +204,11 @@ def footprint_figures():
         WebDriverWait(driver, 60).until(lambda d: d.execute_script("return document.readyState") == "complete")
         settle()
         base, _, _, base_web = footprint(empty)
+        base_parts = where(empty)
     finally:
         driver.quit()
-    figures["empty_window"] = {"app_and_webkit_mib": round(base / 1024, 1), "web_process_mib": round(base_web / 1024, 1)}
+    figures["empty_window"] = {"app_and_webkit_mib": round(base / 1024, 1), "web_process_mib": round(base_web / 1024, 1),
+                               "processes": base_parts}
 
     say("Sonde idle, then with 1 and 10 demo servers")
     driver = session(app)
@@ -185,9 +217,13 @@ def footprint_figures():
         connect = wait.until(lambda d: d.find_element(By.XPATH, "//li[.//div[text()='Demo server']]//button[text()='Connect']"))
         settle()
         idle, _, _, idle_web = footprint(app)
-        figures["idle"] = {"app_and_webkit_mib": round(idle / 1024, 1), "web_process_mib": round(idle_web / 1024, 1)}
-        row("desktop (release), idle, nothing connected", f"app + WebKit {idle / 1024:.0f} MiB",
-            f"{base / 1024:.0f} MiB a Tauri window with an empty page", f"{idle / base:.2f}×")
+        parts = where(app)
+        figures["idle"] = {"app_and_webkit_mib": round(idle / 1024, 1), "web_process_mib": round(idle_web / 1024, 1),
+                           "processes": parts}
+        row("desktop (release), idle, nothing connected",
+            f"app + WebKit {idle / 1024:.0f} MiB: {described(parts)}",
+            f"{base / 1024:.0f} MiB a Tauri window with an empty page: {described(base_parts)}",
+            f"{idle / base:.2f}×", "≤ 1.1×", idle / base <= 1.1)
         for n in (1, 10):
             deadline = time.time() + 60
             while len(driver.find_elements(By.CSS_SELECTOR, ".connections .status[data-status='ready']")) < n:
