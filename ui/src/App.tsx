@@ -1,6 +1,6 @@
 // The window: saved servers and their connections on the left, the selected line's tools
 // above, the wire log (or stderr) below.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { backend, blankServer, errorText, isBackendError, type ConnectionState, type SavedServer } from "./ipc";
 import { ServerDialog } from "./components/ServerDialog";
 import { ClientSnippetDialog } from "./components/ClientSnippetDialog";
@@ -13,7 +13,6 @@ import { Kept } from "./panels/kept";
 import { useShowsPanels } from "./panels/navigate";
 import { useShowsLog } from "./log/reveal";
 import { LogView } from "./components/LogView";
-import { StderrPane } from "./components/StderrPane";
 import { RecordingBanner } from "./components/RecordingBanner";
 import { QuestionDialog } from "./components/QuestionDialog";
 import { ImportDialog } from "./components/ImportDialog";
@@ -30,6 +29,10 @@ import { useAuthFlows } from "./auth/flows";
 import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
 import { useLayout } from "./layout/layout";
 import { Splitter } from "./layout/Splitter";
+
+// The stderr terminal is xterm.js, over a third of the window's script: it is loaded when its
+// tab is first shown, so the window's first paint does not wait to parse it.
+const StderrPane = lazy(() => import("./components/StderrPane").then((m) => ({ default: m.StderrPane })));
 
 export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
@@ -429,7 +432,9 @@ export function App() {
                       filterBox={filterBox}
                     />
                   ) : (
-                    <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+                    <Suspense fallback={<div className="empty">Loading the terminal…</div>}>
+                      <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+                    </Suspense>
                   )}
                 </ErrorBoundary>
               </section>
