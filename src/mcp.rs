@@ -120,9 +120,13 @@ impl Session {
         Session { conn, server, meta, log_level: Arc::new(Mutex::new(log_level)) }
     }
 
-    /// The `_meta` the next request carries, in the modern era.
-    fn meta(&self) -> Option<Value> {
-        self.meta.as_ref().map(|m| m.locked().clone())
+    /// `params` with the `_meta` every request carries in the modern era (unchanged in the
+    /// old one), merged from the shared one under its lock rather than copied out first.
+    fn with_era_meta(&self, params: Option<Value>) -> Option<Value> {
+        match &self.meta {
+            Some(meta) => Some(era::with_meta(params, &meta.locked())),
+            None => params,
+        }
     }
 
     /// The log level asked of the server so far, if any.
@@ -180,13 +184,13 @@ impl Session {
         let mut next = request;
         let mut head: Option<RequestId> = None;
         for round in 1..=MAX_ROUNDS + 1 {
-            if let Some(meta) = self.meta() {
-                next.params = Some(era::with_meta(next.params.take(), &meta));
-            }
+            next.params = self.with_era_meta(next.params.take());
             if head.is_some() {
                 next.part_of = head.clone();
             }
-            let call = self.conn.start(next.clone())?;
+            // The params go with the request: a later round builds its own from `original`.
+            let params = next.params.take();
+            let call = self.conn.start(Request { params, ..next.clone() })?;
             let id = head.get_or_insert_with(|| call.id.clone()).clone();
             let result = call.outcome().await?;
             match result.get("resultType").and_then(Value::as_str) {
@@ -260,9 +264,7 @@ impl Session {
     /// Starts a request with the era's envelope without waiting (for `subscriptions/listen`,
     /// whose id is the subscription id). No `input_required` rounds.
     pub fn start(&self, mut request: Request) -> Result<Call, RequestError> {
-        if let Some(meta) = self.meta() {
-            request.params = Some(era::with_meta(request.params.take(), &meta));
-        }
+        request.params = self.with_era_meta(request.params.take());
         self.conn.start(request)
     }
 

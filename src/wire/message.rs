@@ -6,7 +6,7 @@
 //! typed view asks for them, so a server that sends odd payloads is still shown as it is.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt;
 
 /// A JSON-RPC request id: a string or a number, never null, compared with its JSON type.
@@ -119,40 +119,31 @@ impl Message {
         }
     }
 
-    /// The envelope as a JSON value, members in the conventional order.
-    pub fn to_value(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("jsonrpc".into(), "2.0".into());
+    /// The message as one line of JSON without the terminator, members in the conventional
+    /// order (`jsonrpc`, `id`, `method`, `params`; `result` or `error`). Written from borrowed
+    /// parts: a request's params are not copied into a tree first.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut envelope =
+            Envelope { jsonrpc: "2.0", id: None, method: None, params: None, result: None, error: None };
         match self {
             Message::Request { id, method, params } => {
-                m.insert("id".into(), id_value(id));
-                m.insert("method".into(), method.as_str().into());
-                if let Some(p) = params {
-                    m.insert("params".into(), p.clone());
-                }
+                envelope.id = Some(Some(id));
+                envelope.method = Some(method);
+                envelope.params = params.as_ref();
             }
             Message::Notification { method, params } => {
-                m.insert("method".into(), method.as_str().into());
-                if let Some(p) = params {
-                    m.insert("params".into(), p.clone());
-                }
+                envelope.method = Some(method);
+                envelope.params = params.as_ref();
             }
             Message::Response { id, outcome } => {
-                m.insert("id".into(), id.as_ref().map_or(Value::Null, id_value));
+                envelope.id = Some(id.as_ref());
                 match outcome {
-                    Ok(r) => m.insert("result".into(), r.clone()),
-                    Err(e) => {
-                        m.insert("error".into(), serde_json::to_value(e).expect("error object serializes"))
-                    }
-                };
+                    Ok(result) => envelope.result = Some(result),
+                    Err(error) => envelope.error = Some(error),
+                }
             }
         }
-        Value::Object(m)
-    }
-
-    /// The message as one line of JSON without the terminator.
-    pub fn to_json(&self) -> Vec<u8> {
-        serde_json::to_vec(&self.to_value()).expect("a JSON value serializes")
+        serde_json::to_vec(&envelope).expect("a JSON-RPC envelope serializes")
     }
 
     /// Decodes one frame. Every way a frame can fail is a distinct [`DecodeError`].
@@ -214,6 +205,22 @@ impl Message {
     }
 }
 
+/// A message's members as it is written; `id: Some(None)` is a reply's `"id": null`.
+#[derive(Serialize)]
+struct Envelope<'a> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<Option<&'a RequestId>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ErrorObject>,
+}
+
 /// The envelope of a frame, read without building a tree of its payload.
 #[derive(serde::Deserialize)]
 struct Peek<'a> {
@@ -260,13 +267,6 @@ fn parse_id(v: Value) -> Option<RequestId> {
         Value::Number(n) => Some(RequestId::Number(n)),
         Value::String(s) => Some(RequestId::String(s)),
         _ => None,
-    }
-}
-
-fn id_value(id: &RequestId) -> Value {
-    match id {
-        RequestId::Number(n) => Value::Number(n.clone()),
-        RequestId::String(s) => Value::String(s.clone()),
     }
 }
 
@@ -324,7 +324,10 @@ mod tests {
         assert_ne!(number.id(), string.id());
         assert_eq!(number.id().unwrap().to_string(), "1");
         assert_eq!(string.id().unwrap().to_string(), "\"1\"");
-        assert_eq!(Message::result("1".into(), json!({})).to_value()["id"], json!("1"));
+        assert_eq!(
+            Message::result("1".into(), json!({})).to_json(),
+            br#"{"jsonrpc":"2.0","id":"1","result":{}}"#
+        );
     }
 
     #[test]
@@ -391,6 +394,49 @@ mod tests {
         ];
         for m in messages {
             assert_eq!(Message::decode(&m.to_json()).unwrap(), m);
+        }
+    }
+
+    #[test]
+    fn members_are_written_in_the_conventional_order() {
+        let params =
+            json!({"name": "echo", "arguments": {"text": "hé \"q\""}, "_meta": {"progressToken": 7}});
+        let cases = [
+            (
+                Message::request(7.into(), "tools/call", Some(params.clone())),
+                r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hé \"q\""},"_meta":{"progressToken":7}}}"#,
+            ),
+            (Message::request("a".into(), "ping", None), r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#),
+            (
+                Message::notification("notifications/progress", Some(json!({"progress": 1.5}))),
+                r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1.5}}"#,
+            ),
+            (
+                Message::notification("notifications/initialized", None),
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            ),
+            (
+                Message::result(3.into(), json!({"tools": []})),
+                r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#,
+            ),
+            (
+                Message::error(4.into(), -32601, "Method not found"),
+                r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}"#,
+            ),
+            (
+                Message::Response {
+                    id: None,
+                    outcome: Err(ErrorObject {
+                        code: -32700,
+                        message: "Parse error".into(),
+                        data: Some(json!([1])),
+                    }),
+                },
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":[1]}}"#,
+            ),
+        ];
+        for (message, line) in cases {
+            assert_eq!(String::from_utf8(message.to_json()).unwrap(), line);
         }
     }
 }
