@@ -19,6 +19,17 @@ GUTTER = 150  # ui/src/timeline/draw.ts: the lanes' names, left of the plot
 AXIS = 20
 
 
+def tip_text(driver):
+    """The timeline's tooltip as it reads now ("" when there is none), found again each time:
+    it goes when the hover ends (the pointer off a span, the pane scrolled) and comes back as a
+    new element, so one found before may be stale (make test failed once on that)."""
+    try:
+        tips = driver.find_elements(By.CSS_SELECTOR, ".timeline-tip")
+        return tips[0].text if tips else ""
+    except StaleElementReferenceException:
+        return ""
+
+
 def install(check, driver, wait, shot, h):
     """Registers the checks; `h` holds desktop.py's helpers by name."""
 
@@ -122,9 +133,8 @@ def install(check, driver, wait, shot, h):
             pointer = ActionBuilder(driver)
             pointer.pointer_action.move_to_location(int(left + x), int(top + y))
             pointer.perform()
-            tips = driver.find_elements(By.CSS_SELECTOR, ".timeline-tip")
-            if tips and "tools/call echo" in tips[0].text:
-                tip = wait.until(lambda d: "after" in tips[0].text and tips[0].text)
+            if "tools/call echo" in tip_text(driver):
+                tip = wait.until(lambda d: "after" in tip_text(d) and tip_text(d))
                 break
         assert tip, "no tooltip over the slow call"
         assert "result after" in tip, tip
