@@ -56,33 +56,21 @@ pub(super) fn write(buf: &mut Vec<u8>, entry: &Entry) -> bool {
     }
     buf.extend_from_slice(b"{\"seq\":");
     value(buf, seq);
-    buf.extend_from_slice(b",\"time\":");
-    value(buf, time);
-    buf.extend_from_slice(b",\"ms\":");
-    value(buf, ms);
-    buf.extend_from_slice(b",\"conn\":");
-    value(buf, conn);
+    field(buf, b",\"time\":", Some(time));
+    field(buf, b",\"ms\":", Some(ms));
+    field(buf, b",\"conn\":", Some(conn));
     buf.extend_from_slice(b",\"kind\":\"");
     buf.extend_from_slice(kind.name().as_bytes());
     buf.extend_from_slice(b"\",\"dir\":\"");
     buf.extend_from_slice(dir.name().as_bytes());
     buf.push(b'"');
-    if let Some(text) = text {
-        buf.extend_from_slice(b",\"text\":");
-        value(buf, text);
-    }
+    field(buf, b",\"text\":", text.as_ref());
     if let Some(summary) = summary {
         buf.extend_from_slice(b",\"summary\":");
         write_summary(buf, summary);
     }
-    if let Some(answers) = answers {
-        buf.extend_from_slice(b",\"answers\":");
-        value(buf, answers);
-    }
-    if let Some(latency) = latency_ms {
-        buf.extend_from_slice(b",\"latency_ms\":");
-        value(buf, latency);
-    }
+    field(buf, b",\"answers\":", answers.as_ref());
+    field(buf, b",\"latency_ms\":", latency_ms.as_ref());
     buf.push(b'}');
     true
 }
@@ -91,23 +79,19 @@ fn write_summary(buf: &mut Vec<u8>, summary: &Summary) {
     let Summary { kind, method, id, error_code, target } = summary;
     buf.extend_from_slice(b"{\"type\":");
     value(buf, kind);
-    if let Some(method) = method {
-        buf.extend_from_slice(b",\"method\":");
-        value(buf, method);
-    }
-    if let Some(id) = id {
-        buf.extend_from_slice(b",\"id\":");
-        value(buf, id);
-    }
-    if let Some(code) = error_code {
-        buf.extend_from_slice(b",\"error_code\":");
-        value(buf, code);
-    }
-    if let Some(target) = target {
-        buf.extend_from_slice(b",\"target\":");
-        value(buf, target);
-    }
+    field(buf, b",\"method\":", method.as_ref());
+    field(buf, b",\"id\":", id.as_ref());
+    field(buf, b",\"error_code\":", error_code.as_ref());
+    field(buf, b",\"target\":", target.as_ref());
     buf.push(b'}');
+}
+
+/// A member, its key as written after a comma, when it has a value (serde skips a `None`).
+fn field(buf: &mut Vec<u8>, key: &[u8], v: Option<&(impl Serialize + ?Sized)>) {
+    if let Some(v) = v {
+        buf.extend_from_slice(key);
+        value(buf, v);
+    }
 }
 
 /// A value as serde writes it: strings escaped, numbers as `serde_json` formats them (a

@@ -35,16 +35,16 @@ use crate::sync::Lock;
 /// sooner, every [`super::FLUSH_INTERVAL`]).
 const BUFFER: usize = 256 * 1024;
 
+/// Entries whose payload is smaller are serialized whole before they are written; larger ones
+/// are written as they are serialized, so a huge frame is never held twice.
+const WHOLE_BYTES: usize = 64 * 1024;
+
 /// An entry as one JSON object: by hand when it has the common shape, by serde otherwise.
 fn entry_object(buf: &mut Vec<u8>, entry: &Entry) {
     if !super::line::write(buf, entry) {
         serde_json::to_writer(buf, entry).expect("an entry serializes");
     }
 }
-
-/// Entries whose payload is smaller are serialized whole before they are written; larger ones
-/// are written as they are serialized, so a huge frame is never held twice.
-const WHOLE_BYTES: usize = 64 * 1024;
 
 /// How often a stopped session file is tried again.
 pub const RETRY_INTERVAL: Duration = Duration::from_millis(500);
