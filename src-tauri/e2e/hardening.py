@@ -14,6 +14,8 @@ import re
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+from selenium.common.exceptions import TimeoutException
 
 
 def install(check, driver, wait, shot, h):
@@ -212,7 +214,15 @@ def install(check, driver, wait, shot, h):
         chooser, opened = save()
         asked = wait.until(lambda d: windows() - opened)
         screen("export-replace-question")
-        h["subprocess"].run(["xdotool", "windowfocus", "--sync", sorted(asked)[0], "key", "Escape"], check=True, timeout=10)
+        # A key sent as GTK maps the question, before it takes input, is lost (make test failed
+        # on that twice, the question not yet drawn): Escape again while it is still there.
+        for _ in range(5):
+            h["subprocess"].run(["xdotool", "windowfocus", "--sync", sorted(asked)[0], "key", "Escape"], timeout=10)
+            try:
+                WebDriverWait(driver, 3).until(lambda d: not (windows() - opened))
+                break
+            except TimeoutException:
+                asked = windows() - opened or asked
         wait.until(lambda d: not (windows() - opened))
         assert h["native_windows"](export_title) == [chooser], "Cancel in the question leaves the chooser open"
         h["answer_native"](export_title, "Escape")
