@@ -110,6 +110,16 @@ fn capabilities(old: &Value, new: &Value, out: &mut Changes) {
     }
 }
 
+/// Every change between two listings of one kind, items matched by name or URI (never by
+/// place), breaking first: what a replay and the inner loop judge a listing answer with.
+pub fn listings(kind: ListKind, old: &[Value], new: &[Value]) -> Vec<Change> {
+    let mut out = Changes(Vec::new());
+    listing(kind, old, new, &mut out);
+    let mut changes = out.0;
+    changes.sort_by_key(|c| c.severity);
+    changes
+}
+
 fn listing(kind: ListKind, old: &[Value], new: &[Value], out: &mut Changes) {
     let what = match kind {
         ListKind::Tools => "tool",
