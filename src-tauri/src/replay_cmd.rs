@@ -14,12 +14,13 @@ use tauri::State;
 use crate::error::{err, io_error, Result};
 use crate::state::AppState;
 
-/// A replay's end: each request's outcome (also sent on the channel as it came), and how many
-/// recorded requests were not sent (a listen, one never answered).
+/// A replay's end: each request's outcome (also sent on the channel as it came), how many
+/// failed and which rules matched nothing, and how many recorded requests were not sent (a
+/// listen, one never answered).
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplayReport {
-    pub replayed: Vec<Replayed>,
+    pub replay: replay::Replay,
     pub not_sent: u32,
 }
 
@@ -38,6 +39,10 @@ pub async fn session_replay(
     let recording = replay::recording(&log)
         .map_err(|why| err(ErrorCode::BadInput, format!("the session {name} is {why}")))?;
     let saved = state.servers.get(&server_id)?;
+    // The project's replay file, where the server runs: the rules CI replays with.
+    let file = saved.cwd.as_deref().map(|dir| std::path::Path::new(dir).join(replay::rules::FILE_NAME));
+    let rules = replay::Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)
+        .map_err(|why| err(ErrorCode::BadInput, why))?;
     crate::confirm::launch(&state, &saved).await?;
     let config = saved.to_config()?;
     let lineages = state.lineages.clone();
@@ -45,7 +50,7 @@ pub async fn session_replay(
     let report = move |id: u64, _| lineages.started(id, &origin);
     let conn = state.hub.connect_answering(&config, Arc::new(recording.answers.clone()), &report).await?;
     let session = state.hub.session(conn)?;
-    let replayed = replay::replay(&session, &recording.requests, &[], |r| {
+    let done = replay::replay(&session, &recording.requests, &rules, |r| {
         let _ = channel.send(r.clone());
     })
     .await;
@@ -53,5 +58,5 @@ pub async fn session_replay(
     if let Err(e) = state.hub.disconnect(conn).await {
         tracing::warn!(server = %saved.name, "could not stop the replayed server: {e}");
     }
-    Ok(ReplayReport { replayed, not_sent: u32::try_from(recording.not_sent).unwrap_or(u32::MAX) })
+    Ok(ReplayReport { replay: done, not_sent: u32::try_from(recording.not_sent).unwrap_or(u32::MAX) })
 }

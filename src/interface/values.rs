@@ -3,7 +3,9 @@
 //! Replay compares recorded answers with it, and test expectations read its paths.
 //!
 //! Owns: the path's notation and which differences there are (an object's key on one side
-//! only, an array's length, a leaf's value). Refuses: judging them (`diff` judges interfaces).
+//! only, an array's length, a leaf's value). Arrays of named things (a listing's items, a
+//! read's contents, content blocks with URIs) are matched by name or URI, their places written
+//! `tools[name="divide"]`; any other array by place. Refuses: judging them (`diff` judges interfaces).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -49,11 +51,27 @@ fn walk(path: &str, steps: &[String], old: Option<&Value>, new: Option<&Value>, 
                 walk(&key_path(path, key), &deeper(key.clone()), None, Some(value), out);
             }
         }
-        (Some(Value::Array(o)), Some(Value::Array(n))) => {
-            for i in 0..o.len().max(n.len()) {
-                walk(&format!("{path}[{i}]"), &deeper(i.to_string()), o.get(i), n.get(i), out);
+        (Some(Value::Array(o)), Some(Value::Array(n))) => match (named(steps, o), named(steps, n)) {
+            // Named things are matched by their name or URI: one removed is that one gone, not
+            // every later one moved up a place.
+            (Some((key, old_names)), Some((_, new_names))) => {
+                for (name, value) in &old_names {
+                    let step = format!("{key}={}", Value::from(name.as_str()));
+                    let now = new_names.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+                    walk(&format!("{path}[{step}]"), &deeper(step.clone()), Some(value), now, out);
+                }
+                for (name, value) in new_names.iter().filter(|(n, _)| !old_names.iter().any(|(o, _)| o == n))
+                {
+                    let step = format!("{key}={}", Value::from(name.as_str()));
+                    walk(&format!("{path}[{step}]"), &deeper(step.clone()), None, Some(value), out);
+                }
             }
-        }
+            _ => {
+                for i in 0..o.len().max(n.len()) {
+                    walk(&format!("{path}[{i}]"), &deeper(i.to_string()), o.get(i), n.get(i), out);
+                }
+            }
+        },
         // A number is its value: 5 and 5.0 are the same number.
         (Some(Value::Number(o)), Some(Value::Number(n))) if same_number(o, n) => {}
         (o, n) if o != n => out.push(Difference {
@@ -64,6 +82,36 @@ fn walk(path: &str, steps: &[String], old: Option<&Value>, new: Option<&Value>, 
         }),
         _ => {}
     }
+}
+
+/// The arrays whose items are named things, by the key that holds the array: a listing's
+/// tools, prompts, resources and templates, a read's contents, and content blocks.
+const NAMED_ARRAYS: [&str; 6] = ["tools", "prompts", "resources", "resourceTemplates", "contents", "content"];
+
+/// An array's items with their names, when the array is one of [`NAMED_ARRAYS`] and every item
+/// has a name or URI no other item has (`name`, `uri`, `uriTemplate`, or an embedded
+/// resource's `resource.uri`); with the key that names them. Anything else is compared by place.
+fn named<'a>(steps: &[String], items: &'a [Value]) -> Option<(&'static str, Vec<(String, &'a Value)>)> {
+    if !steps.last().is_some_and(|s| NAMED_ARRAYS.contains(&s.as_str())) || items.is_empty() {
+        return None;
+    }
+    fn name_of(item: &Value) -> Option<(&'static str, &str)> {
+        ["uri", "uriTemplate", "name"]
+            .into_iter()
+            .find_map(|k| item.get(k).and_then(Value::as_str).map(|n| (k, n)))
+            .or_else(|| item.pointer("/resource/uri").and_then(Value::as_str).map(|n| ("uri", n)))
+    }
+    let mut key = None;
+    let mut out: Vec<(String, &Value)> = Vec::new();
+    for item in items {
+        let (k, name) = name_of(item)?;
+        if key.is_some_and(|key| key != k) || out.iter().any(|(n, _)| n == name) {
+            return None;
+        }
+        key = Some(k);
+        out.push((name.to_owned(), item));
+    }
+    Some((key?, out))
 }
 
 fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
@@ -125,6 +173,30 @@ mod tests {
             differences("", &json!({"sum": 5}), &json!({"sum": 5.0})).is_empty(),
             "5 and 5.0 are one number"
         );
+    }
+
+    #[test]
+    fn named_things_are_matched_by_name_or_uri_not_place() {
+        let old = json!({"result": {"resources": [
+            {"uri": "notes://readme", "name": "readme"},
+            {"uri": "config://units", "name": "units"},
+        ]}});
+        let new = json!({"result": {"resources": [{"uri": "config://units", "name": "units"}]}});
+        let found = differences("", &old, &new);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].path, "result.resources[uri=\"notes://readme\"]");
+        assert_eq!(found[0].steps, ["result", "resources", "uri=\"notes://readme\""]);
+        assert_eq!(found[0].new, None);
+        // An item added before the others is that one added.
+        let old = json!({"tools": [{"name": "b"}]});
+        let new = json!({"tools": [{"name": "a"}, {"name": "b", "description": "B"}]});
+        let paths: Vec<String> = differences("", &old, &new).into_iter().map(|d| d.path).collect();
+        assert_eq!(paths, ["tools[name=\"b\"].description", "tools[name=\"a\"]"]);
+        // Text blocks have no name: compared by place.
+        let old = json!({"content": [{"type": "text", "text": "a"}]});
+        let new = json!({"content": [{"type": "text", "text": "b"}]});
+        assert_eq!(differences("", &old, &new)[0].path, "content[0].text");
+        assert!(names("result.resources[*]", "result.resources[uri=\"notes://readme\"]"));
     }
 
     #[test]

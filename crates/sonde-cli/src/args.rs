@@ -217,18 +217,42 @@ pub enum Command {
         common: Common,
     },
     /// Sends a recorded session's requests again to the server after `--` (or --url), in
-    /// order, and compares each answer with the recorded one: `same`, or `differs` with each
-    /// differing path and both values. A cursor or task id the server gave and the client sent
-    /// back is replaced by what the new server gave at the same point. Exit 5 when something
-    /// differs, 0 when nothing does.
+    /// order and as recorded, and judges each answer against the recorded one: `same`;
+    /// `differs` with each differing path and both values; `gone` for a call of a tool or
+    /// prompt the server no longer lists (still sent, unless --skip-gone); `changed` for a
+    /// listing whose items changed, each change with diff's verdict and said once. Only the
+    /// server's tokens (a cursor, a task id) are replaced by the new server's, by where they
+    /// came from; names, URIs and arguments never. Rules come from --rules, else from
+    /// `.sonde-replay.yaml` in the working directory when there is one, then the flags. Exit 5
+    /// when an answer differs, a call is gone or a listing has a breaking change (with
+    /// --strict: any difference, or a rule that matched nothing), 0 otherwise.
     Replay {
         /// The recorded session: `last`, a name in the sessions folder, or a path (one
         /// `sonde proxy` recorded replays the same way).
         session: String,
-        /// A path whose differences are expected (`result.content[*].text`, `result.stamp`);
-        /// each ignored path is named once. Repeatable. The `_meta` a server stamps is ignored.
-        #[arg(long, value_name = "PATH")]
+        /// A path whose differences are expected, for every request (`result.content[*].text`)
+        /// or for one method and name (`tools/call get_time:result.content[*].text`); each
+        /// ignored path is named once, and a rule that matched nothing is said. Repeatable.
+        /// The `_meta` a server stamps is ignored.
+        #[arg(long, value_name = "RULE")]
         ignore: Vec<String>,
+        /// Values that differ by nature, wherever they are: `uuid`, `iso-time`, `epoch` (a
+        /// comma-separated list of these), or a regular expression. A string differs only if
+        /// it differs outside such values. Repeatable.
+        #[arg(long, value_name = "PATTERNS")]
+        ignore_values: Vec<String>,
+        /// A replay file (YAML: `ignore`, `ignore-values`, `strict`, `skip-gone`); by default
+        /// `.sonde-replay.yaml` in the working directory, when there is one.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Fail on any difference: a listing's change or addition too, and a rule that matched
+        /// nothing.
+        #[arg(long)]
+        strict: bool,
+        /// Do not send a call of a tool or prompt the server no longer lists (it is still
+        /// reported as gone).
+        #[arg(long)]
+        skip_gone: bool,
         #[command(flatten)]
         common: Common,
     },

@@ -54,7 +54,7 @@ pub enum Op {
     /// (`unanswered`: how many recorded requests had no answer to compare with).
     Replay {
         recording: Box<sonde_core::replay::Recording>,
-        ignore: Vec<String>,
+        rules: Box<sonde_core::replay::Rules>,
     },
     /// A suite of saved calls run as tests, reported as asked.
     Test {
@@ -78,8 +78,8 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         Op::Test { suite, file, reporter, out } => {
             Ok(crate::test_cmd::run(session, &suite, &file, reporter, out.as_deref()).await)
         }
-        Op::Replay { recording, ignore } => {
-            Ok(crate::replay_cmd::run(session, &recording, &ignore, json).await)
+        Op::Replay { recording, rules } => {
+            Ok(crate::replay_cmd::run(session, &recording, &rules, json).await)
         }
         Op::Diff(old) => {
             let now = sonde_core::interface::Snapshot::take(session).await?;

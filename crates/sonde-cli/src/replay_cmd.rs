@@ -1,15 +1,16 @@
 //! `sonde replay`: a recorded session's requests sent again to a server, one line a request
-//! (`same`, or `differs` with each differing path and both values), or `{"replayed":[…]}` with
-//! `--json`. Exit 5 when an answer differs (contracts).
+//! (`same`; `differs` with each differing path and both values; `gone`; `changed` with each
+//! change of a listing and its verdict; `page`; `unsent`), or `{"replayed":[…]}` with
+//! `--json`. Exit 5 when a request fails the replay (contracts).
 //!
-//! Owns: reading the session given, the words and the exit code. Refuses: replaying and
-//! comparing (`sonde_core::replay`).
+//! Owns: reading the session and the rules given, the words and the exit code. Refuses:
+//! replaying and judging (`sonde_core::replay`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use sonde_core::replay::{recording, replay, Recording, Replayed, IGNORED_BY_DEFAULT};
+use sonde_core::replay::{recording, replay, rules, Recording, Replayed, Rules, Verdict, IGNORED_BY_DEFAULT};
 use sonde_core::{Session, WireLog};
 
 use crate::exit::{FOUND, OK};
@@ -33,18 +34,38 @@ pub fn read(given: &str) -> Result<Recording, String> {
     Ok(recording)
 }
 
-/// Replays `recording` on `session`, saying each request as it is known; 5 when one differs.
-pub async fn run(session: &Session, recording: &Recording, ignore: &[String], json: bool) -> i32 {
-    let (requests, unanswered) = (&recording.requests, recording.not_sent);
+/// The rules of the replay: the file given, else `.sonde-replay.yaml` in the working
+/// directory when there is one (said), then the flags.
+pub fn rules(
+    file: Option<&Path>,
+    ignore: &[String],
+    values: &[String],
+    strict: bool,
+    skip_gone: bool,
+) -> Result<Rules, String> {
+    let found = Path::new(rules::FILE_NAME);
+    let file = match file {
+        Some(file) => Some(file),
+        None if found.is_file() => {
+            noteln!("sonde replay: rules from {}", rules::FILE_NAME);
+            Some(found)
+        }
+        None => None,
+    };
+    Rules::new(file, ignore, values, strict, skip_gone)
+}
+
+/// Replays `recording` on `session`, saying each request as it is known; 5 when one fails.
+pub async fn run(session: &Session, recording: &Recording, rules: &Rules, json: bool) -> i32 {
     let each = |r: &Replayed| {
         if !json {
             line(r);
         }
     };
-    let replayed = replay(session, requests, ignore, each).await;
-    let differ = replayed.iter().filter(|r| !r.differences.is_empty()).count();
+    let done = replay(session, &recording.requests, rules, each).await;
+    let replayed = &done.replayed;
     if json {
-        outln!("{}", json!({ "replayed": replayed }));
+        outln!("{}", json!({ "replayed": replayed, "failed": done.failed, "unmatched": done.unmatched }));
     }
     // Each ignored path once, with how often it was.
     let mut ignored: BTreeMap<&str, usize> = BTreeMap::new();
@@ -56,35 +77,69 @@ pub async fn run(session: &Session, recording: &Recording, ignore: &[String], js
         let why = match (default, !path.contains("_meta")) {
             (true, true) => "the era's envelope",
             (true, false) => "the server's _meta",
-            (false, _) => "--ignore",
+            (false, _) => "a rule",
         };
         noteln!("sonde replay: ignored {path} ({}, {why})", times_words(*times));
+    }
+    for rule in &done.unmatched {
+        noteln!(
+            "sonde replay: {rule} matched nothing{}",
+            if rules.strict { " (a failure with --strict)" } else { "" }
+        );
     }
     let carried = replayed.iter().map(|r| r.carried.len()).sum::<usize>();
     if carried > 0 {
         noteln!(
-            "sonde replay: {carried} {} the server gave and the client sent back (cursors, ids) differed, as they do; the new server's were sent on",
-            if carried == 1 { "value" } else { "values" }
+            "sonde replay: {carried} {} the server gave (cursors, task ids) differed, as they do; the new server's were sent on",
+            if carried == 1 { "token" } else { "tokens" }
         );
     }
-    if unanswered > 0 {
+    if done.pages_followed > 0 {
+        noteln!(
+            "sonde replay: followed {} more {} of the server's listings than were recorded, to judge each whole",
+            done.pages_followed,
+            if done.pages_followed == 1 { "page" } else { "pages" }
+        );
+    }
+    if recording.not_sent > 0 {
         noteln!(
             "sonde replay: {} of the session (a listen, or one never answered) {} not sent: there is no answer to compare with",
-            requests_words(unanswered),
-            if unanswered == 1 { "was" } else { "were" }
+            requests_words(recording.not_sent),
+            if recording.not_sent == 1 { "was" } else { "were" }
         );
     }
-    noteln!(
-        "sonde replay: {}, {} same, {differ} {}",
-        requests_words(replayed.len()),
-        replayed.len() - differ,
-        if differ == 1 { "differs" } else { "differ" }
-    );
-    if differ > 0 {
+    noteln!("sonde replay: {}", tally(replayed, done.failed));
+    if done.failed > 0 {
         FOUND
     } else {
         OK
     }
+}
+
+/// `7 requests, 6 same, 1 differs`, each verdict that occurred, and how many failed when that
+/// is not plain from the verdicts.
+fn tally(replayed: &[Replayed], failed: u32) -> String {
+    let mut parts = vec![requests_words(replayed.len())];
+    for verdict in
+        [Verdict::Same, Verdict::Changed, Verdict::Gone, Verdict::Differs, Verdict::Page, Verdict::Unsent]
+    {
+        let n = replayed.iter().filter(|r| r.verdict == verdict).count();
+        if n > 0 || verdict == Verdict::Same {
+            let word = match (verdict, n) {
+                (Verdict::Differs, 1) => "differs".to_owned(),
+                (Verdict::Differs, _) => "differ".to_owned(),
+                (Verdict::Page, 1) => "page judged with its listing".to_owned(),
+                (Verdict::Page, _) => "pages judged with their listing".to_owned(),
+                (other, _) => other.name().to_owned(),
+            };
+            parts.push(format!("{n} {word}"));
+        }
+    }
+    let plain = replayed.iter().filter(|r| matches!(r.verdict, Verdict::Differs | Verdict::Gone)).count();
+    if failed as usize != plain {
+        parts.push(format!("{failed} failed"));
+    }
+    parts.join(", ")
 }
 
 fn line(r: &Replayed) {
@@ -92,11 +147,23 @@ fn line(r: &Replayed) {
         Some(name) => format!("{} {name}", r.method),
         None => r.method.clone(),
     };
-    if r.differences.is_empty() {
-        outln!("same     {what} (seq {})", r.seq);
-        return;
+    let verdict = r.verdict.name();
+    match &r.why {
+        Some(why) => outln!("{verdict:<8} {what}: {why} (seq {})", r.seq),
+        None if r.verdict == Verdict::Changed && r.changes.is_empty() => outln!(
+            "{verdict:<8} {what} (seq {}): as said above ({} {})",
+            r.seq,
+            r.changes_said_before,
+            if r.changes_said_before == 1 { "change" } else { "changes" }
+        ),
+        None => outln!("{verdict:<8} {what} (seq {})", r.seq),
     }
-    outln!("differs  {what} (seq {})", r.seq);
+    for c in &r.changes {
+        outln!("         {} {}: {}", c.severity.name(), c.path, c.detail);
+    }
+    if !r.changes.is_empty() && r.changes_said_before > 0 {
+        outln!("         and {} said above", r.changes_said_before);
+    }
     for d in &r.differences {
         outln!("         {}: {} → {}", d.path, shown(d.old.as_ref()), shown(d.new.as_ref()));
     }

@@ -120,8 +120,12 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             });
             (common, op)
         }
-        Command::Replay { session, ignore, common } => {
-            let op = crate::replay_cmd::read(&session).map(|r| Op::Replay { recording: Box::new(r), ignore });
+        Command::Replay { session, ignore, ignore_values, rules, strict, skip_gone, common } => {
+            let op = crate::replay_cmd::rules(rules.as_deref(), &ignore, &ignore_values, strict, skip_gone)
+                .and_then(|rules| {
+                    crate::replay_cmd::read(&session)
+                        .map(|r| Op::Replay { recording: Box::new(r), rules: Box::new(rules) })
+                });
             (common, op)
         }
         Command::Snapshot { out, common } => (common, Ok(Op::Snapshot(out))),

@@ -43,9 +43,10 @@ fn a_session_replays_the_same_on_its_build_and_names_what_moved_on_the_next() {
     assert_eq!(same.status.code(), Some(0), "{same:?}");
     let lines: Vec<String> = text(&same.stdout).lines().map(str::to_owned).collect();
     // The shell lists the tools as it opens (for its completion), then `tools` does: two runs
-    // of three pages, and the call.
+    // of three pages, each judged whole at its last page, and the call.
     assert_eq!(lines.len(), 7, "{lines:?}");
-    assert!(lines.iter().all(|l| l.starts_with("same     ")), "{lines:?}");
+    let verdicts: Vec<&str> = lines.iter().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(verdicts, ["page", "page", "same", "page", "page", "same", "same"], "{lines:?}");
     assert!(lines[6].starts_with("same     tools/call echo (seq "), "{lines:?}");
 
     // The next build: other cursors (carried, not reported) and another answer (reported).
@@ -54,20 +55,21 @@ fn a_session_replays_the_same_on_its_build_and_names_what_moved_on_the_next() {
     let out = text(&moved.stdout);
     assert!(out.contains("differs  tools/call echo (seq "), "{out}");
     assert!(out.contains("         result.content[0].text: \"Ann\" → \"Hi Ann\""), "{out}");
-    assert_eq!(out.matches("same     tools/list").count(), 6, "the pages followed the new cursors: {out}");
+    assert_eq!(out.matches("same     tools/list").count(), 2, "the pages followed the new cursors: {out}");
+    assert_eq!(out.matches("page     tools/list").count(), 4, "{out}");
     let said = text(&moved.stderr);
+    assert!(said.contains("4 tokens the server gave (cursors, task ids) differed"), "{said}");
     assert!(
-        said.contains("4 values the server gave and the client sent back (cursors, ids) differed"),
+        said.contains("sonde replay: 7 requests, 2 same, 1 differs, 4 pages judged with their listing"),
         "{said}"
     );
-    assert!(said.contains("sonde replay: 7 requests, 6 same, 1 differs"), "{said}");
 
     // A path named with --ignore is expected to differ, and said once.
     let ignored = replay(&v2, &["--ignore", "result.content[*].text", "--json"]);
     assert_eq!(ignored.status.code(), Some(0), "{ignored:?}");
     let replayed = stdout_json(&ignored)["replayed"].as_array().cloned().unwrap();
     assert_eq!(replayed[6]["ignored"], serde_json::json!(["result.content[0].text"]));
-    assert!(text(&ignored.stderr).contains("sonde replay: ignored result.content[0].text (once, --ignore)"));
+    assert!(text(&ignored.stderr).contains("sonde replay: ignored result.content[0].text (once, a rule)"));
 
     // Anything but a session is a usage error naming what was expected.
     let other = sonde(&home, &["replay", "/etc/passwd", "--", fixture]);

@@ -3,7 +3,7 @@
 // The replay, the recorded client's answers and the comparison are the core's
 // (`session_replay`); this dialog picks the server and draws what comes back, as it comes.
 import { useState } from "react";
-import { backend, errorText, type Replayed, type SavedServer } from "../ipc";
+import { backend, errorText, type Replayed, type ReplayVerdict, type SavedServer } from "../ipc";
 import type { NamedSession } from "./context";
 import { SideBySide } from "./MarkedJson";
 
@@ -17,10 +17,20 @@ function shown(value: unknown): string {
   return value === undefined || value === null ? "nothing" : JSON.stringify(value);
 }
 
-/** What a replay found, in one line. */
+/** What a replay found, in one line: each verdict the core gave, and how many failed when that
+ * is not plain from the verdicts. */
 export function replayTally(replayed: Replayed[], notSent: number | null): string {
-  const differ = replayed.filter((r) => r.differences.length > 0).length;
-  const words = `${replayed.length} ${replayed.length === 1 ? "request" : "requests"}: ${replayed.length - differ} same, ${differ} ${differ === 1 ? "differs" : "differ"}`;
+  const count = (verdict: ReplayVerdict) => replayed.filter((r) => r.verdict === verdict).length;
+  const [changed, gone, differ, pages, unsent] = (["changed", "gone", "differs", "page", "unsent"] as const).map(count);
+  const parts = [`${count("same")} same`];
+  if (changed) parts.push(`${changed} changed`);
+  if (gone) parts.push(`${gone} gone`);
+  parts.push(`${differ} ${differ === 1 ? "differs" : "differ"}`);
+  if (pages) parts.push(pages === 1 ? "1 page judged with its listing" : `${pages} pages judged with their listing`);
+  if (unsent) parts.push(`${unsent} unsent`);
+  const failed = replayed.filter((r) => r.fails).length;
+  const tally = failed === differ + gone ? parts.join(", ") : `${parts.join(", ")}; ${failed} failed`;
+  const words = `${replayed.length} ${replayed.length === 1 ? "request" : "requests"}: ${tally}`;
   return notSent ? `${words}; ${notSent} not sent (a listen, or never answered).` : `${words}.`;
 }
 
@@ -43,7 +53,7 @@ export function ReplayDialog({ session, servers, onClose }: Props) {
         setReplayed((all) => [...(all ?? []), r]),
       );
       // The whole report replaces what came one by one: it is the same, in order.
-      setReplayed(report.replayed);
+      setReplayed(report.replay.replayed);
       setNotSent(report.notSent);
     } catch (e) {
       setError(errorText(e));
@@ -95,11 +105,11 @@ export function ReplayDialog({ session, servers, onClose }: Props) {
                   <button
                     key={r.seq}
                     type="button"
-                    className={`change ${r.differences.length ? "differs" : "same"}`}
+                    className={`change ${r.fails ? "differs" : "same"}`}
                     aria-pressed={i === picked}
                     onClick={() => setPicked(i)}
                   >
-                    <span className="verdict">{r.differences.length ? "differs" : "same"}</span>{" "}
+                    <span className="verdict">{r.verdict}</span>{" "}
                     <span className="mono">
                       {r.method}
                       {r.name ? ` ${r.name}` : ""}
@@ -110,6 +120,22 @@ export function ReplayDialog({ session, servers, onClose }: Props) {
               </div>
               {one && (
                 <div className="replay-detail">
+                  {one.why && <p aria-label="Why">{one.why}</p>}
+                  {one.changes.length > 0 && (
+                    <ul aria-label="Listing changes" className="mono">
+                      {one.changes.map((c) => (
+                        <li key={`${c.severity} ${c.path} ${c.detail}`}>
+                          {c.severity} {c.path}: {c.detail}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                  {one.changesSaidBefore > 0 && (
+                    <p className="muted">
+                      {one.changesSaidBefore} {one.changesSaidBefore === 1 ? "change" : "changes"} of this listing said
+                      above.
+                    </p>
+                  )}
                   {one.differences.length > 0 && (
                     <ul aria-label="Differences" className="mono">
                       {one.differences.map((d) => (

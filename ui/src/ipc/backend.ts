@@ -71,6 +71,7 @@ export type Verdict = B.Verdict;
 /** A replayed request against its recording, and a replay's end. */
 export type Replayed = B.Replayed_Serialize;
 export type ReplayReport = B.ReplayReport_Serialize;
+export type ReplayVerdict = B.ReplayVerdict;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the
  * window's own live session. */

@@ -2117,28 +2117,80 @@ export type Recording_Serialize = {
 	outgrown: string | null,
 };
 
+/**  A whole replay: each request's outcome, and what the rules and the listings add. */
+export type Replay = Replay_Serialize | Replay_Deserialize;
+
 /**
- *  A replay's end: each request's outcome (also sent on the channel as it came), and how many
- *  recorded requests were not sent (a listen, one never answered).
+ *  A replay's end: each request's outcome (also sent on the channel as it came), how many
+ *  failed and which rules matched nothing, and how many recorded requests were not sent (a
+ *  listen, one never answered).
  */
 export type ReplayReport = ReplayReport_Serialize | ReplayReport_Deserialize;
 
 /**
- *  A replay's end: each request's outcome (also sent on the channel as it came), and how many
- *  recorded requests were not sent (a listen, one never answered).
+ *  A replay's end: each request's outcome (also sent on the channel as it came), how many
+ *  failed and which rules matched nothing, and how many recorded requests were not sent (a
+ *  listen, one never answered).
  */
 export type ReplayReport_Deserialize = {
-	replayed: Replayed_Deserialize[],
+	replay: Replay_Deserialize,
 	notSent: number,
 };
 
 /**
- *  A replay's end: each request's outcome (also sent on the channel as it came), and how many
- *  recorded requests were not sent (a listen, one never answered).
+ *  A replay's end: each request's outcome (also sent on the channel as it came), how many
+ *  failed and which rules matched nothing, and how many recorded requests were not sent (a
+ *  listen, one never answered).
  */
 export type ReplayReport_Serialize = {
-	replayed: Replayed_Serialize[],
+	replay: Replay_Serialize,
 	notSent: number,
+};
+
+/**  What a replayed request's answer says of the new server. */
+export type ReplayVerdict = 
+/**  The answer is the recorded one, less what is expected to differ. */
+"same" | 
+/**  The answer differs from the recorded one. */
+"differs" | 
+/**  The request names a tool or prompt the server no longer lists. */
+"gone" | 
+/**  A listing whose items changed: each change with the diff's verdict. */
+"changed" | 
+/**  A page of a listing before its last: its items are judged with the last page's. */
+"page" | 
+/**
+ *  Not sent: its recorded cursor has no counterpart from the new server (whose listing
+ *  ended sooner), or it names a gone tool and gone ones are skipped.
+ */
+"unsent";
+
+/**  A whole replay: each request's outcome, and what the rules and the listings add. */
+export type Replay_Deserialize = {
+	replayed: Replayed_Deserialize[],
+	/**  How many requests fail the replay (and rules that matched nothing, when strict). */
+	failed: number,
+	/**  The rules, as written, that matched no difference. */
+	unmatched: string[],
+	/**
+	 *  Pages of the new server's listings fetched beyond the recorded ones, to judge a
+	 *  listing whole.
+	 */
+	pagesFollowed: number,
+};
+
+/**  A whole replay: each request's outcome, and what the rules and the listings add. */
+export type Replay_Serialize = {
+	replayed: Replayed_Serialize[],
+	/**  How many requests fail the replay (and rules that matched nothing, when strict). */
+	failed: number,
+	/**  The rules, as written, that matched no difference. */
+	unmatched: string[],
+	/**
+	 *  Pages of the new server's listings fetched beyond the recorded ones, to judge a
+	 *  listing whole.
+	 */
+	pagesFollowed: number,
 };
 
 /**  What one replayed request gave, against what was recorded. */
@@ -2151,19 +2203,31 @@ export type Replayed_Deserialize = {
 	method: string,
 	/**  A tool's, prompt's or resource's name, when the request has one. */
 	name?: string | null,
-	/**  Each difference not ignored; none when the answer is the same. */
+	verdict: ReplayVerdict,
+	/**
+	 *  Whether this request fails the replay: it differs or is gone, or its listing has a
+	 *  breaking change (any change, when strict).
+	 */
+	fails: boolean,
+	/**  Why, in words, when the verdict needs them (gone, unsent, a listing cut short). */
+	why?: string | null,
+	/**  Each difference not expected; none when the answer is the same. */
 	differences: Difference_Deserialize[],
+	/**  A listing's changes not said earlier in the replay, with the diff's verdicts. */
+	changes: Change_Deserialize[],
+	/**  How many of the listing's changes were said earlier in the replay. */
+	changesSaidBefore: number,
 	/**  The paths of the differences that were ignored. */
 	ignored: string[],
 	/**
-	 *  The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, or
-	 *  `{"failed": words}` when none came).
+	 *  The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, `{"failed":
+	 *  words}` when none came, or `{"unsent": words}`).
 	 */
 	recorded: Value,
 	answer: Value,
 	/**
-	 *  The paths of values the server gave that the client sent back later (a cursor, a task
-	 *  id): they differ by nature, and what the new server gave was carried instead.
+	 *  The places in the answer of tokens the server gave (a cursor, a task id): they differ
+	 *  by nature, and the new server's were sent on where the recorded ones went back.
 	 */
 	carried: string[],
 };
@@ -2175,19 +2239,31 @@ export type Replayed_Serialize = {
 	method: string,
 	/**  A tool's, prompt's or resource's name, when the request has one. */
 	name: string | null,
-	/**  Each difference not ignored; none when the answer is the same. */
+	verdict: ReplayVerdict,
+	/**
+	 *  Whether this request fails the replay: it differs or is gone, or its listing has a
+	 *  breaking change (any change, when strict).
+	 */
+	fails: boolean,
+	/**  Why, in words, when the verdict needs them (gone, unsent, a listing cut short). */
+	why: string | null,
+	/**  Each difference not expected; none when the answer is the same. */
 	differences: Difference_Serialize[],
+	/**  A listing's changes not said earlier in the replay, with the diff's verdicts. */
+	changes: Change_Serialize[],
+	/**  How many of the listing's changes were said earlier in the replay. */
+	changesSaidBefore: number,
 	/**  The paths of the differences that were ignored. */
 	ignored: string[],
 	/**
-	 *  The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, or
-	 *  `{"failed": words}` when none came).
+	 *  The answer recorded, and the answer now (`{"result": …}`, `{"error": …}`, `{"failed":
+	 *  words}` when none came, or `{"unsent": words}`).
 	 */
 	recorded: Value,
 	answer: Value,
 	/**
-	 *  The paths of values the server gave that the client sent back later (a cursor, a task
-	 *  id): they differ by nature, and what the new server gave was carried instead.
+	 *  The places in the answer of tokens the server gave (a cursor, a task id): they differ
+	 *  by nature, and the new server's were sent on where the recorded ones went back.
 	 */
 	carried: string[],
 };
