@@ -98,22 +98,20 @@ fn era(old: &Snapshot, new: &Snapshot, out: &mut Changes) {
         return;
     }
     let (o, n) = (Value::from(old.protocol_version.clone()), Value::from(new.protocol_version.clone()));
+    let sides = format!(
+        "both sides negotiated, the old in {} ({}), the new in {} ({})",
+        old.era, old.protocol_version, new.era, new.protocol_version
+    );
     if old.era == "modern" {
-        let detail = format!(
-            "the server no longer speaks modern ({}): it negotiated {}, now {}",
-            old.protocol_version,
-            listed_in(old),
-            listed_in(new)
-        );
+        let detail = format!("the server no longer speaks modern ({}): {sides}", old.protocol_version);
         out.push(Severity::Breaking, "era", "era", Some(&o), Some(&n), detail);
     } else {
         // A server that negotiates modern may still answer initialize; nothing on this side
         // says whether it does, so this is not a pass for clients that speak only legacy.
         let detail = format!(
-            "the server now negotiates {} where it negotiated {}; could not tell whether it still \
-             answers initialize (snapshot it with --era legacy to see)",
-            listed_in(new),
-            listed_in(old)
+            "the server now speaks {} ({}): {sides}; could not tell whether it still answers \
+             initialize (snapshot it with --era legacy to see)",
+            new.era, new.protocol_version
         );
         out.push(Severity::Change, "era", "era", Some(&o), Some(&n), detail);
     }
@@ -701,8 +699,8 @@ mod tests {
         let negotiated_legacy = listed("legacy", Negotiated, caps.clone());
         assert_eq!(
             said(&diff(&negotiated_modern, &negotiated_legacy)),
-            ["breaking era: the server no longer speaks modern (2026-07-28): it negotiated modern \
-              (2026-07-28, negotiated), now legacy (2025-11-25, negotiated)"]
+            ["breaking era: the server no longer speaks modern (2026-07-28): both sides negotiated, \
+              the old in modern (2026-07-28), the new in legacy (2025-11-25)"]
         );
         let gained = diff(&negotiated_legacy, &negotiated_modern);
         assert_eq!(gained.len(), 1);
