@@ -9,9 +9,10 @@
 //! guess. A listing never made (its capability absent) is the capability changing, not every
 //! item removed: a capability withdrawn is said once. A sub-capability withdrawn
 //! (`resources.subscribe`, `tools.listChanged`) breaks, named; a tool's annotation hints are
-//! judged through their spec defaults, since hosts approve calls on them; a removed and an
-//! added item of the same shape are said to be a likely rename. An era is the server's only
-//! when it negotiated both sides: an era a client forced is said (`eras_chosen`), not judged.
+//! judged through their spec defaults, since hosts approve calls on them, and its task support
+//! by the calls it still takes; a removed and an added item of the same shape are said to be a
+//! likely rename. An era is the server's only when it negotiated both sides: an era a client
+//! forced is said (`eras_chosen`), not judged.
 //! Refuses: taking snapshots (`snapshot`) and presenting the changes.
 
 use serde_json::Value;
@@ -52,6 +53,7 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
             "the instructions changed".into(),
         );
     }
+    let mut listed = Changes(Vec::new());
     for kind in KINDS {
         // A capability withdrawn or new is said once, above, not again as each of its items
         // removed or added (whether the listing is absent on that side or present and empty).
@@ -61,9 +63,18 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
         }
         // A listing on one side only (a session that never listed it) cannot be compared.
         if let (Some(o), Some(n)) = (items(old, kind), items(new, kind)) {
-            listing(kind, o, n, &mut out);
+            listing(kind, o, n, &mut listed);
         }
     }
+    // A tool's task support is written in 2025-11-25 only (2026-07-28 has the tasks extension):
+    // across eras its difference is the era's, said as a change.
+    for change in &mut listed.0 {
+        if old.era != new.era && change.kind == "tasks" {
+            change.severity = Severity::Change;
+            change.detail += &across(old, new);
+        }
+    }
+    out.0.extend(listed.0);
     let mut changes = out.0;
     changes.sort_by_key(|c| c.severity);
     changes
@@ -181,14 +192,19 @@ fn capabilities(old_side: &Snapshot, new_side: &Snapshot, out: &mut Changes) {
     if old_side.era != new_side.era {
         for change in &mut found.0 {
             change.severity = Severity::Change;
-            change.detail += &format!(
-                "; the sides were listed in different eras ({} and {}), so this may be the era's \
-                 doing, not the server's",
-                old_side.era, new_side.era
-            );
+            change.detail += &across(old_side, new_side);
         }
     }
     out.0.extend(found.0);
+}
+
+/// Said of a difference between sides listed in different eras.
+fn across(old: &Snapshot, new: &Snapshot) -> String {
+    format!(
+        "; the sides were listed in different eras ({} and {}), so this may be the era's doing, not \
+         the server's",
+        old.era, new.era
+    )
 }
 
 /// "3 tools", "1 resource template".
@@ -342,6 +358,7 @@ fn item(kind: ListKind, path: &str, old: &Value, new: &Value, out: &mut Changes)
     match kind {
         ListKind::Tools => {
             annotations(&format!("{path}/annotations"), old.get("annotations"), new.get("annotations"), out);
+            task_support(&format!("{path}/execution/taskSupport"), old, new, out);
             let (oi, ni) = (
                 old.get("inputSchema").unwrap_or(&Value::Null),
                 new.get("inputSchema").unwrap_or(&Value::Null),
@@ -452,6 +469,32 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
             }
         }
     }
+}
+
+/// A tool's `execution.taskSupport` (2025-11-25; `forbidden` by default): a tool that no longer
+/// takes a plain call (`required`) or no longer takes a task (`forbidden`) breaks the clients
+/// that call it so; one that takes either anew is an addition.
+fn task_support(path: &str, old: &Value, new: &Value, out: &mut Changes) {
+    let support = |tool: &Value| tool.pointer("/execution/taskSupport").cloned();
+    let (was, is) = (support(old), support(new));
+    let word = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).unwrap_or("forbidden").to_owned();
+    let (w, i) = (word(&was), word(&is));
+    if w == i {
+        return;
+    }
+    let (plain, task) = (|s: &str| s != "required", |s: &str| s != "forbidden");
+    let lost = match (plain(&w) && !plain(&i), task(&w) && !task(&i)) {
+        (true, _) => Some("it no longer takes a call without a task"),
+        (_, true) => Some("it no longer takes a call as a task"),
+        _ => None,
+    };
+    let (severity, words) = match lost {
+        Some(words) => (Severity::Breaking, words),
+        None if task(&i) && !task(&w) => (Severity::Addition, "it now takes a call as a task"),
+        None => (Severity::Addition, "it now takes a call without a task"),
+    };
+    let detail = format!("taskSupport {w} became {i}: {words}");
+    out.push(severity, "tasks", path, was.as_ref(), is.as_ref(), detail);
 }
 
 /// A tool's annotation hints as they mean: each read through its spec default (readOnlyHint
@@ -954,5 +997,55 @@ mod tests {
         assert_eq!(lines(referenced(true), referenced(false)).len(), 1);
         assert!(lines(referenced(true), referenced(false))[0]
             .starts_with("change tools/t/inputSchema/properties/a: null is no longer accepted"));
+    }
+
+    /// Task support lost either way breaks, gained is an addition, the default `forbidden`
+    /// written out is no change; across eras it is the era's.
+    #[test]
+    fn task_support_lost_breaks_and_gained_is_an_addition() {
+        let tool = |support: Option<&str>| match support {
+            Some(s) => {
+                json!([{"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": s}}])
+            }
+            None => json!([{"name": "t", "inputSchema": {"type": "object"}}]),
+        };
+        let judged = |old: Option<&str>, new: Option<&str>| lines(tool(old), tool(new));
+        let at = "tools/t/execution/taskSupport";
+        assert_eq!(
+            judged(Some("optional"), Some("required")),
+            [format!("breaking {at}: taskSupport optional became required: it no longer takes a call without a task")]
+        );
+        assert_eq!(
+            judged(Some("optional"), None),
+            [format!(
+                "breaking {at}: taskSupport optional became forbidden: it no longer takes a call as a task"
+            )]
+        );
+        assert_eq!(
+            judged(Some("required"), Some("forbidden")),
+            [format!(
+                "breaking {at}: taskSupport required became forbidden: it no longer takes a call as a task"
+            )]
+        );
+        assert_eq!(
+            judged(None, Some("optional")),
+            [format!("addition {at}: taskSupport forbidden became optional: it now takes a call as a task")]
+        );
+        assert_eq!(
+            judged(Some("required"), Some("optional")),
+            [format!(
+                "addition {at}: taskSupport required became optional: it now takes a call without a task"
+            )]
+        );
+        assert!(judged(None, Some("forbidden")).is_empty());
+        let old = listed("legacy", EraChoice::Forced, json!({"tools": {}}));
+        let mut old = Snapshot { tools: Some(tool(Some("optional")).as_array().unwrap().clone()), ..old };
+        let mut new = listed("modern", EraChoice::Negotiated, json!({"tools": {}}));
+        new.tools = Some(tool(None).as_array().unwrap().clone());
+        let across = said(&diff(&old, &new));
+        assert_eq!(across.len(), 1);
+        assert!(across[0].starts_with("change tools/t/execution/taskSupport:"), "{across:?}");
+        old.era = "modern".into();
+        assert!(said(&diff(&old, &new))[0].starts_with("breaking"), "the same era judges it");
     }
 }
