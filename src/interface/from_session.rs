@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::snapshot::{identity, sorted, Snapshot, FORMAT};
+use super::snapshot::{identity, sorted, EraChoice, Snapshot, FORMAT};
 use crate::era::MODERN;
 use crate::features::listing::ListKind;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
@@ -64,7 +64,7 @@ impl Snapshot {
             server_info: sorted(&server_info.unwrap_or(Value::Null)),
             protocol_version,
             era: if modern { "modern" } else { "legacy" }.to_owned(),
-            decided_by: format!("as recorded in the session (seq {})", opened.seq),
+            era_choice: era_choice(&ours),
             capabilities: sorted(result.get("capabilities").unwrap_or(&Value::Object(Default::default()))),
             instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
             tools: listed(ListKind::Tools),
@@ -73,6 +73,18 @@ impl Snapshot {
             resource_templates: listed(ListKind::Templates),
         })
     }
+}
+
+/// How the session's era was chosen, from the note Sonde writes when a connection opens
+/// (`protocol 2025-11-25 (--era legacy; initialize)`). A session without one (a proxied
+/// client's) is taken as negotiated, so an era change in it is judged as the server's.
+fn era_choice(ours: &[&Entry]) -> EraChoice {
+    ours.iter()
+        .filter(|e| e.kind == Kind::Note)
+        .filter_map(|e| e.detail.as_deref()?.strip_prefix("protocol ")?.split_once(" (")?.1.strip_suffix(')'))
+        .map(EraChoice::of)
+        .next()
+        .unwrap_or(EraChoice::Negotiated)
 }
 
 /// The items of `kind`'s last complete listing on the connection (`ours`): its pages from a

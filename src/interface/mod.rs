@@ -13,6 +13,6 @@ pub mod snapshot;
 pub mod values;
 
 pub use change::{Change, Severity};
-pub use diff::{diff, listings};
+pub use diff::{diff, eras_chosen, listings};
 pub use placed::{place, Definition, Placed};
-pub use snapshot::Snapshot;
+pub use snapshot::{EraChoice, Snapshot};

@@ -98,7 +98,7 @@ fn lookup(snapshot: &Snapshot, definition: &str) -> Option<Value> {
         "era" => Some(json!({
             "era": snapshot.era,
             "protocolVersion": snapshot.protocol_version,
-            "decidedBy": snapshot.decided_by,
+            "eraChoice": snapshot.era_choice,
         })),
         _ => None,
     }
@@ -137,7 +137,7 @@ mod tests {
             server_info: json!({"name": "s", "version": "1"}),
             protocol_version: "2025-11-25".into(),
             era: "legacy".into(),
-            decided_by: "initialize".into(),
+            era_choice: super::super::snapshot::EraChoice::Negotiated,
             capabilities: json!({"tools": {}, "resources": {}, "prompts": {}}),
             instructions: None,
             tools: serde_json::from_value(tools).unwrap(),

@@ -1,9 +1,10 @@
 //! JSON Schema comparison for `diff`: two schemas of one tool, an input schema (what the
 //! server accepts) or an output schema (what it promises), each change with its verdict.
 //!
-//! Owns: types, enums, numeric bounds, properties and `required`, items, and the keywords it
-//! cannot judge (said so, never guessed); each side's `$ref`s resolved within its own
-//! document. Refuses: everything outside a schema (`diff`).
+//! Owns: types, null allowed or not (`anyOf`/`oneOf` `[T, {type: null}]`, `type: [T, "null"]`),
+//! enums, numeric bounds, properties and `required`, items, and the keywords it cannot judge
+//! (said so, never guessed); each side's `$ref`s resolved within its own document. Refuses:
+//! everything outside a schema (`diff`).
 
 use serde_json::Value;
 
@@ -31,6 +32,16 @@ impl Schemas<'_> {
     pub(super) fn compare(&mut self, path: &str, old: &Value, new: &Value) {
         let (old, new) = (resolve(self.old_root, old), resolve(self.new_root, new));
         if old == new {
+            return;
+        }
+        let (was_null, old_core) = nullable(self.old_root, old);
+        let (is_null, new_core) = nullable(self.new_root, new);
+        if was_null || is_null {
+            if was_null != is_null {
+                self.null(path, old, new, was_null);
+            }
+            // What remains besides null is compared as any two schemas.
+            self.compare(path, &old_core, &new_core);
             return;
         }
         self.types(path, old, new);
@@ -87,6 +98,31 @@ impl Schemas<'_> {
                 );
             }
         }
+    }
+
+    /// Null allowed on one side only. Taken as the issue decided, on purpose not as "accepts
+    /// less" alone: in an input, a nullable `T` becoming `T` is a `change`, not breaking, since
+    /// MCP clients leave an optional argument out rather than send null, and schema generators
+    /// such as Pydantic write `Optional[T]` as `anyOf [T, null]`, so dropping the null is the
+    /// server tidying its schema; `T` becoming nullable accepts more, an addition. In an output
+    /// either way breaks: dropping the null changes the result's declared shape, which generated
+    /// client types see, and adding it promises less (a client reading a `T` may get null).
+    fn null(&mut self, path: &str, old: &Value, new: &Value, was_null: bool) {
+        let (severity, detail) = match (self.input, was_null) {
+            (true, true) => (
+                Severity::Change,
+                "null is no longer accepted; clients leave an optional argument out rather than send \
+                 null, so this is the schema tidied",
+            ),
+            (true, false) => (Severity::Addition, "null is now accepted too"),
+            (false, true) => (
+                Severity::Breaking,
+                "it is no longer declared nullable: the result's declared shape changed, which \
+                 generated client types see",
+            ),
+            (false, false) => (Severity::Breaking, "it may now be null: the output promises less"),
+        };
+        self.out.push(severity, "nullable", path, Some(old), Some(new), detail.to_owned());
     }
 
     fn types(&mut self, path: &str, old: &Value, new: &Value) {
@@ -293,6 +329,47 @@ fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> &'a Value {
         }
     }
     schema
+}
+
+/// Whether `schema` allows null beside what else it allows, and that else: `type: [T, "null"]`
+/// is `type: T`, and `anyOf` (or `oneOf`) of a schema and `{type: null}` is that schema (its
+/// `$ref` followed in `root`) with the wrapper's own keywords (`title`, `default`) kept.
+fn nullable(root: &Value, schema: &Value) -> (bool, Value) {
+    if let Some(Value::Array(types)) = schema.get("type") {
+        let rest: Vec<&Value> = types.iter().filter(|t| t.as_str() != Some("null")).collect();
+        if rest.len() < types.len() && !rest.is_empty() {
+            let mut core = schema.clone();
+            core["type"] = match rest.as_slice() {
+                [one] => (*one).clone(),
+                more => Value::Array(more.iter().map(|t| (*t).clone()).collect()),
+            };
+            return (true, core);
+        }
+    }
+    let is_null = |branch: &Value| {
+        let branch = resolve(root, branch);
+        branch.get("type").and_then(Value::as_str) == Some("null")
+            && branch
+                .as_object()
+                .is_some_and(|o| o.keys().all(|k| ["type", "title", "description"].contains(&k.as_str())))
+    };
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = schema.get(key) else { continue };
+        let [a, b] = branches.as_slice() else { continue };
+        let other = match (is_null(a), is_null(b)) {
+            (true, false) => b,
+            (false, true) => a,
+            _ => continue,
+        };
+        let mut core = resolve(root, other).clone();
+        if let (Some(core), Some(wrapper)) = (core.as_object_mut(), schema.as_object()) {
+            for (k, v) in wrapper.iter().filter(|(k, _)| k.as_str() != key) {
+                core.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        return (true, core);
+    }
+    (false, schema.clone())
 }
 
 /// A schema's types, sorted; None when it names none.

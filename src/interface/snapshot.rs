@@ -1,10 +1,12 @@
-//! A server's interface as one JSON document: what it is, how its era was decided, what it
-//! declares and everything it lists, each listing followed to its end, in a stable order (items
-//! by name or URI, object keys sorted) so two snapshots of one server diff cleanly.
+//! A server's interface as one JSON document: what it is, which era it was listed in and whether
+//! the client forced that era or it was negotiated, what it declares and everything it lists,
+//! each listing followed to its end, in a stable order (items by name or URI, object keys
+//! sorted) so two snapshots of one server diff cleanly, as JSON and as text.
 //!
 //! Owns: the snapshot's shape and its format version, taking one from a live session, and
-//! reading one back (anything else is refused, naming what was expected). Refuses: comparing
-//! them (`diff`).
+//! reading one back, of this format or an earlier one (anything else is refused, naming what was
+//! expected). Refuses: comparing them (`diff`), and the evidence of how an era was decided
+//! (the session log keeps it; it varies from run to run of one server).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -14,8 +16,30 @@ use crate::era::Era;
 use crate::features::listing::ListKind;
 use crate::mcp::Session;
 
-/// The format version a snapshot carries, so a later Sonde can read an earlier one.
-pub const FORMAT: u32 = 1;
+/// The format version a snapshot carries, so a later Sonde can read an earlier one. Format 2
+/// records how the era was chosen (`eraChoice`) in place of format 1's `decidedBy`.
+pub const FORMAT: u32 = 2;
+
+/// How the era a snapshot was listed in was chosen: forced by the client (`--era legacy` or
+/// `modern`), or negotiated with the server (a probe, a cached verdict, `initialize` after a
+/// refusal). Only a negotiated era says what the server offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EraChoice {
+    Forced,
+    Negotiated,
+}
+
+impl EraChoice {
+    /// The choice the words of a `decided_by` record: the client's when `--era` forced it.
+    pub fn of(decided_by: &str) -> EraChoice {
+        if decided_by.starts_with(crate::negotiate::FORCED) {
+            EraChoice::Forced
+        } else {
+            EraChoice::Negotiated
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -24,9 +48,11 @@ pub struct Snapshot {
     pub sonde_snapshot: u32,
     pub server_info: Value,
     pub protocol_version: String,
-    /// `legacy` (2025-11-25) or `modern` (2026-07-28), and how that was decided.
+    /// `legacy` (2025-11-25) or `modern` (2026-07-28), and how that was chosen. How it was
+    /// decided (`decided_by`: a cached verdict, a probe, a probe's deadline) is not kept: it
+    /// differs between two runs against one unchanged server, and would make their files differ.
     pub era: String,
-    pub decided_by: String,
+    pub era_choice: EraChoice,
     pub capabilities: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
@@ -64,7 +90,7 @@ impl Snapshot {
                 Era::Modern => "modern",
             }
             .to_owned(),
-            decided_by: server.decided_by.clone(),
+            era_choice: EraChoice::of(&server.decided_by),
             capabilities: sorted(&server.capabilities),
             instructions: server.instructions.clone(),
             tools: listed(ListKind::Tools).await?,
@@ -74,9 +100,10 @@ impl Snapshot {
         })
     }
 
-    /// Reads a snapshot back from its text, or says what the text is instead.
+    /// Reads a snapshot back from its text, of this format or an earlier one, or says what the
+    /// text is instead.
     pub fn parse(text: &str) -> Result<Snapshot, String> {
-        let value: Value =
+        let mut value: Value =
             serde_json::from_str(text).map_err(|e| format!("not JSON ({e}); a snapshot was expected"))?;
         match value.get("sondeSnapshot").and_then(Value::as_u64) {
             None => {
@@ -85,7 +112,16 @@ impl Snapshot {
             Some(v) if v > u64::from(FORMAT) => {
                 Err(format!("a snapshot of format {v}, newer than this Sonde reads ({FORMAT})"))
             }
-            Some(_) => {
+            Some(version) => {
+                // Format 1 kept the evidence (`decidedBy`), from which the choice is read.
+                if version < 2 && value.get("eraChoice").is_none() {
+                    let decided_by = value.get("decidedBy").and_then(Value::as_str).unwrap_or_default();
+                    let choice =
+                        serde_json::to_value(EraChoice::of(decided_by)).expect("a choice serializes");
+                    if let Some(object) = value.as_object_mut() {
+                        object.insert("eraChoice".into(), choice);
+                    }
+                }
                 serde_json::from_value(value).map_err(|e| format!("a snapshot, but not a whole one: {e}"))
             }
         }
@@ -133,7 +169,7 @@ mod tests {
             server_info: json!({"version": "1", "name": "s"}),
             protocol_version: "2025-11-25".into(),
             era: "legacy".into(),
-            decided_by: "initialize".into(),
+            era_choice: EraChoice::Negotiated,
             capabilities: json!({"tools": {}}),
             instructions: None,
             tools: Some(vec![json!({"name": "a", "inputSchema": {"type": "object"}})]),
@@ -150,5 +186,28 @@ mod tests {
         assert!(Snapshot::parse("{\"seq\": 1}").unwrap_err().starts_with("not a snapshot"));
         assert!(Snapshot::parse("root:x:0:0").unwrap_err().starts_with("not JSON"));
         assert!(Snapshot::parse("{\"sondeSnapshot\": 9}").unwrap_err().contains("newer"));
+    }
+
+    /// A format 1 file still reads, its `decidedBy` read for the choice; the file written now
+    /// has the choice and not the evidence, which differs between runs of one server.
+    #[test]
+    fn a_format_1_snapshot_reads_with_its_era_choice_and_the_evidence_is_not_written() {
+        let format_1 = |decided_by: &str| {
+            json!({"sondeSnapshot": 1, "serverInfo": {"name": "s"}, "protocolVersion": "2025-11-25",
+                   "era": "legacy", "decidedBy": decided_by, "capabilities": {}})
+            .to_string()
+        };
+        let forced = Snapshot::parse(&format_1("--era legacy; initialize")).unwrap();
+        assert_eq!(forced.era_choice, EraChoice::Forced);
+        for negotiated in ["server/discover answered -32601; initialize", "cached verdict; initialize"] {
+            assert_eq!(Snapshot::parse(&format_1(negotiated)).unwrap().era_choice, EraChoice::Negotiated);
+        }
+        let text = forced.to_text();
+        assert!(!text.contains("decidedBy") && !text.contains("--era"), "{text}");
+        assert!(text.contains("\"eraChoice\": \"forced\""), "{text}");
+        assert_eq!(Snapshot::parse(&text).unwrap(), forced);
+        assert!(Snapshot::parse(&format!("{{\"sondeSnapshot\": {}}}", FORMAT + 1))
+            .unwrap_err()
+            .contains("newer"));
     }
 }

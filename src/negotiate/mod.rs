@@ -65,13 +65,13 @@ pub async fn open(
 ) -> Opened {
     match plan.policy {
         EraPolicy::Legacy => {
-            legacy(conn, "--era legacy; initialize".into(), &plan, Some(respawn), ReachedBy::Answer).await
+            legacy(conn, format!("{FORCED}legacy; initialize"), &plan, Some(respawn), ReachedBy::Answer).await
         }
         EraPolicy::Modern => {
             let outcome = mcp::discover(&conn, MODERN, plan.request_timeout, false).await;
             match settle(&conn, outcome, &plan, false).await {
                 (Verdict::Modern { version }, result) => {
-                    let server = described(result, &version, "--era modern; server/discover");
+                    let server = described(result, &version, &format!("{FORCED}modern; server/discover"));
                     Ok((conn, server, ReachedBy::Answer))
                 }
                 (Verdict::Fail { reason }, _) => Err((conn, reason)),
@@ -183,6 +183,10 @@ async fn decide(
         (Verdict::RetryAt { .. }, _) => unreachable!("settle resolves retries"),
     }
 }
+
+/// How `decided_by` begins when the client forced the era (`--era legacy`, `--era modern`):
+/// a snapshot records that choice, not the server's.
+pub const FORCED: &str = "--era ";
 
 /// How `decided_by` ends when the server died on the era probe and was started again.
 pub const RESPAWNED: &str = "; respawned; initialize";

@@ -195,12 +195,16 @@ pub enum Command {
         action: TasksAction,
     },
     /// The server's interface as one JSON document, in a stable order so two diff cleanly:
-    /// serverInfo, the era and how it was decided, capabilities, instructions, and every tool,
-    /// prompt, resource and template, each listing followed to its end. Printed, or --out FILE.
+    /// serverInfo, the era and whether the client forced it, capabilities, instructions, and
+    /// every tool, prompt, resource and template, each listing followed to its end. Printed, or
+    /// --out FILE (an existing file is replaced only with --force).
     Snapshot {
         /// Write it to FILE instead of printing it.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Replace FILE if it exists; without it an existing file is left as it is.
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         common: Common,
     },

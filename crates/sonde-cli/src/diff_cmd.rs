@@ -2,13 +2,14 @@
 //! between two (or between a file and the server running now), one line a change grouped by
 //! verdict, or `{"changes":[…]}` with `--json`. Exit 5 when something breaks (contracts).
 //!
-//! Owns: reading a side, the words and the exit code. Refuses: taking and comparing snapshots
-//! (`sonde_core::interface`).
+//! Owns: reading a side, the words and the exit code, and the refusal to replace a snapshot
+//! file without `--force` (worded as `export`'s). Refuses: taking and comparing snapshots, and
+//! judging eras (`sonde_core::interface`).
 
 use std::path::Path;
 
 use serde_json::json;
-use sonde_core::interface::{diff, Change, Severity, Snapshot};
+use sonde_core::interface::{diff, eras_chosen, Change, Severity, Snapshot};
 
 use crate::exit::{FOUND, OK, USAGE};
 
@@ -28,7 +29,7 @@ pub fn read_side(side: &str) -> Result<Snapshot, String> {
 /// `sonde diff OLD NEW` of two files.
 pub fn offline(old: &str, new: &str, json: bool) -> i32 {
     match (read_side(old), read_side(new)) {
-        (Ok(old), Ok(new)) => print(&diff(&old, &new), json),
+        (Ok(old), Ok(new)) => compared(&old, &new, json),
         (Err(e), _) | (_, Err(e)) => {
             errln!("sonde: {e}");
             if json {
@@ -39,10 +40,23 @@ pub fn offline(old: &str, new: &str, json: bool) -> i32 {
     }
 }
 
-/// Prints the changes and says the tally; 5 when one breaks a client.
-pub fn print(changes: &[Change], json: bool) -> i32 {
+/// What changed from `old` to `new`, printed; 5 when something breaks a client.
+pub fn compared(old: &Snapshot, new: &Snapshot, json: bool) -> i32 {
+    print(&diff(old, new), eras_chosen(old, new), json)
+}
+
+/// Prints the changes, and when the sides were listed in eras the client chose, which; then
+/// says the tally. 5 when a change breaks a client.
+fn print(changes: &[Change], eras: Option<String>, json: bool) -> i32 {
+    if let Some(eras) = &eras {
+        noteln!("sonde diff: {eras}");
+    }
     if json {
-        outln!("{}", json!({ "changes": changes }));
+        let mut out = json!({ "changes": changes });
+        if let Some(eras) = eras {
+            out["erasChosen"] = json!(eras);
+        }
+        outln!("{out}");
     } else {
         for c in changes {
             outln!("{:<9} {}: {}", c.severity.name(), c.path, c.detail);
@@ -63,6 +77,19 @@ pub fn print(changes: &[Change], json: bool) -> i32 {
     } else {
         OK
     }
+}
+
+/// Whether the snapshot may be written to `out`: not over a file that exists (a broken symlink
+/// too: writing through it would create a file somewhere else) unless `force`, and never to a
+/// directory. Checked before the server is started; the words are `export`'s.
+pub fn may_write(out: &Path, force: bool) -> Result<(), String> {
+    if out.is_dir() {
+        return Err(format!("{} is a directory; give --out the file to write", out.display()));
+    }
+    if !force && out.symlink_metadata().is_ok() {
+        return Err(format!("{} exists; give --force to replace it", out.display()));
+    }
+    Ok(())
 }
 
 /// The snapshot written to `out`, or printed.

@@ -83,7 +83,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         }
         Op::Diff(old) => {
             let now = sonde_core::interface::Snapshot::take(session).await?;
-            Ok(crate::diff_cmd::print(&sonde_core::interface::diff(&old, &now), json))
+            Ok(crate::diff_cmd::compared(&old, &now, json))
         }
         Op::List(kind) => {
             let key = kind.key();

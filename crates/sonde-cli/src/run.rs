@@ -128,7 +128,13 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
                 });
             (common, op)
         }
-        Command::Snapshot { out, common } => (common, Ok(Op::Snapshot(out))),
+        Command::Snapshot { out, force, common } => {
+            let op = match &out {
+                Some(path) => crate::diff_cmd::may_write(path, force),
+                None => Ok(()),
+            };
+            (common, op.map(|()| Op::Snapshot(out)))
+        }
         Command::Diff { old, new, common } => {
             let op = match new {
                 Some(_) => Err("give the later side as a file or as a server after --, not both".to_owned()),

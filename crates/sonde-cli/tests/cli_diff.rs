@@ -8,8 +8,20 @@ use serde_json::{json, Value};
 use support::*;
 
 fn snapshot_of(home: &std::path::Path, name: &str, server: &[&str]) -> (std::path::PathBuf, Value) {
+    snapshot_with(home, name, &[], server)
+}
+
+/// A snapshot of `server` taken with the options `with` (`--era legacy`), written to `name`.
+fn snapshot_with(
+    home: &std::path::Path,
+    name: &str,
+    with: &[&str],
+    server: &[&str],
+) -> (std::path::PathBuf, Value) {
     let file = home.join(name);
-    let mut args = vec!["snapshot", "--out", file.to_str().unwrap(), "--"];
+    let mut args = vec!["snapshot", "--out", file.to_str().unwrap()];
+    args.extend(with);
+    args.push("--");
     args.extend(server);
     let out = sonde(home, &args);
     assert!(out.status.success(), "{out:?}");
@@ -22,7 +34,7 @@ fn a_server_against_its_own_snapshot_has_no_change() {
     let home = data_home("diff-same");
     std::fs::create_dir_all(&home).unwrap();
     let (file, snapshot) = snapshot_of(&home, "demo.json", &[SONDE, "demo-server"]);
-    assert_eq!(snapshot["sondeSnapshot"], 1);
+    assert_eq!(snapshot["sondeSnapshot"], 2);
     assert!(snapshot["tools"].as_array().unwrap().iter().any(|t| t["name"] == "echo"), "{snapshot}");
     let out = sonde(&home, &["diff", file.to_str().unwrap(), "--", SONDE, "demo-server"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -109,4 +121,141 @@ fn real_servers_compared_everything_against_itself_and_against_filesystem() {
     let text = String::from_utf8_lossy(&other.stdout);
     assert!(text.contains("breaking  tools/echo: the tool was removed"), "{text}");
     assert!(text.contains("addition  tools/list_directory: a new tool"), "{text}");
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// An era the client forced (`--era legacy` to the dual-era demo) is not a change of the
+/// server: no change either way, exit 0, and which era each side was listed in is said; a
+/// session of the forced run stands in the same, and a format 1 file of it still reads.
+#[test]
+fn an_era_the_client_forced_is_not_a_change_of_a_dual_era_server() {
+    let home = data_home("diff-forced-era");
+    std::fs::create_dir_all(&home).unwrap();
+    let (forced, snapshot) =
+        snapshot_with(&home, "legacy.json", &["--era", "legacy"], &[SONDE, "demo-server"]);
+    assert_eq!((snapshot["era"].as_str(), snapshot["eraChoice"].as_str()), (Some("legacy"), Some("forced")));
+    let (auto, snapshot) = snapshot_of(&home, "auto.json", &[SONDE, "demo-server"]);
+    assert_eq!(
+        (snapshot["era"].as_str(), snapshot["eraChoice"].as_str()),
+        (Some("modern"), Some("negotiated"))
+    );
+    let said = "the sides were listed in different eras, chosen by the client, which is not a change of \
+                the server: the old in legacy (2025-11-25, forced by the client), the new in modern \
+                (2026-07-28, negotiated)";
+    let (forced, auto) = (forced.to_str().unwrap(), auto.to_str().unwrap());
+    for (old, new) in [(forced, auto), (auto, forced)] {
+        let out = sonde(&home, &["diff", old, new]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        assert!(out.stdout.is_empty(), "no change: {out:?}");
+        assert!(text(&out.stderr).contains("sonde diff: the sides were listed in different eras"), "{out:?}");
+    }
+    let out = sonde(&home, &["diff", forced, auto]);
+    assert!(text(&out.stderr).contains(said), "{out:?}");
+    let json = sonde(&home, &["diff", forced, auto, "--json"]);
+    assert_eq!(stdout_json(&json), json!({"changes": [], "erasChosen": said}));
+    // Against the server running now, auto: the same.
+    let live = sonde(&home, &["diff", forced, "--", SONDE, "demo-server"]);
+    assert_eq!(live.status.code(), Some(0), "{live:?}");
+    assert!(live.stdout.is_empty(), "{live:?}");
+    // The forced run's session stands in for its snapshot, the choice read from it.
+    let session = sonde(&home, &["snapshot", "--era", "legacy", "--", SONDE, "demo-server"]);
+    assert!(session.status.success(), "{session:?}");
+    let session = session_path(&session.stderr);
+    let out = sonde(&home, &["diff", session.to_str().unwrap(), auto]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(text(&out.stderr).contains("the old in legacy (2025-11-25, forced by the client)"), "{out:?}");
+    // A format 1 file of the forced run: its decidedBy says the client chose.
+    let mut first = serde_json::from_str::<Value>(&std::fs::read_to_string(forced).unwrap()).unwrap();
+    first["sondeSnapshot"] = json!(1);
+    first["decidedBy"] = json!("--era legacy; initialize");
+    first.as_object_mut().unwrap().remove("eraChoice");
+    let format_1 = home.join("format-1.json");
+    std::fs::write(&format_1, first.to_string()).unwrap();
+    let out = sonde(&home, &["diff", format_1.to_str().unwrap(), auto]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+/// Both sides negotiated: an era lost is the server's change, and breaks. The fixture speaks
+/// both eras with --dual-era and legacy only without.
+#[test]
+fn an_era_negotiated_on_both_sides_and_lost_breaks() {
+    let home = data_home("diff-lost-era");
+    std::fs::create_dir_all(&home).unwrap();
+    let fixture = fixture_bin();
+    let fixture = fixture.to_str().unwrap();
+    let (dual, _) = snapshot_with(&home, "dual.json", &["--no-era-cache"], &[fixture, "--dual-era"]);
+    let (legacy, snapshot) = snapshot_with(&home, "legacy.json", &["--no-era-cache"], &[fixture]);
+    assert_eq!(
+        (snapshot["era"].as_str(), snapshot["eraChoice"].as_str()),
+        (Some("legacy"), Some("negotiated"))
+    );
+    let out = sonde(&home, &["diff", dual.to_str().unwrap(), legacy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(5), "{out:?}");
+    assert!(
+        text(&out.stdout).lines().next().unwrap_or_default().starts_with(
+            "breaking  era: the server no longer speaks modern (2026-07-28): both sides negotiated"
+        ),
+        "{out:?}"
+    );
+    // The same legacy-only build against a snapshot the client forced to legacy: no era change.
+    let (forced, _) = snapshot_with(&home, "forced.json", &["--era", "legacy"], &[fixture, "--dual-era"]);
+    let out = sonde(&home, &["diff", forced.to_str().unwrap(), legacy.to_str().unwrap()]);
+    assert!(!text(&out.stdout).contains("era:"), "{out:?}");
+}
+
+/// The Python SDK answers both eras, with other capability options in each: across eras the
+/// client chose, those are changes that say so, never a breaking verdict, either way.
+#[test]
+fn the_python_sdk_listed_in_each_era_has_no_breaking_change() {
+    let home = data_home("diff-py-eras");
+    std::fs::create_dir_all(&home).unwrap();
+    let python = peer("py/bin/python");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/peers/py_mcp_server.py");
+    let server = [python.to_str().unwrap(), script, "stdio"];
+    let (forced, _) = snapshot_with(&home, "legacy.json", &["--era", "legacy"], &server);
+    let (auto, _) = snapshot_of(&home, "auto.json", &server);
+    for (old, new) in [(&forced, &auto), (&auto, &forced)] {
+        let out = sonde(&home, &["diff", old.to_str().unwrap(), new.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let changes = text(&out.stdout);
+        assert!(!changes.contains("breaking"), "{changes}");
+        assert!(changes.lines().all(|l| l.contains("listed in different eras")), "{changes}");
+    }
+}
+
+/// `snapshot --out` leaves an existing file as it is without --force, before starting the
+/// server, in export's words and with its exit code; --force replaces it. Two snapshots of one
+/// server are the same file, however its era was decided (probed, then a cached verdict).
+#[test]
+fn a_snapshot_replaces_a_file_only_with_force_and_two_of_one_server_are_the_same_file() {
+    let home = data_home("snapshot-force");
+    std::fs::create_dir_all(&home).unwrap();
+    let file = home.join("kept.json");
+    std::fs::write(&file, "keep me").unwrap();
+    let path = file.to_str().unwrap();
+    let refused = sonde(&home, &["snapshot", "--out", path, "--", SONDE, "demo-server"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let stderr = text(&refused.stderr);
+    assert!(stderr.contains(&format!("sonde: {path} exists; give --force to replace it")), "{stderr}");
+    assert!(!stderr.contains("session log"), "refused before the server was started: {stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+    let dir =
+        sonde(&home, &["snapshot", "--out", home.to_str().unwrap(), "--force", "--", SONDE, "demo-server"]);
+    assert_eq!(dir.status.code(), Some(2), "{dir:?}");
+    assert!(text(&dir.stderr).contains("is a directory"), "{dir:?}");
+
+    let forced = sonde(&home, &["snapshot", "--out", path, "--force", "--", SONDE, "demo-server"]);
+    assert_eq!(forced.status.code(), Some(0), "{forced:?}");
+    let first = std::fs::read_to_string(&file).unwrap();
+    assert!(first.contains("\"sondeSnapshot\": 2"), "{first}");
+    let again = sonde(&home, &["snapshot", "--out", path, "--force", "--", SONDE, "demo-server"]);
+    assert_eq!(again.status.code(), Some(0), "{again:?}");
+    // The second connect read the era cache the first wrote: decided otherwise, the same file.
+    let log = sonde(&home, &["log", session_path(&again.stderr).to_str().unwrap()]);
+    assert!(text(&log.stdout).contains("(cached verdict; server/discover)"), "{log:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
 }
