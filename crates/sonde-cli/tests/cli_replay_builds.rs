@@ -1,4 +1,4 @@
-//! `sonde replay` against later builds of one server (issue 50): a session the Python SDK
+//! `sonde replay` and `sonde diff` against later builds of one server (issue 50): a session the Python SDK
 //! client made through `sonde proxy` on build 1.0 of `tests/peers/py_versions_server.py`,
 //! replayed against each later build. A removed or renamed tool is `gone` and fails, never
 //! `same`; an added tool shifts nothing; a listing is judged as diff judges it (a removal
@@ -174,9 +174,42 @@ fn a_replay_against_each_later_build_fails_what_broke_and_sends_what_was_recorde
     let strict = replay("2.3-description", &[&time[..], &["--strict"]].concat());
     assert_eq!(strict.status.code(), Some(5), "{strict:?}");
 
-    // Read-only no more: what a host approves calls on changed.
+    // Read-only no more: what a host approves calls on changed, which breaks.
     let flipped = replay("2.5-annotation-flip", &time);
-    let out = lines(&flipped);
+    assert_eq!(flipped.status.code(), Some(5), "{flipped:?}");
+    assert!(lines(&flipped).contains("breaking tools/get_weather/annotations"), "{}", lines(&flipped));
+}
+
+#[test]
+fn diff_says_what_each_later_build_breaks() {
+    let home = data_home("diff-builds");
+    let python = peer("py/bin/python");
+    let python = python.to_str().unwrap();
+    let before = home.join("calc-1.0.json");
+    std::fs::create_dir_all(&home).unwrap();
+    let taken = sonde(&home, &["snapshot", "--out", before.to_str().unwrap(), "--", python, server(), "1.0"]);
+    assert_eq!(taken.status.code(), Some(0), "{taken:?}");
+    let diff = |build: &str| {
+        let out = sonde(&home, &["diff", before.to_str().unwrap(), "--", python, server(), build]);
+        (out.status.code(), text(&out.stdout))
+    };
+    let (code, out) = diff("1.0");
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = diff("1.2-added");
+    assert_eq!((code, out.contains("tools/convert")), (Some(0), true), "{out}");
+    let (code, out) = diff("2.1-renamed");
+    assert_eq!(code, Some(5), "{out}");
+    assert!(out.contains("tools/divide") && out.contains("likely renamed to \"div\""), "{out}");
+    let (code, out) = diff("2.2-resource-removed");
+    assert_eq!(code, Some(5), "{out}");
+    assert!(out.contains("resources/notes://readme"), "{out}");
+    let (code, out) = diff("2.3-description");
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = diff("2.4-subscribe-withdrawn");
+    assert_eq!(code, Some(5), "{out}");
+    assert!(out.contains("resources.subscribe was withdrawn"), "{out}");
+    let (code, out) = diff("2.5-annotation-flip");
+    assert_eq!(code, Some(5), "{out}");
     assert!(out.contains("tools/get_weather/annotations"), "{out}");
 }
 
