@@ -311,12 +311,14 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Check a server over, as a server author would before shipping it: the opening exchange
-    /// in each era it claims, ping, an unknown method (-32601), invalid params (-32602), its
-    /// tools' schemas, its listings to the end, stdout, every protocol rule its frames broke,
-    /// and whether it exits when stdin closes. Each check says pass, warn or fail, and the seq
-    /// of its evidence in the session log (`sonde log last`). Exit 0 when nothing fails, 5 when
-    /// a check fails, 1 when the server cannot be opened at all.
+    /// Check a server over, as a server author would before shipping it: the opening exchange,
+    /// ping, an unknown method (-32601), invalid params (-32602), its tools' schemas, its
+    /// listings to the end, stdout, every protocol rule its frames broke, and whether it exits
+    /// when stdin closes, in each era it answers (a server that answers server/discover is
+    /// checked with initialize too, each check naming its era). Each check says pass, warn or
+    /// fail, and the seq of its evidence in the session log (`sonde log last`). Each probe
+    /// waits 10 s for its answer, or --timeout when given. Exit 0 when nothing fails, 5 when a
+    /// check fails, 1 when the server cannot be opened at all.
     Doctor {
         /// Also call TOOL and cancel it once it runs, to check that cancelling is honoured (off
         /// by default: a tool call has effects).
