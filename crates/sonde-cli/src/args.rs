@@ -340,7 +340,9 @@ pub enum Command {
     /// `sonde proxy --listen 127.0.0.1:PORT --url URL`, then point the client at the same path
     /// on http://127.0.0.1:PORT; requests and streams are forwarded as they come.
     Proxy {
-        /// A name for the session (default: the client's name from its clientInfo).
+        /// A name for the session: `sonde sessions` shows it, and `--session NAME` (`sonde log`,
+        /// `export`, `replay`) finds the newest session of that name. Without it, the session
+        /// is listed by its client's name from its clientInfo.
         #[arg(long, value_name = "NAME")]
         name: Option<String>,
         /// Serve HTTP on this loopback address (port 0 picks a free one) and forward to --url.
@@ -372,7 +374,7 @@ pub enum Command {
         /// One JSON object per session on stdout.
         #[arg(long)]
         json: bool,
-        /// Pin the session NAME (`last`, a name or a path): it is never removed to keep the
+        /// Pin the session NAME (`last`, a file name, a `sonde proxy --name` or a path): it is never removed to keep the
         /// sessions folder within its budget.
         #[arg(long, value_name = "NAME", conflicts_with = "unpin")]
         pin: Option<String>,
@@ -546,8 +548,9 @@ pub struct LogArgs {
     /// The session, as `--session` takes it (`sonde log last`).
     #[arg(value_name = "SESSION", conflicts_with = "session")]
     pub which: Option<String>,
-    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
-    /// be left off), or a path to a session file.
+    /// `last` (the most recent), a session's file name as `sonde sessions` lists it (`.jsonl`
+    /// may be left off), the name given with `sonde proxy --name` (the newest session of that
+    /// name), or a path to a session file.
     #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
     pub session: String,
     /// Print each frame whole instead of clipped to one line.
@@ -565,8 +568,9 @@ pub struct ExportArgs {
     /// The session, as `--session` takes it (`sonde export last --out s.jsonl`).
     #[arg(value_name = "SESSION", conflicts_with = "session")]
     pub which: Option<String>,
-    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
-    /// be left off), or a path to a session file.
+    /// `last` (the most recent), a session's file name as `sonde sessions` lists it (`.jsonl`
+    /// may be left off), the name given with `sonde proxy --name` (the newest session of that
+    /// name), or a path to a session file.
     #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
     pub session: String,
     /// jsonl: every entry, one JSON object a line. har: the HTTP exchanges as HAR 1.2, which
