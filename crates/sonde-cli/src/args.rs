@@ -20,7 +20,7 @@ pub const EXIT_CODES: &str = "Exit codes:
   2    usage: a bad option, argument, file or filter
   3    a tool answered with isError: true
   4    the server broke the protocol in an answer (a result without its required fields, structuredContent against its outputSchema)
-  5    a check found what it looks for (doctor: a fail)
+  5    a check found what it looks for: doctor a fail, diff a breaking change, replay a difference, test a failing test
   130  interrupted (Ctrl-C)
 When two apply, the lowest non-zero code other than 2 wins.";
 

@@ -22,6 +22,7 @@ mod exit;
 mod export_cmd;
 mod findings;
 mod log_cmd;
+mod manual;
 mod ops;
 mod print;
 mod proxy;
