@@ -73,6 +73,14 @@ docs: deps peers ui-deps e2e-deps desktop
 	scripts/guide-report.sh $(CARGO_TARGET_DIR)/debug/sonde docs/img/report.png
 	python3 scripts/check-docs.py
 
+## make reference: only the reference pages (docs/reference), regenerated from this build's
+## command line and filter grammar: after a change to an option, a command's help, its exit
+## codes or examples (crates/sonde-cli/src/manual.rs).
+.PHONY: reference
+reference:
+	$(CARGO) build -p sonde-cli
+	$(CARGO_TARGET_DIR)/debug/sonde reference docs/reference
+
 # What the tracked files hold before make test, edits not yet committed included.
 record-tree:
 	scripts/check-clean-tree.sh start

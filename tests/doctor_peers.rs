@@ -49,7 +49,8 @@ async fn server_everything_passes_over_stdio_and_http() {
     // Its long-running tool sends progress every half second, and its SDK drops the reply of a
     // request cancelled while it runs.
     let call = ("trigger-long-running-operation".to_owned(), serde_json::json!({"duration": 2, "steps": 4}));
-    let report = check_up_with("doctor-everything", &stdio, &Plan { call: Some(call) }).await;
+    let report =
+        check_up_with("doctor-everything", &stdio, &Plan { call: Some(call), ..Plan::default() }).await;
     let shutdown =
         report.checks.iter().find(|c| c.id == "shutdown").expect("a stdio server's exit is checked");
     assert_ne!(shutdown.status, CheckStatus::Skip);

@@ -58,19 +58,36 @@ pub struct Check {
     pub seq: Option<u64>,
     /// The connection the evidence is on.
     pub conn: Option<u64>,
+    /// The era the check was made in: a server that answers both `server/discover` and
+    /// `initialize` is checked in each, and each check says which. `None` for an opening that
+    /// failed before an era was decided.
+    pub era: Option<Era>,
 }
 
 impl Check {
     fn new(id: &str, status: CheckStatus, detail: impl Into<String>, seq: Option<u64>, conn: u64) -> Check {
-        Check { id: id.to_owned(), status, detail: detail.into(), seq, conn: Some(conn) }
+        Check { id: id.to_owned(), status, detail: detail.into(), seq, conn: Some(conn), era: None }
+    }
+
+    /// The protocol revision of the check's era (`2025-11-25`, `2026-07-28`), as a person
+    /// names it.
+    pub fn revision(&self) -> Option<&'static str> {
+        self.era.map(|era| match era {
+            Era::Legacy => crate::era::LEGACY,
+            Era::Modern => crate::era::MODERN,
+        })
     }
 }
 
-/// What the check-up may do beyond asking.
+/// What the check-up may do beyond asking, and how long it waits.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    /// Call this tool with these arguments to see that cancelling it is honoured.
+    /// Call this tool with these arguments to see that cancelling it is honoured (in each era
+    /// the server is checked in).
     pub call: Option<(String, Value)>,
+    /// How long each probe (ping, the unknown method, the invalid params) waits for its answer.
+    /// `None`: [`PROBE_TIMEOUT`], or the config's request timeout when that is shorter.
+    pub probe_timeout: Option<Duration>,
 }
 
 /// The check-up's outcome, in the order the checks ran.
@@ -85,6 +102,12 @@ pub struct Report {
 impl Report {
     pub fn failed(&self) -> bool {
         self.checks.iter().any(|c| c.status == CheckStatus::Fail)
+    }
+
+    /// Whether the server could not be opened at all: the first opening's handshake failed
+    /// (a failed opening in a second era is a fail like any other).
+    pub fn unopened(&self) -> bool {
+        self.checks.first().is_some_and(|c| c.id == HANDSHAKE && c.status == CheckStatus::Fail)
     }
 
     fn finished(mut self) -> Report {
@@ -108,49 +131,105 @@ impl Report {
     }
 }
 
-/// Collects checks and tells `each` of every one as it is made.
+/// The id of the check of an opening exchange.
+const HANDSHAKE: &str = "handshake";
+
+/// Collects checks, each marked with the era being checked, and tells `each` of every one as
+/// it is made.
 struct Checks<'a> {
     report: Report,
     each: &'a (dyn Fn(&Check) + Send + Sync),
+    /// The era of the connection being checked, once known.
+    era: Option<Era>,
+    /// How long a probe waits for its answer.
+    timeout: Duration,
 }
 
 impl Checks<'_> {
     fn push(&mut self, check: Check) {
+        let check = Check { era: check.era.or(self.era), ..check };
         (self.each)(&check);
         self.report.checks.push(check);
     }
 }
 
-/// How long a probe that should be answered at once may take.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a probe that should be answered at once may take, unless the plan says otherwise.
+pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Runs the check-up of the server `config` describes, on connections of `hub` (so their frames
 /// are in its log, and a window shows them as they happen). `each` hears every check as it is
-/// made. The server is shut down at the end; nothing is left running.
+/// made. A server whose `server/discover` result lists 2025-11-25 too is checked in both eras,
+/// each on a connection of its own, since a dual-era server pins the era at its first message.
+/// The server is shut down at the end; nothing is left running.
 pub async fn run(
     hub: &Hub,
     config: &ServerConfig,
     plan: &Plan,
     each: &(dyn Fn(&Check) + Send + Sync),
 ) -> Report {
-    let mut checks = Checks { report: Report::default(), each };
+    let timeout = plan.probe_timeout.unwrap_or(PROBE_TIMEOUT.min(config.options.request_timeout));
+    let era = match config.era {
+        EraPolicy::Auto => None,
+        EraPolicy::Legacy => Some(Era::Legacy),
+        EraPolicy::Modern => Some(Era::Modern),
+    };
+    let mut checks = Checks { report: Report::default(), each, era, timeout };
     // Never restarted, and the era decided afresh, as a new client would.
     let config = ServerConfig { restart: None, fresh_era: true, ..config.clone() };
-    let conn = match open(hub, &config, &mut checks, "handshake").await {
+    let Some(opened) = check_era(hub, &config, plan, &mut checks, true).await else {
+        return checks.report.finished();
+    };
+    // A server that answered `server/discover` may answer `initialize` too (the Python SDK's
+    // does, though its discover result lists 2026-07-28 alone): a 2025-11-25 client is checked
+    // as well. Only a server that claims 2025-11-25 fails for not answering it; one that does
+    // not claim it gets its answer within the probe timeout, as an era it may not speak.
+    if config.era == EraPolicy::Auto && opened.era == Era::Modern {
+        let legacy = if opened.claims_legacy {
+            ServerConfig { era: EraPolicy::Legacy, ..config.clone() }
+        } else {
+            let connect_timeout = config.connect_timeout.min(timeout);
+            ServerConfig { era: EraPolicy::Legacy, connect_timeout, ..config.clone() }
+        };
+        checks.era = Some(Era::Legacy);
+        check_era(hub, &legacy, plan, &mut checks, opened.claims_legacy).await;
+    }
+    checks.report.finished()
+}
+
+/// What the check of one era found out about the others.
+struct Opened {
+    era: Era,
+    /// The `server/discover` result lists 2025-11-25 among its versions.
+    claims_legacy: bool,
+}
+
+/// Opens a connection as `config` says and runs every check on it: the probes, the named call,
+/// the HTTP header rule (2026-07-28), then what the log shows once the server was asked to end.
+/// `None` when the connection did not open: a fail when the server must open in that era
+/// (`required`), else a skip that says the server was not checked in it.
+async fn check_era(
+    hub: &Hub,
+    config: &ServerConfig,
+    plan: &Plan,
+    checks: &mut Checks<'_>,
+    required: bool,
+) -> Option<Opened> {
+    let conn = match open(hub, config, checks, required).await {
         Ok(conn) => conn,
+        Err(_) if !required => return None,
         Err(tried) => {
             // What the frames of the failed opening broke says why it failed.
             let entries = evidence::entries(hub.log(), tried);
-            for check in evidence::read_opening(&entries, tried, &config) {
+            for check in evidence::read_opening(&entries, tried, config) {
                 checks.push(check);
             }
-            return checks.report.finished();
+            return None;
         }
     };
     let session = hub.session(conn).expect("a connection just opened");
-    let died = probes::ask(&session, &mut checks).await;
+    let died = probes::ask(&session, checks).await;
     if let Some((tool, arguments)) = &plan.call {
-        let check = probes::cancellation(&session, tool, arguments.clone()).await;
+        let check = probes::cancellation(&session, tool, arguments.clone(), checks.timeout).await;
         checks.push(check);
     }
     if let (Target::Http(target), Era::Modern) = (&config.target, session.era()) {
@@ -159,7 +238,7 @@ pub async fn run(
     settle(hub, conn).await;
     let exit = hub.disconnect(conn).await.ok().flatten();
     let entries = evidence::entries(hub.log(), conn);
-    for check in evidence::read(&entries, conn, exit.as_ref(), &config) {
+    for check in evidence::read(&entries, conn, exit.as_ref(), config) {
         // A server that died during the probes was never asked to end: that one death is the
         // probe's fail, not the shutdown's too.
         match &died {
@@ -169,16 +248,7 @@ pub async fn run(
             _ => checks.push(check),
         }
     }
-    // A server whose discover result lists 2025-11-25 too claims both eras: the other one is
-    // opened on a connection of its own, since a dual-era server pins the era at its first
-    // message.
-    if config.era == EraPolicy::Auto && session.era() == Era::Modern && evidence::claims_legacy(&entries) {
-        let legacy = ServerConfig { era: EraPolicy::Legacy, ..config.clone() };
-        if let Ok(other) = open(hub, &legacy, &mut checks, "handshake-2025-11-25").await {
-            let _ = hub.disconnect(other).await;
-        }
-    }
-    checks.report.finished()
+    Some(Opened { era: session.era(), claims_legacy: evidence::claims_legacy(&entries) })
 }
 
 /// How long the server must have said nothing before it is asked to end, and the longest the
@@ -210,9 +280,10 @@ async fn settle(hub: &Hub, conn: u64) {
     }
 }
 
-/// Opens a connection for the check `id`: its verdict, and the connection when it opened (the
-/// one tried when it did not).
-async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, id: &str) -> Result<u64, u64> {
+/// Opens a connection: the handshake's verdict, and the connection when it opened (the one
+/// tried when it did not). An opening that failed fails the handshake when it was `required`,
+/// and skips it otherwise.
+async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, required: bool) -> Result<u64, u64> {
     let opening = std::sync::Mutex::new(0);
     let connected = hub.connect_reporting(config, &|conn, _| *opening.locked() = conn).await;
     let tried = *opening.locked();
@@ -222,7 +293,8 @@ async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, id: &st
             let entries = evidence::entries(hub.log(), conn);
             let seq = evidence::handshake_reply(&entries);
             let detail = format!("protocol {} by {}", server.protocol_version, server.decided_by);
-            checks.push(Check::new(id, CheckStatus::Pass, detail, seq, conn));
+            checks.era = Some(server.era);
+            checks.push(Check::new(HANDSHAKE, CheckStatus::Pass, detail, seq, conn));
             // Opened only by starting it again: the era probe, a 2026-07-28 client's first
             // message, ended it, and such a client cannot use it.
             if let Some(death) = server.decided_by.strip_suffix(crate::negotiate::RESPAWNED) {
@@ -247,13 +319,17 @@ async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, id: &st
                     lines[lines.len().saturating_sub(3)..].join(" | ")
                 ),
             };
-            checks.push(Check::new(
-                id,
-                CheckStatus::Fail,
-                format!("the opening exchange failed: {reason}{said}"),
-                seq,
-                tried,
-            ));
+            let (status, detail) = match required {
+                true => (CheckStatus::Fail, format!("the opening exchange failed: {reason}{said}")),
+                false => (
+                    CheckStatus::Skip,
+                    format!(
+                        "not checked in this era: its server/discover result does not list it, and the \
+                         opening exchange failed ({reason}{said})"
+                    ),
+                ),
+            };
+            checks.push(Check::new(HANDSHAKE, status, detail, seq, tried));
             Err(tried)
         }
     }

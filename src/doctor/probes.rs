@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use super::{Check, CheckStatus, Checks, PROBE_TIMEOUT};
+use super::{Check, CheckStatus, Checks};
 use crate::connection::{Request, RequestError};
 use crate::features::listing::ListKind;
 use crate::log::Followed;
@@ -35,9 +35,9 @@ pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
             continue;
         }
         match id {
-            "ping" => checks.push(ping(session).await),
-            "unknown-method" => checks.push(unknown_method(session).await),
-            "invalid-params" => checks.push(invalid_params(session).await),
+            "ping" => checks.push(ping(session, checks.timeout).await),
+            "unknown-method" => checks.push(unknown_method(session, checks.timeout).await),
+            "invalid-params" => checks.push(invalid_params(session, checks.timeout).await),
             _ => {
                 let (schemas, listings, apps) = lists(session).await;
                 checks.push(schemas);
@@ -66,13 +66,15 @@ async fn gone(session: &Session, checks: &Checks<'_>) -> Option<String> {
     Some(format!("the server ended during {at}: {reason}"))
 }
 
-/// A probe's request, sent with the era's envelope and a short timeout: its id and outcome.
+/// A probe's request, sent with the era's envelope and the check-up's probe timeout: its id and
+/// outcome.
 async fn probe(
     session: &Session,
     method: &str,
     params: Option<Value>,
+    timeout: Duration,
 ) -> (Option<RequestId>, Result<Value, RequestError>) {
-    let request = Request { timeout: Some(PROBE_TIMEOUT), ..Request::new(method, params) };
+    let request = Request { timeout: Some(timeout), ..Request::new(method, params) };
     match session.start(request) {
         Ok(call) => {
             let id = call.id.clone();
@@ -99,9 +101,9 @@ fn check(
 
 /// 2025-11-25's `ping`; 2026-07-28 has none, and its lightest request every server must
 /// answer is `server/discover`.
-async fn ping(session: &Session) -> Check {
+async fn ping(session: &Session, timeout: Duration) -> Check {
     if liveness(session) == "server/discover" {
-        let (id, outcome) = probe(session, "server/discover", None).await;
+        let (id, outcome) = probe(session, "server/discover", None, timeout).await;
         let (status, detail) = match outcome {
             Ok(_) => (
                 CheckStatus::Pass,
@@ -113,7 +115,7 @@ async fn ping(session: &Session) -> Check {
         };
         return check(session, "ping", status, detail, id.as_ref());
     }
-    let (id, outcome) = probe(session, "ping", None).await;
+    let (id, outcome) = probe(session, "ping", None, timeout).await;
     let (status, detail) = match outcome {
         Ok(result) if result.as_object().is_some_and(|o| o.keys().all(|k| k == "_meta")) => {
             (CheckStatus::Pass, "ping was answered with an empty result".to_owned())
@@ -195,16 +197,16 @@ fn refused(sent: &str, outcome: Result<Value, RequestError>, code: i64, name: &s
 }
 
 /// A method no server has must be answered `-32601`.
-async fn unknown_method(session: &Session) -> Check {
+async fn unknown_method(session: &Session, timeout: Duration) -> Check {
     let method = "sonde/no-such-method";
-    let (id, outcome) = probe(session, method, None).await;
+    let (id, outcome) = probe(session, method, None, timeout).await;
     let (status, detail) = refused(method, outcome, -32601, "method not found");
     check(session, "unknown-method", status, detail, id.as_ref())
 }
 
 /// A request without the params its method requires must be refused with `-32602`. The request
 /// is one that can have no effect: a call with no tool named, a read with no URI.
-async fn invalid_params(session: &Session) -> Check {
+async fn invalid_params(session: &Session, timeout: Duration) -> Check {
     let caps = &session.server.capabilities;
     let (method, params, missing) = if caps.get("tools").is_some() {
         ("tools/call", json!({"arguments": {}}), "name")
@@ -216,7 +218,7 @@ async fn invalid_params(session: &Session) -> Check {
         let detail = "the server declares no tools, prompts or resources to send invalid params to";
         return Check::new("invalid-params", CheckStatus::Skip, detail, None, session.conn.id());
     };
-    let (id, outcome) = probe(session, method, Some(params)).await;
+    let (id, outcome) = probe(session, method, Some(params), timeout).await;
     let (status, detail) =
         refused(&format!("{method} without `{missing}`"), outcome, -32602, "invalid params");
     check(session, "invalid-params", status, detail, id.as_ref())
@@ -386,7 +388,7 @@ const WATCH_AFTER_CANCEL: Duration = Duration::from_secs(2);
 
 /// Calls `tool`, cancels the call once it is running (its first progress, or half a second),
 /// and watches for the reply a server should no longer send; then checks it still answers.
-pub async fn cancellation(session: &Session, tool: &str, arguments: Value) -> Check {
+pub async fn cancellation(session: &Session, tool: &str, arguments: Value, timeout: Duration) -> Check {
     let conn = session.conn.id();
     let (progress, mut updates) = mpsc::unbounded_channel();
     let request = Request { progress: Some(progress), ..crate::mcp::tool_call(tool, Some(arguments)) };
@@ -440,7 +442,7 @@ pub async fn cancellation(session: &Session, tool: &str, arguments: Value) -> Ch
     .await
     .ok()
     .flatten();
-    let still = probe(session, liveness(session), None).await.1.is_ok();
+    let still = probe(session, liveness(session), None, timeout).await.1.is_ok();
     let cancel_seq = seq_of(session, Some(&id));
     match (late, still) {
         (_, false) => Check::new("cancellation", CheckStatus::Fail, format!("after {tool} was cancelled the server no longer answered {}", liveness(session)), cancel_seq, conn),

@@ -46,7 +46,7 @@ pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use har::export_har;
 pub use matches::{MatchCount, COUNT_BUDGET};
 pub use pairs::Outcome;
-pub use sessions::{last_session, list_sessions, sessions_dir, ConnectionLabel, SessionInfo};
+pub use sessions::{last_session, list_sessions, session_named, sessions_dir, ConnectionLabel, SessionInfo};
 pub use sink::{stopped_words, Recording, Stopped, RETRY_INTERVAL};
 pub use tail::TAIL_INTERVAL;
 
@@ -460,6 +460,15 @@ impl WireLog {
     pub fn set_client(&self, client: String) {
         if let Some(card) = &self.card {
             card.locked().client = Some(client);
+            let _ = self.write_card();
+        }
+    }
+
+    /// Names the session as the person asked (`sonde proxy --name`), on its card (a log this
+    /// process writes only), so a listing shows the name and `--session` finds it by it.
+    pub fn set_name(&self, name: String) {
+        if let Some(card) = &self.card {
+            card.locked().name = Some(name);
             let _ = self.write_card();
         }
     }

@@ -47,6 +47,9 @@ pub struct SessionInfo {
     pub servers: Option<Vec<String>>,
     /// For a session `sonde proxy` recorded: the client, as its clientInfo names it.
     pub client: Option<String>,
+    /// The name the person gave the session (`sonde proxy --name NAME`), by which `--session`
+    /// finds it too; `None` when it was given none.
+    pub given_name: Option<String>,
     /// The file's size in bytes.
     pub size: u64,
     /// A Sonde process (this one or another) is still writing it.
@@ -82,6 +85,9 @@ pub(super) struct Card {
     /// For a proxy's session: the client it stood in front of, as its clientInfo says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// The name the person gave the session (`sonde proxy --name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Gaps the session file has had, and the entries lost in them, for a listing of a
     /// session whose end entry never came.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -285,6 +291,7 @@ pub(super) fn info_of(path: &Path) -> io::Result<SessionInfo> {
         program: card.as_ref().map(|c| c.program.clone()),
         pinned: card.as_ref().is_some_and(|c| c.pinned),
         client: card.as_ref().and_then(|c| c.client.clone()),
+        given_name: card.as_ref().and_then(|c| c.name.clone()),
         servers: card.map(|c| c.servers),
         size: meta.len(),
         writing,
@@ -319,6 +326,14 @@ pub fn list_sessions(dir: &Path) -> io::Result<Vec<SessionInfo>> {
     }
     sessions.sort_by(|a, b| (&b.started, &b.name).cmp(&(&a.started, &a.name)));
     Ok(sessions)
+}
+
+/// The newest session file in `dir` the person named `name` (`sonde proxy --name`); `None` when
+/// no session has that name. The same name may be given to many sessions (a client's config
+/// starts the proxy with it each time): the newest is the one meant.
+pub fn session_named(dir: &Path, name: &str) -> io::Result<Option<PathBuf>> {
+    let sessions = list_sessions(dir)?;
+    Ok(sessions.into_iter().find(|s| s.given_name.as_deref() == Some(name)).map(|s| dir.join(s.name)))
 }
 
 /// The most recent session file in `dir`.
@@ -373,6 +388,35 @@ mod tests {
             ..Default::default()
         });
         e
+    }
+
+    /// A name given to sessions finds the newest of them, and nothing else.
+    #[test]
+    fn a_named_session_is_found_by_its_name_the_newest_first() {
+        let dir = temp_dir("named");
+        // Each written in a folder of its own, then moved in under a start a second apart: two
+        // sessions started in the same millisecond would have the same file name.
+        let session = |second: u32, name: &str| {
+            let written = WireLog::create_in(&temp_dir(&format!("named-{second}"))).unwrap();
+            written.set_name(name.into());
+            let from = written.path().to_owned();
+            drop(written);
+            fs::create_dir_all(&dir).unwrap();
+            let to = dir.join(format!("2026-11-30T12-00-0{second}.000Z-1.jsonl"));
+            fs::rename(&from, &to).unwrap();
+            fs::rename(card_path(&from), card_path(&to)).unwrap();
+            to
+        };
+        let older_path = session(1, "nightly");
+        session(2, "other");
+        let newer_path = session(3, "nightly");
+        assert_ne!(older_path, newer_path);
+        assert_eq!(session_named(&dir, "nightly").unwrap(), Some(newer_path.clone()));
+        assert_eq!(session_named(&dir, "night").unwrap(), None);
+        let listed = list_sessions(&dir).unwrap();
+        let named: Vec<Option<&str>> = listed.iter().map(|s| s.given_name.as_deref()).collect();
+        assert_eq!(named, [Some("nightly"), Some("other"), Some("nightly")]);
+        assert_eq!(session_named(&temp_dir("named-none"), "nightly").unwrap(), None);
     }
 
     #[test]

@@ -29,9 +29,10 @@ fn not_for(name: &str) -> Option<(&'static [&'static str], &'static str)> {
     }
 }
 
-/// The command line's definition, each command showing only the server options it takes.
+/// The command line's definition, each command showing only the server options it takes, and
+/// its exit codes and examples (`manual`) after its help.
 pub fn command() -> Command {
-    let mut cli = crate::args::Cli::command();
+    let mut cli = crate::manual::annotated(crate::args::Cli::command());
     let globals: Vec<Arg> = cli.get_arguments().filter(|a| a.is_global_set()).cloned().collect();
     let names: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_owned()).collect();
     for name in names {

@@ -20,7 +20,7 @@ pub const EXIT_CODES: &str = "Exit codes:
   2    usage: a bad option, argument, file or filter
   3    a tool answered with isError: true
   4    the server broke the protocol in an answer (a result without its required fields, structuredContent against its outputSchema)
-  5    a check found what it looks for (doctor: a fail)
+  5    a check found what it looks for: doctor a fail, diff a breaking change, replay a difference, test a failing test
   130  interrupted (Ctrl-C)
 When two apply, the lowest non-zero code other than 2 wins.";
 
@@ -339,12 +339,14 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Check a server over, as a server author would before shipping it: the opening exchange
-    /// in each era it claims, ping, an unknown method (-32601), invalid params (-32602), its
-    /// tools' schemas, its listings to the end, stdout, every protocol rule its frames broke,
-    /// and whether it exits when stdin closes. Each check says pass, warn or fail, and the seq
-    /// of its evidence in the session log (`sonde log last`). Exit 0 when nothing fails, 5 when
-    /// a check fails, 1 when the server cannot be opened at all.
+    /// Check a server over, as a server author would before shipping it: the opening exchange,
+    /// ping, an unknown method (-32601), invalid params (-32602), its tools' schemas, its
+    /// listings to the end, stdout, every protocol rule its frames broke, and whether it exits
+    /// when stdin closes, in each era it answers (a server that answers server/discover is
+    /// checked with initialize too, each check naming its era). Each check says pass, warn or
+    /// fail, and the seq of its evidence in the session log (`sonde log last`). Each probe
+    /// waits 10 s for its answer, or --timeout when given. Exit 0 when nothing fails, 5 when a
+    /// check fails, 1 when the server cannot be opened at all.
     Doctor {
         /// Also call TOOL and cancel it once it runs, to check that cancelling is honoured (off
         /// by default: a tool call has effects).
@@ -366,7 +368,9 @@ pub enum Command {
     /// `sonde proxy --listen 127.0.0.1:PORT --url URL`, then point the client at the same path
     /// on http://127.0.0.1:PORT; requests and streams are forwarded as they come.
     Proxy {
-        /// A name for the session (default: the client's name from its clientInfo).
+        /// A name for the session: `sonde sessions` shows it, and `--session NAME` (`sonde log`,
+        /// `export`, `replay`) finds the newest session of that name. Without it, the session
+        /// is listed by its client's name from its clientInfo.
         #[arg(long, value_name = "NAME")]
         name: Option<String>,
         /// Serve HTTP on this loopback address (port 0 picks a free one) and forward to --url.
@@ -398,7 +402,7 @@ pub enum Command {
         /// One JSON object per session on stdout.
         #[arg(long)]
         json: bool,
-        /// Pin the session NAME (`last`, a name or a path): it is never removed to keep the
+        /// Pin the session NAME (`last`, a file name, a `sonde proxy --name` or a path): it is never removed to keep the
         /// sessions folder within its budget.
         #[arg(long, value_name = "NAME", conflicts_with = "unpin")]
         pin: Option<String>,
@@ -572,8 +576,9 @@ pub struct LogArgs {
     /// The session, as `--session` takes it (`sonde log last`).
     #[arg(value_name = "SESSION", conflicts_with = "session")]
     pub which: Option<String>,
-    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
-    /// be left off), or a path to a session file.
+    /// `last` (the most recent), a session's file name as `sonde sessions` lists it (`.jsonl`
+    /// may be left off), the name given with `sonde proxy --name` (the newest session of that
+    /// name), or a path to a session file.
     #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
     pub session: String,
     /// Print each frame whole instead of clipped to one line.
@@ -591,8 +596,9 @@ pub struct ExportArgs {
     /// The session, as `--session` takes it (`sonde export last --out s.jsonl`).
     #[arg(value_name = "SESSION", conflicts_with = "session")]
     pub which: Option<String>,
-    /// `last` (the most recent), a session's name as `sonde sessions` lists it (`.jsonl` may
-    /// be left off), or a path to a session file.
+    /// `last` (the most recent), a session's file name as `sonde sessions` lists it (`.jsonl`
+    /// may be left off), the name given with `sonde proxy --name` (the newest session of that
+    /// name), or a path to a session file.
     #[arg(long, value_name = "NAME|PATH|last", default_value = "last")]
     pub session: String,
     /// jsonl: every entry, one JSON object a line. har: the HTTP exchanges as HAR 1.2, which

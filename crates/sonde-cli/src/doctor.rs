@@ -4,14 +4,22 @@
 //! Owns: the words and the exit code. Refuses: the checks themselves (`sonde_core::doctor`).
 
 use serde_json::json;
-use sonde_core::doctor::{self, Check, CheckStatus, Plan};
+use sonde_core::doctor::{self, Check, Plan};
 use sonde_core::Hub;
 
 use crate::args::{Common, Global};
 use crate::exit::{FAILED, FOUND, INTERRUPTED, OK, USAGE};
 use crate::recording;
 
-pub async fn run(global: &Global, call: Option<String>, args: Option<String>, common: &Common) -> i32 {
+/// Runs the check-up; `timeout_given`: `--timeout` was on the command line, and each probe
+/// waits that long for its answer (else the core's probe timeout, or a shorter --timeout).
+pub async fn run(
+    global: &Global,
+    timeout_given: bool,
+    call: Option<String>,
+    args: Option<String>,
+    common: &Common,
+) -> i32 {
     let planned = global.server_config(&common.server).and_then(|config| {
         let call = match call {
             Some(tool) => {
@@ -19,7 +27,8 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
             }
             None => None,
         };
-        Ok((config, Plan { call }))
+        let probe_timeout = timeout_given.then(|| std::time::Duration::from_millis(global.timeout));
+        Ok((config, Plan { call, probe_timeout }))
     });
     let (config, plan) = match planned {
         Ok(planned) => planned,
@@ -74,8 +83,7 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
     }
     // A server that could not be opened failed (1); a check that failed on one that opened is
     // what doctor looks for (5).
-    let unopened = report.checks.iter().any(|c| c.id == "handshake" && c.status == CheckStatus::Fail);
-    if unopened {
+    if report.unopened() {
         FAILED
     } else if report.failed() {
         FOUND
@@ -84,8 +92,10 @@ pub async fn run(global: &Global, call: Option<String>, args: Option<String>, co
     }
 }
 
-/// `fail  reply-id-type      the server answered … (seq 12)`.
+/// `fail  2025-11-25  reply-id-type         the server answered … (seq 12)`: the era's
+/// revision, or `-` for an opening that failed before an era was decided.
 fn line(check: &Check) -> String {
     let seq = check.seq.map(|s| format!(" (seq {s})")).unwrap_or_default();
-    format!("{:<4}  {:<21} {}{seq}", check.status.name(), check.id, check.detail)
+    let era = check.revision().unwrap_or("-");
+    format!("{:<4}  {era:<10}  {:<21} {}{seq}", check.status.name(), check.id, check.detail)
 }

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use sonde_core::log::{
-    count_entries, last_session, list_sessions, pin_session, sessions_dir, Filter, Incomplete, WireLog,
+    count_entries, last_session, list_sessions, pin_session, session_named, sessions_dir, Filter, Incomplete,
+    WireLog,
 };
 
 use crate::args::LogArgs;
@@ -77,8 +78,9 @@ pub fn run(args: &LogArgs) -> i32 {
     }
 }
 
-/// The session file `session` names: `last`, a name in the sessions directory (with or
-/// without `.jsonl`), or a path.
+/// The session file `session` names: `last`, a file name in the sessions directory (with or
+/// without `.jsonl`), the name given with `sonde proxy --name` (the newest session of that
+/// name), or a path.
 pub fn find(session: &str) -> std::io::Result<PathBuf> {
     let dir = sessions_dir()?;
     if session == "last" {
@@ -88,13 +90,20 @@ pub fn find(session: &str) -> std::io::Result<PathBuf> {
     if let Some(found) = named.into_iter().find(|p| p.is_file()) {
         return Ok(found);
     }
+    if let Some(found) = session_named(&dir, session)? {
+        return Ok(found);
+    }
     let path = PathBuf::from(session);
     if path.is_file() {
         return Ok(path);
     }
     Err(std::io::Error::new(
         std::io::ErrorKind::NotFound,
-        format!("no session {session:?}: not a name in {} (see sonde sessions), nor a file", dir.display()),
+        format!(
+            "no session {session:?}: not a file name in {}, nor a name given with `sonde proxy --name` (see \
+             sonde sessions), nor a file",
+            dir.display()
+        ),
     ))
 }
 
@@ -142,6 +151,12 @@ pub fn list(json: bool) -> i32 {
             let program = match (&s.client, s.program.as_deref()) {
                 (Some(client), _) => format!("proxy for {client}"),
                 (None, program) => program.unwrap_or("?").to_owned(),
+            };
+            // The name the person gave comes first: it is what they look for, and what
+            // `--session` takes.
+            let program = match &s.given_name {
+                Some(name) => format!("{name:?} {program}"),
+                None => program,
             };
             let entries =
                 count_entries(&dir.join(&s.name)).map_or_else(|_| "?".to_owned(), |n| n.to_string());

@@ -22,6 +22,7 @@ mod exit;
 mod export_cmd;
 mod findings;
 mod log_cmd;
+mod manual;
 mod ops;
 mod print;
 mod proxy;
@@ -61,6 +62,9 @@ fn main() {
         errln!("sonde: {refusal}");
         std::process::exit(exit::USAGE);
     }
+    // doctor's probes wait 10 s unless --timeout is given: its default is a minute's patience
+    // for real work, not for a ping.
+    let timeout_given = matches.value_source("timeout") == Some(clap::parser::ValueSource::CommandLine);
     let cli = args::Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if cli.global.quiet {
         out::set_quiet();
@@ -112,7 +116,7 @@ fn main() {
                 match command {
                     args::Command::ConformanceClient { url } => conformance::run(&global, &url).await,
                     args::Command::Doctor { call, args, common } => {
-                        doctor::run(&global, call, args, &common).await
+                        doctor::run(&global, timeout_given, call, args, &common).await
                     }
                     command => run::run(&global, command).await,
                 }

@@ -109,7 +109,8 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
     }
 }
 
-/// The proxy's session log, with the session's name when the user gave one.
+/// The proxy's session log, with the session's name when the user gave one (in a note and on
+/// the session's card).
 fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::WireLog>> {
     let log = crate::run::new_session_log(|log, words| {
         log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(words));
@@ -118,6 +119,8 @@ fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_c
         log.append(
             Entry::new(conn, Kind::Note, Direction::Meta).with_detail(format!("proxy session {name:?}")),
         );
+        // On the card too, where `sonde sessions`, `--session NAME` and the window read it.
+        log.set_name(name);
     }
     Some(log)
 }

@@ -54,6 +54,32 @@ fn a_manual_page_is_written_for_sonde_and_each_subcommand() {
         assert!(dir.join(name).is_file(), "{name} is missing");
     }
     assert!(!dir.join("sonde-help.1").exists(), "clap's help subcommand gets no page");
+    // Each command's page has its exit codes and examples, and lists the server options it
+    // takes: every one for doctor, only --quiet for log.
+    let doctor = std::fs::read_to_string(dir.join("sonde-doctor.1")).unwrap();
+    for part in [".SH \"EXIT STATUS\"", "a check failed", ".SH \"EXAMPLES\"", "\\-\\-timeout", "\\-\\-url"] {
+        assert!(doctor.contains(part), "{part} in sonde-doctor.1");
+    }
+    let log = std::fs::read_to_string(dir.join("sonde-log.1")).unwrap();
+    assert!(log.contains(".SH \"EXIT STATUS\"") && log.contains("quiet"), "sonde-log.1");
+    assert!(!log.contains("\\-\\-timeout"), "sonde log takes no --timeout");
+    assert!(page.contains(".SH \"EXIT STATUS\""), "sonde.1 has the table as its EXIT STATUS");
+}
+
+/// `--help` of a command ends with its exit codes and examples; the global help's table names
+/// every command that exits 5.
+#[test]
+fn help_says_each_command_s_exit_codes_and_examples() {
+    let home = support::data_home("docs-help-exits");
+    let help = String::from_utf8(sonde(&home, &["doctor", "--help"]).stdout).unwrap();
+    let exits = help.split_once("Exit status:").map(|(_, rest)| rest).unwrap_or_else(|| panic!("{help}"));
+    assert!(exits.contains("5    a check failed") && exits.contains("Examples:"), "{exits}");
+    assert!(exits.contains("sonde doctor -- "), "{exits}");
+    let help = String::from_utf8(sonde(&home, &["--help"]).stdout).unwrap();
+    let five = help.lines().find(|l| l.trim_start().starts_with("5 ")).unwrap_or_else(|| panic!("{help}"));
+    for command in ["doctor", "diff", "replay", "test"] {
+        assert!(five.contains(command), "{command} exits 5: {five}");
+    }
 }
 
 fn sonde_version() -> &'static str {
@@ -61,7 +87,7 @@ fn sonde_version() -> &'static str {
 }
 
 /// The guide's reference pages are what `sonde reference` writes now: a command, option or
-/// filter key changed without `make docs` fails here, naming the page.
+/// filter key changed without `make reference` fails here, naming the page.
 #[test]
 fn the_guide_s_reference_pages_match_the_program() {
     let home = support::data_home("docs-reference");
@@ -72,12 +98,33 @@ fn the_guide_s_reference_pages_match_the_program() {
     for page in ["cli.md", "filter.md"] {
         let now = std::fs::read_to_string(dir.join(page)).unwrap();
         let kept = std::fs::read_to_string(committed.join(page)).unwrap_or_default();
-        assert!(now == kept, "docs/reference/{page} is not what the program says now: run `make docs`");
+        assert!(now == kept, "docs/reference/{page} is not what the program says now: run `make reference`");
     }
     let cli = std::fs::read_to_string(dir.join("cli.md")).unwrap();
     for heading in ["## `sonde call`", "## `sonde doctor`", "### `sonde tools list`", "- `--timeout <MS>`"] {
         assert!(cli.contains(heading), "{heading} in cli.md");
     }
+    // Each command's section says which server options it takes, its exit codes and examples.
+    let section = |name: &str| {
+        let start = cli.find(&format!("`sonde {name}`\n")).unwrap_or_else(|| panic!("no {name} in cli.md"));
+        let rest = &cli[start..];
+        let end = rest[1..].find("\n## ").map_or(rest.len(), |i| i + 1);
+        rest[..end].to_owned()
+    };
+    let doctor = section("doctor");
+    for part in [
+        "It also takes every one of the [server options]",
+        "Exit status:",
+        "- `5`: a check failed",
+        "Examples:",
+    ] {
+        assert!(doctor.contains(part), "{part} in the doctor section:\n{doctor}");
+    }
+    let log = section("log");
+    assert!(log.contains("it takes only `-q, --quiet`.") && log.contains("Exit status:"), "{log}");
+    let proxy = section("proxy");
+    assert!(proxy.contains("`--grace-stdin <MS>`") && !proxy.contains("every one of"), "{proxy}");
+    assert!(cli.contains("Exit status of every command"), "the shared table");
     let filter = std::fs::read_to_string(dir.join("filter.md")).unwrap();
     for row in ["| `kind:` |", "| `method:` |", "| free text |", "- `app`", "- `stdout-not-protocol`"] {
         assert!(filter.contains(row), "{row} in filter.md");

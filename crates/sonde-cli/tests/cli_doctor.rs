@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{fixture_bin, sonde};
+use support::{fixture_bin, peer, sonde};
 
 /// The report of `sonde doctor --json` with these global options and fixture knobs, and the
 /// exit code.
@@ -45,12 +45,71 @@ fn a_healthy_server_passes_every_check_with_its_evidence() {
     assert!(ping["seq"].as_u64().is_some(), "ping points at its reply");
     assert!(stderr.contains("sonde doctor: 9 pass, 0 warn, 0 fail"), "{stderr}");
 
-    // A server whose discover result lists 2025-11-25 too is opened in that era as well.
+    // A server whose discover result lists 2025-11-25 too is checked in that era as well,
+    // every check of each era marked with it.
     let (checks, code, stderr) = doctor(&home, &[], &["--dual-era"]);
     assert_eq!(code, 0, "{stderr}");
-    let handshake = checks.iter().find(|c| c["id"] == "handshake").unwrap();
-    assert!(handshake["detail"].as_str().unwrap().starts_with("protocol 2026-07-28"), "{handshake}");
-    assert_eq!(status(&checks, "handshake-2025-11-25"), "pass", "{checks:#?}");
+    let handshakes: Vec<&Value> = checks.iter().filter(|c| c["id"] == "handshake").collect();
+    assert_eq!(handshakes.len(), 2, "{checks:#?}");
+    assert_eq!(handshakes[0]["era"], "modern", "{checks:#?}");
+    assert!(handshakes[0]["detail"].as_str().unwrap().starts_with("protocol 2026-07-28"), "{checks:#?}");
+    assert_eq!(handshakes[1]["era"], "legacy", "{checks:#?}");
+    assert!(handshakes[1]["detail"].as_str().unwrap().starts_with("protocol 2025-11-25"), "{checks:#?}");
+    for era in ["modern", "legacy"] {
+        for id in ["ping", "unknown-method", "invalid-params", "listings", "frames", "shutdown"] {
+            let check = checks.iter().find(|c| c["id"] == id && c["era"] == era);
+            assert_eq!(check.map(|c| &c["status"]), Some(&Value::from("pass")), "{era} {id}: {checks:#?}");
+        }
+    }
+    // A server that answers 2026-07-28 alone (and says so) is tried in 2025-11-25 too; its
+    // refusal is a skip that says why, not a fail.
+    let (checks, code, stderr) = doctor(&home, &[], &["--modern-only"]);
+    assert_eq!(code, 0, "{stderr}");
+    let legacy = checks.iter().find(|c| c["id"] == "handshake" && c["era"] == "legacy");
+    let legacy = legacy.unwrap_or_else(|| panic!("{checks:#?}"));
+    assert_eq!(legacy["status"], "skip", "{legacy}");
+    assert!(legacy["detail"].as_str().unwrap().contains("does not list it"), "{legacy}");
+}
+
+/// A ping answered later than `--timeout` fails within that timeout, not after doctor's own
+/// 10 s: the walk found doctor waiting its own deadline whatever --timeout said.
+#[test]
+fn ping_times_out_within_the_timeout_given() {
+    let home = support::data_home("doctor-ping-timeout");
+    let (checks, code, stderr) = doctor(&home, &["--timeout", "1500"], &["--ping-delay-ms", "4000"]);
+    let ping = checks.iter().find(|c| c["id"] == "ping").unwrap_or_else(|| panic!("{checks:#?}\n{stderr}"));
+    assert_eq!(ping["status"], "fail", "{ping}");
+    assert!(ping["detail"].as_str().unwrap().contains("no reply within 1.5 s"), "{ping}");
+    assert_eq!(code, 5, "{stderr}");
+}
+
+/// The Python SDK's server answers both `server/discover` and `initialize`: doctor checks it in
+/// each era, in the JSON and in the text, each line naming its era.
+#[test]
+fn the_python_sdk_server_is_checked_in_both_eras() {
+    let home = support::data_home("doctor-python");
+    let python = peer("py/bin/python");
+    let server = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/peers/py_mcp_server.py");
+    let out = sonde(&home, &["doctor", "--json", "--", python.to_str().unwrap(), server, "stdio"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let checks = report["checks"].as_array().cloned().unwrap_or_default();
+    for era in ["modern", "legacy"] {
+        for id in ["handshake", "ping", "unknown-method", "listings", "shutdown"] {
+            let check = checks.iter().find(|c| c["id"] == id && c["era"] == era);
+            assert!(
+                check.is_some_and(|c| c["status"] != "skip" && c["status"] != "fail"),
+                "{era} {id}: {checks:#?}"
+            );
+        }
+    }
+    let out = sonde(&home, &["doctor", "--", python.to_str().unwrap(), server, "stdio"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let pings: Vec<&str> = stdout.lines().filter(|l| l.contains(" ping ")).collect();
+    assert!(
+        pings.len() == 2 && pings[0].contains("2026-07-28") && pings[1].contains("2025-11-25"),
+        "{stdout}"
+    );
 }
 
 /// A knob of the fixture (with global options), the check that names it, its status, and a

@@ -273,3 +273,46 @@ fn the_servers_stderr_reaches_the_client_as_it_gave_it_a_pipe_for_a_pipe_and_is_
     let recorded: Vec<String> = entries(&log, "kind:stderr").into_iter().filter_map(|e| e.text).collect();
     assert_eq!(recorded.concat(), "pipe\n");
 }
+
+/// A proxy session given `--name` is listed by that name in `sonde sessions`, and `--session
+/// NAME` opens it (the newest of that name), not some other session.
+#[test]
+fn a_named_proxy_session_is_listed_and_opened_by_its_name() {
+    let home = support::data_home("proxy-named");
+    let fixture = fixture_bin();
+    let input: Vec<u8> =
+        client_bytes().split(|&b| b == b'\n').take(4).flat_map(|l| [l, b"\n"].concat()).collect();
+    let mut named = Command::new(SONDE);
+    named.args(["proxy", "--name", "nightly-check", "--"]).arg(&fixture);
+    run_with(&mut named, &home, &input);
+    let named_log = newest_session(&home).expect("the proxy's session");
+    // A later session of another name, so `last` is not the named one.
+    let other = support::sonde(&home, &["tools", "list", "--", fixture.to_str().unwrap()]);
+    assert!(other.status.success(), "{other:?}");
+    assert_ne!(newest_session(&home).as_ref(), Some(&named_log));
+
+    let listed = support::sonde(&home, &["sessions"]);
+    let listing = String::from_utf8_lossy(&listed.stdout);
+    let file = named_log.file_name().unwrap().to_str().unwrap();
+    let line = listing.lines().find(|l| l.starts_with(file)).unwrap_or_else(|| panic!("{listing}"));
+    assert!(line.contains("\"nightly-check\" proxy for bytes 1"), "{line}");
+    let json = support::sonde(&home, &["sessions", "--json"]);
+    let json = String::from_utf8_lossy(&json.stdout);
+    let card: Value = json
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|s| s["name"] == file)
+        .unwrap_or_else(|| panic!("{json}"));
+    assert_eq!(card["given_name"], "nightly-check", "{card}");
+
+    let out = support::sonde(&home, &["log", "--session", "nightly-check", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(file), "the named session was opened: {stderr}");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("through the proxy"), "{printed}");
+    // A name no session has is said as such.
+    let out = support::sonde(&home, &["log", "--session", "nightly"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sonde proxy --name"), "{out:?}");
+}

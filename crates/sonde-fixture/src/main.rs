@@ -25,6 +25,7 @@
 //!                      without one, the call is never answered)
 //! --step-ms M          wait M ms before each progress update (default 100)
 //! --reply-delay-ms N   answer tools/call only after N ms
+//! --ping-delay-ms N    answer ping only after N ms (reading nothing meanwhile)
 //! --flood N            on tools/call, write N small notifications/message lines first
 //! --listen-end HOW     answer subscriptions/listen (with --dual-era): acknowledge, send one
 //!                      notifications/tools/list_changed, then end it: `complete` or `cancel`;
@@ -253,7 +254,10 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             eprintln!("sonde-fixture: crashing on ping as asked");
             std::process::exit(1);
         }
-        "ping" => json!({}),
+        "ping" => {
+            std::thread::sleep(Duration::from_millis(k.ping_delay_ms));
+            json!({})
+        }
         "tools/list" => list_tools(k, &params),
         "resources/read" if k.app.is_some() => {
             match apps::read(k.app.as_deref().unwrap_or_default(), &params) {

@@ -613,6 +613,12 @@ export type Check_Deserialize = {
 	seq?: number | null,
 	/**  The connection the evidence is on. */
 	conn?: number | null,
+	/**
+	 *  The era the check was made in: a server that answers both `server/discover` and
+	 *  `initialize` is checked in each, and each check says which. `None` for an opening that
+	 *  failed before an era was decided.
+	 */
+	era?: Era | null,
 };
 
 /**  One check of the check-up. */
@@ -626,6 +632,12 @@ export type Check_Serialize = {
 	seq: number | null,
 	/**  The connection the evidence is on. */
 	conn: number | null,
+	/**
+	 *  The era the check was made in: a server that answers both `server/discover` and
+	 *  `initialize` is checked in each, and each check says which. `None` for an opening that
+	 *  failed before an era was decided.
+	 */
+	era: Era | null,
 };
 
 /**  The server's suggestions. */
@@ -2499,6 +2511,11 @@ export type SessionInfo_Deserialize = {
 	servers?: string[] | null,
 	/**  For a session `sonde proxy` recorded: the client, as its clientInfo names it. */
 	client?: string | null,
+	/**
+	 *  The name the person gave the session (`sonde proxy --name NAME`), by which `--session`
+	 *  finds it too; `None` when it was given none.
+	 */
+	given_name?: string | null,
 	/**  The file's size in bytes. */
 	size: number,
 	/**  A Sonde process (this one or another) is still writing it. */
@@ -2535,6 +2552,11 @@ export type SessionInfo_Serialize = {
 	servers: string[] | null,
 	/**  For a session `sonde proxy` recorded: the client, as its clientInfo names it. */
 	client: string | null,
+	/**
+	 *  The name the person gave the session (`sonde proxy --name NAME`), by which `--session`
+	 *  finds it too; `None` when it was given none.
+	 */
+	given_name: string | null,
 	/**  The file's size in bytes. */
 	size: number,
 	/**  A Sonde process (this one or another) is still writing it. */

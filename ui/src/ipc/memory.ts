@@ -486,6 +486,7 @@ export function memoryBackend(
       started: new Date(started).toISOString(),
       program: "sonde-desktop",
       client: null,
+      given_name: null,
       servers: [...ownServers],
       size: own.size(),
       writing: true,
