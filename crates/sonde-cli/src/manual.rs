@@ -92,11 +92,23 @@ pub const PAGES: &[Page] = &[
     },
     Page {
         command: "replay",
-        exits: &[(0, "every answer was the same"), FAILED, USAGE, (5, "an answer differed"), INTERRUPTED],
-        examples: &[(
-            "sonde replay nightly -- npx -y my-server",
-            "Send the requests of the newest session named nightly (`sonde proxy --name nightly`) again.",
-        )],
+        exits: &[
+            (0, "no request failed the replay: each answer the same, or a listing changed without breaking"),
+            FAILED,
+            USAGE,
+            (5, "an answer differed, a call's tool is gone, or a listing broke (with --strict: any difference, or a rule that matched nothing)"),
+            INTERRUPTED,
+        ],
+        examples: &[
+            (
+                "sonde replay nightly -- npx -y my-server",
+                "Send the requests of the newest session named nightly (`sonde proxy --name nightly`) again.",
+            ),
+            (
+                "sonde replay last --ignore-values iso-time --ignore 'tools/call roll:result.content[*].text' -- ./my-server",
+                "Replay the last session, expecting times anywhere and the text of roll's answers to differ.",
+            ),
+        ],
     },
     Page {
         command: "test",
