@@ -5,8 +5,8 @@
 //! Owns: the classification. Input and output schemas break in opposite directions: an input
 //! schema breaks clients when it accepts less, an output schema when it promises less.
 //! Schemas are compared as the server sent them, `$ref`s within the document followed; where
-//! a change cannot be judged (a pattern, a format), it is a `change` that says so, never a
-//! guess. A listing never made (its capability absent) is the capability changing, not every
+//! a change cannot be judged (a pattern, a format), it says "could not tell" and breaks: a
+//! check that cannot tell does not pass. A listing never made (its capability absent) is the capability changing, not every
 //! item removed: a capability withdrawn is said once. A sub-capability withdrawn
 //! (`resources.subscribe`, `tools.listChanged`) breaks, named; a tool's annotation hints are
 //! judged through their spec defaults, since hosts approve calls on them, and its task support
@@ -118,13 +118,14 @@ fn era(old: &Snapshot, new: &Snapshot, out: &mut Changes) {
         out.push(Severity::Breaking, "era", "era", Some(&o), Some(&n), detail);
     } else {
         // A server that negotiates modern may still answer initialize; nothing on this side
-        // says whether it does, so this is not a pass for clients that speak only legacy.
+        // says whether it does, so this is not a pass for clients that speak only legacy: a
+        // check that cannot tell does not pass.
         let detail = format!(
             "the server now speaks {} ({}): {sides}; could not tell whether it still answers \
              initialize (snapshot it with --era legacy to see)",
             new.era, new.protocol_version
         );
-        out.push(Severity::Change, "era", "era", Some(&o), Some(&n), detail);
+        out.push(Severity::Breaking, "era", "era", Some(&o), Some(&n), detail);
     }
 }
 
@@ -700,9 +701,9 @@ mod tests {
         assert_eq!(
             lines(old.clone(), new),
             [
+                "breaking tools/a/inputSchema/properties/s/pattern: its pattern changed; could not tell whether this narrows what it accepts",
                 "breaking tools/gone: the tool was removed",
                 "change tools/a/description: its description changed",
-                "change tools/a/inputSchema/properties/s/pattern: its pattern changed; could not tell whether this narrows what it accepts",
                 "addition tools/fresh: a new tool",
             ]
         );
@@ -747,7 +748,7 @@ mod tests {
         );
         let gained = diff(&negotiated_legacy, &negotiated_modern);
         assert_eq!(gained.len(), 1);
-        assert_eq!(gained[0].severity, Severity::Change);
+        assert_eq!(gained[0].severity, Severity::Breaking);
         assert!(
             gained[0].detail.contains("could not tell whether it still answers initialize"),
             "{gained:?}"

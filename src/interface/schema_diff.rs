@@ -88,8 +88,9 @@ impl Schemas<'_> {
                     "its {key} changed; could not tell whether this narrows what it {}",
                     if self.input { "accepts" } else { "promises" }
                 );
+                // A check that cannot tell does not pass (contracts: verdicts are never false).
                 self.out.push(
-                    Severity::Change,
+                    Severity::Breaking,
                     "schema",
                     &format!("{path}/{key}"),
                     old.get(key),
@@ -130,7 +131,7 @@ impl Schemas<'_> {
             if old.get("type") != new.get("type") {
                 let detail = "its type changed; could not tell whether this narrows".to_owned();
                 self.out.push(
-                    Severity::Change,
+                    Severity::Breaking,
                     "type",
                     &format!("{path}/type"),
                     old.get("type"),
