@@ -62,6 +62,8 @@ pub enum Op {
         file: std::path::PathBuf,
         reporter: crate::args::Reporter,
         out: Option<std::path::PathBuf>,
+        /// `--json`: stdout is the JSON report.
+        json: bool,
     },
 }
 
@@ -75,8 +77,9 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Test { suite, file, reporter, out } => {
-            Ok(crate::test_cmd::run(session, &suite, &file, reporter, out.as_deref()).await)
+        Op::Test { suite, file, reporter, out, json } => {
+            let to = crate::test_cmd::Outputs { file: &file, reporter, out: out.as_deref(), json };
+            Ok(crate::test_cmd::run(session, &suite, &to).await)
         }
         Op::Replay { recording, ignore } => {
             Ok(crate::replay_cmd::run(session, &recording, &ignore, json).await)

@@ -112,12 +112,7 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
         }
         Command::Info { common } => (common, Ok(Op::Info)),
         Command::Test { file, reporter, out, common } => {
-            let op = crate::test_cmd::read(&file).map(|suite| Op::Test {
-                suite: Box::new(suite),
-                file,
-                reporter,
-                out,
-            });
+            let op = crate::test_cmd::plan(file, reporter, out, common.json);
             (common, op)
         }
         Command::Replay { session, ignore, common } => {
@@ -216,13 +211,16 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         waiting.entered(stage);
         say_starting(stage);
     };
+    let started = std::time::Instant::now();
     let connected = hub.connect_reporting(config, &report).await;
     saying.abort();
     let id = match connected {
         Ok(id) => id,
         Err(e) => {
             errln!("sonde: {e}");
-            if common.json {
+            // A suite still gets its report, the run as one error with the server's last words.
+            let reported = crate::test_cmd::unstarted(&op, &e, started.elapsed());
+            if common.json && !reported {
                 crate::print::json_error(e.code(), FAILED, &e.to_string());
             }
             if let HubError::Handshake { words, .. } = &e {

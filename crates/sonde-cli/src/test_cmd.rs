@@ -1,21 +1,40 @@
 //! `sonde test`: a suite of saved calls run against a server, a line a test (`pass` or `fail`
 //! with its first failed expectation), and the report asked for (text, json, junit, sarif) on
-//! stdout or in `--out`. Exit 5 when a test fails (contracts).
+//! stdout or in `--out`; with `--json`, stdout is the JSON report. A server that could not start
+//! still gets its report, the suite as one error with the server's last words. Exit 5 when a
+//! test fails (contracts).
 //!
-//! Owns: reading the file given, the lines and the exit code. Refuses: running and judging
-//! tests (`sonde_core::suite`) and the reports' formats (`test_reports`).
+//! Owns: reading the file given, the lines, where each report goes, and the exit code. Refuses:
+//! running and judging tests (`sonde_core::suite`) and the reports' formats
+//! (`sonde_core::suite::reports`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use sonde_core::suite::{self, Suite, Verdict};
-use sonde_core::Session;
+use serde_json::Value;
+use sonde_core::suite::reports::{Case, CaseError};
+use sonde_core::suite::{self, Failure, Report, Suite, Verdict};
+use sonde_core::{HubError, Session};
 
 use crate::args::Reporter;
 use crate::exit::{FAILED, FOUND, OK};
-use crate::test_reports;
+use crate::ops::Op;
+
+/// The operation `sonde test` runs, its options checked: the suite read from `file`, and a
+/// usage error when `--json` and the reporter would both print on stdout.
+pub fn plan(file: PathBuf, reporter: Reporter, out: Option<PathBuf>, json: bool) -> Result<Op, String> {
+    if json && out.is_none() && matches!(reporter, Reporter::Junit | Reporter::Sarif) {
+        return Err(format!(
+            "--json prints the JSON report on stdout, where --reporter {} would go too; give --out FILE for it",
+            format!("{reporter:?}").to_lowercase()
+        ));
+    }
+    let suite = read(&file)?;
+    Ok(Op::Test { suite: Box::new(suite), file, reporter, out, json })
+}
 
 /// The suite in `file`; a usage error says what is wrong and where.
-pub fn read(file: &Path) -> Result<Suite, String> {
+fn read(file: &Path) -> Result<Suite, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let suite = Suite::parse(&text).map_err(|e| format!("{} is not a test suite: {e}", file.display()))?;
     if suite.tests.is_empty() {
@@ -24,44 +43,38 @@ pub fn read(file: &Path) -> Result<Suite, String> {
     Ok(suite)
 }
 
+/// Where the reports of one run go.
+pub struct Outputs<'a> {
+    pub file: &'a Path,
+    pub reporter: Reporter,
+    pub out: Option<&'a Path>,
+    /// `--json`: stdout is the JSON report.
+    pub json: bool,
+}
+
+impl Outputs<'_> {
+    /// Whether each test's line goes to stdout as it ends (stdout is not a report).
+    fn lines(&self) -> bool {
+        !self.json && (self.reporter == Reporter::Text || self.out.is_some())
+    }
+}
+
 /// Runs `suite` on `session`; 5 when a test fails.
-pub async fn run(
-    session: &Session,
-    suite: &Suite,
-    file: &Path,
-    reporter: Reporter,
-    out: Option<&Path>,
-) -> i32 {
-    // The lines go to stdout as each test ends, unless stdout is the report.
-    let lines = reporter == Reporter::Text || out.is_some();
+pub async fn run(session: &Session, suite: &Suite, to: &Outputs<'_>) -> i32 {
+    let lines = to.lines();
     let verdicts = suite::run(session, suite, |v| {
         if lines {
-            line(v);
+            outln!("{}", words(v));
         }
     })
     .await;
-    let report = match reporter {
-        // The lines themselves, when they go to a file too.
-        Reporter::Text => out.map(|_| verdicts.iter().map(|v| words(v) + "\n").collect()),
-        Reporter::Json => Some(test_reports::json(&verdicts)),
-        Reporter::Junit => Some(test_reports::junit(file, &verdicts)),
-        Reporter::Sarif => Some(test_reports::sarif(file, suite, &verdicts)),
-    };
-    match (report, out) {
-        (Some(report), Some(path)) => {
-            if let Err(e) = std::fs::write(path, report) {
-                errln!("sonde: cannot write the report to {}: {e}", path.display());
-                return FAILED;
-            }
-            noteln!("sonde test: wrote the report to {}", path.display());
-        }
-        (Some(report), None) => outln!("{}", report.trim_end()),
-        (None, _) => {}
+    let report = suite::report(to.file, suite, &verdicts);
+    if let Err(code) = write(&report, to, None) {
+        return code;
     }
-    let failed = verdicts.iter().filter(|v| !v.passed()).count();
+    let (passed, failed, _) = report.totals();
     noteln!(
-        "sonde test: {} of {} passed{}",
-        verdicts.len() - failed,
+        "sonde test: {passed} of {} passed{}",
         verdicts.len(),
         if failed > 0 { format!(", {failed} failed") } else { String::new() }
     );
@@ -72,14 +85,78 @@ pub async fn run(
     }
 }
 
-fn line(v: &Verdict) {
-    outln!("{}", words(v));
+/// When `op` is a suite, writes its reports for a server that could not start (`failed`, after
+/// `waited`): the suite as one error with the server's last words; with `--json`, the report
+/// printed on stdout carries the failure as `--json` prints one (`error`). Returns whether it
+/// printed a JSON document on stdout.
+pub fn unstarted(op: &Op, failed: &HubError, waited: Duration) -> bool {
+    let Op::Test { file, reporter, out, json, .. } = op else { return false };
+    let to = Outputs { file, reporter: *reporter, out: out.as_deref(), json: *json };
+    let message = failed.to_string();
+    let (_, words) = failed.failure();
+    let report = suite::unstarted(file, &message, &words, waited.as_secs_f64() * 1000.0);
+    let error = serde_json::json!({"code": failed.code(), "exit": FAILED, "message": message});
+    let _ = write(&report, &to, Some(error));
+    to.json || (to.reporter == Reporter::Json && to.out.is_none())
+}
+
+/// The report in `--out` (or on stdout when it has no file), and the JSON report on stdout with
+/// `--json` (with `error` in it when the run failed); the exit code of a file that cannot be
+/// written.
+fn write(report: &Report, to: &Outputs<'_>, error: Option<Value>) -> Result<(), i32> {
+    if let Some(path) = to.out {
+        let written = rendered(report, to.reporter).map_or(Ok(()), |text| std::fs::write(path, text));
+        if let Err(e) = written {
+            errln!("sonde: cannot write the report to {}: {e}", path.display());
+            return Err(FAILED);
+        }
+        noteln!("sonde test: wrote the report to {}", path.display());
+    }
+    if to.json || (to.out.is_none() && to.reporter == Reporter::Json) {
+        let mut document = report.json();
+        if let Some(error) = error.filter(|_| to.json) {
+            document["error"] = error;
+        }
+        crate::print::json_line(&document);
+    } else if to.out.is_none() && to.reporter != Reporter::Text {
+        if let Some(text) = rendered(report, to.reporter) {
+            outln!("{}", text.trim_end());
+        }
+    }
+    // A case that could not run printed no line as the run went; its line says why.
+    if to.lines() {
+        report.cases.iter().filter(|c| c.error.is_some()).for_each(|c| outln!("{}", case_line(c)));
+    }
+    Ok(())
+}
+
+/// The report as `reporter` writes it: the lines for text.
+fn rendered(report: &Report, reporter: Reporter) -> Option<String> {
+    match reporter {
+        Reporter::Text => Some(report.cases.iter().map(|c| case_line(c) + "\n").collect()),
+        Reporter::Json => Some(report.json().to_string() + "\n"),
+        Reporter::Junit => Some(report.junit()),
+        Reporter::Sarif => {
+            let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+            Some(report.sarif(&root))
+        }
+    }
 }
 
 /// A test's line: `pass  NAME (12 ms)`, or `fail  NAME: EXPECTATION: why`.
 fn words(v: &Verdict) -> String {
-    match v.failures.first() {
-        None => format!("pass  {} ({} ms)", v.name, v.ms.round()),
-        Some(f) => format!("fail  {}: {}: {}", v.name, f.expectation, f.message),
+    line(&v.name, v.ms, &v.failures, None)
+}
+
+/// A case's line, as a test's; a case that could not run is `error NAME: why`.
+fn case_line(case: &Case) -> String {
+    line(&case.name, case.ms, &case.failures, case.error.as_ref())
+}
+
+fn line(name: &str, ms: f64, failures: &[Failure], error: Option<&CaseError>) -> String {
+    match (error, failures.first()) {
+        (Some(error), _) => format!("error {name}: {}", error.message),
+        (None, Some(f)) => format!("fail  {name}: {}: {}", f.expectation, f.message),
+        (None, None) => format!("pass  {name} ({} ms)", ms.round()),
     }
 }
