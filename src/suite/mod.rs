@@ -128,6 +128,7 @@ pub async fn run(session: &Session, suite: &Suite, mut each: impl FnMut(&Verdict
                     Ok(answer) => {
                         let schema_expected = test.expect.schema == Some(true);
                         let mut failures = malformed(&answer, session.era() == Era::Modern, schema_expected);
+                        failures.extend(unexpected_error(&answer, &test.expect));
                         failures.extend(judge(&test.expect, &answer.result, answer.check.as_ref(), ms));
                         failures
                     }
@@ -252,6 +253,24 @@ fn malformed(answer: &Answer, modern: bool, schema_expected: bool) -> Vec<Failur
         _ => {}
     }
     failures
+}
+
+/// An error reply to a test that does not say whether to expect one: the request itself failed
+/// (a resource or prompt that is gone, a method the server no longer has), which no other
+/// expectation would catch.
+fn unexpected_error(answer: &Answer, expect: &Expect) -> Option<Failure> {
+    if !answer.rpc_error || expect.is_error.is_some() {
+        return None;
+    }
+    let error = &answer.result["error"];
+    Some(Failure::new(
+        "isError",
+        format!(
+            "the server answered with an error ({}: {}); a test that expects one says isError: true",
+            error["code"],
+            error["message"].as_str().unwrap_or("no message")
+        ),
+    ))
 }
 
 /// Every expectation of `expect` that `result` (answered in `ms`) does not meet.
@@ -465,5 +484,25 @@ mod tests {
         assert_eq!(malformed(&off, false, true), vec![], "schema: true says it already");
         let error = Answer { rpc_error: true, ..answered("tools/call", json!({"isError": true}), &[], None) };
         assert_eq!(malformed(&error, false, false), vec![]);
+    }
+
+    /// A request the server answers with an error fails a test that expects nothing of the
+    /// kind, passes one that says `isError: true`, and a result is never taken for one.
+    #[test]
+    fn an_error_reply_fails_a_test_unless_it_expects_one() {
+        let reply = json!({"isError": true, "error": {"code": -32002, "message": "Resource not found"}});
+        let error = Answer { rpc_error: true, ..answered("resources/read", reply, &[], None) };
+        assert_eq!(
+            unexpected_error(&error, &Expect::default()),
+            Some(Failure::new(
+                "isError",
+                "the server answered with an error (-32002: Resource not found); a test that expects one says isError: true"
+            ))
+        );
+        assert_eq!(unexpected_error(&error, &Expect { is_error: Some(true), ..Expect::default() }), None);
+        // isError: false says it already, in judge's words.
+        assert_eq!(unexpected_error(&error, &Expect { is_error: Some(false), ..Expect::default() }), None);
+        let tool_error = answered("tools/call", json!({"content": [], "isError": true}), &[], None);
+        assert_eq!(unexpected_error(&tool_error, &Expect::default()), None);
     }
 }

@@ -44,7 +44,8 @@ fn lines(out: &Output) -> Vec<String> {
 
 /// A removed tool fails its test on the listing, though the Python SDK's answer for it (an
 /// `isError` result, "Unknown tool") meets `isError: true`; `unlisted: true` lets the same
-/// call be tested, and a listed tool passes as before.
+/// call be tested, and a listed tool passes as before. A read of a removed resource fails on
+/// its error reply, though the test expects nothing.
 #[test]
 fn a_call_of_a_tool_the_python_sdk_server_does_not_list_fails_unless_the_test_says_unlisted() {
     let home = data_home("test-unlisted");
@@ -65,6 +66,10 @@ fn a_call_of_a_tool_the_python_sdk_server_does_not_list_fails_unless_the_test_sa
     unlisted: true
     args: {a: 1, b: 2}
     expect: {isError: true, text: "Unknown tool"}
+  - name: reads
+    read: peers://hello
+  - name: reads what is gone
+    read: peers://gone
 "#,
     );
     let python = peer("py/bin/python");
@@ -73,14 +78,20 @@ fn a_call_of_a_tool_the_python_sdk_server_does_not_list_fails_unless_the_test_sa
     let out = test(&home, &suite, &[], &server);
     assert_eq!(out.status.code(), Some(5), "{out:?}");
     let said = lines(&out);
-    assert_eq!(said.len(), 3, "{said:?}");
+    assert_eq!(said.len(), 5, "{said:?}");
     assert!(said[0].starts_with("pass  adds ("), "{said:?}");
     assert_eq!(
         said[1],
         "fail  divides: listed: the server does not list the tool divide (unlisted: true calls it all the same)"
     );
     assert!(said[2].starts_with("pass  divides, said unlisted ("), "{said:?}");
-    assert!(text(&out.stderr).contains("sonde test: 2 of 3 passed, 1 failed"), "{out:?}");
+    // A resource that is gone: the error reply fails a test that expects nothing.
+    assert!(said[3].starts_with("pass  reads ("), "{said:?}");
+    assert!(
+        said[4].starts_with("fail  reads what is gone: isError: the server answered with an error ("),
+        "{said:?}"
+    );
+    assert!(text(&out.stderr).contains("sonde test: 3 of 5 passed, 2 failed"), "{out:?}");
 }
 
 /// The fixture's `echo` answered without `content` fails `isError: false` and a test that
