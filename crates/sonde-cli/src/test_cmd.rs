@@ -16,6 +16,8 @@ use sonde_core::suite::reports::{Case, CaseError};
 use sonde_core::suite::{self, Failure, Report, Suite, Verdict};
 use sonde_core::{HubError, Session};
 
+use clap::ValueEnum;
+
 use crate::args::Reporter;
 use crate::exit::{FAILED, FOUND, OK};
 use crate::ops::Op;
@@ -26,7 +28,7 @@ pub fn plan(file: PathBuf, reporter: Reporter, out: Option<PathBuf>, json: bool)
     if json && out.is_none() && matches!(reporter, Reporter::Junit | Reporter::Sarif) {
         return Err(format!(
             "--json prints the JSON report on stdout, where --reporter {} would go too; give --out FILE for it",
-            format!("{reporter:?}").to_lowercase()
+            reporter.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
         ));
     }
     let suite = read(&file)?;
@@ -56,6 +58,11 @@ impl Outputs<'_> {
     /// Whether each test's line goes to stdout as it ends (stdout is not a report).
     fn lines(&self) -> bool {
         !self.json && (self.reporter == Reporter::Text || self.out.is_some())
+    }
+
+    /// Whether stdout is the JSON report: `--json`, or the json reporter without a file.
+    fn json_on_stdout(&self) -> bool {
+        self.json || (self.reporter == Reporter::Json && self.out.is_none())
     }
 }
 
@@ -97,7 +104,7 @@ pub fn unstarted(op: &Op, failed: &HubError, waited: Duration) -> bool {
     let report = suite::unstarted(file, &message, &words, waited.as_secs_f64() * 1000.0);
     let error = serde_json::json!({"code": failed.code(), "exit": FAILED, "message": message});
     let _ = write(&report, &to, Some(error));
-    to.json || (to.reporter == Reporter::Json && to.out.is_none())
+    to.json_on_stdout()
 }
 
 /// The report in `--out` (or on stdout when it has no file), and the JSON report on stdout with
@@ -105,23 +112,20 @@ pub fn unstarted(op: &Op, failed: &HubError, waited: Duration) -> bool {
 /// written.
 fn write(report: &Report, to: &Outputs<'_>, error: Option<Value>) -> Result<(), i32> {
     if let Some(path) = to.out {
-        let written = rendered(report, to.reporter).map_or(Ok(()), |text| std::fs::write(path, text));
-        if let Err(e) = written {
+        if let Err(e) = std::fs::write(path, rendered(report, to.reporter)) {
             errln!("sonde: cannot write the report to {}: {e}", path.display());
             return Err(FAILED);
         }
         noteln!("sonde test: wrote the report to {}", path.display());
     }
-    if to.json || (to.out.is_none() && to.reporter == Reporter::Json) {
+    if to.json_on_stdout() {
         let mut document = report.json();
         if let Some(error) = error.filter(|_| to.json) {
             document["error"] = error;
         }
         crate::print::json_line(&document);
     } else if to.out.is_none() && to.reporter != Reporter::Text {
-        if let Some(text) = rendered(report, to.reporter) {
-            outln!("{}", text.trim_end());
-        }
+        outln!("{}", rendered(report, to.reporter).trim_end());
     }
     // A case that could not run printed no line as the run went; its line says why.
     if to.lines() {
@@ -131,15 +135,13 @@ fn write(report: &Report, to: &Outputs<'_>, error: Option<Value>) -> Result<(), 
 }
 
 /// The report as `reporter` writes it: the lines for text.
-fn rendered(report: &Report, reporter: Reporter) -> Option<String> {
+fn rendered(report: &Report, reporter: Reporter) -> String {
     match reporter {
-        Reporter::Text => Some(report.cases.iter().map(|c| case_line(c) + "\n").collect()),
-        Reporter::Json => Some(report.json().to_string() + "\n"),
-        Reporter::Junit => Some(report.junit()),
-        Reporter::Sarif => {
-            let root = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-            Some(report.sarif(&root))
-        }
+        Reporter::Text => report.cases.iter().map(|c| case_line(c) + "\n").collect(),
+        Reporter::Json => report.json().to_string() + "\n",
+        Reporter::Junit => report.junit(),
+        // Named relative to where sonde runs: a CI job runs it at the repository's root.
+        Reporter::Sarif => report.sarif(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))),
     }
 }
 
