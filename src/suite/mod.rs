@@ -98,12 +98,17 @@ impl Verdict {
 }
 
 /// Runs each test of `suite` on `session`, in order, handing each verdict to `each` as it is
-/// known.
-pub async fn run(session: &Session, suite: &Suite, mut each: impl FnMut(&Verdict)) -> Vec<Verdict> {
+/// known. The error of a connection that is gone before any test was answered (the server
+/// died at once): then no test ran, and the run is that error, not a list of failures.
+pub async fn run(
+    session: &Session,
+    suite: &Suite,
+    mut each: impl FnMut(&Verdict),
+) -> Result<Vec<Verdict>, RequestError> {
     // The tools the server lists, for whether a call's tool is listed and for the output-schema
     // check (listed once, if any test calls one).
     let tools = match suite.tests.iter().any(|t| t.call.is_some()) {
-        true => Some(listed_tools(session).await),
+        true => Some(listed_tools(session).await?),
         false => None,
     };
     let tools = tools.as_ref();
@@ -132,6 +137,7 @@ pub async fn run(session: &Session, suite: &Suite, mut each: impl FnMut(&Verdict
                         failures.extend(judge(&test.expect, &answer.result, answer.check.as_ref(), ms));
                         failures
                     }
+                    Err(e @ RequestError::Gone(_)) if out.is_empty() => return Err(e),
                     Err(e) => vec![Failure::new("request", e.to_string())],
                 };
                 Verdict { name: test.name.clone(), failures, ms }
@@ -140,15 +146,20 @@ pub async fn run(session: &Session, suite: &Suite, mut each: impl FnMut(&Verdict
         each(&verdict);
         out.push(verdict);
     }
-    out
+    Ok(out)
 }
 
-/// Every tool the server lists, or why that cannot be known.
-async fn listed_tools(session: &Session) -> Result<Listing, String> {
+/// Every tool the server lists, or why that cannot be known; the error of a connection that is
+/// gone, which ends the run.
+async fn listed_tools(session: &Session) -> Result<Result<Listing, String>, RequestError> {
     if session.server.capabilities.get("tools").is_none() {
-        return Err("the server declares no tools capability, so it lists no tools".into());
+        return Ok(Err("the server declares no tools capability, so it lists no tools".into()));
     }
-    session.list_all(ListKind::Tools).await.map_err(|e| format!("tools/list failed: {e}"))
+    match session.list_all(ListKind::Tools).await {
+        Ok(listing) => Ok(Ok(listing)),
+        Err(e @ RequestError::Gone(_)) => Err(e),
+        Err(e) => Ok(Err(format!("tools/list failed: {e}"))),
+    }
 }
 
 /// Why a call of `name` fails before it is sent: the server does not list the tool, or whether

@@ -78,8 +78,8 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             Ok(OK)
         }
         Op::Test { suite, file, reporter, out, json } => {
-            let to = crate::test_cmd::Outputs { file: &file, reporter, out: out.as_deref(), json };
-            Ok(crate::test_cmd::run(session, &suite, &to).await)
+            let to = crate::test_cmd::Outputs { file, reporter, out, json };
+            crate::test_cmd::run(session, &suite, &to).await
         }
         Op::Replay { recording, ignore } => {
             Ok(crate::replay_cmd::run(session, &recording, &ignore, json).await)

@@ -211,6 +211,9 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         waiting.entered(stage);
         say_starting(stage);
     };
+    // A suite that cannot run still gets its reports, the run as one error with the server's
+    // last words; with --json that report is the document the failure is printed in.
+    let reports = crate::test_cmd::Outputs::of(&op);
     let started = std::time::Instant::now();
     let connected = hub.connect_reporting(config, &report).await;
     saying.abort();
@@ -218,14 +221,15 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         Ok(id) => id,
         Err(e) => {
             errln!("sonde: {e}");
-            // A suite still gets its report, the run as one error with the server's last words.
-            let reported = crate::test_cmd::unstarted(&op, &e, started.elapsed());
-            if common.json && !reported {
-                crate::print::json_error(e.code(), FAILED, &e.to_string());
+            let (_, words) = e.failure();
+            match &reports {
+                Some(to) => {
+                    crate::test_cmd::unstarted(to, &e.to_string(), e.code(), &words, started.elapsed())
+                }
+                None if common.json => crate::print::json_error(e.code(), FAILED, &e.to_string()),
+                None => {}
             }
-            if let HubError::Handshake { words, .. } = &e {
-                words::print(words);
-            }
+            words::print(&words);
             return FAILED;
         }
     };
@@ -234,9 +238,12 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         Err(e) => Err(e),
     };
     let mut died = false;
+    let mut unrun = None;
     let code = outcome.unwrap_or_else(|e| {
         errln!("sonde: {e}");
-        if common.json {
+        if reports.is_some() {
+            unrun = Some((e.to_string(), e.code()));
+        } else if common.json {
             crate::print::json_error(e.code(), FAILED, &e.to_string());
         }
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
@@ -259,8 +266,10 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
             noteln!("sonde: server {}", exit.describe());
         }
     }
-    if died {
-        words::print(&hub.last_words(id, config, false));
+    let words = if died { hub.last_words(id, config, false) } else { sonde_core::LastWords::default() };
+    words::print(&words);
+    if let (Some(to), Some((message, code))) = (&reports, unrun) {
+        crate::test_cmd::unstarted(to, &message, code, &words, started.elapsed());
     }
     code
 }

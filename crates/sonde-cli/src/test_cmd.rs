@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde_json::Value;
 use sonde_core::suite::reports::{Case, CaseError};
 use sonde_core::suite::{self, Failure, Report, Suite, Verdict};
-use sonde_core::{HubError, Session};
+use sonde_core::{ErrorCode, LastWords, RequestError, Session};
 
 use clap::ValueEnum;
 
@@ -46,38 +46,45 @@ fn read(file: &Path) -> Result<Suite, String> {
 }
 
 /// Where the reports of one run go.
-pub struct Outputs<'a> {
-    pub file: &'a Path,
+pub struct Outputs {
+    pub file: PathBuf,
     pub reporter: Reporter,
-    pub out: Option<&'a Path>,
+    pub out: Option<PathBuf>,
     /// `--json`: stdout is the JSON report.
     pub json: bool,
 }
 
-impl Outputs<'_> {
+impl Outputs {
+    /// Where `op`'s reports go, when it is a suite.
+    pub fn of(op: &Op) -> Option<Outputs> {
+        let Op::Test { file, reporter, out, json, .. } = op else { return None };
+        Some(Outputs { file: file.clone(), reporter: *reporter, out: out.clone(), json: *json })
+    }
+
     /// Whether each test's line goes to stdout as it ends (stdout is not a report).
     fn lines(&self) -> bool {
         !self.json && (self.reporter == Reporter::Text || self.out.is_some())
     }
 
     /// Whether stdout is the JSON report: `--json`, or the json reporter without a file.
-    fn json_on_stdout(&self) -> bool {
+    pub fn json_on_stdout(&self) -> bool {
         self.json || (self.reporter == Reporter::Json && self.out.is_none())
     }
 }
 
-/// Runs `suite` on `session`; 5 when a test fails.
-pub async fn run(session: &Session, suite: &Suite, to: &Outputs<'_>) -> i32 {
+/// Runs `suite` on `session`; 5 when a test fails. The error of a connection gone before any
+/// test ran, whose report is written once the server's last words are known ([`unstarted`]).
+pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, RequestError> {
     let lines = to.lines();
     let verdicts = suite::run(session, suite, |v| {
         if lines {
             outln!("{}", words(v));
         }
     })
-    .await;
-    let report = suite::report(to.file, suite, &verdicts);
+    .await?;
+    let report = suite::report(&to.file, suite, &verdicts);
     if let Err(code) = write(&report, to, None) {
-        return code;
+        return Ok(code);
     }
     let (passed, failed, _) = report.totals();
     noteln!(
@@ -85,33 +92,24 @@ pub async fn run(session: &Session, suite: &Suite, to: &Outputs<'_>) -> i32 {
         verdicts.len(),
         if failed > 0 { format!(", {failed} failed") } else { String::new() }
     );
-    if failed > 0 {
-        FOUND
-    } else {
-        OK
-    }
+    Ok(if failed > 0 { FOUND } else { OK })
 }
 
-/// When `op` is a suite, writes its reports for a server that could not start (`failed`, after
-/// `waited`): the suite as one error with the server's last words; with `--json`, the report
-/// printed on stdout carries the failure as `--json` prints one (`error`). Returns whether it
-/// printed a JSON document on stdout.
-pub fn unstarted(op: &Op, failed: &HubError, waited: Duration) -> bool {
-    let Op::Test { file, reporter, out, json, .. } = op else { return false };
-    let to = Outputs { file, reporter: *reporter, out: out.as_deref(), json: *json };
-    let message = failed.to_string();
-    let (_, words) = failed.failure();
-    let report = suite::unstarted(file, &message, &words, waited.as_secs_f64() * 1000.0);
-    let error = serde_json::json!({"code": failed.code(), "exit": FAILED, "message": message});
-    let _ = write(&report, &to, Some(error));
-    to.json_on_stdout()
+/// Writes the reports of a suite that could not run (the server did not start, or the
+/// connection was gone before any test ran, after `waited`; `message` and `code` say which):
+/// the suite as one error with the server's last `words`; with `--json`, the report printed on
+/// stdout carries the failure as `--json` prints one (`error`).
+pub fn unstarted(to: &Outputs, message: &str, code: ErrorCode, words: &LastWords, waited: Duration) {
+    let report = suite::unstarted(&to.file, message, words, waited.as_secs_f64() * 1000.0);
+    let error = serde_json::json!({"code": code, "exit": FAILED, "message": message});
+    let _ = write(&report, to, Some(error));
 }
 
 /// The report in `--out` (or on stdout when it has no file), and the JSON report on stdout with
 /// `--json` (with `error` in it when the run failed); the exit code of a file that cannot be
 /// written.
-fn write(report: &Report, to: &Outputs<'_>, error: Option<Value>) -> Result<(), i32> {
-    if let Some(path) = to.out {
+fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32> {
+    if let Some(path) = &to.out {
         if let Err(e) = std::fs::write(path, rendered(report, to.reporter)) {
             errln!("sonde: cannot write the report to {}: {e}", path.display());
             return Err(FAILED);

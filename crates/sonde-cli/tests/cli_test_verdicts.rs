@@ -228,6 +228,42 @@ print(json.dumps({"tests": len(cases), "errors": [r.text for c in cases for r in
     );
 }
 
+/// A server that starts, then dies on the first test's call: no test ran, so the suite is one
+/// error with the words it died with, as for a server that cannot start, and the run exits 1;
+/// the same suite against the sound fixture runs its tests.
+#[test]
+fn a_server_that_dies_before_any_test_is_answered_is_one_error_too() {
+    let home = data_home("test-died");
+    let suite = suite_file(
+        &home,
+        "suite.yaml",
+        "tests:\n  - name: echoes\n    call: echo\n    args: {text: hi}\n  - name: pings\n    method: ping\n",
+    );
+    let fixture = fixture_bin();
+    let fixture = fixture.to_str().unwrap();
+    let junit = home.join("report.xml");
+    let junit_flags = ["--reporter", "junit", "--out", junit.to_str().unwrap()];
+    let died = test(&home, &suite, &junit_flags, &[fixture, "--crash-on-call"]);
+    assert_eq!(died.status.code(), Some(1), "{died:?}");
+    assert_eq!(
+        lines(&died),
+        [format!("error {suite}: server exited with code 1 while tools/call was pending")]
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("tests=\"1\" failures=\"0\" errors=\"1\""), "{xml}");
+    assert!(xml.contains("  | sonde-fixture: crashing during tools/call as asked</error>"), "{xml}");
+
+    let json = test(&home, &suite, &["--json"], &[fixture, "--crash-on-call"]);
+    assert_eq!(json.status.code(), Some(1), "{json:?}");
+    let report = stdout_json(&json);
+    assert_eq!((&report["errors"], &report["error"]["code"]), (&1.into(), &"server_gone".into()), "{report}");
+
+    let sound = test(&home, &suite, &junit_flags, &[fixture]);
+    assert_eq!(sound.status.code(), Some(0), "{sound:?}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("tests=\"2\" failures=\"0\" errors=\"0\""), "{xml}");
+}
+
 /// A failing suite's SARIF, at a path with a space in a folder of the run's directory, passes
 /// the Multitool with no error; the report Sonde wrote before (an absolute path as the
 /// artifact's URI) is refused by the same check (SARIF1004), so the check can fail.
