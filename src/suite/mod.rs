@@ -50,7 +50,7 @@ pub fn report(file: &std::path::Path, suite: &Suite, verdicts: &[Verdict]) -> Re
             name: v.name.clone(),
             ms: v.ms,
             failures: v.failures.clone(),
-            error: None,
+            error: v.error.clone().map(|message| reports::CaseError { message, last_words: Vec::new() }),
             line: suite.lines.get(i).copied().flatten(),
         })
         .collect();
@@ -75,6 +75,8 @@ pub struct Verdict {
     /// `within_ms`; `listed` when a call's tool is not listed, `protocol` when the answer
     /// breaks the protocol, `request` when no answer came) and why, in words. Empty: it passed.
     pub failures: Vec<Failure>,
+    /// Why the test could not run: the connection was gone (its server died) before the answer.
+    pub error: Option<String>,
     /// Milliseconds from sending the request to its answer.
     pub ms: f64,
 }
@@ -93,7 +95,7 @@ impl Failure {
 
 impl Verdict {
     pub fn passed(&self) -> bool {
-        self.failures.is_empty()
+        self.failures.is_empty() && self.error.is_none()
     }
 }
 
@@ -121,26 +123,31 @@ pub async fn run(
         let verdict = match unlisted {
             // Not sent: a server's answer for a tool it does not have (often an `isError` result
             // saying so) would otherwise meet expectations written for the tool.
-            Some(message) => {
-                Verdict { name: test.name.clone(), failures: vec![Failure::new("listed", message)], ms: 0.0 }
-            }
+            Some(message) => Verdict {
+                name: test.name.clone(),
+                failures: vec![Failure::new("listed", message)],
+                error: None,
+                ms: 0.0,
+            },
             None => {
                 let definitions = tools.and_then(|t| t.as_ref().ok()).map_or(&[][..], |l| &l.items[..]);
                 let started = Instant::now();
                 let answer = send(session, test, definitions).await;
                 let ms = started.elapsed().as_secs_f64() * 1000.0;
-                let failures = match answer {
+                let (failures, error) = match answer {
                     Ok(answer) => {
                         let schema_expected = test.expect.schema == Some(true);
                         let mut failures = malformed(&answer, session.era() == Era::Modern, schema_expected);
                         failures.extend(unexpected_error(&answer, &test.expect));
                         failures.extend(judge(&test.expect, &answer.result, answer.check.as_ref(), ms));
-                        failures
+                        (failures, None)
                     }
                     Err(e @ RequestError::Gone(_)) if out.is_empty() => return Err(e),
-                    Err(e) => vec![Failure::new("request", e.to_string())],
+                    // The server is gone: this test, and each after it, could not run.
+                    Err(e @ RequestError::Gone(_)) => (Vec::new(), Some(e.to_string())),
+                    Err(e) => (vec![Failure::new("request", e.to_string())], None),
                 };
-                Verdict { name: test.name.clone(), failures, ms }
+                Verdict { name: test.name.clone(), failures, error, ms }
             }
         };
         each(&verdict);

@@ -72,7 +72,7 @@ impl Outputs {
     }
 }
 
-/// Runs `suite` on `session`; 5 when a test fails. The error of a connection gone before any
+/// Runs `suite` on `session`; 5 when a test fails, 1 when the server died under it. The error of a connection gone before any
 /// test ran, whose report is written once the server's last words are known ([`unstarted`]).
 pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, RequestError> {
     let lines = to.lines();
@@ -86,13 +86,23 @@ pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, 
     if let Err(code) = write(&report, to, None) {
         return Ok(code);
     }
-    let (passed, failed, _) = report.totals();
-    noteln!(
-        "sonde test: {passed} of {} passed{}",
-        verdicts.len(),
-        if failed > 0 { format!(", {failed} failed") } else { String::new() }
-    );
-    Ok(if failed > 0 { FOUND } else { OK })
+    let (passed, failed, errors) = report.totals();
+    let mut said = format!("sonde test: {passed} of {} passed", verdicts.len());
+    if failed > 0 {
+        said += &format!(", {failed} failed");
+    }
+    if errors > 0 {
+        said += &format!(", {errors} could not run");
+    }
+    noteln!("{said}");
+    // A server that died under the suite failed the run, whatever the tests before said.
+    Ok(if errors > 0 {
+        FAILED
+    } else if failed > 0 {
+        FOUND
+    } else {
+        OK
+    })
 }
 
 /// Writes the reports of a suite that could not run (the server did not start, or the
@@ -109,6 +119,7 @@ pub fn unstarted(to: &Outputs, message: &str, code: ErrorCode, words: &LastWords
 /// `--json` (with `error` in it when the run failed); the exit code of a file that cannot be
 /// written.
 fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32> {
+    let unstarted = error.is_some();
     if let Some(path) = &to.out {
         if let Err(e) = std::fs::write(path, rendered(report, to.reporter)) {
             errln!("sonde: cannot write the report to {}: {e}", path.display());
@@ -125,8 +136,8 @@ fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32>
     } else if to.out.is_none() && to.reporter != Reporter::Text {
         outln!("{}", rendered(report, to.reporter).trim_end());
     }
-    // A case that could not run printed no line as the run went; its line says why.
-    if to.lines() {
+    // A run that could not start printed no line as it went; its one case's line says why.
+    if to.lines() && unstarted {
         report.cases.iter().filter(|c| c.error.is_some()).for_each(|c| outln!("{}", case_line(c)));
     }
     Ok(())
@@ -145,7 +156,9 @@ fn rendered(report: &Report, reporter: Reporter) -> String {
 
 /// A test's line: `pass  NAME (12 ms)`, or `fail  NAME: EXPECTATION: why`.
 fn words(v: &Verdict) -> String {
-    line(&v.name, v.ms, &v.failures, None)
+    let error =
+        v.error.as_ref().map(|message| CaseError { message: message.clone(), last_words: Vec::new() });
+    line(&v.name, v.ms, &v.failures, error.as_ref())
 }
 
 /// A case's line, as a test's; a case that could not run is `error NAME: why`.

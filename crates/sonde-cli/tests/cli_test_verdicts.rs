@@ -229,10 +229,11 @@ print(json.dumps({"tests": len(cases), "errors": [r.text for c in cases for r in
 }
 
 /// A server that starts, then dies on the first test's call: no test ran, so the suite is one
-/// error with the words it died with, as for a server that cannot start, and the run exits 1;
-/// the same suite against the sound fixture runs its tests.
+/// error with the words it died with, as for a server that cannot start, and the run exits 1.
+/// Dying later, the tests before keep their verdicts and the rest are errors; the same suite
+/// against the sound fixture runs its tests.
 #[test]
-fn a_server_that_dies_before_any_test_is_answered_is_one_error_too() {
+fn a_server_that_dies_before_any_test_is_answered_is_one_error_and_later_each_test_left_is() {
     let home = data_home("test-died");
     let suite = suite_file(
         &home,
@@ -257,6 +258,22 @@ fn a_server_that_dies_before_any_test_is_answered_is_one_error_too() {
     assert_eq!(json.status.code(), Some(1), "{json:?}");
     let report = stdout_json(&json);
     assert_eq!((&report["errors"], &report["error"]["code"]), (&1.into(), &"server_gone".into()), "{report}");
+
+    // Died under the suite: the tests before keep their verdicts, the rest could not run.
+    let later = suite_file(
+        &home,
+        "later.yaml",
+        "tests:\n  - name: pings\n    method: ping\n  - name: echoes\n    call: echo\n  - name: pings again\n    method: ping\n",
+    );
+    let out = test(&home, &later, &junit_flags, &[fixture, "--crash-on-call"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = lines(&out);
+    assert_eq!(said.len(), 3, "{said:?}");
+    assert!(said[0].starts_with("pass  pings ("), "{said:?}");
+    assert_eq!(said[1], "error echoes: server exited with code 1 while tools/call was pending");
+    assert!(said[2].starts_with("error pings again: server exited with code 1"), "{said:?}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("tests=\"3\" failures=\"0\" errors=\"2\""), "{xml}");
 
     let sound = test(&home, &suite, &junit_flags, &[fixture]);
     assert_eq!(sound.status.code(), Some(0), "{sound:?}");
