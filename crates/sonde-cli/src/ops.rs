@@ -59,11 +59,8 @@ pub enum Op {
     /// A suite of saved calls run as tests, reported as asked.
     Test {
         suite: Box<sonde_core::suite::Suite>,
-        file: std::path::PathBuf,
-        reporter: crate::args::Reporter,
-        out: Option<std::path::PathBuf>,
-        /// `--json`: stdout is the JSON report.
-        json: bool,
+        /// Where its reports go.
+        to: crate::test_cmd::Outputs,
     },
 }
 
@@ -77,10 +74,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Test { suite, file, reporter, out, json } => {
-            let to = crate::test_cmd::Outputs { file, reporter, out, json };
-            crate::test_cmd::run(session, &suite, &to).await
-        }
+        Op::Test { suite, to } => crate::test_cmd::run(session, &suite, &to).await,
         Op::Replay { recording, ignore } => {
             Ok(crate::replay_cmd::run(session, &recording, &ignore, json).await)
         }

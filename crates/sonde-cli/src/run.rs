@@ -112,7 +112,8 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
         }
         Command::Info { common } => (common, Ok(Op::Info)),
         Command::Test { file, reporter, out, common } => {
-            let op = crate::test_cmd::plan(file, reporter, out, common.json);
+            let op = crate::test_cmd::plan(file, reporter, out, common.json)
+                .map(|(suite, to)| Op::Test { suite: Box::new(suite), to });
             (common, op)
         }
         Command::Replay { session, ignore, common } => {
@@ -213,7 +214,10 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
     };
     // A suite that cannot run still gets its reports, the run as one error with the server's
     // last words; with --json that report is the document the failure is printed in.
-    let reports = crate::test_cmd::Outputs::of(&op);
+    let reports = match &op {
+        Op::Test { to, .. } => Some(to.clone()),
+        _ => None,
+    };
     let started = std::time::Instant::now();
     let connected = hub.connect_reporting(config, &report).await;
     saying.abort();

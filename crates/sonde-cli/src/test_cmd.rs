@@ -20,11 +20,15 @@ use clap::ValueEnum;
 
 use crate::args::Reporter;
 use crate::exit::{FAILED, FOUND, OK};
-use crate::ops::Op;
 
-/// The operation `sonde test` runs, its options checked: the suite read from `file`, and a
-/// usage error when `--json` and the reporter would both print on stdout.
-pub fn plan(file: PathBuf, reporter: Reporter, out: Option<PathBuf>, json: bool) -> Result<Op, String> {
+/// What `sonde test` runs, its options checked: the suite read from `file` and where its
+/// reports go; a usage error when `--json` and the reporter would both print on stdout.
+pub fn plan(
+    file: PathBuf,
+    reporter: Reporter,
+    out: Option<PathBuf>,
+    json: bool,
+) -> Result<(Suite, Outputs), String> {
     if json && out.is_none() && matches!(reporter, Reporter::Junit | Reporter::Sarif) {
         return Err(format!(
             "--json prints the JSON report on stdout, where --reporter {} would go too; give --out FILE for it",
@@ -32,7 +36,7 @@ pub fn plan(file: PathBuf, reporter: Reporter, out: Option<PathBuf>, json: bool)
         ));
     }
     let suite = read(&file)?;
-    Ok(Op::Test { suite: Box::new(suite), file, reporter, out, json })
+    Ok((suite, Outputs { file, reporter, out, json }))
 }
 
 /// The suite in `file`; a usage error says what is wrong and where.
@@ -46,6 +50,7 @@ fn read(file: &Path) -> Result<Suite, String> {
 }
 
 /// Where the reports of one run go.
+#[derive(Debug, Clone)]
 pub struct Outputs {
     pub file: PathBuf,
     pub reporter: Reporter,
@@ -55,12 +60,6 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    /// Where `op`'s reports go, when it is a suite.
-    pub fn of(op: &Op) -> Option<Outputs> {
-        let Op::Test { file, reporter, out, json, .. } = op else { return None };
-        Some(Outputs { file: file.clone(), reporter: *reporter, out: out.clone(), json: *json })
-    }
-
     /// Whether each test's line goes to stdout as it ends (stdout is not a report).
     fn lines(&self) -> bool {
         !self.json && (self.reporter == Reporter::Text || self.out.is_some())
