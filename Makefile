@@ -24,6 +24,9 @@ APPS_EXAMPLES := @modelcontextprotocol/server-basic-vanillajs@2.0.3 @modelcontex
 # Microsoft ships it (lib/schemas/sarif-2.1.0-rtm.5.json).
 JUNIT_PARSER := junitparser==5.0.3
 SARIF_SCHEMA := @microsoft/jest-sarif@1.0.0-beta.0
+# Microsoft's SARIF Multitool (a .NET program its npm package ships for Linux), whose `validate`
+# a SARIF report must pass with no error.
+SARIF_MULTITOOL := @microsoft/sarif-multitool@5.7.0
 # A real authorization server for the OAuth tests (needs Node >= 22.12).
 OAUTH_AS := oauth2-mock-server@9.3.0
 # Node >= 22 (the conformance suite and the Inspector CLI need it), from the npm registry. Defined
@@ -189,6 +192,13 @@ $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0:
 	mkdir -p $(PEERS)/reports
 	cd $(PEERS)/reports && { [ -f package.json ] || npm init -y >/dev/null; } && \
 	  npm install --no-audit --no-fund --loglevel=error $(SARIF_SCHEMA)
+	touch $@
+
+peers: $(PEERS)/reports/.installed-sarif-multitool-5.7.0
+
+# After jest-sarif: both install into the same npm directory, one at a time.
+$(PEERS)/reports/.installed-sarif-multitool-5.7.0: $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0
+	cd $(PEERS)/reports && npm install --no-audit --no-fund --loglevel=error $(SARIF_MULTITOOL)
 	touch $@
 
 # ESM ignores NODE_PATH, so the script runs from beside its node_modules.

@@ -1,5 +1,6 @@
 //! The suite file: `tests:`, each with a name, one request (`call` with `args`, `read`,
-//! `prompt` with `args`, or `method` with `params`) and its expectations. YAML, of which JSON
+//! `prompt` with `args`, or `method` with `params`), `unlisted: true` on a call of a tool the
+//! server need not list, and its expectations. YAML, of which JSON
 //! is a part; a key the file does not know is an error that names it and the keys allowed.
 
 use std::path::Path;
@@ -11,6 +12,9 @@ use serde_json::Value;
 #[serde(deny_unknown_fields)]
 pub struct Suite {
     pub tests: Vec<Test>,
+    /// The 1-based line of the file where each test is named, when it can be found.
+    #[serde(skip)]
+    pub lines: Vec<Option<usize>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
@@ -21,6 +25,13 @@ pub struct Test {
     /// `tools/call` of this tool, with `args`.
     #[serde(default)]
     pub call: Option<String>,
+    /// Call the tool even when the server does not list it (a test of what a server answers
+    /// for a tool it does not have); without it, a call of a tool the server does not list
+    /// fails its test. The window saves tests of the tools it lists, so its bindings leave it
+    /// out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub unlisted: bool,
     /// `resources/read` of this URI.
     #[serde(default)]
     pub read: Option<String>,
@@ -87,7 +98,7 @@ impl Test {
 impl Suite {
     /// Reads a suite from its text; an error says where and what is wrong.
     pub fn parse(text: &str) -> Result<Suite, String> {
-        let suite: Suite = serde_saphyr::from_str(text).map_err(|e| e.to_string())?;
+        let mut suite: Suite = serde_saphyr::from_str(text).map_err(|e| e.to_string())?;
         for test in &suite.tests {
             let requests =
                 [&test.call, &test.read, &test.prompt, &test.method].iter().filter(|r| r.is_some()).count();
@@ -97,9 +108,36 @@ impl Suite {
                     test.name
                 ));
             }
+            if test.unlisted && test.call.is_none() {
+                return Err(format!(
+                    "the test {:?} says unlisted, which only a call takes (a tool the server need not list)",
+                    test.name
+                ));
+            }
         }
+        suite.lines = lines_of(text, &suite.tests);
         Ok(suite)
     }
+}
+
+/// The line where each test is named: the first line after the previous test's that holds
+/// `name` and the test's name (as YAML or JSON writes it), so two tests of one name get
+/// their own lines.
+fn lines_of(text: &str, tests: &[Test]) -> Vec<Option<usize>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut from = 0;
+    tests
+        .iter()
+        .map(|test| {
+            let quoted = serde_json::to_string(&test.name).expect("a string serializes");
+            let found = lines[from.min(lines.len())..].iter().position(|l| {
+                let value = l.split_once("name").map(|(_, rest)| rest);
+                value.is_some_and(|v| v.contains(&test.name) || v.contains(&quoted))
+            })?;
+            from += found + 1;
+            Some(from)
+        })
+        .collect()
 }
 
 /// Adds `test` to the suite file at `path` (a new file when `fresh`, replacing what was there),
@@ -147,7 +185,7 @@ fn entry(test: &Test) -> String {
         unreachable!()
     };
     // In the order a person writes them: the name, the request, then the expectations.
-    let order = ["name", "call", "read", "prompt", "method", "args", "params", "expect"];
+    let order = ["name", "call", "unlisted", "read", "prompt", "method", "args", "params", "expect"];
     let kept: Vec<(&str, &Value)> =
         order.iter().filter_map(|k| fields.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v))).collect();
     let mut out = String::new();
@@ -175,11 +213,18 @@ mod tests {
         assert_eq!(suite.tests[0].expect.structured, Some(serde_json::json!({"sum": 5})));
         let json = r#"{"tests": [{"name": "reads", "read": "demo://readme"}]}"#;
         assert_eq!(Suite::parse(json).unwrap().tests[0].read.as_deref(), Some("demo://readme"));
+        assert_eq!(Suite::parse(yaml).unwrap().lines, [Some(2)]);
+        let twice = "tests:\n  - name: same\n    method: ping\n  - {name: \"same\", method: ping}\n";
+        assert_eq!(Suite::parse(twice).unwrap().lines, [Some(2), Some(4)]);
         let unknown =
             Suite::parse("tests:\n  - name: x\n    call: add\n    expect:\n      txt: hi\n").unwrap_err();
         assert!(unknown.contains("txt") && unknown.contains("within_ms"), "{unknown}");
         let two = Suite::parse("tests:\n  - name: x\n    call: add\n    read: y\n").unwrap_err();
         assert!(two.contains("names 2 requests"), "{two}");
+        let unlisted = "tests:\n  - name: x\n    call: divide\n    unlisted: true\n";
+        assert!(Suite::parse(unlisted).unwrap().tests[0].unlisted);
+        let read = Suite::parse("tests:\n  - name: x\n    read: a://b\n    unlisted: true\n").unwrap_err();
+        assert!(read.contains("only a call takes"), "{read}");
     }
 
     #[test]
@@ -189,6 +234,7 @@ mod tests {
         let test = Test {
             name: "adds: \"two\" numbers".into(),
             call: Some("add".into()),
+            unlisted: false,
             read: None,
             prompt: None,
             method: None,

@@ -263,13 +263,15 @@ pub enum Command {
     /// Runs a suite of saved calls with expectations against the server after `--` (or
     /// --url): a YAML (or JSON) file of `tests:`, each a `call` (with `args`), `read`,
     /// `prompt` or `method` (with `params`), and what its answer must hold (`isError`, `text`,
-    /// `structured`, `schema`, `within_ms`). One line a test; exit 5 when one fails, 0 when
-    /// all pass.
+    /// `structured`, `schema`, `within_ms`). A call of a tool the server does not list fails
+    /// unless the test says `unlisted: true`; an answer that breaks the protocol fails whatever
+    /// is expected. One line a test; exit 5 when one fails, 0 when all pass.
     Test {
         /// The suite file.
         file: PathBuf,
-        /// The report: a line a test (text), one JSON document (json), JUnit XML (junit) or
-        /// SARIF 2.1.0 (sarif), which CI systems read.
+        /// The report: a line a test (text), one JSON document with totals (json), JUnit XML
+        /// (junit) or SARIF 2.1.0 (sarif), which CI systems read; written even when the server
+        /// cannot start, as one error with its last words.
         #[arg(long, value_enum, default_value_t = Reporter::Text)]
         reporter: Reporter,
         /// Write the report to FILE (the lines still go to stdout).

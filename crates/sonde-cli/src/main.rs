@@ -35,7 +35,6 @@ mod shell_complete;
 mod suggest;
 mod tasks;
 mod test_cmd;
-mod test_reports;
 mod waiting;
 mod words;
 mod wrap;

@@ -59,9 +59,8 @@ pub enum Op {
     /// A suite of saved calls run as tests, reported as asked.
     Test {
         suite: Box<sonde_core::suite::Suite>,
-        file: std::path::PathBuf,
-        reporter: crate::args::Reporter,
-        out: Option<std::path::PathBuf>,
+        /// Where its reports go.
+        to: crate::test_cmd::Outputs,
     },
 }
 
@@ -75,9 +74,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             }
             Ok(OK)
         }
-        Op::Test { suite, file, reporter, out } => {
-            Ok(crate::test_cmd::run(session, &suite, &file, reporter, out.as_deref()).await)
-        }
+        Op::Test { suite, to } => crate::test_cmd::run(session, &suite, &to).await,
         Op::Replay { recording, rules } => {
             Ok(crate::replay_cmd::run(session, &recording, &rules, json).await)
         }

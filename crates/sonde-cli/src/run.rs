@@ -112,12 +112,8 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
         }
         Command::Info { common } => (common, Ok(Op::Info)),
         Command::Test { file, reporter, out, common } => {
-            let op = crate::test_cmd::read(&file).map(|suite| Op::Test {
-                suite: Box::new(suite),
-                file,
-                reporter,
-                out,
-            });
+            let op = crate::test_cmd::plan(file, reporter, out, common.json)
+                .map(|(suite, to)| Op::Test { suite: Box::new(suite), to });
             (common, op)
         }
         Command::Replay { session, ignore, ignore_values, rules, strict, skip_gone, common } => {
@@ -226,18 +222,28 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         waiting.entered(stage);
         say_starting(stage);
     };
+    // A suite that cannot run still gets its reports, the run as one error with the server's
+    // last words; with --json that report is the document the failure is printed in.
+    let reports = match &op {
+        Op::Test { to, .. } => Some(to.clone()),
+        _ => None,
+    };
+    let started = std::time::Instant::now();
     let connected = hub.connect_reporting(config, &report).await;
     saying.abort();
     let id = match connected {
         Ok(id) => id,
         Err(e) => {
             errln!("sonde: {e}");
-            if common.json {
-                crate::print::json_error(e.code(), FAILED, &e.to_string());
+            let (_, words) = e.failure();
+            match &reports {
+                Some(to) => {
+                    crate::test_cmd::unstarted(to, &e.to_string(), e.code(), &words, started.elapsed())
+                }
+                None if common.json => crate::print::json_error(e.code(), FAILED, &e.to_string()),
+                None => {}
             }
-            if let HubError::Handshake { words, .. } = &e {
-                words::print(words);
-            }
+            words::print(&words);
             return FAILED;
         }
     };
@@ -246,9 +252,12 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         Err(e) => Err(e),
     };
     let mut died = false;
+    let mut unrun = None;
     let code = outcome.unwrap_or_else(|e| {
         errln!("sonde: {e}");
-        if common.json {
+        if reports.is_some() {
+            unrun = Some((e.to_string(), e.code()));
+        } else if common.json {
             crate::print::json_error(e.code(), FAILED, &e.to_string());
         }
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
@@ -271,8 +280,10 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
             noteln!("sonde: server {}", exit.describe());
         }
     }
-    if died {
-        words::print(&hub.last_words(id, config, false));
+    let words = if died { hub.last_words(id, config, false) } else { sonde_core::LastWords::default() };
+    words::print(&words);
+    if let (Some(to), Some((message, code))) = (&reports, unrun) {
+        crate::test_cmd::unstarted(to, &message, code, &words, started.elapsed());
     }
     code
 }

@@ -1,21 +1,46 @@
 //! `sonde test`: a suite of saved calls run against a server, a line a test (`pass` or `fail`
 //! with its first failed expectation), and the report asked for (text, json, junit, sarif) on
-//! stdout or in `--out`. Exit 5 when a test fails (contracts).
+//! stdout or in `--out`; with `--json`, stdout is the JSON report. A server that could not start
+//! still gets its report, the suite as one error with the server's last words. Exit 5 when a
+//! test fails (contracts).
 //!
-//! Owns: reading the file given, the lines and the exit code. Refuses: running and judging
-//! tests (`sonde_core::suite`) and the reports' formats (`test_reports`).
+//! Owns: reading the file given, the lines, where each report goes, and the exit code. Refuses:
+//! running and judging tests (`sonde_core::suite`) and the reports' formats
+//! (`sonde_core::suite::reports`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use sonde_core::suite::{self, Suite, Verdict};
-use sonde_core::Session;
+use serde_json::Value;
+use sonde_core::suite::reports::{Case, CaseError};
+use sonde_core::suite::{self, Failure, Report, Suite, Verdict};
+use sonde_core::{ErrorCode, LastWords, RequestError, Session};
+
+use clap::ValueEnum;
 
 use crate::args::Reporter;
 use crate::exit::{FAILED, FOUND, OK};
-use crate::test_reports;
+
+/// What `sonde test` runs, its options checked: the suite read from `file` and where its
+/// reports go; a usage error when `--json` and the reporter would both print on stdout.
+pub fn plan(
+    file: PathBuf,
+    reporter: Reporter,
+    out: Option<PathBuf>,
+    json: bool,
+) -> Result<(Suite, Outputs), String> {
+    if json && out.is_none() && matches!(reporter, Reporter::Junit | Reporter::Sarif) {
+        return Err(format!(
+            "--json prints the JSON report on stdout, where --reporter {} would go too; give --out FILE for it",
+            reporter.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
+        ));
+    }
+    let suite = read(&file)?;
+    Ok((suite, Outputs { file, reporter, out, json }))
+}
 
 /// The suite in `file`; a usage error says what is wrong and where.
-pub fn read(file: &Path) -> Result<Suite, String> {
+fn read(file: &Path) -> Result<Suite, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let suite = Suite::parse(&text).map_err(|e| format!("{} is not a test suite: {e}", file.display()))?;
     if suite.tests.is_empty() {
@@ -24,62 +49,126 @@ pub fn read(file: &Path) -> Result<Suite, String> {
     Ok(suite)
 }
 
-/// Runs `suite` on `session`; 5 when a test fails.
-pub async fn run(
-    session: &Session,
-    suite: &Suite,
-    file: &Path,
-    reporter: Reporter,
-    out: Option<&Path>,
-) -> i32 {
-    // The lines go to stdout as each test ends, unless stdout is the report.
-    let lines = reporter == Reporter::Text || out.is_some();
-    let verdicts = suite::run(session, suite, |v| {
-        if lines {
-            line(v);
-        }
-    })
-    .await;
-    let report = match reporter {
-        // The lines themselves, when they go to a file too.
-        Reporter::Text => out.map(|_| verdicts.iter().map(|v| words(v) + "\n").collect()),
-        Reporter::Json => Some(test_reports::json(&verdicts)),
-        Reporter::Junit => Some(test_reports::junit(file, &verdicts)),
-        Reporter::Sarif => Some(test_reports::sarif(file, suite, &verdicts)),
-    };
-    match (report, out) {
-        (Some(report), Some(path)) => {
-            if let Err(e) = std::fs::write(path, report) {
-                errln!("sonde: cannot write the report to {}: {e}", path.display());
-                return FAILED;
-            }
-            noteln!("sonde test: wrote the report to {}", path.display());
-        }
-        (Some(report), None) => outln!("{}", report.trim_end()),
-        (None, _) => {}
+/// Where the reports of one run go.
+#[derive(Debug, Clone)]
+pub struct Outputs {
+    pub file: PathBuf,
+    pub reporter: Reporter,
+    pub out: Option<PathBuf>,
+    /// `--json`: stdout is the JSON report.
+    pub json: bool,
+}
+
+impl Outputs {
+    /// Whether each test's line goes to stdout as it ends (stdout is not a report).
+    fn lines(&self) -> bool {
+        !self.json && (self.reporter == Reporter::Text || self.out.is_some())
     }
-    let failed = verdicts.iter().filter(|v| !v.passed()).count();
-    noteln!(
-        "sonde test: {} of {} passed{}",
-        verdicts.len() - failed,
-        verdicts.len(),
-        if failed > 0 { format!(", {failed} failed") } else { String::new() }
-    );
-    if failed > 0 {
-        FOUND
-    } else {
-        OK
+
+    /// Whether stdout is the JSON report: `--json`, or the json reporter without a file.
+    pub fn json_on_stdout(&self) -> bool {
+        self.json || (self.reporter == Reporter::Json && self.out.is_none())
     }
 }
 
-fn line(v: &Verdict) {
-    outln!("{}", words(v));
+/// Runs `suite` on `session`; 5 when a test fails, 1 when the server died under it. The error of a connection gone before any
+/// test ran, whose report is written once the server's last words are known ([`unstarted`]).
+pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, RequestError> {
+    let lines = to.lines();
+    let verdicts = suite::run(session, suite, |v| {
+        if lines {
+            outln!("{}", words(v));
+        }
+    })
+    .await?;
+    let report = suite::report(&to.file, suite, &verdicts);
+    if let Err(code) = write(&report, to, None) {
+        return Ok(code);
+    }
+    let (passed, failed, errors) = report.totals();
+    let mut said = format!("sonde test: {passed} of {} passed", verdicts.len());
+    if failed > 0 {
+        said += &format!(", {failed} failed");
+    }
+    if errors > 0 {
+        said += &format!(", {errors} could not run");
+    }
+    noteln!("{said}");
+    // A server that died under the suite failed the run, whatever the tests before said.
+    Ok(if errors > 0 {
+        FAILED
+    } else if failed > 0 {
+        FOUND
+    } else {
+        OK
+    })
+}
+
+/// Writes the reports of a suite that could not run (the server did not start, or the
+/// connection was gone before any test ran, after `waited`; `message` and `code` say which):
+/// the suite as one error with the server's last `words`; with `--json`, the report printed on
+/// stdout carries the failure as `--json` prints one (`error`).
+pub fn unstarted(to: &Outputs, message: &str, code: ErrorCode, words: &LastWords, waited: Duration) {
+    let report = suite::unstarted(&to.file, message, words, waited.as_secs_f64() * 1000.0);
+    let error = serde_json::json!({"code": code, "exit": FAILED, "message": message});
+    let _ = write(&report, to, Some(error));
+}
+
+/// The report in `--out` (or on stdout when it has no file), and the JSON report on stdout with
+/// `--json` (with `error` in it when the run failed); the exit code of a file that cannot be
+/// written.
+fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32> {
+    let unstarted = error.is_some();
+    if let Some(path) = &to.out {
+        if let Err(e) = std::fs::write(path, rendered(report, to.reporter)) {
+            errln!("sonde: cannot write the report to {}: {e}", path.display());
+            return Err(FAILED);
+        }
+        noteln!("sonde test: wrote the report to {}", path.display());
+    }
+    if to.json_on_stdout() {
+        let mut document = report.json();
+        if let Some(error) = error.filter(|_| to.json) {
+            document["error"] = error;
+        }
+        crate::print::json_line(&document);
+    } else if to.out.is_none() && to.reporter != Reporter::Text {
+        outln!("{}", rendered(report, to.reporter).trim_end());
+    }
+    // A run that could not start printed no line as it went; its one case's line says why.
+    if to.lines() && unstarted {
+        report.cases.iter().filter(|c| c.error.is_some()).for_each(|c| outln!("{}", case_line(c)));
+    }
+    Ok(())
+}
+
+/// The report as `reporter` writes it: the lines for text.
+fn rendered(report: &Report, reporter: Reporter) -> String {
+    match reporter {
+        Reporter::Text => report.cases.iter().map(|c| case_line(c) + "\n").collect(),
+        Reporter::Json => report.json().to_string() + "\n",
+        Reporter::Junit => report.junit(),
+        // Named relative to where sonde runs: a CI job runs it at the repository's root.
+        Reporter::Sarif => report.sarif(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))),
+    }
 }
 
 /// A test's line: `pass  NAME (12 ms)`, or `fail  NAME: EXPECTATION: why`.
 fn words(v: &Verdict) -> String {
-    match v.failures.first() {
-        None => format!("pass  {} ({} ms)", v.name, v.ms.round()),
-        Some(f) => format!("fail  {}: {}: {}", v.name, f.expectation, f.message),
+    let error =
+        v.error.as_ref().map(|message| CaseError { message: message.clone(), last_words: Vec::new() });
+    line(&v.name, v.ms, &v.failures, error.as_ref())
+}
+
+/// A case's line, as a test's; a case that could not run is `error NAME: why`.
+fn case_line(case: &Case) -> String {
+    line(&case.name, case.ms, &case.failures, case.error.as_ref())
+}
+
+fn line(name: &str, ms: f64, failures: &[Failure], error: Option<&CaseError>) -> String {
+    match (error, failures.first()) {
+        (Some(error), _) => format!("error {name}: {}", error.message),
+        (None, Some(f)) => format!("fail  {name}: {}: {}", f.expectation, f.message),
+        (None, None) => format!("pass  {name} ({} ms)", ms.round()),
     }
 }

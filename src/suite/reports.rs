@@ -1,0 +1,392 @@
+//! The reports CI systems read of a run of checks: one JSON document with totals, JUnit XML (a
+//! `testcase` a case) and SARIF 2.1.0 (a result per failure, at its case's line), written over
+//! one small shape, [`Report`]: cases, each with a name, its time, and its failures or the error
+//! that kept it from running. `sonde test` makes one from its verdicts; any other run of checks
+//! can make one the same way.
+//!
+//! Owns: the three formats, and a run that could not start reported as one case in error that
+//! carries the server's last words (so CI shows a failure, never "no tests"). Refuses: running
+//! anything, reading or writing files (the front ends pick the reporter and where it goes), and
+//! deciding what failed (the checks' verdicts did).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::Failure;
+use crate::last_words::LastWords;
+
+/// One run's cases, ready to be written in any of the formats.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// What ran, as the reports name it (`sonde test`).
+    pub command: String,
+    /// The file the cases come from (a suite file): JUnit's test suite, and where SARIF's results
+    /// are.
+    pub file: PathBuf,
+    /// Each kind of failure a case can have (its `expectation`), with a sentence on what it
+    /// checks: SARIF's rules.
+    pub rules: Vec<(String, String)>,
+    pub cases: Vec<Case>,
+}
+
+/// One case: a test, a check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub name: String,
+    /// How long it took, in milliseconds.
+    pub ms: f64,
+    /// Each failure, in order; empty (and no error): it passed.
+    pub failures: Vec<Failure>,
+    /// Why it could not run at all (the server did not start).
+    pub error: Option<CaseError>,
+    /// The 1-based line of the file where the case is written, when known.
+    pub line: Option<usize>,
+}
+
+/// Why a case could not run, and what the server last said on stderr.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseError {
+    pub message: String,
+    pub last_words: Vec<String>,
+}
+
+/// SARIF's rule for a case in error.
+const ERROR_RULE: (&str, &str) = ("error", "The case could run: the server started and answered.");
+
+/// The base the SARIF results' paths are relative to.
+const URI_BASE: &str = "SRCROOT";
+
+impl Case {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.error.is_none()
+    }
+
+    /// The error's message with the server's last words under it, as one text.
+    fn error_text(&self) -> Option<String> {
+        let error = self.error.as_ref()?;
+        let mut text = error.message.clone();
+        if !error.last_words.is_empty() {
+            text += "\nthe server's last words on stderr:";
+            for line in &error.last_words {
+                text += &format!("\n  | {line}");
+            }
+        }
+        Some(text)
+    }
+}
+
+impl Report {
+    /// The report of a run that could not start: its file as one case in error, saying why
+    /// (`reason`) with the server's last words, after `ms` of trying.
+    pub fn unstarted(
+        command: &str,
+        file: &Path,
+        rules: Vec<(String, String)>,
+        reason: &str,
+        words: &LastWords,
+        ms: f64,
+    ) -> Report {
+        Report {
+            command: command.to_owned(),
+            file: file.to_path_buf(),
+            rules,
+            cases: vec![Case {
+                name: file.display().to_string(),
+                ms,
+                failures: Vec::new(),
+                error: Some(CaseError { message: reason.to_owned(), last_words: words.lines.clone() }),
+                line: None,
+            }],
+        }
+    }
+
+    /// How many cases passed, failed and could not run.
+    pub fn totals(&self) -> (usize, usize, usize) {
+        let errors = self.cases.iter().filter(|c| c.error.is_some()).count();
+        let passed = self.cases.iter().filter(|c| c.passed()).count();
+        (passed, self.cases.len() - passed - errors, errors)
+    }
+
+    /// Milliseconds, all cases together.
+    pub fn ms(&self) -> f64 {
+        self.cases.iter().map(|c| c.ms).sum()
+    }
+
+    /// One JSON document: `{"tests": [{name, passed, ms, failures, error?}], "passed",
+    /// "failed", "errors", "ms"}`.
+    pub fn json(&self) -> Value {
+        let tests: Vec<Value> = self
+            .cases
+            .iter()
+            .map(|c| {
+                let mut test =
+                    json!({"name": c.name, "passed": c.passed(), "ms": c.ms, "failures": c.failures});
+                if let Some(error) = &c.error {
+                    test["error"] = json!(error);
+                }
+                test
+            })
+            .collect();
+        let (passed, failed, errors) = self.totals();
+        json!({"tests": tests, "passed": passed, "failed": failed, "errors": errors, "ms": self.ms()})
+    }
+
+    /// JUnit XML: the file is the test suite, each case a `testcase` with its time in seconds;
+    /// a failed one has a `failure` whose message is its first failure and whose text lists them
+    /// all, one that could not run an `error` with the server's last words in its text.
+    pub fn junit(&self) -> String {
+        let name = xml(&self.file.display().to_string());
+        let (_, failed, errors) = self.totals();
+        let seconds = |ms: f64| format!("{:.3}", ms / 1000.0);
+        let total = seconds(self.ms());
+        let tests = self.cases.len();
+        let mut out = format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failed}\" errors=\"{errors}\" time=\"{total}\">\n  <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{failed}\" errors=\"{errors}\" time=\"{total}\">\n",
+            xml(&self.command)
+        );
+        for case in &self.cases {
+            let head = format!(
+                "    <testcase name=\"{}\" classname=\"{name}\" time=\"{}\"",
+                xml(&case.name),
+                seconds(case.ms)
+            );
+            if let (Some(error), Some(text)) = (&case.error, case.error_text()) {
+                out += &format!(
+                    "{head}>\n      <error message=\"{}\" type=\"error\">{}</error>\n    </testcase>\n",
+                    xml(&error.message),
+                    xml(&text)
+                );
+            } else if let Some(first) = case.failures.first() {
+                let all: Vec<String> =
+                    case.failures.iter().map(|f| format!("{}: {}", f.expectation, f.message)).collect();
+                out += &format!(
+                    "{head}>\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                    xml(&first.message),
+                    xml(&first.expectation),
+                    xml(&all.join("\n"))
+                );
+            } else {
+                out += &format!("{head}/>\n");
+            }
+        }
+        out + "  </testsuite>\n</testsuites>\n"
+    }
+
+    /// SARIF 2.1.0: one run of the tool `sonde`, a rule per kind of failure, a result per
+    /// failure (and one per case in error) at its case's line. The file is named relative to
+    /// `root` (the directory the run was started in, or else the file's own directory), whose
+    /// absolute `file://` URI is the run's `originalUriBaseIds`, as SARIF wants a path beside a
+    /// `uriBaseId` written.
+    pub fn sarif(&self, root: &Path) -> String {
+        let (relative, base) = artifact(&self.file, root);
+        let location = |line: Option<usize>| {
+            let mut physical = json!({ "artifactLocation": { "uri": relative, "uriBaseId": URI_BASE } });
+            if let Some(line) = line {
+                physical["region"] = json!({ "startLine": line });
+            }
+            json!([{ "physicalLocation": physical }])
+        };
+        let mut results = Vec::new();
+        for case in &self.cases {
+            if let Some(text) = case.error_text() {
+                results.push(json!({
+                    "ruleId": ERROR_RULE.0,
+                    "level": "error",
+                    "message": { "text": format!("{}: {text}", case.name) },
+                    "locations": location(case.line),
+                }));
+            }
+            for failure in &case.failures {
+                results.push(json!({
+                    "ruleId": failure.expectation,
+                    "level": "error",
+                    "message": { "text": format!("{}: {}", case.name, failure.message) },
+                    "locations": location(case.line),
+                }));
+            }
+        }
+        let rules: Vec<Value> = self
+            .rules
+            .iter()
+            .map(|(id, text)| (id.as_str(), text.as_str()))
+            .chain([ERROR_RULE])
+            .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))
+            .collect();
+        let log = json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": { "driver": { "name": "sonde", "version": env!("CARGO_PKG_VERSION"), "rules": rules } },
+                "originalUriBaseIds": { URI_BASE: { "uri": base } },
+                "results": results,
+            }],
+        });
+        serde_json::to_string_pretty(&log).expect("JSON serializes") + "\n"
+    }
+}
+
+/// `file` as SARIF names it: a relative reference (percent-encoded, no leading slash) and the
+/// absolute `file://` URI of the directory it is relative to, ending in a slash: `root` when
+/// the file is inside it, else the file's own directory.
+fn artifact(file: &Path, root: &Path) -> (String, String) {
+    let absolute = |path: &Path| {
+        let joined = if path.is_absolute() { path.to_path_buf() } else { root.join(path) };
+        joined.canonicalize().unwrap_or(joined)
+    };
+    let file = absolute(file);
+    let root = absolute(root);
+    let base = match file.starts_with(&root) {
+        true => root,
+        false => file.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("/")),
+    };
+    let base_uri = url::Url::from_directory_path(&base).ok();
+    let file_uri = url::Url::from_file_path(&file).ok();
+    match (base_uri, file_uri) {
+        (Some(base), Some(uri)) => {
+            let relative =
+                base.make_relative(&uri).unwrap_or_else(|| uri.path().trim_start_matches('/').into());
+            (relative, base.to_string())
+        }
+        // Not a path a file URI can name (never so for a path made absolute above); the name
+        // alone, relative to the root.
+        _ => (
+            file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            "file:///".into(),
+        ),
+    }
+}
+
+/// Text safe inside an XML attribute or element: the five entities escaped, control characters
+/// other than newline and tab (which XML 1.0 cannot carry) left out.
+fn xml(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+        .map(|c| match c {
+            '&' => "&amp;".to_owned(),
+            '<' => "&lt;".to_owned(),
+            '>' => "&gt;".to_owned(),
+            '"' => "&quot;".to_owned(),
+            '\'' => "&apos;".to_owned(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> Report {
+        let case = |name: &str, failures: Vec<Failure>, line| Case {
+            name: name.into(),
+            ms: 1500.0,
+            failures,
+            error: None,
+            line: Some(line),
+        };
+        Report {
+            command: "sonde test".into(),
+            file: PathBuf::from("tests/my suite.yaml"),
+            rules: vec![("text".into(), "The text holds the words.".into())],
+            cases: vec![
+                case("adds", vec![], 2),
+                case(
+                    "a <wrong> sum",
+                    vec![Failure::new("text", "no \"6\""), Failure::new("isError", "x")],
+                    7,
+                ),
+            ],
+        }
+    }
+
+    /// The JSON document counts what passed, failed and could not run, and times the whole.
+    #[test]
+    fn the_json_document_has_totals_and_an_unstarted_run_is_one_error() {
+        let json = report().json();
+        assert_eq!(
+            (&json["passed"], &json["failed"], &json["errors"], &json["ms"]),
+            (&json!(1), &json!(1), &json!(0), &json!(3000.0))
+        );
+        assert_eq!(json["tests"][1]["failures"][0], json!({"expectation": "text", "message": "no \"6\""}));
+        assert_eq!(json["tests"][0].get("error"), None);
+
+        let words = LastWords {
+            lines: vec!["Traceback".into(), "ImportError: no mcp".into()],
+            ..LastWords::default()
+        };
+        let unstarted =
+            Report::unstarted("sonde test", Path::new("s.yaml"), vec![], "the server exited", &words, 12.0);
+        let json = unstarted.json();
+        assert_eq!((&json["passed"], &json["failed"], &json["errors"]), (&json!(0), &json!(0), &json!(1)));
+        assert_eq!(
+            json["tests"][0]["error"],
+            json!({"message": "the server exited", "lastWords": ["Traceback", "ImportError: no mcp"]})
+        );
+        assert_eq!(json["tests"][0]["passed"], false);
+    }
+
+    /// JUnit escapes what it carries, times cases in seconds, and reports a run that could not
+    /// start as an `error` with the last words.
+    #[test]
+    fn junit_has_a_failure_per_failed_case_and_an_error_for_a_run_that_could_not_start() {
+        let junit = report().junit();
+        assert!(junit.contains("tests=\"2\" failures=\"1\" errors=\"0\" time=\"3.000\""), "{junit}");
+        assert!(
+            junit.contains("<testcase name=\"adds\" classname=\"tests/my suite.yaml\" time=\"1.500\"/>"),
+            "{junit}"
+        );
+        assert!(
+            junit.contains("<failure message=\"no &quot;6&quot;\" type=\"text\">text: no &quot;6&quot;\nisError: x</failure>"),
+            "{junit}"
+        );
+        assert!(junit.contains("name=\"a &lt;wrong&gt; sum\""), "{junit}");
+
+        let words = LastWords { lines: vec!["boom\u{7}".into()], ..LastWords::default() };
+        let junit =
+            Report::unstarted("sonde test", Path::new("s.yaml"), vec![], "it exited", &words, 0.0).junit();
+        assert!(junit.contains("tests=\"1\" failures=\"0\" errors=\"1\""), "{junit}");
+        assert!(
+            junit.contains("<error message=\"it exited\" type=\"error\">it exited\nthe server&apos;s last words on stderr:\n  | boom</error>"),
+            "{junit}"
+        );
+    }
+
+    /// SARIF names the file relative to a base given as an absolute directory URI, never as a
+    /// path that begins with a slash (SARIF1004).
+    #[test]
+    fn sarif_names_the_file_relative_to_a_base_uri_ending_in_a_slash() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("tests")).unwrap();
+        let log: Value = serde_json::from_str(&report().sarif(&root)).unwrap();
+        let run = &log["runs"][0];
+        let base = run["originalUriBaseIds"]["SRCROOT"]["uri"].as_str().unwrap();
+        assert_eq!(base, url::Url::from_directory_path(&root).unwrap().as_str());
+        assert!(base.starts_with("file:///") && base.ends_with('/'), "{base}");
+        let results = run["results"].as_array().unwrap();
+        assert_eq!(results.len(), 2, "a result per failure");
+        let location = &results[0]["locations"][0]["physicalLocation"];
+        assert_eq!(
+            location["artifactLocation"],
+            json!({"uri": "tests/my%20suite.yaml", "uriBaseId": "SRCROOT"})
+        );
+        assert_eq!(location["region"]["startLine"], 7);
+        assert_eq!(results[1]["ruleId"], "isError");
+
+        // A file outside the root is named from its own directory.
+        let (relative, base) = artifact(Path::new("/etc/hosts"), &root);
+        assert_eq!((relative.as_str(), base.as_str()), ("hosts", "file:///etc/"));
+
+        let words = LastWords { lines: vec!["no such module".into()], ..LastWords::default() };
+        let unstarted =
+            Report::unstarted("sonde test", Path::new("s.yaml"), vec![], "it exited", &words, 0.0);
+        let log: Value = serde_json::from_str(&unstarted.sarif(&root)).unwrap();
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0]["ruleId"], "error");
+        assert!(results[0]["message"]["text"].as_str().unwrap().contains("| no such module"), "{results:?}");
+    }
+}
