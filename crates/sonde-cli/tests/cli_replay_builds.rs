@@ -1,4 +1,4 @@
-//! `sonde replay` and `sonde diff` against later builds of one server (issue 50): a session the Python SDK
+//! `sonde replay`, `sonde diff` and `sonde test` against later builds of one server (issue 50): a session the Python SDK
 //! client made through `sonde proxy` on build 1.0 of `tests/peers/py_versions_server.py`,
 //! replayed against each later build. A removed or renamed tool is `gone` and fails, never
 //! `same`; an added tool shifts nothing; a listing is judged as diff judges it (a removal
@@ -250,4 +250,57 @@ fn the_typescript_sdk_builds_are_judged_the_same_way() {
     let (code, out) = replay("2.3-description");
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("change tools/divide/description"), "{out}");
+}
+
+/// The suite an author wrote on build 1.0 fails each later build that broke what it expects
+/// (divide removed or renamed, the read-me removed) and passes the ones that did not.
+#[test]
+fn a_suite_written_on_the_first_build_fails_each_build_that_broke_it() {
+    let home = data_home("test-builds");
+    let python = peer("py/bin/python");
+    let python = python.to_str().unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let suite = home.join("calc.yaml");
+    std::fs::write(
+        &suite,
+        r#"tests:
+  - name: divides
+    call: divide
+    args: {a: 6, b: 3}
+    expect: {isError: false, text: "2"}
+  - name: divide by zero is an error
+    call: divide
+    args: {a: 1, b: 0}
+    expect: {isError: true}
+  - name: weather
+    call: get_weather
+    args: {city: Oslo}
+    expect: {text: Sunny}
+  - name: read me
+    read: notes://readme
+    expect: {text: Read me}
+"#,
+    )
+    .unwrap();
+    let run = |build: &str| {
+        let out = sonde(&home, &["test", suite.to_str().unwrap(), "--", python, server(), build]);
+        (out.status.code(), text(&out.stdout))
+    };
+    for build in ["1.0", "1.2-added", "2.3-description", "2.5-annotation-flip"] {
+        let (code, out) = run(build);
+        assert_eq!(code, Some(0), "{build}: {out}");
+    }
+    for build in ["2.0-removed", "2.1-renamed"] {
+        let (code, out) = run(build);
+        assert_eq!(code, Some(5), "{build}: {out}");
+        assert!(
+            out.contains("fail  divides: listed: the server does not list the tool divide"),
+            "{build}: {out}"
+        );
+        // The SDK answers a call of an unknown tool with an isError result: still a failure.
+        assert!(out.contains("fail  divide by zero is an error: listed:"), "{build}: {out}");
+    }
+    let (code, out) = run("2.2-resource-removed");
+    assert_eq!(code, Some(5), "{out}");
+    assert!(out.contains("fail  read me:"), "{out}");
 }
