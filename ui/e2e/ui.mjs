@@ -421,6 +421,12 @@ try {
     await own.getByText("this window").waitFor(T);
     await own.getByText("sonde demo-server").waitFor(T);
     await options.nth(1).getByText("being written").waitFor(T);
+    // A proxy session the person named: the name comes first, the file's name is the row's title.
+    await options.nth(1).locator(".s-given").getByText("ticks", { exact: true }).waitFor(T);
+    await options.nth(1).getByText("proxy for claude-code").waitFor(T);
+    if ((await options.nth(1).getAttribute("title")) !== "2026-11-30T08-00-00.000Z-6000.jsonl")
+      throw new Error("the named session's row does not carry its file's name");
+    await page.screenshot({ path: join(tmpdir(), "sonde-e2e-open-session.png") });
     const cli = options.nth(2);
     await cli.getByText("sonde-fixture --tools 3").waitFor(T);
     await cli.getByText("sonde", { exact: true }).waitFor(T);
@@ -509,6 +515,12 @@ try {
     await dialog.getByRole("option").nth(1).dblclick();
     const banner = page.getByRole("status", { name: "Past session" });
     await banner.getByText("being written by another Sonde process").waitFor(T);
+    // Its given name heads the banner, the file's name on hover.
+    const heading = banner.getByText('"ticks" · session of', { exact: false });
+    await heading.waitFor(T);
+    if ((await heading.getAttribute("title")) !== "2026-11-30T08-00-00.000Z-6000.jsonl")
+      throw new Error("the banner does not carry the session's file name");
+    await banner.getByText("by sonde proxy for claude-code", { exact: false }).waitFor(T);
     await page.locator(".rows .row", { hasText: "notifications/message" }).first().waitFor(T);
     await page.getByText("11 entries").waitFor(T);
     await banner.getByText("read-only").waitFor(T);

@@ -14,7 +14,7 @@ import {
   type SessionInfo,
   type Verdict,
 } from "../ipc";
-import { formatStarted, serversOf } from "../log/format";
+import { serversOf, sessionTitle } from "../log/format";
 import type { NamedSide } from "./context";
 import { SideBySide } from "./MarkedJson";
 
@@ -93,7 +93,7 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
       value: `session:${s.name}`,
       group: "Recorded sessions",
       side: { kind: "session", name: s.name } as CompareSide,
-      label: `Session of ${formatStarted(s.started)} · ${serversOf(s)}${s.current ? " (this window's)" : ""}`,
+      label: `${sessionTitle(s)} · ${serversOf(s)}${s.current ? " (this window's)" : ""}`,
     })),
     ...files.map((path) => ({
       value: `file:${path}`,

@@ -14,9 +14,10 @@ import {
   formatDuration,
   formatTimeOfDay,
   formatSize,
-  formatStarted,
   prettyJson,
   serversOf,
+  sessionLabel,
+  sessionTitle,
   showBytes,
   sizeOf,
   summaryOf,
@@ -274,7 +275,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
       {past && (
         <div className="session-banner" role="status" aria-label="Past session">
           <span>
-            <strong>Session of {formatStarted(past.session.started)}</strong>
+            <strong title={past.session.name}>{sessionTitle(past.session)}</strong>
             {past.session.client
               ? ` by sonde proxy for ${past.session.client}`
               : past.session.program && ` by ${past.session.program}`}{" "}
@@ -289,17 +290,13 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
             onClick={() =>
               compare({
                 side: { kind: "session", name: past.session.name },
-                label: `the session of ${formatStarted(past.session.started)}`,
+                label: sessionLabel(past.session),
               })
             }
           >
             Compare…
           </button>
-          <button
-            onClick={() =>
-              replay({ name: past.session.name, label: `the session of ${formatStarted(past.session.started)}` })
-            }
-          >
+          <button onClick={() => replay({ name: past.session.name, label: sessionLabel(past.session) })}>
             Replay against…
           </button>
           <button onClick={onBackToLive}>Back to the live session</button>

@@ -44,3 +44,36 @@ describe("opening a past session", () => {
     expect(onOpen).toHaveBeenCalledOnce();
   });
 });
+
+describe("a session the person named", () => {
+  it("shows its given name before its servers, its file's name as the row's title", async () => {
+    const session = (name: string, given_name: string | null) =>
+      ({
+        name,
+        started: "2026-11-30T09:00:00.000Z",
+        program: "sonde",
+        client: "claude-code",
+        given_name,
+        servers: ["python server.py"],
+        size: 2048,
+        current: false,
+        writing: false,
+        pinned: false,
+        why_incomplete: null,
+      }) as SessionInfo;
+    vi.spyOn(backend, "sessionsList").mockResolvedValue([
+      session("2026-11-30T09-00-00.000Z-7.jsonl", "checkout"),
+      session("2026-11-30T08-00-00.000Z-6.jsonl", null),
+    ]);
+    const host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+    await act(async () => root!.render(<OpenSessionDialog onOpen={() => {}} onLive={() => {}} onCancel={() => {}} />));
+    const [named, unnamed] = [...host.querySelectorAll<HTMLElement>("[role='option']")];
+    expect(named.title).toBe("2026-11-30T09-00-00.000Z-7.jsonl");
+    const what = named.querySelector(".s-servers")!;
+    expect(what.firstElementChild?.textContent).toBe("checkout");
+    expect(what.textContent).toBe("checkoutpython server.py");
+    expect(unnamed.querySelector(".s-servers")!.textContent).toBe("python server.py");
+  });
+});

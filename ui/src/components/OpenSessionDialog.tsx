@@ -1,6 +1,7 @@
 // File → Open Session: the sessions recorded in the data directory (this window's, other
-// windows', the sonde CLI's), newest first, with when each started, the servers it talked to, its
-// size and whether a process still writes it. Arrow keys or j/k move, Enter opens, P pins (a
+// windows', the sonde CLI's), newest first, with when each started, the name the person gave it
+// (`sonde proxy --name`; its file's name is the row's title), the servers it talked to, its size
+// and whether a process still writes it. Arrow keys or j/k move, Enter opens, P pins (a
 // pinned session is never pruned to keep the folder within its budget), Escape closes.
 import { FormFooter } from "./FormFooter";
 import { useEffect, useRef, useState } from "react";
@@ -113,9 +114,14 @@ export function OpenSessionDialog({ onOpen, onLive, onCancel }: Props) {
                 onDoubleClick={() => void open(s)}
               >
                 <span className="s-started">{formatStarted(s.started)}</span>
-                <span className="s-program muted">{s.client ? `proxy for ${s.client}` : (s.program ?? "")}</span>
-                <span className="s-servers mono" title={serversOf(s)}>
-                  {serversOf(s)}
+                <span className="s-program muted" title={s.client ? `proxy for ${s.client}` : undefined}>
+                  {s.client ? `proxy for ${s.client}` : (s.program ?? "")}
+                </span>
+                <span className="s-servers">
+                  {s.given_name && <strong className="s-given">{s.given_name}</strong>}
+                  <span className="mono" title={serversOf(s)}>
+                    {serversOf(s)}
+                  </span>
                 </span>
                 <span className="s-size">{formatSize(Number(s.size))}</span>
                 <span className="s-state">

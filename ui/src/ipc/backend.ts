@@ -11,6 +11,7 @@ export { DEMO_TOOLS, MAX_OPEN, SCHEMA_MAX_DEPTH } from "./bindings";
 
 export type CallOutcome = B.CallOutcome_Serialize;
 export type Check = B.Check_Serialize;
+export type Era = B.Era;
 export type Report = B.Report_Serialize;
 export type RuleGroup = B.RuleGroup;
 export type Completion = B.Completion_Serialize;

@@ -208,7 +208,8 @@ function cliSession(matcher: Matcher): Recorded {
   return { info, log, toWrite: [], writing: false };
 }
 
-/** A `sonde listen` run that is still going: it writes a notification every WRITE_MS once opened. */
+/** A `sonde proxy --name ticks` run that is still going, between a client and the server it
+ * starts: it writes the server's notification every WRITE_MS once opened. */
 function liveSession(matcher: Matcher): Recorded {
   const started = Date.parse("2026-11-30T08:00:00.000Z");
   const command = "npx -y @modelcontextprotocol/server-everything";
@@ -226,8 +227,8 @@ function liveSession(matcher: Matcher): Recorded {
     name: "2026-11-30T08-00-00.000Z-6000.jsonl",
     started: new Date(started).toISOString(),
     program: "sonde",
-    client: null,
-    given_name: null,
+    client: "claude-code",
+    given_name: "ticks",
     servers: [command],
     current: false,
     pinned: false,

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatSize, formatTimeOfDay, showBytes, summaryOf } from "./format";
+import {
+  formatDuration,
+  formatSize,
+  formatStarted,
+  formatTimeOfDay,
+  sessionLabel,
+  sessionTitle,
+  showBytes,
+  summaryOf,
+} from "./format";
 import type { Entry } from "../ipc/bindings";
 
 describe("formatting", () => {
@@ -74,5 +83,20 @@ describe("formatting", () => {
     const e = { kind: "stderr", text: "\x1b[1;31merror\x1b[0m:\n  disk   full" } as unknown as Entry;
     expect(summaryOf(e)).toBe("error: disk full");
     expect(summaryOf(e)).toBe("error: disk full");
+  });
+});
+
+describe("a session's name for people", () => {
+  const started = "2026-11-30T08:00:00.000Z";
+  const at = formatStarted(started);
+  it("puts the name the person gave it first, quoted, then when it started", () => {
+    const named = { given_name: "checkout", started };
+    expect(sessionTitle(named)).toBe(`"checkout" · session of ${at}`);
+    expect(sessionLabel(named)).toBe(`"checkout" (the session of ${at})`);
+  });
+  it("is when it started for a session given no name", () => {
+    const unnamed = { given_name: null, started };
+    expect(sessionTitle(unnamed)).toBe(`Session of ${at}`);
+    expect(sessionLabel(unnamed)).toBe(`the session of ${at}`);
   });
 });

@@ -42,6 +42,20 @@ export function formatStarted(rfc3339: string): string {
   return `${date} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
 }
 
+/** A session as a heading names it: `Session of 2026-11-30 14:03:12`, or the name the person gave
+ * it (`sonde proxy --name`) first, quoted as `sonde sessions` quotes it: `"checkout" · session of …`. */
+export function sessionTitle(s: Pick<SessionInfo, "given_name" | "started">): string {
+  const at = formatStarted(s.started);
+  return s.given_name ? `"${s.given_name}" · session of ${at}` : `Session of ${at}`;
+}
+
+/** A session as a sentence names it: `the session of 2026-11-30 14:03:12`, or its given name first:
+ * `"checkout" (the session of …)`. */
+export function sessionLabel(s: Pick<SessionInfo, "given_name" | "started">): string {
+  const of = `the session of ${formatStarted(s.started)}`;
+  return s.given_name ? `"${s.given_name}" (${of})` : of;
+}
+
 /** The servers a session talked to, in words, as its card says. */
 export function serversOf(s: Pick<SessionInfo, "servers">): string {
   if (s.servers == null) return "servers not recorded";

@@ -1,9 +1,9 @@
 // What the line's server does wrong, said by the core: the findings on its connection's frames
 // grouped by rule, with counts, each frame one click from the wire log; and the check-up of the
-// saved server (`sonde doctor`), its checks shown as the core makes them, each with its evidence.
-// Nothing here judges a frame: the rules and the checks are the core's.
+// saved server (`sonde doctor`), its checks shown as the core makes them, each with its evidence
+// and the era it was made in. Nothing here judges a frame: the rules and the checks are the core's.
 import { useEffect, useState } from "react";
-import { backend, errorText, type Check, type ConnectionState, type RuleGroup } from "../ipc";
+import { backend, errorText, type Check, type ConnectionState, type Era, type RuleGroup } from "../ipc";
 import { onEntries } from "../log/stream";
 import { useReveal } from "../log/reveal";
 
@@ -101,6 +101,21 @@ function Findings({ conn }: { conn: number }) {
   );
 }
 
+/** The protocol revision of each era as a person names it, as the core's `Check::revision` and
+ * `sonde doctor` name it (`era::LEGACY`, `era::MODERN`). */
+const REVISION: Record<Era, string> = { legacy: "2025-11-25", modern: "2026-07-28" };
+
+/** The era a check was made in, as a tag: a dual-era server is checked in each era, and its two
+ * `handshake` checks differ only here. Nothing for an opening that failed before an era was decided. */
+function EraTag({ era }: { era?: Era | null }) {
+  if (era == null) return null;
+  return (
+    <span className="badge era" title={`Checked in the ${era} era`}>
+      {REVISION[era]}
+    </span>
+  );
+}
+
 function CheckUp({ serverId, name }: { serverId?: string | null; name: string }) {
   const [checks, setChecks] = useState<Check[]>([]);
   const [running, setRunning] = useState(false);
@@ -152,7 +167,10 @@ function CheckUp({ serverId, name }: { serverId?: string | null; name: string })
             {checks.map((c, i) => (
               <tr key={i} className={c.status}>
                 <td className="status">{c.status}</td>
-                <td className="id">{c.id}</td>
+                <td className="id">
+                  {c.id}
+                  <EraTag era={c.era} />
+                </td>
                 <td>
                   {c.detail}
                   {c.seq != null && (
