@@ -27,6 +27,7 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .constant("DIAG_RULES", sonde_core::diagnose::RULES)
         .constant("DEMO_TOOLS", sonde_demo::tools())
         .constant("OUTCOME_WORDS", sonde_core::log::RequestOutcome::words())
+        .constant("ERA_REVISIONS", [("legacy", sonde_core::era::LEGACY), ("modern", sonde_core::era::MODERN)])
         // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
         .error_handling(ErrorHandlingMode::Throw)
         // Ids, seqs and durations are u64 in Rust and stay far below 2^53: plain numbers in the

@@ -305,6 +305,8 @@ export const DEMO_TOOLS = [{"name":"echo","title":"Echo","description":"Returns 
 
 export const DIAG_RULES = ["app-csp","app-html","app-mime","app-permission","app-resource","batch","before-initialized","capability-undeclared","cursor-loop","envelope","era-method","not-utf8","progress-unknown","reply-duplicate","reply-id-type","reply-unmatched","result-shape","stdout-not-protocol"] as const;
 
+export const ERA_REVISIONS = [["legacy","2025-11-25"],["modern","2026-07-28"]] as const;
+
 export const MAX_OPEN = 8 as const;
 
 export const OUTCOME_WORDS = [["result","result"],["error","error"],["cancelled","cancelled"],["timed_out","timed out"],["never_answered","never answered"]] as const;

@@ -4,6 +4,7 @@
 // and the era it was made in. Nothing here judges a frame: the rules and the checks are the core's.
 import { useEffect, useState } from "react";
 import { backend, errorText, type Check, type ConnectionState, type Era, type RuleGroup } from "../ipc";
+import { ERA_REVISIONS } from "../ipc/bindings";
 import { onEntries } from "../log/stream";
 import { useReveal } from "../log/reveal";
 
@@ -101,9 +102,9 @@ function Findings({ conn }: { conn: number }) {
   );
 }
 
-/** The protocol revision of each era as a person names it, as the core's `Check::revision` and
- * `sonde doctor` name it (`era::LEGACY`, `era::MODERN`). */
-const REVISION: Record<Era, string> = { legacy: "2025-11-25", modern: "2026-07-28" };
+/** The protocol revision of each era as a person names it, the core's own (`era::LEGACY`,
+ * `era::MODERN`), as `sonde doctor` names it. */
+const REVISION = Object.fromEntries(ERA_REVISIONS) as Record<Era, string>;
 
 /** The era a check was made in, as a tag: a dual-era server is checked in each era, and its two
  * `handshake` checks differ only here. Nothing for an opening that failed before an era was decided. */
