@@ -29,6 +29,7 @@ mod proxy;
 mod recording;
 mod reference;
 mod replay_cmd;
+mod reports;
 mod run;
 mod shell;
 mod shell_complete;
