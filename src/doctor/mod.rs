@@ -6,11 +6,13 @@
 //! The checks only ask what a client may ask without effects (ping, an unknown method, invalid
 //! params, the listings); a tool is called only when the caller names it (`Plan::call`).
 //! Refuses: judging single frames (the rules of `diagnose` do, as the frames are recorded; the
-//! doctor reports what they found) and presenting the report (the front ends do).
+//! doctor reports what they found) and presenting the report (the front ends do; `reports`
+//! makes of it the reports CI reads).
 
 mod evidence;
 mod http_rules;
 mod probes;
+pub mod reports;
 
 use std::time::Duration;
 
@@ -133,6 +135,9 @@ impl Report {
 
 /// The id of the check of an opening exchange.
 const HANDSHAKE: &str = "handshake";
+
+/// What comes before a failed opening's last words in its handshake's sentence.
+const LAST_WORDS: &str = "; its last words on stderr: ";
 
 /// Collects checks, each marked with the era being checked, and tells `each` of every one as
 /// it is made.
@@ -314,10 +319,7 @@ async fn open(hub: &Hub, config: &ServerConfig, checks: &mut Checks<'_>, require
             let (reason, words) = e.failure();
             let said = match words.lines.as_slice() {
                 [] => String::new(),
-                lines => format!(
-                    "; its last words on stderr: {}",
-                    lines[lines.len().saturating_sub(3)..].join(" | ")
-                ),
+                lines => format!("{LAST_WORDS}{}", lines[lines.len().saturating_sub(3)..].join(" | ")),
             };
             let (status, detail) = match required {
                 true => (CheckStatus::Fail, format!("the opening exchange failed: {reason}{said}")),

@@ -27,7 +27,7 @@ use crate::interface::values::differences;
 use crate::mcp::Session;
 use crate::schema::OutputCheck;
 pub use file::{append, Expect, Suite, Test};
-pub use reports::Report;
+pub use reports::{Report, Subject};
 
 /// What each kind of failure checks, in SARIF's rules.
 const RULES: [(&str, &str); 8] = [
@@ -47,20 +47,19 @@ pub fn report(file: &std::path::Path, suite: &Suite, verdicts: &[Verdict]) -> Re
         .iter()
         .enumerate()
         .map(|(i, v)| reports::Case {
-            name: v.name.clone(),
-            ms: v.ms,
             failures: v.failures.clone(),
             error: v.error.clone().map(|message| reports::CaseError { message, last_words: Vec::new() }),
             line: suite.lines.get(i).copied().flatten(),
+            ..reports::Case::new(v.name.clone(), Some(v.ms))
         })
         .collect();
-    Report { command: "sonde test".into(), file: file.to_path_buf(), rules: rules(), cases }
+    Report { command: "sonde test".into(), subject: Subject::File(file.to_path_buf()), rules: rules(), cases }
 }
 
 /// The report of a suite in `file` that could not run: the server did not start (`reason`),
 /// after `ms`, and said `words` last.
 pub fn unstarted(file: &std::path::Path, reason: &str, words: &crate::LastWords, ms: f64) -> Report {
-    Report::unstarted("sonde test", file, rules(), reason, words, ms)
+    Report::unstarted("sonde test", Subject::File(file.to_path_buf()), rules(), reason, words, ms)
 }
 
 fn rules() -> Vec<(String, String)> {

@@ -1,8 +1,9 @@
 //! The reports CI systems read of a run of checks: one JSON document with totals, JUnit XML (a
-//! `testcase` a case) and SARIF 2.1.0 (a result per failure, at its case's line), written over
-//! one small shape, [`Report`]: cases, each with a name, its time, and its failures or the error
-//! that kept it from running. `sonde test` makes one from its verdicts; any other run of checks
-//! can make one the same way.
+//! `testcase` a case) and SARIF 2.1.0 (a result per failure and warning), written over one small
+//! shape, [`Report`]: cases, each with a name, its time when known, and its failures, its
+//! warnings, why it was skipped, or the error that kept it from running. `sonde test` makes one
+//! from its verdicts, `sonde doctor` from its checks; any other run of checks can make one the
+//! same way.
 //!
 //! Owns: the three formats, and a run that could not start reported as one case in error that
 //! carries the server's last words (so CI shows a failure, never "no tests"). Refuses: running
@@ -22,23 +23,46 @@ use crate::last_words::LastWords;
 pub struct Report {
     /// What ran, as the reports name it (`sonde test`).
     pub command: String,
-    /// The file the cases come from (a suite file): JUnit's test suite, and where SARIF's results
-    /// are.
-    pub file: PathBuf,
+    /// What the cases are of: JUnit's test suite, and where SARIF's results are.
+    pub subject: Subject,
     /// Each kind of failure a case can have (its `expectation`), with a sentence on what it
     /// checks: SARIF's rules.
     pub rules: Vec<(String, String)>,
     pub cases: Vec<Case>,
 }
 
+/// What a run's cases are of.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Subject {
+    /// A file the cases are written in (a suite file): SARIF's results are at their lines in it.
+    File(PathBuf),
+    /// A server checked as it runs (its command line or URL), with no file of cases: SARIF's
+    /// results name it as a logical location, since there is no artifact to point at.
+    Server(String),
+}
+
+impl Subject {
+    /// The subject as JUnit's test suite, and a case of a run that could not start, name it.
+    pub fn name(&self) -> String {
+        match self {
+            Subject::File(file) => file.display().to_string(),
+            Subject::Server(server) => server.clone(),
+        }
+    }
+}
+
 /// One case: a test, a check.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
     pub name: String,
-    /// How long it took, in milliseconds.
-    pub ms: f64,
-    /// Each failure, in order; empty (and no error): it passed.
+    /// How long it took, in milliseconds, when known.
+    pub ms: Option<f64>,
+    /// Each failure, in order; empty (and no error, not skipped): it passed.
     pub failures: Vec<Failure>,
+    /// What it found that is worth a look but fails nothing (a case with only warnings passed).
+    pub warnings: Vec<Failure>,
+    /// Why it was not checked, and the rule it would have checked: it did not apply.
+    pub skipped: Option<Failure>,
     /// Why it could not run at all (the server did not start).
     pub error: Option<CaseError>,
     /// The 1-based line of the file where the case is written, when known.
@@ -53,6 +77,15 @@ pub struct CaseError {
     pub last_words: Vec<String>,
 }
 
+/// How many cases passed (with or without warnings), failed, could not run, and were skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    pub passed: usize,
+    pub failed: usize,
+    pub errors: usize,
+    pub skipped: usize,
+}
+
 /// SARIF's rule for a case in error.
 const ERROR_RULE: (&str, &str) = ("error", "The case could run: the server started and answered.");
 
@@ -60,8 +93,21 @@ const ERROR_RULE: (&str, &str) = ("error", "The case could run: the server start
 const URI_BASE: &str = "SRCROOT";
 
 impl Case {
+    /// A case with a name and nothing found yet: it passed.
+    pub fn new(name: impl Into<String>, ms: Option<f64>) -> Case {
+        Case {
+            name: name.into(),
+            ms,
+            failures: Vec::new(),
+            warnings: Vec::new(),
+            skipped: None,
+            error: None,
+            line: None,
+        }
+    }
+
     pub fn passed(&self) -> bool {
-        self.failures.is_empty() && self.error.is_none()
+        self.failures.is_empty() && self.error.is_none() && self.skipped.is_none()
     }
 
     /// The error's message with the server's last words under it, as one text.
@@ -79,133 +125,171 @@ impl Case {
 }
 
 impl Report {
-    /// The report of a run that could not start: its file as one case in error, saying why
+    /// The report of a run that could not start: its subject as one case in error, saying why
     /// (`reason`) with the server's last words, after `ms` of trying.
     pub fn unstarted(
         command: &str,
-        file: &Path,
+        subject: Subject,
         rules: Vec<(String, String)>,
         reason: &str,
         words: &LastWords,
         ms: f64,
     ) -> Report {
-        Report {
-            command: command.to_owned(),
-            file: file.to_path_buf(),
-            rules,
-            cases: vec![Case {
-                name: file.display().to_string(),
-                ms,
-                failures: Vec::new(),
-                error: Some(CaseError { message: reason.to_owned(), last_words: words.lines.clone() }),
-                line: None,
-            }],
-        }
+        let case = Case {
+            error: Some(CaseError { message: reason.to_owned(), last_words: words.lines.clone() }),
+            ..Case::new(subject.name(), Some(ms))
+        };
+        Report { command: command.to_owned(), subject, rules, cases: vec![case] }
     }
 
-    /// How many cases passed, failed and could not run.
-    pub fn totals(&self) -> (usize, usize, usize) {
-        let errors = self.cases.iter().filter(|c| c.error.is_some()).count();
-        let passed = self.cases.iter().filter(|c| c.passed()).count();
-        (passed, self.cases.len() - passed - errors, errors)
+    /// How many cases passed, failed, could not run and were skipped.
+    pub fn totals(&self) -> Totals {
+        let count = |f: &dyn Fn(&Case) -> bool| self.cases.iter().filter(|c| f(c)).count();
+        let errors = count(&|c| c.error.is_some());
+        let skipped = count(&|c| c.error.is_none() && c.skipped.is_some());
+        let passed = count(&|c| c.passed());
+        Totals { passed, failed: self.cases.len() - passed - errors - skipped, errors, skipped }
     }
 
-    /// Milliseconds, all cases together.
+    /// Milliseconds, all cases whose time is known together.
     pub fn ms(&self) -> f64 {
-        self.cases.iter().map(|c| c.ms).sum()
+        // Folded from +0.0: a sum of nothing is -0.0 in Rust, which would print as "-0.000".
+        self.cases.iter().filter_map(|c| c.ms).fold(0.0, |all, ms| all + ms)
     }
 
-    /// One JSON document: `{"tests": [{name, passed, ms, failures, error?}], "passed",
-    /// "failed", "errors", "ms"}`.
+    /// One JSON document: `{"tests": [{name, passed, ms?, failures, warnings?, skipped?,
+    /// error?}], "passed", "failed", "errors", "skipped", "ms"}`; `ms` of a case only when known.
     pub fn json(&self) -> Value {
         let tests: Vec<Value> = self
             .cases
             .iter()
             .map(|c| {
-                let mut test =
-                    json!({"name": c.name, "passed": c.passed(), "ms": c.ms, "failures": c.failures});
+                let mut test = json!({"name": c.name, "passed": c.passed(), "failures": c.failures});
+                if let Some(ms) = c.ms {
+                    test["ms"] = json!(ms);
+                }
+                if !c.warnings.is_empty() {
+                    test["warnings"] = json!(c.warnings);
+                }
+                if let Some(skipped) = &c.skipped {
+                    test["skipped"] = json!(skipped);
+                }
                 if let Some(error) = &c.error {
                     test["error"] = json!(error);
                 }
                 test
             })
             .collect();
-        let (passed, failed, errors) = self.totals();
-        json!({"tests": tests, "passed": passed, "failed": failed, "errors": errors, "ms": self.ms()})
+        let Totals { passed, failed, errors, skipped } = self.totals();
+        json!({
+            "tests": tests, "passed": passed, "failed": failed, "errors": errors, "skipped": skipped,
+            "ms": self.ms(),
+        })
     }
 
-    /// JUnit XML: the file is the test suite, each case a `testcase` with its time in seconds;
-    /// a failed one has a `failure` whose message is its first failure and whose text lists them
-    /// all, one that could not run an `error` with the server's last words in its text.
+    /// JUnit XML: the subject is the test suite, each case a `testcase` with its time in
+    /// seconds when known; a failed one has a `failure` whose message is its first failure and
+    /// whose text lists them all, one that could not run an `error` with the server's last
+    /// words in its text, a skipped one `skipped` with why. JUnit has no warning: a case with
+    /// only warnings passed (as its exit code says), and its warnings are its `system-out`, where
+    /// a reader of the report still sees them.
     pub fn junit(&self) -> String {
-        let name = xml(&self.file.display().to_string());
-        let (_, failed, errors) = self.totals();
+        let name = xml(&self.subject.name());
+        let Totals { failed, errors, skipped, .. } = self.totals();
         let seconds = |ms: f64| format!("{:.3}", ms / 1000.0);
         let total = seconds(self.ms());
         let tests = self.cases.len();
+        let counts =
+            format!("tests=\"{tests}\" failures=\"{failed}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{total}\"");
         let mut out = format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failed}\" errors=\"{errors}\" time=\"{total}\">\n  <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{failed}\" errors=\"{errors}\" time=\"{total}\">\n",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{}\" {counts}>\n  <testsuite name=\"{name}\" {counts}>\n",
             xml(&self.command)
         );
+        let listed = |failures: &[Failure]| {
+            let all: Vec<String> =
+                failures.iter().map(|f| format!("{}: {}", f.expectation, f.message)).collect();
+            xml(&all.join("\n"))
+        };
         for case in &self.cases {
-            let head = format!(
-                "    <testcase name=\"{}\" classname=\"{name}\" time=\"{}\"",
-                xml(&case.name),
-                seconds(case.ms)
-            );
+            let time = case.ms.map(|ms| format!(" time=\"{}\"", seconds(ms))).unwrap_or_default();
+            let head = format!("    <testcase name=\"{}\" classname=\"{name}\"{time}", xml(&case.name));
+            let mut body = String::new();
             if let (Some(error), Some(text)) = (&case.error, case.error_text()) {
-                out += &format!(
-                    "{head}>\n      <error message=\"{}\" type=\"error\">{}</error>\n    </testcase>\n",
+                body += &format!(
+                    "      <error message=\"{}\" type=\"error\">{}</error>\n",
                     xml(&error.message),
                     xml(&text)
                 );
             } else if let Some(first) = case.failures.first() {
-                let all: Vec<String> =
-                    case.failures.iter().map(|f| format!("{}: {}", f.expectation, f.message)).collect();
-                out += &format!(
-                    "{head}>\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                body += &format!(
+                    "      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
                     xml(&first.message),
                     xml(&first.expectation),
-                    xml(&all.join("\n"))
+                    listed(&case.failures)
                 );
-            } else {
-                out += &format!("{head}/>\n");
+            } else if let Some(skipped) = &case.skipped {
+                body += &format!("      <skipped message=\"{}\"/>\n", xml(&skipped.message));
             }
+            if !case.warnings.is_empty() {
+                body += &format!("      <system-out>{}</system-out>\n", listed(&case.warnings));
+            }
+            out += &match body.is_empty() {
+                true => format!("{head}/>\n"),
+                false => format!("{head}>\n{body}    </testcase>\n"),
+            };
         }
         out + "  </testsuite>\n</testsuites>\n"
     }
 
     /// SARIF 2.1.0: one run of the tool `sonde`, a rule per kind of failure, a result per
-    /// failure (and one per case in error) at its case's line. The file is named relative to
-    /// `root` (the directory the run was started in, or else the file's own directory), whose
-    /// absolute `file://` URI is the run's `originalUriBaseIds`, as SARIF wants a path beside a
-    /// `uriBaseId` written.
+    /// failure (and one per case in error) at level `error`, one per warning at `warning`, and
+    /// one per skipped case of kind `notApplicable` (level `none`, as SARIF wants of any kind
+    /// but `fail`), so that every case that was not a plain pass is counted. A file is named
+    /// relative to `root` (the directory the run was started in, or else the file's own
+    /// directory), whose absolute `file://` URI is the run's `originalUriBaseIds`, as SARIF
+    /// wants a path beside a `uriBaseId` written, each result at its case's line; a server
+    /// is a logical location, as there is no artifact to name.
     pub fn sarif(&self, root: &Path) -> String {
-        let (relative, base) = artifact(&self.file, root);
-        let location = |line: Option<usize>| {
-            let mut physical = json!({ "artifactLocation": { "uri": relative, "uriBaseId": URI_BASE } });
-            if let Some(line) = line {
-                physical["region"] = json!({ "startLine": line });
+        let file = match &self.subject {
+            Subject::File(file) => Some(artifact(file, root)),
+            Subject::Server(_) => None,
+        };
+        let location = |line: Option<usize>| match &file {
+            Some((relative, _)) => {
+                let mut physical = json!({ "artifactLocation": { "uri": relative, "uriBaseId": URI_BASE } });
+                if let Some(line) = line {
+                    physical["region"] = json!({ "startLine": line });
+                }
+                json!([{ "physicalLocation": physical }])
             }
-            json!([{ "physicalLocation": physical }])
+            None => json!([{ "logicalLocations": [{ "name": self.subject.name() }] }]),
+        };
+        let result = |rule: &str, level: &str, text: String, line| {
+            let mut result = json!({
+                "ruleId": rule,
+                "level": level,
+                "message": { "text": text },
+                "locations": location(line),
+            });
+            if level == "none" {
+                result["kind"] = json!("notApplicable");
+            }
+            result
         };
         let mut results = Vec::new();
         for case in &self.cases {
+            let said = |text: &str| format!("{}: {text}", case.name);
             if let Some(text) = case.error_text() {
-                results.push(json!({
-                    "ruleId": ERROR_RULE.0,
-                    "level": "error",
-                    "message": { "text": format!("{}: {text}", case.name) },
-                    "locations": location(case.line),
-                }));
+                results.push(result(ERROR_RULE.0, "error", said(&text), case.line));
             }
             for failure in &case.failures {
-                results.push(json!({
-                    "ruleId": failure.expectation,
-                    "level": "error",
-                    "message": { "text": format!("{}: {}", case.name, failure.message) },
-                    "locations": location(case.line),
-                }));
+                results.push(result(&failure.expectation, "error", said(&failure.message), case.line));
+            }
+            for warning in &case.warnings {
+                results.push(result(&warning.expectation, "warning", said(&warning.message), case.line));
+            }
+            if let (Some(skipped), None) = (&case.skipped, &case.error) {
+                results.push(result(&skipped.expectation, "none", said(&skipped.message), case.line));
             }
         }
         let rules: Vec<Value> = self
@@ -215,14 +299,17 @@ impl Report {
             .chain([ERROR_RULE])
             .map(|(id, text)| json!({ "id": id, "shortDescription": { "text": text } }))
             .collect();
+        let mut run = json!({
+            "tool": { "driver": { "name": "sonde", "version": env!("CARGO_PKG_VERSION"), "rules": rules } },
+            "results": results,
+        });
+        if let Some((_, base)) = &file {
+            run["originalUriBaseIds"] = json!({ URI_BASE: { "uri": base } });
+        }
         let log = json!({
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [{
-                "tool": { "driver": { "name": "sonde", "version": env!("CARGO_PKG_VERSION"), "rules": rules } },
-                "originalUriBaseIds": { URI_BASE: { "uri": base } },
-                "results": results,
-            }],
+            "runs": [run],
         });
         serde_json::to_string_pretty(&log).expect("JSON serializes") + "\n"
     }
@@ -281,15 +368,13 @@ mod tests {
 
     fn report() -> Report {
         let case = |name: &str, failures: Vec<Failure>, line| Case {
-            name: name.into(),
-            ms: 1500.0,
             failures,
-            error: None,
             line: Some(line),
+            ..Case::new(name, Some(1500.0))
         };
         Report {
             command: "sonde test".into(),
-            file: PathBuf::from("tests/my suite.yaml"),
+            subject: Subject::File(PathBuf::from("tests/my suite.yaml")),
             rules: vec![("text".into(), "The text holds the words.".into())],
             cases: vec![
                 case("adds", vec![], 2),
@@ -317,8 +402,14 @@ mod tests {
             lines: vec!["Traceback".into(), "ImportError: no mcp".into()],
             ..LastWords::default()
         };
-        let unstarted =
-            Report::unstarted("sonde test", Path::new("s.yaml"), vec![], "the server exited", &words, 12.0);
+        let unstarted = Report::unstarted(
+            "sonde test",
+            Subject::File("s.yaml".into()),
+            vec![],
+            "the server exited",
+            &words,
+            12.0,
+        );
         let json = unstarted.json();
         assert_eq!((&json["passed"], &json["failed"], &json["errors"]), (&json!(0), &json!(0), &json!(1)));
         assert_eq!(
@@ -333,7 +424,10 @@ mod tests {
     #[test]
     fn junit_has_a_failure_per_failed_case_and_an_error_for_a_run_that_could_not_start() {
         let junit = report().junit();
-        assert!(junit.contains("tests=\"2\" failures=\"1\" errors=\"0\" time=\"3.000\""), "{junit}");
+        assert!(
+            junit.contains("tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"3.000\""),
+            "{junit}"
+        );
         assert!(
             junit.contains("<testcase name=\"adds\" classname=\"tests/my suite.yaml\" time=\"1.500\"/>"),
             "{junit}"
@@ -346,8 +440,9 @@ mod tests {
 
         let words = LastWords { lines: vec!["boom\u{7}".into()], ..LastWords::default() };
         let junit =
-            Report::unstarted("sonde test", Path::new("s.yaml"), vec![], "it exited", &words, 0.0).junit();
-        assert!(junit.contains("tests=\"1\" failures=\"0\" errors=\"1\""), "{junit}");
+            Report::unstarted("sonde test", Subject::File("s.yaml".into()), vec![], "it exited", &words, 0.0)
+                .junit();
+        assert!(junit.contains("tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\""), "{junit}");
         assert!(
             junit.contains("<error message=\"it exited\" type=\"error\">it exited\nthe server&apos;s last words on stderr:\n  | boom</error>"),
             "{junit}"
@@ -382,11 +477,60 @@ mod tests {
 
         let words = LastWords { lines: vec!["no such module".into()], ..LastWords::default() };
         let unstarted =
-            Report::unstarted("sonde test", Path::new("s.yaml"), vec![], "it exited", &words, 0.0);
+            Report::unstarted("sonde test", Subject::File("s.yaml".into()), vec![], "it exited", &words, 0.0);
         let log: Value = serde_json::from_str(&unstarted.sarif(&root)).unwrap();
         let results = log["runs"][0]["results"].as_array().unwrap();
         assert_eq!(results.len(), 1);
         assert_eq!(results[0]["ruleId"], "error");
         assert!(results[0]["message"]["text"].as_str().unwrap().contains("| no such module"), "{results:?}");
+    }
+
+    /// A run of a server's checks: a skipped case is counted apart and is JUnit's `skipped`
+    /// and SARIF's `notApplicable`; a case with a warning passes, its warning SARIF's level
+    /// `warning` and JUnit's `system-out`; a case with no time has none in JUnit; the results
+    /// name the server as a logical location, with no file and no base.
+    #[test]
+    fn a_server_run_counts_skips_apart_and_keeps_warnings_and_names_the_server() {
+        let report = Report {
+            command: "sonde doctor".into(),
+            subject: Subject::Server("fixture --banner hi".into()),
+            rules: vec![("stdout".into(), "stdout carries only protocol.".into())],
+            cases: vec![
+                Case::new("ping (2025-11-25)", Some(2.0)),
+                Case { failures: vec![Failure::new("stdout", "a banner")], ..Case::new("stdout", None) },
+                Case { warnings: vec![Failure::new("shutdown", "slow")], ..Case::new("shutdown", None) },
+                Case {
+                    skipped: Some(Failure::new("cancellation", "no tool named")),
+                    ..Case::new("cancellation", None)
+                },
+            ],
+        };
+        let json = report.json();
+        assert_eq!(
+            (&json["passed"], &json["failed"], &json["errors"], &json["skipped"]),
+            (&json!(2), &json!(1), &json!(0), &json!(1))
+        );
+        assert_eq!(json["tests"][1].get("ms"), None);
+        assert_eq!(json["tests"][2]["warnings"][0]["message"], "slow");
+        assert_eq!(json["tests"][3]["skipped"]["message"], "no tool named");
+
+        let junit = report.junit();
+        assert!(
+            junit.contains("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"1\" time=\"0.002\""),
+            "{junit}"
+        );
+        assert!(junit.contains("<testcase name=\"stdout\" classname=\"fixture --banner hi\">"), "{junit}");
+        assert!(junit.contains("<skipped message=\"no tool named\"/>"), "{junit}");
+        assert!(junit.contains("<system-out>shutdown: slow</system-out>"), "{junit}");
+
+        let log: Value = serde_json::from_str(&report.sarif(Path::new("/"))).unwrap();
+        let run = &log["runs"][0];
+        assert_eq!(run.get("originalUriBaseIds"), None);
+        let results = run["results"].as_array().unwrap();
+        let levels: Vec<(&str, &str)> =
+            results.iter().map(|r| (r["ruleId"].as_str().unwrap(), r["level"].as_str().unwrap())).collect();
+        assert_eq!(levels, [("stdout", "error"), ("shutdown", "warning"), ("cancellation", "none")]);
+        assert_eq!(results[2]["kind"], "notApplicable");
+        assert_eq!(results[0]["locations"], json!([{"logicalLocations": [{"name": "fixture --banner hi"}]}]));
     }
 }

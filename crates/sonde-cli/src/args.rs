@@ -357,6 +357,15 @@ pub enum Command {
         /// The arguments of the --call, a JSON object: the text, @FILE, or - for stdin.
         #[arg(long, value_name = "JSON|@FILE|-", requires = "call")]
         args: Option<String>,
+        /// The report: a line a check (text), one JSON document with totals (json), JUnit XML
+        /// (junit) or SARIF 2.1.0 (sarif), which CI systems read, a check a case (a fail a
+        /// failure, a skip skipped, a warn passing with its warning); written even when the
+        /// server cannot start, as one error with its last words. --json keeps its own document.
+        #[arg(long, value_enum, default_value_t = Reporter::Text)]
+        reporter: Reporter,
+        /// Write the report to FILE (the lines, or --json's document, still go to stdout).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },
@@ -690,7 +699,7 @@ impl Global {
     }
 }
 
-/// The report `sonde test` writes.
+/// The report `sonde test` and `sonde doctor` write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Reporter {
     Text,

@@ -1,25 +1,33 @@
 //! `sonde doctor`: the check-up of a server, printed one check per line as each is made, or as
-//! one JSON object (`{"checks":[…]}`) with `--json`.
+//! one JSON object (`{"checks":[…]}`) with `--json`; and the report asked for (`--reporter`:
+//! text, json, junit, sarif) on stdout or in `--out`, a check a case. A server that could not be
+//! opened still gets its report, as one error with its last words.
 //!
-//! Owns: the words and the exit code. Refuses: the checks themselves (`sonde_core::doctor`).
+//! Owns: the words and the exit code. Refuses: the checks themselves (`sonde_core::doctor`),
+//! what a check is in a report (`sonde_core::doctor::reports`) and the reports' formats.
+
+use std::path::PathBuf;
 
 use serde_json::json;
 use sonde_core::doctor::{self, Check, Plan};
 use sonde_core::Hub;
 
-use crate::args::{Common, Global};
+use crate::args::{Common, Global, Reporter};
 use crate::exit::{FAILED, FOUND, INTERRUPTED, OK, USAGE};
-use crate::recording;
+use crate::{recording, reports};
+
+/// What `sonde doctor` was asked beyond the server: `--call` with its `--args`, and the report.
+pub struct Asked {
+    pub call: Option<String>,
+    pub args: Option<String>,
+    pub reporter: Reporter,
+    pub out: Option<PathBuf>,
+}
 
 /// Runs the check-up; `timeout_given`: `--timeout` was on the command line, and each probe
 /// waits that long for its answer (else the core's probe timeout, or a shorter --timeout).
-pub async fn run(
-    global: &Global,
-    timeout_given: bool,
-    call: Option<String>,
-    args: Option<String>,
-    common: &Common,
-) -> i32 {
+pub async fn run(global: &Global, timeout_given: bool, asked: Asked, common: &Common) -> i32 {
+    let Asked { call, args, reporter, out } = asked;
     let planned = global.server_config(&common.server).and_then(|config| {
         let call = match call {
             Some(tool) => {
@@ -28,9 +36,11 @@ pub async fn run(
             None => None,
         };
         let probe_timeout = timeout_given.then(|| std::time::Duration::from_millis(global.timeout));
-        Ok((config, Plan { call, probe_timeout }))
+        // --json keeps its own document: beside it, only a report with a file of its own.
+        let to = reports::Outputs::checked(reporter, out, common.json, false)?;
+        Ok((config, Plan { call, probe_timeout }, to))
     });
-    let (config, plan) = match planned {
+    let (config, plan, to) = match planned {
         Ok(planned) => planned,
         Err(message) => {
             errln!("sonde: {message}");
@@ -46,11 +56,14 @@ pub async fn run(
         hub = hub.with_authorizer(crate::auth::authorizer(global.no_browser));
     }
     let json = common.json;
+    // The lines go to stdout unless it is the report's or --json's.
+    let lines = !json && !to.on_stdout();
     let each = move |check: &Check| {
-        if !json {
+        if lines {
             outln!("{}", line(check));
         }
     };
+    let started = std::time::Instant::now();
     let report = tokio::select! {
         report = doctor::run(&hub, &config, &plan, &each) => report,
         _ = tokio::signal::ctrl_c() => {
@@ -62,6 +75,21 @@ pub async fn run(
         }
     };
     hub.disconnect_all().await;
+    // The report: a check a case; a server that could not be opened one error with its last
+    // words, as `sonde test` reports a suite that could not start.
+    let server = config.target.describe();
+    let cases = match report.checks.first().and_then(|c| c.conn).filter(|_| report.unopened()) {
+        Some(conn) => {
+            let words = hub.last_words(conn, &config, true);
+            report.unopened_cases(&server, &words, started.elapsed().as_secs_f64() * 1000.0)
+        }
+        None => report.cases(&server),
+    };
+    let text = || report.checks.iter().map(|c| line(c) + "\n").collect();
+    let written = to.to_file("sonde doctor", &cases, &text);
+    if !json {
+        to.print(&cases);
+    }
     let findings = crate::findings::line(&log);
     recording::finish(&log, teller).await;
     if json {
@@ -81,9 +109,11 @@ pub async fn run(
     if let Some(words) = findings {
         errln!("sonde: {words}");
     }
-    // A server that could not be opened failed (1); a check that failed on one that opened is
-    // what doctor looks for (5).
-    if report.unopened() {
+    // A server that could not be opened failed (1), as did a report that could not be
+    // written; a check that failed on one that opened is what doctor looks for (5).
+    if let Err(code) = written {
+        code
+    } else if report.unopened() {
         FAILED
     } else if report.failed() {
         FOUND

@@ -29,6 +29,7 @@ mod proxy;
 mod recording;
 mod reference;
 mod replay_cmd;
+mod reports;
 mod run;
 mod shell;
 mod shell_complete;
@@ -114,8 +115,9 @@ fn main() {
             runtime.block_on(on_a_worker(async move {
                 match command {
                     args::Command::ConformanceClient { url } => conformance::run(&global, &url).await,
-                    args::Command::Doctor { call, args, common } => {
-                        doctor::run(&global, timeout_given, call, args, &common).await
+                    args::Command::Doctor { call, args, reporter, out, common } => {
+                        let asked = doctor::Asked { call, args, reporter, out };
+                        doctor::run(&global, timeout_given, asked, &common).await
                     }
                     command => run::run(&global, command).await,
                 }

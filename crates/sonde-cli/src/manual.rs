@@ -182,7 +182,10 @@ pub const PAGES: &[Page] = &[
         command: "doctor",
         exits: &[
             (0, "no check failed (warnings may be listed)"),
-            (1, "the server could not be opened at all"),
+            (
+                1,
+                "the server could not be opened at all (a --reporter still writes its report, one error with the server's last words), or the report could not be written",
+            ),
             USAGE,
             (5, "a check failed"),
             INTERRUPTED,
@@ -190,6 +193,14 @@ pub const PAGES: &[Page] = &[
         examples: &[
             ("sonde doctor -- npx -y @modelcontextprotocol/server-everything", "Check a stdio server over."),
             ("sonde doctor --timeout 2000 --json -- python server.py", "Probes wait 2 s each; the report as JSON."),
+            (
+                "sonde doctor --reporter junit --out doctor.xml -- ./my-server",
+                "A JUnit report for CI beside the lines: a check a testcase, a fail a failure, a skip skipped.",
+            ),
+            (
+                "sonde doctor --reporter sarif --out doctor.sarif -- ./my-server",
+                "SARIF 2.1.0: a result per failed or warned check, the server as its (logical) location.",
+            ),
         ],
     },
     Page {

@@ -12,14 +12,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
-use sonde_core::suite::reports::{Case, CaseError};
+use sonde_core::suite::reports::{Case, CaseError, Totals};
 use sonde_core::suite::{self, Failure, Report, Suite, Verdict};
 use sonde_core::{ErrorCode, LastWords, RequestError, Session};
 
-use clap::ValueEnum;
-
 use crate::args::Reporter;
 use crate::exit::{FAILED, FOUND, OK};
+use crate::reports;
 
 /// What `sonde test` runs, its options checked: the suite read from `file` and where its
 /// reports go; a usage error when `--json` and the reporter would both print on stdout.
@@ -29,14 +28,9 @@ pub fn plan(
     out: Option<PathBuf>,
     json: bool,
 ) -> Result<(Suite, Outputs), String> {
-    if json && out.is_none() && matches!(reporter, Reporter::Junit | Reporter::Sarif) {
-        return Err(format!(
-            "--json prints the JSON report on stdout, where --reporter {} would go too; give --out FILE for it",
-            reporter.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
-        ));
-    }
+    let report = reports::Outputs::checked(reporter, out, json, true)?;
     let suite = read(&file)?;
-    Ok((suite, Outputs { file, reporter, out, json }))
+    Ok((suite, Outputs { file, report, json }))
 }
 
 /// The suite in `file`; a usage error says what is wrong and where.
@@ -49,12 +43,11 @@ fn read(file: &Path) -> Result<Suite, String> {
     Ok(suite)
 }
 
-/// Where the reports of one run go.
+/// Where the reports of one run of the suite in `file` go.
 #[derive(Debug, Clone)]
 pub struct Outputs {
     pub file: PathBuf,
-    pub reporter: Reporter,
-    pub out: Option<PathBuf>,
+    pub report: reports::Outputs,
     /// `--json`: stdout is the JSON report.
     pub json: bool,
 }
@@ -62,12 +55,12 @@ pub struct Outputs {
 impl Outputs {
     /// Whether each test's line goes to stdout as it ends (stdout is not a report).
     fn lines(&self) -> bool {
-        !self.json && (self.reporter == Reporter::Text || self.out.is_some())
+        !self.json && !self.report.on_stdout()
     }
 
     /// Whether stdout is the JSON report: `--json`, or the json reporter without a file.
     pub fn json_on_stdout(&self) -> bool {
-        self.json || (self.reporter == Reporter::Json && self.out.is_none())
+        self.json || (self.report.reporter == Reporter::Json && self.report.out.is_none())
     }
 }
 
@@ -85,7 +78,7 @@ pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, 
     if let Err(code) = write(&report, to, None) {
         return Ok(code);
     }
-    let (passed, failed, errors) = report.totals();
+    let Totals { passed, failed, errors, .. } = report.totals();
     let mut said = format!("sonde test: {passed} of {} passed", verdicts.len());
     if failed > 0 {
         said += &format!(", {failed} failed");
@@ -119,21 +112,16 @@ pub fn unstarted(to: &Outputs, message: &str, code: ErrorCode, words: &LastWords
 /// written.
 fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32> {
     let unstarted = error.is_some();
-    if let Some(path) = &to.out {
-        if let Err(e) = std::fs::write(path, rendered(report, to.reporter)) {
-            errln!("sonde: cannot write the report to {}: {e}", path.display());
-            return Err(FAILED);
-        }
-        noteln!("sonde test: wrote the report to {}", path.display());
-    }
+    let text = || report.cases.iter().map(|c| case_line(c) + "\n").collect();
+    to.report.to_file("sonde test", report, &text)?;
     if to.json_on_stdout() {
         let mut document = report.json();
         if let Some(error) = error.filter(|_| to.json) {
             document["error"] = error;
         }
         crate::print::json_line(&document);
-    } else if to.out.is_none() && to.reporter != Reporter::Text {
-        outln!("{}", rendered(report, to.reporter).trim_end());
+    } else {
+        to.report.print(report);
     }
     // A run that could not start printed no line as it went; its one case's line says why.
     if to.lines() && unstarted {
@@ -142,22 +130,11 @@ fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32>
     Ok(())
 }
 
-/// The report as `reporter` writes it: the lines for text.
-fn rendered(report: &Report, reporter: Reporter) -> String {
-    match reporter {
-        Reporter::Text => report.cases.iter().map(|c| case_line(c) + "\n").collect(),
-        Reporter::Json => report.json().to_string() + "\n",
-        Reporter::Junit => report.junit(),
-        // Named relative to where sonde runs: a CI job runs it at the repository's root.
-        Reporter::Sarif => report.sarif(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))),
-    }
-}
-
 /// A test's line: `pass  NAME (12 ms)`, or `fail  NAME: EXPECTATION: why`.
 fn words(v: &Verdict) -> String {
     let error =
         v.error.as_ref().map(|message| CaseError { message: message.clone(), last_words: Vec::new() });
-    line(&v.name, v.ms, &v.failures, error.as_ref())
+    line(&v.name, Some(v.ms), &v.failures, error.as_ref())
 }
 
 /// A case's line, as a test's; a case that could not run is `error NAME: why`.
@@ -165,10 +142,10 @@ fn case_line(case: &Case) -> String {
     line(&case.name, case.ms, &case.failures, case.error.as_ref())
 }
 
-fn line(name: &str, ms: f64, failures: &[Failure], error: Option<&CaseError>) -> String {
+fn line(name: &str, ms: Option<f64>, failures: &[Failure], error: Option<&CaseError>) -> String {
     match (error, failures.first()) {
         (Some(error), _) => format!("error {name}: {}", error.message),
         (None, Some(f)) => format!("fail  {name}: {}: {}", f.expectation, f.message),
-        (None, None) => format!("pass  {name} ({} ms)", ms.round()),
+        (None, None) => format!("pass  {name} ({} ms)", ms.unwrap_or(0.0).round()),
     }
 }

@@ -93,6 +93,46 @@ pub fn peer(relative: &str) -> PathBuf {
     path
 }
 
+/// Each error Microsoft's SARIF Multitool finds in `sarif` (its `validate` exits 0 either way,
+/// so its own SARIF output is read: a result whose level, or its rule's default, is `error`),
+/// and any failure of the tool itself.
+pub fn multitool_errors(sarif: &Path) -> Vec<String> {
+    let tool = peer("reports/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
+    let output: PathBuf = sarif.with_extension("validation.sarif");
+    let ran = Command::new(tool)
+        .args([
+            "validate",
+            sarif.to_str().unwrap(),
+            "--output",
+            output.to_str().unwrap(),
+            "--log",
+            "ForceOverwrite",
+        ])
+        // .NET without ICU: the check needs no culture data.
+        .env("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1")
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "the multitool failed: {ran:?}");
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    let run = &log["runs"][0];
+    let mut errors = Vec::new();
+    if run["invocations"][0]["executionSuccessful"] != true {
+        errors.push(format!("the validation did not finish: {}", run["invocations"]));
+    }
+    let rules = run["tool"]["driver"]["rules"].as_array().cloned().unwrap_or_default();
+    for result in run["results"].as_array().cloned().unwrap_or_default() {
+        let default = result["ruleIndex"]
+            .as_u64()
+            .and_then(|i| rules.get(i as usize))
+            .map(|r| &r["defaultConfiguration"]["level"]);
+        let level = result.get("level").or(default).and_then(Value::as_str).unwrap_or("warning");
+        if level == "error" {
+            errors.push(format!("{} {}", result["ruleId"].as_str().unwrap_or("?"), result["message"]));
+        }
+    }
+    errors
+}
+
 /// A tmpfs of `size` (`300k`) mounted at a directory of its own, unmounted when dropped, a
 /// failing test's unwinding included. The tests run as root, here and in CI.
 pub struct Tmpfs {
