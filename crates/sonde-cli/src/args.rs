@@ -319,10 +319,14 @@ pub enum Command {
     /// Print change notifications as they arrive (2026-07-28 subscriptions/listen; in
     /// 2025-11-25 resources/subscribe and the unprompted list_changed notifications).
     Listen {
+        /// Hear changes to the tools list (tools/list_changed). With none of --tools, --prompts,
+        /// --resources and --resource, every change notification is heard.
         #[arg(long)]
         tools: bool,
+        /// Hear changes to the prompts list (prompts/list_changed).
         #[arg(long)]
         prompts: bool,
+        /// Hear changes to the resources list (resources/list_changed).
         #[arg(long)]
         resources: bool,
         /// Subscribe to updates of this resource (repeatable).
