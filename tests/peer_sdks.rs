@@ -7,17 +7,13 @@ mod common;
 use common::wire_schema::check_sent;
 use common::{new_log, peer_bin};
 use serde_json::json;
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::features::listing::ListKind;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::Filter;
-use sonde_core::process::SpawnSpec;
+use sonde_core::{Era, EraPolicy, Filter, Hub, ListKind, ServerConfig, SpawnSpec};
 
 fn ts_v2(era: EraPolicy, reject_legacy: bool) -> ServerConfig {
     let script = peer_bin("tsv2/ts_v2_server.mjs");
     let mut spec = SpawnSpec::new("node", [script.to_string_lossy().into_owned(), "stdio".into()]);
     if reject_legacy {
-        spec.env.push(("LEGACY".into(), "reject".into()));
+        spec.env.push(("LEGACY_REVISION".into(), "reject".into()));
     }
     let mut config = ServerConfig::stdio(spec);
     config.era = era;

@@ -34,7 +34,7 @@ from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
 import apps
-import compare
+import diff
 import hardening
 import diagnostics
 import extensions
@@ -931,7 +931,7 @@ apps.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "saved": saved,
     "add_server": add_server, "set_filter": set_filter, "choose_theme": choose_theme,
 })
-compare.install(check, driver, wait, shot, {
+diff.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "native_windows": native_windows,
     "saved": saved, "add_server": add_server, "answer_native": answer_native, "call_tool": call_tool,
 })

@@ -5,11 +5,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
-use sonde_core::log::ExportFormat;
 use sonde_core::{
-    read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
-    Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording, SavedServer,
-    SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
+    read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, ExportFormat, Filter,
+    FilterView, Hub, Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording,
+    SavedServer, SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -45,7 +44,7 @@ pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<Save
 #[tauri::command]
 #[specta::specta]
 pub async fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
-    let imported = sonde_core::saved::servers::import_mcp_servers(&text)?;
+    let imported = sonde_core::import_mcp_servers(&text)?;
     if imported.servers.is_empty() {
         return Ok(imported);
     }
@@ -152,7 +151,7 @@ pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<St
 #[tauri::command]
 #[specta::specta]
 pub fn tool_resend_risk(tool: Value) -> Option<String> {
-    sonde_core::resend::risk(&tool)
+    sonde_core::resend_risk(&tool)
 }
 
 /// The server's tools, and why the listing stopped early if a cap stopped it.
@@ -380,15 +379,11 @@ pub async fn log_export(
     };
     let write = path.clone();
     let entries = tauri::async_runtime::spawn_blocking(move || match format {
-        ExportFormat::Jsonl => {
-            sonde_core::log::export_jsonl(&log, &filter, &secrets, &write).map_err(io_error)
-        }
+        ExportFormat::Jsonl => sonde_core::export_jsonl(&log, &filter, &secrets, &write).map_err(io_error),
         ExportFormat::Har => {
-            sonde_core::log::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
+            sonde_core::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
         }
-        ExportFormat::Html => {
-            sonde_core::report::export_html(&log, &filter, &secrets, &write).map_err(io_error)
-        }
+        ExportFormat::Html => sonde_core::export_html(&log, &filter, &secrets, &write).map_err(io_error),
     })
     .await
     .map_err(|e| err(ErrorCode::Io, e))??;

@@ -6,11 +6,9 @@
 //! Refuses: deciding codes (each core error says its own).
 
 use serde::Serialize;
-use sonde_core::features::resources::SaveError;
-use sonde_core::features::template::TemplateError;
-use sonde_core::url_elicitation::NotOpened;
 use sonde_core::{
-    CatalogError, ErrorCode, HubError, LastWords, LinksRequired, RequestError, ServersError, StoreError,
+    CatalogError, ErrorCode, HubError, LastWords, LinksRequired, NotOpened, RequestError, SaveError,
+    ServersError, StoreError, TemplateError,
 };
 
 /// An error as the UI sees it.
@@ -43,7 +41,7 @@ impl From<HubError> for ErrorDto {
         match e {
             HubError::Handshake { words, .. } => dto.last_words = Some(words),
             HubError::Request(RequestError::Rpc { error, .. }) => {
-                dto.url_elicitations = sonde_core::url_elicitation::required(&error).map(Box::new);
+                dto.url_elicitations = sonde_core::links_required(&error).map(Box::new);
             }
             _ => {}
         }

@@ -17,7 +17,7 @@ use tokio::sync::{broadcast, Notify};
 use super::Stage;
 use crate::feed::Feed;
 use crate::last_words::LastWords;
-use crate::mcp::ServerDescription;
+use crate::session::ServerDescription;
 use crate::server_config::ServerConfig;
 use crate::sync::Lock;
 

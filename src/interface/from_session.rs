@@ -10,8 +10,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::snapshot::{identity, sorted, EraChoice, Snapshot, FORMAT};
-use crate::era::MODERN;
-use crate::features::listing::ListKind;
+use crate::era::MODERN_REVISION;
+use crate::session::listing::ListKind;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
 
 impl Snapshot {
@@ -53,7 +53,7 @@ impl Snapshot {
             result.get("serverInfo").cloned()
         };
         let protocol_version = if modern {
-            MODERN.to_owned()
+            MODERN_REVISION.to_owned()
         } else {
             result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned()
         };

@@ -9,7 +9,7 @@
 //! - `id:I`: the id as JSON text: `id:3` is the number 3 or the string "3", `id:"3"` only the string.
 //! - `diag:S`: entries with a protocol finding (`diagnose`) at least this severe: `error`,
 //!   `warning`, `note`, or `any`; or with a finding of one rule, by the name rows show
-//!   (`diag:stdout-not-protocol`, any of [`crate::diagnose::RULES`]). A later `diag` term
+//!   (`diag:stdout-not-protocol`, any of [`crate::diagnose::DIAGNOSTIC_RULES`]). A later `diag` term
 //!   replaces an earlier one.
 //!
 //! Keys are case-insensitive, and so are the values of `kind`, `dir`, `method` and `diag`
@@ -29,7 +29,7 @@
 use serde::Serialize;
 
 use super::entry::{Direction, Entry, Kind};
-use crate::diagnose::{Severity, RULES};
+use crate::diagnose::{Severity, DIAGNOSTIC_RULES};
 
 /// A conjunction of conditions; an empty filter matches everything.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -344,12 +344,12 @@ impl Filter {
                     let v = value.to_ascii_lowercase();
                     (f.diag, f.rule) = match v.as_str() {
                         "any" => (Some(Severity::Note), None),
-                        v if RULES.contains(&v) => (None, Some(v.to_owned())),
+                        v if DIAGNOSTIC_RULES.contains(&v) => (None, Some(v.to_owned())),
                         v => (
                             Some(Severity::parse(v).ok_or_else(|| {
                                 format!(
                                     "unknown severity or rule {value:?}; use error, warning, note, any or a rule: {}",
-                                    RULES.join(", ")
+                                    DIAGNOSTIC_RULES.join(", ")
                                 )
                             })?),
                             None,

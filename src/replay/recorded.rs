@@ -33,7 +33,7 @@ const LONG_LIVED: [&str; 1] = ["subscriptions/listen"];
 
 /// What a replay sends again and answers with, read from a recorded session.
 #[derive(Debug, Clone)]
-pub struct Recording {
+pub struct RecordedRequests {
     pub requests: Vec<Recorded>,
     /// Recorded requests not sent again (a listen, one never answered).
     pub not_sent: usize,
@@ -45,7 +45,7 @@ pub struct Recording {
 /// answer, and the client's own answers. Not replayed: the handshake, the era probe, a notification, an `input_required`
 /// round's retry (the session answers its rounds again itself); a listen and a request never
 /// answered (one its server died under) are counted in the second value.
-pub fn recording(log: &WireLog) -> Result<Recording, String> {
+pub fn recorded_requests(log: &WireLog) -> Result<RecordedRequests, String> {
     let entries = log.entries(&Filter::default()).map_err(|e| format!("cannot read the session: {e}"))?;
     let frame = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
     let request = |e: &Entry| e.kind == Kind::Message && e.dir == Direction::Out && !e.probe;
@@ -86,7 +86,11 @@ pub fn recording(log: &WireLog) -> Result<Recording, String> {
         }
         out.push(Recorded { seq: sent.seq, method: method.to_owned(), params, answer });
     }
-    Ok(Recording { requests: out, not_sent: unanswered, answers: RecordedAnswers::read(&entries, conn) })
+    Ok(RecordedRequests {
+        requests: out,
+        not_sent: unanswered,
+        answers: RecordedAnswers::read(&entries, conn),
+    })
 }
 
 /// A reply as `{"result": …}` or `{"error": …}`, following an `input_required` result to the

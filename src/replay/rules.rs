@@ -16,10 +16,10 @@ use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::interface::values::{names, Difference};
+use crate::interface::values::{pattern_covers, Difference};
 
 /// The file a project keeps its replay rules in, read from the working directory.
-pub const FILE_NAME: &str = ".sonde-replay.yaml";
+pub const REPLAY_RULES_FILE: &str = ".sonde-replay.yaml";
 
 /// The rules a replay runs with.
 #[derive(Debug, Default)]
@@ -115,7 +115,7 @@ impl Ignore {
     fn applies(&self, method: &str, name: Option<&str>, path: &str) -> bool {
         self.method.as_deref().is_none_or(|m| m == method)
             && self.name.as_deref().is_none_or(|n| Some(n) == name)
-            && names(&self.path, path)
+            && pattern_covers(&self.path, path)
     }
 
     /// How many differences the rule named.
@@ -290,7 +290,7 @@ mod tests {
     fn the_replay_file_holds_the_same_rules_and_refuses_unknown_keys() {
         let dir = std::env::temp_dir().join(format!("sonde-replay-rules-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join(FILE_NAME);
+        let file = dir.join(REPLAY_RULES_FILE);
         std::fs::write(&file, "ignore:\n  - result.stamp\nignore-values: [uuid]\nstrict: true\n").unwrap();
         let rules = Rules::new(Some(&file), &["result.other".into()], &[], false, false).unwrap();
         assert_eq!(rules.ignore.len(), 2);

@@ -3,14 +3,10 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use sonde_core::CompletionRef;
-use sonde_core::EraCache;
-use sonde_core::ListKind;
-use sonde_core::ListenSpec;
-use sonde_core::RequestError;
-use sonde_core::Session;
-use sonde_core::{sessions_dir, WireLog};
-use sonde_core::{Hub, HubError, ServerConfig, Stage};
+use sonde_core::{
+    sessions_dir, CompletionRef, EraCache, Hub, HubError, ListKind, ListenSpec, RequestError, ServerConfig,
+    Session, Stage, WireLog,
+};
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction, TasksAction};
 use crate::arguments;
@@ -51,9 +47,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     // what it declared.
     if let Op::Replay { recording, .. } = &op {
         let answers = recording.answers.clone();
-        hub = hub.with_responders(move |_, _| {
-            Arc::new(answers.clone()) as Arc<dyn sonde_core::connection::Responder>
-        });
+        hub = hub.with_responders(move |_, _| Arc::new(answers.clone()) as Arc<dyn sonde_core::Responder>);
     }
     let hub = Arc::new(hub);
     let echo = echo::Echo { stderr: global.stderr, messages: global.log_level.is_some() };
@@ -206,7 +200,7 @@ pub fn new_session_log(tell: impl Fn(&WireLog, String)) -> Option<Arc<WireLog>> 
         .inspect_err(|e| errln!("sonde: cannot create the session log: {e}"))
         .ok()?;
     let dir = log.path().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
-    match log.keep_within(sonde_core::saved::settings::sessions_budget(&dir)) {
+    match log.keep_within(sonde_core::sessions_budget(&dir)) {
         Ok(pruned) => pruned.words().into_iter().for_each(|words| tell(&log, words)),
         Err(e) => tell(&log, format!("could not prune old sessions in {}: {e}", dir.display())),
     }

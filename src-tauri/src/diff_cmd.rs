@@ -1,4 +1,4 @@
-//! The window's comparison of two interfaces (issue 34, "Compare…"): each side a live
+//! The window's comparison of two interfaces (issue 34, "Diff…"): each side a live
 //! connection, a recorded session, a snapshot file, or a saved server started for the
 //! comparison and stopped after it. The core takes each side's interface, compares them and
 //! places every change on both sides; these commands only choose the sides and carry the answer.
@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use sonde_core::interface::{self, Placed, Snapshot};
-use sonde_core::ErrorCode;
+use sonde_core::{diff, place_changes, ErrorCode, Placed, Snapshot};
 use tauri::State;
 
 use crate::error::{err, Result};
@@ -32,11 +31,11 @@ pub enum Side {
 /// each change with its definition on both sides.
 #[tauri::command]
 #[specta::specta]
-pub async fn interface_compare(state: State<'_, AppState>, from: Side, to: Side) -> Result<Vec<Placed>> {
+pub async fn interface_diff(state: State<'_, AppState>, from: Side, to: Side) -> Result<Vec<Placed>> {
     let old = snapshot_of(&state, from).await?;
     let new = snapshot_of(&state, to).await?;
-    let changes = interface::diff(&old, &new);
-    Ok(interface::place(&old, &new, changes))
+    let changes = diff(&old, &new);
+    Ok(place_changes(&old, &new, changes))
 }
 
 /// The native open dialog for a snapshot or a session file; `null` when the person cancels.
@@ -44,7 +43,7 @@ pub async fn interface_compare(state: State<'_, AppState>, from: Side, to: Side)
 #[specta::specta]
 pub async fn snapshot_file_choose(state: State<'_, AppState>) -> Result<Option<String>> {
     let kinds = ("Snapshots and sessions", &["json", "jsonl"][..]);
-    let chosen = state.asker.open_path("Compare with a snapshot or a session", kinds).await;
+    let chosen = state.asker.open_path("Diff against a snapshot or a session", kinds).await;
     Ok(chosen.map(|path| path.display().to_string()))
 }
 
