@@ -31,6 +31,7 @@ mod authorizing;
 mod backoff;
 mod lineage;
 mod live_roots;
+mod one_job;
 mod questions;
 mod roots;
 mod starting;
@@ -40,6 +41,7 @@ mod tasks;
 
 pub use apps::{AppOpened, AppTurn, Apps, AskOf};
 pub use live_roots::{read_roots, RootsChange};
+pub use one_job::OneJob;
 pub use questions::{PersonResponder, QuestionEvent, Questions, ServerQuestion, MAX_OPEN};
 pub use states::{ConnState, StateEvent, States};
 pub use subscriptions::SubscriptionEvent;

@@ -57,6 +57,9 @@ pub use hub::{
     ConnState, Hub, HubError, QuestionEvent, Questions, RootsChange, ServerConfig, ServerQuestion, Stage,
     StateEvent, SubscriptionEvent, Target,
 };
+// A server started for one job and stopped after it (`Hub::one_job`), and who answers its requests.
+pub use connection::Responder;
+pub use hub::OneJob;
 pub use last_words::LastWords;
 pub use lifecycle::{ExitInfo, Lifecycle};
 pub use log_level::LogLevel;
