@@ -45,6 +45,17 @@ mod wrap;
 // Running servers: the facade, what a connection is made from, and what its calls give.
 pub use connection::{ElicitAnswer, RequestError, Responder};
 pub use era::{Era, EraPolicy, ProtocolVersion, LEGACY_REVISION, MODERN_REVISION};
+pub use hub::{
+    AppOpened, AppTurn, ConnState, Hub, HubError, OneJob, QuestionEvent, Questions, RootsChange,
+    ServerConfig, ServerQuestion, Stage, StateEvent, SubscriptionEvent, Target, MAX_OPEN_QUESTIONS,
+};
+pub use last_words::{clean_last_words, LastWords};
+pub use lifecycle::{duration_words, ExitInfo, Lifecycle, Signal};
+pub use log_level::LogLevel;
+pub use output_check::OutputCheck;
+pub use process::{live_members, Graces, SpawnSpec, PASSED_THROUGH};
+pub use resend::resend_risk;
+pub use server_config::RestartPolicy;
 pub use session::completion::{Completion, CompletionRef};
 pub use session::listen::{ListenEvent, ListenSpec, Listening};
 pub use session::listing::{ListKind, ListPage, Listing};
@@ -54,18 +65,7 @@ pub use session::prompts::PromptView;
 pub use session::resources::{save_blob, ContentKind, ReadView, SaveError};
 pub use session::tasks::{TaskView, FOLLOW_LIMIT};
 pub use session::template::{expand_template, template_variables, TemplateError};
-pub use hub::{
-    AppOpened, AppTurn, ConnState, Hub, HubError, QuestionEvent, Questions, RootsChange, ServerConfig,
-    ServerQuestion, Stage, StateEvent, SubscriptionEvent, Target, MAX_OPEN_QUESTIONS,
-};
-pub use last_words::{clean_last_words, LastWords};
-pub use lifecycle::{duration_words, ExitInfo, Lifecycle, Signal};
-pub use log_level::LogLevel;
 pub use session::{CallOutcome, ServerDescription, Session};
-pub use process::{live_members, Graces, SpawnSpec, PASSED_THROUGH};
-pub use resend::resend_risk;
-pub use output_check::OutputCheck;
-pub use server_config::RestartPolicy;
 pub use shape::content::{content_view, ContentView};
 pub use shape::{read_tools, structured_in_text, Task, TaskStatus, ToolView, SCHEMA_MAX_DEPTH};
 pub use terminal_text::terminal_safe;

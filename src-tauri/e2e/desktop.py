@@ -113,6 +113,16 @@ def our_apps():
     return ours("sonde-desktop")
 
 
+def our_app():
+    """The pid of the one app this run is driving now, found by the run's mark, never as the
+    newest `sonde-desktop` on the machine: a person's own window (or another checkout's run)
+    started later is not ours. More than one of ours (a leftover still exiting) is an error that
+    names them rather than a guess."""
+    pids = our_apps()
+    assert len(pids) == 1, f"expected one sonde-desktop of this run (SONDE_E2E_RUN), found {pids or 'none'}"
+    return pids[0]
+
+
 def start_driver():
     """tauri-driver again, on new ports, in place of one that died: when WebKitWebDriver crashes,
     tauri-driver panics with it and takes no new session."""
@@ -901,6 +911,7 @@ hardening.install(check, driver, wait, shot, {
     "subprocess": subprocess, "native_windows": native_windows, "answer_native": answer_native,
     "RUN_TITLES": RUN_TITLES, "add_server": add_server, "ready_status": ready_status, "saved": saved,
     "xpath_text": xpath_text, "ensure_connected": ensure_connected, "connect": connect, "call_tool": call_tool,
+    "our_app": our_app,
 })
 
 # Protocol findings on a broken server's frames (issue 14).
@@ -948,7 +959,7 @@ alone = []
 fulldisk.install(alone.append, shot, {
     "restart_app": restart_app, "wait": lambda: wait, "settle": settle,
     "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected, "call_tool": call_tool,
-    "press_on_window": press_on_window,
+    "press_on_window": press_on_window, "our_app": our_app,
 })
 
 

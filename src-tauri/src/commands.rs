@@ -1,6 +1,8 @@
 //! The commands the UI invokes. Each is a few lines over one core call; errors cross IPC as
 //! `{code, message}` (`error.rs`) so the UI never matches on error strings.
 
+use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -8,7 +10,7 @@ use serde_json::Value;
 use sonde_core::{
     read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, ExportFormat, Filter,
     FilterView, Hub, Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording,
-    SavedServer, SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
+    Responder, SavedServer, Session, SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -89,10 +91,7 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u6
 pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
     crate::confirm::launch(state, saved).await?;
     let config = saved.to_config()?;
-    let lineages = state.lineages.clone();
-    let origin = (saved.id.clone(), saved.name.clone());
-    // The first stage names the new lineage's id: the saved server is known from then on.
-    let report = move |id: u64, _: Stage| lineages.started(id, &origin);
+    let report = named_after(state, saved);
     let id = state
         .hub
         .connect_reporting(&config, &report)
@@ -100,6 +99,36 @@ pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
         .inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
     tracing::info!(server = %saved.name, connection = id, "connected");
     Ok(id)
+}
+
+/// Starts the saved server `saved` for one job, as [`start_saved`] does, runs `job` on its
+/// session and stops the server after it, whatever the job gave (`Hub::one_job`); `answering`,
+/// when given, answers the server's requests in the hub's stead. A server that could not be
+/// stopped is a note in the log (the core's) and a warning in the app's trace.
+pub async fn one_job_on_saved<T, Fut>(
+    state: &AppState,
+    saved: &SavedServer,
+    answering: Option<Arc<dyn Responder>>,
+    job: impl FnOnce(Session) -> Fut,
+) -> Result<T>
+where
+    Fut: Future<Output = T>,
+{
+    crate::confirm::launch(state, saved).await?;
+    let config = saved.to_config()?;
+    let done = state.hub.one_job(&config, answering, &named_after(state, saved), job).await?;
+    if let Err(e) = &done.stopped {
+        tracing::warn!(server = %saved.name, "could not stop the server started for one job: {e}");
+    }
+    Ok(done.output)
+}
+
+/// The stage report that names a new lineage after the saved server it was started from: its
+/// first stage names the lineage's id, and the saved server is known from then on.
+fn named_after(state: &AppState, saved: &SavedServer) -> impl Fn(u64, Stage) + Send + Sync + 'static {
+    let lineages = state.lineages.clone();
+    let origin = (saved.id.clone(), saved.name.clone());
+    move |id: u64, _: Stage| lineages.started(id, &origin)
 }
 
 /// Stops connection `id` and starts its server again as a new connection on the same lineage.

@@ -75,16 +75,9 @@ async fn snapshot_of(state: &AppState, side: Side) -> Result<Snapshot> {
         Side::File { path } => file(Path::new(&path), &path),
         Side::Server { id } => {
             let saved = state.servers.get(&id)?;
-            let conn = crate::commands::start_saved(state, &saved).await?;
-            let taken = match state.hub.session(conn) {
-                Ok(session) => Snapshot::take(&session).await.map_err(Into::into),
-                Err(e) => Err(e.into()),
-            };
-            // Stopped whatever the listing gave: it was started for this comparison only.
-            if let Err(e) = state.hub.disconnect(conn).await {
-                tracing::warn!(server = %saved.name, "could not stop the compared server: {e}");
-            }
-            taken
+            // Started for this comparison only, and stopped once listed.
+            let job = |session| async move { Snapshot::take(&session).await };
+            Ok(crate::commands::one_job_on_saved(state, &saved, None, job).await??)
         }
     }
 }

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use sonde_core::{recorded_requests, replay, ErrorCode, Replay, Replayed, Rules, WireLog, REPLAY_RULES_FILE};
+use sonde_core::{
+    recorded_requests, replay, ErrorCode, Replay, Replayed, Responder, Rules, WireLog, REPLAY_RULES_FILE,
+};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -42,20 +44,14 @@ pub async fn session_replay(
     let file = saved.cwd.as_deref().map(|dir| std::path::Path::new(dir).join(REPLAY_RULES_FILE));
     let rules = Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)
         .map_err(|why| err(ErrorCode::BadInput, why))?;
-    crate::confirm::launch(&state, &saved).await?;
-    let config = saved.to_config()?;
-    let lineages = state.lineages.clone();
-    let origin = (saved.id.clone(), saved.name.clone());
-    let report = move |id: u64, _| lineages.started(id, &origin);
-    let conn = state.hub.connect_answering(&config, Arc::new(recording.answers.clone()), &report).await?;
-    let session = state.hub.session(conn)?;
-    let done = replay(&session, &recording.requests, &rules, |r| {
-        let _ = channel.send(r.clone());
+    let answers: Arc<dyn Responder> = Arc::new(recording.answers.clone());
+    let (requests, not_sent) = (recording.requests, recording.not_sent);
+    let done = crate::commands::one_job_on_saved(&state, &saved, Some(answers), |session| async move {
+        replay(&session, &requests, &rules, |r| {
+            let _ = channel.send(r.clone());
+        })
+        .await
     })
-    .await;
-    // Stopped whatever the replay gave: it was started for the replay only.
-    if let Err(e) = state.hub.disconnect(conn).await {
-        tracing::warn!(server = %saved.name, "could not stop the replayed server: {e}");
-    }
-    Ok(ReplayRun { replay: done, not_sent: u32::try_from(recording.not_sent).unwrap_or(u32::MAX) })
+    .await?;
+    Ok(ReplayRun { replay: done, not_sent: u32::try_from(not_sent).unwrap_or(u32::MAX) })
 }

@@ -12,8 +12,8 @@ use tokio::sync::mpsc;
 
 use super::{Check, CheckStatus, Checks};
 use crate::connection::{Request, RequestError};
-use crate::session::listing::ListKind;
 use crate::log::Followed;
+use crate::session::listing::ListKind;
 use crate::session::Session;
 use crate::wire::RequestId;
 

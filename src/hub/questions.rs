@@ -24,9 +24,9 @@ use crate::connection::{
     elicitation_capability, refused, sampling_capability, Answer, BasicResponder, ElicitAnswer, RequestError,
     Responder,
 };
-use crate::session::notices::{notice_of, Notice, Noticed, Notices};
 use crate::feed::Feed;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+use crate::session::notices::{notice_of, Notice, Noticed, Notices};
 use crate::sync::Lock;
 use crate::url_elicitation::{completed_id, links_required, Awaiting, UrlElicitation};
 use crate::wire::ErrorObject;

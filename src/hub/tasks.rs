@@ -15,8 +15,8 @@ use tokio::sync::broadcast;
 
 use super::{Hub, HubError};
 use crate::connection::RequestError;
-use crate::session::tasks::{TaskView, FOLLOW_LIMIT};
 use crate::feed::Feed;
+use crate::session::tasks::{TaskView, FOLLOW_LIMIT};
 use crate::session::CallOutcome;
 use crate::shape::task::Task;
 use crate::sync::Lock;

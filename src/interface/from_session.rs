@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::snapshot::{identity, sorted, EraChoice, Snapshot, FORMAT};
 use crate::era::MODERN_REVISION;
-use crate::session::listing::ListKind;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+use crate::session::listing::ListKind;
 
 impl Snapshot {
     /// A file standing in for a snapshot: a session (told apart by the log's one check) as it

@@ -23,9 +23,9 @@ use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN_REVISION};
 use crate::log::{Direction, Entry, Kind};
-use crate::session::{self, ServerDescription};
 use crate::process::duration_words;
 use crate::saved::era_cache::CachedEra;
+use crate::session::{self, ServerDescription};
 
 /// What the opening needs besides the connection.
 pub struct Plan<'a> {

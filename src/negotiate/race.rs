@@ -19,8 +19,8 @@ use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, ProbeOutcome, Verdict};
 use crate::log::{Direction, Entry, Kind, WireLog};
-use crate::session;
 use crate::process::duration_words;
+use crate::session;
 
 /// Sends `initialize` after a probe that got no reply in time, and lets whichever reply comes
 /// first decide.

@@ -8,9 +8,9 @@
 use serde_json::Value;
 
 use super::recorded::Recorded;
-use crate::session::listing::ListKind;
 use crate::interface::snapshot::identity;
 use crate::interface::{listings, Change};
+use crate::session::listing::ListKind;
 use crate::session::Session;
 
 /// At most this many pages of a new server's listing are followed past the recorded ones.

@@ -26,9 +26,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
-use crate::session::listing::ListKind;
 use crate::interface::values::{differences, pattern_covers, Difference};
 use crate::interface::Change;
+use crate::session::listing::ListKind;
 use crate::session::Session;
 use listings::{Listed, Runs};
 pub use recorded::{recorded_requests, Recorded, RecordedRequests};

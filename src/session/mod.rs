@@ -1,12 +1,21 @@
-//! MCP on top of a connection, in either era: the opening exchange and the typed calls both
-//! front ends make.
+//! `Session`: MCP over one connection whose era is decided, and the opening exchanges that
+//! decide nothing themselves.
 //!
-//! Owns: what Sonde says about itself (clientInfo, the capabilities its responder supports, and
-//! in 2026-07-28 the tasks extension), `initialize` (2025-11-25) and `server/discover`
-//! (2026-07-28), the `_meta` envelope on every modern request, `resultType` checks and tool
-//! calls, including asking for a task and recognising the one a call became.
-//! Refuses: choosing the era (`negotiate` does), following tasks (`session::tasks` does),
-//! following pages (`session::listing` does) and transport concerns (`connection` does).
+//! Owns: what Sonde says about itself (`clientInfo`, or the recorded client a replay's responder
+//! stands for; the capabilities its responder supports, less `roots.listChanged` in 2026-07-28,
+//! plus the tasks extension), `initialize` then `notifications/initialized` (2025-11-25) and
+//! `server/discover` with what its reply says to the era classifier (2026-07-28), the server's
+//! description (an icon kept only as a data raster image); on every 2026-07-28 request the
+//! `_meta` envelope, shared by a session's clones, which carries the log level asked for (in
+//! 2025-11-25 that is `logging/setLevel`, sent only to a server that declares `logging`);
+//! `resultType` (`complete`, `task` for a call, and `input_required` answered through the
+//! responder and retried with a new id, at most `MAX_ROUNDS` rounds, each a note in the log);
+//! and tool calls: asking for a task in 2025-11-25, recognising the task a call became, progress
+//! handed to the caller, and the result read (`CallOutcome`: its shape's problems, embedded
+//! resources, the `outputSchema` verdict).
+//! Refuses: choosing the era or racing a probe (`negotiate` does), following tasks
+//! (`tasks` does), listing and following pages (`listing` does), and transport
+//! concerns (`connection` does). An unknown `resultType` is an error, never a guess.
 //!
 //! Its features, the MCP surface beyond tools, are written here once for both front ends, a
 //! file each: resources and their templates, prompts, completion, the server's log level,

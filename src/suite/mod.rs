@@ -21,11 +21,11 @@ use serde_json::Value;
 use crate::connection::RequestError;
 use crate::diagnose::Severity;
 use crate::era::Era;
-use crate::session::listing::{ListKind, Listing};
 use crate::interface::values::differences;
-use crate::session::Session;
-pub use crate::report::{Failure, Report, Subject};
 use crate::output_check::OutputCheck;
+pub use crate::report::{Failure, Report, Subject};
+use crate::session::listing::{ListKind, Listing};
+use crate::session::Session;
 pub use file::{append_test, Expect, Suite, Test};
 
 /// What each kind of failure checks, in SARIF's rules.

@@ -223,10 +223,17 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         _ => None,
     };
     let started = std::time::Instant::now();
-    let connected = hub.connect_reporting(config, &report).await;
+    // The server is started for this one operation and stopped after it, whatever it gave; the
+    // server's description comes back with the outcome, to explain an unknown method after.
+    let (json, said_enough) = (common.json, saying.abort_handle());
+    let job = |session: sonde_core::Session| async move {
+        said_enough.abort();
+        (run_op(&session, op, json).await, session.server.clone())
+    };
+    let done = hub.one_job(config, None, &report, job).await;
     saying.abort();
-    let id = match connected {
-        Ok(id) => id,
+    let done = match done {
+        Ok(done) => done,
         Err(e) => {
             errln!("sonde: {e}");
             let (_, words) = e.failure();
@@ -241,10 +248,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
             return FAILED;
         }
     };
-    let outcome: Result<i32, HubError> = match hub.session(id) {
-        Ok(session) => run_op(&session, op, common.json).await,
-        Err(e) => Err(e),
-    };
+    let (id, (outcome, server)) = (done.conn, done.output);
     let mut died = false;
     let mut unrun = None;
     let code = outcome.unwrap_or_else(|e| {
@@ -257,7 +261,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
             errln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
         }
-        if let (HubError::Request(RequestError::Rpc { error, .. }), Ok(server)) = (&e, hub.server(id)) {
+        if let HubError::Request(RequestError::Rpc { error, .. }) = &e {
             if error.code == -32601 {
                 errln!("sonde: {}", declared(&server.capabilities));
             }
@@ -265,14 +269,18 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         died = matches!(e, HubError::Request(RequestError::Gone(_)));
         FAILED
     });
-    if let Ok(Some(exit)) = hub.disconnect(id).await {
-        // No shutdown step: the server ended by itself, before Sonde asked.
-        died |= exit.during.is_none();
-        if died {
-            errln!("sonde: server {}", exit.describe());
-        } else {
-            noteln!("sonde: server {}", exit.describe());
+    match done.stopped {
+        Ok(Some(exit)) => {
+            // No shutdown step: the server ended by itself, before Sonde asked.
+            died |= exit.during.is_none();
+            if died {
+                errln!("sonde: server {}", exit.describe());
+            } else {
+                noteln!("sonde: server {}", exit.describe());
+            }
         }
+        Ok(None) => {}
+        Err(e) => errln!("sonde: the server could not be stopped: {e}"),
     }
     let words = if died { hub.last_words(id, config, false) } else { sonde_core::LastWords::default() };
     words::print(&words);
