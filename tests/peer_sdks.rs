@@ -13,7 +13,7 @@ fn ts_v2(era: EraPolicy, reject_legacy: bool) -> ServerConfig {
     let script = peer_bin("tsv2/ts_v2_server.mjs");
     let mut spec = SpawnSpec::new("node", [script.to_string_lossy().into_owned(), "stdio".into()]);
     if reject_legacy {
-        spec.env.push(("LEGACY_REVISION".into(), "reject".into()));
+        spec.env.push(("LEGACY".into(), "reject".into()));
     }
     let mut config = ServerConfig::stdio(spec);
     config.era = era;

@@ -164,7 +164,7 @@ async fn the_slow_typescript_v2_server_rejecting_legacy_is_modern() {
     let hub = Hub::new(new_log("slow-ts-v2"));
     let mut config = delayed("node".into(), &[&peer_bin("tsv2/ts_v2_server.mjs").to_string_lossy(), "stdio"]);
     let sonde_core::Target::Stdio(spec) = &mut config.target else { unreachable!("a stdio config") };
-    spec.env.push(("LEGACY_REVISION".into(), "reject".into()));
+    spec.env.push(("LEGACY".into(), "reject".into()));
     let id = modern_either_way(&hub, &config).await;
     let said = hub.call_tool(id, "era", None).await.unwrap();
     assert_eq!(said["content"][0]["text"], "modern");

@@ -46,8 +46,8 @@ use serde_json::{json, Value};
 use listen::Streams;
 use logging::Level;
 
-const MODERN_REVISION: &str = "2026-07-28";
-const LEGACY_REVISION: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
+const LEGACY: &str = "2025-11-25";
 const VERSION_META: &str = "/_meta/io.modelcontextprotocol~1protocolVersion";
 const INSTRUCTIONS: &str = "A demo server bundled with Sonde. Try `slow` to watch progress notifications, \
      read `demo://readme`, get the `review` prompt, or subscribe to `demo://clock`.";
@@ -104,9 +104,9 @@ struct Server {
 /// A 2026-07-28 request at a version this server does not speak gets `-32022`.
 fn unsupported_version(params: &Value) -> Option<Fault> {
     let requested = params.pointer(VERSION_META)?.as_str().unwrap_or_default();
-    (requested != MODERN_REVISION).then(|| {
+    (requested != MODERN).then(|| {
         Fault::new(-32022, "Unsupported protocol version")
-            .with_data(json!({"supported": [MODERN_REVISION, LEGACY_REVISION], "requested": requested}))
+            .with_data(json!({"supported": [MODERN, LEGACY], "requested": requested}))
     })
 }
 
@@ -278,7 +278,7 @@ impl Server {
     ) -> Result<Value, Fault> {
         match (method, modern) {
             ("server/discover", _) => Ok(json!({
-                "supportedVersions": [MODERN_REVISION, LEGACY_REVISION],
+                "supportedVersions": [MODERN, LEGACY],
                 "capabilities": capabilities(),
                 "instructions": INSTRUCTIONS,
                 "ttlMs": TTL_MS,
@@ -288,7 +288,7 @@ impl Server {
                 let elicits = params.pointer("/capabilities/elicitation").is_some();
                 self.elicits.store(elicits, Ordering::SeqCst);
                 Ok(json!({
-                    "protocolVersion": LEGACY_REVISION,
+                    "protocolVersion": LEGACY,
                     "capabilities": capabilities(),
                     "serverInfo": server_info(),
                     "instructions": INSTRUCTIONS
