@@ -7,6 +7,7 @@
 mod change;
 pub mod diff;
 mod from_session;
+mod item_parts;
 mod placed;
 mod schema_diff;
 pub mod snapshot;
