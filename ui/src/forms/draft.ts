@@ -4,7 +4,10 @@
 // A number field's text that is not a number stays in the draft as that text (a string), so it
 // is a problem by its field and survives a trip through the raw JSON editor as typed.
 import { numberOf } from "./numbers";
-import type { Kind } from "./schema";
+
+/** The field a schema gets: `multi` is an array of enum values, shown as checkboxes. */
+export type Kind =
+  "object" | "array" | "multi" | "enum" | "choice" | "string" | "number" | "integer" | "boolean" | "json";
 
 /** Text typed into a JSON field that does not parse: kept as typed, and a problem until fixed. */
 export class Unparsed {

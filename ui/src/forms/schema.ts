@@ -7,11 +7,11 @@
 // many items, and the formats email, uri, date, time and date-time. Patterns and ranges are the
 // server's to judge, and a person can send anything from the raw JSON editor.
 import { SCHEMA_MAX_DEPTH } from "../ipc/backend";
-import { isObject, jsonLabel, sameDraft, Unparsed, type Draft } from "./draft";
+import { isObject, jsonLabel, sameDraft, Unparsed, type Draft, type Kind } from "./draft";
 import { formatProblem } from "./formats";
 import { numberOf, numberProblem } from "./numbers";
 
-export { leafText, parseLeaf, sameDraft, toJson, Unparsed, type Draft } from "./draft";
+export { leafText, parseLeaf, sameDraft, toJson, Unparsed, type Draft, type Kind } from "./draft";
 
 export interface Schema {
   type?: string | string[];
@@ -33,10 +33,6 @@ export interface Schema {
   $ref?: string;
   $defs?: Record<string, unknown>;
 }
-
-/** The field a schema gets: `multi` is an array of enum values, shown as checkboxes. */
-export type Kind =
-  "object" | "array" | "multi" | "enum" | "choice" | "string" | "number" | "integer" | "boolean" | "json";
 
 export interface Problem {
   /** Where, as `to.city` or `items[2]`; "" is the whole value. */
