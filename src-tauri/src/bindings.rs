@@ -27,6 +27,8 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .constant("DIAG_RULES", sonde_core::diagnose::RULES)
         .constant("DEMO_TOOLS", sonde_demo::tools())
         .constant("OUTCOME_WORDS", sonde_core::log::RequestOutcome::words())
+        // The window's panels, as the View menu lists them: the UI maps each id to a component.
+        .constant("PANELS", crate::menu::PANELS)
         .constant("ERA_REVISIONS", [("legacy", sonde_core::era::LEGACY), ("modern", sonde_core::era::MODERN)])
         // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
         .error_handling(ErrorHandlingMode::Throw)

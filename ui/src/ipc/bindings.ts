@@ -311,6 +311,8 @@ export const MAX_OPEN = 8 as const;
 
 export const OUTCOME_WORDS = [["result","result"],["error","error"],["cancelled","cancelled"],["timed_out","timed out"],["never_answered","never answered"]] as const;
 
+export const PANELS = [["tools","Tools"],["resources","Resources"],["prompts","Prompts"],["server","Server"],["notifications","Notifications"],["tasks","Tasks"],["diagnostics","Diagnostics"]] as const;
+
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
 /* Types */
