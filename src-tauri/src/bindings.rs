@@ -25,8 +25,10 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .constant("MAX_OPEN", sonde_core::hub::MAX_OPEN)
         .constant("SCHEMA_MAX_DEPTH", sonde_core::shape::SCHEMA_MAX_DEPTH)
         .constant("DIAG_RULES", sonde_core::diagnose::RULES)
-        .constant("DEMO_TOOLS", sonde_demo::tools())
         .constant("OUTCOME_WORDS", sonde_core::log::RequestOutcome::words())
+        .constant("COUNT_BUDGET", sonde_core::COUNT_BUDGET)
+        // Least severe first: the order the double ranks findings in.
+        .constant("SEVERITIES", sonde_core::Severity::ALL)
         // The window's panels, as the View menu lists them: the UI maps each id to a component.
         .constant("PANELS", crate::menu::PANELS)
         .constant("ERA_REVISIONS", [("legacy", sonde_core::era::LEGACY), ("modern", sonde_core::era::MODERN)])

@@ -23,9 +23,17 @@ import { backendError, blankServer, MAX_OPEN } from "./backend";
 import { commands } from "./bindings";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
-import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
 import { matcherOf, readFilter } from "./memoryFilter";
-import { AUTHORIZE, HOSTILE_TOOLS, SIGN_IN, TOOLS, view } from "./memoryTools";
+import {
+  AUTHORIZE,
+  BUNDLE,
+  HOSTILE_TOOLS,
+  NOT_AN_ARRAY,
+  PROFILE_QUESTION,
+  RESEND_RISKS,
+  SIGN_IN,
+  TOOLS,
+} from "./memoryTools";
 import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
@@ -476,7 +484,7 @@ export function memoryBackend(
       const text = [...counts].map(([said, n]) => `${n} ${said}`).join("; ");
       return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
     });
-    const problems = name === "content_not_array" ? ["content is an object, not an array"] : [];
+    const problems = name === "content_not_array" ? NOT_AN_ARRAY : [];
     return { result, problems, check: null, task: null, embedded: [], structured_in_text: false } as never;
   };
 
@@ -607,19 +615,18 @@ export function memoryBackend(
       return alive.has(id) ? stop(id) : null;
     },
     toolResendRisk: async (tool) => {
-      // The core's rule, reduced to what the preview's tools need: read-only tools go again.
-      const t = tool as { name: string; annotations?: { readOnlyHint?: boolean } };
-      return t.annotations?.readOnlyHint
-        ? null
-        : `${t.name} may have run before its server ended, and it is not marked idempotent. Send it again as a new request?`;
+      // The core's answer for each of the double's tools, recorded.
+      const name = (tool as { name: string }).name;
+      if (name in RESEND_RISKS) return RESEND_RISKS[name];
+      throw backendError({ code: "not_found", message: `the in-memory backend has no tool ${name}` });
     },
     toolsList: async (id) => {
       if (hostile.has(id)) {
         await request(id, "tools/list", {}, () => ({ tools: HOSTILE_TOOLS.map((t) => t.raw) }));
         return { tools: HOSTILE_TOOLS, stopped: null };
       }
-      await request(id, "tools/list", {}, () => ({ tools: TOOLS }));
-      return { tools: TOOLS.map(view), stopped: null };
+      await request(id, "tools/list", {}, () => ({ tools: TOOLS.map((t) => t.raw) }));
+      return { tools: TOOLS, stopped: null };
     },
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;
@@ -674,7 +681,7 @@ export function memoryBackend(
             ],
           };
         }
-        if (name === "bundle") return BUNDLE_RESULT;
+        if (name === "bundle") return BUNDLE.result;
         if (name === "profile") {
           const askId = 4000 + rid;
           message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params: PROFILE_QUESTION });
@@ -758,7 +765,7 @@ export function memoryBackend(
         return { content: [{ type: "text", text: `done in ${steps} steps` }] };
       });
       const check = name === "add" ? { verdict: "valid" } : null;
-      return { result, problems: [], check, task: null, embedded: name === "bundle" ? BUNDLE_EMBEDDED : [] } as never;
+      return { result, problems: [], check, task: null, embedded: name === "bundle" ? BUNDLE.embedded : [] } as never;
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);
@@ -846,7 +853,8 @@ export function memoryBackend(
       return tasks.filter((t) => t.conn === id);
     },
     tasksList: async (id) => tasks.filter((t) => t.conn === id),
-    diagnostics: async (conn) => logOf(null).diagnostics(conn),
+    // The double's servers send no frame the core finds fault with, so no connection has findings.
+    diagnostics: async () => [],
     serverClientSnippet: async () => {
       throw backendError({
         code: "bad_input",

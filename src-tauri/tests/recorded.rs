@@ -1,0 +1,98 @@
+//! The core's answers the UI's in-memory double serves, recorded into the committed
+//! `ui/src/ipc/recorded.json`, so the double re-implements none of the core's rules: how the
+//! core reads each filter expression the double offers (its chips, or its error), how it reads
+//! the tools of the double's demo server, and what it says of the fixture's hostile tools. What
+//! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
+//! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
+//! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
+
+mod support;
+
+use serde_json::{json, Map, Value};
+use sonde_core::{read_tools, FilterView};
+use support::*;
+
+const CANNED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/ipc/canned.json");
+const RECORDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/ipc/recorded.json");
+
+/// The connections a `{conn}` expression is recorded for: more than a UI test opens.
+const CONNS: u64 = 40;
+
+/// Each expression the double offers, as the core reads it; one with `{conn}` once for each
+/// connection number (the stderr pane filters by its connection).
+fn filters(canned: &Value) -> Value {
+    let mut views = Map::new();
+    for expr in canned["filters"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()) {
+        let exprs: Vec<String> = if expr.contains("{conn}") {
+            (0..=CONNS).map(|n| expr.replace("{conn}", &n.to_string())).collect()
+        } else {
+            vec![expr.to_owned()]
+        };
+        for e in exprs {
+            views.insert(e.clone(), serde_json::to_value(FilterView::of(&e)).unwrap());
+        }
+    }
+    Value::Object(views)
+}
+
+/// The double's demo server's tools as the core reads them: the real demo's own (by name, as
+/// `sonde demo-server` lists them), then the double's.
+fn tools(canned: &Value) -> Value {
+    let demo = sonde_demo::tools();
+    let mut raw: Vec<Value> = canned["demoTools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| demo.as_array().unwrap().iter().find(|t| &t["name"] == name).unwrap().clone())
+        .collect();
+    raw.extend(canned["tools"].as_array().unwrap().iter().cloned());
+    serde_json::to_value(read_tools(&raw)).unwrap()
+}
+
+/// Whether sending each of the demo's tools again after its server died is a risk, as the window
+/// asks it (the hostile fixture's are never asked: its server does not die in a call).
+fn resend_risks(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, tools: &Value) -> Value {
+    let mut risks = Map::new();
+    for tool in tools.as_array().unwrap() {
+        let risk = invoke(w, "tool_resend_risk", json!({"tool": tool["raw"]})).unwrap();
+        risks.insert(tool["name"].as_str().unwrap().to_owned(), risk);
+    }
+    Value::Object(risks)
+}
+
+/// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`): its
+/// listing, and a call whose result's content is not an array.
+fn hostile(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    let id = connect_fixture(w, "hostile", "--malformed-tools --ask-many 100");
+    let listing = invoke(w, "tools_list", json!({"id": id})).unwrap();
+    let tool = json!({"name": "content_not_array"});
+    let args = json!({"id": id, "tool": tool, "args": {}, "progress": "__CHANNEL__:9"});
+    let call = invoke(w, "tool_call", args).unwrap();
+    invoke(w, "disconnect", json!({"id": id})).unwrap();
+    json!({"tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
+}
+
+#[test]
+fn the_committed_recordings_are_the_cores_answers() {
+    let canned: Value = serde_json::from_str(&std::fs::read_to_string(CANNED).unwrap()).unwrap();
+    let (_app, w) = app("recorded");
+    let tools = tools(&canned);
+    let hostile = hostile(&w);
+    let recorded = json!({
+        "note": "Recorded from the core by src-tauri/tests/recorded.rs; do not edit. \
+                 Rewrite: SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded",
+        "filters": filters(&canned),
+        "resendRisks": resend_risks(&w, &tools),
+        "tools": tools,
+        "hostile": hostile,
+    });
+    let generated = serde_json::to_string_pretty(&recorded).unwrap() + "\n";
+    if std::env::var_os("SONDE_UPDATE_RECORDED").is_some() {
+        std::fs::write(RECORDED, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(RECORDED).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "ui/src/ipc/recorded.json is stale: run SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded"
+    );
+}
