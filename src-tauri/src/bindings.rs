@@ -29,6 +29,8 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .constant("COUNT_BUDGET", sonde_core::COUNT_BUDGET)
         // Least severe first: the order the double ranks findings in.
         .constant("SEVERITIES", sonde_core::Severity::ALL)
+        // Least severe first, as servers filter their log messages by them.
+        .constant("LOG_LEVELS", sonde_core::LogLevel::ALL)
         // The window's panels, as the View menu lists them: the UI maps each id to a component.
         .constant("PANELS", crate::menu::PANELS)
         .constant("ERA_REVISIONS", [("legacy", sonde_core::era::LEGACY), ("modern", sonde_core::era::MODERN)])
