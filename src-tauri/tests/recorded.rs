@@ -1,7 +1,9 @@
 //! The core's answers the UI's in-memory double serves, recorded into the committed
 //! `ui/src/ipc/recorded.json`, so the double re-implements none of the core's rules: how the
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
-//! the tools of the double's demo server, and what it says of the fixture's hostile tools. What
+//! the tools of the double's demo server and whether each may be sent again, how it describes
+//! the real demo server and the fixture's hostile one (its tools too), and the sessions budget's
+//! defaults. What
 //! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
 //! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
 //! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
@@ -60,16 +62,38 @@ fn resend_risks(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, tools: &Valu
     Value::Object(risks)
 }
 
-/// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`): its
-/// listing, and a call whose result's content is not an array.
+/// What the window says of a connection once it is ready: the server as the core describes it.
+fn described(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> Value {
+    let states = invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap();
+    let state = states.as_array().unwrap().iter().find(|s| &s["event"]["conn"] == id).unwrap();
+    state["event"]["state"]["server"].clone()
+}
+
+/// The demo server (`sonde demo-server`) as the core describes it once connected.
+fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    let id = invoke(w, "connect", json!({"serverId": "demo"})).unwrap();
+    let server = described(w, &id);
+    invoke(w, "disconnect", json!({"id": id})).unwrap();
+    server
+}
+
+/// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`,
+/// saved as an import saves it, era `auto`): the server, its listing, and a call whose result's
+/// content is not an array.
 fn hostile(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
-    let id = connect_fixture(w, "hostile", "--malformed-tools --ask-many 100");
+    let command = format!("{} --malformed-tools --ask-many 100", fixture().display());
+    let server = json!({"id": "", "name": "hostile", "command": command, "env": [], "era": "auto"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "hostile").unwrap()["id"].clone();
+    approve(w, &saved);
+    let id = invoke(w, "connect", json!({"serverId": saved})).unwrap();
     let listing = invoke(w, "tools_list", json!({"id": id})).unwrap();
     let tool = json!({"name": "content_not_array"});
     let args = json!({"id": id, "tool": tool, "args": {}, "progress": "__CHANNEL__:9"});
     let call = invoke(w, "tool_call", args).unwrap();
+    let server = described(w, &id);
     invoke(w, "disconnect", json!({"id": id})).unwrap();
-    json!({"tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
+    json!({"server": server, "tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
 }
 
 #[test]
@@ -84,7 +108,10 @@ fn the_committed_recordings_are_the_cores_answers() {
         "filters": filters(&canned),
         "resendRisks": resend_risks(&w, &tools),
         "tools": tools,
+        "demo": demo(&w),
         "hostile": hostile,
+        // The sessions folder's budget when the settings name none.
+        "budgetDefaults": invoke(&w, "sessions_budget_get", json!({})).unwrap()["defaults"],
     });
     let generated = serde_json::to_string_pretty(&recorded).unwrap() + "\n";
     if std::env::var_os("SONDE_UPDATE_RECORDED").is_some() {

@@ -19,5 +19,6 @@ export const AUTHORIZE = canned.links.authorize as UrlElicitation;
 /** Bundle's result (a resource link, embedded resources, annotated blocks) and its embedded
  * resources as the core reads them. */
 export const BUNDLE = canned.bundle as unknown as { result: JsonValue; embedded: never[] };
-/** Profile's question: fourteen fields, as long as server-everything's elicitation form. */
-export const PROFILE_QUESTION = canned.profileQuestion as JsonValue;
+/** What greet and profile ask (profile's fourteen fields are as long as server-everything's
+ * elicitation form), and summarize's request of the client's model. */
+export const QUESTIONS = canned.questions as Record<"greet" | "profile" | "summarize", JsonValue>;
