@@ -69,12 +69,15 @@ fn described(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> 
     state["event"]["state"]["server"].clone()
 }
 
-/// The demo server (`sonde demo-server`) as the core describes it once connected.
+/// The demo server (`sonde demo-server`) as the core describes it once connected, and the README
+/// its `review` prompt embeds, as the core reads it.
 fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
     let id = invoke(w, "connect", json!({"serverId": "demo"})).unwrap();
     let server = described(w, &id);
+    let review = json!({"id": id, "name": "review", "args": {"language": "rust"}});
+    let prompt = invoke(w, "prompt_get", review).unwrap();
     invoke(w, "disconnect", json!({"id": id})).unwrap();
-    server
+    json!({"server": server, "reviewEmbedded": prompt["embedded"]})
 }
 
 /// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`,

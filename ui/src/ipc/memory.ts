@@ -316,7 +316,7 @@ export function memoryBackend(
     }));
     alive.add(conn);
     // The server as the core describes the real demo server, or the fixture, once connected.
-    const server = hostile.has(conn) ? RECORDED.hostile.server : RECORDED.demo;
+    const server = hostile.has(conn) ? RECORDED.hostile.server : RECORDED.demo.server;
     publish(conn, { state: "ready", pid, server } as unknown as ConnState);
     return conn;
   };

@@ -20,11 +20,12 @@ import type {
 import { backendError } from "./backend";
 import { LOG_LEVELS } from "./bindings";
 import canned from "./canned.json";
+import RECORDED from "./recorded.json";
 
 type Request = (conn: number, method: string, params: unknown, result: () => unknown) => Promise<unknown>;
 type Message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>) => number;
 
-const { readme: README, config: CONFIG, png: DEMO_PNG, completions } = canned.surface;
+const { readme: README, config: CONFIG, png: DEMO_PNG, completions, promptMessages } = canned.surface;
 const { resources: RESOURCES, templates: TEMPLATES, prompts: PROMPTS } = canned.surface;
 
 const prefixed = (all: string[], value: string) => all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase()));
@@ -133,40 +134,26 @@ export function memorySurface(
       template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "")),
     promptGet: async (id, name, args) => {
       const result = await request(id, "prompts/get", { name, arguments: args }, () => {
-        if (name === "hello")
-          return { messages: [{ role: "user", content: { type: "text", text: "Say hello to Sonde." } }] };
-        if (name !== "review")
+        const messages = promptMessages[name as keyof typeof promptMessages];
+        if (!messages)
           throw backendError({
             code: "rpc_error",
             message: `prompts/get failed: unknown prompt ${name} (code -32602)`,
           });
-        if (!args.language)
+        if (name === "review" && !args.language)
           throw backendError({
             code: "rpc_error",
             message: "prompts/get failed: the argument language is required (code -32602)",
           });
-        return {
-          messages: [
-            {
-              role: "user",
-              content: { type: "text", text: `Review this ${args.language} code in a ${args.style || "plain"} style.` },
-            },
-            {
-              role: "user",
-              content: {
-                type: "resource",
-                resource: { uri: "demo://readme", mimeType: "text/markdown", text: README },
-              },
-            },
-            { role: "assistant", content: { type: "text", text: "Send me the code." } },
-            { role: "user", content: { type: "resource_link", uri: "demo://readme", name: "README" } },
-          ],
-        };
+        // The arguments filled in where the canned messages name them.
+        const filled = { language: args.language, style: args.style || "plain" };
+        const text = JSON.stringify(messages).replace(/\{(language|style)\}/g, (_, k: "language" | "style") =>
+          JSON.stringify(filled[k]).slice(1, -1),
+        );
+        return { messages: JSON.parse(text) };
       });
-      // The embedded README as the core reads it (shape/content.rs): text, by its MIME type.
-      const readme = { uri: "demo://readme", mimeType: "text/markdown", kind: "text", text: README, blob: null };
-      const size = new TextEncoder().encode(README).length;
-      const embedded = name === "review" ? [{ index: 1, view: { ...readme, size }, problem: null }] : [];
+      // The README the review prompt embeds, as the core reads it from the real demo (recorded).
+      const embedded = name === "review" ? RECORDED.demo.reviewEmbedded : [];
       return { result: result as JsonValue, problems: [], embedded } as never;
     },
     complete: async (id, reference, argument, value, context) => {
