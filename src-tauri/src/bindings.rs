@@ -24,7 +24,6 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         // form), so none is copied by hand.
         .constant("MAX_OPEN", sonde_core::hub::MAX_OPEN)
         .constant("SCHEMA_MAX_DEPTH", sonde_core::shape::SCHEMA_MAX_DEPTH)
-        .constant("DIAG_RULES", sonde_core::diagnose::RULES)
         .constant("OUTCOME_WORDS", sonde_core::log::RequestOutcome::words())
         .constant("COUNT_BUDGET", sonde_core::COUNT_BUDGET)
         // Least severe first: the order the double ranks findings in.

@@ -303,8 +303,6 @@ export const commands = {
 /* Constants */
 export const COUNT_BUDGET = 20000 as const;
 
-export const DIAG_RULES = ["app-csp","app-html","app-mime","app-permission","app-resource","batch","before-initialized","capability-undeclared","cursor-loop","envelope","era-method","not-utf8","progress-unknown","reply-duplicate","reply-id-type","reply-unmatched","result-shape","stdout-not-protocol"] as const;
-
 export const ERA_REVISIONS = [["legacy","2025-11-25"],["modern","2026-07-28"]] as const;
 
 export const LOG_LEVELS = ["debug","info","notice","warning","error","critical","alert","emergency"] as const;
