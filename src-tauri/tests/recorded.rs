@@ -2,8 +2,8 @@
 //! `ui/src/ipc/recorded.json`, so the double re-implements none of the core's rules: how the
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
 //! the tools of the double's demo server and whether each may be sent again, how it describes
-//! the real demo server and the fixture's hostile one (its tools too), and the sessions budget's
-//! defaults. What
+//! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
+//! one (its tools too), and the sessions budget's defaults. What
 //! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
 //! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
 //! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
@@ -69,15 +69,52 @@ fn described(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> 
     state["event"]["state"]["server"].clone()
 }
 
-/// The demo server (`sonde demo-server`) as the core describes it once connected, and the README
-/// its `review` prompt embeds, as the core reads it.
+/// The demo server (`sonde demo-server`) as the core describes it once connected, the README its
+/// `review` prompt embeds as the core reads it, and its connection's lifecycle and end in the
+/// core's words.
 fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
     let id = invoke(w, "connect", json!({"serverId": "demo"})).unwrap();
     let server = described(w, &id);
     let review = json!({"id": id, "name": "review", "args": {"language": "rust"}});
     let prompt = invoke(w, "prompt_get", review).unwrap();
-    invoke(w, "disconnect", json!({"id": id})).unwrap();
-    json!({"server": server, "reviewEmbedded": prompt["embedded"]})
+    let stopped = invoke(w, "disconnect", json!({"id": id})).unwrap();
+    json!({"server": server, "reviewEmbedded": prompt["embedded"], "lifecycle": lifecycle(w, &id), "stopped": stopped})
+}
+
+/// The lifecycle entries of connection `id`, in order, as it opened and stopped: what each says,
+/// with its pid, command and saved server's name as `{pid}`, `{command}` and `{name}`.
+fn lifecycle(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> Value {
+    let filter = format!("kind:lifecycle conn:{id}");
+    let page = json!({"from": 0, "to": 1_000_000, "filter": filter, "limit": 100});
+    let entries = invoke(w, "log_page", page).unwrap()["entries"].clone();
+    let entries = entries.as_array().unwrap();
+    let spawned = entries.iter().find(|e| e["lifecycle"]["event"] == "spawned").unwrap();
+    let (pid, command) =
+        (spawned["lifecycle"]["pid"].as_u64().unwrap(), spawned["lifecycle"]["command"].clone());
+    let named = entries.iter().find(|e| e["lifecycle"]["event"] == "server").unwrap();
+    let held =
+        [(command, "{command}"), (named["lifecycle"]["name"].clone(), "{name}"), (json!(pid), "{pid}")];
+    let steps = entries
+        .iter()
+        .map(|e| placeheld(&json!({"detail": e["detail"], "lifecycle": e["lifecycle"]}), &held));
+    Value::Array(steps.collect())
+}
+
+/// `v` with each of `held`'s values (a whole value, or a string within a string) as its placeholder.
+fn placeheld(v: &Value, held: &[(Value, &str)]) -> Value {
+    if let Some((_, place)) = held.iter().find(|(value, _)| value == v) {
+        return json!(place);
+    }
+    match v {
+        Value::String(s) => json!(held.iter().fold(s.clone(), |s, (value, place)| match value {
+            Value::String(text) => s.replace(text.as_str(), place),
+            other => s.replace(&other.to_string(), place),
+        })),
+        Value::Object(fields) => {
+            Value::Object(fields.iter().map(|(k, v)| (k.clone(), placeheld(v, held))).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 /// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`,

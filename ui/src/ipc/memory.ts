@@ -32,6 +32,9 @@ import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
  * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
 const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 
+/** The lifecycle of the real demo's connection, as the core recorded it. */
+const STEPS = RECORDED.demo.lifecycle;
+
 /** How long the in-memory backend keeps a connection in each opening stage. */
 const STAGE_MS = 600;
 
@@ -268,6 +271,16 @@ export function memoryBackend(
     return conn;
   };
 
+  /** Lifecycle step `step` of the real demo's connection as the core recorded it (opening, then
+   * stopping), told of connection `conn` with its pid, command and saved server's name. */
+  const told = (conn: number, step: number, saved: SavedServer) => {
+    const fill: Record<string, string> = { pid: String(4000 + conn), command: saved.command, name: saved.name };
+    const text = JSON.stringify(STEPS[step])
+      .replace(/"\{pid\}"/g, fill.pid)
+      .replace(/\{(pid|command|name)\}/g, (_, k: string) => JSON.stringify(fill[k]).slice(1, -1));
+    append({ conn, kind: "lifecycle", dir: "meta", ...JSON.parse(text) });
+  };
+
   /** Opens a saved server as a new connection, on `replaces`'s line when it replaces one. */
   const open = async (saved: SavedServer, replaces: number | null): Promise<number> => {
     const conn = nextConn++;
@@ -276,24 +289,12 @@ export function memoryBackend(
     lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
     publish(conn, { state: "opening", stage: saved.url ? "connecting" : "spawning" });
-    append({
-      conn,
-      kind: "lifecycle",
-      dir: "meta",
-      detail: `opens the saved server "${saved.name}"`,
-      lifecycle: { event: "server", name: saved.name },
-    } as Partial<Entry> as Entry);
+    told(conn, 0, saved);
     if (replaces !== null) lifecycle(conn, `replaces connection ${replaces} (restart)`);
     if (saved.url) return openHttp(conn, saved, saved.url);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
-    append({
-      conn,
-      kind: "lifecycle",
-      dir: "meta",
-      detail: `spawned pid ${pid} (own process group): ${saved.command}`,
-      lifecycle: { event: "spawned", pid, command: saved.command },
-    } as Partial<Entry> as Entry);
+    told(conn, 1, saved);
     // The test fixture, as the hostile server of issue 11: malformed tools, a question flood.
     if (saved.command.includes("sonde-fixture")) hostile.add(conn);
     const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
@@ -407,18 +408,12 @@ export function memoryBackend(
       return "closed by Sonde";
     }
     publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
-    const steps = [
-      "closed stdin; waiting up to 2 s for exit",
-      "server closed stdout",
-      "server exited with code 0 after stdin was closed",
-      `process group ${4000 + id} is empty; shutdown complete`,
-    ];
-    for (const detail of steps) {
+    for (let step = 2; step < STEPS.length; step++) {
       await wait(120);
-      lifecycle(id, detail);
+      told(id, step, servers.find((s) => s.id === lineOf.get(id)!.serverId) ?? blankServer());
     }
     alive.delete(id);
-    const reason = "server exited with code 0 after stdin was closed";
+    const reason = RECORDED.demo.stopped;
     publish(id, { state: "exited", reason, requested: true, words: noWords });
     return reason;
   };
