@@ -3,7 +3,7 @@
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
 //! the tools of the double's demo server and whether each may be sent again, how it describes
 //! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
-//! one (its tools too), and the sessions budget's defaults. What
+//! one (its tools too). What
 //! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
 //! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
 //! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
@@ -86,8 +86,12 @@ fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
 fn lifecycle(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> Value {
     let filter = format!("kind:lifecycle conn:{id}");
     let page = json!({"from": 0, "to": 1_000_000, "filter": filter, "limit": 100});
-    let entries = invoke(w, "log_page", page).unwrap()["entries"].clone();
-    let entries = entries.as_array().unwrap();
+    let mut entries = invoke(w, "log_page", page).unwrap()["entries"].as_array().unwrap().clone();
+    // The end of stdout and the exit race each other: the steps are kept in the ladder's order.
+    const LADDER: [&str; 6] = ["server", "spawned", "stdin_closed", "stdout_closed", "exited", "group_gone"];
+    entries.sort_by_key(|e| {
+        LADDER.iter().position(|step| e["lifecycle"]["event"] == *step).unwrap_or(LADDER.len())
+    });
     let spawned = entries.iter().find(|e| e["lifecycle"]["event"] == "spawned").unwrap();
     let (pid, command) =
         (spawned["lifecycle"]["pid"].as_u64().unwrap(), spawned["lifecycle"]["command"].clone());
@@ -150,16 +154,17 @@ fn the_committed_recordings_are_the_cores_answers() {
         "tools": tools,
         "demo": demo(&w),
         "hostile": hostile,
-        // The sessions folder's budget when the settings name none.
-        "budgetDefaults": invoke(&w, "sessions_budget_get", json!({})).unwrap()["defaults"],
     });
     let generated = serde_json::to_string_pretty(&recorded).unwrap() + "\n";
     if std::env::var_os("SONDE_UPDATE_RECORDED").is_some() {
         std::fs::write(RECORDED, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(RECORDED).unwrap_or_default();
+    let differs = committed.lines().zip(generated.lines()).enumerate().find(|(_, (c, g))| c != g);
     assert!(
         committed == generated,
-        "ui/src/ipc/recorded.json is stale: run SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded"
+        "ui/src/ipc/recorded.json is stale (first at line {:?}): run SONDE_UPDATE_RECORDED=1 cargo test \
+         -p sonde-desktop --test recorded",
+        differs.map(|(n, (c, g))| (n + 1, c.to_owned(), g.to_owned()))
     );
 }

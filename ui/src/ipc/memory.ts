@@ -21,6 +21,7 @@ import type {
 } from "./backend";
 import { backendError, blankServer, MAX_OPEN } from "./backend";
 import { commands } from "./bindings";
+import canned from "./canned.json";
 import RECORDED from "./recorded.json";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
@@ -32,8 +33,10 @@ import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
  * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
 const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 
-/** The lifecycle of the real demo's connection, as the core recorded it. */
-const STEPS = RECORDED.demo.lifecycle;
+/** The lifecycle of the real demo's connection, as the core recorded it: its opening (the saved
+ * server named, the process spawned), then the rest of the steps as it stops. */
+const STEPS: { detail: string; lifecycle: { event: string } }[] = RECORDED.demo.lifecycle;
+const OPENING = ["server", "spawned"].map((event) => STEPS.find((s) => s.lifecycle.event === event)!);
 
 /** How long the in-memory backend keeps a connection in each opening stage. */
 const STAGE_MS = 600;
@@ -271,11 +274,11 @@ export function memoryBackend(
     return conn;
   };
 
-  /** Lifecycle step `step` of the real demo's connection as the core recorded it (opening, then
-   * stopping), told of connection `conn` with its pid, command and saved server's name. */
-  const told = (conn: number, step: number, saved: SavedServer) => {
+  /** A lifecycle step of the real demo's connection as the core recorded it, told of connection
+   * `conn` with its pid, command and saved server's name. */
+  const told = (conn: number, step: (typeof STEPS)[number], saved: SavedServer) => {
     const fill: Record<string, string> = { pid: String(4000 + conn), command: saved.command, name: saved.name };
-    const text = JSON.stringify(STEPS[step])
+    const text = JSON.stringify(step)
       .replace(/"\{pid\}"/g, fill.pid)
       .replace(/\{(pid|command|name)\}/g, (_, k: string) => JSON.stringify(fill[k]).slice(1, -1));
     append({ conn, kind: "lifecycle", dir: "meta", ...JSON.parse(text) });
@@ -289,12 +292,12 @@ export function memoryBackend(
     lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
     publish(conn, { state: "opening", stage: saved.url ? "connecting" : "spawning" });
-    told(conn, 0, saved);
+    told(conn, OPENING[0], saved);
     if (replaces !== null) lifecycle(conn, `replaces connection ${replaces} (restart)`);
     if (saved.url) return openHttp(conn, saved, saved.url);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
-    told(conn, 1, saved);
+    told(conn, OPENING[1], saved);
     // The test fixture, as the hostile server of issue 11: malformed tools, a question flood.
     if (saved.command.includes("sonde-fixture")) hostile.add(conn);
     const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
@@ -408,7 +411,7 @@ export function memoryBackend(
       return "closed by Sonde";
     }
     publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
-    for (let step = 2; step < STEPS.length; step++) {
+    for (const step of STEPS.filter((s) => !OPENING.includes(s))) {
       await wait(120);
       told(id, step, servers.find((s) => s.id === lineOf.get(id)!.serverId) ?? blankServer());
     }
@@ -504,7 +507,8 @@ export function memoryBackend(
     const all = listSessions();
     return {
       settings: budgetSettings,
-      defaults: RECORDED.budgetDefaults,
+      // The double's own: the core's size default depends on the disk its folder is on.
+      defaults: canned.budgetDefaults,
       folder: "/memory/sessions",
       sessions: all.length,
       bytes: all.reduce((sum, s) => sum + Number(s.size), 0),
