@@ -24,9 +24,14 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         // form), so none is copied by hand.
         .constant("MAX_OPEN", sonde_core::MAX_OPEN_QUESTIONS)
         .constant("SCHEMA_MAX_DEPTH", sonde_core::SCHEMA_MAX_DEPTH)
-        .constant("DIAG_RULES", sonde_core::DIAGNOSTIC_RULES)
-        .constant("DEMO_TOOLS", sonde_demo::tools())
         .constant("OUTCOME_WORDS", sonde_core::RequestOutcome::words())
+        .constant("COUNT_BUDGET", sonde_core::COUNT_BUDGET)
+        // Least severe first: the order the double ranks findings in.
+        .constant("SEVERITIES", sonde_core::Severity::ALL)
+        // Least severe first, as servers filter their log messages by them.
+        .constant("LOG_LEVELS", sonde_core::LogLevel::ALL)
+        // The window's panels, as the View menu lists them: the UI maps each id to a component.
+        .constant("PANELS", crate::menu::PANELS)
         .constant(
             "ERA_REVISIONS",
             [("legacy", sonde_core::LEGACY_REVISION), ("modern", sonde_core::MODERN_REVISION)],

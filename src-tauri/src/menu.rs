@@ -11,15 +11,17 @@ use tauri::menu::{
 };
 use tauri::{App, AppHandle, Emitter, Listener, Runtime};
 
-/// The server panels' menu items: `panel-<tab>` ids, Ctrl+1… in this order (the UI's tab order).
-const PANELS: [(&str, &str); 7] = [
-    ("panel-tools", "Tools"),
-    ("panel-resources", "Resources"),
-    ("panel-prompts", "Prompts"),
-    ("panel-server", "Server"),
-    ("panel-notifications", "Notifications"),
-    ("panel-tasks", "Tasks"),
-    ("panel-diagnostics", "Diagnostics"),
+/// The server panels, the one list of them: each one's id and label, in the order of the UI's
+/// tabs. The View menu has an item `panel-<id>` for each, Ctrl+1… in this order; the UI reads
+/// the list from the bindings (`PANELS`) and maps each id to its component.
+pub(crate) const PANELS: [(&str, &str); 7] = [
+    ("tools", "Tools"),
+    ("resources", "Resources"),
+    ("prompts", "Prompts"),
+    ("server", "Server"),
+    ("notifications", "Notifications"),
+    ("tasks", "Tasks"),
+    ("diagnostics", "Diagnostics"),
 ];
 
 pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
@@ -55,7 +57,7 @@ pub fn install<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     // The panels of the selected server, in the order of their tabs; the UI maps each id to a tab.
     let mut view = SubmenuBuilder::new(app, "View");
     for (n, (id, text)) in PANELS.iter().enumerate() {
-        view = view.item(&item(id, text, Some(&format!("CmdOrCtrl+{}", n + 1)))?);
+        view = view.item(&item(&format!("panel-{id}"), text, Some(&format!("CmdOrCtrl+{}", n + 1)))?);
     }
     let view = view
         .separator()

@@ -301,17 +301,21 @@ export const commands = {
 };
 
 /* Constants */
-export const DEMO_TOOLS = [{"name":"echo","title":"Echo","description":"Returns the text it is given.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"What to echo"}},"required":["text"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"add","title":"Add","description":"Adds two numbers.","inputSchema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"slow","title":"Slow task","description":"Works for a few seconds, reporting progress if asked (progressToken).","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0,"maximum":60,"default":3},"steps":{"type":"integer","minimum":1,"maximum":100,"default":5}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"greet","title":"Greet","description":"Asks who you are (an elicitation), then greets you.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"image","title":"Image","description":"Returns a small PNG image.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"openWorldHint":false}},{"name":"touch","title":"Touch the lists","description":"Sends list_changed for resources and prompts (the lists stay as they are), to watch list changes arrive.","inputSchema":{"type":"object","properties":{}},"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}}] as const;
-
-export const DIAG_RULES = ["app-csp","app-html","app-mime","app-permission","app-resource","batch","before-initialized","capability-undeclared","cursor-loop","envelope","era-method","not-utf8","progress-unknown","reply-duplicate","reply-id-type","reply-unmatched","result-shape","stdout-not-protocol"] as const;
+export const COUNT_BUDGET = 20000 as const;
 
 export const ERA_REVISIONS = [["legacy","2025-11-25"],["modern","2026-07-28"]] as const;
+
+export const LOG_LEVELS = ["debug","info","notice","warning","error","critical","alert","emergency"] as const;
 
 export const MAX_OPEN = 8 as const;
 
 export const OUTCOME_WORDS = [["result","result"],["error","error"],["cancelled","cancelled"],["timed_out","timed out"],["never_answered","never answered"]] as const;
 
+export const PANELS = [["tools","Tools"],["resources","Resources"],["prompts","Prompts"],["server","Server"],["notifications","Notifications"],["tasks","Tasks"],["diagnostics","Diagnostics"]] as const;
+
 export const SCHEMA_MAX_DEPTH = 8 as const;
+
+export const SEVERITIES = ["note","warning","error"] as const;
 
 /* Types */
 /**  What only the window (or the person in front of it) can decide for an app. */

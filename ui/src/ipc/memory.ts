@@ -21,35 +21,51 @@ import type {
 } from "./backend";
 import { backendError, blankServer, MAX_OPEN } from "./backend";
 import { commands } from "./bindings";
+import canned from "./canned.json";
+import RECORDED from "./recorded.json";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
-import { BUNDLE_EMBEDDED, BUNDLE_RESULT, PROFILE_QUESTION } from "./memoryResults";
 import { matcherOf, readFilter } from "./memoryFilter";
-import { AUTHORIZE, HOSTILE_TOOLS, SIGN_IN, TOOLS, view } from "./memoryTools";
+import { AUTHORIZE, BUNDLE, HOSTILE_TOOLS, NOT_AN_ARRAY, QUESTIONS, RESEND_RISKS, SIGN_IN, TOOLS } from "./memoryTools";
 import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
  * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
 const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 
+/** The lifecycle of the real demo's connection, as the core recorded it: its opening (the saved
+ * server named, the process spawned), then the rest of the steps as it stops. */
+const STEPS: { detail: string; lifecycle: { event: string } }[] = RECORDED.demo.lifecycle;
+const OPENING = ["server", "spawned"].map((event) => STEPS.find((s) => s.lifecycle.event === event)!);
+
 /** How long the in-memory backend keeps a connection in each opening stage. */
 const STAGE_MS = 600;
 
-/** How many questions of one connection wait at once; past it they are declined (questions.rs). */
-
 /** What the double simulates: any of the commands, and the app menu. */
 type Simulated = Partial<Calls> & Omit<Backend, keyof Calls>;
+
+/** Commands only the app can run, and why: the double refuses them as bad input, saying so. */
+const APP_ONLY: Record<string, string> = {
+  serverClientSnippet: "the config entry is made by the Sonde core",
+  interfaceDiff: "the diff lists servers and reads files",
+  suiteAppend: "a test is saved by the Sonde core",
+  sessionReplay: "a replay starts a server",
+  snapshotSave: "a snapshot is written by the Sonde core",
+  doctorRun: "the check-up starts servers",
+};
 
 /** The double, whole: a command it does not simulate rejects, saying so, so a command added in
  * Rust needs no edit here until a UI test (or the browser preview) reaches it. */
 export function unsimulatedRejected(simulated: Simulated): Backend {
   const whole: Record<string, unknown> = { ...simulated };
   for (const name of Object.keys(commands)) {
+    const why = APP_ONLY[name];
     whole[name] ??= async () => {
-      throw backendError({
-        code: "not_found",
-        message: `the in-memory backend does not simulate ${name}; the desktop app has it`,
-      });
+      throw backendError(
+        why
+          ? { code: "bad_input", message: `${why}: it runs in the Sonde app, not in the browser preview` }
+          : { code: "not_found", message: `the in-memory backend does not simulate ${name}; the desktop app has it` },
+      );
     };
   }
   return whole as Backend;
@@ -133,6 +149,20 @@ export function memoryBackend(
       askPerson?.({ event: "asked", question: { qid, conn, method, params, problems: [], link } as ServerQuestion });
     });
   };
+  /** The server asks the person `method` as its request `askId`, and the client's answer goes back. */
+  const askOnWire = async (conn: number, askId: number, method: string, params: JsonValue, link?: UrlElicitation) => {
+    message(conn, "in", { jsonrpc: "2.0", id: askId, method, params });
+    const answer = await ask(conn, method, params, link);
+    const refused = { code: -1, message: answer.refusal };
+    message(conn, "out", {
+      jsonrpc: "2.0",
+      id: askId,
+      ...(answer.refusal ? { error: refused } : { result: answer.result }),
+    });
+    return answer;
+  };
+  /** A tool's result of one text block. */
+  const said = (text: string, isError = false) => ({ content: [{ type: "text", text }], ...(isError && { isError }) });
   const withdraw = (conn: number, reply: (method: string) => Reply, reason: string) => {
     const qids = [...answers].filter(([, a]) => a.conn === conn).map(([qid]) => qid);
     for (const qid of qids) {
@@ -244,6 +274,16 @@ export function memoryBackend(
     return conn;
   };
 
+  /** A lifecycle step of the real demo's connection as the core recorded it, told of connection
+   * `conn` with its pid, command and saved server's name. */
+  const told = (conn: number, step: (typeof STEPS)[number], saved: SavedServer) => {
+    const fill: Record<string, string> = { pid: String(4000 + conn), command: saved.command, name: saved.name };
+    const text = JSON.stringify(step)
+      .replace(/"\{pid\}"/g, fill.pid)
+      .replace(/\{(pid|command|name)\}/g, (_, k: string) => JSON.stringify(fill[k]).slice(1, -1));
+    append({ conn, kind: "lifecycle", dir: "meta", ...JSON.parse(text) });
+  };
+
   /** Opens a saved server as a new connection, on `replaces`'s line when it replaces one. */
   const open = async (saved: SavedServer, replaces: number | null): Promise<number> => {
     const conn = nextConn++;
@@ -252,24 +292,12 @@ export function memoryBackend(
     lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
     publish(conn, { state: "opening", stage: saved.url ? "connecting" : "spawning" });
-    append({
-      conn,
-      kind: "lifecycle",
-      dir: "meta",
-      detail: `opens the saved server "${saved.name}"`,
-      lifecycle: { event: "server", name: saved.name },
-    } as Partial<Entry> as Entry);
+    told(conn, OPENING[0], saved);
     if (replaces !== null) lifecycle(conn, `replaces connection ${replaces} (restart)`);
     if (saved.url) return openHttp(conn, saved, saved.url);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
-    append({
-      conn,
-      kind: "lifecycle",
-      dir: "meta",
-      detail: `spawned pid ${pid} (own process group): ${saved.command}`,
-      lifecycle: { event: "spawned", pid, command: saved.command },
-    } as Partial<Entry> as Entry);
+    told(conn, OPENING[1], saved);
     // The test fixture, as the hostile server of issue 11: malformed tools, a question flood.
     if (saved.command.includes("sonde-fixture")) hostile.add(conn);
     const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
@@ -291,27 +319,9 @@ export function memoryBackend(
       capabilities: { tools: {} },
     }));
     alive.add(conn);
-    publish(conn, {
-      state: "ready",
-      pid,
-      server: {
-        protocolVersion: hostile.has(conn) ? "2025-11-25" : "2026-07-28",
-        era: hostile.has(conn) ? "legacy" : "modern",
-        decidedBy: hostile.has(conn) ? "server/discover answered -32601; initialize" : "server/discover",
-        serverInfo: { name: hostile.has(conn) ? "sonde-fixture" : "sonde-demo", version: "0.1.0" },
-        icons: [],
-        iconsHidden: 0,
-        capabilities: hostile.has(conn)
-          ? { tools: {} }
-          : {
-              tools: {},
-              resources: { subscribe: true, listChanged: true },
-              prompts: { listChanged: true },
-              completions: {},
-              logging: {},
-            },
-      },
-    } as ConnState);
+    // The server as the core describes the real demo server, or the fixture, once connected.
+    const server = hostile.has(conn) ? RECORDED.hostile.server : RECORDED.demo.server;
+    publish(conn, { state: "ready", pid, server } as unknown as ConnState);
     return conn;
   };
 
@@ -401,18 +411,12 @@ export function memoryBackend(
       return "closed by Sonde";
     }
     publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
-    const steps = [
-      "closed stdin; waiting up to 2 s for exit",
-      "server closed stdout",
-      "server exited with code 0 after stdin was closed",
-      `process group ${4000 + id} is empty; shutdown complete`,
-    ];
-    for (const detail of steps) {
+    for (const step of STEPS.filter((s) => !OPENING.includes(s))) {
       await wait(120);
-      lifecycle(id, detail);
+      told(id, step, servers.find((s) => s.id === lineOf.get(id)!.serverId) ?? blankServer());
     }
     alive.delete(id);
-    const reason = "server exited with code 0 after stdin was closed";
+    const reason = RECORDED.demo.stopped;
     publish(id, { state: "exited", reason, requested: true, words: noWords });
     return reason;
   };
@@ -476,7 +480,7 @@ export function memoryBackend(
       const text = [...counts].map(([said, n]) => `${n} ${said}`).join("; ");
       return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
     });
-    const problems = name === "content_not_array" ? ["content is an object, not an array"] : [];
+    const problems = name === "content_not_array" ? NOT_AN_ARRAY : [];
     return { result, problems, check: null, task: null, embedded: [], structured_in_text: false } as never;
   };
 
@@ -503,7 +507,8 @@ export function memoryBackend(
     const all = listSessions();
     return {
       settings: budgetSettings,
-      defaults: { keep: 500, maxBytes: 2 * 1024 ** 3 },
+      // The double's own: the core's size default depends on the disk its folder is on.
+      defaults: canned.budgetDefaults,
       folder: "/memory/sessions",
       sessions: all.length,
       bytes: all.reduce((sum, s) => sum + Number(s.size), 0),
@@ -607,19 +612,18 @@ export function memoryBackend(
       return alive.has(id) ? stop(id) : null;
     },
     toolResendRisk: async (tool) => {
-      // The core's rule, reduced to what the preview's tools need: read-only tools go again.
-      const t = tool as { name: string; annotations?: { readOnlyHint?: boolean } };
-      return t.annotations?.readOnlyHint
-        ? null
-        : `${t.name} may have run before its server ended, and it is not marked idempotent. Send it again as a new request?`;
+      // The core's answer for each of the double's tools, recorded.
+      const name = (tool as { name: string }).name;
+      if (name in RESEND_RISKS) return RESEND_RISKS[name];
+      throw backendError({ code: "not_found", message: `the in-memory backend has no tool ${name}` });
     },
     toolsList: async (id) => {
       if (hostile.has(id)) {
         await request(id, "tools/list", {}, () => ({ tools: HOSTILE_TOOLS.map((t) => t.raw) }));
         return { tools: HOSTILE_TOOLS, stopped: null };
       }
-      await request(id, "tools/list", {}, () => ({ tools: TOOLS }));
-      return { tools: TOOLS.map(view), stopped: null };
+      await request(id, "tools/list", {}, () => ({ tools: TOOLS.map((t) => t.raw) }));
+      return { tools: TOOLS, stopped: null };
     },
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;
@@ -650,40 +654,14 @@ export function memoryBackend(
           return typeof a.text === "string"
             ? { content: [{ type: "text", text: a.text }] }
             : { content: [{ type: "text", text: 'echo needs a string argument "text"' }], isError: true };
-        if (name === "greet") {
+        if (name === "greet" || name === "profile") {
           // The server asks the person through the client, as server-everything's elicitation tool does.
-          const params = {
-            message: "Who are you?",
-            requestedSchema: {
-              type: "object",
-              properties: { name: { type: "string", default: "Ada" }, admin: { type: "boolean" } },
-              required: ["name"],
-            },
-          };
-          const askId = 1000 + rid;
-          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
-          const answer = await ask(id, "elicitation/create", params);
-          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const answer = await askOnWire(id, 1000 + rid, "elicitation/create", QUESTIONS[name]);
           const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
-          return {
-            content: [
-              {
-                type: "text",
-                text: r.action === "accept" ? `Hello, ${r.content?.name}!` : `You chose to ${r.action}.`,
-              },
-            ],
-          };
+          if (r.action !== "accept") return said(`You chose to ${r.action}.`);
+          return said(name === "greet" ? `Hello, ${r.content?.name}!` : `Thanks, ${r.content?.name}.`);
         }
-        if (name === "bundle") return BUNDLE_RESULT;
-        if (name === "profile") {
-          const askId = 4000 + rid;
-          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params: PROFILE_QUESTION });
-          const answer = await ask(id, "elicitation/create", PROFILE_QUESTION);
-          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
-          const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
-          const text = r.action === "accept" ? `Thanks, ${r.content?.name}.` : `You chose to ${r.action}.`;
-          return { content: [{ type: "text", text }] };
-        }
+        if (name === "bundle") return BUNDLE.result;
         if (name === "sign_in") {
           const params = {
             mode: "url",
@@ -691,25 +669,19 @@ export function memoryBackend(
             url: SIGN_IN.url,
             elicitationId: SIGN_IN.elicitationId,
           };
-          const askId = 3000 + rid;
-          message(id, "in", { jsonrpc: "2.0", id: askId, method: "elicitation/create", params });
-          const answer = await ask(id, "elicitation/create", params, SIGN_IN);
-          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
+          const answer = await askOnWire(id, 3000 + rid, "elicitation/create", params, SIGN_IN);
           const action = (answer.result as { action?: string } | null)?.action;
           if (action === "accept") {
             awaitedLinks.set(SIGN_IN.url, { conn: id, id: SIGN_IN.elicitationId! });
             complete(SIGN_IN.url);
           }
-          return { content: [{ type: "text", text: `You chose to ${action} the sign-in link.` }] };
+          return said(`You chose to ${action} the sign-in link.`);
         }
         if (name === "authorize") {
           if (!openedLinks.has(AUTHORIZE.url)) {
             awaitedLinks.set(AUTHORIZE.url, { conn: id, id: AUTHORIZE.elicitationId! });
-            const data = {
-              elicitations: [
-                { mode: "url", message: AUTHORIZE.message, url: AUTHORIZE.url, elicitationId: AUTHORIZE.elicitationId },
-              ],
-            };
+            const { message: words, url, elicitationId } = AUTHORIZE;
+            const data = { elicitations: [{ mode: "url", message: words, url, elicitationId }] };
             const error = { code: -32042, message: "This request requires more information.", data };
             message(id, "in", { jsonrpc: "2.0", id: rid, error });
             throw backendError({
@@ -718,23 +690,12 @@ export function memoryBackend(
               urlElicitations: { elicitations: [AUTHORIZE], problems: [] },
             });
           }
-          return { content: [{ type: "text", text: "Authorized: your files are reachable." }] };
+          return said("Authorized: your files are reachable.");
         }
         if (name === "summarize") {
-          const params = {
-            messages: [{ role: "user", content: { type: "text", text: "Summarize MCP in five words." } }],
-            maxTokens: 50,
-          };
-          const askId = 2000 + rid;
-          message(id, "in", { jsonrpc: "2.0", id: askId, method: "sampling/createMessage", params });
-          const answer = await ask(id, "sampling/createMessage", params);
-          if (answer.refusal) {
-            message(id, "out", { jsonrpc: "2.0", id: askId, error: { code: -1, message: answer.refusal } });
-            return { content: [{ type: "text", text: `The client refused: ${answer.refusal}` }], isError: true };
-          }
-          message(id, "out", { jsonrpc: "2.0", id: askId, result: answer.result });
-          const reply = answer.result as { content?: { text?: string } };
-          return { content: [{ type: "text", text: `Summary: ${reply.content?.text}` }] };
+          const answer = await askOnWire(id, 2000 + rid, "sampling/createMessage", QUESTIONS.summarize);
+          if (answer.refusal) return said(`The client refused: ${answer.refusal}`, true);
+          return said(`Summary: ${(answer.result as { content?: { text?: string } }).content?.text}`);
         }
         if (name === "crash") {
           await wait(200);
@@ -758,7 +719,7 @@ export function memoryBackend(
         return { content: [{ type: "text", text: `done in ${steps} steps` }] };
       });
       const check = name === "add" ? { verdict: "valid" } : null;
-      return { result, problems: [], check, task: null, embedded: name === "bundle" ? BUNDLE_EMBEDDED : [] } as never;
+      return { result, problems: [], check, task: null, embedded: name === "bundle" ? BUNDLE.embedded : [] } as never;
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);
@@ -846,44 +807,9 @@ export function memoryBackend(
       return tasks.filter((t) => t.conn === id);
     },
     tasksList: async (id) => tasks.filter((t) => t.conn === id),
-    diagnostics: async (conn) => logOf(null).diagnostics(conn),
-    serverClientSnippet: async () => {
-      throw backendError({
-        code: "bad_input",
-        message: "the config entry is made by the Sonde core: it shows in the Sonde app",
-      });
-    },
-    interfaceDiff: async () => {
-      throw backendError({
-        code: "bad_input",
-        message: "the comparison lists servers and reads files: it runs in the Sonde app, not in the browser preview",
-      });
-    },
+    // The double's servers send no frame the core finds fault with, so no connection has findings.
+    diagnostics: async () => [],
     snapshotFileChoose: async () => null,
-    suiteAppend: async () => {
-      throw backendError({
-        code: "bad_input",
-        message: "a test is saved by the Sonde core: it is saved in the Sonde app, not in the browser preview",
-      });
-    },
-    sessionReplay: async () => {
-      throw backendError({
-        code: "bad_input",
-        message: "a replay starts a server: it runs in the Sonde app, not in the browser preview",
-      });
-    },
-    snapshotSave: async () => {
-      throw backendError({
-        code: "bad_input",
-        message: "a snapshot is written by the Sonde core: it is saved in the Sonde app, not in the browser preview",
-      });
-    },
-    doctorRun: async () => {
-      throw backendError({
-        code: "bad_input",
-        message: "the check-up starts servers: it runs in the Sonde app, not in the browser preview",
-      });
-    },
     taskGet: async (id, taskId) => {
       const view = taskOf(id, taskId);
       await request(id, "tasks/get", { taskId }, () => ({ ...view.task, resultType: "complete" }));

@@ -1,8 +1,9 @@
 // The in-memory backend's MCP surface beyond tools: the demo server's resources, template,
 // prompts, completions, log level, ping, notifications and subscriptions, as the bundled demo
-// server (crates/sonde-demo) serves them, so the panels can be tried and tested in a browser.
-// It follows the desktop backend's contract; the core's logic (template expansion, reading
-// contents by kind) is only mimicked as far as the demo's own content needs.
+// server (crates/sonde-demo) serves them, so the panels can be tried and tested in a browser;
+// its data is canned.json's. It follows the desktop backend's contract; the core's logic
+// (template expansion, reading contents by kind) is only mimicked as far as the demo's own
+// content needs.
 import type {
   Backend,
   Completion,
@@ -17,52 +18,15 @@ import type {
   SubscriptionEvent,
 } from "./backend";
 import { backendError } from "./backend";
+import { LOG_LEVELS } from "./bindings";
+import canned from "./canned.json";
+import RECORDED from "./recorded.json";
 
 type Request = (conn: number, method: string, params: unknown, result: () => unknown) => Promise<unknown>;
 type Message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>) => number;
 
-export const DEMO_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEklEQVR42mNk+M9QzwAEjDAGACCDAv8cI7IoAAAAAElFTkSuQmCC";
-const README =
-  "# Sonde demo\n\nThis server is bundled with Sonde. Read `demo://config.json`, expand the greeting template, or subscribe to `demo://clock`.\n";
-const CONFIG = '{"greeting":"hello","retries":3}';
-const NAMES = ["Ada", "Alan", "Barbara", "Grace", "Linus", "Margaret"];
-const LANGUAGES = ["go", "python", "rust", "typescript"];
-const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
-const RESOURCES = [
-  {
-    uri: "demo://readme",
-    name: "readme",
-    title: "README",
-    mimeType: "text/markdown",
-    size: README.length,
-    annotations: { audience: ["user"], priority: 0.8 },
-  },
-  {
-    uri: "demo://config.json",
-    name: "config",
-    title: "Configuration",
-    mimeType: "application/json",
-    size: CONFIG.length,
-  },
-  { uri: "demo://logo.png", name: "logo", title: "Logo", mimeType: "image/png" },
-  { uri: "demo://clock", name: "clock", title: "Clock", mimeType: "text/plain" },
-];
-const TEMPLATES = [
-  { uriTemplate: "demo://greeting/{name}", name: "greeting", title: "Greeting", mimeType: "text/plain" },
-];
-const PROMPTS = [
-  { name: "hello", title: "Hello" },
-  {
-    name: "review",
-    title: "Code review",
-    arguments: [
-      { name: "language", description: "The language of the code", required: true },
-      { name: "style", description: "How to review it" },
-    ],
-  },
-];
+const { readme: README, config: CONFIG, png: DEMO_PNG, completions, promptMessages } = canned.surface;
+const { resources: RESOURCES, templates: TEMPLATES, prompts: PROMPTS } = canned.surface;
 
 const prefixed = (all: string[], value: string) => all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase()));
 
@@ -92,7 +56,7 @@ export function memorySurface(
   /** The demo's log message for a request, when the level asked lets it through. */
   const logFor = (conn: number, data: string) => {
     const level = levels.get(conn);
-    if (level && LEVELS.indexOf(level) <= LEVELS.indexOf("info"))
+    if (level && LOG_LEVELS.indexOf(level) <= LOG_LEVELS.indexOf("info"))
       notify(
         conn,
         "notifications/message",
@@ -170,55 +134,38 @@ export function memorySurface(
       template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "")),
     promptGet: async (id, name, args) => {
       const result = await request(id, "prompts/get", { name, arguments: args }, () => {
-        if (name === "hello")
-          return { messages: [{ role: "user", content: { type: "text", text: "Say hello to Sonde." } }] };
-        if (name !== "review")
+        const messages = promptMessages[name as keyof typeof promptMessages];
+        if (!messages)
           throw backendError({
             code: "rpc_error",
             message: `prompts/get failed: unknown prompt ${name} (code -32602)`,
           });
-        if (!args.language)
+        if (name === "review" && !args.language)
           throw backendError({
             code: "rpc_error",
             message: "prompts/get failed: the argument language is required (code -32602)",
           });
-        return {
-          messages: [
-            {
-              role: "user",
-              content: { type: "text", text: `Review this ${args.language} code in a ${args.style || "plain"} style.` },
-            },
-            {
-              role: "user",
-              content: {
-                type: "resource",
-                resource: { uri: "demo://readme", mimeType: "text/markdown", text: README },
-              },
-            },
-            { role: "assistant", content: { type: "text", text: "Send me the code." } },
-            { role: "user", content: { type: "resource_link", uri: "demo://readme", name: "README" } },
-          ],
-        };
+        // The arguments filled in where the canned messages name them.
+        const filled = { language: args.language, style: args.style || "plain" };
+        const text = JSON.stringify(messages).replace(/\{(language|style)\}/g, (_, k: "language" | "style") =>
+          JSON.stringify(filled[k]).slice(1, -1),
+        );
+        return { messages: JSON.parse(text) };
       });
-      // The embedded README as the core reads it (shape/content.rs): text, by its MIME type.
-      const readme = { uri: "demo://readme", mimeType: "text/markdown", kind: "text", text: README, blob: null };
-      const size = new TextEncoder().encode(README).length;
-      const embedded = name === "review" ? [{ index: 1, view: { ...readme, size }, problem: null }] : [];
+      // The README the review prompt embeds, as the core reads it from the real demo (recorded).
+      const embedded = name === "review" ? RECORDED.demo.reviewEmbedded : [];
       return { result: result as JsonValue, problems: [], embedded } as never;
     },
     complete: async (id, reference, argument, value, context) => {
       const values =
         reference.type === "ref/resource"
           ? argument === "name"
-            ? prefixed(NAMES, value)
+            ? prefixed(completions.name, value)
             : []
           : argument === "language"
-            ? prefixed(LANGUAGES, value)
+            ? prefixed(completions.language, value)
             : argument === "style"
-              ? prefixed(
-                  context.language === "rust" ? ["clippy", "idiomatic", "unsafe-audit"] : ["concise", "thorough"],
-                  value,
-                )
+              ? prefixed(context.language === "rust" ? completions.rustStyle : completions.style, value)
               : [];
       const params = { ref: reference, argument: { name: argument, value }, context: { arguments: context } };
       await request(id, "completion/complete", params, () => ({

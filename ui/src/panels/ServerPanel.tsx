@@ -7,8 +7,10 @@ import { backend, errorText, type ConnectionState, type LogLevel, type Ping } fr
 import { isObject, NotReady, str, useLine } from "./line";
 import { RootsEditor } from "../components/RootsEditor";
 import { DiffWith } from "../builds/context";
+import { LOG_LEVELS } from "../ipc/bindings";
 
-const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/** The levels a server may be asked for, least severe first, as the core lists them. */
+const LEVELS: readonly LogLevel[] = LOG_LEVELS;
 
 /** Capabilities as lines: the capability, then its sub-capabilities that are switched on. */
 export function capabilityLines(caps: unknown): string[] {

@@ -1,0 +1,170 @@
+//! The core's answers the UI's in-memory double serves, recorded into the committed
+//! `ui/src/ipc/recorded.json`, so the double re-implements none of the core's rules: how the
+//! core reads each filter expression the double offers (its chips, or its error), how it reads
+//! the tools of the double's demo server and whether each may be sent again, how it describes
+//! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
+//! one (its tools too). What
+//! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
+//! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
+//! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
+
+mod support;
+
+use serde_json::{json, Map, Value};
+use sonde_core::{read_tools, FilterView};
+use support::*;
+
+const CANNED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/ipc/canned.json");
+const RECORDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/ipc/recorded.json");
+
+/// The connections a `{conn}` expression is recorded for: more than a UI test opens.
+const CONNS: u64 = 40;
+
+/// Each expression the double offers, as the core reads it; one with `{conn}` once for each
+/// connection number (the stderr pane filters by its connection).
+fn filters(canned: &Value) -> Value {
+    let mut views = Map::new();
+    for expr in canned["filters"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()) {
+        let exprs: Vec<String> = if expr.contains("{conn}") {
+            (0..=CONNS).map(|n| expr.replace("{conn}", &n.to_string())).collect()
+        } else {
+            vec![expr.to_owned()]
+        };
+        for e in exprs {
+            views.insert(e.clone(), serde_json::to_value(FilterView::of(&e)).unwrap());
+        }
+    }
+    Value::Object(views)
+}
+
+/// The double's demo server's tools as the core reads them: the real demo's own (by name, as
+/// `sonde demo-server` lists them), then the double's.
+fn tools(canned: &Value) -> Value {
+    let demo = sonde_demo::tools();
+    let mut raw: Vec<Value> = canned["demoTools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| demo.as_array().unwrap().iter().find(|t| &t["name"] == name).unwrap().clone())
+        .collect();
+    raw.extend(canned["tools"].as_array().unwrap().iter().cloned());
+    serde_json::to_value(read_tools(&raw)).unwrap()
+}
+
+/// Whether sending each of the demo's tools again after its server died is a risk, as the window
+/// asks it (the hostile fixture's are never asked: its server does not die in a call).
+fn resend_risks(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, tools: &Value) -> Value {
+    let mut risks = Map::new();
+    for tool in tools.as_array().unwrap() {
+        let risk = invoke(w, "tool_resend_risk", json!({"tool": tool["raw"]})).unwrap();
+        risks.insert(tool["name"].as_str().unwrap().to_owned(), risk);
+    }
+    Value::Object(risks)
+}
+
+/// What the window says of a connection once it is ready: the server as the core describes it.
+fn described(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> Value {
+    let states = invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap();
+    let state = states.as_array().unwrap().iter().find(|s| &s["event"]["conn"] == id).unwrap();
+    state["event"]["state"]["server"].clone()
+}
+
+/// The demo server (`sonde demo-server`) as the core describes it once connected, the README its
+/// `review` prompt embeds as the core reads it, and its connection's lifecycle and end in the
+/// core's words.
+fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    let id = invoke(w, "connect", json!({"serverId": "demo"})).unwrap();
+    let server = described(w, &id);
+    let review = json!({"id": id, "name": "review", "args": {"language": "rust"}});
+    let prompt = invoke(w, "prompt_get", review).unwrap();
+    let stopped = invoke(w, "disconnect", json!({"id": id})).unwrap();
+    json!({"server": server, "reviewEmbedded": prompt["embedded"], "lifecycle": lifecycle(w, &id), "stopped": stopped})
+}
+
+/// The lifecycle entries of connection `id`, in order, as it opened and stopped: what each says,
+/// with its pid, command and saved server's name as `{pid}`, `{command}` and `{name}`.
+fn lifecycle(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> Value {
+    let filter = format!("kind:lifecycle conn:{id}");
+    let page = json!({"from": 0, "to": 1_000_000, "filter": filter, "limit": 100});
+    let mut entries = invoke(w, "log_page", page).unwrap()["entries"].as_array().unwrap().clone();
+    // The end of stdout and the exit race each other: the steps are kept in the ladder's order.
+    const LADDER: [&str; 6] = ["server", "spawned", "stdin_closed", "stdout_closed", "exited", "group_gone"];
+    entries.sort_by_key(|e| {
+        LADDER.iter().position(|step| e["lifecycle"]["event"] == *step).unwrap_or(LADDER.len())
+    });
+    let spawned = entries.iter().find(|e| e["lifecycle"]["event"] == "spawned").unwrap();
+    let (pid, command) =
+        (spawned["lifecycle"]["pid"].as_u64().unwrap(), spawned["lifecycle"]["command"].clone());
+    let named = entries.iter().find(|e| e["lifecycle"]["event"] == "server").unwrap();
+    let held =
+        [(command, "{command}"), (named["lifecycle"]["name"].clone(), "{name}"), (json!(pid), "{pid}")];
+    let steps = entries
+        .iter()
+        .map(|e| placeheld(&json!({"detail": e["detail"], "lifecycle": e["lifecycle"]}), &held));
+    Value::Array(steps.collect())
+}
+
+/// `v` with each of `held`'s values (a whole value, or a string within a string) as its placeholder.
+fn placeheld(v: &Value, held: &[(Value, &str)]) -> Value {
+    if let Some((_, place)) = held.iter().find(|(value, _)| value == v) {
+        return json!(place);
+    }
+    match v {
+        Value::String(s) => json!(held.iter().fold(s.clone(), |s, (value, place)| match value {
+            Value::String(text) => s.replace(text.as_str(), place),
+            other => s.replace(&other.to_string(), place),
+        })),
+        Value::Object(fields) => {
+            Value::Object(fields.iter().map(|(k, v)| (k.clone(), placeheld(v, held))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`,
+/// saved as an import saves it, era `auto`): the server, its listing, and a call whose result's
+/// content is not an array.
+fn hostile(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    let command = format!("{} --malformed-tools --ask-many 100", fixture().display());
+    let server = json!({"id": "", "name": "hostile", "command": command, "env": [], "era": "auto"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "hostile").unwrap()["id"].clone();
+    approve(w, &saved);
+    let id = invoke(w, "connect", json!({"serverId": saved})).unwrap();
+    let listing = invoke(w, "tools_list", json!({"id": id})).unwrap();
+    let tool = json!({"name": "content_not_array"});
+    let args = json!({"id": id, "tool": tool, "args": {}, "progress": "__CHANNEL__:9"});
+    let call = invoke(w, "tool_call", args).unwrap();
+    let server = described(w, &id);
+    invoke(w, "disconnect", json!({"id": id})).unwrap();
+    json!({"server": server, "tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
+}
+
+#[test]
+fn the_committed_recordings_are_the_cores_answers() {
+    let canned: Value = serde_json::from_str(&std::fs::read_to_string(CANNED).unwrap()).unwrap();
+    let (_app, w) = app("recorded");
+    let tools = tools(&canned);
+    let hostile = hostile(&w);
+    let recorded = json!({
+        "note": "Recorded from the core by src-tauri/tests/recorded.rs; do not edit. \
+                 Rewrite: SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded",
+        "filters": filters(&canned),
+        "resendRisks": resend_risks(&w, &tools),
+        "tools": tools,
+        "demo": demo(&w),
+        "hostile": hostile,
+    });
+    let generated = serde_json::to_string_pretty(&recorded).unwrap() + "\n";
+    if std::env::var_os("SONDE_UPDATE_RECORDED").is_some() {
+        std::fs::write(RECORDED, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(RECORDED).unwrap_or_default();
+    let differs = committed.lines().zip(generated.lines()).enumerate().find(|(_, (c, g))| c != g);
+    assert!(
+        committed == generated,
+        "ui/src/ipc/recorded.json is stale (first at line {:?}): run SONDE_UPDATE_RECORDED=1 cargo test \
+         -p sonde-desktop --test recorded",
+        differs.map(|(n, (c, g))| (n + 1, c.to_owned(), g.to_owned()))
+    );
+}
