@@ -3,7 +3,8 @@
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
 //! the tools of the double's demo server and whether each may be sent again, how it describes
 //! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
-//! one (its tools too). What
+//! one (its tools too), how it reads the pasted configs, template values and roots lists the
+//! double's tests give it. What
 //! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
 //! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
 //! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
@@ -11,7 +12,7 @@
 mod support;
 
 use serde_json::{json, Map, Value};
-use sonde_core::{read_tools, FilterView};
+use sonde_core::{import_mcp_servers, read_tools, FilterView};
 use support::*;
 
 const CANNED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/src/ipc/canned.json");
@@ -62,6 +63,78 @@ fn resend_risks(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, tools: &Valu
     Value::Object(risks)
 }
 
+/// A command's answer as the double serves it: its value, or its error's code and words.
+fn answer(r: Result<Value, Value>) -> Value {
+    match r {
+        Ok(v) => json!({"ok": v}),
+        Err(e) => json!({"error": {"code": e["code"], "message": e["message"]}}),
+    }
+}
+
+/// How the core reads each config the double's tests paste (`imports`): the servers it would
+/// save (their fresh ids left out, the double gives its own), or its refusal.
+fn imports(canned: &Value) -> Value {
+    let mut read = Map::new();
+    for text in canned["imports"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()) {
+        let answer = match import_mcp_servers(text) {
+            Ok(imported) => {
+                let mut v = serde_json::to_value(imported).unwrap();
+                v["servers"].as_array_mut().unwrap().iter_mut().for_each(|s| s["id"] = json!(""));
+                json!({"ok": v})
+            }
+            Err(e) => json!({"error": {"code": e.code(), "message": e.to_string()}}),
+        };
+        read.insert(text.to_owned(), answer);
+    }
+    Value::Object(read)
+}
+
+/// Each of the demo's templates as the core reads it: its variables, and the URI each value the
+/// double may be given expands to (the demo's name completions and `templateValues`, what a test
+/// types first), keyed by the values as JSON.
+fn templates(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, canned: &Value) -> Value {
+    let given = canned["templateValues"].as_array().unwrap().iter();
+    let values: Vec<&Value> =
+        given.chain(canned["surface"]["completions"]["name"].as_array().unwrap()).collect();
+    let mut read = Map::new();
+    for template in canned["surface"]["templates"].as_array().unwrap().iter().map(|t| &t["uriTemplate"]) {
+        let variables = invoke(w, "template_variables", json!({"template": template}));
+        let mut expanded = Map::new();
+        let names: Vec<String> = match &variables {
+            Ok(names) => names.as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_owned()).collect(),
+            Err(_) => Vec::new(),
+        };
+        let mut cases = vec![Map::new()];
+        cases.extend(values.iter().map(|v| names.iter().map(|n| (n.clone(), (*v).clone())).collect()));
+        for case in cases {
+            let key = serde_json::to_string(&case).unwrap();
+            let expand = json!({"template": template, "values": case});
+            expanded.insert(key, answer(invoke(w, "template_expand", expand)));
+        }
+        read.insert(
+            template.as_str().unwrap().to_owned(),
+            json!({"variables": answer(variables), "expanded": expanded}),
+        );
+    }
+    Value::Object(read)
+}
+
+/// How the core takes each roots list the double's tests set (`roots`) on a ready demo
+/// connection, keyed by the list as JSON: what the server is told and the list read back, or the
+/// refusal.
+fn roots(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, canned: &Value, id: &Value) -> Value {
+    let mut read = Map::new();
+    for list in canned["roots"].as_array().unwrap() {
+        let change = invoke(w, "connection_roots_set", json!({"id": id, "roots": list}));
+        let mut taken = answer(change);
+        if taken.get("ok").is_some() {
+            taken["roots"] = invoke(w, "connection_roots", json!({"id": id})).unwrap();
+        }
+        read.insert(serde_json::to_string(list).unwrap(), taken);
+    }
+    Value::Object(read)
+}
+
 /// What the window says of a connection once it is ready: the server as the core describes it.
 fn described(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> Value {
     let states = invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap();
@@ -71,14 +144,16 @@ fn described(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, id: &Value) -> 
 
 /// The demo server (`sonde demo-server`) as the core describes it once connected, the README its
 /// `review` prompt embeds as the core reads it, and its connection's lifecycle and end in the
-/// core's words.
-fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+/// core's words, and how it takes the roots lists the double is given.
+fn demo(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, canned: &Value) -> Value {
     let id = invoke(w, "connect", json!({"serverId": "demo"})).unwrap();
     let server = described(w, &id);
+    let roots = roots(w, canned, &id);
     let review = json!({"id": id, "name": "review", "args": {"language": "rust"}});
     let prompt = invoke(w, "prompt_get", review).unwrap();
     let stopped = invoke(w, "disconnect", json!({"id": id})).unwrap();
-    json!({"server": server, "reviewEmbedded": prompt["embedded"], "lifecycle": lifecycle(w, &id), "stopped": stopped})
+    let lifecycle = lifecycle(w, &id);
+    json!({"server": server, "reviewEmbedded": prompt["embedded"], "lifecycle": lifecycle, "stopped": stopped, "roots": roots})
 }
 
 /// The lifecycle entries of connection `id`, in order, as it opened and stopped: what each says,
@@ -152,8 +227,10 @@ fn the_committed_recordings_are_the_cores_answers() {
         "filters": filters(&canned),
         "resendRisks": resend_risks(&w, &tools),
         "tools": tools,
-        "demo": demo(&w),
+        "demo": demo(&w, &canned),
         "hostile": hostile,
+        "imports": imports(&canned),
+        "templates": templates(&w, &canned),
     });
     let generated = serde_json::to_string_pretty(&recorded).unwrap() + "\n";
     if std::env::var_os("SONDE_UPDATE_RECORDED").is_some() {

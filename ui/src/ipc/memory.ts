@@ -9,6 +9,7 @@ import type {
   Entry,
   JsonValue,
   QuestionEvent,
+  RootsChange,
   SavedServer,
   ServerQuestion,
   SessionInfo,
@@ -26,7 +27,17 @@ import RECORDED from "./recorded.json";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
 import { matcherOf, readFilter } from "./memoryFilter";
-import { AUTHORIZE, BUNDLE, HOSTILE_TOOLS, NOT_AN_ARRAY, QUESTIONS, RESEND_RISKS, SIGN_IN, TOOLS } from "./memoryTools";
+import {
+  AUTHORIZE,
+  BUNDLE,
+  HOSTILE_TOOLS,
+  NOT_AN_ARRAY,
+  QUESTIONS,
+  RESEND_RISKS,
+  served,
+  SIGN_IN,
+  TOOLS,
+} from "./memoryTools";
 import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
 
 /** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
@@ -536,9 +547,6 @@ export function memoryBackend(
     serversSave: async (given) => {
       // What the desktop's serde does: a field the UI left out takes its default.
       const server: SavedServer = { ...blankServer(), ...given } as SavedServer;
-      if (!server.name.trim()) throw backendError({ code: "bad_input", message: "a server needs a name" });
-      if (!server.command.trim() && !server.url?.trim())
-        throw backendError({ code: "bad_input", message: "the command line is empty" });
       const i = servers.findIndex((s) => s.id === server.id && server.id !== "");
       servers =
         i >= 0 ? servers.map((s, j) => (j === i ? server : s)) : [...servers, { ...server, id: `s${Date.now()}` }];
@@ -546,37 +554,11 @@ export function memoryBackend(
     },
     serversDelete: async (id) => (servers = servers.filter((s) => s.id !== id)),
     serversImport: async (text) => {
-      // The same rules as the core's import, for the preview: commands and URLs, the rest skipped.
-      let doc: Record<string, unknown>;
-      try {
-        doc = JSON.parse(text);
-      } catch (e) {
-        throw backendError({ code: "bad_input", message: `not JSON: ${(e as Error).message}` });
-      }
-      const table = (doc.mcpServers ?? doc.servers) as
-        Record<string, { command?: string; args?: string[]; url?: string }> | undefined;
-      if (!table || typeof table !== "object")
-        throw backendError({
-          code: "bad_input",
-          message: 'no "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code) object',
-        });
-      const added: SavedServer[] = [];
-      const skipped: string[] = [];
-      for (const [name, entry] of Object.entries(table)) {
-        if (!entry.command && !entry.url) {
-          skipped.push(`${name}: no command and no url`);
-          continue;
-        }
-        added.push({
-          ...blankServer(),
-          id: `imported-${name}`,
-          name,
-          command: [entry.command ?? "", ...(entry.args ?? [])].join(" ").trim(),
-          url: entry.url ?? undefined,
-        });
-      }
+      // The core's reading of each pasted config a test gives (recorded); the double saves it.
+      const read = served<{ servers: SavedServer[]; skipped: string[] }>(RECORDED.imports, text);
+      const added = read.servers.map((s) => ({ ...s, id: `imported-${s.name}` }));
       servers = [...servers, ...added];
-      return { servers: added, skipped };
+      return { servers: added, skipped: read.skipped };
     },
     serversAddEnvFromHost: async (serverId, name) => {
       if (!(name in HOST_ENV))
@@ -761,13 +743,10 @@ export function memoryBackend(
     // The layout as a settings file would keep it: each value given replaces the saved one.
     layoutGet: async () => ({ ...layout }),
     layoutSet: async (change) => {
-      const split = change.split == null ? layout.split : Math.min(0.85, Math.max(0.15, change.split));
-      layout = { split, questionFolded: change.questionFolded ?? layout.questionFolded };
+      layout = { split: change.split ?? layout.split, questionFolded: change.questionFolded ?? layout.questionFolded };
       return { ...layout };
     },
     sessionsBudgetSet: async (settings) => {
-      if (settings.keep === 0)
-        throw backendError({ code: "bad_input", message: "the sessions folder keeps at least one session" });
       budgetSettings = { keep: settings.keep ?? undefined, maxBytes: settings.maxBytes ?? undefined };
       return budgetView();
     },
@@ -830,12 +809,7 @@ export function memoryBackend(
       return () => menuHandlers.splice(menuHandlers.indexOf(handler), 1);
     },
     linkOpen: async (connId, url) => {
-      // The core's rule: only http and https links are opened. Recorded, never opened.
-      if (!/^https?:\/\//i.test(url))
-        throw backendError({
-          code: "bad_input",
-          message: "Sonde opens only http and https links; this one is not opened.",
-        });
+      // Recorded, never opened.
       openedLinks.add(url);
       append({
         conn: connId,
@@ -852,35 +826,11 @@ export function memoryBackend(
     },
     connectionRootsSet: async (id, list) => {
       if (!alive.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
-      // The core's reading of the list (src/hub/live_roots.rs), its words copied.
-      const kept: string[] = [];
-      for (const entry of list.map((r) => r.trim()).filter(Boolean)) {
-        if (entry.includes("://"))
-          throw backendError({
-            code: "bad_input",
-            message: `"${entry}" is a URI; give the directory's path (Sonde makes the file:// URI)`,
-          });
-        if (!entry.startsWith("/"))
-          throw backendError({
-            code: "bad_input",
-            message: `"${entry}" is not an absolute path; a root starts with /`,
-          });
-        if (kept.includes(entry)) throw backendError({ code: "bad_input", message: `"${entry}" is listed twice` });
-        kept.push(entry);
-      }
-      roots.set(id, kept);
-      const legacy = hostile.has(id);
-      if (legacy) message(id, "out", { jsonrpc: "2.0", method: "notifications/roots/list_changed" });
-      const told = legacy
-        ? "sent notifications/roots/list_changed"
-        : "2026-07-28 has no roots notification; the server gets them the next time it asks";
-      append({
-        conn: id,
-        kind: "note",
-        dir: "meta",
-        detail: `roots changed to ${kept.join(", ") || "none"}; ${told}`,
-      } as Entry);
-      return legacy ? "notified" : "next_ask";
+      // The core's reading of each list a test sets, and what it tells a 2026-07-28 server (recorded).
+      const taken = RECORDED.demo.roots as Record<string, { roots?: string[] }>;
+      const change = served<RootsChange>(taken, JSON.stringify(list));
+      roots.set(id, taken[JSON.stringify(list)].roots!);
+      return change;
     },
   });
 }

@@ -1,9 +1,8 @@
 // The in-memory backend's MCP surface beyond tools: the demo server's resources, template,
 // prompts, completions, log level, ping, notifications and subscriptions, as the bundled demo
 // server (crates/sonde-demo) serves them, so the panels can be tried and tested in a browser;
-// its data is canned.json's. It follows the desktop backend's contract; the core's logic
-// (template expansion, reading contents by kind) is only mimicked as far as the demo's own
-// content needs.
+// its data is canned.json's. It follows the desktop backend's contract; a template is read and
+// expanded as the core read the demo's (recorded), and contents by kind only as the demo's need.
 import type {
   Backend,
   Completion,
@@ -21,12 +20,16 @@ import { backendError } from "./backend";
 import { LOG_LEVELS } from "./bindings";
 import canned from "./canned.json";
 import RECORDED from "./recorded.json";
+import { served } from "./memoryTools";
 
 type Request = (conn: number, method: string, params: unknown, result: () => unknown) => Promise<unknown>;
 type Message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>) => number;
 
 const { readme: README, config: CONFIG, png: DEMO_PNG, completions, promptMessages } = canned.surface;
 const { resources: RESOURCES, templates: TEMPLATES, prompts: PROMPTS } = canned.surface;
+
+const TEMPLATES_READ = RECORDED.templates as Record<string, { variables: unknown; expanded: Record<string, unknown> }>;
+const VARIABLES = Object.fromEntries(Object.entries(TEMPLATES_READ).map(([t, read]) => [t, read.variables]));
 
 const prefixed = (all: string[], value: string) => all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase()));
 
@@ -123,15 +126,10 @@ export function memorySurface(
       saved.set(path, blob);
       return path.startsWith("/") ? path : `/home/you/Downloads/${path}`;
     },
-    templateVariables: async (template) => {
-      if ((template.match(/\{/g) ?? []).length !== (template.match(/\}/g) ?? []).length)
-        throw backendError({ code: "bad_input", message: `${JSON.stringify(template)} is not an RFC 6570 template` });
-      return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) =>
-        m[1].split(",").map((v) => v.replace(/[*]|:\d+$/g, "")),
-      );
-    },
+    // The core's reading of the demo's template and the URI each value a test gives makes (recorded).
+    templateVariables: async (template) => served<string[]>(VARIABLES, template),
     templateExpand: async (template, values) =>
-      template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "")),
+      served<string>(TEMPLATES_READ[template]?.expanded ?? {}, JSON.stringify(values)),
     promptGet: async (id, name, args) => {
       const result = await request(id, "prompts/get", { name, arguments: args }, () => {
         const messages = promptMessages[name as keyof typeof promptMessages];

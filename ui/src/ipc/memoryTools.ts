@@ -2,7 +2,8 @@
 // what the core makes of them (recorded.json, by src-tauri/tests/recorded.rs): each tool's view
 // with its hints and problems, the hostile fixture's listing and its malformed result's
 // problems, whether a call may be sent again, and the links its link tools ask for.
-import type { JsonValue, ToolView, UrlElicitation } from "./backend";
+import type { BackendError, JsonValue, ToolView, UrlElicitation } from "./backend";
+import { backendError } from "./backend";
 import canned from "./canned.json";
 import recorded from "./recorded.json";
 
@@ -22,3 +23,16 @@ export const BUNDLE = canned.bundle as unknown as { result: JsonValue; embedded:
 /** What greet and profile ask (profile's fourteen fields are as long as server-everything's
  * elicitation form), and summarize's request of the client's model. */
 export const QUESTIONS = canned.questions as Record<"greet" | "profile" | "summarize", JsonValue>;
+
+/** A command's answer as the core gave it (recorded.json, keyed by what it was given): its
+ * value, or its error thrown; an input the core was not asked about is refused, saying so. */
+export function served<T>(answers: Record<string, unknown>, given: string): T {
+  const answer = answers[given] as { ok?: T; error?: BackendError } | undefined;
+  if (answer === undefined)
+    throw backendError({
+      code: "bad_input",
+      message: `the browser preview knows the core's answers to its tests' inputs only; the Sonde app reads ${given}`,
+    });
+  if (answer.error) throw backendError(answer.error);
+  return answer.ok as T;
+}
