@@ -1,6 +1,7 @@
 // An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
 // in a plain browser, and an HTTP server behind OAuth (memoryAuth.ts) serving the demo's tools.
-// It follows the desktop backend's contract, not its implementation.
+// It follows the desktop backend's contract, not its implementation: a demo tool's call plays its
+// script (memoryTools.ts), and what the core decides is its recorded answer.
 import type {
   Backend,
   Calls,
@@ -28,15 +29,16 @@ import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from 
 import { memorySurface } from "./memorySurface";
 import { matcherOf, readFilter } from "./memoryFilter";
 import {
-  AUTHORIZE,
-  BUNDLE,
+  fill,
+  fillAll,
   HOSTILE_TOOLS,
+  LINKS,
   NOT_AN_ARRAY,
-  QUESTIONS,
   RESEND_RISKS,
+  SCRIPTS,
   served,
-  SIGN_IN,
   TOOLS,
+  type Script,
 } from "./memoryTools";
 import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
 
@@ -174,6 +176,43 @@ export function memoryBackend(
   };
   /** A tool's result of one text block. */
   const said = (text: string, isError = false) => ({ content: [{ type: "text", text }], ...(isError && { isError }) });
+  /** Plays a demo tool's script (canned.json's calls) as the call's server, request `rid`. */
+  const play = async (conn: number, rid: number, script: Script, args: Record<string, unknown>) => {
+    if (script.result) return script.result;
+    const link = script.link && LINKS[script.link];
+    /** The server waits for `link` to be opened, then reports it done. */
+    const awaits = (link: UrlElicitation) => {
+      awaitedLinks.set(link.url, { conn, id: link.elicitationId! });
+      complete(link.url);
+    };
+    if (link && !script.asks && !openedLinks.has(link.url)) {
+      // The call needs the link opened first (-32042), and is sent again once it is.
+      awaits(link);
+      const { message: words, url, elicitationId } = link;
+      const data = { elicitations: [{ mode: "url", message: words, url, elicitationId }] };
+      const error = { code: -32042, message: "This request requires more information.", data };
+      message(conn, "in", { jsonrpc: "2.0", id: rid, error });
+      throw backendError({
+        code: "url_elicitation_required",
+        message: `tools/call failed: ${error.message} (code -32042); data: ${JSON.stringify(data)}`,
+        urlElicitations: { elicitations: [link], problems: [] },
+      });
+    }
+    let answer: Reply = { result: null, refusal: null };
+    if (script.asks) {
+      const asked = link
+        ? { mode: "url", message: link.message, url: link.url, elicitationId: link.elicitationId }
+        : script.params!;
+      answer = await askOnWire(conn, 1000 + rid, script.asks, asked, link || undefined);
+      if (link && (answer.result as { action?: string } | null)?.action === "accept") awaits(link);
+    }
+    const got = (answer.result ?? {}) as Record<string, unknown>;
+    const key = answer.refusal ? "refused" : String(got.action ?? "*");
+    return said(
+      fill(script.says![key] ?? script.says!["*"], { ...args, arguments: args, ...got, ...answer }),
+      !!answer.refusal,
+    );
+  };
   const withdraw = (conn: number, reply: (method: string) => Reply, reason: string) => {
     const qids = [...answers].filter(([, a]) => a.conn === conn).map(([qid]) => qid);
     for (const qid of qids) {
@@ -191,24 +230,6 @@ export function memoryBackend(
     own.append(entry);
     return entry.seq;
   };
-  for (let i = 0; i < seed; i++) {
-    const text = JSON.stringify({
-      jsonrpc: "2.0",
-      method: "notifications/message",
-      params: { level: "info", data: `seeded ${i}` },
-    });
-    entries.push({
-      seq: i,
-      time: new Date(started).toISOString(),
-      ms: i,
-      conn: 0,
-      kind: "message",
-      dir: "in",
-      text,
-      summary: { type: "notification", method: "notifications/message" },
-      probe: false,
-    } as unknown as Entry);
-  }
   const message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>, extra: Partial<Entry> = {}) =>
     append({
       conn,
@@ -222,6 +243,13 @@ export function memoryBackend(
       } as Entry["summary"],
       ...extra,
     } as Entry);
+  // `?entries=N` in the preview's URL (and the UI tests of long logs) starts with N log messages.
+  for (let i = 0; i < seed; i++)
+    message(0, "in", {
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "info", data: `seeded ${i}` },
+    });
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   // Connection states, as the core's hub keeps them: the newest of each line, and followers.
@@ -264,24 +292,11 @@ export function memoryBackend(
         throw backendError({ code: "connect_failed", message: reason });
       }
     }
-    await request(conn, "server/discover", { _meta: {} }, () => ({
-      supportedVersions: ["2026-07-28"],
-      capabilities: { tools: {} },
-    }));
+    // The HTTP server's answer, and how the core describes it (canned.json's oauth), named as saved.
+    await request(conn, "server/discover", { _meta: {} }, () => canned.oauth.discovered);
     alive.add(conn);
-    publish(conn, {
-      state: "ready",
-      pid: null,
-      server: {
-        protocolVersion: "2026-07-28",
-        era: "modern",
-        decidedBy: "server/discover",
-        serverInfo: { name: saved.name, version: "0.1.0" },
-        icons: [],
-        iconsHidden: 0,
-        capabilities: { tools: {} },
-      },
-    } as ConnState);
+    const server = fillAll(canned.oauth.described, { name: saved.name }) as never;
+    publish(conn, { state: "ready", pid: null, server });
     return conn;
   };
 
@@ -359,56 +374,32 @@ export function memoryBackend(
       });
     return view;
   };
-  /** The demo's research task, followed as the core follows a 2026-07-28 task: polled stage by
-   * stage, its question asked of the person and answered with tasks/update. */
-  const runResearch = async (conn: number, start: TaskView, topic: string, ambiguous: boolean) => {
+  /** A call's task (its script's progress), followed as the core follows a 2026-07-28 task: polled
+   * step by step, a question asked of the person and answered with tasks/update. */
+  const runTask = async (conn: number, start: TaskView, script: Script, args: Record<string, unknown>) => {
     let view = start;
     const id = view.task.taskId;
-    const now = () => new Date().toISOString();
     const step = (task: Partial<TaskView["task"]>, more: Partial<TaskView> = {}) =>
-      (view = putTask({ ...view, ...more, task: { ...view.task, ...task, lastUpdatedAt: now() } }));
-    let reading = "";
-    for (const [i, stage] of ["Gathering sources", "Analyzing content", "Writing the report"].entries()) {
+      (view = putTask({ ...view, ...more, task: { ...view.task, ...task, lastUpdatedAt: new Date().toISOString() } }));
+    const values = { ...args, reading: "" };
+    for (const { when, asks, params, reads, answersAs, ...task } of script.progress!) {
+      if (when && args[when] !== true) continue;
       await wait(700);
       if (!alive.has(conn)) return step({}, { following: false, error: "the connection ended" });
       await request(conn, "tasks/get", { taskId: id }, () => ({ ...view.task, resultType: "complete" }));
-      if (cancelledTasks.has(id))
-        return step(
-          { status: "cancelled", statusMessage: "Cancelled by request.", terminal: true },
-          { following: false },
-        );
-      if (i === 1 && ambiguous && !reading) {
-        step({ status: "input_required", statusMessage: `"${topic}" can be read more than one way.` });
-        const params = {
-          mode: "form",
-          message: `Which "${topic}" do you mean?`,
-          requestedSchema: {
-            type: "object",
-            properties: { interpretation: { type: "string", enum: ["technical", "historical"] } },
-            required: ["interpretation"],
-          },
-        };
-        const answer = await ask(conn, "elicitation/create", params);
-        const content = (answer.result as { content?: { interpretation?: string } } | null)?.content;
-        reading = content?.interpretation ?? "declined";
-        await request(
-          conn,
-          "tasks/update",
-          { taskId: id, inputResponses: { interpretation: answer.result } },
-          () => ({}),
-        );
-      }
-      step({ status: "working", statusMessage: `${stage}...` });
+      if (cancelledTasks.has(id)) return step(script.cancelled!, { following: false });
+      step({ ...task, statusMessage: fill(task.statusMessage!, values) });
+      if (!asks) continue;
+      const answer = await ask(conn, asks, fillAll(params, values) as JsonValue);
+      const got = (answer.result ?? {}) as Record<string, unknown>;
+      values.reading = fill(reads![String(got.action)] ?? reads!["*"], got);
+      const inputResponses = { [answersAs!]: answer.result };
+      await request(conn, "tasks/update", { taskId: id, inputResponses }, () => ({}));
     }
     await wait(700);
-    const result = { content: [{ type: "text", text: `Report on ${topic}${reading ? ` (${reading})` : ""}` }] };
-    step(
-      { status: "completed", statusMessage: "Done.", terminal: true },
-      {
-        following: false,
-        outcome: { result, problems: [], check: null, task: null, embedded: [], structured_in_text: false } as never,
-      },
-    );
+    const result = said(fill(script.says!["*"], values));
+    const outcome = { result, problems: [], check: null, task: null, embedded: [], structured_in_text: false };
+    step(script.completed!, { following: false, outcome: outcome as never });
   };
 
   /** The shutdown ladder's first step, as the demo server takes it. */
@@ -532,18 +523,7 @@ export function memoryBackend(
     ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
     // The double's disk never fills: its session log takes every entry.
-    recordingFollow: async () => [
-      {
-        stopped: null,
-        first_stop: null,
-        gaps: 0,
-        lost: 0,
-        last_gap: null,
-        stopped_words: null,
-        resumed_words: null,
-        outgrown: null,
-      },
-    ],
+    recordingFollow: async () => [canned.recording],
     serversSave: async (given) => {
       // What the desktop's serde does: a field the UI left out takes its default.
       const server: SavedServer = { ...blankServer(), ...given } as SavedServer;
@@ -611,80 +591,26 @@ export function memoryBackend(
       const name = (tool as { name: string }).name;
       const a = (args ?? {}) as Record<string, unknown>;
       if (hostile.has(id)) return hostileCall(id, name);
-      if (name === "research") {
+      const script = SCRIPTS[name];
+      if (script?.task) {
         const at = new Date().toISOString();
-        const task = {
-          taskId: `task-${nextTask++}-${Math.random().toString(16).slice(2, 10)}`,
-          status: "working",
-          statusMessage: "Starting...",
-          createdAt: at,
-          lastUpdatedAt: at,
-          ttlMs: 300_000,
-          pollIntervalMs: 700,
-          terminal: false,
-        } as TaskView["task"];
+        const taskId = `task-${nextTask++}-${Math.random().toString(16).slice(2, 10)}`;
+        const task = { ...script.task, taskId, createdAt: at, lastUpdatedAt: at } as TaskView["task"];
         const created = await request(id, "tools/call", { name, arguments: a }, () => ({
           resultType: "task",
           ...task,
         }));
         const view = putTask({ conn: id, task, tool: name, outcome: null, error: null, following: true, version: 0 });
-        void runResearch(id, view, String(a.topic ?? ""), a.ambiguous === true);
+        void runTask(id, view, script, a);
         return { result: created, problems: [], check: null, task, embedded: [], structured_in_text: false } as never;
       }
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
-        if (name === "echo")
-          return typeof a.text === "string"
-            ? { content: [{ type: "text", text: a.text }] }
-            : { content: [{ type: "text", text: 'echo needs a string argument "text"' }], isError: true };
-        if (name === "greet" || name === "profile") {
-          // The server asks the person through the client, as server-everything's elicitation tool does.
-          const answer = await askOnWire(id, 1000 + rid, "elicitation/create", QUESTIONS[name]);
-          const r = (answer.result ?? {}) as { action?: string; content?: { name?: string } };
-          if (r.action !== "accept") return said(`You chose to ${r.action}.`);
-          return said(name === "greet" ? `Hello, ${r.content?.name}!` : `Thanks, ${r.content?.name}.`);
-        }
-        if (name === "bundle") return BUNDLE.result;
-        if (name === "sign_in") {
-          const params = {
-            mode: "url",
-            message: SIGN_IN.message,
-            url: SIGN_IN.url,
-            elicitationId: SIGN_IN.elicitationId,
-          };
-          const answer = await askOnWire(id, 3000 + rid, "elicitation/create", params, SIGN_IN);
-          const action = (answer.result as { action?: string } | null)?.action;
-          if (action === "accept") {
-            awaitedLinks.set(SIGN_IN.url, { conn: id, id: SIGN_IN.elicitationId! });
-            complete(SIGN_IN.url);
-          }
-          return said(`You chose to ${action} the sign-in link.`);
-        }
-        if (name === "authorize") {
-          if (!openedLinks.has(AUTHORIZE.url)) {
-            awaitedLinks.set(AUTHORIZE.url, { conn: id, id: AUTHORIZE.elicitationId! });
-            const { message: words, url, elicitationId } = AUTHORIZE;
-            const data = { elicitations: [{ mode: "url", message: words, url, elicitationId }] };
-            const error = { code: -32042, message: "This request requires more information.", data };
-            message(id, "in", { jsonrpc: "2.0", id: rid, error });
-            throw backendError({
-              code: "url_elicitation_required",
-              message: `tools/call failed: ${error.message} (code -32042); data: ${JSON.stringify(data)}`,
-              urlElicitations: { elicitations: [AUTHORIZE], problems: [] },
-            });
-          }
-          return said("Authorized: your files are reachable.");
-        }
-        if (name === "summarize") {
-          const answer = await askOnWire(id, 2000 + rid, "sampling/createMessage", QUESTIONS.summarize);
-          if (answer.refusal) return said(`The client refused: ${answer.refusal}`, true);
-          return said(`Summary: ${(answer.result as { content?: { text?: string } }).content?.text}`);
-        }
+        if (script) return play(id, rid, script, a);
         if (name === "crash") {
           await wait(200);
           crash(id);
           throw backendError({ code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" });
         }
-        if (name === "ship" || name === "book") return { content: [{ type: "text", text: JSON.stringify(a) }] };
         if (name === "add")
           return {
             content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }],
@@ -701,7 +627,7 @@ export function memoryBackend(
         return { content: [{ type: "text", text: `done in ${steps} steps` }] };
       });
       const check = name === "add" ? { verdict: "valid" } : null;
-      return { result, problems: [], check, task: null, embedded: name === "bundle" ? BUNDLE.embedded : [] } as never;
+      return { result, problems: [], check, task: null, embedded: script?.embedded ?? [] } as never;
     },
     requestCancel: async () => {
       cancelled.add(nextId - 1);

@@ -1,22 +1,18 @@
 // The in-memory backend's OAuth: one saved HTTP server that answers 401 until Sonde holds a token
-// for it, and the flow the core runs then, step by step as `src/auth/progress.rs` reports it
-// (discovery, registration, authorization waiting at a URL, token), with the credentials it
-// leaves. The browser step has no browser here: a test (or a person at the console) completes
-// it with `globalThis.sondeAuthorize(conn)`, or refuses it with
+// for it, and a flow played from canned.json's oauth: its steps as `src/auth/progress.rs` reports
+// them (discovery, registration, authorization waiting at a URL, token), each with its note, and
+// the credential it leaves. The browser step has no browser here: a test (or a person at the
+// console) completes it with `globalThis.sondeAuthorize(conn)`, or refuses it with
 // `globalThis.sondeAuthorize(conn, "access_denied: …")`, which fails the step with those words.
 // It follows the desktop backend's contract; it never holds a secret either.
 import type { Backend, CredentialView, Flow, FlowStep, SavedServer, StepState } from "./backend";
 import { backendError, blankServer } from "./backend";
+import canned from "./canned.json";
+import { fill } from "./memoryTools";
 
+const SCRIPT = canned.oauth;
 /** The saved server the double protects with OAuth. */
-export const OAUTH_SERVER: SavedServer = {
-  ...blankServer(),
-  id: "oauth",
-  name: "OAuth server",
-  url: "https://mcp.example.com/mcp",
-};
-const ISSUER = "https://login.example.com";
-const SCOPE = "mcp:tools mcp:resources";
+export const OAUTH_SERVER: SavedServer = { ...blankServer(), ...SCRIPT.server };
 
 /** How long each step the double runs by itself lasts: long enough for a test on a loaded
  * machine to see it running. */
@@ -49,22 +45,16 @@ export function memoryAuth(note: (conn: number, detail: string) => void): Memory
     flows.set(conn, flow);
     for (const f of followers) f(flow);
   };
-  const finishRunning = (flow: Flow, state: StepState): Flow => ({
-    ...flow,
-    steps: flow.steps.map((s, i) => (i === flow.steps.length - 1 && s.state.state === "running" ? { ...s, state } : s)),
-  });
-  const begin = (conn: number, server: string) =>
-    change(conn, () => ({ conn, server, steps: [], waiting_at: null, over: false }));
-  const step = (conn: number, step: FlowStep) =>
-    change(conn, (f) => {
-      const done = finishRunning(f, { state: "done" });
-      return { ...done, waiting_at: null, steps: [...done.steps, { step, state: { state: "running" } }] };
-    });
-  const end = (conn: number, refusal: string | null) =>
+  /** The running step ends as `state`; `next` runs after it, or the flow is over. */
+  const advance = (conn: number, state: StepState, next?: FlowStep) =>
     change(conn, (f) => ({
-      ...finishRunning(f, refusal === null ? { state: "done" } : { state: "failed", reason: refusal }),
+      ...f,
+      steps: [
+        ...f.steps.map((s, i) => (i === f.steps.length - 1 && s.state.state === "running" ? { ...s, state } : s)),
+        ...(next ? [{ step: next, state: { state: "running" as const } }] : []),
+      ],
       waiting_at: null,
-      over: true,
+      over: !next,
     }));
 
   Object.assign(globalThis, {
@@ -78,51 +68,30 @@ export function memoryAuth(note: (conn: number, detail: string) => void): Memory
   });
 
   const authorize = async (conn: number, server: string) => {
-    const resource = new URL(server);
-    begin(conn, server);
-    note(conn, `${server} answered 401 Unauthorized (WWW-Authenticate: Bearer); authorizing`);
-    step(conn, "discovery");
-    note(conn, `discovery: ${resource.origin}/.well-known/oauth-protected-resource names ${ISSUER}`);
-    await wait(STEP_MS);
-    step(conn, "registration");
-    const clientId = `sonde-memory-${nextClient++}`;
-    note(conn, `registration: ${ISSUER}/register gave client ${clientId}`);
-    await wait(STEP_MS);
-    step(conn, "authorization");
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: clientId,
-      redirect_uri: "http://127.0.0.1:53682/callback",
-      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-      code_challenge_method: "S256",
-      state: `memory-${conn}`,
-      scope: SCOPE,
-      resource: server,
-    });
-    const url = `${ISSUER}/authorize?${query}`;
-    change(conn, (f) => ({ ...f, waiting_at: url }));
-    note(conn, `authorization: the person is sent to ${url}; waiting for the redirect`);
-    const refusal = await new Promise<string | null>((resolve) => redirects.set(conn, resolve));
-    if (refusal !== null) {
-      note(conn, `authorization failed: ${refusal}`);
-      end(conn, refusal);
-      throw refusal;
+    const values = { server, conn, client: `sonde-memory-${nextClient++}`, url: "", refusal: "" };
+    change(conn, () => ({ conn, server, steps: [], waiting_at: null, over: false }));
+    note(conn, fill(SCRIPT.challenge, values));
+    for (const step of SCRIPT.steps as { step: FlowStep; note: string; waitsAt?: string }[]) {
+      advance(conn, { state: "done" }, step.step);
+      if (!step.waitsAt) {
+        note(conn, fill(step.note, values));
+        await wait(STEP_MS);
+        continue;
+      }
+      values.url = fill(step.waitsAt, values);
+      change(conn, (f) => ({ ...f, waiting_at: values.url }));
+      note(conn, fill(step.note, values));
+      const refusal = await new Promise<string | null>((resolve) => redirects.set(conn, resolve));
+      if (refusal !== null) {
+        note(conn, fill(SCRIPT.refused, { refusal }));
+        advance(conn, { state: "failed", reason: refusal });
+        throw refusal;
+      }
     }
-    step(conn, "token");
-    await wait(STEP_MS);
-    credentials = [
-      ...credentials.filter((c) => c.resource !== server),
-      {
-        resource: server,
-        issuer: ISSUER,
-        client_id: clientId,
-        scope: SCOPE,
-        expires_at: Math.floor(Date.now() / 1000) + 3600,
-        refreshable: true,
-      },
-    ];
-    note(conn, `token: ${ISSUER}/token gave an access token (expires in 3600 s) and a refresh token`);
-    end(conn, null);
+    const expires_at = Math.floor(Date.now() / 1000) + 3600;
+    const credential = { ...SCRIPT.credential, resource: server, client_id: values.client, expires_at };
+    credentials = [...credentials.filter((c) => c.resource !== server), credential];
+    advance(conn, { state: "done" });
   };
 
   return {

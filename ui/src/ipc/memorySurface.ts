@@ -20,18 +20,22 @@ import { backendError } from "./backend";
 import { LOG_LEVELS } from "./bindings";
 import canned from "./canned.json";
 import RECORDED from "./recorded.json";
-import { served } from "./memoryTools";
+import { fill, fillAll, served } from "./memoryTools";
 
 type Request = (conn: number, method: string, params: unknown, result: () => unknown) => Promise<unknown>;
 type Message = (conn: number, dir: "in" | "out", msg: Record<string, unknown>) => number;
 
-const { readme: README, config: CONFIG, png: DEMO_PNG, completions, promptMessages } = canned.surface;
+/** The demo's contents by URI, suggestions by argument (`@language` where a language has its own), prompts. */
+type Surface = {
+  contents: Record<string, ContentView[]>;
+  completions: Record<string, string[]>;
+  promptMessages: Record<string, JsonValue>;
+};
+const { contents: CONTENTS, completions, promptMessages } = canned.surface as unknown as Surface;
 const { resources: RESOURCES, templates: TEMPLATES, prompts: PROMPTS } = canned.surface;
 
 const TEMPLATES_READ = RECORDED.templates as Record<string, { variables: unknown; expanded: Record<string, unknown> }>;
 const VARIABLES = Object.fromEntries(Object.entries(TEMPLATES_READ).map(([t, read]) => [t, read.variables]));
-
-const prefixed = (all: string[], value: string) => all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase()));
 
 export function memorySurface(
   request: Request,
@@ -72,21 +76,21 @@ export function memorySurface(
         },
       );
   };
+  /** A resource's contents as the demo serves it (canned), a folder's key serving all under it. */
   const contents = (uri: string): ContentView[] => {
-    const text = (mimeType: string, t: string, kind: ContentView["kind"] = "text") =>
-      [{ uri, mimeType, kind, text: t, blob: null, size: t.length }] as ContentView[];
-    if (uri === "demo://readme") return text("text/markdown", README);
-    if (uri === "demo://config.json")
-      return text("application/json", JSON.stringify(JSON.parse(CONFIG), null, 2), "json");
-    if (uri === "demo://clock") return text("text/plain", `tick ${ticks}`);
-    if (uri === "demo://logo.png")
-      return [{ uri, mimeType: "image/png", kind: "image", text: null, blob: DEMO_PNG, size: 75 }];
-    const greeting = /^demo:\/\/greeting\/(.*)$/.exec(uri);
-    if (greeting) return text("text/plain", `Hello, ${decodeURIComponent(greeting[1])}!`);
-    throw backendError({
-      code: "rpc_error",
-      message: `resources/read failed: Resource not found (code -32602) ${uri}`,
-    });
+    const key = Object.keys(CONTENTS).find((k) => uri === k || (k.endsWith("/") && uri.startsWith(k)));
+    if (!key)
+      throw backendError({
+        code: "rpc_error",
+        message: `resources/read failed: Resource not found (code -32602) ${uri}`,
+      });
+    const values = { ticks, name: decodeURIComponent(uri.slice(key.length)) };
+    const filled = (text: string) => fill(text, values);
+    return CONTENTS[key].map((c) => ({
+      ...c,
+      uri,
+      ...(c.text && { text: filled(c.text), size: filled(c.text).length }),
+    }));
   };
   const lists: Record<ListKind, [string, string, unknown[]]> = {
     tools: ["tools/list", "tools", []],
@@ -132,7 +136,7 @@ export function memorySurface(
       served<string>(TEMPLATES_READ[template]?.expanded ?? {}, JSON.stringify(values)),
     promptGet: async (id, name, args) => {
       const result = await request(id, "prompts/get", { name, arguments: args }, () => {
-        const messages = promptMessages[name as keyof typeof promptMessages];
+        const messages = promptMessages[name];
         if (!messages)
           throw backendError({
             code: "rpc_error",
@@ -144,27 +148,16 @@ export function memorySurface(
             message: "prompts/get failed: the argument language is required (code -32602)",
           });
         // The arguments filled in where the canned messages name them.
-        const filled = { language: args.language, style: args.style || "plain" };
-        const text = JSON.stringify(messages).replace(/\{(language|style)\}/g, (_, k: "language" | "style") =>
-          JSON.stringify(filled[k]).slice(1, -1),
-        );
-        return { messages: JSON.parse(text) };
+        return { messages: fillAll(messages, { language: args.language, style: args.style || "plain" }) };
       });
       // The README the review prompt embeds, as the core reads it from the real demo (recorded).
       const embedded = name === "review" ? RECORDED.demo.reviewEmbedded : [];
       return { result: result as JsonValue, problems: [], embedded } as never;
     },
     complete: async (id, reference, argument, value, context) => {
-      const values =
-        reference.type === "ref/resource"
-          ? argument === "name"
-            ? prefixed(completions.name, value)
-            : []
-          : argument === "language"
-            ? prefixed(completions.language, value)
-            : argument === "style"
-              ? prefixed(context.language === "rust" ? completions.rustStyle : completions.style, value)
-              : [];
+      // The demo's suggestions for the argument, in the language chosen where it has its own.
+      const all = completions[`${argument}@${context.language}`] ?? completions[argument] ?? [];
+      const values = all.filter((v) => v.toLowerCase().startsWith(value.toLowerCase()));
       const params = { ref: reference, argument: { name: argument, value }, context: { arguments: context } };
       await request(id, "completion/complete", params, () => ({
         completion: { values, total: values.length, hasMore: false },

@@ -1,8 +1,10 @@
-// The in-memory demo server's tools and what its calls send (canned.json, the double's own), and
-// what the core makes of them (recorded.json, by src-tauri/tests/recorded.rs): each tool's view
-// with its hints and problems, the hostile fixture's listing and its malformed result's
-// problems, whether a call may be sent again, and the links its link tools ask for.
-import type { BackendError, JsonValue, ToolView, UrlElicitation } from "./backend";
+// The in-memory demo server's tools as data: what each call does (canned.json's calls, the
+// double's own: a fixed result, a question and the answer's words, a link, a task's steps),
+// filled in by `fill`, and what the core makes of them (recorded.json, by
+// src-tauri/tests/recorded.rs): each tool's view with its hints and problems, the hostile
+// fixture's listing and its malformed result's problems, whether a call may be sent again; and
+// `served`, which answers with the core's recorded answer to an input.
+import type { BackendError, JsonValue, TaskView, ToolView, UrlElicitation } from "./backend";
 import { backendError } from "./backend";
 import canned from "./canned.json";
 import recorded from "./recorded.json";
@@ -15,14 +17,50 @@ export const HOSTILE_TOOLS = recorded.hostile.tools as unknown as ToolView[];
 export const NOT_AN_ARRAY = recorded.hostile.contentNotArray.problems;
 /** The core's answer to whether each tool may be sent again after its server died. */
 export const RESEND_RISKS = recorded.resendRisks as Record<string, string | null>;
-export const SIGN_IN = canned.links.signIn as UrlElicitation;
-export const AUTHORIZE = canned.links.authorize as UrlElicitation;
-/** Bundle's result (a resource link, embedded resources, annotated blocks) and its embedded
- * resources as the core reads them. */
-export const BUNDLE = canned.bundle as unknown as { result: JsonValue; embedded: never[] };
-/** What greet and profile ask (profile's fourteen fields are as long as server-everything's
- * elicitation form), and summarize's request of the client's model. */
-export const QUESTIONS = canned.questions as Record<"greet" | "profile" | "summarize", JsonValue>;
+/** What a demo tool's call does, as data: its fixed result, or the question it asks first (an
+ * elicitation whose params are given or are a link's), the link it requires opened first, and
+ * its answer's text by the person's action (or `refused`, an error), `{…}` filled from the
+ * arguments and the answer. */
+export interface Script {
+  result?: JsonValue;
+  embedded?: never[];
+  asks?: string;
+  params?: JsonValue;
+  link?: keyof typeof canned.links;
+  says?: Record<string, string>;
+  /** A call run as a task: the task it starts as, each poll's step (a step `when` an argument is
+   * true asks its question, `reads` the answer by its action, and sends it back `answersAs`), and
+   * how it ends. */
+  task?: Partial<TaskView["task"]>;
+  progress?: (Partial<TaskView["task"]> & {
+    when?: string;
+    asks?: string;
+    params?: JsonValue;
+    reads?: Record<string, string>;
+    answersAs?: string;
+  })[];
+  cancelled?: Partial<TaskView["task"]>;
+  completed?: Partial<TaskView["task"]>;
+}
+export const SCRIPTS = canned.calls as unknown as Record<string, Script>;
+export const LINKS = canned.links as Record<string, UrlElicitation>;
+
+/** `text` with each `{path}` filled from `values`: a string as it is, anything else as JSON. */
+export const fill = (text: string, values: Record<string, unknown>) =>
+  text.replace(/\{([\w.]*)\}/g, (_, path: string) => {
+    const v = path.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], values);
+    return typeof v === "string" ? v : JSON.stringify(v);
+  });
+
+/** `value` with every string in it filled as `fill` does. */
+export const fillAll = (value: unknown, values: Record<string, unknown>): unknown =>
+  typeof value === "string"
+    ? fill(value, values)
+    : Array.isArray(value)
+      ? value.map((v) => fillAll(v, values))
+      : value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillAll(v, values)]))
+        : value;
 
 /** A command's answer as the core gave it (recorded.json, keyed by what it was given): its
  * value, or its error thrown; an input the core was not asked about is refused, saying so. */
