@@ -47,7 +47,7 @@ export const LINKS = canned.links as Record<string, UrlElicitation>;
 
 /** `text` with each `{path}` filled from `values`: a string as it is, anything else as JSON. */
 export const fill = (text: string, values: Record<string, unknown>) =>
-  text.replace(/\{([\w.]*)\}/g, (_, path: string) => {
+  text.replace(/\{([\w.]+)\}/g, (_, path: string) => {
     const v = path.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], values);
     return typeof v === "string" ? v : JSON.stringify(v);
   });
