@@ -72,6 +72,9 @@ pub use wire::ErrorObject;
 // Checking a server: doctor's plan and report, and the findings the log holds.
 pub use diagnose::{RuleGroup, Severity};
 pub use doctor::{Check, Plan, Report};
+pub use interface::SnapshotError;
+pub use replay::{RecordingError, RulesError};
+pub use suite::SuiteError;
 
 // Following what the core keeps, and the one list of error codes a front end shows.
 pub use error_code::ErrorCode;
@@ -79,8 +82,9 @@ pub use feed::Feed;
 
 // The record: the wire log, its entries, filters and past sessions.
 pub use log::{
-    sessions_dir, Catalog, CatalogError, ConnectionLabel, Direction, Entry, Filter, FilterView, Followed,
-    Kind, LogBatch, MatchCount, OpenedSession, Outcome, Page, Recording, SessionInfo, WireLog, COUNT_BUDGET,
+    sessions_dir, Catalog, CatalogError, ConnectionLabel, Direction, Entry, Filter, FilterError, FilterView,
+    Followed, Kind, LogBatch, MatchCount, OpenedSession, Outcome, Page, Recording, SessionInfo, WireLog,
+    COUNT_BUDGET,
 };
 
 // The saved configuration: servers, their approved launches, remembered eras.

@@ -15,4 +15,4 @@ pub mod values;
 pub use change::{Change, Severity};
 pub use diff::{diff, eras_chosen, listings};
 pub use placed::{place, Definition, Placed};
-pub use snapshot::{EraChoice, Snapshot};
+pub use snapshot::{EraChoice, Snapshot, SnapshotError};

@@ -40,7 +40,9 @@ pub use budget::{
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, RequestOutcome, Summary, PREVIEW_BYTES};
 pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat, REDACTED_MARK};
-pub use filter::{Filter, FilterChip, FilterKey, FilterView, IndexRow, KeyDoc, Rpc, KEYS as FILTER_KEYS};
+pub use filter::{
+    Filter, FilterChip, FilterError, FilterKey, FilterView, IndexRow, KeyDoc, Rpc, KEYS as FILTER_KEYS,
+};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Gap, Incomplete, FORMAT};
 pub use har::export_har;

@@ -32,8 +32,8 @@ use crate::interface::Change;
 use crate::mcp::Session;
 pub use answers::RecordedAnswers;
 use listings::{Listed, Runs};
-pub use recorded::{recording, Recorded, Recording};
-pub use rules::Rules;
+pub use recorded::{recording, Recorded, Recording, RecordingError};
+pub use rules::{Rules, RulesError};
 use tokens::Tokens;
 
 /// What a replayed request's answer says of the new server.

@@ -26,7 +26,7 @@ use crate::features::listing::{ListKind, Listing};
 use crate::interface::values::differences;
 use crate::mcp::Session;
 use crate::schema::OutputCheck;
-pub use file::{append, Expect, Suite, Test};
+pub use file::{append, Expect, Suite, SuiteError, Test};
 pub use reports::{Report, Subject};
 
 /// What each kind of failure checks, in SARIF's rules.
