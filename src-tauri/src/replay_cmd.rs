@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use sonde_core::replay::{self, Replayed};
-use sonde_core::{ErrorCode, WireLog};
+use sonde_core::WireLog;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::error::{err, io_error, Result};
+use crate::error::{io_error, ErrorDto, Result};
 use crate::state::AppState;
 
 /// A replay's end: each request's outcome (also sent on the channel as it came), how many
@@ -36,13 +36,12 @@ pub async fn session_replay(
 ) -> Result<ReplayReport> {
     let path = state.sessions.path_of(&name)?;
     let log = WireLog::open(&path).map_err(io_error)?;
-    let recording = replay::recording(&log)
-        .map_err(|why| err(ErrorCode::BadInput, format!("the session {name} is {why}")))?;
+    let recording =
+        replay::recording(&log).map_err(|e| ErrorDto::from(e).about(format!("the session {name}")))?;
     let saved = state.servers.get(&server_id)?;
     // The project's replay file, where the server runs: the rules CI replays with.
     let file = saved.cwd.as_deref().map(|dir| std::path::Path::new(dir).join(replay::rules::FILE_NAME));
-    let rules = replay::Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)
-        .map_err(|why| err(ErrorCode::BadInput, why))?;
+    let rules = replay::Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)?;
     crate::confirm::launch(&state, &saved).await?;
     let config = saved.to_config()?;
     let lineages = state.lineages.clone();

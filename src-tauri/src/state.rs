@@ -11,11 +11,10 @@ use sonde_core::saved::settings::{sessions_budget, SettingsFile};
 use sonde_core::sync::Lock;
 use sonde_core::timeline::{Shown, Timeline};
 use sonde_core::{
-    sessions_dir, Catalog, EraCache, ErrorCode, Hub, Launches, Questions, SavedServer, ServerStore, Servers,
-    WireLog,
+    sessions_dir, Catalog, EraCache, Hub, Launches, Questions, SavedServer, ServerStore, Servers, WireLog,
 };
 
-use crate::error::{err, io_error, Result};
+use crate::error::{io_error, Result};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -165,7 +164,7 @@ impl Timelines {
             shown: Shown::default(),
         });
         if kept.filter != filter {
-            let parsed = Filter::parse(filter).map_err(|e| err(ErrorCode::BadInput, e))?;
+            let parsed = Filter::parse(filter)?;
             kept.shown = Shown::new(parsed);
             kept.filter = filter.to_owned();
         }
