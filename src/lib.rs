@@ -59,13 +59,13 @@ pub use hub::{
 };
 pub use last_words::LastWords;
 pub use lifecycle::{ExitInfo, Lifecycle};
-pub use log_level::LogLevel;
+pub use log_level::{LogLevel, NotALogLevel};
 pub use mcp::{CallOutcome, ServerDescription, Session};
 pub use process::{Graces, SpawnSpec};
 pub use shape::content::ContentView;
 pub use shape::TaskStatus;
 pub use shape::{read_tools, ToolView};
-pub use transport::{Header, HttpTarget, HttpTimeouts};
+pub use transport::{Header, HttpTarget, HttpTimeouts, TargetError};
 pub use url_elicitation::LinksRequired;
 pub use wire::ErrorObject;
 
@@ -87,10 +87,12 @@ pub use log::{
     COUNT_BUDGET,
 };
 
-// The saved configuration: servers, their approved launches, remembered eras.
+// The saved configuration: servers, their approved launches, remembered eras; and other
+// clients' configs, routed through `sonde proxy`.
 pub use saved::era_cache::EraCache;
 pub use saved::launches::Launches;
 pub use saved::servers::{Imported, SavedServer, ServerStore, Servers, ServersError};
+pub use wrap::WrapError;
 
 // Authorization with HTTP servers.
 pub use auth::progress::Flow;
