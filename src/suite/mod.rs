@@ -157,6 +157,7 @@ pub async fn run(
 
 /// Every tool the server lists, or why that cannot be known; the error of a connection that is
 /// gone, which ends the run.
+// The inner Err is words for a test's verdict ("could not tell whether … is listed"), not a failure.
 async fn listed_tools(session: &Session) -> Result<Result<Listing, String>, RequestError> {
     if session.server.capabilities.get("tools").is_none() {
         return Ok(Err("the server declares no tools capability, so it lists no tools".into()));
