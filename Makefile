@@ -240,10 +240,12 @@ clippy:
 
 # No two modules of one folder import each other, in any crate, nor two of ui/src's folders
 # (scripts/check-cycles.py says how it reads imports); its self-test runs first, so a check that
-# found nothing because it read nothing fails.
+# found nothing because it read nothing fails. And the core's one front door: nothing outside
+# src/ names a module of the core (scripts/check-front-door.py, which tests itself first).
 cycles:
 	python3 scripts/test_check_cycles.py -q
 	python3 scripts/check-cycles.py
+	python3 scripts/check-front-door.py
 
 # The official conformance suite's client scenarios (both revisions, auth/* included) against
 # `sonde conformance-client`; ends with "N passed, N failed".

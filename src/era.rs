@@ -14,9 +14,9 @@ use serde_json::{json, Value};
 use crate::wire::ErrorObject;
 
 /// The modern revision Sonde speaks.
-pub const MODERN: &str = "2026-07-28";
+pub const MODERN_REVISION: &str = "2026-07-28";
 /// The legacy revision Sonde asks for in `initialize`.
-pub const LEGACY: &str = "2025-11-25";
+pub const LEGACY_REVISION: &str = "2025-11-25";
 /// Every legacy revision Sonde accepts back from `initialize`.
 pub const LEGACY_ACCEPTED: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
@@ -28,7 +28,7 @@ pub struct ProtocolVersion(pub String);
 impl ProtocolVersion {
     /// The era of a version Sonde knows; `None` for one it does not.
     pub fn era(&self) -> Option<Era> {
-        if self.0 == MODERN {
+        if self.0 == MODERN_REVISION {
             Some(Era::Modern)
         } else if LEGACY_ACCEPTED.contains(&self.0.as_str()) {
             Some(Era::Legacy)
@@ -93,7 +93,8 @@ impl fmt::Display for EraPolicy {
 /// Whether request params carry the 2026-07-28 `_meta` protocol version (what a proxy reads to
 /// know which era a client speaks).
 pub fn carries_modern_meta(params: &Value) -> bool {
-    params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str) == Some(MODERN)
+    params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str)
+        == Some(MODERN_REVISION)
 }
 
 /// The `_meta` every 2026-07-28 request carries.
@@ -155,7 +156,7 @@ pub enum Verdict {
 }
 
 fn modern_shared(versions: &[String]) -> Option<String> {
-    versions.iter().find(|v| v.as_str() == MODERN).cloned()
+    versions.iter().find(|v| v.as_str() == MODERN_REVISION).cloned()
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
@@ -196,7 +197,7 @@ pub fn classify_probe(outcome: &ProbeOutcome, retried: bool) -> Verdict {
                 },
                 None => Verdict::Fail {
                     reason: format!(
-                        "the server speaks only {} and Sonde speaks {MODERN} and {LEGACY}",
+                        "the server speaks only {} and Sonde speaks {MODERN_REVISION} and {LEGACY_REVISION}",
                         supported.join(", ")
                     ),
                 },
@@ -241,7 +242,7 @@ mod tests {
     #[test]
     fn every_row_of_the_probe_table() {
         use Verdict::*;
-        let modern = || Modern { version: MODERN.into() };
+        let modern = || Modern { version: MODERN_REVISION.into() };
         let legacy = |e: &str| Legacy { evidence: e.into() };
         let rows: Vec<(ProbeOutcome, bool, Verdict)> = vec![
             (ProbeOutcome::Result(json!({"supportedVersions": ["2026-07-28"]})), false, modern()),
@@ -253,7 +254,7 @@ mod tests {
             (
                 err(-32022, Some(json!({"supported": ["2026-07-28"], "requested": "x"}))),
                 false,
-                RetryAt { version: MODERN.into() },
+                RetryAt { version: MODERN_REVISION.into() },
             ),
             (
                 err(-32022, Some(json!({"supported": ["2026-07-28"]}))),
@@ -335,10 +336,10 @@ mod tests {
 
     #[test]
     fn meta_is_merged_into_params_keeping_what_is_there() {
-        let meta = request_meta(MODERN, &json!({}), &json!({"name": "sonde", "version": "1"}));
+        let meta = request_meta(MODERN_REVISION, &json!({}), &json!({"name": "sonde", "version": "1"}));
         let params = with_meta(Some(json!({"name": "echo", "_meta": {"progressToken": 7}})), &meta);
         assert_eq!(params["_meta"]["progressToken"], 7);
-        assert_eq!(params["_meta"]["io.modelcontextprotocol/protocolVersion"], MODERN);
+        assert_eq!(params["_meta"]["io.modelcontextprotocol/protocolVersion"], MODERN_REVISION);
         assert_eq!(with_meta(None, &meta)["_meta"]["io.modelcontextprotocol/clientInfo"]["name"], "sonde");
     }
 

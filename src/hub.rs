@@ -20,10 +20,10 @@ use crate::era::EraPolicy;
 use crate::error_code::ErrorCode;
 use crate::last_words::{self, LastWords};
 use crate::log::{Direction, Entry, Kind, WireLog};
-use crate::mcp::{ServerDescription, Session};
 use crate::negotiate::{self, Plan, ReachedBy};
 use crate::process::{duration_words, ExitInfo};
 use crate::saved::era_cache::{CachedEra, EraCache};
+use crate::session::{ServerDescription, Session};
 use crate::transport::HttpMode;
 
 mod apps;
@@ -31,6 +31,7 @@ mod authorizing;
 mod backoff;
 mod lineage;
 mod live_roots;
+mod one_job;
 mod questions;
 mod roots;
 mod starting;
@@ -38,9 +39,10 @@ mod states;
 mod subscriptions;
 mod tasks;
 
-pub use apps::{AppOpened, AppTurn, Apps, AskOf};
-pub use live_roots::{read_roots, RootsChange};
-pub use questions::{PersonResponder, QuestionEvent, Questions, ServerQuestion, MAX_OPEN};
+pub use apps::{AppOpened, AppTurn, Apps};
+pub use live_roots::RootsChange;
+pub use one_job::OneJob;
+pub use questions::{PersonResponder, QuestionEvent, Questions, ServerQuestion, MAX_OPEN_QUESTIONS};
 pub use states::{ConnState, StateEvent, States};
 pub use subscriptions::SubscriptionEvent;
 pub use tasks::Tasks;
@@ -527,7 +529,7 @@ impl Hub {
         Ok(self.session(id)?.server)
     }
 
-    pub async fn list_tools(&self, id: u64) -> Result<crate::features::listing::Listing, HubError> {
+    pub async fn list_tools(&self, id: u64) -> Result<crate::session::listing::Listing, HubError> {
         Ok(self.session(id)?.list_tools().await?)
     }
 

@@ -40,7 +40,7 @@ impl LastWords {
 /// are dropped, `\r\n` (`\r\r\n` through a pty) and a lone `\r` become `\n`, tabs stay, and every other control
 /// character is shown escaped as `\u{1b}` would be, so nothing the server wrote can move the
 /// reader's cursor or change their terminal.
-pub fn clean(text: &str) -> String {
+pub fn clean_last_words(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -91,7 +91,7 @@ pub fn clean(text: &str) -> String {
     out
 }
 
-/// The last complete-or-not lines of `text` (already [`clean`]ed): at most `max_lines`, and
+/// The last complete-or-not lines of `text` (already [`clean_last_words`]ed): at most `max_lines`, and
 /// at most `max_bytes` in all, dropping the oldest first. Blank trailing lines are dropped; a
 /// single line longer than the budget keeps its end.
 pub fn tail(text: &str, max_lines: usize, max_bytes: usize) -> Vec<String> {
@@ -203,7 +203,7 @@ mod tests {
             ("trailing escape \u{1b}", "trailing escape "),
         ];
         for (raw, want) in cases {
-            assert_eq!(clean(raw), want, "{raw:?}");
+            assert_eq!(clean_last_words(raw), want, "{raw:?}");
         }
     }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// Why sending a call of `tool` again needs the person's confirmation, or `None` when the
 /// annotations say it is safe.
-pub fn risk(tool: &Value) -> Option<String> {
+pub fn resend_risk(tool: &Value) -> Option<String> {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("this tool");
     let hint = |key: &str| tool.get("annotations").and_then(|a| a.get(key)).and_then(Value::as_bool);
     if hint("readOnlyHint") == Some(true) {
@@ -44,18 +44,19 @@ mod tests {
     #[test]
     fn only_read_only_or_idempotent_non_destructive_tools_go_again_without_asking() {
         let tool = |annotations: Value| json!({"name": "t", "annotations": annotations});
-        assert_eq!(risk(&tool(json!({"readOnlyHint": true}))), None);
-        assert_eq!(risk(&tool(json!({"idempotentHint": true, "destructiveHint": false}))), None);
-        let bare = risk(&json!({"name": "delete_file"})).unwrap();
+        assert_eq!(resend_risk(&tool(json!({"readOnlyHint": true}))), None);
+        assert_eq!(resend_risk(&tool(json!({"idempotentHint": true, "destructiveHint": false}))), None);
+        let bare = resend_risk(&json!({"name": "delete_file"})).unwrap();
         assert_eq!(
             bare,
             "delete_file may have run before its server ended, and it is not marked idempotent, so \
              running it twice may not be the same as once; and it is not marked non-destructive, \
              and tools are destructive by default. Send it again as a new request?"
         );
-        let destructive = risk(&tool(json!({"idempotentHint": true, "destructiveHint": true}))).unwrap();
+        let destructive =
+            resend_risk(&tool(json!({"idempotentHint": true, "destructiveHint": true}))).unwrap();
         assert!(destructive.contains("and it is marked destructive."), "{destructive}");
-        let not_idempotent = risk(&tool(json!({"destructiveHint": false}))).unwrap();
+        let not_idempotent = resend_risk(&tool(json!({"destructiveHint": false}))).unwrap();
         assert!(not_idempotent.contains("not marked idempotent"), "{not_idempotent}");
         assert!(!not_idempotent.contains("destructive"), "{not_idempotent}");
     }

@@ -16,7 +16,7 @@ fn hostile(c: char) -> bool {
 }
 
 /// `text` with each hostile character as `\uXXXX`; borrowed when there is none.
-pub fn escape(text: &str) -> Cow<'_, str> {
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
     if !text.chars().any(hostile) {
         return Cow::Borrowed(text);
     }
@@ -39,7 +39,7 @@ mod tests {
     fn escapes_retitle_clear_links_and_bidi_and_keeps_the_rest() {
         let hostile =
             "a\u{1b}]0;pwned\u{7}b\u{1b}[2Jc\u{1b}]8;;http://evil\u{1b}\\link\r\u{85}\u{202e}txt.exe\u{2066}";
-        let shown = escape(hostile);
+        let shown = terminal_safe(hostile);
         assert!(!shown
             .chars()
             .any(|c| c.is_control() || ('\u{2066}'..='\u{2069}').contains(&c) || c == '\u{202e}'));
@@ -47,10 +47,10 @@ mod tests {
             shown,
             "a\\u001b]0;pwned\\u0007b\\u001b[2Jc\\u001b]8;;http://evil\\u001b\\link\\u000d\\u0085\\u202etxt.exe\\u2066"
         );
-        assert!(matches!(escape("plain\ttext\nline é 😀"), Cow::Borrowed(_)));
+        assert!(matches!(terminal_safe("plain\ttext\nline é 😀"), Cow::Borrowed(_)));
         // A JSON line stays JSON, and reads back as what the server sent.
         let json = serde_json::to_string(&serde_json::json!({"t": "x\u{85}\u{202e}y"})).unwrap();
-        let back: serde_json::Value = serde_json::from_str(&escape(&json)).unwrap();
+        let back: serde_json::Value = serde_json::from_str(&terminal_safe(&json)).unwrap();
         assert_eq!(back["t"], "x\u{85}\u{202e}y");
     }
 }

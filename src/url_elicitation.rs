@@ -121,7 +121,7 @@ fn is_loopback(url: &Url) -> bool {
 
 /// What may be opened of `text`: the URL as it will be opened, or why not. The one rule every
 /// front end follows before it hands a link to the system browser.
-pub fn openable(text: &str) -> Result<String, NotOpened> {
+pub fn openable_link(text: &str) -> Result<String, NotOpened> {
     let link = Link::read(text);
     link.opens.ok_or(NotOpened { warnings: link.warnings })
 }
@@ -173,7 +173,7 @@ pub struct LinksRequired {
 }
 
 /// Reads `error` as URLElicitationRequired; `None` for any other error.
-pub fn required(error: &ErrorObject) -> Option<LinksRequired> {
+pub fn links_required(error: &ErrorObject) -> Option<LinksRequired> {
     if error.code != URL_ELICITATION_REQUIRED {
         return None;
     }
@@ -271,7 +271,7 @@ mod tests {
             let link = Link::read(text);
             assert_eq!(link.opens, None, "{text}");
             assert!(link.warnings[0].starts_with("Sonde opens only http and https links"), "{text}");
-            let refused = openable(text).unwrap_err();
+            let refused = openable_link(text).unwrap_err();
             assert_eq!(refused.to_string(), link.warnings.join(" "), "{text}");
             assert!(refused.to_string().contains("not opened"), "{text}");
         }
@@ -280,7 +280,7 @@ mod tests {
         let broken = Link::read("not a url");
         assert_eq!((broken.before.as_str(), broken.opens.as_ref()), ("not a url", None));
         assert!(broken.warnings[0].starts_with("This is not a valid URL"), "{:?}", broken.warnings);
-        assert_eq!(openable("HTTPS://Example.COM/a").unwrap(), "https://example.com/a");
+        assert_eq!(openable_link("HTTPS://Example.COM/a").unwrap(), "https://example.com/a");
     }
 
     #[test]
@@ -315,13 +315,13 @@ mod tests {
             message: "This request requires more information.".into(),
             data: Some(data),
         };
-        let good = required(&error(json!({"elicitations": [{"mode": "url", "elicitationId": "550e",
+        let good = links_required(&error(json!({"elicitations": [{"mode": "url", "elicitationId": "550e",
             "url": "https://mcp.example.com/connect?elicitationId=550e", "message": "Authorize"}]})))
         .unwrap();
         assert!(good.problems.is_empty(), "{:?}", good.problems);
         assert_eq!(good.elicitations[0].elicitation_id.as_deref(), Some("550e"));
         assert_eq!(good.elicitations[0].link.host, "mcp.example.com");
-        let mixed = required(&error(json!({"elicitations": [
+        let mixed = links_required(&error(json!({"elicitations": [
             {"mode": "form", "message": "m"},
             {"mode": "url", "message": "m"},
             {"mode": "url", "message": "m", "url": "https://b.example/"}]})))
@@ -335,9 +335,9 @@ mod tests {
             ]
         );
         assert_eq!(mixed.elicitations.len(), 1);
-        let empty = required(&ErrorObject { code: -32042, message: "m".into(), data: None }).unwrap();
+        let empty = links_required(&ErrorObject { code: -32042, message: "m".into(), data: None }).unwrap();
         assert_eq!(empty.problems.len(), 1);
-        assert_eq!(required(&ErrorObject { code: -32602, message: "m".into(), data: None }), None);
+        assert_eq!(links_required(&ErrorObject { code: -32602, message: "m".into(), data: None }), None);
     }
 
     #[test]

@@ -37,33 +37,34 @@ impl WrapError {
 
 /// A client whose config `wrap` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Client {
+pub enum KnownClient {
     ClaudeDesktop,
     Cursor,
     Vscode,
     ClaudeCode,
 }
 
-impl Client {
-    pub const ALL: [Client; 4] = [Client::ClaudeDesktop, Client::Cursor, Client::Vscode, Client::ClaudeCode];
+impl KnownClient {
+    pub const ALL: [KnownClient; 4] =
+        [KnownClient::ClaudeDesktop, KnownClient::Cursor, KnownClient::Vscode, KnownClient::ClaudeCode];
 
     pub fn name(self) -> &'static str {
         match self {
-            Client::ClaudeDesktop => "claude-desktop",
-            Client::Cursor => "cursor",
-            Client::Vscode => "vscode",
-            Client::ClaudeCode => "claude-code",
+            KnownClient::ClaudeDesktop => "claude-desktop",
+            KnownClient::Cursor => "cursor",
+            KnownClient::Vscode => "vscode",
+            KnownClient::ClaudeCode => "claude-code",
         }
     }
 
-    pub fn parse(s: &str) -> Option<Client> {
-        Client::ALL.into_iter().find(|c| c.name() == s)
+    pub fn parse(s: &str) -> Option<KnownClient> {
+        KnownClient::ALL.into_iter().find(|c| c.name() == s)
     }
 
     /// The object of servers in the config: VS Code's `servers`, everyone else's `mcpServers`.
     fn key(self) -> &'static str {
         match self {
-            Client::Vscode => "servers",
+            KnownClient::Vscode => "servers",
             _ => "mcpServers",
         }
     }
@@ -72,7 +73,7 @@ impl Client {
     pub fn default_path(self) -> Option<PathBuf> {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         match self {
-            Client::ClaudeDesktop => {
+            KnownClient::ClaudeDesktop => {
                 // As the XDG spec says: a value that is empty or not absolute is ignored.
                 let config = std::env::var_os("XDG_CONFIG_HOME")
                     .map(PathBuf::from)
@@ -80,9 +81,9 @@ impl Client {
                     .or(home.map(|h| h.join(".config")));
                 config.map(|c| c.join("Claude/claude_desktop_config.json"))
             }
-            Client::Cursor => home.map(|h| h.join(".cursor/mcp.json")),
-            Client::Vscode => Some(PathBuf::from(".vscode/mcp.json")),
-            Client::ClaudeCode => home.map(|h| h.join(".claude.json")),
+            KnownClient::Cursor => home.map(|h| h.join(".cursor/mcp.json")),
+            KnownClient::Vscode => Some(PathBuf::from(".vscode/mcp.json")),
+            KnownClient::ClaudeCode => home.map(|h| h.join(".claude.json")),
         }
     }
 }
@@ -102,7 +103,12 @@ const PREFIX: usize = 5;
 /// Routes the stdio servers of `text` (all of them, or `only`) through `sonde` (the path the
 /// client will run): `"command": "npx", "args": ["-y", "x"]` becomes `"command": SONDE,
 /// "args": ["proxy", "--name", NAME, "--", "npx", "-y", "x"]`.
-pub fn wrap(text: &str, client: Client, only: Option<&str>, sonde: &str) -> Result<Edited, WrapError> {
+pub fn wrap_config(
+    text: &str,
+    client: KnownClient,
+    only: Option<&str>,
+    sonde: &str,
+) -> Result<Edited, WrapError> {
     edit(text, client, only, |name, server| {
         let Some(command) = string(server, "command") else {
             return Err("not a command line (a server reached by URL is left as it is)".into());
@@ -141,19 +147,19 @@ pub fn wrap(text: &str, client: Client, only: Option<&str>, sonde: &str) -> Resu
 /// The entry a client's config needs to run a stdio server (`program` with `args`, by `name`)
 /// through `sonde`, as that client's config file writes it: what "Use with a client" shows. Its
 /// environment is left out: values may be secrets, and the client's config is where they go.
-pub fn snippet(client: Client, name: &str, program: &str, args: &[String], sonde: &str) -> String {
+pub fn wrap_snippet(client: KnownClient, name: &str, program: &str, args: &[String], sonde: &str) -> String {
     let mut server = serde_json::json!({"command": program, "args": args});
-    if client == Client::Vscode {
+    if client == KnownClient::Vscode {
         server = serde_json::json!({"type": "stdio", "command": program, "args": args});
     }
     let config = serde_json::json!({ client.key(): { name: server } });
     let text = serde_json::to_string_pretty(&config).expect("a config serializes");
-    wrap(&text, client, None, sonde).map(|e| e.text).expect("a config made here wraps")
+    wrap_config(&text, client, None, sonde).map(|e| e.text).expect("a config made here wraps")
 }
 
 /// Undoes [`wrap`]: each server whose command line is `SONDE proxy --name NAME -- COMMAND …`
 /// gets `COMMAND …` back (and no `args` when it had none of its own).
-pub fn unwrap(text: &str, client: Client, only: Option<&str>) -> Result<Edited, WrapError> {
+pub fn unwrap_config(text: &str, client: KnownClient, only: Option<&str>) -> Result<Edited, WrapError> {
     edit(text, client, only, |_, server| {
         if !is_wrapped(server) {
             return Err("does not go through sonde proxy".into());
@@ -190,7 +196,7 @@ pub fn unwrap(text: &str, client: Client, only: Option<&str>) -> Result<Edited, 
 /// [`Edited::left`] beside its name.)
 fn edit(
     text: &str,
-    client: Client,
+    client: KnownClient,
     only: Option<&str>,
     mut change: impl FnMut(&str, &CstObject) -> Result<(), String>,
 ) -> Result<Edited, WrapError> {
@@ -233,10 +239,10 @@ fn edit(
 /// The objects of servers in a config, each with the project it belongs to: the client's own
 /// (`mcpServers`, VS Code's `servers`), and for Claude Code also each project's, which `claude
 /// mcp add` keeps under `projects[PATH].mcpServers` (its local scope).
-fn scopes(root: &CstObject, client: Client) -> Vec<(Option<String>, CstObject)> {
+fn scopes(root: &CstObject, client: KnownClient) -> Vec<(Option<String>, CstObject)> {
     let mut found: Vec<(Option<String>, CstObject)> =
         root.object_value(client.key()).map(|o| (None, o)).into_iter().collect();
-    if client == Client::ClaudeCode {
+    if client == KnownClient::ClaudeCode {
         for project in root.object_value("projects").map(|p| p.properties()).unwrap_or_default() {
             let servers = project.object_value().and_then(|settings| settings.object_value("mcpServers"));
             if let (Some(path), Some(servers)) = (project.decoded_name(), servers) {
@@ -320,14 +326,14 @@ mod tests {
     #[test]
     fn wrapping_and_unwrapping_gives_the_same_bytes_back() {
         for (client, text) in [
-            (Client::ClaudeDesktop, CLAUDE),
-            (Client::Cursor, CLAUDE),
-            (Client::ClaudeCode, CLAUDE),
-            (Client::Vscode, VSCODE),
+            (KnownClient::ClaudeDesktop, CLAUDE),
+            (KnownClient::Cursor, CLAUDE),
+            (KnownClient::ClaudeCode, CLAUDE),
+            (KnownClient::Vscode, VSCODE),
         ] {
-            let wrapped = wrap(text, client, None, SONDE).unwrap();
+            let wrapped = wrap_config(text, client, None, SONDE).unwrap();
             assert_ne!(wrapped.text, text);
-            let back = unwrap(&wrapped.text, client, None).unwrap();
+            let back = unwrap_config(&wrapped.text, client, None).unwrap();
             assert_eq!(back.text, text, "{client:?}");
             assert_eq!(back.changed, wrapped.changed);
         }
@@ -335,7 +341,7 @@ mod tests {
 
     #[test]
     fn a_wrapped_entry_runs_the_proxy_in_front_of_its_command() {
-        let wrapped = wrap(CLAUDE, Client::ClaudeDesktop, None, SONDE).unwrap();
+        let wrapped = wrap_config(CLAUDE, KnownClient::ClaudeDesktop, None, SONDE).unwrap();
         assert_eq!(wrapped.changed, ["filesystem", "time"]);
         assert_eq!(
             wrapped.left,
@@ -354,7 +360,7 @@ mod tests {
         assert_eq!(value["mcpServers"]["filesystem"]["env"]["DEBUG"], "1");
         assert_eq!(value["globalShortcut"], "Ctrl+Space");
         // Wrapping twice changes nothing more.
-        let again = wrap(&wrapped.text, Client::ClaudeDesktop, None, SONDE).unwrap();
+        let again = wrap_config(&wrapped.text, KnownClient::ClaudeDesktop, None, SONDE).unwrap();
         assert_eq!(again.text, wrapped.text);
         assert!(again.changed.is_empty());
     }
@@ -362,7 +368,7 @@ mod tests {
     #[test]
     fn a_snippet_is_the_clients_own_shape_wrapped() {
         let args = vec!["-y".to_owned(), "x".to_owned()];
-        let text = snippet(Client::Vscode, "demo", "npx", &args, SONDE);
+        let text = wrap_snippet(KnownClient::Vscode, "demo", "npx", &args, SONDE);
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["servers"]["demo"]["type"], "stdio");
         assert_eq!(value["servers"]["demo"]["command"], SONDE);
@@ -370,17 +376,17 @@ mod tests {
             value["servers"]["demo"]["args"],
             serde_json::json!(["proxy", "--name", "demo", "--", "npx", "-y", "x"])
         );
-        assert!(snippet(Client::Cursor, "demo", "npx", &args, SONDE).contains("\"mcpServers\""));
+        assert!(wrap_snippet(KnownClient::Cursor, "demo", "npx", &args, SONDE).contains("\"mcpServers\""));
     }
 
     #[test]
     fn one_server_can_be_chosen_and_a_missing_one_is_an_error() {
-        let wrapped = wrap(CLAUDE, Client::ClaudeDesktop, Some("time"), SONDE).unwrap();
+        let wrapped = wrap_config(CLAUDE, KnownClient::ClaudeDesktop, Some("time"), SONDE).unwrap();
         assert_eq!(wrapped.changed, ["time"]);
         assert!(wrapped.text.contains(r#""command": "npx""#));
-        let err = wrap(CLAUDE, Client::ClaudeDesktop, Some("nope"), SONDE).unwrap_err();
+        let err = wrap_config(CLAUDE, KnownClient::ClaudeDesktop, Some("nope"), SONDE).unwrap_err();
         assert_eq!(err.to_string(), "the config has no server named \"nope\"");
-        assert!(wrap(VSCODE, Client::ClaudeDesktop, None, SONDE)
+        assert!(wrap_config(VSCODE, KnownClient::ClaudeDesktop, None, SONDE)
             .unwrap_err()
             .to_string()
             .contains("no \"mcpServers\" object"));
@@ -390,14 +396,14 @@ mod tests {
     #[test]
     fn a_config_that_cannot_be_edited_is_bad_input() {
         for err in [
-            wrap("{not json", Client::Cursor, None, SONDE).unwrap_err(),
-            wrap(VSCODE, Client::ClaudeDesktop, None, SONDE).unwrap_err(),
-            unwrap(CLAUDE, Client::ClaudeDesktop, Some("nope")).unwrap_err(),
+            wrap_config("{not json", KnownClient::Cursor, None, SONDE).unwrap_err(),
+            wrap_config(VSCODE, KnownClient::ClaudeDesktop, None, SONDE).unwrap_err(),
+            unwrap_config(CLAUDE, KnownClient::ClaudeDesktop, Some("nope")).unwrap_err(),
         ] {
             assert_eq!(err.code(), ErrorCode::BadInput, "{err}");
         }
         assert!(matches!(
-            wrap("{not json", Client::Cursor, None, SONDE),
+            wrap_config("{not json", KnownClient::Cursor, None, SONDE),
             Err(WrapError::NotJson(words)) if !words.is_empty()
         ));
     }
@@ -412,17 +418,20 @@ mod tests {
     "/home/me/other": {"allowedTools": []}
   }
 }"#;
-        let wrapped = wrap(config, Client::ClaudeCode, None, SONDE).unwrap();
+        let wrapped = wrap_config(config, KnownClient::ClaudeCode, None, SONDE).unwrap();
         assert_eq!(wrapped.changed, ["time", "fs (project /home/me/app)"]);
         let value: serde_json::Value = serde_json::from_str(&wrapped.text).unwrap();
         let fs = &value["projects"]["/home/me/app"]["mcpServers"]["fs"];
         assert_eq!(fs["command"], SONDE);
         assert_eq!(fs["args"], serde_json::json!(["proxy", "--name", "fs", "--", "npx", "-y", "x"]));
-        assert_eq!(unwrap(&wrapped.text, Client::ClaudeCode, None).unwrap().text, config);
+        assert_eq!(unwrap_config(&wrapped.text, KnownClient::ClaudeCode, None).unwrap().text, config);
         // One chosen by name, wherever it is kept; a config with only projects is fine.
-        let only = wrap(config, Client::ClaudeCode, Some("fs"), SONDE).unwrap();
+        let only = wrap_config(config, KnownClient::ClaudeCode, Some("fs"), SONDE).unwrap();
         assert_eq!(only.changed, ["fs (project /home/me/app)"]);
         let projects_only = r#"{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}}"#;
-        assert_eq!(wrap(projects_only, Client::ClaudeCode, None, SONDE).unwrap().changed, ["a (project /p)"]);
+        assert_eq!(
+            wrap_config(projects_only, KnownClient::ClaudeCode, None, SONDE).unwrap().changed,
+            ["a (project /p)"]
+        );
     }
 }

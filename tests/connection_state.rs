@@ -11,11 +11,8 @@ use std::time::Duration;
 use common::http::HttpServer;
 use common::{fixture, new_log, wait_for};
 use serde_json::{json, Value};
-use sonde_core::connection::Request;
-use sonde_core::hub::{ConnState, Hub, StateEvent};
-use sonde_core::lifecycle::Lifecycle;
-use sonde_core::log::{Filter, Kind};
-use sonde_core::server_config::RestartPolicy;
+use sonde_core::internals::Request;
+use sonde_core::{ConnState, Filter, Hub, Kind, Lifecycle, RestartPolicy, StateEvent};
 use tokio::sync::broadcast;
 use tokio::time::timeout;
 

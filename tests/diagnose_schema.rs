@@ -10,12 +10,10 @@ mod common;
 use common::wire_schema::WireSchema;
 use common::{new_log, peer_bin};
 use serde_json::{json, Value};
-use sonde_core::connection::classify;
-use sonde_core::diagnose::result_shape;
-use sonde_core::era::{EraPolicy, LEGACY, MODERN};
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::{Direction, Filter, Kind};
-use sonde_core::process::SpawnSpec;
+use sonde_core::internals::{classify, result_shape};
+use sonde_core::{
+    Direction, EraPolicy, Filter, Hub, Kind, ServerConfig, SpawnSpec, LEGACY_REVISION, MODERN_REVISION,
+};
 
 /// The schema definition of each method's result.
 const RESULTS: [(&str, &str); 10] = [
@@ -43,7 +41,8 @@ async fn record(name: &str, config: &ServerConfig, asks: &[(&str, Value)]) -> Ve
     let hub = Hub::new(new_log(name));
     let id = hub.connect(config).await.unwrap();
     let session = hub.session(id).unwrap();
-    let version = if session.server.protocol_version == MODERN { MODERN } else { LEGACY };
+    let version =
+        if session.server.protocol_version == MODERN_REVISION { MODERN_REVISION } else { LEGACY_REVISION };
     for (method, params) in asks {
         session
             .request(method, Some(params.clone()))
@@ -153,7 +152,10 @@ fn mutations(frame: &Value, required: &[String]) -> Vec<(String, Value)> {
 #[tokio::test]
 async fn the_rules_agree_with_the_schemas_on_real_frames_and_catch_what_they_reject() {
     let frames = corpus().await;
-    let mut schemas = [(LEGACY, WireSchema::load(LEGACY)), (MODERN, WireSchema::load(MODERN))];
+    let mut schemas = [
+        (LEGACY_REVISION, WireSchema::load(LEGACY_REVISION)),
+        (MODERN_REVISION, WireSchema::load(MODERN_REVISION)),
+    ];
     let (mut accepted, mut caught) = (0, 0);
     for f in &frames {
         let said = schema(&mut schemas, f, &f.frame);
@@ -163,7 +165,7 @@ async fn the_rules_agree_with_the_schemas_on_real_frames_and_catch_what_they_rej
         }
         accepted += 1;
         assert_eq!(
-            rules(&f.frame, &f.method, f.version == MODERN),
+            rules(&f.frame, &f.method, f.version == MODERN_REVISION),
             Vec::<String>::new(),
             "a schema-valid {} reply: {}",
             f.method,
@@ -177,7 +179,7 @@ async fn the_rules_agree_with_the_schemas_on_real_frames_and_catch_what_they_rej
                 continue;
             }
             assert!(
-                !rules(&mutated, &f.method, f.version == MODERN).is_empty(),
+                !rules(&mutated, &f.method, f.version == MODERN_REVISION).is_empty(),
                 "{} {} reply {why}: the schema rejects it, the rules do not: {mutated}",
                 f.version,
                 f.method

@@ -8,18 +8,15 @@ mod common;
 
 use common::http::HttpServer;
 use common::{new_log, peer_bin};
-use sonde_core::doctor::{self, CheckStatus, Plan, Report};
-use sonde_core::era::EraPolicy;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::process::SpawnSpec;
+use sonde_core::{CheckStatus, Checkup, CheckupPlan, EraPolicy, Hub, ServerConfig, SpawnSpec};
 
-async fn check_up(name: &str, config: &ServerConfig) -> Report {
-    check_up_with(name, config, &Plan::default()).await
+async fn check_up_peer(name: &str, config: &ServerConfig) -> Checkup {
+    check_up_with(name, config, &CheckupPlan::default()).await
 }
 
-async fn check_up_with(name: &str, config: &ServerConfig, plan: &Plan) -> Report {
+async fn check_up_with(name: &str, config: &ServerConfig, plan: &CheckupPlan) -> Checkup {
     let hub = Hub::new(new_log(name));
-    let report = doctor::run(&hub, config, plan, &|_| {}).await;
+    let report = sonde_core::check_up(&hub, config, plan, &|_| {}).await;
     eprintln!("doctor {name}: {}", report.tally);
     for c in &report.checks {
         eprintln!("  {:<4}  {:<21} {} (seq {:?})", c.status.name(), c.id, c.detail, c.seq);
@@ -49,8 +46,12 @@ async fn server_everything_passes_over_stdio_and_http() {
     // Its long-running tool sends progress every half second, and its SDK drops the reply of a
     // request cancelled while it runs.
     let call = ("trigger-long-running-operation".to_owned(), serde_json::json!({"duration": 2, "steps": 4}));
-    let report =
-        check_up_with("doctor-everything", &stdio, &Plan { call: Some(call), ..Plan::default() }).await;
+    let report = check_up_with(
+        "doctor-everything",
+        &stdio,
+        &CheckupPlan { call: Some(call), ..CheckupPlan::default() },
+    )
+    .await;
     let shutdown =
         report.checks.iter().find(|c| c.id == "shutdown").expect("a stdio server's exit is checked");
     assert_ne!(shutdown.status, CheckStatus::Skip);
@@ -62,7 +63,7 @@ async fn server_everything_passes_over_stdio_and_http() {
     assert!(invalid.detail.contains("the TypeScript SDK's own answer"), "{invalid:?}");
 
     let http = HttpServer::peer(&bin.to_string_lossy(), &["streamableHttp"], "/mcp");
-    check_up("doctor-everything-http", &http.config()).await;
+    check_up_peer("doctor-everything-http", &http.config()).await;
 }
 
 /// The window's hub offers roots (the roots editor's, none yet) and takes server questions to a
@@ -74,7 +75,7 @@ async fn server_everything_checked_up_from_a_windows_hub_exits_when_stdin_closes
     let bin = peer_bin("npm/node_modules/.bin/mcp-server-everything");
     let config = ServerConfig::stdio(SpawnSpec::new(bin.to_string_lossy(), ["stdio"]));
     let hub = Hub::new(new_log("doctor-everything-window")).with_questions();
-    let report = doctor::run(&hub, &config, &Plan::default(), &|_| {}).await;
+    let report = sonde_core::check_up(&hub, &config, &CheckupPlan::default(), &|_| {}).await;
     let shutdown = report.checks.iter().find(|c| c.id == "shutdown").expect("checked");
     assert_eq!(shutdown.status, CheckStatus::Pass, "{shutdown:?}");
     let asked =
@@ -87,10 +88,10 @@ async fn the_python_server_passes_in_each_era() {
     let python = peer_bin("py/bin/python");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/py_mcp_server.py");
     let stdio = ServerConfig::stdio(SpawnSpec::new(python.to_string_lossy(), [script, "stdio"]));
-    check_up("doctor-python", &stdio).await;
-    check_up("doctor-python-legacy", &with_era(stdio, EraPolicy::Legacy)).await;
+    check_up_peer("doctor-python", &stdio).await;
+    check_up_peer("doctor-python-legacy", &with_era(stdio, EraPolicy::Legacy)).await;
     let http = HttpServer::peer(&python.to_string_lossy(), &[script, "http", "{port}"], "/mcp");
-    check_up("doctor-python-http", &http.config()).await;
+    check_up_peer("doctor-python-http", &http.config()).await;
 }
 
 #[tokio::test]
@@ -98,8 +99,8 @@ async fn the_typescript_v2_server_passes_in_each_era() {
     let script = peer_bin("tsv2/ts_v2_server.mjs");
     let stdio =
         ServerConfig::stdio(SpawnSpec::new("node", [script.to_string_lossy().into_owned(), "stdio".into()]));
-    check_up("doctor-ts-v2", &stdio).await;
-    check_up("doctor-ts-v2-legacy", &with_era(stdio, EraPolicy::Legacy)).await;
+    check_up_peer("doctor-ts-v2", &stdio).await;
+    check_up_peer("doctor-ts-v2-legacy", &with_era(stdio, EraPolicy::Legacy)).await;
     let http = HttpServer::peer("node", &[&script.to_string_lossy(), "http"], "/mcp");
-    check_up("doctor-ts-v2-http", &http.config()).await;
+    check_up_peer("doctor-ts-v2-http", &http.config()).await;
 }

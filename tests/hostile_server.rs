@@ -6,11 +6,8 @@ mod common;
 
 use common::{fixture, new_log};
 use serde_json::json;
-use sonde_core::connection::BasicResponder;
-use sonde_core::features::listing::{MAX_BYTES, MAX_ITEMS};
-use sonde_core::hub::Hub;
-use sonde_core::log::Filter;
-use sonde_core::shape::read_tools;
+use sonde_core::internals::{BasicResponder, MAX_BYTES, MAX_ITEMS};
+use sonde_core::{read_tools, Filter, Hub};
 
 #[tokio::test]
 async fn malformed_tools_are_listed_with_their_problems_and_a_bad_result_is_said() {

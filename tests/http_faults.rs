@@ -8,8 +8,7 @@ use std::time::Duration;
 use common::http::HttpServer;
 use common::new_log;
 use serde_json::json;
-use sonde_core::hub::Hub;
-use sonde_core::log::Filter;
+use sonde_core::{Filter, Hub};
 
 fn details(hub: &Hub, filter: &str) -> Vec<String> {
     let entries = hub.log().entries(&Filter::parse(filter).unwrap()).unwrap();
@@ -74,7 +73,7 @@ async fn slow_headers_run_out_the_headers_timeout_by_name() {
     let server = HttpServer::fixture(&["--slow-headers-ms", "3000"]);
     let hub = Hub::new(new_log("http-slow"));
     let mut config = server.config();
-    if let sonde_core::hub::Target::Http(target) = &mut config.target {
+    if let sonde_core::Target::Http(target) = &mut config.target {
         target.timeouts.headers = Duration::from_millis(300);
     }
     let id = hub.connect(&config).await.unwrap();
@@ -110,10 +109,8 @@ async fn credentials_never_follow_a_redirect_to_another_origin() {
     let server = HttpServer::fixture(&["--redirect", &to]);
     let hub = Hub::new(new_log("http-redirect"));
     let mut config = server.config();
-    if let sonde_core::hub::Target::Http(target) = &mut config.target {
-        target
-            .headers
-            .push(sonde_core::transport::Header::parse("Authorization: Bearer s3cret", false).unwrap());
+    if let sonde_core::Target::Http(target) = &mut config.target {
+        target.headers.push(sonde_core::Header::parse("Authorization: Bearer s3cret", false).unwrap());
     }
     let err = hub.connect(&config).await.unwrap_err().to_string();
     assert!(err.contains("server/discover got HTTP 307: redirected to"), "{err}");

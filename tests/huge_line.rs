@@ -5,9 +5,7 @@ mod common;
 
 use common::{fixture, new_log};
 use serde_json::json;
-use sonde_core::connection::RequestError;
-use sonde_core::hub::{Hub, HubError};
-use sonde_core::log::Filter;
+use sonde_core::{Filter, Hub, HubError, RequestError};
 
 fn peak_rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();

@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use sonde_core::auth::credential::Credential;
-use sonde_core::{CredentialStore, Launches, SavedServer, ServerStore};
+use sonde_core::{Credential, CredentialStore, Launches, SavedServer, ServerStore};
 
 /// Set in the child: the file it writes.
 const CHILD: &str = "SONDE_KILLED_WRITER";

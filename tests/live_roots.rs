@@ -11,11 +11,8 @@ use std::time::Duration;
 use common::wire_schema::check_sent;
 use common::{new_log, peer_bin, wait_for};
 use serde_json::json;
-use sonde_core::connection::{file_uri, LiveRoots, Responder};
-use sonde_core::era::EraPolicy;
-use sonde_core::hub::{Hub, RootsChange, ServerConfig};
-use sonde_core::log::{Filter, WireLog};
-use sonde_core::process::SpawnSpec;
+use sonde_core::internals::{file_uri, LiveRoots};
+use sonde_core::{EraPolicy, Filter, Hub, Responder, RootsChange, ServerConfig, SpawnSpec, WireLog};
 
 /// A hub whose connections' roots may change while open, starting from each config's.
 fn hub(name: &str) -> Hub {
@@ -115,7 +112,7 @@ async fn a_connection_with_fixed_roots_says_they_cannot_change() {
     let hub = Hub::new(new_log("roots-fixed"));
     let id = hub.connect(&config).await.unwrap();
     let refused = hub.set_roots(id, &["/srv".into()]).unwrap_err();
-    assert_eq!(refused.code(), sonde_core::error_code::ErrorCode::BadInput);
+    assert_eq!(refused.code(), sonde_core::ErrorCode::BadInput);
     assert!(refused.to_string().contains("fixed roots"), "{refused}");
     hub.disconnect(id).await.unwrap();
 }

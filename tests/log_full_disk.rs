@@ -14,7 +14,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sonde_core::log::{
+use sonde_core::{
     count_entries, list_sessions, Direction, Entry, Filter, Followed, Incomplete, Kind, Recording, WireLog,
 };
 
@@ -110,7 +110,7 @@ fn lines_of(path: &Path) -> Vec<Entry> {
     let text = fs::read_to_string(path).unwrap();
     assert!(text.ends_with('\n'), "the file ends with a whole line");
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(&format!(r#"{{"format":{},"#, sonde_core::log::FORMAT)));
+    assert!(lines.next().unwrap().starts_with(&format!(r#"{{"format":{},"#, sonde_core::SESSION_FORMAT)));
     lines.map(|l| Entry::from_line(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 

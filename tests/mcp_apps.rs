@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use common::{fixture, new_log};
 use serde_json::{json, Value};
-use sonde_core::apps::{HostContext, EXTENSION, MIME};
-use sonde_core::{Filter, Hub, Kind};
+use sonde_core::internals::{EXTENSION, MIME};
+use sonde_core::{Filter, HostContext, Hub, Kind};
 
 fn sent(hub: &Hub, method: &str) -> Vec<Value> {
     let filter = Filter::parse(&format!("kind:message dir:out method:{method}")).unwrap();
@@ -182,7 +182,7 @@ async fn an_app_drawn_while_its_call_runs_hears_how_the_call_ends() {
     let id = hub.connect(&fixture(&["--app", "hostile"])).await.unwrap();
     let tools = hub.list_tools(id).await.unwrap().items;
     let show = tool(&tools, "show_app");
-    let method = |turn: &sonde_core::hub::AppTurn| -> Vec<String> {
+    let method = |turn: &sonde_core::AppTurn| -> Vec<String> {
         turn.post
             .iter()
             .map(|p| serde_json::from_str::<Value>(p).unwrap()["method"].as_str().unwrap_or("").to_owned())

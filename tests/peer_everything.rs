@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use common::{new_log, peer_bin, wait_for};
 use serde_json::json;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::Filter;
-use sonde_core::process::{live_members, SpawnSpec};
+use sonde_core::{live_members, Filter, Hub, ServerConfig, SpawnSpec};
 
 #[tokio::test]
 async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_down() {
@@ -37,7 +35,7 @@ async fn server_everything_lists_tools_echoes_gets_its_roots_answered_and_shuts_
     assert_eq!(request.summary.as_ref().unwrap().id.as_deref(), Some("0"));
     let answer = &log.entries(&Filter::parse("dir:out id:0").unwrap()).unwrap()[0];
     let answer: serde_json::Value = serde_json::from_str(answer.text.as_deref().unwrap()).unwrap();
-    assert_eq!(answer["result"]["roots"][0]["uri"], sonde_core::connection::file_uri(&std::env::temp_dir()));
+    assert_eq!(answer["result"]["roots"][0]["uri"], sonde_core::internals::file_uri(&std::env::temp_dir()));
 
     let valid = common::wire_schema::check_sent(hub.log(), id, "2025-11-25");
     eprintln!("server-everything: {valid} frames valid");

@@ -9,9 +9,7 @@ use common::http::HttpServer;
 use common::wire_schema::check_sent;
 use common::{new_log, peer_bin};
 use serde_json::json;
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::hub::Hub;
-use sonde_core::log::{Filter, Kind};
+use sonde_core::{Era, EraPolicy, Filter, Hub, Kind};
 
 fn everything(mode: &str, path: &str) -> HttpServer {
     let bin = peer_bin("npm/node_modules/.bin/mcp-server-everything");
@@ -19,7 +17,7 @@ fn everything(mode: &str, path: &str) -> HttpServer {
 }
 
 /// The header of a recorded HTTP entry, case-insensitively.
-fn header(entry: &sonde_core::log::Entry, name: &str) -> Option<String> {
+fn header(entry: &sonde_core::Entry, name: &str) -> Option<String> {
     let http = entry.http.as_ref()?;
     http.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone())
 }

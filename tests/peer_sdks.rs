@@ -7,11 +7,7 @@ mod common;
 use common::wire_schema::check_sent;
 use common::{new_log, peer_bin};
 use serde_json::json;
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::features::listing::ListKind;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::Filter;
-use sonde_core::process::SpawnSpec;
+use sonde_core::{Era, EraPolicy, Filter, Hub, ListKind, ServerConfig, SpawnSpec};
 
 fn ts_v2(era: EraPolicy, reject_legacy: bool) -> ServerConfig {
     let script = peer_bin("tsv2/ts_v2_server.mjs");

@@ -11,18 +11,10 @@ use std::time::Duration;
 use common::http::HttpServer;
 use common::{new_log, peer_bin};
 use serde_json::Value;
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::features::completion::CompletionRef;
-use sonde_core::features::listen::{ListenEvent, ListenSpec};
-use sonde_core::features::listing::ListKind;
-use sonde_core::features::notices::{NoticeKind, Noticed, Notices};
-use sonde_core::features::resources::ContentKind;
-use sonde_core::features::template;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::Filter;
-use sonde_core::log_level::LogLevel;
-use sonde_core::mcp::Session;
-use sonde_core::process::SpawnSpec;
+use sonde_core::{
+    expand_template, template_variables, CompletionRef, ContentKind, Era, EraPolicy, Filter, Hub, ListKind,
+    ListenEvent, ListenSpec, LogLevel, NoticeKind, Noticed, Notices, ServerConfig, Session, SpawnSpec,
+};
 
 fn args(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -44,7 +36,7 @@ fn python(era: EraPolicy) -> ServerConfig {
 }
 
 /// The next event of a subscription, within `limit`.
-async fn next_event(listening: &mut sonde_core::features::listen::Listening, limit: Duration) -> ListenEvent {
+async fn next_event(listening: &mut sonde_core::Listening, limit: Duration) -> ListenEvent {
     tokio::time::timeout(limit, listening.next())
         .await
         .unwrap_or_else(|_| panic!("no subscription event within {limit:?}"))
@@ -82,8 +74,8 @@ async fn everything_surface(session: &Session) {
     let text =
         templates.iter().find(|t| t["uriTemplate"] == "demo://resource/dynamic/text/{resourceId}").unwrap();
     let t = text["uriTemplate"].as_str().unwrap();
-    assert_eq!(template::variables(t).unwrap(), ["resourceId"]);
-    let uri = template::expand(t, &args(&[("resourceId", "3")])).unwrap();
+    assert_eq!(template_variables(t).unwrap(), ["resourceId"]);
+    let uri = expand_template(t, &args(&[("resourceId", "3")])).unwrap();
     assert_eq!(uri, "demo://resource/dynamic/text/3");
     let read = session.read_resource(&uri).await.unwrap();
     assert!(read.contents[0].text.as_deref().unwrap().contains('3'), "{read:?}");
@@ -177,7 +169,7 @@ async fn the_python_sdk_server_serves_the_surface_in_both_eras() {
         assert_eq!(read.contents[0].text.as_deref(), Some("hello from python mcp"), "{era:?}");
         let templates = session.list_all(ListKind::Templates).await.unwrap().items;
         let t = templates[0]["uriTemplate"].as_str().unwrap().to_owned();
-        let uri = template::expand(&t, &args(&[("name", "ada lovelace")])).unwrap();
+        let uri = expand_template(&t, &args(&[("name", "ada lovelace")])).unwrap();
         assert_eq!(uri, "peers://greet/ada%20lovelace");
         let values =
             session.complete(&CompletionRef::Resource { uri: t }, "name", "a", &BTreeMap::new()).await;

@@ -12,13 +12,7 @@ use common::http::HttpServer;
 use common::wire_schema::check_sent;
 use common::{new_log, peer_bin};
 use serde_json::{json, Value};
-use sonde_core::connection::ElicitAnswer;
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::features::tasks::TaskView;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::Filter;
-use sonde_core::process::SpawnSpec;
-use sonde_core::shape::task::TaskStatus;
+use sonde_core::{ElicitAnswer, Era, EraPolicy, Filter, Hub, ServerConfig, SpawnSpec, TaskStatus, TaskView};
 use tokio::sync::broadcast::Receiver;
 
 fn everything_stdio() -> ServerConfig {
@@ -188,10 +182,10 @@ async fn a_2026_07_28_task_asks_for_input_through_tasks_update_and_completes() {
 
     // The timeline shows the task as one operation: the call that made it, every poll and
     // the answer to its question, from the call to the last poll's answer.
-    let timeline = sonde_core::timeline::Timeline::of(log);
+    let timeline = sonde_core::Timeline::of(log);
     let call = timeline.spans().iter().find(|s| &*s.method == "tools/call" && s.conn == id).unwrap();
     let operation = timeline.operation_of(call.seq).expect("the call began an operation");
-    assert_eq!(operation.kind, sonde_core::timeline::OperationKind::Task);
+    assert_eq!(operation.kind, sonde_core::OperationKind::Task);
     let methods: Vec<&str> = operation.parts.iter().map(|&p| &*timeline.span(p).unwrap().method).collect();
     assert_eq!(methods[0], "tools/call");
     assert!(

@@ -4,9 +4,7 @@ mod common;
 
 use common::{new_log, peer_bin};
 use serde_json::json;
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::process::SpawnSpec;
+use sonde_core::{Era, EraPolicy, Hub, ServerConfig, SpawnSpec};
 
 fn config(era: EraPolicy) -> ServerConfig {
     let bin = peer_bin("py/bin/mcp-server-time");

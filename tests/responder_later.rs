@@ -8,10 +8,8 @@ use std::time::Duration;
 
 use common::{fixture, new_log, wait_for};
 use serde_json::{json, Value};
-use sonde_core::connection::{Answer, Responder};
-use sonde_core::hub::Hub;
-use sonde_core::log::Filter;
-use sonde_core::wire::ErrorObject;
+use sonde_core::internals::Answer;
+use sonde_core::{ErrorObject, Filter, Hub, Responder};
 use tokio::sync::oneshot;
 
 /// Answers `ping` only when the test says so.
@@ -28,7 +26,7 @@ impl Responder for Held {
             ("ping", Some(later)) => Answer::Later(Box::pin(async move {
                 later.await.map_err(|_| ErrorObject { code: -32603, message: "dropped".into(), data: None })
             })),
-            _ => Answer::Now(Err(sonde_core::connection::not_handled(method))),
+            _ => Answer::Now(Err(sonde_core::internals::not_handled(method))),
         }
     }
 }

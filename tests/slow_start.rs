@@ -8,12 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use common::{fixture, new_log, peer_bin, wait_for};
-use sonde_core::era::Era;
-use sonde_core::hub::{Hub, ServerConfig, Stage};
-use sonde_core::log::Filter;
-use sonde_core::mcp::ServerDescription;
-use sonde_core::process::SpawnSpec;
-use sonde_core::saved::era_cache::EraCache;
+use sonde_core::{Era, EraCache, Filter, Hub, ServerConfig, ServerDescription, SpawnSpec, Stage};
 
 const LATE_MODERN: &str = "server/discover answered after the 300 ms probe deadline";
 
@@ -168,7 +163,7 @@ async fn the_slow_python_sdk_server_is_modern() {
 async fn the_slow_typescript_v2_server_rejecting_legacy_is_modern() {
     let hub = Hub::new(new_log("slow-ts-v2"));
     let mut config = delayed("node".into(), &[&peer_bin("tsv2/ts_v2_server.mjs").to_string_lossy(), "stdio"]);
-    let sonde_core::hub::Target::Stdio(spec) = &mut config.target else { unreachable!("a stdio config") };
+    let sonde_core::Target::Stdio(spec) = &mut config.target else { unreachable!("a stdio config") };
     spec.env.push(("LEGACY".into(), "reject".into()));
     let id = modern_either_way(&hub, &config).await;
     let said = hub.call_tool(id, "era", None).await.unwrap();

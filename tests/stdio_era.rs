@@ -6,11 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{fixture, new_log};
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::hub::{Hub, Stage};
-use sonde_core::log::{Filter, Kind};
-use sonde_core::process::Lifecycle;
-use sonde_core::saved::era_cache::EraCache;
+use sonde_core::{Era, EraCache, EraPolicy, Filter, Hub, Kind, Lifecycle, Stage};
 
 #[tokio::test]
 async fn a_silent_legacy_server_times_out_the_probe_and_is_initialized_within_the_timeout() {
@@ -163,7 +159,7 @@ async fn progress_reaches_the_caller_and_keeps_a_slow_call_alive_past_its_timeou
     let id = hub.connect(&config).await.unwrap();
     let session = hub.session(id).unwrap();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut request = sonde_core::mcp::tool_call("echo", Some(serde_json::json!({"text": "slow"})));
+    let mut request = sonde_core::internals::tool_call("echo", Some(serde_json::json!({"text": "slow"})));
     request.progress = Some(tx);
     let result = session.request_with(request).await.unwrap();
     assert_eq!(result["content"][0]["text"], "slow");

@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::{alive, fixture, new_log, wait_for};
 use serde_json::json;
-use sonde_core::hub::Hub;
-use sonde_core::log::{Filter, Kind};
-use sonde_core::process::{live_members, Lifecycle, Signal};
+use sonde_core::{live_members, Filter, Hub, Kind, Lifecycle, Signal};
 
 #[tokio::test]
 async fn the_child_is_alive_after_connect_returns_and_serves_a_later_call() {

@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::{fixture, new_log};
 use serde_json::json;
-use sonde_core::connection::RequestError;
-use sonde_core::hub::{Hub, HubError};
-use sonde_core::log::{Direction, Filter, Kind, RequestOutcome};
+use sonde_core::{Direction, Filter, Hub, HubError, Kind, RequestError, RequestOutcome};
 
 #[tokio::test]
 async fn a_crash_during_tools_call_fails_the_pending_call_within_a_second() {
@@ -75,7 +73,7 @@ async fn invalid_utf8_is_preserved_byte_exact_and_the_reply_still_arrives() {
     assert!(replies[0].text.is_none() && replies[0].base64.is_some());
     assert!(replies[0].detail.as_deref().unwrap().starts_with("not UTF-8 at byte"));
     // The session file holds the same bytes after a reopen.
-    let reopened = sonde_core::log::WireLog::open(hub.log().path()).unwrap();
+    let reopened = sonde_core::WireLog::open(hub.log().path()).unwrap();
     let seq = replies[0].seq;
     let page = reopened.page(seq, seq + 1, &Filter::default(), 1).unwrap();
     assert_eq!(page.entries[0].bytes().unwrap(), bytes);
@@ -95,16 +93,16 @@ async fn a_request_with_no_reply_times_out_and_is_cancelled_on_the_wire() {
     let err = hub.connect(&silent).await.unwrap_err().to_string();
     assert!(err.contains("no answer to the opening exchange within 300 ms"), "{err}");
 
-    let sonde_core::hub::Target::Stdio(spawn) = &silent.target else { unreachable!("a stdio fixture") };
-    let conn = sonde_core::connection::Connection::spawn_stdio(
+    let sonde_core::Target::Stdio(spawn) = &silent.target else { unreachable!("a stdio fixture") };
+    let conn = sonde_core::internals::Connection::spawn_stdio(
         99,
         spawn,
         hub.log().clone(),
-        sonde_core::connection::Options { request_timeout: Duration::from_millis(200), ..silent.options },
-        std::sync::Arc::new(sonde_core::connection::BasicResponder::default()),
+        sonde_core::internals::Options { request_timeout: Duration::from_millis(200), ..silent.options },
+        std::sync::Arc::new(sonde_core::internals::BasicResponder::default()),
     )
     .unwrap();
-    let err = conn.request(sonde_core::connection::Request::new("tools/list", None)).await.unwrap_err();
+    let err = conn.request(sonde_core::internals::Request::new("tools/list", None)).await.unwrap_err();
     assert_eq!(err.to_string(), "tools/list got no reply within 200 ms");
     let cancelled =
         hub.log().entries(&Filter::parse("conn:99 method:notifications/cancelled").unwrap()).unwrap();
@@ -154,7 +152,7 @@ async fn replies_are_correlated_with_their_request_and_latency() {
     assert_eq!(reply.answers, Some(request.seq));
     assert_eq!(log.reply_to(request.seq), Some(reply.seq));
     // Both rows name the tool, so calls of one method are told apart.
-    let target = |e: &sonde_core::log::Entry| e.summary.as_ref().and_then(|s| s.target.clone());
+    let target = |e: &sonde_core::Entry| e.summary.as_ref().and_then(|s| s.target.clone());
     assert_eq!((target(request).as_deref(), target(reply).as_deref()), (Some("echo"), Some("echo")));
     assert_eq!(request.latency_ms, None, "a request has no latency of its own");
     // Measured from this request, not from the connection or the session: a round trip to
@@ -181,7 +179,7 @@ async fn a_cancelled_request_is_cancelled_on_the_wire_and_its_late_reply_is_logg
     let hub = Hub::new(new_log("cancel"));
     let id = hub.connect(&fixture(&["--reply-delay-ms", "300"])).await.unwrap();
     let conn = hub.connection(id).unwrap();
-    let call = conn.start(sonde_core::mcp::tool_call("echo", Some(json!({"text": "late"})))).unwrap();
+    let call = conn.start(sonde_core::internals::tool_call("echo", Some(json!({"text": "late"})))).unwrap();
     let call_id = call.id.clone();
     conn.cancel(&call.id, "changed my mind");
     let err = call.outcome().await.unwrap_err();

@@ -8,9 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::{fixture, new_log};
-use sonde_core::hub::Hub;
-use sonde_core::log::{Filter, RequestOutcome};
-use sonde_core::timeline::{MarkKind, OperationKind, Shown, Timeline, ViewQuery};
+use sonde_core::{Filter, Hub, MarkKind, OperationKind, RequestOutcome, Shown, Timeline, ViewQuery};
 
 #[tokio::test]
 async fn input_required_rounds_are_one_operation_of_three_requests() {
@@ -75,7 +73,7 @@ async fn a_call_that_times_out_and_one_cancelled_end_in_their_own_words() {
     hub.call_tool(id, "echo", Some(serde_json::json!({"text": "slow"}))).await.unwrap_err();
     // A second call, cancelled by its caller going away (the hub cancels what is in flight).
     let connection = hub.connection(id).unwrap();
-    let call = connection.start(sonde_core::mcp::tool_call("echo", None)).unwrap();
+    let call = connection.start(sonde_core::internals::tool_call("echo", None)).unwrap();
     connection.cancel(&call.id, "the person cancelled it");
     let _ = call.outcome().await;
 

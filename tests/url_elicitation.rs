@@ -11,13 +11,11 @@ use std::sync::{Arc, Mutex};
 use common::wire_schema::check_sent;
 use common::{new_log, peer_bin};
 use serde_json::{json, Value};
-use sonde_core::connection::{not_handled, Answer, RequestError, Responder};
-use sonde_core::era::{Era, EraPolicy};
-use sonde_core::error_code::ErrorCode;
-use sonde_core::hub::{Hub, HubError, ServerConfig};
-use sonde_core::log::Filter;
-use sonde_core::process::SpawnSpec;
-use sonde_core::url_elicitation::{completed_id, required, UrlElicitation};
+use sonde_core::internals::{completed_id, not_handled, Answer};
+use sonde_core::{
+    links_required, Era, EraPolicy, ErrorCode, Filter, Hub, HubError, RequestError, Responder, ServerConfig,
+    SpawnSpec, UrlElicitation,
+};
 
 /// A person who answers every elicitation with `action` and remembers what was asked.
 struct Person {
@@ -101,7 +99,7 @@ async fn server_everything_requires_a_link_by_32042_and_the_retry_it_asks_for_su
     let failed = hub.call_tool(id, "trigger-url-elicitation", Some(args.clone())).await.unwrap_err();
     assert_eq!(failed.code(), ErrorCode::UrlElicitationRequired);
     let HubError::Request(RequestError::Rpc { error, .. }) = &failed else { panic!("{failed:?}") };
-    let links = required(error).expect("a -32042 error");
+    let links = links_required(error).expect("a -32042 error");
     assert!(links.problems.is_empty(), "{:?}", links.problems);
     assert_eq!(links.elicitations.len(), 1);
     let link = &links.elicitations[0];

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sonde_core::connection::classify;
-use sonde_core::wire::{FrameSplitter, Piece};
+use sonde_core::internals::classify;
+use sonde_core::internals::{FrameSplitter, Piece};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knobs, bytes)) = data.split_first() else { return };

@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sonde_core::transport::headers::{decode_text, encode_text, header_params};
-use sonde_core::transport::sse::parse_chunks;
+use sonde_core::internals::{decode_text, encode_text, header_params};
+use sonde_core::internals::parse_chunks;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knobs, bytes)) = data.split_first() else { return };

@@ -34,7 +34,7 @@ from selenium.webdriver.remote.client_config import ClientConfig
 from selenium.webdriver.support.ui import WebDriverWait
 
 import apps
-import compare
+import diff
 import hardening
 import diagnostics
 import extensions
@@ -111,6 +111,16 @@ def ours(name):
 
 def our_apps():
     return ours("sonde-desktop")
+
+
+def our_app():
+    """The pid of the one app this run is driving now, found by the run's mark, never as the
+    newest `sonde-desktop` on the machine: a person's own window (or another checkout's run)
+    started later is not ours. More than one of ours (a leftover still exiting) is an error that
+    names them rather than a guess."""
+    pids = our_apps()
+    assert len(pids) == 1, f"expected one sonde-desktop of this run (SONDE_E2E_RUN), found {pids or 'none'}"
+    return pids[0]
 
 
 def start_driver():
@@ -901,6 +911,7 @@ hardening.install(check, driver, wait, shot, {
     "subprocess": subprocess, "native_windows": native_windows, "answer_native": answer_native,
     "RUN_TITLES": RUN_TITLES, "add_server": add_server, "ready_status": ready_status, "saved": saved,
     "xpath_text": xpath_text, "ensure_connected": ensure_connected, "connect": connect, "call_tool": call_tool,
+    "our_app": our_app,
 })
 
 # Protocol findings on a broken server's frames (issue 14).
@@ -931,7 +942,7 @@ apps.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "saved": saved,
     "add_server": add_server, "set_filter": set_filter, "choose_theme": choose_theme,
 })
-compare.install(check, driver, wait, shot, {
+diff.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "native_windows": native_windows,
     "saved": saved, "add_server": add_server, "answer_native": answer_native, "call_tool": call_tool,
 })
@@ -948,7 +959,7 @@ alone = []
 fulldisk.install(alone.append, shot, {
     "restart_app": restart_app, "wait": lambda: wait, "settle": settle,
     "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected, "call_tool": call_tool,
-    "press_on_window": press_on_window,
+    "press_on_window": press_on_window, "our_app": our_app,
 })
 
 

@@ -116,9 +116,8 @@ def install(check, shot, h):
             sessions = os.path.join(home, "sonde", "sessions")
             [killed] = [f for f in os.listdir(sessions) if f.endswith(".jsonl")]
             h["call_tool"]("echo", ["flood"], "flood")
-            # The app is the newest process of its name: the one just started for this check.
-            pid = int(subprocess.run(["pgrep", "-n", "-x", "sonde-desktop"], capture_output=True, text=True,
-                                     check=True).stdout)
+            # The app just started for this check: the run's one (a newer window elsewhere is not).
+            pid = h["our_app"]()
             h["call_tool"]("echo", ["killed in this flood"], "Echoes its text back.")
             os.kill(pid, signal.SIGKILL)
             with open(os.path.join(sessions, killed), "rb") as f:

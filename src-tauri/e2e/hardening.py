@@ -171,8 +171,7 @@ def install(check, driver, wait, shot, h):
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(os.environ["XDG_CONFIG_HOME"], "user-dirs.dirs"), "w") as f:
             f.write(f'XDG_DOWNLOAD_DIR="{folder}"\n')
-        pid = h["subprocess"].run(["pgrep", "-n", "-x", "sonde-desktop"], capture_output=True, text=True,
-                                  check=True).stdout.strip()
+        pid = h["our_app"]()
         sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
         [own] = [f for f in os.listdir(sessions) if f.endswith(f"-{pid}.jsonl")]
         return os.path.join(folder, own)

@@ -7,8 +7,7 @@
 //! deciding what an app may do.
 
 use serde_json::Value;
-use sonde_core::apps::HostContext;
-use sonde_core::hub::{AppOpened, AppTurn};
+use sonde_core::{AppOpened, AppTurn, HostContext};
 use tauri::http::{header, Request, Response, StatusCode};
 use tauri::{Manager, Runtime, State, UriSchemeContext};
 
@@ -60,8 +59,8 @@ pub fn app_context(state: State<'_, AppState>, app: u64, changed: Value) -> Resu
 /// flood's dropped messages.
 #[tauri::command]
 #[specta::specta]
-pub fn app_report(state: State<'_, AppState>, app: u64, what: String) -> Result<()> {
-    Ok(state.hub.app_report(app, &what)?)
+pub fn app_note(state: State<'_, AppState>, app: u64, what: String) -> Result<()> {
+    Ok(state.hub.app_note(app, &what)?)
 }
 
 /// The app's call ended: its `result`, or `failed` with why (an error, a cancel), for the app.

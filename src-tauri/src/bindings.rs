@@ -22,12 +22,15 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .typ::<crate::error::ErrorDto>()
         // The core's numbers and data the UI's own code needs (its in-memory double, the schema
         // form), so none is copied by hand.
-        .constant("MAX_OPEN", sonde_core::hub::MAX_OPEN)
-        .constant("SCHEMA_MAX_DEPTH", sonde_core::shape::SCHEMA_MAX_DEPTH)
-        .constant("DIAG_RULES", sonde_core::diagnose::RULES)
+        .constant("MAX_OPEN", sonde_core::MAX_OPEN_QUESTIONS)
+        .constant("SCHEMA_MAX_DEPTH", sonde_core::SCHEMA_MAX_DEPTH)
+        .constant("DIAG_RULES", sonde_core::DIAGNOSTIC_RULES)
         .constant("DEMO_TOOLS", sonde_demo::tools())
-        .constant("OUTCOME_WORDS", sonde_core::log::RequestOutcome::words())
-        .constant("ERA_REVISIONS", [("legacy", sonde_core::era::LEGACY), ("modern", sonde_core::era::MODERN)])
+        .constant("OUTCOME_WORDS", sonde_core::RequestOutcome::words())
+        .constant(
+            "ERA_REVISIONS",
+            [("legacy", sonde_core::LEGACY_REVISION), ("modern", sonde_core::MODERN_REVISION)],
+        )
         // A rejected command rejects the promise with its `{code, message}`, as `invoke` does.
         .error_handling(ErrorHandlingMode::Throw)
         // Ids, seqs and durations are u64 in Rust and stay far below 2^53: plain numbers in the

@@ -1,8 +1,7 @@
 //! "Use with a client": the entry a client's config needs to run a saved server through
 //! `sonde proxy`, made by the core's `wrap` (the same edit `sonde wrap` makes to a config file).
 
-use sonde_core::wrap::{self, Client};
-use sonde_core::ErrorCode;
+use sonde_core::{wrap_snippet, ErrorCode, KnownClient};
 use tauri::State;
 
 use crate::error::{err, Result};
@@ -17,7 +16,7 @@ pub fn server_client_snippet(
     client: String,
 ) -> Result<String> {
     let saved = state.servers.get(&server_id)?;
-    let client = Client::parse(&client)
+    let client = KnownClient::parse(&client)
         .ok_or_else(|| err(ErrorCode::BadInput, format!("no client named {client:?}")))?;
     if saved.url.as_deref().is_some_and(|u| !u.is_empty()) {
         return Err(err(
@@ -32,5 +31,5 @@ pub fn server_client_snippet(
     // The `sonde` command the package installs beside this app, which client configs run.
     let beside = std::env::current_exe().ok().map(|e| e.with_file_name("sonde")).filter(|p| p.is_file());
     let sonde = beside.map_or_else(|| "sonde".to_owned(), |p| p.display().to_string());
-    Ok(wrap::snippet(client, &saved.name, program, args, &sonde))
+    Ok(wrap_snippet(client, &saved.name, program, args, &sonde))
 }

@@ -1,15 +1,16 @@
 //! The commands the UI invokes. Each is a few lines over one core call; errors cross IPC as
 //! `{code, message}` (`error.rs`) so the UI never matches on error strings.
 
+use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
-use sonde_core::log::ExportFormat;
 use sonde_core::{
-    read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, Filter, FilterView, Hub,
-    Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording, SavedServer,
-    SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
+    read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, ExportFormat, Filter,
+    FilterView, Hub, Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording,
+    Responder, SavedServer, Session, SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -45,7 +46,7 @@ pub fn servers_delete(state: State<'_, AppState>, id: String) -> Result<Vec<Save
 #[tauri::command]
 #[specta::specta]
 pub async fn servers_import(state: State<'_, AppState>, text: String) -> Result<Imported> {
-    let imported = sonde_core::saved::servers::import_mcp_servers(&text)?;
+    let imported = sonde_core::import_mcp_servers(&text)?;
     if imported.servers.is_empty() {
         return Ok(imported);
     }
@@ -90,10 +91,7 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u6
 pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
     crate::confirm::launch(state, saved).await?;
     let config = saved.to_config()?;
-    let lineages = state.lineages.clone();
-    let origin = (saved.id.clone(), saved.name.clone());
-    // The first stage names the new lineage's id: the saved server is known from then on.
-    let report = move |id: u64, _: Stage| lineages.started(id, &origin);
+    let report = named_after(state, saved);
     let id = state
         .hub
         .connect_reporting(&config, &report)
@@ -101,6 +99,36 @@ pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
         .inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
     tracing::info!(server = %saved.name, connection = id, "connected");
     Ok(id)
+}
+
+/// Starts the saved server `saved` for one job, as [`start_saved`] does, runs `job` on its
+/// session and stops the server after it, whatever the job gave (`Hub::one_job`); `answering`,
+/// when given, answers the server's requests in the hub's stead. A server that could not be
+/// stopped is a note in the log (the core's) and a warning in the app's trace.
+pub async fn one_job_on_saved<T, Fut>(
+    state: &AppState,
+    saved: &SavedServer,
+    answering: Option<Arc<dyn Responder>>,
+    job: impl FnOnce(Session) -> Fut,
+) -> Result<T>
+where
+    Fut: Future<Output = T>,
+{
+    crate::confirm::launch(state, saved).await?;
+    let config = saved.to_config()?;
+    let done = state.hub.one_job(&config, answering, &named_after(state, saved), job).await?;
+    if let Err(e) = &done.stopped {
+        tracing::warn!(server = %saved.name, "could not stop the server started for one job: {e}");
+    }
+    Ok(done.output)
+}
+
+/// The stage report that names a new lineage after the saved server it was started from: its
+/// first stage names the lineage's id, and the saved server is known from then on.
+fn named_after(state: &AppState, saved: &SavedServer) -> impl Fn(u64, Stage) + Send + Sync + 'static {
+    let lineages = state.lineages.clone();
+    let origin = (saved.id.clone(), saved.name.clone());
+    move |id: u64, _: Stage| lineages.started(id, &origin)
 }
 
 /// Stops connection `id` and starts its server again as a new connection on the same lineage.
@@ -152,7 +180,7 @@ pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<St
 #[tauri::command]
 #[specta::specta]
 pub fn tool_resend_risk(tool: Value) -> Option<String> {
-    sonde_core::resend::risk(&tool)
+    sonde_core::resend_risk(&tool)
 }
 
 /// The server's tools, and why the listing stopped early if a cap stopped it.
@@ -380,15 +408,11 @@ pub async fn log_export(
     };
     let write = path.clone();
     let entries = tauri::async_runtime::spawn_blocking(move || match format {
-        ExportFormat::Jsonl => {
-            sonde_core::log::export_jsonl(&log, &filter, &secrets, &write).map_err(io_error)
-        }
+        ExportFormat::Jsonl => sonde_core::export_jsonl(&log, &filter, &secrets, &write).map_err(io_error),
         ExportFormat::Har => {
-            sonde_core::log::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
+            sonde_core::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
         }
-        ExportFormat::Html => {
-            sonde_core::report::export_html(&log, &filter, &secrets, &write).map_err(io_error)
-        }
+        ExportFormat::Html => sonde_core::export_html(&log, &filter, &secrets, &write).map_err(io_error),
     })
     .await
     .map_err(|e| err(ErrorCode::Io, e))??;

@@ -61,7 +61,7 @@ impl Asker {
         let chosen = self
             .show(move |window| {
                 let mut dialog = AsyncFileDialog::new().set_title(&title).set_file_name(&file_name);
-                if let Some(dir) = sonde_core::files::download_dir() {
+                if let Some(dir) = sonde_core::download_dir() {
                     dialog = dialog.set_directory(dir);
                 }
                 if let Some(window) = window {
@@ -82,7 +82,7 @@ impl Asker {
         let chosen = self
             .show(move |window| {
                 let mut dialog = AsyncFileDialog::new().set_title(&title).add_filter(&name, &extensions);
-                if let Some(dir) = sonde_core::files::download_dir() {
+                if let Some(dir) = sonde_core::download_dir() {
                     dialog = dialog.set_directory(dir);
                 }
                 if let Some(window) = window {

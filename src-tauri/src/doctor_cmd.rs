@@ -2,8 +2,7 @@
 //! the check-up of a saved server (`sonde doctor` in the window), its checks streamed as they are
 //! made. The rules and the checks are the core's; these commands only carry what it says.
 
-use sonde_core::doctor;
-use sonde_core::{Check, Filter, Plan, Report, RuleGroup, Severity};
+use sonde_core::{check_up, Check, Checkup, CheckupPlan, Filter, RuleGroup, Severity};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -17,7 +16,7 @@ use crate::state::AppState;
 pub fn diagnostics(state: State<'_, AppState>, conn: u64) -> Result<Vec<RuleGroup>> {
     let filter = Filter { conn: Some(conn), diag: Some(Severity::Note), ..Filter::default() };
     let entries = state.hub.log().entries(&filter).map_err(io_error)?;
-    Ok(sonde_core::diagnose::group(entries.iter().map(|e| (e.seq, e.findings.as_slice()))))
+    Ok(sonde_core::group_findings(entries.iter().map(|e| (e.seq, e.findings.as_slice()))))
 }
 
 /// Checks the saved server `server_id` over on connections of its own (they are in the log as
@@ -29,14 +28,14 @@ pub async fn doctor_run(
     state: State<'_, AppState>,
     server_id: String,
     channel: Channel<Check>,
-) -> Result<Report> {
+) -> Result<Checkup> {
     let saved = state.servers.get(&server_id)?;
     crate::confirm::launch(&state, &saved).await?;
     let config = saved.to_config()?;
     let each = move |check: &Check| {
         let _ = channel.send(check.clone());
     };
-    let report = doctor::run(&state.hub, &config, &Plan::default(), &each).await;
+    let report = check_up(&state.hub, &config, &CheckupPlan::default(), &each).await;
     tracing::info!(server = %saved.name, "check-up: {}", report.tally);
     Ok(report)
 }

@@ -6,12 +6,9 @@
 //! Refuses: deciding codes (each core error says its own).
 
 use serde::Serialize;
-use sonde_core::features::resources::SaveError;
-use sonde_core::features::template::TemplateError;
-use sonde_core::url_elicitation::NotOpened;
 use sonde_core::{
-    CatalogError, ErrorCode, FilterError, HubError, LastWords, LinksRequired, RecordingError, RequestError,
-    RulesError, ServersError, SnapshotError, StoreError, SuiteError,
+    CatalogError, ErrorCode, FilterError, HubError, LastWords, LinksRequired, NotOpened, RecordingError,
+    RequestError, RulesError, SaveError, ServersError, SnapshotError, StoreError, SuiteError, TemplateError,
 };
 
 /// An error as the UI sees it.
@@ -44,7 +41,7 @@ impl From<HubError> for ErrorDto {
         match e {
             HubError::Handshake { words, .. } => dto.last_words = Some(words),
             HubError::Request(RequestError::Rpc { error, .. }) => {
-                dto.url_elicitations = sonde_core::url_elicitation::required(&error).map(Box::new);
+                dto.url_elicitations = sonde_core::links_required(&error).map(Box::new);
             }
             _ => {}
         }

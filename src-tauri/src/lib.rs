@@ -11,9 +11,9 @@ pub mod bindings;
 pub mod browser;
 pub mod clients_cmd;
 pub mod commands;
-pub mod compare_cmd;
 pub mod confirm;
 pub mod dialogs;
+pub mod diff_cmd;
 pub mod doctor_cmd;
 pub mod error;
 pub mod feeds;
@@ -55,7 +55,7 @@ fn start_tracing() {
     let Ok(dir) = sonde_core::sessions_dir() else { return };
     let Some(data) = dir.parent() else { return };
     // Private, like everything Sonde writes: 0600 in a 0700 directory.
-    let Ok(file) = sonde_core::files::append_private(&data.join("sonde-desktop.log")) else { return };
+    let Ok(file) = sonde_core::append_private(&data.join("sonde-desktop.log")) else { return };
     let _ = tracing_subscriber::fmt().with_writer(std::sync::Mutex::new(file)).with_ansi(false).try_init();
 }
 

@@ -18,7 +18,7 @@ use crate::state::AppState;
 #[tauri::command]
 #[specta::specta]
 pub fn link_open(state: State<'_, AppState>, id: u64, url: String) -> Result<()> {
-    let opens = sonde_core::url_elicitation::openable(&url)?;
+    let opens = sonde_core::openable_link(&url)?;
     tauri_plugin_opener::open_url(&opens, None::<&str>)
         .map_err(|e| err(ErrorCode::Io, format!("the system browser could not be started: {e}")))?;
     let detail = format!("the person opened {opens} in the system browser");

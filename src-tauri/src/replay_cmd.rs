@@ -6,8 +6,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use sonde_core::replay::{self, Replayed};
-use sonde_core::WireLog;
+use sonde_core::{recorded_requests, replay, Replay, Replayed, Responder, Rules, WireLog, REPLAY_RULES_FILE};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -19,8 +18,8 @@ use crate::state::AppState;
 /// listen, one never answered).
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
-pub struct ReplayReport {
-    pub replay: replay::Replay,
+pub struct ReplayRun {
+    pub replay: Replay,
     pub not_sent: u32,
 }
 
@@ -33,29 +32,23 @@ pub async fn session_replay(
     name: String,
     server_id: String,
     channel: Channel<Replayed>,
-) -> Result<ReplayReport> {
+) -> Result<ReplayRun> {
     let path = state.sessions.path_of(&name)?;
     let log = WireLog::open(&path).map_err(io_error)?;
     let recording =
-        replay::recording(&log).map_err(|e| ErrorDto::from(e).about(format!("the session {name}")))?;
+        recorded_requests(&log).map_err(|e| ErrorDto::from(e).about(format!("the session {name}")))?;
     let saved = state.servers.get(&server_id)?;
     // The project's replay file, where the server runs: the rules CI replays with.
-    let file = saved.cwd.as_deref().map(|dir| std::path::Path::new(dir).join(replay::rules::FILE_NAME));
-    let rules = replay::Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)?;
-    crate::confirm::launch(&state, &saved).await?;
-    let config = saved.to_config()?;
-    let lineages = state.lineages.clone();
-    let origin = (saved.id.clone(), saved.name.clone());
-    let report = move |id: u64, _| lineages.started(id, &origin);
-    let conn = state.hub.connect_answering(&config, Arc::new(recording.answers.clone()), &report).await?;
-    let session = state.hub.session(conn)?;
-    let done = replay::replay(&session, &recording.requests, &rules, |r| {
-        let _ = channel.send(r.clone());
+    let file = saved.cwd.as_deref().map(|dir| std::path::Path::new(dir).join(REPLAY_RULES_FILE));
+    let rules = Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)?;
+    let answers: Arc<dyn Responder> = Arc::new(recording.answers.clone());
+    let (requests, not_sent) = (recording.requests, recording.not_sent);
+    let done = crate::commands::one_job_on_saved(&state, &saved, Some(answers), |session| async move {
+        replay(&session, &requests, &rules, |r| {
+            let _ = channel.send(r.clone());
+        })
+        .await
     })
-    .await;
-    // Stopped whatever the replay gave: it was started for the replay only.
-    if let Err(e) = state.hub.disconnect(conn).await {
-        tracing::warn!(server = %saved.name, "could not stop the replayed server: {e}");
-    }
-    Ok(ReplayReport { replay: done, not_sent: u32::try_from(recording.not_sent).unwrap_or(u32::MAX) })
+    .await?;
+    Ok(ReplayRun { replay: done, not_sent: u32::try_from(not_sent).unwrap_or(u32::MAX) })
 }

@@ -3,9 +3,10 @@
 //! window's theme, given to the window's native side as well; and the window's layout.
 
 use serde::Serialize;
-use sonde_core::log::{list_sessions, pin_session, Budget};
-use sonde_core::saved::settings::{free_space, Layout, SessionsSettings, SettingsError, Theme};
-use sonde_core::SessionInfo;
+use sonde_core::{
+    free_space, list_sessions, pin_session, Budget, Layout, SessionInfo, SessionsSettings, SettingsError,
+    Theme,
+};
 use tauri::{Manager, Runtime, State};
 
 use crate::error::{err, io_error, Result};

@@ -6,12 +6,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sonde_core::log::Filter;
-use sonde_core::saved::settings::{sessions_budget, SettingsFile};
-use sonde_core::sync::Lock;
-use sonde_core::timeline::{Shown, Timeline};
 use sonde_core::{
-    sessions_dir, Catalog, EraCache, Hub, Launches, Questions, SavedServer, ServerStore, Servers, WireLog,
+    sessions_budget, sessions_dir, Catalog, EraCache, Filter, Hub, Launches, Lock, Questions, SavedServer,
+    ServerStore, Servers, SettingsFile, Shown, Timeline, WireLog,
 };
 
 use crate::error::{io_error, Result};

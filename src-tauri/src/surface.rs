@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
-use sonde_core::features::template;
+
 use sonde_core::{
-    Completion, CompletionRef, Feed, ListKind, ListPage, ListenSpec, Listing, LogLevel, Notice, Noticed,
-    Notices, Ping, PromptView, ReadView, SubscriptionEvent,
+    expand_template, Completion, CompletionRef, Feed, ListKind, ListPage, ListenSpec, Listing, LogLevel,
+    Notice, Noticed, Notices, Ping, PromptView, ReadView, SubscriptionEvent,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -47,7 +47,7 @@ pub async fn resource_read(state: State<'_, AppState>, id: u64, uri: String) -> 
 #[tauri::command(async)]
 #[specta::specta]
 pub fn resource_save(path: String, blob: String) -> Result<String> {
-    let written = sonde_core::features::resources::save_blob(&path, &blob)?;
+    let written = sonde_core::save_blob(&path, &blob)?;
     Ok(written.display().to_string())
 }
 
@@ -55,14 +55,14 @@ pub fn resource_save(path: String, blob: String) -> Result<String> {
 #[tauri::command]
 #[specta::specta]
 pub fn template_variables(template: String) -> Result<Vec<String>> {
-    Ok(template::variables(&template)?)
+    Ok(sonde_core::template_variables(&template)?)
 }
 
 /// The URI a template names with these values (RFC 6570).
 #[tauri::command]
 #[specta::specta]
 pub fn template_expand(template: String, values: BTreeMap<String, String>) -> Result<String> {
-    Ok(template::expand(&template, &values)?)
+    Ok(expand_template(&template, &values)?)
 }
 
 #[tauri::command]

@@ -2,7 +2,7 @@
 //! index (`sonde_core::timeline`); the state keeps one timeline per session the window reads
 //! (`state::Timelines`: grown, never rebuilt, as the session grows); this carries the answers.
 
-use sonde_core::timeline::{Latency, SpanDetail, TimelineView, ViewQuery};
+use sonde_core::{Latency, SpanDetail, TimelineView, ViewQuery};
 use tauri::State;
 
 use crate::error::{io_error, Result};

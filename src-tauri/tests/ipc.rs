@@ -406,7 +406,7 @@ fn a_missing_snapshot_is_io_and_a_file_that_is_no_snapshot_or_a_bad_filter_bad_i
     let missing = dir.join("gone.snapshot.json").display().to_string();
     let compare = |path: &str| {
         let side = json!({"kind": "file", "path": path});
-        invoke(&w, "interface_compare", json!({"from": side, "to": side})).unwrap_err()
+        invoke(&w, "interface_diff", json!({"from": side, "to": side})).unwrap_err()
     };
     let err = compare(&missing);
     assert_eq!(err["code"], "io", "{err}");

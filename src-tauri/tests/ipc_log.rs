@@ -200,7 +200,7 @@ fn a_huge_frame_reaches_the_window_as_a_preview_and_whole_on_demand() {
     };
     let whole_size = streamed["whole_size"].as_u64().expect("a preview says the whole size");
     assert!(whole_size > 1 << 20, "{whole_size}");
-    assert_eq!(streamed["text"].as_str().unwrap().len(), sonde_core::log::PREVIEW_BYTES);
+    assert_eq!(streamed["text"].as_str().unwrap().len(), sonde_core::PREVIEW_BYTES);
     assert_eq!(streamed["summary"]["method"], "tools/call", "the summary is the whole frame's");
 
     // A page carries the same preview; `log_entry` reads the entry whole.

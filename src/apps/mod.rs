@@ -13,9 +13,8 @@ mod html;
 pub mod resource;
 pub mod tool;
 
-pub use bridge::{AppAsk, AppNote, HostContext, Step};
-pub use resource::{AppResource, Csp, Permissions};
-pub use tool::AppLink;
+pub use bridge::{AppAsk, AppNote, HostContext};
+pub use resource::{AppResource, Csp};
 
 use serde_json::{json, Value};
 

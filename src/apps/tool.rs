@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-pub use crate::shape::app_link::{link, AppLink};
+pub use crate::shape::app_link::app_link;
 
 /// Whether an app may call the tool named so, among a listing's definitions: a tool the
 /// listing lacks may not be called, and one whose visibility leaves apps out may not either.
@@ -10,7 +10,7 @@ pub fn app_may_call(tools: &[Value], name: &str) -> bool {
     tools
         .iter()
         .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
-        .is_some_and(|t| link(t).is_none_or(|l| l.app_may_call))
+        .is_some_and(|t| app_link(t).is_none_or(|l| l.app_may_call))
 }
 
 #[cfg(test)]

@@ -127,7 +127,7 @@ pub async fn run(
     );
     rec.waiting(&url);
     authorizer.browser.open(&url)?;
-    let params = loopback.wait(&state, loopback::LIMIT).await?;
+    let params = loopback.wait(&state, loopback::LOOPBACK_LIMIT).await?;
     let iss = params.get("iss").map(String::as_str);
     if let Some(error) = params.get("error") {
         let description = params.get("error_description").cloned();

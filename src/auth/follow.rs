@@ -8,9 +8,9 @@
 
 use super::{AuthError, Browser};
 
-pub struct Follow;
+pub struct FollowRedirects;
 
-impl Browser for Follow {
+impl Browser for FollowRedirects {
     fn open(&self, url: &url::Url) -> Result<(), AuthError> {
         let url = url.clone();
         let _ = rustls::crypto::ring::default_provider().install_default();

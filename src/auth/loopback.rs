@@ -16,7 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 use super::error::AuthError;
 
 /// How long the browser step may take before the flow gives up.
-pub const LIMIT: Duration = Duration::from_secs(300);
+pub const LOOPBACK_LIMIT: Duration = Duration::from_secs(300);
 const PATH: &str = "/callback";
 /// The most read of one request's head.
 const MAX_HEAD: usize = 16 * 1024;

@@ -23,17 +23,12 @@ const MAX_BODY: usize = 1 << 20;
 /// A response, read whole.
 pub struct Response {
     pub status: u16,
-    pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
 
 impl Response {
     pub fn ok(&self) -> bool {
         (200..300).contains(&self.status)
-    }
-
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
     /// The start of the body, for an error message; credentials removed.
@@ -170,7 +165,7 @@ impl Recorder {
             ..HttpInfo::default()
         });
         self.log.append(entry);
-        Ok(Response { status, headers, body })
+        Ok(Response { status, body })
     }
 }
 

@@ -1,9 +1,16 @@
-//! Classifying what the server wrote: every stdout piece becomes exactly one log entry, and
-//! those that are JSON-RPC messages also become a `Message` for the connection to act on.
+//! Classifying what a server sent, one frame at a time, for both transports (a stdout line, an
+//! HTTP body or SSE event): every frame becomes exactly one log entry, and one that is a
+//! JSON-RPC message also becomes a `Message` for the connection to act on.
 //!
-//! Owns: the mapping from decode outcomes to entry kinds and details, and the id sniffing that
-//! lets an over-long reply fail its request at once. Refuses: correlation (the loop owns the
-//! pending map) and any I/O.
+//! Owns: the mapping from decode outcomes to entry kinds and details (non-protocol text, a
+//! batch, a decode error, a line not UTF-8 kept as its bytes and read with U+FFFD, a line that
+//! ended without a newline), the frame-level findings those carry (`diagnose`), the outline the
+//! log's index keeps of a message (`summary`, with the name or URI a request targets), the fast
+//! path for notifications the connection does not route (their method only, params left in
+//! the entry's bytes), and the id sniffed from the head or tail of a line too long to parse, so
+//! its request fails at once.
+//! Refuses: correlation (the loop owns the pending table), the rules on results and on traffic
+//! (`pending`, `spine`), and any I/O or recording (the loop records what this returns).
 
 use crate::log::{Direction, Entry, Kind, Summary};
 use crate::wire::{DecodeError, Message, RequestId};

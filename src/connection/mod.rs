@@ -24,11 +24,11 @@ mod stdin;
 mod stdio;
 mod stdout;
 
-pub use inbound::{classify, summary, with_summary};
+pub use inbound::{classify, with_summary};
 pub use pending::LISTEN;
 pub use responder::{
-    elicitation_capability, file_uri, not_handled, refused, roots_result, sampling_capability, Answer,
-    BasicResponder, ElicitAnswer, LiveRoots, Responder, Roots,
+    elicitation_capability, file_uri, not_handled, refused, sampling_capability, Answer, BasicResponder,
+    ElicitAnswer, LiveRoots, Responder,
 };
 pub use status::Status;
 

@@ -1,13 +1,17 @@
 //! The server's stdout as the stdio loop reads it: read in the loop's own task, then split
-//! into lines and decoded there when a read brings a line or a few (a reply wakes only the
-//! loop), or on a decoder thread when it brings many (a flood is split and decoded beside the
-//! loop recording the batch before it).
+//! into lines and classified there when a read brings at most `INLINE_LINES` (4) of them (a
+//! reply wakes only the loop), or on a decoder thread (`stdout-N`) when it brings more (a
+//! flood is split and classified beside the loop recording the batch before it).
 //!
-//! Owns: the pipe, the frame splitter (one, used by one side at a time), which reads go to the
-//! decoder, and handing the loop what was read strictly in the order it was read, the end of
-//! stdout last. Refuses: what a
-//! line means once classified (`stdio`, `spine`) and anything that records (only the loop
-//! records, so the log follows the wire).
+//! Owns: the pipe and how much one read asks for, the frame splitter (one, used by one side at
+//! a time), which reads go to the decoder, at most `IN_FLIGHT` (4) reads there at once (past
+//! that stdout is not read, so a flooding server is slowed by its pipe rather than buffered
+//! here), and handing the loop what was read strictly in read order: classified lines, the
+//! pieces of an over-long line, the unterminated tail, then the end of stdout (with a note if
+//! a read failed). A decoder that could not start or died leaves every later read to the
+//! loop's task, and a note saying what it took with it.
+//! Refuses: acting on a line once classified (`stdio`, `spine`) and recording anything (only
+//! the loop records, so the log follows the wire).
 
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -59,7 +59,7 @@ pub struct Finding {
 }
 
 /// Every rule a finding can name, as a filter's `diag:` reads them (`diag:stdout-not-protocol`).
-pub const RULES: &[&str] = &[
+pub const DIAGNOSTIC_RULES: &[&str] = &[
     "app-csp",
     "app-html",
     "app-mime",
@@ -196,7 +196,7 @@ pub const GROUP_SEQS: usize = 100;
 
 /// The findings of frames (each its seq and findings) grouped by rule, the most severe rules
 /// first, then by name.
-pub fn group<'a>(frames: impl IntoIterator<Item = (u64, &'a [Finding])>) -> Vec<RuleGroup> {
+pub fn group_findings<'a>(frames: impl IntoIterator<Item = (u64, &'a [Finding])>) -> Vec<RuleGroup> {
     let mut groups: Vec<RuleGroup> = Vec::new();
     for (seq, findings) in frames {
         for f in findings {
@@ -249,7 +249,7 @@ mod tests {
             .collect();
         named.sort_unstable();
         named.dedup();
-        assert_eq!(named, RULES);
+        assert_eq!(named, DIAGNOSTIC_RULES);
     }
 
     #[test]
@@ -266,7 +266,7 @@ mod tests {
     fn findings_group_by_rule_with_counts_errors_first() {
         let banner = [stdout_not_protocol()];
         let both = [stdout_not_protocol(), batch()];
-        let groups = group([(4, &banner[..]), (9, &both[..])]);
+        let groups = group_findings([(4, &banner[..]), (9, &both[..])]);
         let shown: Vec<(&str, u32, &[u64])> =
             groups.iter().map(|g| (g.rule.as_str(), g.count, g.seqs.as_slice())).collect();
         assert_eq!(shown, [("batch", 1, &[9][..]), ("stdout-not-protocol", 2, &[4, 9][..])]);

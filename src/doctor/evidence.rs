@@ -86,10 +86,11 @@ pub fn read_opening(entries: &[Entry], conn: u64, config: &ServerConfig) -> Vec<
 
 /// One check per rule the frames broke (stdout lines have a check of their own), or one pass.
 fn findings(entries: &[Entry], conn: u64) -> Vec<Check> {
-    let groups: Vec<_> = crate::diagnose::group(entries.iter().map(|e| (e.seq, e.findings.as_slice())))
-        .into_iter()
-        .filter(|g| g.rule != "stdout-not-protocol")
-        .collect();
+    let groups: Vec<_> =
+        crate::diagnose::group_findings(entries.iter().map(|e| (e.seq, e.findings.as_slice())))
+            .into_iter()
+            .filter(|g| g.rule != "stdout-not-protocol")
+            .collect();
     if groups.is_empty() {
         let frames = read_from_server(entries);
         // A server that sent nothing broke no rule, but nothing was checked either.

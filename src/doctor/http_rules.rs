@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use super::{Check, CheckStatus};
 use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
-use crate::mcp::Session;
+use crate::session::Session;
 use crate::transport::{is_secret_name, shown_url, HttpTarget, REDACTED};
 
 const ID: &str = "http-headers";
@@ -21,7 +21,7 @@ const ID: &str = "http-headers";
 pub async fn header_mismatch(session: &Session, target: &HttpTarget, log: &WireLog) -> Check {
     let conn = session.conn.id();
     let version = &session.server.protocol_version;
-    let meta = crate::era::request_meta(version, &json!({}), &crate::mcp::client_info());
+    let meta = crate::era::request_meta(version, &json!({}), &crate::session::client_info());
     let body = json!({"jsonrpc": "2.0", "id": "sonde-doctor-headers", "method": "tools/list", "params": {"_meta": meta}});
     let mut headers = vec![
         ("Content-Type".to_owned(), "application/json".to_owned()),

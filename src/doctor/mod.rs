@@ -4,7 +4,7 @@
 //!
 //! Owns: the order of the checks, what each one sends, and what counts as pass, warn or fail.
 //! The checks only ask what a client may ask without effects (ping, an unknown method, invalid
-//! params, the listings); a tool is called only when the caller names it (`Plan::call`).
+//! params, the listings); a tool is called only when the caller names it (`CheckupPlan::call`).
 //! Refuses: judging single frames (the rules of `diagnose` do, as the frames are recorded; the
 //! doctor reports what they found) and presenting the report (the front ends do; `reports`
 //! makes of it the reports CI reads).
@@ -75,15 +75,15 @@ impl Check {
     /// names it.
     pub fn revision(&self) -> Option<&'static str> {
         self.era.map(|era| match era {
-            Era::Legacy => crate::era::LEGACY,
-            Era::Modern => crate::era::MODERN,
+            Era::Legacy => crate::era::LEGACY_REVISION,
+            Era::Modern => crate::era::MODERN_REVISION,
         })
     }
 }
 
 /// What the check-up may do beyond asking, and how long it waits.
 #[derive(Debug, Clone, Default)]
-pub struct Plan {
+pub struct CheckupPlan {
     /// Call this tool with these arguments to see that cancelling it is honoured (in each era
     /// the server is checked in).
     pub call: Option<(String, Value)>,
@@ -95,13 +95,13 @@ pub struct Plan {
 /// The check-up's outcome, in the order the checks ran.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Report {
+pub struct Checkup {
     pub checks: Vec<Check>,
     /// "7 pass, 1 warn, 0 fail" (", 1 skipped").
     pub tally: String,
 }
 
-impl Report {
+impl Checkup {
     pub fn failed(&self) -> bool {
         self.checks.iter().any(|c| c.status == CheckStatus::Fail)
     }
@@ -112,7 +112,7 @@ impl Report {
         self.checks.first().is_some_and(|c| c.id == HANDSHAKE && c.status == CheckStatus::Fail)
     }
 
-    fn finished(mut self) -> Report {
+    fn finished(mut self) -> Checkup {
         self.tally = self.count();
         self
     }
@@ -142,7 +142,7 @@ const LAST_WORDS: &str = "; its last words on stderr: ";
 /// Collects checks, each marked with the era being checked, and tells `each` of every one as
 /// it is made.
 struct Checks<'a> {
-    report: Report,
+    report: Checkup,
     each: &'a (dyn Fn(&Check) + Send + Sync),
     /// The era of the connection being checked, once known.
     era: Option<Era>,
@@ -166,19 +166,19 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// made. A server whose `server/discover` result lists 2025-11-25 too is checked in both eras,
 /// each on a connection of its own, since a dual-era server pins the era at its first message.
 /// The server is shut down at the end; nothing is left running.
-pub async fn run(
+pub async fn check_up(
     hub: &Hub,
     config: &ServerConfig,
-    plan: &Plan,
+    plan: &CheckupPlan,
     each: &(dyn Fn(&Check) + Send + Sync),
-) -> Report {
+) -> Checkup {
     let timeout = plan.probe_timeout.unwrap_or(PROBE_TIMEOUT.min(config.options.request_timeout));
     let era = match config.era {
         EraPolicy::Auto => None,
         EraPolicy::Legacy => Some(Era::Legacy),
         EraPolicy::Modern => Some(Era::Modern),
     };
-    let mut checks = Checks { report: Report::default(), each, era, timeout };
+    let mut checks = Checks { report: Checkup::default(), each, era, timeout };
     // Never restarted, and the era decided afresh, as a new client would.
     let config = ServerConfig { restart: None, fresh_era: true, ..config.clone() };
     let Some(opened) = check_era(hub, &config, plan, &mut checks, true).await else {
@@ -215,7 +215,7 @@ struct Opened {
 async fn check_era(
     hub: &Hub,
     config: &ServerConfig,
-    plan: &Plan,
+    plan: &CheckupPlan,
     checks: &mut Checks<'_>,
     required: bool,
 ) -> Option<Opened> {

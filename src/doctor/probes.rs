@@ -12,9 +12,9 @@ use tokio::sync::mpsc;
 
 use super::{Check, CheckStatus, Checks};
 use crate::connection::{Request, RequestError};
-use crate::features::listing::ListKind;
 use crate::log::Followed;
-use crate::mcp::Session;
+use crate::session::listing::ListKind;
+use crate::session::Session;
 use crate::wire::RequestId;
 
 /// The probes that only ask, in order. Once the server has gone, the rest are not run: one
@@ -296,7 +296,7 @@ async fn lists(session: &Session) -> (Check, Check, Option<Check>) {
 /// for a server with no app.
 async fn app_resources(session: &Session, tools: &[Value], resources: &[Value]) -> Option<Check> {
     let mut uris: Vec<String> =
-        tools.iter().filter_map(|t| crate::apps::tool::link(t).and_then(|l| l.resource_uri)).collect();
+        tools.iter().filter_map(|t| crate::apps::tool::app_link(t).and_then(|l| l.resource_uri)).collect();
     for r in resources {
         let mime = r.get("mimeType").and_then(Value::as_str).unwrap_or_default();
         if crate::apps::resource::is_app_mime(mime) {
@@ -391,7 +391,7 @@ const WATCH_AFTER_CANCEL: Duration = Duration::from_secs(2);
 pub async fn cancellation(session: &Session, tool: &str, arguments: Value, timeout: Duration) -> Check {
     let conn = session.conn.id();
     let (progress, mut updates) = mpsc::unbounded_channel();
-    let request = Request { progress: Some(progress), ..crate::mcp::tool_call(tool, Some(arguments)) };
+    let request = Request { progress: Some(progress), ..crate::session::tool_call(tool, Some(arguments)) };
     let call = match session.start(request) {
         Ok(call) => call,
         Err(e) => return Check::new("cancellation", CheckStatus::Fail, e.to_string(), None, conn),

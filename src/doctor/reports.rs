@@ -6,9 +6,9 @@
 //! skipped) and the rules' texts. Refuses: the formats (`suite::reports` writes them) and
 //! writing files (the front ends).
 
-use super::{Check, CheckStatus, Report};
+use super::{Check, CheckStatus, Checkup};
 use crate::last_words::LastWords;
-use crate::suite::reports::{self, Case, Subject};
+use crate::report::{Case, Report, Subject};
 use crate::suite::Failure;
 
 /// What the reports name the run.
@@ -61,11 +61,11 @@ impl Check {
     }
 }
 
-impl Report {
+impl Checkup {
     /// The check-up of `server` (its command line or URL) as a report: a check a case, with no
     /// time (a check does not measure one). A `warn` is a warning, not a failure: doctor exits
     /// 0 on warnings, and a CI reading the report must not fail where the run passed.
-    pub fn cases(&self, server: &str) -> reports::Report {
+    pub fn cases(&self, server: &str) -> Report {
         let cases = self
             .checks
             .iter()
@@ -80,21 +80,16 @@ impl Report {
                 }
             })
             .collect();
-        reports::Report {
-            command: COMMAND.into(),
-            subject: Subject::Server(server.to_owned()),
-            rules: rules(),
-            cases,
-        }
+        Report { command: COMMAND.into(), subject: Subject::Server(server.to_owned()), rules: rules(), cases }
     }
 
-    /// The report of a check-up that could not open `server` ([`Report::unopened`]): one case in
+    /// The report of a check-up that could not open `server` ([`Checkup::unopened`]): one case in
     /// error saying why, with the server's last `words` (once, not in the sentence too), after
     /// `ms` of trying.
-    pub fn unopened_cases(&self, server: &str, words: &LastWords, ms: f64) -> reports::Report {
+    pub fn unopened_cases(&self, server: &str, words: &LastWords, ms: f64) -> Report {
         let detail = self.checks.first().map_or("the opening exchange failed", |c| c.detail.as_str());
         let reason = detail.split_once(super::LAST_WORDS).map_or(detail, |(reason, _)| reason);
-        reports::Report::unstarted(COMMAND, Subject::Server(server.to_owned()), rules(), reason, words, ms)
+        Report::unstarted(COMMAND, Subject::Server(server.to_owned()), rules(), reason, words, ms)
     }
 }
 
@@ -119,7 +114,7 @@ mod tests {
     /// `stdout` check's), so no SARIF result names a rule it does not describe.
     #[test]
     fn every_rule_a_check_can_name_has_a_text() {
-        for rule in crate::diagnose::RULES.iter().filter(|r| **r != "stdout-not-protocol") {
+        for rule in crate::diagnose::DIAGNOSTIC_RULES.iter().filter(|r| **r != "stdout-not-protocol") {
             assert!(RULES.iter().any(|(id, _)| id == rule), "{rule} has no text");
         }
     }
@@ -136,7 +131,7 @@ mod tests {
             conn: Some(1),
             era,
         };
-        let report = Report {
+        let report = Checkup {
             checks: vec![
                 check("handshake", CheckStatus::Pass, Some(Era::Legacy)),
                 check("stdout", CheckStatus::Fail, Some(Era::Modern)),

@@ -143,7 +143,7 @@ impl Hub {
         reload: bool,
     ) -> Result<AppOpened, HubError> {
         let session = self.session(conn)?;
-        let uri = crate::apps::tool::link(tool)
+        let uri = crate::apps::tool::app_link(tool)
             .and_then(|l| l.resource_uri)
             .ok_or_else(|| HubError::NotAnApp("the tool names no app (`_meta.ui.resourceUri`)".into()))?;
         let key = (conn, uri.clone());
@@ -185,7 +185,7 @@ impl Hub {
 
     /// Reads an app's resource and records its findings, as a note on the connection, where
     /// the diagnostics find them.
-    async fn app_read(&self, session: &crate::mcp::Session, uri: &str) -> AppResource {
+    async fn app_read(&self, session: &crate::session::Session, uri: &str) -> AppResource {
         let resource = session.read_app(uri, None).await;
         let words = match resource.findings.len() {
             0 => format!("app resource {uri} checked: nothing wrong"),
@@ -325,7 +325,7 @@ impl Hub {
 
     /// What the frame itself reported (a console error, a policy violation, messages dropped
     /// in a flood): recorded as the app's, with no message of its own.
-    pub fn app_report(&self, app: u64, what: &str) -> Result<(), HubError> {
+    pub fn app_note(&self, app: u64, what: &str) -> Result<(), HubError> {
         let conn = self.app_conn(app)?;
         self.app_meta(conn, what.chars().take(2000).collect());
         Ok(())

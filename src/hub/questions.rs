@@ -2,7 +2,7 @@
 //! (a reply to write), for a front end with someone at the keyboard (the window).
 //!
 //! Owns: the questions waiting, numbered, each with its connection and the channel its answer
-//! goes back on; the limit of [`MAX_OPEN`] waiting per connection (a question past it is
+//! goes back on; the limit of [`MAX_OPEN_QUESTIONS`] waiting per connection (a question past it is
 //! declined at once, with a note in the wire log); declining all of a connection's questions;
 //! forgetting them when the connection stops or ends (whoever ended it); the links (URL
 //! elicitations) whose completion is awaited, and saying when the server reports one complete;
@@ -24,17 +24,17 @@ use crate::connection::{
     elicitation_capability, refused, sampling_capability, Answer, BasicResponder, ElicitAnswer, RequestError,
     Responder,
 };
-use crate::features::notices::{notice_of, Notice, Noticed, Notices};
 use crate::feed::Feed;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+use crate::session::notices::{notice_of, Notice, Noticed, Notices};
 use crate::sync::Lock;
-use crate::url_elicitation::{completed_id, required, Awaiting, UrlElicitation};
+use crate::url_elicitation::{completed_id, links_required, Awaiting, UrlElicitation};
 use crate::wire::ErrorObject;
 
 /// How many questions of one connection may wait for the person at once. A server that asks
 /// more (a loop, or a hostile one asking a hundred at once) has the rest declined, so the window
 /// never fills with questions and the person can still reach everything else.
-pub const MAX_OPEN: usize = 8;
+pub const MAX_OPEN_QUESTIONS: usize = 8;
 
 /// A server request waiting for the person at the keyboard.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -142,7 +142,7 @@ impl Questions {
     /// front end shows them with the error), their completion is awaited.
     pub fn expect_links_of(&self, conn: u64, error: &RequestError) {
         let RequestError::Rpc { error, .. } = error else { return };
-        let Some(links) = required(error) else { return };
+        let Some(links) = links_required(error) else { return };
         for id in links.elicitations.iter().filter_map(|e| e.elicitation_id.as_deref()) {
             self.links.expect(conn, id);
         }
@@ -264,7 +264,7 @@ impl Questions {
     }
 
     /// Asks the person. `Err` with the reply when the question cannot be asked: no one follows,
-    /// or the connection already has [`MAX_OPEN`] questions waiting.
+    /// or the connection already has [`MAX_OPEN_QUESTIONS`] questions waiting.
     fn ask(
         &self,
         conn: u64,
@@ -275,7 +275,7 @@ impl Questions {
         if self.events.receiver_count() == 0 {
             return Err(nobody_there(method));
         }
-        if waiting.values().filter(|w| w.question.conn == conn).count() >= MAX_OPEN {
+        if waiting.values().filter(|w| w.question.conn == conn).count() >= MAX_OPEN_QUESTIONS {
             drop(waiting);
             return Err(self.decline_over_limit(conn, method));
         }
@@ -305,7 +305,7 @@ impl Questions {
         self.note(
             conn,
             format!(
-                "declined {method} at once: {MAX_OPEN} questions of this connection already wait for \
+                "declined {method} at once: {MAX_OPEN_QUESTIONS} questions of this connection already wait for \
                  the person (Sonde's limit); {declined} declined so far"
             ),
         );
@@ -313,10 +313,10 @@ impl Questions {
             conn,
             method: method.to_owned(),
             declined,
-            limit: MAX_OPEN as u64,
+            limit: MAX_OPEN_QUESTIONS as u64,
         });
         let why = format!(
-            "Sonde declined this {method}: {MAX_OPEN} questions from this server already wait for an answer"
+            "Sonde declined this {method}: {MAX_OPEN_QUESTIONS} questions from this server already wait for an answer"
         );
         Err(refused(why))
     }

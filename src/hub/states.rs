@@ -17,8 +17,8 @@ use tokio::sync::{broadcast, Notify};
 use super::Stage;
 use crate::feed::Feed;
 use crate::last_words::LastWords;
-use crate::mcp::ServerDescription;
 use crate::server_config::ServerConfig;
+use crate::session::ServerDescription;
 use crate::sync::Lock;
 
 /// Where a connection is. Every state a front end shows comes from here.

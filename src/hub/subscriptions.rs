@@ -4,7 +4,7 @@
 //! Owns: running a [`Listening`] to its end (the server ended it, it was stopped, the
 //! connection ended, or nobody hears it any more), telling each event as it comes, stopping it
 //! properly at the end (cancel or unsubscribe) and saying how it ended.
-//! Refuses: what a subscription is on the wire (`features::listen`) and where its events go
+//! Refuses: what a subscription is on the wire (`session::listen`) and where its events go
 //! (the caller's `tell`).
 
 use std::collections::HashMap;
@@ -16,8 +16,8 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::{Hub, HubError};
-use crate::features::listen::{ListenEvent, ListenSpec, Listening};
-use crate::features::notices::Notice;
+use crate::session::listen::{ListenEvent, ListenSpec, Listening};
+use crate::session::notices::Notice;
 use crate::sync::Lock;
 
 /// What a subscription's follower hears.

@@ -5,7 +5,7 @@
 //!
 //! Owns: the table of [`TaskView`]s by connection and task id, the broadcast of every change, the
 //! one follower per task, and the hub's task commands (call, list, get, cancel).
-//! Refuses: the exchanges themselves (`features::tasks`) and presentation.
+//! Refuses: the exchanges themselves (`session::tasks`) and presentation.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -15,9 +15,9 @@ use tokio::sync::broadcast;
 
 use super::{Hub, HubError};
 use crate::connection::RequestError;
-use crate::features::tasks::{TaskView, FOLLOW_LIMIT};
 use crate::feed::Feed;
-use crate::mcp::CallOutcome;
+use crate::session::tasks::{TaskView, FOLLOW_LIMIT};
+use crate::session::CallOutcome;
 use crate::shape::task::Task;
 use crate::sync::Lock;
 
@@ -114,7 +114,7 @@ impl Hub {
         &self.tasks
     }
 
-    /// Calls a tool like [`Session::call_tool_checked`](crate::mcp::Session::call_tool_checked);
+    /// Calls a tool like [`Session::call_tool_checked`](crate::session::Session::call_tool_checked);
     /// a call that becomes a task is remembered and followed in the background from here on.
     pub async fn call_tool_checked(
         &self,

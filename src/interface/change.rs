@@ -9,20 +9,20 @@ use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-// Named Verdict in the window's bindings, beside the diagnostics' Severity.
-#[serde(rename = "Verdict", rename_all = "lowercase")]
-pub enum Severity {
+/// How much a change matters to a client: it breaks one, it is worth a look, or it only adds.
+#[serde(rename_all = "lowercase")]
+pub enum ChangeSeverity {
     Breaking,
     Change,
     Addition,
 }
 
-impl Severity {
+impl ChangeSeverity {
     pub fn name(self) -> &'static str {
         match self {
-            Severity::Breaking => "breaking",
-            Severity::Change => "change",
-            Severity::Addition => "addition",
+            ChangeSeverity::Breaking => "breaking",
+            ChangeSeverity::Change => "change",
+            ChangeSeverity::Addition => "addition",
         }
     }
 }
@@ -31,7 +31,7 @@ impl Severity {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 pub struct Change {
-    pub severity: Severity,
+    pub severity: ChangeSeverity,
     /// `removed`, `added`, `required`, `type`, `enum`, `text`, `schema`, `capability`, `era`…
     pub kind: String,
     pub path: String,
@@ -45,7 +45,7 @@ pub(super) struct Changes(pub(super) Vec<Change>);
 impl Changes {
     pub(super) fn push(
         &mut self,
-        severity: Severity,
+        severity: ChangeSeverity,
         kind: &str,
         path: &str,
         old: Option<&Value>,

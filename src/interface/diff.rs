@@ -17,10 +17,10 @@
 
 use serde_json::Value;
 
-use super::change::{Change, Changes, Severity};
+use super::change::{Change, ChangeSeverity, Changes};
 use super::schema_diff::Schemas;
 use super::snapshot::{identity, EraChoice, Snapshot};
-use crate::features::listing::ListKind;
+use crate::session::listing::ListKind;
 
 const KINDS: [ListKind; 4] = [ListKind::Tools, ListKind::Prompts, ListKind::Resources, ListKind::Templates];
 
@@ -34,7 +34,7 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     if version(old) != version(new) {
         let detail = "serverInfo version".to_owned();
         out.push(
-            Severity::Change,
+            ChangeSeverity::Change,
             "text",
             "serverInfo/version",
             version(old).as_ref(),
@@ -45,7 +45,7 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     if old.instructions != new.instructions {
         let (o, n) = (old.instructions.clone().map(Value::from), new.instructions.clone().map(Value::from));
         out.push(
-            Severity::Change,
+            ChangeSeverity::Change,
             "text",
             "instructions",
             o.as_ref(),
@@ -70,7 +70,7 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     // across eras its difference is the era's, said as a change.
     for change in &mut listed.0 {
         if old.era != new.era && change.kind == "tasks" {
-            change.severity = Severity::Change;
+            change.severity = ChangeSeverity::Change;
             change.detail += &across(old, new);
         }
     }
@@ -115,7 +115,7 @@ fn era(old: &Snapshot, new: &Snapshot, out: &mut Changes) {
     );
     if old.era == "modern" {
         let detail = format!("the server no longer speaks modern ({}): {sides}", old.protocol_version);
-        out.push(Severity::Breaking, "era", "era", Some(&o), Some(&n), detail);
+        out.push(ChangeSeverity::Breaking, "era", "era", Some(&o), Some(&n), detail);
     } else {
         // A server that negotiates modern may still answer initialize; nothing on this side
         // says whether it does, so this is not a pass for clients that speak only legacy: a
@@ -125,7 +125,7 @@ fn era(old: &Snapshot, new: &Snapshot, out: &mut Changes) {
              initialize (snapshot it with --era legacy to see)",
             new.era, new.protocol_version
         );
-        out.push(Severity::Breaking, "era", "era", Some(&o), Some(&n), detail);
+        out.push(ChangeSeverity::Breaking, "era", "era", Some(&o), Some(&n), detail);
     }
 }
 
@@ -167,7 +167,7 @@ fn capabilities(old_side: &Snapshot, new_side: &Snapshot, out: &mut Changes) {
                     format!(", and with it its listing ({})", listed.join(", "))
                 };
                 found.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "capability",
                     &path,
                     old.get(&key),
@@ -182,7 +182,7 @@ fn capabilities(old_side: &Snapshot, new_side: &Snapshot, out: &mut Changes) {
     for key in keys(new).into_iter().filter(|k| old.get(k).is_none()) {
         let path = format!("capabilities/{key}");
         found.push(
-            Severity::Addition,
+            ChangeSeverity::Addition,
             "capability",
             &path,
             None,
@@ -192,7 +192,7 @@ fn capabilities(old_side: &Snapshot, new_side: &Snapshot, out: &mut Changes) {
     }
     if old_side.era != new_side.era {
         for change in &mut found.0 {
-            change.severity = Severity::Change;
+            change.severity = ChangeSeverity::Change;
             change.detail += &across(old_side, new_side);
         }
     }
@@ -229,7 +229,7 @@ fn offered(option: Option<&Value>) -> bool {
 fn options(path: &str, name: &str, old: &Value, new: &Value, out: &mut Changes) {
     let (Some(o), Some(n)) = (old.as_object(), new.as_object()) else {
         let detail = format!("the {name} capability's options changed");
-        out.push(Severity::Change, "capability", path, Some(old), Some(new), detail);
+        out.push(ChangeSeverity::Change, "capability", path, Some(old), Some(new), detail);
         return;
     };
     let keys = o.keys().chain(n.keys().filter(|k| !o.contains_key(*k)));
@@ -241,11 +241,16 @@ fn options(path: &str, name: &str, old: &Value, new: &Value, out: &mut Changes) 
         }
         let (at, named) = (format!("{path}/{key}"), format!("{name}.{key}"));
         match (offered(was), offered(is)) {
-            (true, false) => {
-                out.push(Severity::Breaking, "capability", &at, was, is, format!("{named} was withdrawn"))
-            }
+            (true, false) => out.push(
+                ChangeSeverity::Breaking,
+                "capability",
+                &at,
+                was,
+                is,
+                format!("{named} was withdrawn"),
+            ),
             (false, true) => {
-                out.push(Severity::Addition, "capability", &at, was, is, format!("{named} is new"))
+                out.push(ChangeSeverity::Addition, "capability", &at, was, is, format!("{named} is new"))
             }
             (true, true) if was.is_some_and(Value::is_object) && is.is_some_and(Value::is_object) => {
                 options(&at, &named, &o[key], &n[key], out)
@@ -257,7 +262,7 @@ fn options(path: &str, name: &str, old: &Value, new: &Value, out: &mut Changes) 
     }
     if other {
         let detail = format!("the {name} capability's options changed");
-        out.push(Severity::Change, "capability", path, Some(old), Some(new), detail);
+        out.push(ChangeSeverity::Change, "capability", path, Some(old), Some(new), detail);
     }
 }
 
@@ -316,7 +321,7 @@ fn listing(kind: ListKind, old: &[Value], new: &[Value], out: &mut Changes) {
                     .map(|to| format!("; likely renamed to {to:?} (the same {})", shape_words(kind)))
                     .unwrap_or_default();
                 out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "removed",
                     &path,
                     Some(o),
@@ -332,7 +337,7 @@ fn listing(kind: ListKind, old: &[Value], new: &[Value], out: &mut Changes) {
         let hint = twin(n, &removed, &added)
             .map(|from| format!("; likely {from:?} renamed to it (the same {})", shape_words(kind)))
             .unwrap_or_default();
-        out.push(Severity::Addition, "added", &path, None, Some(n), format!("a new {what}{hint}"));
+        out.push(ChangeSeverity::Addition, "added", &path, None, Some(n), format!("a new {what}{hint}"));
     }
 }
 
@@ -353,7 +358,14 @@ fn item(kind: ListKind, path: &str, old: &Value, new: &Value, out: &mut Changes)
         }
         if old.get(key) != new.get(key) {
             let detail = format!("its {key} changed");
-            out.push(Severity::Change, "text", &format!("{path}/{key}"), old.get(key), new.get(key), detail);
+            out.push(
+                ChangeSeverity::Change,
+                "text",
+                &format!("{path}/{key}"),
+                old.get(key),
+                new.get(key),
+                detail,
+            );
         }
     }
     match kind {
@@ -371,7 +383,7 @@ fn item(kind: ListKind, path: &str, old: &Value, new: &Value, out: &mut Changes)
             );
             match (old.get("outputSchema"), new.get("outputSchema")) {
                 (Some(o), None) => out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "schema",
                     &format!("{path}/outputSchema"),
                     Some(o),
@@ -379,7 +391,7 @@ fn item(kind: ListKind, path: &str, old: &Value, new: &Value, out: &mut Changes)
                     "its outputSchema was removed: its structured results are no longer promised".into(),
                 ),
                 (None, Some(n)) => out.push(
-                    Severity::Addition,
+                    ChangeSeverity::Addition,
                     "schema",
                     &format!("{path}/outputSchema"),
                     None,
@@ -411,7 +423,7 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
         let at = format!("{path}/arguments/{name}");
         match named(&new_args, name) {
             None => out.push(
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 "removed",
                 &at,
                 Some(o),
@@ -419,7 +431,7 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
                 format!("argument {name:?} was removed"),
             ),
             Some(n) if required(&n) && !required(o) => out.push(
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 "required",
                 &at,
                 Some(o),
@@ -427,7 +439,7 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
                 format!("argument {name:?} is now required"),
             ),
             Some(n) if !required(&n) && required(o) => out.push(
-                Severity::Addition,
+                ChangeSeverity::Addition,
                 "required",
                 &at,
                 Some(o),
@@ -435,7 +447,7 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
                 format!("argument {name:?} is now optional"),
             ),
             Some(n) if n != *o => out.push(
-                Severity::Change,
+                ChangeSeverity::Change,
                 "text",
                 &at,
                 Some(o),
@@ -451,7 +463,7 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
             let at = format!("{path}/arguments/{name}");
             if required(n) {
                 out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "required",
                     &at,
                     None,
@@ -460,7 +472,7 @@ fn prompt_arguments(path: &str, old: &Value, new: &Value, out: &mut Changes) {
                 );
             } else {
                 out.push(
-                    Severity::Addition,
+                    ChangeSeverity::Addition,
                     "added",
                     &at,
                     None,
@@ -490,9 +502,9 @@ fn task_support(path: &str, old: &Value, new: &Value, out: &mut Changes) {
         _ => None,
     };
     let (severity, words) = match lost {
-        Some(words) => (Severity::Breaking, words),
-        None if task(&i) && !task(&w) => (Severity::Addition, "it now takes a call as a task"),
-        None => (Severity::Addition, "it now takes a call without a task"),
+        Some(words) => (ChangeSeverity::Breaking, words),
+        None if task(&i) && !task(&w) => (ChangeSeverity::Addition, "it now takes a call as a task"),
+        None => (ChangeSeverity::Addition, "it now takes a call without a task"),
     };
     let detail = format!("taskSupport {w} became {i}: {words}");
     out.push(severity, "tasks", path, was.as_ref(), is.as_ref(), detail);
@@ -550,7 +562,7 @@ fn annotations(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut C
     };
     let mut flip = |key: &str, default: bool, safer_before: bool, words: String| {
         let at = format!("{path}/{key}");
-        let severity = if safer_before { Severity::Breaking } else { Severity::Addition };
+        let severity = if safer_before { ChangeSeverity::Breaking } else { ChangeSeverity::Addition };
         let detail =
             format!("{key} {} became {}: {words}", shown(old, key, default), shown(new, key, default));
         out.push(severity, "annotation", &at, raw(old, key).as_ref(), raw(new, key).as_ref(), detail);
@@ -597,7 +609,14 @@ fn annotations(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut C
         let (o, n) = (raw(old, &key), raw(new, &key));
         if o != n {
             let detail = format!("its annotations' {key} changed");
-            out.push(Severity::Change, "text", &format!("{path}/{key}"), o.as_ref(), n.as_ref(), detail);
+            out.push(
+                ChangeSeverity::Change,
+                "text",
+                &format!("{path}/{key}"),
+                o.as_ref(),
+                n.as_ref(),
+                detail,
+            );
         }
     }
 }
@@ -748,7 +767,7 @@ mod tests {
         );
         let gained = diff(&negotiated_legacy, &negotiated_modern);
         assert_eq!(gained.len(), 1);
-        assert_eq!(gained[0].severity, Severity::Breaking);
+        assert_eq!(gained[0].severity, ChangeSeverity::Breaking);
         assert!(
             gained[0].detail.contains("could not tell whether it still answers initialize"),
             "{gained:?}"

@@ -10,9 +10,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::snapshot::{identity, sorted, EraChoice, Snapshot, SnapshotError, FORMAT};
-use crate::era::MODERN;
-use crate::features::listing::ListKind;
+use crate::era::MODERN_REVISION;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+use crate::session::listing::ListKind;
 
 impl Snapshot {
     /// A file standing in for a snapshot: a session (told apart by the log's one check) as it
@@ -49,7 +49,7 @@ impl Snapshot {
             result.get("serverInfo").cloned()
         };
         let protocol_version = if modern {
-            MODERN.to_owned()
+            MODERN_REVISION.to_owned()
         } else {
             result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned()
         };

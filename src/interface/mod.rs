@@ -12,7 +12,7 @@ mod schema_diff;
 pub mod snapshot;
 pub mod values;
 
-pub use change::{Change, Severity};
+pub use change::{Change, ChangeSeverity};
 pub use diff::{diff, eras_chosen, listings};
-pub use placed::{place, Definition, Placed};
-pub use snapshot::{EraChoice, Snapshot, SnapshotError};
+pub use placed::{place_changes, Placed};
+pub use snapshot::{Snapshot, SnapshotError};

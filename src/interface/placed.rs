@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::change::Change;
 use super::snapshot::{identity, Snapshot};
-use crate::features::listing::ListKind;
+use crate::session::listing::ListKind;
 
 /// A change with its definition on each side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,7 +37,7 @@ pub struct Definition {
 }
 
 /// Each change of `changes` (from `old` to `new`), placed on both sides.
-pub fn place(old: &Snapshot, new: &Snapshot, changes: Vec<Change>) -> Vec<Placed> {
+pub fn place_changes(old: &Snapshot, new: &Snapshot, changes: Vec<Change>) -> Vec<Placed> {
     changes
         .into_iter()
         .map(|change| {
@@ -160,7 +160,7 @@ mod tests {
             json!([{"name": "greet", "arguments": [{"name": "who", "required": true}]}]),
         );
         new.server_info = json!({"name": "s", "version": "2"});
-        let placed = place(&old, &new, diff(&old, &new));
+        let placed = place_changes(&old, &new, diff(&old, &new));
         let find = |path: &str| {
             placed.iter().find(|p| p.change.path == path).unwrap_or_else(|| panic!("{path}: {placed:#?}"))
         };
@@ -196,7 +196,7 @@ mod tests {
     fn a_removed_item_has_its_definition_on_the_old_side_only() {
         let old = snapshot(json!([{"name": "gone"}]), json!([]), json!([]));
         let new = snapshot(json!([]), json!([]), json!([]));
-        let placed = place(&old, &new, diff(&old, &new));
+        let placed = place_changes(&old, &new, diff(&old, &new));
         assert_eq!(placed.len(), 1);
         assert_eq!(placed[0].definition, "tools/gone");
         assert_eq!(placed[0].old.as_ref().unwrap().value["name"], "gone");

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::change::{Changes, Severity};
+use super::change::{ChangeSeverity, Changes};
 
 /// Two JSON Schemas compared: an input schema (what the server accepts) or an output schema
 /// (what it promises), each side's `$ref`s resolved within its own document.
@@ -22,10 +22,10 @@ pub(super) struct Schemas<'a> {
 impl Schemas<'_> {
     /// Accepting less breaks an input's clients; promising less (a wider output) breaks an
     /// output's. `narrower` is whether the new side allows less than the old.
-    fn verdict(&self, narrower: bool) -> Severity {
+    fn verdict(&self, narrower: bool) -> ChangeSeverity {
         match (self.input, narrower) {
-            (true, true) | (false, false) => Severity::Breaking,
-            _ => Severity::Addition,
+            (true, true) | (false, false) => ChangeSeverity::Breaking,
+            _ => ChangeSeverity::Addition,
         }
     }
 
@@ -54,7 +54,7 @@ impl Schemas<'_> {
         for key in ["description", "title", "default", "examples"] {
             if old.get(key) != new.get(key) {
                 self.out.push(
-                    Severity::Change,
+                    ChangeSeverity::Change,
                     "text",
                     &format!("{path}/{key}"),
                     old.get(key),
@@ -90,7 +90,7 @@ impl Schemas<'_> {
                 );
                 // A check that cannot tell does not pass (contracts: verdicts are never false).
                 self.out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "schema",
                     &format!("{path}/{key}"),
                     old.get(key),
@@ -111,17 +111,17 @@ impl Schemas<'_> {
     fn null(&mut self, path: &str, old: &Value, new: &Value, was_null: bool) {
         let (severity, detail) = match (self.input, was_null) {
             (true, true) => (
-                Severity::Change,
+                ChangeSeverity::Change,
                 "null is no longer accepted; clients leave an optional argument out rather than send \
                  null, so this is the schema tidied",
             ),
-            (true, false) => (Severity::Addition, "null is now accepted too"),
+            (true, false) => (ChangeSeverity::Addition, "null is now accepted too"),
             (false, true) => (
-                Severity::Breaking,
+                ChangeSeverity::Breaking,
                 "it is no longer declared nullable: the result's declared shape changed, which \
                  generated client types see",
             ),
-            (false, false) => (Severity::Breaking, "it may now be null: the output promises less"),
+            (false, false) => (ChangeSeverity::Breaking, "it may now be null: the output promises less"),
         };
         self.out.push(severity, "nullable", path, Some(old), Some(new), detail.to_owned());
     }
@@ -131,7 +131,7 @@ impl Schemas<'_> {
             if old.get("type") != new.get("type") {
                 let detail = "its type changed; could not tell whether this narrows".to_owned();
                 self.out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "type",
                     &format!("{path}/type"),
                     old.get("type"),
@@ -151,7 +151,7 @@ impl Schemas<'_> {
         let severity = match (narrower, wider) {
             (true, false) => self.verdict(true),
             (false, true) => self.verdict(false),
-            _ => Severity::Breaking,
+            _ => ChangeSeverity::Breaking,
         };
         let detail = format!("type {} became {}", o.join("|"), n.join("|"));
         self.out.push(severity, "type", &format!("{path}/type"), old.get("type"), new.get("type"), detail);
@@ -243,7 +243,7 @@ impl Schemas<'_> {
             let at = format!("{path}/properties/{name}");
             match np.get(name) {
                 None if self.input && closed(new) => self.out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "removed",
                     &at,
                     Some(o),
@@ -251,7 +251,7 @@ impl Schemas<'_> {
                     format!("property {name:?} was removed, and no other is accepted"),
                 ),
                 None if self.input => self.out.push(
-                    Severity::Change,
+                    ChangeSeverity::Change,
                     "removed",
                     &at,
                     Some(o),
@@ -259,7 +259,7 @@ impl Schemas<'_> {
                     format!("property {name:?} is no longer described"),
                 ),
                 None => self.out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "removed",
                     &at,
                     Some(o),
@@ -286,7 +286,7 @@ impl Schemas<'_> {
                 .unwrap_or_default();
             if self.input && nr.contains(name) {
                 self.out.push(
-                    Severity::Breaking,
+                    ChangeSeverity::Breaking,
                     "required",
                     &at,
                     None,
@@ -295,7 +295,7 @@ impl Schemas<'_> {
                 );
             } else if self.input {
                 self.out.push(
-                    Severity::Addition,
+                    ChangeSeverity::Addition,
                     "added",
                     &at,
                     None,
@@ -304,7 +304,7 @@ impl Schemas<'_> {
                 );
             } else {
                 self.out.push(
-                    Severity::Addition,
+                    ChangeSeverity::Addition,
                     "added",
                     &at,
                     None,

@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 use crate::connection::RequestError;
 use crate::era::Era;
 use crate::error_code::ErrorCode;
-use crate::features::listing::ListKind;
-use crate::mcp::Session;
+use crate::session::listing::ListKind;
+use crate::session::Session;
 
 /// The format version a snapshot carries, so a later Sonde can read an earlier one. Format 2
 /// records how the era was chosen (`eraChoice`) in place of format 1's `decidedBy`.

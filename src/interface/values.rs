@@ -124,7 +124,7 @@ fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
 
 /// Whether the difference at `path` is one `pattern` names: the same path, or a place under
 /// it; `[*]` stands for any index and `.*` for any key.
-pub fn names(pattern: &str, path: &str) -> bool {
+pub fn pattern_covers(pattern: &str, path: &str) -> bool {
     let (p, q) = (steps(pattern), steps(path));
     p.len() <= q.len()
         && p.iter().zip(&q).all(|(p, q)| p == q || *p == "[*]" || (*p == ".*" && q.starts_with('.')))
@@ -196,17 +196,17 @@ mod tests {
         let old = json!({"content": [{"type": "text", "text": "a"}]});
         let new = json!({"content": [{"type": "text", "text": "b"}]});
         assert_eq!(differences("", &old, &new)[0].path, "content[0].text");
-        assert!(names("result.resources[*]", "result.resources[uri=\"notes://readme\"]"));
+        assert!(pattern_covers("result.resources[*]", "result.resources[uri=\"notes://readme\"]"));
     }
 
     #[test]
     fn a_pattern_names_its_place_and_what_is_under_it() {
-        assert!(names("result._meta", "result._meta.stamp"));
-        assert!(names("result.content[*].text", "result.content[3].text"));
-        assert!(names("result.*.time", "result.clock.time"));
-        assert!(names("result[\"x-y\"]", "result[\"x-y\"]"));
-        assert!(!names("result.content[0].text", "result.content[1].text"));
-        assert!(!names("result._meta", "result._metadata"));
-        assert!(!names("result.content[0].text.more", "result.content[0].text"));
+        assert!(pattern_covers("result._meta", "result._meta.stamp"));
+        assert!(pattern_covers("result.content[*].text", "result.content[3].text"));
+        assert!(pattern_covers("result.*.time", "result.clock.time"));
+        assert!(pattern_covers("result[\"x-y\"]", "result[\"x-y\"]"));
+        assert!(!pattern_covers("result.content[0].text", "result.content[1].text"));
+        assert!(!pattern_covers("result._meta", "result._metadata"));
+        assert!(!pattern_covers("result.content[0].text.more", "result.content[0].text"));
     }
 }

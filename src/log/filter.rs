@@ -9,7 +9,7 @@
 //! - `id:I`: the id as JSON text: `id:3` is the number 3 or the string "3", `id:"3"` only the string.
 //! - `diag:S`: entries with a protocol finding (`diagnose`) at least this severe: `error`,
 //!   `warning`, `note`, or `any`; or with a finding of one rule, by the name rows show
-//!   (`diag:stdout-not-protocol`, any of [`crate::diagnose::RULES`]). A later `diag` term
+//!   (`diag:stdout-not-protocol`, any of [`crate::diagnose::DIAGNOSTIC_RULES`]). A later `diag` term
 //!   replaces an earlier one.
 //!
 //! Keys are case-insensitive, and so are the values of `kind`, `dir`, `method` and `diag`
@@ -30,7 +30,7 @@
 use serde::Serialize;
 
 use super::entry::{Direction, Entry, Kind};
-use crate::diagnose::{Severity, RULES};
+use crate::diagnose::{Severity, DIAGNOSTIC_RULES};
 use crate::error_code::ErrorCode;
 
 /// What is wrong with a filter expression, in the words the person reads.
@@ -52,7 +52,7 @@ pub enum FilterError {
     /// A term (as typed) whose key needs a value and has none.
     #[error("{0} needs a value")]
     NoValue(String),
-    #[error("unknown severity or rule {0:?}; use error, warning, note, any or a rule: {rules}", rules = RULES.join(", "))]
+    #[error("unknown severity or rule {0:?}; use error, warning, note, any or a rule: {rules}", rules = DIAGNOSTIC_RULES.join(", "))]
     UnknownSeverity(String),
 }
 
@@ -373,7 +373,7 @@ impl Filter {
                     let v = value.to_ascii_lowercase();
                     (f.diag, f.rule) = match v.as_str() {
                         "any" => (Some(Severity::Note), None),
-                        v if RULES.contains(&v) => (None, Some(v.to_owned())),
+                        v if DIAGNOSTIC_RULES.contains(&v) => (None, Some(v.to_owned())),
                         v => (
                             Some(
                                 Severity::parse(v)

@@ -28,7 +28,7 @@
 //! window and exports are sent of an entry does not change, and a reader that does not know a
 //! mark reads the note as a note.
 //!
-//! Owns: [`FORMAT`], the header, the marks ([`Gap`], the end), [`Incomplete`] and its words,
+//! Owns: [`SESSION_FORMAT`], the header, the marks ([`Gap`], the end), [`Incomplete`] and its words,
 //! the reader's tally of a file's lines, and the look a listing takes at a file (its first and
 //! last lines, never the entries between). Refuses: the entry's own shape (`entry`) and writing
 //! (`sink`).
@@ -41,7 +41,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 /// The version new session files are written in.
-pub const FORMAT: u32 = 4;
+pub const SESSION_FORMAT: u32 = 4;
 
 /// The first line of a session file from version 2 on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,8 +53,8 @@ pub(super) struct Header {
 
 impl Header {
     pub(super) fn line(program: &str) -> Vec<u8> {
-        let mut line =
-            serde_json::to_vec(&Header { format: FORMAT, program: program.to_owned() }).expect("serializes");
+        let mut line = serde_json::to_vec(&Header { format: SESSION_FORMAT, program: program.to_owned() })
+            .expect("serializes");
         line.push(b'\n');
         line
     }

@@ -34,23 +34,18 @@ mod sessions;
 mod sink;
 mod tail;
 
-pub use budget::{
-    pin_session, prune_sessions, size_words, Budget, Pruned, Removed, KEEP_SESSIONS, MAX_BYTES,
-};
+pub use budget::{pin_session, size_words, Budget, KEEP_SESSIONS, MAX_BYTES};
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, RequestOutcome, Summary, PREVIEW_BYTES};
 pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat, REDACTED_MARK};
-pub use filter::{
-    Filter, FilterChip, FilterError, FilterKey, FilterView, IndexRow, KeyDoc, Rpc, KEYS as FILTER_KEYS,
-};
+pub use filter::{Filter, FilterError, FilterView, IndexRow, Rpc, KEYS as FILTER_KEYS};
 pub use follow::{Follow, Followed, LogBatch};
-pub use format::{count_entries, Gap, Incomplete, FORMAT};
+pub use format::{count_entries, Incomplete, SESSION_FORMAT};
 pub use har::export_har;
 pub use matches::{MatchCount, COUNT_BUDGET};
 pub use pairs::Outcome;
 pub use sessions::{last_session, list_sessions, session_named, sessions_dir, ConnectionLabel, SessionInfo};
-pub use sink::{stopped_words, Recording, Stopped, RETRY_INTERVAL};
-pub use tail::TAIL_INTERVAL;
+pub use sink::{stopped_words, Recording};
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -207,7 +202,7 @@ impl WireLog {
 
     /// Opens a recorded session read-only, indexing it by one streaming pass. A session another
     /// process (or this one) is still writing goes on growing: entries it appends are indexed
-    /// and streamed to followers within [`TAIL_INTERVAL`], until its writer lets go.
+    /// and streamed to followers within about 100 ms past its writer's flush (inotify's delay), until its writer lets go.
     pub fn open(path: &Path) -> io::Result<Arc<WireLog>> {
         let log = Arc::new(WireLog::new(path.to_owned(), None, None)?);
         // The lock is looked at before the file is read: once it is free, what the writer wrote
@@ -448,7 +443,11 @@ impl WireLog {
             chunks.push(text);
         }
         chunks.reverse();
-        Ok(crate::last_words::tail(&crate::last_words::clean(&chunks.concat()), max_lines, max_bytes))
+        Ok(crate::last_words::tail(
+            &crate::last_words::clean_last_words(&chunks.concat()),
+            max_lines,
+            max_bytes,
+        ))
     }
 
     fn read_row(&self, row: &IndexRow) -> io::Result<Entry> {

@@ -9,7 +9,6 @@
 //! and when its writer closes it, which is how a writer that ended however it ended lets go.
 
 use std::sync::{mpsc, Arc, Weak};
-use std::time::Duration;
 
 use notify::Watcher;
 
@@ -17,10 +16,6 @@ use super::entry::Indexed;
 use super::format::Header;
 use super::{row_of, scan_lines, sessions, WireLog};
 use crate::sync::Lock;
-
-/// The most a session written by another process takes to show a new entry, past its writer's
-/// flush: the time the kernel takes to say the file changed, bounded generously.
-pub const TAIL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// How many bytes of new lines are indexed per hold of the log's lock.
 const CHUNK_BYTES: u64 = 8 << 20;
@@ -166,6 +161,7 @@ mod tests {
 
     use super::super::{Direction, Entry, Filter, Followed, Kind, LogBatch};
     use super::*;
+    use std::time::Duration;
 
     fn temp_dir(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("sonde-tail-{name}-{}", std::process::id()));

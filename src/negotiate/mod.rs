@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
-use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN};
+use crate::era::{classify_probe, EraPolicy, ProbeOutcome, Verdict, MODERN_REVISION};
 use crate::log::{Direction, Entry, Kind};
-use crate::mcp::{self, ServerDescription};
 use crate::process::duration_words;
 use crate::saved::era_cache::CachedEra;
+use crate::session::{self, ServerDescription};
 
 /// What the opening needs besides the connection.
 pub struct Plan<'a> {
@@ -68,7 +68,7 @@ pub async fn open(
             legacy(conn, format!("{FORCED}legacy; initialize"), &plan, Some(respawn), ReachedBy::Answer).await
         }
         EraPolicy::Modern => {
-            let outcome = mcp::discover(&conn, MODERN, plan.request_timeout, false).await;
+            let outcome = session::discover(&conn, MODERN_REVISION, plan.request_timeout, false).await;
             match settle(&conn, outcome, &plan, false).await {
                 (Verdict::Modern { version }, result) => {
                     let server = described(result, &version, &format!("{FORCED}modern; server/discover"));
@@ -76,7 +76,7 @@ pub async fn open(
                 }
                 (Verdict::Fail { reason }, _) => Err((conn, reason)),
                 (Verdict::Legacy { evidence } | Verdict::RespawnLegacy { evidence }, _) => {
-                    Err((conn, format!("the server does not speak {MODERN} ({evidence}), and --era modern allows no fallback")))
+                    Err((conn, format!("the server does not speak {MODERN_REVISION} ({evidence}), and --era modern allows no fallback")))
                 }
                 (Verdict::RetryAt { .. }, _) => unreachable!("settle resolves retries"),
             }
@@ -97,7 +97,7 @@ async fn auto(
         }
         // A cached modern verdict is checked by the discover that modern needs anyway; if it
         // no longer holds, that same answer is the probe's evidence.
-        let outcome = mcp::discover(&conn, &cached.version, plan.request_timeout, false).await;
+        let outcome = session::discover(&conn, &cached.version, plan.request_timeout, false).await;
         if let (ProbeOutcome::Result(result), Verdict::Modern { version }) =
             (&outcome, classify_probe(&outcome, false))
         {
@@ -108,7 +108,7 @@ async fn auto(
         return decide(conn, outcome, &plan, respawn, how).await;
     }
     // The probe is heard for as long as any request; the deadline only ends the wait for it.
-    let mut reply: Reply = match mcp::start_discover(&conn, MODERN, plan.request_timeout, true) {
+    let mut reply: Reply = match session::start_discover(&conn, MODERN_REVISION, plan.request_timeout, true) {
         Ok(call) => Box::pin(call.outcome()),
         Err(e) => Box::pin(std::future::ready(Err(e))),
     };
@@ -116,7 +116,7 @@ async fn auto(
     let in_time = within(plan.probe_timeout, conn.authorizing(), &mut reply).await;
     match in_time {
         Ok(reply) => {
-            let outcome = mcp::probe_outcome(&conn, reply).await;
+            let outcome = session::probe_outcome(&conn, reply).await;
             decide(conn, outcome, &plan, respawn, How::default()).await
         }
         Err(_) if plan.http => {
@@ -128,7 +128,7 @@ async fn auto(
                     duration_words(plan.probe_timeout)
                 ),
             );
-            let outcome = mcp::probe_outcome(&conn, reply.await).await;
+            let outcome = session::probe_outcome(&conn, reply.await).await;
             decide(conn, outcome, &plan, respawn, How::late(&plan)).await
         }
         Err(_) => race::after_deadline(conn, &plan, respawn, reply).await,
@@ -226,7 +226,7 @@ async fn settle(
         .unwrap_or_else(|| classify_probe(&outcome, false));
     if let Verdict::RetryAt { version } = &verdict {
         let timeout = if probe { plan.probe_timeout } else { plan.request_timeout };
-        outcome = mcp::discover(conn, version, timeout, probe).await;
+        outcome = session::discover(conn, version, timeout, probe).await;
         verdict = classify_http(&outcome, plan, timeout).unwrap_or_else(|| classify_probe(&outcome, true));
         if let Verdict::RetryAt { .. } = verdict {
             unreachable!("classify_probe never retries twice");
@@ -251,7 +251,7 @@ fn classify_http(outcome: &ProbeOutcome, plan: &Plan<'_>, waited: Duration) -> O
 }
 
 fn described(result: Option<serde_json::Value>, version: &str, how: &str) -> ServerDescription {
-    mcp::describe_discovered(&result.unwrap_or_default(), version, how.to_owned())
+    session::describe_discovered(&result.unwrap_or_default(), version, how.to_owned())
 }
 
 /// `initialize`. Over HTTP, a refusal without a JSON-RPC body (400, 404, 405) means the URL
@@ -263,7 +263,7 @@ async fn legacy(
     fallback: Option<impl FnOnce() -> std::io::Result<Connection>>,
     by: ReachedBy,
 ) -> Opened {
-    let error = match mcp::initialize(&conn, decided_by.clone()).await {
+    let error = match session::initialize(&conn, decided_by.clone()).await {
         Ok(server) => return Ok((conn, server, by)),
         Err(e) => e,
     };
@@ -274,7 +274,7 @@ async fn legacy(
     let _ = conn.shutdown().await;
     let how = format!("{decided_by}; {error}; 2024-11-05 HTTP+SSE");
     match fallback() {
-        Ok(old) => match mcp::initialize(&old, how).await {
+        Ok(old) => match session::initialize(&old, how).await {
             Ok(server) => Ok((old, server, by)),
             Err(e) => Err((old, format!("{error}; and as 2024-11-05 HTTP+SSE: {e}"))),
         },

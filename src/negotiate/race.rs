@@ -19,8 +19,8 @@ use crate::connection::deadline::within;
 use crate::connection::{Connection, RequestError};
 use crate::era::{classify_probe, ProbeOutcome, Verdict};
 use crate::log::{Direction, Entry, Kind, WireLog};
-use crate::mcp;
 use crate::process::duration_words;
+use crate::session;
 
 /// Sends `initialize` after a probe that got no reply in time, and lets whichever reply comes
 /// first decide.
@@ -38,7 +38,7 @@ pub(super) async fn after_deadline(
              the same process: the first answer decides the era"
         ),
     );
-    let mut init: Reply = match mcp::start_initialize(&conn) {
+    let mut init: Reply = match session::start_initialize(&conn) {
         Ok(call) => Box::pin(call.outcome()),
         Err(e) => return Err((conn, e.to_string())),
     };
@@ -63,13 +63,13 @@ async fn probe_first(
     init: Reply,
     late: &str,
 ) -> Opened {
-    let outcome = mcp::probe_outcome(&conn, reply).await;
+    let outcome = session::probe_outcome(&conn, reply).await;
     // `initialize` is already on its way, so there is no second probe after a `-32022`.
     match (classify_probe(&outcome, true), outcome) {
         (Verdict::Modern { version }, ProbeOutcome::Result(result)) => {
             expect_refusal(conn.log().clone(), conn.id(), init, version.clone());
             let server =
-                mcp::describe_discovered(&result, &version, format!("server/discover answered{late}"));
+                session::describe_discovered(&result, &version, format!("server/discover answered{late}"));
             Ok((conn, server, ReachedBy::Answer))
         }
         (Verdict::RespawnLegacy { evidence }, _) => {
@@ -78,7 +78,7 @@ async fn probe_first(
         (Verdict::Fail { reason }, _) => Err((conn, reason)),
         (Verdict::Legacy { evidence }, _) => {
             let how = format!("{evidence}{late}; initialize");
-            match mcp::initialized(&conn, init.await, how) {
+            match session::initialized(&conn, init.await, how) {
                 Ok(server) => Ok((conn, server, ReachedBy::Answer)),
                 Err(e) => Err((conn, e.to_string())),
             }
@@ -107,7 +107,7 @@ async fn initialize_first(
             let Verdict::Legacy { evidence } = classify_probe(&ProbeOutcome::Timeout, false) else {
                 unreachable!("a probe without a reply means legacy")
             };
-            return match mcp::initialized(&conn, Ok(result), format!("{evidence}; initialize")) {
+            return match session::initialized(&conn, Ok(result), format!("{evidence}; initialize")) {
                 Ok(server) => {
                     ignore_late_probe(conn.log().clone(), conn.id(), probe);
                     Ok((conn, server, ReachedBy::Deadline))
@@ -144,19 +144,19 @@ async fn modern_after_refusal(
     late: &str,
 ) -> Opened {
     let owed = match within(plan.probe_timeout, conn.authorizing(), probe).await {
-        Ok(reply) => mcp::probe_outcome(&conn, reply).await,
+        Ok(reply) => session::probe_outcome(&conn, reply).await,
         Err(_) => ProbeOutcome::Timeout,
     };
     let (outcome, how) = match &owed {
         ProbeOutcome::Result(_) => (owed, format!("{words}; server/discover answered{late}")),
         _ => {
-            let fresh = mcp::discover(&conn, version, plan.request_timeout, false).await;
+            let fresh = session::discover(&conn, version, plan.request_timeout, false).await;
             (fresh, format!("{words}; server/discover"))
         }
     };
     match (classify_probe(&outcome, true), outcome) {
         (Verdict::Modern { version }, ProbeOutcome::Result(result)) => {
-            Ok((conn, mcp::describe_discovered(&result, &version, how), ReachedBy::Answer))
+            Ok((conn, session::describe_discovered(&result, &version, how), ReachedBy::Answer))
         }
         (Verdict::Legacy { evidence } | Verdict::RespawnLegacy { evidence }, _)
         | (Verdict::Fail { reason: evidence }, _) => {

@@ -17,7 +17,7 @@ mod pty;
 pub use env::PASSED_THROUGH;
 pub use group::live_members;
 // The events this module records, re-exported: they are what a caller of a process reads.
-pub use crate::lifecycle::{duration_words, signal_name, ExitInfo, Lifecycle, Signal};
+pub use crate::lifecycle::{duration_words, ExitInfo, Lifecycle, Signal};
 
 use std::io;
 use std::path::PathBuf;
@@ -141,8 +141,9 @@ pub struct Process {
     /// The shutdown step reached, worded for [`ExitInfo::during`].
     step: Arc<Mutex<Option<String>>>,
     events: Arc<Events>,
-    /// Behind a mutex only because portable-pty's master is `Send` but not `Sync`.
-    pty: Mutex<Capture>,
+    /// Held, never read: dropping it closes the terminal the server's stderr writes to. Behind
+    /// a mutex only because portable-pty's master is `Send` but not `Sync`.
+    _pty: Mutex<Capture>,
     /// Completes when the stderr recorder has read its last chunk; taken by the shutdown.
     stderr_drained: Mutex<Option<oneshot::Receiver<()>>>,
     /// True once the owner of stdout has recorded that it closed.
@@ -249,7 +250,7 @@ fn spawn_with(
         exit: exit_rx,
         step,
         events,
-        pty: Mutex::new(pty),
+        _pty: Mutex::new(pty),
         stderr_drained: Mutex::new(Some(stderr_drained)),
         stdout_closed: watch::Sender::new(false),
         done: AtomicBool::new(false),
@@ -293,11 +294,6 @@ impl Process {
         self.pid
     }
 
-    /// Every lifecycle event so far, with its time.
-    pub fn history(&self) -> Vec<(SystemTime, Lifecycle)> {
-        self.events.history.locked().clone()
-    }
-
     /// Watches for the exit; the value is `Some` once the server process has ended.
     pub fn exit_watch(&self) -> watch::Receiver<Option<ExitInfo>> {
         self.exit.clone()
@@ -311,10 +307,6 @@ impl Process {
     pub fn note_stdout_closed(&self) {
         self.record(Lifecycle::StdoutClosed);
         self.stdout_closed.send_replace(true);
-    }
-
-    pub fn resize_stderr(&self, rows: u16, cols: u16) -> io::Result<()> {
-        self.pty.locked().resize(rows, cols)
     }
 
     fn record(&self, event: Lifecycle) {

@@ -70,14 +70,6 @@ impl Capture {
         };
         record(reader, log, conn, tee)
     }
-
-    /// Tells the server its terminal changed size; a pipe has none.
-    pub fn resize(&self, rows: u16, cols: u16) -> io::Result<()> {
-        match self {
-            Capture::Pty(pty) => pty.resize(rows, cols),
-            Capture::Pipe { .. } => Ok(()),
-        }
-    }
 }
 
 /// The master side of a server's stderr terminal, kept for resizing.
@@ -104,13 +96,6 @@ impl StderrPty {
         let slave =
             self.slave.take().ok_or_else(|| io::Error::other("the pty slave was already handed out"))?;
         Ok(Stdio::from(slave))
-    }
-
-    /// Tells the server its terminal changed size.
-    pub fn resize(&self, rows: u16, cols: u16) -> io::Result<()> {
-        self.master
-            .resize(PtySize { rows, cols, pixel_width: 0, pixel_height: 0 })
-            .map_err(|e| io::Error::other(e.to_string()))
     }
 }
 

@@ -41,9 +41,7 @@ use crate::log::{Direction, Entry, HttpInfo, Kind, WireLog};
 use crate::sync::Lock;
 use crate::transport::{self, sse};
 
-/// The connection number the HTTP proxy's own notes are recorded under; each client's
-/// exchanges go under a number of its own, from 1 (`clients`).
-pub const CONN: u64 = 1;
+use super::PROXY_CONN;
 /// How many chunks of one response the recorder may fall behind before the stream waits.
 const BACKLOG: usize = 4096;
 /// How many different refusals the log notes; later ones are answered all the same.
@@ -57,7 +55,7 @@ const ENDED: &str = "ended";
 type Body = UnsyncBoxBody<Bytes, io::Error>;
 
 /// Binds `listen`, which must be a loopback address: the proxy serves this machine only.
-pub async fn bind(listen: SocketAddr) -> io::Result<TcpListener> {
+pub async fn bind_proxy(listen: SocketAddr) -> io::Result<TcpListener> {
     if !listen.ip().is_loopback() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -68,7 +66,7 @@ pub async fn bind(listen: SocketAddr) -> io::Result<TcpListener> {
 }
 
 /// Serves clients on `listener`, forwarding to `upstream`'s origin, until `stop` resolves.
-pub async fn serve(
+pub async fn proxy_http(
     listener: TcpListener,
     upstream: url::Url,
     log: Arc<WireLog>,
@@ -157,7 +155,7 @@ impl Proxy {
     }
 
     fn note(&self, detail: String) {
-        self.note_on(CONN, detail);
+        self.note_on(PROXY_CONN, detail);
     }
 
     fn note_on(&self, conn: u64, detail: String) {

@@ -9,8 +9,14 @@
 //! byte, and the environment and working directory the client chose reach the server as given.
 
 mod clients;
-pub mod http;
+mod http;
 mod record;
-pub mod stdio;
+mod stdio;
 
+pub use http::{bind_proxy, proxy_http};
 pub use record::Recorder;
+pub use stdio::{proxy_stdio, ClientStreams};
+
+/// The connection number a proxy's frames (over HTTP, its own notes; each client's exchanges
+/// go under a number of its own, from 1, `clients`) are recorded under.
+pub const PROXY_CONN: u64 = 1;

@@ -22,8 +22,7 @@ use crate::log::{Direction, Entry, Kind, WireLog};
 use crate::process::{self, ExitInfo, Graces, SpawnSpec, Spawned};
 use crate::wire::FrameSplitter;
 
-/// The connection number a proxy's frames are recorded under.
-pub const CONN: u64 = 1;
+use super::PROXY_CONN;
 const CHUNK: usize = 64 * 1024;
 /// How many chunks the recorder may fall behind before the pass-through waits for it: a bound on
 /// the proxy's memory (at most 64 KiB each), far past any burst a server sends.
@@ -45,7 +44,7 @@ enum Passed {
 /// server's stderr reaches the client as it wrote it) until the server has ended and its group
 /// is gone, and everything passed on is recorded. `stop` resolving (a signal to the proxy) starts the shutdown ladder as the client
 /// closing stdin would. Returns how the server ended.
-pub async fn run(
+pub async fn proxy_stdio(
     spec: &SpawnSpec,
     log: Arc<WireLog>,
     graces: Graces,
@@ -55,13 +54,13 @@ pub async fn run(
 ) -> io::Result<Option<ExitInfo>> {
     let ClientStreams { stdin: client_in, stdout: client_out, stderr: client_err } = client;
     let Spawned { process, stdin, stdout } =
-        process::spawn_passing_stderr(spec, log.clone(), CONN, client_err)?;
+        process::spawn_passing_stderr(spec, log.clone(), PROXY_CONN, client_err)?;
     let (server_in, server_out) = (stdin.into_owned_fd()?, stdout.into_owned_fd()?);
     let (passed, chunks) = mpsc::channel::<Passed>(BACKLOG);
     // On a thread of its own, off the path every byte takes, and below it in priority: decoding
     // and writing the log never delays a chunk on its way, even when the cores are busy; it
     // catches up when they are not (BACKLOG bounds how far behind it may fall).
-    let recorder = Recorder::new(log.clone(), CONN, max_line);
+    let recorder = Recorder::new(log.clone(), PROXY_CONN, max_line);
     let (recorded, recording) = oneshot::channel::<()>();
     std::thread::Builder::new().name("sonde-proxy-recorder".into()).spawn(move || {
         // SAFETY: setpriority on this thread's own id changes nothing but its niceness.
@@ -341,7 +340,7 @@ fn wake(stop: &OwnedFd) {
 }
 
 fn note(log: &WireLog, detail: String) {
-    log.append(Entry::new(CONN, Kind::Note, Direction::Meta).with_detail(detail));
+    log.append(Entry::new(PROXY_CONN, Kind::Note, Direction::Meta).with_detail(detail));
 }
 
 /// The proxy's own stdin, stdout and stderr, as the client gave them (pipes, a terminal or a

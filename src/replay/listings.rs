@@ -8,10 +8,10 @@
 use serde_json::Value;
 
 use super::recorded::Recorded;
-use crate::features::listing::ListKind;
 use crate::interface::snapshot::identity;
 use crate::interface::{listings, Change};
-use crate::mcp::Session;
+use crate::session::listing::ListKind;
+use crate::session::Session;
 
 /// At most this many pages of a new server's listing are followed past the recorded ones.
 const MAX_PAGES: u32 = 1000;

@@ -4,7 +4,7 @@
 //!
 //! Owns: which recorded requests are replayed (the first server's client requests; not the
 //! handshake, the era probe, an `input_required` round's retry, which the session makes again
-//! itself, or a notification), the verdict on each (`Verdict`): an ordinary answer compared
+//! itself, or a notification), the verdict on each (`ReplayVerdict`): an ordinary answer compared
 //! with the core's JSON comparison (`interface::values`), a listing's items judged as a whole
 //! with the diff's classification (`interface::listings`; each change said once a replay), a
 //! call of a tool or prompt the server no longer lists said to be gone; mapping the protocol's
@@ -26,21 +26,20 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
-use crate::features::listing::ListKind;
-use crate::interface::values::{differences, names, Difference};
+use crate::interface::values::{differences, pattern_covers, Difference};
 use crate::interface::Change;
-use crate::mcp::Session;
-pub use answers::RecordedAnswers;
+use crate::session::listing::ListKind;
+use crate::session::Session;
 use listings::{Listed, Runs};
-pub use recorded::{recording, Recorded, Recording, RecordingError};
+pub use recorded::{recorded_requests, Recorded, RecordedRequests, RecordingError};
 pub use rules::{Rules, RulesError};
 use tokens::Tokens;
 
 /// What a replayed request's answer says of the new server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[serde(rename = "ReplayVerdict", rename_all = "lowercase")]
-pub enum Verdict {
+#[serde(rename_all = "lowercase")]
+pub enum ReplayVerdict {
     /// The answer is the recorded one, less what is expected to differ.
     Same,
     /// The answer differs from the recorded one.
@@ -56,15 +55,15 @@ pub enum Verdict {
     Unsent,
 }
 
-impl Verdict {
+impl ReplayVerdict {
     pub fn name(self) -> &'static str {
         match self {
-            Verdict::Same => "same",
-            Verdict::Differs => "differs",
-            Verdict::Gone => "gone",
-            Verdict::Changed => "changed",
-            Verdict::Page => "page",
-            Verdict::Unsent => "unsent",
+            ReplayVerdict::Same => "same",
+            ReplayVerdict::Differs => "differs",
+            ReplayVerdict::Gone => "gone",
+            ReplayVerdict::Changed => "changed",
+            ReplayVerdict::Page => "page",
+            ReplayVerdict::Unsent => "unsent",
         }
     }
 }
@@ -79,7 +78,7 @@ pub struct Replayed {
     pub method: String,
     /// A tool's, prompt's or resource's name, when the request has one.
     pub name: Option<String>,
-    pub verdict: Verdict,
+    pub verdict: ReplayVerdict,
     /// Whether this request fails the replay: it differs or is gone, or its listing has a
     /// breaking change (any change, when strict).
     pub fails: bool,
@@ -169,7 +168,7 @@ pub async fn replay(
             seq: request.seq,
             method: request.method.clone(),
             name: name.clone(),
-            verdict: Verdict::Same,
+            verdict: ReplayVerdict::Same,
             fails: false,
             why: None,
             differences: Vec::new(),
@@ -182,7 +181,7 @@ pub async fn replay(
         };
         if unsent.is_none() {
             for d in differences("", &recorded_rest, &answer_rest) {
-                if IGNORED_BY_DEFAULT.iter().any(|p| names(p, &d.path))
+                if IGNORED_BY_DEFAULT.iter().any(|p| pattern_covers(p, &d.path))
                     || rules.expects(&request.method, name.as_deref(), &d)
                 {
                     replayed.ignored.push(d.path);
@@ -195,13 +194,13 @@ pub async fn replay(
         }
         replayed.carried = carried;
         if !replayed.differences.is_empty() {
-            replayed.verdict = Verdict::Differs;
+            replayed.verdict = ReplayVerdict::Differs;
             replayed.fails = true;
         }
         if let Some(kind) = kind {
             match runs.add(session, kind, requests, i, &answer).await {
-                listings::Judged::Page if replayed.verdict == Verdict::Same => {
-                    replayed.verdict = Verdict::Page
+                listings::Judged::Page if replayed.verdict == ReplayVerdict::Same => {
+                    replayed.verdict = ReplayVerdict::Page
                 }
                 listings::Judged::Page => {}
                 listings::Judged::Whole { changes, cut_short } => {
@@ -209,9 +208,10 @@ pub async fn replay(
                         changes.iter().filter(|c| said.insert(change_key(c))).cloned().collect();
                     replayed.changes_said_before =
                         u32::try_from(changes.len() - fresh.len()).unwrap_or(u32::MAX);
-                    let breaking = changes.iter().any(|c| c.severity == crate::interface::Severity::Breaking);
-                    if !changes.is_empty() && replayed.verdict == Verdict::Same {
-                        replayed.verdict = Verdict::Changed;
+                    let breaking =
+                        changes.iter().any(|c| c.severity == crate::interface::ChangeSeverity::Breaking);
+                    if !changes.is_empty() && replayed.verdict == ReplayVerdict::Same {
+                        replayed.verdict = ReplayVerdict::Changed;
                     }
                     replayed.fails |= breaking || (rules.strict && !changes.is_empty());
                     replayed.changes = fresh;
@@ -220,13 +220,13 @@ pub async fn replay(
             }
         }
         if let Some(why) = &unsent {
-            if replayed.verdict == Verdict::Same || replayed.verdict == Verdict::Page {
-                replayed.verdict = Verdict::Unsent;
+            if replayed.verdict == ReplayVerdict::Same || replayed.verdict == ReplayVerdict::Page {
+                replayed.verdict = ReplayVerdict::Unsent;
             }
             replayed.why.get_or_insert_with(|| why.clone());
         }
         if let Some(why) = gone {
-            replayed.verdict = Verdict::Gone;
+            replayed.verdict = ReplayVerdict::Gone;
             replayed.fails = true;
             replayed.why = Some(why);
         }

@@ -55,7 +55,7 @@ const LONG_LIVED: [&str; 1] = ["subscriptions/listen"];
 
 /// What a replay sends again and answers with, read from a recorded session.
 #[derive(Debug, Clone)]
-pub struct Recording {
+pub struct RecordedRequests {
     pub requests: Vec<Recorded>,
     /// Recorded requests not sent again (a listen, one never answered).
     pub not_sent: usize,
@@ -67,7 +67,7 @@ pub struct Recording {
 /// answer, and the client's own answers. Not replayed: the handshake, the era probe, a notification, an `input_required`
 /// round's retry (the session answers its rounds again itself); a listen and a request never
 /// answered (one its server died under) are counted in the second value.
-pub fn recording(log: &WireLog) -> Result<Recording, RecordingError> {
+pub fn recorded_requests(log: &WireLog) -> Result<RecordedRequests, RecordingError> {
     let entries = log.entries(&Filter::default()).map_err(RecordingError::Unreadable)?;
     let frame = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
     let request = |e: &Entry| e.kind == Kind::Message && e.dir == Direction::Out && !e.probe;
@@ -108,7 +108,11 @@ pub fn recording(log: &WireLog) -> Result<Recording, RecordingError> {
         }
         out.push(Recorded { seq: sent.seq, method: method.to_owned(), params, answer });
     }
-    Ok(Recording { requests: out, not_sent: unanswered, answers: RecordedAnswers::read(&entries, conn) })
+    Ok(RecordedRequests {
+        requests: out,
+        not_sent: unanswered,
+        answers: RecordedAnswers::read(&entries, conn),
+    })
 }
 
 /// A reply as `{"result": …}` or `{"error": …}`, following an `input_required` result to the
@@ -149,7 +153,7 @@ mod tests {
     fn a_session_without_a_server_is_bad_input_and_an_unreadable_one_io() {
         let dir = tempfile::tempdir().unwrap();
         let log = WireLog::create_in(dir.path()).unwrap();
-        let empty = recording(&log).unwrap_err();
+        let empty = recorded_requests(&log).unwrap_err();
         assert!(matches!(empty, RecordingError::NoServerOpened), "{empty}");
         assert_eq!(empty.code(), ErrorCode::BadInput);
         let unreadable = RecordingError::Unreadable(std::io::Error::other("gone"));

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error_code::ErrorCode;
-use crate::interface::values::{names, Difference};
+use crate::interface::values::{pattern_covers, Difference};
 
 /// Why the rules of a replay cannot be used, in the words the person reads.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +51,7 @@ impl RulesError {
 }
 
 /// The file a project keeps its replay rules in, read from the working directory.
-pub const FILE_NAME: &str = ".sonde-replay.yaml";
+pub const REPLAY_RULES_FILE: &str = ".sonde-replay.yaml";
 
 /// The rules a replay runs with.
 #[derive(Debug, Default)]
@@ -143,7 +143,7 @@ impl Ignore {
     fn applies(&self, method: &str, name: Option<&str>, path: &str) -> bool {
         self.method.as_deref().is_none_or(|m| m == method)
             && self.name.as_deref().is_none_or(|n| Some(n) == name)
-            && names(&self.path, path)
+            && pattern_covers(&self.path, path)
     }
 
     /// How many differences the rule named.
@@ -320,7 +320,7 @@ mod tests {
     fn the_replay_file_holds_the_same_rules_and_refuses_unknown_keys() {
         let dir = std::env::temp_dir().join(format!("sonde-replay-rules-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join(FILE_NAME);
+        let file = dir.join(REPLAY_RULES_FILE);
         std::fs::write(&file, "ignore:\n  - result.stamp\nignore-values: [uuid]\nstrict: true\n").unwrap();
         let rules = Rules::new(Some(&file), &["result.other".into()], &[], false, false).unwrap();
         assert_eq!(rules.ignore.len(), 2);
@@ -338,7 +338,8 @@ mod tests {
     #[test]
     fn a_missing_replay_file_is_io_and_a_wrong_rule_is_bad_input() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = Rules::new(Some(&dir.path().join(FILE_NAME)), &[], &[], false, false).unwrap_err();
+        let missing =
+            Rules::new(Some(&dir.path().join(REPLAY_RULES_FILE)), &[], &[], false, false).unwrap_err();
         assert_eq!(missing.code(), ErrorCode::Io, "{missing}");
         let rule = Rules::new(None, &["content[0].text".into()], &[], false, false).unwrap_err();
         assert_eq!(rule.code(), ErrorCode::BadInput, "{rule}");

@@ -19,7 +19,7 @@ pub struct AppLink {
 }
 
 /// The app link of a tool definition, `None` when it says nothing about apps.
-pub fn link(tool: &Value) -> Option<AppLink> {
+pub fn app_link(tool: &Value) -> Option<AppLink> {
     let meta = tool.get("_meta")?;
     let ui = meta.get("ui");
     let resource_uri = ui
@@ -50,13 +50,13 @@ mod tests {
     fn both_keys_and_every_visibility_are_read() {
         let new = json!({"name": "t", "_meta": {"ui": {"resourceUri": "ui://a/x.html"}}});
         let old = json!({"name": "t", "_meta": {"ui/resourceUri": "ui://a/y.html"}});
-        assert_eq!(link(&new).unwrap().resource_uri.as_deref(), Some("ui://a/x.html"));
-        assert_eq!(link(&old).unwrap().resource_uri.as_deref(), Some("ui://a/y.html"));
+        assert_eq!(app_link(&new).unwrap().resource_uri.as_deref(), Some("ui://a/x.html"));
+        assert_eq!(app_link(&old).unwrap().resource_uri.as_deref(), Some("ui://a/y.html"));
         let only = json!({"name": "poll", "_meta": {"ui": {"visibility": ["app"]}}});
-        assert_eq!(link(&only), Some(AppLink { resource_uri: None, app_only: true, app_may_call: true }));
+        assert_eq!(app_link(&only), Some(AppLink { resource_uri: None, app_only: true, app_may_call: true }));
         let model = json!({"name": "m", "_meta": {"ui": {"visibility": ["model"]}}});
-        assert_eq!(link(&model).map(|l| (l.app_only, l.app_may_call)), Some((false, false)));
-        assert_eq!(link(&json!({"name": "plain"})), None);
-        assert_eq!(link(&json!({"name": "p", "_meta": {"other": 1}})), None);
+        assert_eq!(app_link(&model).map(|l| (l.app_only, l.app_may_call)), Some((false, false)));
+        assert_eq!(app_link(&json!({"name": "plain"})), None);
+        assert_eq!(app_link(&json!({"name": "p", "_meta": {"other": 1}})), None);
     }
 }

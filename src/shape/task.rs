@@ -5,7 +5,7 @@
 //! Owns: [`Task`] and its closed [`TaskStatus`], reading one from a server's JSON, recognising a
 //! `tools/call` result that created a task, and what a tool's `execution.taskSupport` and the
 //! server's `tasks` capability say about asking for one (2025-11-25 §Tool-Level Negotiation).
-//! Refuses: sending anything (`features::tasks` polls, answers and cancels) and presentation.
+//! Refuses: sending anything (`session::tasks` polls, answers and cancels) and presentation.
 
 use serde::Serialize;
 use serde_json::Value;

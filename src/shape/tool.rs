@@ -66,7 +66,7 @@ fn read_tool(raw: &Value) -> ToolView {
         icons: Vec::new(),
         hints: Vec::new(),
         problems: Vec::new(),
-        app: super::app_link::link(raw),
+        app: super::app_link::app_link(raw),
         raw: raw.clone(),
     };
     let Value::Object(tool) = raw else {

@@ -185,7 +185,7 @@ fn lines_of(text: &str, tests: &[Test]) -> Vec<Option<usize>> {
 /// as YAML whose values are JSON, so it reads back exactly; returns how many tests the suite
 /// holds now. An existing file whose `tests:` list is not where a test can be added (not its
 /// last key, or not a suite) is left as it was, and the error says why.
-pub fn append(path: &Path, test: &Test, fresh: bool) -> Result<usize, SuiteError> {
+pub fn append_test(path: &Path, test: &Test, fresh: bool) -> Result<usize, SuiteError> {
     if test.request_count() != 1 {
         return Err(SuiteError::OneRequest);
     }
@@ -281,8 +281,8 @@ mod tests {
             params: None,
             expect: Expect { is_error: Some(false), text: Some("5".into()), ..Expect::default() },
         };
-        assert_eq!(append(&path, &test, true).unwrap(), 1);
-        assert_eq!(append(&path, &test, false).unwrap(), 2);
+        assert_eq!(append_test(&path, &test, true).unwrap(), 1);
+        assert_eq!(append_test(&path, &test, false).unwrap(), 2);
         let written = std::fs::read_to_string(&path).unwrap();
         assert_eq!(Suite::parse(&written).unwrap().tests, vec![test.clone(), test.clone()]);
         assert!(
@@ -293,7 +293,7 @@ mod tests {
         let other = dir.path().join("other.yaml");
         let text = "tests:\n  - name: x\n    method: ping\nmore: 1\n";
         std::fs::write(&other, text).unwrap();
-        assert!(append(&other, &test, false).is_err());
+        assert!(append_test(&other, &test, false).is_err());
         assert_eq!(std::fs::read_to_string(&other).unwrap(), text, "left as it was");
     }
 
@@ -313,15 +313,15 @@ mod tests {
             params: None,
             expect: Expect::default(),
         };
-        let missing = append(&dir.path().join("gone.yaml"), &test, false).unwrap_err();
+        let missing = append_test(&dir.path().join("gone.yaml"), &test, false).unwrap_err();
         assert_eq!(missing.code(), ErrorCode::Io, "{missing}");
         let other = dir.path().join("notes.yaml");
         std::fs::write(&other, "- just\n- a list\n").unwrap();
-        let wrong = append(&other, &test, false).unwrap_err();
+        let wrong = append_test(&other, &test, false).unwrap_err();
         assert_eq!(wrong.code(), ErrorCode::BadInput, "{wrong}");
         assert!(wrong.to_string().starts_with(&format!("{} is not a test suite: ", other.display())));
         let last = dir.path().join("last.yaml");
         std::fs::write(&last, "tests:\n  - name: x\n    method: ping\nmore: 1\n").unwrap();
-        assert_eq!(append(&last, &test, false).unwrap_err().code(), ErrorCode::BadInput);
+        assert_eq!(append_test(&last, &test, false).unwrap_err().code(), ErrorCode::BadInput);
     }
 }

@@ -11,7 +11,6 @@
 //! front ends).
 
 mod file;
-pub mod reports;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -22,12 +21,12 @@ use serde_json::Value;
 use crate::connection::RequestError;
 use crate::diagnose::Severity;
 use crate::era::Era;
-use crate::features::listing::{ListKind, Listing};
 use crate::interface::values::differences;
-use crate::mcp::Session;
-use crate::schema::OutputCheck;
-pub use file::{append, Expect, Suite, SuiteError, Test};
-pub use reports::{Report, Subject};
+use crate::output_check::OutputCheck;
+pub use crate::report::{Failure, Report, Subject};
+use crate::session::listing::{ListKind, Listing};
+use crate::session::Session;
+pub use file::{append_test, Expect, Suite, SuiteError, Test};
 
 /// What each kind of failure checks, in SARIF's rules.
 const RULES: [(&str, &str); 8] = [
@@ -42,15 +41,18 @@ const RULES: [(&str, &str); 8] = [
 ];
 
 /// The report of `suite` (read from `file`) run to `verdicts`.
-pub fn report(file: &std::path::Path, suite: &Suite, verdicts: &[Verdict]) -> Report {
+pub fn suite_report(file: &std::path::Path, suite: &Suite, verdicts: &[TestVerdict]) -> Report {
     let cases = verdicts
         .iter()
         .enumerate()
-        .map(|(i, v)| reports::Case {
+        .map(|(i, v)| crate::report::Case {
             failures: v.failures.clone(),
-            error: v.error.clone().map(|message| reports::CaseError { message, last_words: Vec::new() }),
+            error: v
+                .error
+                .clone()
+                .map(|message| crate::report::CaseError { message, last_words: Vec::new() }),
             line: suite.lines.get(i).copied().flatten(),
-            ..reports::Case::new(v.name.clone(), Some(v.ms))
+            ..crate::report::Case::new(v.name.clone(), Some(v.ms))
         })
         .collect();
     Report { command: "sonde test".into(), subject: Subject::File(file.to_path_buf()), rules: rules(), cases }
@@ -58,7 +60,7 @@ pub fn report(file: &std::path::Path, suite: &Suite, verdicts: &[Verdict]) -> Re
 
 /// The report of a suite in `file` that could not run: the server did not start (`reason`),
 /// after `ms`, and said `words` last.
-pub fn unstarted(file: &std::path::Path, reason: &str, words: &crate::LastWords, ms: f64) -> Report {
+pub fn unstarted_report(file: &std::path::Path, reason: &str, words: &crate::LastWords, ms: f64) -> Report {
     Report::unstarted("sonde test", Subject::File(file.to_path_buf()), rules(), reason, words, ms)
 }
 
@@ -68,7 +70,7 @@ fn rules() -> Vec<(String, String)> {
 
 /// One test's verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Verdict {
+pub struct TestVerdict {
     pub name: String,
     /// Each expectation that failed: which (`isError`, `text`, `structured`, `schema`,
     /// `within_ms`; `listed` when a call's tool is not listed, `protocol` when the answer
@@ -80,19 +82,7 @@ pub struct Verdict {
     pub ms: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Failure {
-    pub expectation: String,
-    pub message: String,
-}
-
-impl Failure {
-    pub fn new(expectation: &str, message: impl Into<String>) -> Failure {
-        Failure { expectation: expectation.to_owned(), message: message.into() }
-    }
-}
-
-impl Verdict {
+impl TestVerdict {
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.error.is_none()
     }
@@ -101,11 +91,11 @@ impl Verdict {
 /// Runs each test of `suite` on `session`, in order, handing each verdict to `each` as it is
 /// known. The error of a connection that is gone before any test was answered (the server
 /// died at once): then no test ran, and the run is that error, not a list of failures.
-pub async fn run(
+pub async fn run_suite(
     session: &Session,
     suite: &Suite,
-    mut each: impl FnMut(&Verdict),
-) -> Result<Vec<Verdict>, RequestError> {
+    mut each: impl FnMut(&TestVerdict),
+) -> Result<Vec<TestVerdict>, RequestError> {
     // The tools the server lists, for whether a call's tool is listed and for the output-schema
     // check (listed once, if any test calls one).
     let tools = match suite.tests.iter().any(|t| t.call.is_some()) {
@@ -122,7 +112,7 @@ pub async fn run(
         let verdict = match unlisted {
             // Not sent: a server's answer for a tool it does not have (often an `isError` result
             // saying so) would otherwise meet expectations written for the tool.
-            Some(message) => Verdict {
+            Some(message) => TestVerdict {
                 name: test.name.clone(),
                 failures: vec![Failure::new("listed", message)],
                 error: None,
@@ -146,7 +136,7 @@ pub async fn run(
                     Err(e @ RequestError::Gone(_)) => (Vec::new(), Some(e.to_string())),
                     Err(e) => (vec![Failure::new("request", e.to_string())], None),
                 };
-                Verdict { name: test.name.clone(), failures, error, ms }
+                TestVerdict { name: test.name.clone(), failures, error, ms }
             }
         };
         each(&verdict);

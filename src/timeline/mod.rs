@@ -18,9 +18,9 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use detail::{PartOf, SpanDetail};
-pub use latency::{Histogram, Latency, LatencyRow, HISTOGRAM_EDGES_MS};
-pub use view::{Bucket, LaneView, MarkView, OperationView, Shown, SpanView, TimelineView, ViewQuery};
+pub use detail::SpanDetail;
+pub use latency::Latency;
+pub use view::{LaneView, Shown, TimelineView, ViewQuery};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -65,7 +65,7 @@ pub struct HeaderParam {
 
 /// The `x-mcp-header` annotations of a tool's `inputSchema`, or why the tool must be left out
 /// of calls over HTTP (an HTTP client MUST drop such tools).
-fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
+pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
     let mut found = Vec::new();
     walk(schema, Some(Vec::new()), &mut found)?;
     let mut seen: Vec<String> = Vec::new();

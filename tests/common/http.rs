@@ -6,8 +6,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use sonde_core::hub::ServerConfig;
-use sonde_core::transport::HttpTarget;
+use sonde_core::{HttpTarget, ServerConfig};
 
 pub struct HttpServer {
     child: Child,

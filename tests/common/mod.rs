@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use sonde_core::hub::ServerConfig;
-use sonde_core::log::WireLog;
-use sonde_core::process::{Graces, SpawnSpec};
+use sonde_core::{Graces, ServerConfig, SpawnSpec, WireLog};
 
 /// The `sonde-fixture` binary, built on first use so `cargo test` alone is enough.
 pub fn fixture_bin() -> PathBuf {
@@ -84,7 +82,7 @@ pub mod wire_schema;
 /// what servers written by others do (issue 14). Warnings are allowed, and printed.
 #[allow(dead_code)]
 pub fn no_error_findings(log: &WireLog) {
-    let all = log.entries(&sonde_core::log::Filter::parse("diag:any").unwrap()).unwrap();
+    let all = log.entries(&sonde_core::Filter::parse("diag:any").unwrap()).unwrap();
     for e in &all {
         for f in &e.findings {
             eprintln!("finding on entry {}: {} {}: {}", e.seq, f.severity.name(), f.rule, f.detail);

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
-use sonde_core::log::{Entry, Filter, Kind, WireLog};
+use sonde_core::{Entry, Filter, Kind, WireLog};
 
 pub struct WireSchema {
     defs: Value,

@@ -21,9 +21,9 @@ import { useQuestions } from "./components/useQuestions";
 import { AcceptedLinks } from "./components/AcceptedLinks";
 import { OpenSessionDialog } from "./components/OpenSessionDialog";
 import { SettingsDialog } from "./components/SettingsDialog";
-import { CompareDialog } from "./compare/CompareDialog";
-import { CompareWith, ReplayWith, type NamedSession, type NamedSide } from "./compare/context";
-import { ReplayDialog } from "./compare/ReplayDialog";
+import { DiffDialog } from "./builds/DiffDialog";
+import { DiffWith, ReplayWith, type NamedSession, type NamedSide } from "./builds/context";
+import { ReplayDialog } from "./builds/ReplayDialog";
 import { usePastSession } from "./log/past";
 import { useAuthFlows } from "./auth/flows";
 import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
@@ -252,7 +252,7 @@ export function App() {
 
   return (
     <NoticesProvider>
-      <CompareWith.Provider value={setComparing}>
+      <DiffWith.Provider value={setComparing}>
         <ReplayWith.Provider value={setReplaying}>
           <div className="app">
             <ErrorBoundary name="sidebar">
@@ -454,7 +454,7 @@ export function App() {
               />
             )}
             {comparing && (
-              <CompareDialog subject={comparing} lines={shown} servers={servers} onClose={() => setComparing(null)} />
+              <DiffDialog subject={comparing} lines={shown} servers={servers} onClose={() => setComparing(null)} />
             )}
             {replaying && <ReplayDialog session={replaying} servers={servers} onClose={() => setReplaying(null)} />}
             {settingsOpen && (
@@ -494,7 +494,7 @@ export function App() {
             )}
           </div>
         </ReplayWith.Provider>
-      </CompareWith.Provider>
+      </DiffWith.Provider>
     </NoticesProvider>
   );
 }

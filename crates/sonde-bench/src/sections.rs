@@ -4,10 +4,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sonde_core::era::EraPolicy;
-use sonde_core::hub::{Hub, ServerConfig};
-use sonde_core::log::{Direction, Entry, Filter, Kind, Summary, WireLog};
-use sonde_core::process::SpawnSpec;
+use sonde_core::{Direction, Entry, EraPolicy, Filter, Hub, Kind, ServerConfig, SpawnSpec, Summary, WireLog};
 
 use crate::direct::Direct;
 use crate::figures::{median_min_max, percentile, Report, Row};
@@ -377,7 +374,7 @@ fn fill(log: &WireLog, n: u64) {
 /// `XDG_DATA_HOME` names), for the real-window benchmark (`window_bench.py`): prints its file
 /// name. The same entries as `million_one`'s, so the figures of the two can be read together.
 pub fn window_session(n: u64) {
-    let dir = sonde_core::log::sessions_dir().expect("a data directory");
+    let dir = sonde_core::sessions_dir().expect("a data directory");
     let log = WireLog::create_in(&dir).unwrap();
     fill(&log, n);
     log.flush().unwrap();
@@ -388,7 +385,7 @@ pub fn window_session(n: u64) {
 /// the timeline built from the index, then the views of fifteen steps as the window asks them
 /// (five zooms in about the middle, five pans right by a quarter, five zooms out), each printed.
 pub fn timeline_steps(n: u64) {
-    use sonde_core::timeline::{Shown, Timeline, ViewQuery};
+    use sonde_core::{Shown, Timeline, ViewQuery};
     let log = temp_log("timeline");
     fill(&log, n);
     log.flush().unwrap();

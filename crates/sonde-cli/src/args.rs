@@ -5,12 +5,9 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use sonde_core::log::ExportFormat;
-use sonde_core::ElicitAnswer;
-use sonde_core::EraPolicy;
-use sonde_core::ServerConfig;
-use sonde_core::SpawnSpec;
-use sonde_core::{Header, HttpTarget, HttpTimeouts};
+use sonde_core::{
+    ElicitAnswer, EraPolicy, ExportFormat, Header, HttpTarget, HttpTimeouts, ServerConfig, SpawnSpec,
+};
 
 /// The exit codes of every command (`../shared/contracts.md`), as `sonde --help` and the man
 /// page print them.
@@ -67,7 +64,7 @@ pub struct Global {
     #[arg(help_heading = "Server process", long, global = true, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
     /// The longest stdout line kept whole, in bytes (default 64 MiB).
-    #[arg(help_heading = "Server process", long, global = true, value_name = "BYTES", default_value_t = sonde_core::wire::DEFAULT_MAX_LINE)]
+    #[arg(help_heading = "Server process", long, global = true, value_name = "BYTES", default_value_t = sonde_core::DEFAULT_MAX_LINE)]
     pub max_line: usize,
     /// Protocol era: auto probes with server/discover and falls back to initialize; legacy
     /// sends initialize (2025-11-25); modern speaks 2026-07-28 only.
@@ -688,7 +685,7 @@ impl Global {
                 secret: true,
             });
         }
-        target.auth = sonde_core::auth::Settings {
+        target.auth = sonde_core::OAuthSettings {
             client_id: self.client_id.clone(),
             client_secret: self.client_secret.clone(),
             scope: self.scope.clone(),

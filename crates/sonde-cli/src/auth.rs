@@ -84,10 +84,9 @@ pub fn list(json_out: bool) -> i32 {
     for c in &credentials {
         let expiry = match c.expires_at {
             Some(at) if at <= now => "expired".to_owned(),
-            Some(at) => format!(
-                "expires in {}",
-                sonde_core::process::duration_words(std::time::Duration::from_secs(at - now))
-            ),
+            Some(at) => {
+                format!("expires in {}", sonde_core::duration_words(std::time::Duration::from_secs(at - now)))
+            }
             None => "no expiry given".to_owned(),
         };
         let refresh = if c.refresh_token.is_some() { ", refreshable" } else { "" };

@@ -11,13 +11,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use sonde_core::auth::follow::Follow;
-use sonde_core::auth::{Authorizer, CredentialStore, Settings};
-use sonde_core::ElicitAnswer;
-use sonde_core::ListKind;
-use sonde_core::Session;
-use sonde_core::{Era, EraPolicy, ProtocolVersion};
-use sonde_core::{Hub, HubError, Target};
+use sonde_core::{
+    Authorizer, CredentialStore, ElicitAnswer, Era, EraPolicy, FollowRedirects, Hub, HubError, ListKind,
+    OAuthSettings, ProtocolVersion, Session, Target,
+};
 
 use crate::args::{Global, Server};
 use crate::exit::{FAILED, OK, USAGE};
@@ -68,7 +65,7 @@ pub async fn run(global: &Global, url: &str) -> i32 {
     if let Target::Http(http) = &mut config.target {
         http.auth = auth_settings(&context);
     }
-    let authorizer = Authorizer::new(Arc::new(Follow), CredentialStore::in_memory());
+    let authorizer = Authorizer::new(Arc::new(FollowRedirects), CredentialStore::in_memory());
     let hub = Hub::new(log.clone()).with_authorizer(authorizer);
     let work = async {
         let id = hub.connect(&config).await?;
@@ -95,9 +92,9 @@ pub async fn run(global: &Global, url: &str) -> i32 {
 /// The client the harness expects: pre-registered credentials from the context, else its
 /// Client ID Metadata Document URL (used where the authorization server supports them; the
 /// harness does not serve it), else dynamic registration.
-fn auth_settings(context: &Value) -> Settings {
+fn auth_settings(context: &Value) -> OAuthSettings {
     let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
-    Settings {
+    OAuthSettings {
         client_id: text("client_id"),
         client_secret: text("client_secret"),
         scope: None,

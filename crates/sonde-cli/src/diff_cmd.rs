@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use serde_json::json;
-use sonde_core::interface::{diff, eras_chosen, Change, Severity, Snapshot};
+use sonde_core::{diff, eras_chosen, Change, ChangeSeverity, Snapshot};
 
 use crate::exit::{FOUND, OK, USAGE};
 
@@ -62,17 +62,17 @@ fn print(changes: &[Change], eras: Option<String>, json: bool) -> i32 {
             outln!("{:<9} {}: {}", c.severity.name(), c.path, c.detail);
         }
     }
-    let count = |s: Severity| changes.iter().filter(|c| c.severity == s).count();
-    let additions = match count(Severity::Addition) {
+    let count = |s: ChangeSeverity| changes.iter().filter(|c| c.severity == s).count();
+    let additions = match count(ChangeSeverity::Addition) {
         1 => "1 addition".to_owned(),
         n => format!("{n} additions"),
     };
-    let changed = match count(Severity::Change) {
+    let changed = match count(ChangeSeverity::Change) {
         1 => "1 change".to_owned(),
         n => format!("{n} changes"),
     };
-    noteln!("sonde diff: {} breaking, {changed}, {additions}", count(Severity::Breaking));
-    if count(Severity::Breaking) > 0 {
+    noteln!("sonde diff: {} breaking, {changed}, {additions}", count(ChangeSeverity::Breaking));
+    if count(ChangeSeverity::Breaking) > 0 {
         FOUND
     } else {
         OK

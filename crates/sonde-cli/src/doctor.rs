@@ -3,14 +3,13 @@
 //! text, json, junit, sarif) on stdout or in `--out`, a check a case. A server that could not be
 //! opened still gets its report, as one error with its last words.
 //!
-//! Owns: the words and the exit code. Refuses: the checks themselves (`sonde_core::doctor`),
-//! what a check is in a report (`sonde_core::doctor::reports`) and the reports' formats.
+//! Owns: the words and the exit code. Refuses: the checks themselves (the core's `doctor`),
+//! what a check is in a report (the core's `doctor::reports`) and the reports' formats.
 
 use std::path::PathBuf;
 
 use serde_json::json;
-use sonde_core::doctor::{self, Check, Plan};
-use sonde_core::Hub;
+use sonde_core::{check_up, Check, CheckupPlan, Hub};
 
 use crate::args::{Common, Global, Reporter};
 use crate::exit::{FAILED, FOUND, INTERRUPTED, OK, USAGE};
@@ -38,7 +37,7 @@ pub async fn run(global: &Global, timeout_given: bool, asked: Asked, common: &Co
         let probe_timeout = timeout_given.then(|| std::time::Duration::from_millis(global.timeout));
         // --json keeps its own document: beside it, only a report with a file of its own.
         let to = reports::Outputs::checked(reporter, out, common.json, false)?;
-        Ok((config, Plan { call, probe_timeout }, to))
+        Ok((config, CheckupPlan { call, probe_timeout }, to))
     });
     let (config, plan, to) = match planned {
         Ok(planned) => planned,
@@ -65,7 +64,7 @@ pub async fn run(global: &Global, timeout_given: bool, asked: Asked, common: &Co
     };
     let started = std::time::Instant::now();
     let report = tokio::select! {
-        report = doctor::run(&hub, &config, &plan, &each) => report,
+        report = check_up(&hub, &config, &plan, &each) => report,
         _ = tokio::signal::ctrl_c() => {
             errln!("sonde: interrupted; stopping the server");
             hub.cancel_all("interrupted by the user");

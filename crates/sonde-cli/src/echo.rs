@@ -8,9 +8,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
-use sonde_core::last_words::clean;
-use sonde_core::Lifecycle;
-use sonde_core::{Direction, Entry, Followed, Kind, WireLog};
+use sonde_core::{clean_last_words, Direction, Entry, Followed, Kind, Lifecycle, WireLog};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -82,7 +80,7 @@ fn show(followed: Followed, echo: Echo, partial: &mut HashMap<u64, String>) {
 }
 
 fn print_lines(raw: &str) {
-    for line in clean(raw).trim_end_matches('\n').split('\n') {
+    for line in clean_last_words(raw).trim_end_matches('\n').split('\n') {
         errln!("server: {line}");
     }
 }
@@ -103,5 +101,5 @@ fn log_message(entry: &Entry) -> Option<String> {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     };
-    Some(format!("server log [{level}]{logger} {}", clean(&data).trim_end()))
+    Some(format!("server log [{level}]{logger} {}", clean_last_words(&data).trim_end()))
 }

@@ -8,7 +8,7 @@
 
 use std::io;
 
-use sonde_core::log::{export_har, export_jsonl, ExportError, ExportFormat, Filter, Incomplete, WireLog};
+use sonde_core::{export_har, export_jsonl, ExportError, ExportFormat, Filter, Incomplete, WireLog};
 
 use crate::args::ExportArgs;
 use crate::exit::{FAILED, OK, USAGE};
@@ -76,7 +76,7 @@ pub fn run(args: &ExportArgs) -> i32 {
             Err(ExportError::Io(e)) => Err(e),
         },
         ExportFormat::Html => {
-            sonde_core::report::export_html(&log, &filter, &secrets, out).map(|n| (n, "entry", "entries"))
+            sonde_core::export_html(&log, &filter, &secrets, out).map(|n| (n, "entry", "entries"))
         }
     };
     match written {

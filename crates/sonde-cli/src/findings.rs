@@ -5,8 +5,7 @@
 //! Owns: counting them from the session log and the words. Refuses: judging frames (the core's
 //! rules did, as they were recorded) and the exit code (a finding alone changes none).
 
-use sonde_core::diagnose::Severity;
-use sonde_core::{Filter, WireLog};
+use sonde_core::{Filter, Severity, WireLog};
 
 /// Says on stderr how many protocol errors and warnings the session has, if any.
 pub fn say(log: &WireLog) {

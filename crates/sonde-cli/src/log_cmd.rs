@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use sonde_core::log::{
+use sonde_core::{
     count_entries, last_session, list_sessions, pin_session, session_named, sessions_dir, Filter, Incomplete,
     WireLog,
 };
@@ -163,7 +163,7 @@ pub fn list(json: bool) -> i32 {
             outln!(
                 "{}  {:>9}  {entries:>7} entries  {program:<13} {}{writing}{pinned}{incomplete}",
                 s.name,
-                sonde_core::log::size_words(s.size),
+                sonde_core::size_words(s.size),
                 crate::print::servers(s)
             );
         }

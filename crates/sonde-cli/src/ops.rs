@@ -3,12 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use sonde_core::schema::OutputCheck;
-use sonde_core::CompletionRef;
-use sonde_core::ListKind;
-use sonde_core::RequestError;
-use sonde_core::Session;
-use sonde_core::{ListenEvent, ListenSpec};
+use sonde_core::{CompletionRef, ListKind, ListenEvent, ListenSpec, OutputCheck, RequestError, Session};
 
 use crate::exit::{OK, PROTOCOL, TOOL_ERROR, USAGE};
 use crate::{print, recording};
@@ -49,16 +44,16 @@ pub enum Op {
     /// The interface as a snapshot, written to the file or printed.
     Snapshot(Option<std::path::PathBuf>),
     /// What changed from this snapshot to the server's interface now.
-    Diff(Box<sonde_core::interface::Snapshot>),
+    Diff(Box<sonde_core::Snapshot>),
     /// A recorded session's requests sent again, each answer compared with the recorded one
     /// (`unanswered`: how many recorded requests had no answer to compare with).
     Replay {
-        recording: Box<sonde_core::replay::Recording>,
-        rules: Box<sonde_core::replay::Rules>,
+        recording: Box<sonde_core::RecordedRequests>,
+        rules: Box<sonde_core::Rules>,
     },
     /// A suite of saved calls run as tests, reported as asked.
     Test {
-        suite: Box<sonde_core::suite::Suite>,
+        suite: Box<sonde_core::Suite>,
         /// Where its reports go.
         to: crate::test_cmd::Outputs,
     },
@@ -67,7 +62,7 @@ pub enum Op {
 pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestError> {
     match op {
         Op::Snapshot(out) => {
-            let snapshot = sonde_core::interface::Snapshot::take(session).await?;
+            let snapshot = sonde_core::Snapshot::take(session).await?;
             if let Err(e) = crate::diff_cmd::write(&snapshot, out.as_deref()) {
                 errln!("sonde: cannot write the snapshot: {e}");
                 return Ok(crate::exit::FAILED);
@@ -79,7 +74,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             Ok(crate::replay_cmd::run(session, &recording, &rules, json).await)
         }
         Op::Diff(old) => {
-            let now = sonde_core::interface::Snapshot::take(session).await?;
+            let now = sonde_core::Snapshot::take(session).await?;
             Ok(crate::diff_cmd::compared(&old, &now, json))
         }
         Op::List(kind) => {

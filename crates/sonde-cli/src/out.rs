@@ -2,7 +2,7 @@
 //! safe for a terminal.
 //!
 //! Owns: writing the CLI's stdout and stderr. Everything printed passes through
-//! `sonde_core::terminal_text::escape`, since nearly all of it carries what a server sent (tool
+//! `sonde_core::terminal_safe`, since nearly all of it carries what a server sent (tool
 //! and resource text, descriptions, instructions, progress messages, errors, its stderr): a
 //! control character or a bidi override is printed as its `\uXXXX` escape. When the reader of
 //! stdout has gone (`sonde log | head -1`), later writes are dropped instead of panicking, so
@@ -53,7 +53,7 @@ pub fn status(args: fmt::Arguments) {
     let text = args.to_string();
     let mut err = io::stderr().lock();
     let _ = err
-        .write_all(format!("\r{}", sonde_core::terminal_text::escape(&text)).as_bytes())
+        .write_all(format!("\r{}", sonde_core::terminal_safe(&text)).as_bytes())
         .and_then(|()| err.flush());
     STATUS_OPEN.store(true, Ordering::Relaxed);
 }
@@ -67,7 +67,7 @@ pub fn line(args: fmt::Arguments) {
     let text = args.to_string();
     let mut out = io::stdout().lock();
     let written = out
-        .write_all(sonde_core::terminal_text::escape(&text).as_bytes())
+        .write_all(sonde_core::terminal_safe(&text).as_bytes())
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush());
     match written {
@@ -86,9 +86,7 @@ pub fn err_line(args: fmt::Arguments) {
     close_status();
     let text = args.to_string();
     let mut err = io::stderr().lock();
-    let _ = err
-        .write_all(sonde_core::terminal_text::escape(&text).as_bytes())
-        .and_then(|()| err.write_all(b"\n"));
+    let _ = err.write_all(sonde_core::terminal_safe(&text).as_bytes()).and_then(|()| err.write_all(b"\n"));
 }
 
 /// True once the reader of stdout has gone: a command printing many lines may stop early.

@@ -1,10 +1,7 @@
 //! Human output of the CLI. JSON output is one `serde_json` call and lives with each command.
 
 use serde_json::Value;
-use sonde_core::shape::content::{content_view, ContentView};
-use sonde_core::shape::structured_in_text;
-use sonde_core::ServerDescription;
-use sonde_core::{Entry, Kind};
+use sonde_core::{content_view, structured_in_text, ContentView, Entry, Kind, ServerDescription};
 
 /// JSON on stdout: one line for a pipe (scripts read line by line), indented for a person at a
 /// terminal.
@@ -55,7 +52,7 @@ pub fn items(key: &str, items: &[Value]) {
 /// draws one, `[app only]` for one only apps call (no client offers it to a model), nothing
 /// for the rest.
 fn app_mark(key: &str, item: &Value) -> String {
-    let link = if key == "tools" { sonde_core::apps::tool::link(item) } else { None };
+    let link = if key == "tools" { sonde_core::app_link(item) } else { None };
     match link {
         Some(l) if l.app_only => "[app only] ".to_owned(),
         Some(l) => l.resource_uri.map(|uri| format!("[app {uri}] ")).unwrap_or_default(),

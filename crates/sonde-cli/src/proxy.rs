@@ -7,15 +7,13 @@
 //! one is started by a person, so its stderr says where to point the client.
 //!
 //! Owns: turning the command line into the proxy's spawn or listener, the signals that stop
-//! it, and the exit code. Refuses: the pass-through itself (`sonde_core::proxy`).
+//! it, and the exit code. Refuses: the pass-through itself (the core's `proxy`).
 
-use sonde_core::ExitInfo;
-use sonde_core::{Direction, Entry, Kind};
-use sonde_core::{Graces, SpawnSpec};
+use sonde_core::{
+    bind_proxy, proxy_http, proxy_stdio, shown_url, shown_url_text, ClientStreams, Direction, Entry,
+    ExitInfo, Graces, Kind, SpawnSpec, PROXY_CONN,
+};
 use std::net::SocketAddr;
-
-use sonde_core::proxy::{http, stdio};
-use sonde_core::transport;
 
 use crate::args::Global;
 use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};
@@ -33,12 +31,12 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
         env: Vec::new(),
         inherit_env: true,
     };
-    let Some(log) = session_log(name, stdio::CONN) else { return FAILED };
+    let Some(log) = session_log(name, PROXY_CONN) else { return FAILED };
     let graces = Graces {
         stdin: std::time::Duration::from_millis(global.grace_stdin),
         term: std::time::Duration::from_millis(global.grace_term),
     };
-    let client = match stdio::ClientStreams::of_this_process() {
+    let client = match ClientStreams::of_this_process() {
         Ok(streams) => streams,
         Err(e) => {
             errln!("sonde: cannot use the proxy's stdin and stdout: {e}");
@@ -48,7 +46,7 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
     let stop = async {
         stopped().await;
     };
-    let ended = stdio::run(&spec, log.clone(), graces, global.max_line, client, stop).await;
+    let ended = proxy_stdio(&spec, log.clone(), graces, global.max_line, client, stop).await;
     // A log that stopped is said by its gap note, not on stderr, which is the client's.
     let _ = log.close();
     match ended {
@@ -70,11 +68,11 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
             return USAGE;
         }
         Err(e) => {
-            errln!("sonde: --url {}: {e}", transport::shown_url_text(url));
+            errln!("sonde: --url {}: {e}", shown_url_text(url));
             return USAGE;
         }
     };
-    let listener = match http::bind(listen).await {
+    let listener = match bind_proxy(listen).await {
         Ok(listener) => listener,
         Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
             errln!("sonde: --listen {e}");
@@ -85,19 +83,19 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
             return FAILED;
         }
     };
-    let Some(log) = session_log(name, http::CONN) else { return FAILED };
+    let Some(log) = session_log(name, PROXY_CONN) else { return FAILED };
     noteln!("sonde: session log {}", log.path().display());
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_else(|_| listen.to_string());
     errln!(
         "sonde: point the client at http://{local}{} (forwarded to {})",
         upstream.path(),
-        transport::shown_url(&upstream)
+        shown_url(&upstream)
     );
     let signal = std::sync::OnceLock::new();
     let stop = async {
         let _ = signal.set(stopped().await);
     };
-    let served = http::serve(listener, upstream, log.clone(), global.max_line, stop).await;
+    let served = proxy_http(listener, upstream, log.clone(), global.max_line, stop).await;
     let _ = log.close();
     match served {
         // It serves until it is told to stop: 130 on Ctrl+C, 0 on SIGTERM.

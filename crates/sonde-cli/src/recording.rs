@@ -12,8 +12,7 @@
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sonde_core::Session;
-use sonde_core::{Recording, WireLog};
+use sonde_core::{Recording, Session, WireLog};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -55,7 +54,7 @@ impl Told {
 }
 
 fn stopped(at: u64, error: &str) {
-    errln!("sonde: {}", sonde_core::log::stopped_words(at, error));
+    errln!("sonde: {}", sonde_core::stopped_words(at, error));
 }
 
 /// Tells on stderr each stop of `log` and each gap closed, as they happen, until [`finish`].

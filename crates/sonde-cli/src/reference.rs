@@ -194,7 +194,7 @@ pub fn filter() -> String {
          `word:value` whose word is not a key is an error that lists the keys.\n\n## Keys\n\n",
     );
     page.push_str("| key | selects | example |\n| --- | --- | --- |\n");
-    for key in sonde_core::log::FILTER_KEYS {
+    for key in sonde_core::FILTER_KEYS {
         let word = key.word.map(|w| format!("`{w}:`")).unwrap_or_else(|| "free text".to_owned());
         let _ = writeln!(page, "| {word} | {} | `{}` |", key.selects.replace('|', "\\|"), key.example);
     }
@@ -205,7 +205,7 @@ pub fn filter() -> String {
     page.push_str(
         "\n## Rules\n\nWhat `diag:` names besides a severity, one per protocol rule a finding can break:\n\n",
     );
-    for rule in sonde_core::diagnose::RULES {
+    for rule in sonde_core::DIAGNOSTIC_RULES {
         let _ = writeln!(page, "- `{rule}`");
     }
     page

@@ -10,14 +10,16 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use sonde_core::replay::{recording, replay, rules, Recording, Replayed, Rules, Verdict, IGNORED_BY_DEFAULT};
-use sonde_core::{Session, WireLog};
+use sonde_core::{
+    recorded_requests, replay, RecordedRequests, ReplayVerdict, Replayed, Rules, Session, WireLog,
+    IGNORED_BY_DEFAULT, REPLAY_RULES_FILE,
+};
 
 use crate::exit::{FOUND, OK};
 
 /// What the session `given` (a path, a name in the sessions folder, or `last`) replays; a usage
 /// error says what was expected.
-pub fn read(given: &str) -> Result<Recording, String> {
+pub fn read(given: &str) -> Result<RecordedRequests, String> {
     let path = if Path::new(given).is_file() {
         Path::new(given).to_owned()
     } else {
@@ -27,7 +29,7 @@ pub fn read(given: &str) -> Result<Recording, String> {
     if log.is_empty() || !log.is_a_session() {
         return Err(format!("{given} is not a session file; a session to replay was expected"));
     }
-    let recording = recording(&log).map_err(|why| format!("{given} is {why}"))?;
+    let recording = recorded_requests(&log).map_err(|why| format!("{given} is {why}"))?;
     if recording.requests.is_empty() {
         return Err(format!("{given} has no answered request to replay"));
     }
@@ -43,11 +45,11 @@ pub fn rules(
     strict: bool,
     skip_gone: bool,
 ) -> Result<Rules, String> {
-    let found = Path::new(rules::FILE_NAME);
+    let found = Path::new(REPLAY_RULES_FILE);
     let file = match file {
         Some(file) => Some(file),
         None if found.is_file() => {
-            noteln!("sonde replay: rules from {}", rules::FILE_NAME);
+            noteln!("sonde replay: rules from {}", REPLAY_RULES_FILE);
             Some(found)
         }
         None => None,
@@ -56,7 +58,7 @@ pub fn rules(
 }
 
 /// Replays `recording` on `session`, saying each request as it is known; 5 when one fails.
-pub async fn run(session: &Session, recording: &Recording, rules: &Rules, json: bool) -> i32 {
+pub async fn run(session: &Session, recording: &RecordedRequests, rules: &Rules, json: bool) -> i32 {
     let each = |r: &Replayed| {
         if !json {
             line(r);
@@ -73,7 +75,7 @@ pub async fn run(session: &Session, recording: &Recording, rules: &Rules, json: 
         *ignored.entry(path.as_str()).or_default() += 1;
     }
     for (path, times) in &ignored {
-        let default = IGNORED_BY_DEFAULT.iter().any(|p| sonde_core::interface::values::names(p, path));
+        let default = IGNORED_BY_DEFAULT.iter().any(|p| sonde_core::pattern_covers(p, path));
         let why = match (default, !path.contains("_meta")) {
             (true, true) => "the era's envelope",
             (true, false) => "the server's _meta",
@@ -120,22 +122,28 @@ pub async fn run(session: &Session, recording: &Recording, rules: &Rules, json: 
 /// is not plain from the verdicts.
 fn tally(replayed: &[Replayed], failed: u32) -> String {
     let mut parts = vec![requests_words(replayed.len())];
-    for verdict in
-        [Verdict::Same, Verdict::Changed, Verdict::Gone, Verdict::Differs, Verdict::Page, Verdict::Unsent]
-    {
+    for verdict in [
+        ReplayVerdict::Same,
+        ReplayVerdict::Changed,
+        ReplayVerdict::Gone,
+        ReplayVerdict::Differs,
+        ReplayVerdict::Page,
+        ReplayVerdict::Unsent,
+    ] {
         let n = replayed.iter().filter(|r| r.verdict == verdict).count();
-        if n > 0 || verdict == Verdict::Same {
+        if n > 0 || verdict == ReplayVerdict::Same {
             let word = match (verdict, n) {
-                (Verdict::Differs, 1) => "differs".to_owned(),
-                (Verdict::Differs, _) => "differ".to_owned(),
-                (Verdict::Page, 1) => "page judged with its listing".to_owned(),
-                (Verdict::Page, _) => "pages judged with their listing".to_owned(),
+                (ReplayVerdict::Differs, 1) => "differs".to_owned(),
+                (ReplayVerdict::Differs, _) => "differ".to_owned(),
+                (ReplayVerdict::Page, 1) => "page judged with its listing".to_owned(),
+                (ReplayVerdict::Page, _) => "pages judged with their listing".to_owned(),
                 (other, _) => other.name().to_owned(),
             };
             parts.push(format!("{n} {word}"));
         }
     }
-    let plain = replayed.iter().filter(|r| matches!(r.verdict, Verdict::Differs | Verdict::Gone)).count();
+    let plain =
+        replayed.iter().filter(|r| matches!(r.verdict, ReplayVerdict::Differs | ReplayVerdict::Gone)).count();
     if failed as usize != plain {
         parts.push(format!("{failed} failed"));
     }
@@ -150,7 +158,7 @@ fn line(r: &Replayed) {
     let verdict = r.verdict.name();
     match &r.why {
         Some(why) => outln!("{verdict:<8} {what}: {why} (seq {})", r.seq),
-        None if r.verdict == Verdict::Changed && r.changes.is_empty() => outln!(
+        None if r.verdict == ReplayVerdict::Changed && r.changes.is_empty() => outln!(
             "{verdict:<8} {what} (seq {}): as said above ({} {})",
             r.seq,
             r.changes_said_before,

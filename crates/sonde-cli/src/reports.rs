@@ -2,13 +2,13 @@
 //! asked for (`--reporter`) in the file given (`--out`), or else on stdout.
 //!
 //! Owns: the usage rule for `--json` beside a reporter, writing the file, printing the report.
-//! Refuses: the formats (`sonde_core::suite::reports`) and each command's own lines and
+//! Refuses: the formats (the core's `Report`) and each command's own lines and
 //! `--json` document.
 
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use sonde_core::suite::Report;
+use sonde_core::Report;
 
 use crate::args::Reporter;
 use crate::exit::FAILED;

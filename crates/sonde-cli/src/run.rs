@@ -3,14 +3,10 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use sonde_core::CompletionRef;
-use sonde_core::EraCache;
-use sonde_core::ListKind;
-use sonde_core::ListenSpec;
-use sonde_core::RequestError;
-use sonde_core::Session;
-use sonde_core::{sessions_dir, WireLog};
-use sonde_core::{Hub, HubError, ServerConfig, Stage};
+use sonde_core::{
+    sessions_dir, CompletionRef, EraCache, Hub, HubError, ListKind, ListenSpec, RequestError, ServerConfig,
+    Session, Stage, WireLog,
+};
 
 use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction, TasksAction};
 use crate::arguments;
@@ -51,9 +47,7 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     // what it declared.
     if let Op::Replay { recording, .. } = &op {
         let answers = recording.answers.clone();
-        hub = hub.with_responders(move |_, _| {
-            Arc::new(answers.clone()) as Arc<dyn sonde_core::connection::Responder>
-        });
+        hub = hub.with_responders(move |_, _| Arc::new(answers.clone()) as Arc<dyn sonde_core::Responder>);
     }
     let hub = Arc::new(hub);
     let echo = echo::Echo { stderr: global.stderr, messages: global.log_level.is_some() };
@@ -206,7 +200,7 @@ pub fn new_session_log(tell: impl Fn(&WireLog, String)) -> Option<Arc<WireLog>> 
         .inspect_err(|e| errln!("sonde: cannot create the session log: {e}"))
         .ok()?;
     let dir = log.path().parent().map(std::path::Path::to_path_buf).unwrap_or_default();
-    match log.keep_within(sonde_core::saved::settings::sessions_budget(&dir)) {
+    match log.keep_within(sonde_core::sessions_budget(&dir)) {
         Ok(pruned) => pruned.words().into_iter().for_each(|words| tell(&log, words)),
         Err(e) => tell(&log, format!("could not prune old sessions in {}: {e}", dir.display())),
     }
@@ -229,10 +223,17 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         _ => None,
     };
     let started = std::time::Instant::now();
-    let connected = hub.connect_reporting(config, &report).await;
+    // The server is started for this one operation and stopped after it, whatever it gave; the
+    // server's description comes back with the outcome, to explain an unknown method after.
+    let (json, said_enough) = (common.json, saying.abort_handle());
+    let job = |session: sonde_core::Session| async move {
+        said_enough.abort();
+        (run_op(&session, op, json).await, session.server.clone())
+    };
+    let done = hub.one_job(config, None, &report, job).await;
     saying.abort();
-    let id = match connected {
-        Ok(id) => id,
+    let done = match done {
+        Ok(done) => done,
         Err(e) => {
             errln!("sonde: {e}");
             let (_, words) = e.failure();
@@ -247,10 +248,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
             return FAILED;
         }
     };
-    let outcome: Result<i32, HubError> = match hub.session(id) {
-        Ok(session) => run_op(&session, op, common.json).await,
-        Err(e) => Err(e),
-    };
+    let (id, (outcome, server)) = (done.conn, done.output);
     let mut died = false;
     let mut unrun = None;
     let code = outcome.unwrap_or_else(|e| {
@@ -263,7 +261,7 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         if let HubError::Request(RequestError::TooLarge { len, .. }) = &e {
             errln!("sonde: --max-line {} (in bytes) reads it whole", len.next_power_of_two());
         }
-        if let (HubError::Request(RequestError::Rpc { error, .. }), Ok(server)) = (&e, hub.server(id)) {
+        if let HubError::Request(RequestError::Rpc { error, .. }) = &e {
             if error.code == -32601 {
                 errln!("sonde: {}", declared(&server.capabilities));
             }
@@ -271,14 +269,18 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
         died = matches!(e, HubError::Request(RequestError::Gone(_)));
         FAILED
     });
-    if let Ok(Some(exit)) = hub.disconnect(id).await {
-        // No shutdown step: the server ended by itself, before Sonde asked.
-        died |= exit.during.is_none();
-        if died {
-            errln!("sonde: server {}", exit.describe());
-        } else {
-            noteln!("sonde: server {}", exit.describe());
+    match done.stopped {
+        Ok(Some(exit)) => {
+            // No shutdown step: the server ended by itself, before Sonde asked.
+            died |= exit.during.is_none();
+            if died {
+                errln!("sonde: server {}", exit.describe());
+            } else {
+                noteln!("sonde: server {}", exit.describe());
+            }
         }
+        Ok(None) => {}
+        Err(e) => errln!("sonde: the server could not be stopped: {e}"),
     }
     let words = if died { hub.last_words(id, config, false) } else { sonde_core::LastWords::default() };
     words::print(&words);

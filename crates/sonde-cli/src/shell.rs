@@ -11,12 +11,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sonde_core::sync::Lock;
-use sonde_core::Filter;
-use sonde_core::ListKind;
-use sonde_core::ListenSpec;
-use sonde_core::RequestError;
-use sonde_core::Session;
+use sonde_core::{Filter, ListKind, ListenSpec, Lock, RequestError, Session};
 
 use crate::exit::{FAILED, OK};
 use crate::ops::{self, Op};
@@ -188,10 +183,10 @@ fn remember(editor: &mut Editor, line: &str) {
 /// The history file, beside the sessions directory. A script has none: its run makes no
 /// history file (nor the data directory again, when it was removed meanwhile).
 fn history() -> Option<std::path::PathBuf> {
-    let dir = sonde_core::log::sessions_dir().ok()?.parent()?.to_path_buf();
+    let dir = sonde_core::sessions_dir().ok()?.parent()?.to_path_buf();
     // What was typed may hold secrets: the history is private (0600 in a 0700 directory).
     let path = dir.join("shell-history");
-    sonde_core::files::append_private(&path).ok()?;
+    sonde_core::append_private(&path).ok()?;
     Some(path)
 }
 

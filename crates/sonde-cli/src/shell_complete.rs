@@ -8,8 +8,7 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use sonde_core::sync::Lock;
-use sonde_core::{ListKind, Session};
+use sonde_core::{ListKind, Lock, Session};
 
 /// What Tab offers: names with the argument names each takes.
 #[derive(Debug, Default, Clone)]

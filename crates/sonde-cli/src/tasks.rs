@@ -1,14 +1,10 @@
 //! Tasks on the command line: a `call` that became a task is followed to its result, its status
 //! changes on stderr; `tasks list|get|cancel` (and the shell's `tasks`, `task`, `cancel`).
 //!
-//! Owns: the words and JSON these print. Refuses: the exchanges (`sonde_core::features::tasks`).
+//! Owns: the words and JSON these print. Refuses: the exchanges (the core's `session::tasks`).
 
 use serde_json::json;
-use sonde_core::features::tasks::{TaskView, FOLLOW_LIMIT};
-use sonde_core::shape::task::{Task, TaskStatus};
-use sonde_core::Era;
-use sonde_core::RequestError;
-use sonde_core::{CallOutcome, Session};
+use sonde_core::{CallOutcome, Era, RequestError, Session, Task, TaskStatus, TaskView, FOLLOW_LIMIT};
 
 use crate::exit::{FAILED, OK};
 
@@ -31,7 +27,7 @@ pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOut
     noteln!(
         "sonde: {tool} runs as task {}; following it for up to {}",
         task.task_id,
-        sonde_core::lifecycle::duration_words(FOLLOW_LIMIT)
+        sonde_core::duration_words(FOLLOW_LIMIT)
     );
     noteln!("sonde: task {}", line(&task));
     let view = TaskView::new(session.conn.id(), task, Some(tool.to_owned()));

@@ -5,16 +5,17 @@
 //! test fails (contracts).
 //!
 //! Owns: reading the file given, the lines, where each report goes, and the exit code. Refuses:
-//! running and judging tests (`sonde_core::suite`) and the reports' formats
-//! (`sonde_core::suite::reports`).
+//! running and judging tests (the core's `suite`) and the reports' formats
+//! (the core's `Report`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
-use sonde_core::suite::reports::{Case, CaseError, Totals};
-use sonde_core::suite::{self, Failure, Report, Suite, Verdict};
-use sonde_core::{ErrorCode, LastWords, RequestError, Session};
+use sonde_core::{
+    run_suite, suite_report, unstarted_report, Case, CaseError, ErrorCode, Failure, LastWords, Report,
+    RequestError, Session, Suite, TestVerdict, Totals,
+};
 
 use crate::args::Reporter;
 use crate::exit::{FAILED, FOUND, OK};
@@ -68,13 +69,13 @@ impl Outputs {
 /// test ran, whose report is written once the server's last words are known ([`unstarted`]).
 pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, RequestError> {
     let lines = to.lines();
-    let verdicts = suite::run(session, suite, |v| {
+    let verdicts = run_suite(session, suite, |v| {
         if lines {
             outln!("{}", words(v));
         }
     })
     .await?;
-    let report = suite::report(&to.file, suite, &verdicts);
+    let report = suite_report(&to.file, suite, &verdicts);
     if let Err(code) = write(&report, to, None) {
         return Ok(code);
     }
@@ -102,7 +103,7 @@ pub async fn run(session: &Session, suite: &Suite, to: &Outputs) -> Result<i32, 
 /// the suite as one error with the server's last `words`; with `--json`, the report printed on
 /// stdout carries the failure as `--json` prints one (`error`).
 pub fn unstarted(to: &Outputs, message: &str, code: ErrorCode, words: &LastWords, waited: Duration) {
-    let report = suite::unstarted(&to.file, message, words, waited.as_secs_f64() * 1000.0);
+    let report = unstarted_report(&to.file, message, words, waited.as_secs_f64() * 1000.0);
     let error = serde_json::json!({"code": code, "exit": FAILED, "message": message});
     let _ = write(&report, to, Some(error));
 }
@@ -131,7 +132,7 @@ fn write(report: &Report, to: &Outputs, error: Option<Value>) -> Result<(), i32>
 }
 
 /// A test's line: `pass  NAME (12 ms)`, or `fail  NAME: EXPECTATION: why`.
-fn words(v: &Verdict) -> String {
+fn words(v: &TestVerdict) -> String {
     let error =
         v.error.as_ref().map(|message| CaseError { message: message.clone(), last_words: Vec::new() });
     line(&v.name, Some(v.ms), &v.failures, error.as_ref())

@@ -8,9 +8,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sonde_core::process::duration_words;
-use sonde_core::sync::Lock;
-use sonde_core::{ServerConfig, Stage};
+use sonde_core::{duration_words, Lock, ServerConfig, Stage};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -66,7 +64,7 @@ fn words(stage: Stage, config: &ServerConfig) -> Option<String> {
         Stage::Connecting => format!("the HTTP server to answer, up to {timeout}"),
         Stage::Authorizing => format!(
             "you to authorize Sonde in the browser, up to {} (the deadlines of the opening wait meanwhile)",
-            duration_words(sonde_core::auth::loopback::LIMIT)
+            duration_words(sonde_core::LOOPBACK_LIMIT)
         ),
         Stage::Spawning | Stage::Starting(_) => return None,
     })

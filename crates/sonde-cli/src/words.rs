@@ -4,8 +4,7 @@
 //! Owns: the wording. Refuses: finding the lines or the withheld variables; the core's
 //! [`sonde_core::last_words`] does, for the window as well. The live copy is `echo`'s.
 
-use sonde_core::process::PASSED_THROUGH;
-use sonde_core::LastWords;
+use sonde_core::{LastWords, PASSED_THROUGH};
 
 /// Prints the server's last stderr lines and the environment hint, if there are any.
 pub fn print(words: &LastWords) {

@@ -6,13 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
-use sonde_core::wrap::{self, Client};
+use sonde_core::{unwrap_config, wrap_config, KnownClient};
 
 use crate::args::WrapArgs;
 use crate::exit::{FAILED, OK, USAGE};
 
 pub fn run(args: &WrapArgs, wrapping: bool) -> i32 {
-    let client = Client::parse(&args.client).expect("clap checked the client");
+    let client = KnownClient::parse(&args.client).expect("clap checked the client");
     let Some(path) = args.config.clone().or_else(|| client.default_path()) else {
         errln!("sonde: cannot tell where {} keeps its config (no HOME); give --config PATH", client.name());
         return USAGE;
@@ -27,9 +27,9 @@ pub fn run(args: &WrapArgs, wrapping: bool) -> i32 {
     let edited = if wrapping {
         let sonde =
             std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "sonde".into());
-        wrap::wrap(&text, client, args.server.as_deref(), &sonde)
+        wrap_config(&text, client, args.server.as_deref(), &sonde)
     } else {
-        wrap::unwrap(&text, client, args.server.as_deref())
+        unwrap_config(&text, client, args.server.as_deref())
     };
     let edited = match edited {
         Ok(edited) => edited,

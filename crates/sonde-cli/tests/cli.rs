@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use sonde_core::process::live_members;
+use sonde_core::live_members;
 use support::*;
 
 #[test]

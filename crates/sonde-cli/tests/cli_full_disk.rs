@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use sonde_core::log::{Entry, Filter, Incomplete, Kind, WireLog};
+use sonde_core::{Entry, Filter, Incomplete, Kind, WireLog};
 use support::{data_home, fixture_bin, sonde, wait_for, Killed, Lines, Tmpfs, SONDE};
 
 /// `sonde shell --json` against the demo, with the data home `home`: its stdin, and its stdout
@@ -74,7 +74,7 @@ fn said<'a>(lines: &'a [String], start: &str) -> Vec<&'a String> {
 fn entries_in(path: &Path) -> Vec<Entry> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(&format!(r#"{{"format":{},"#, sonde_core::log::FORMAT)));
+    assert!(lines.next().unwrap().starts_with(&format!(r#"{{"format":{},"#, sonde_core::SESSION_FORMAT)));
     lines.map(|l| Entry::from_line(l.as_bytes()).unwrap_or_else(|e| panic!("{e}: {l}"))).collect()
 }
 

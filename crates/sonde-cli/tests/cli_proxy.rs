@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use sonde_core::log::{Entry, Filter, Kind, WireLog};
+use sonde_core::{Entry, Filter, Kind, WireLog};
 use support::{fixture_bin, peer, wait_for, SONDE};
 
 /// What a client writes: the opening exchange, a listing, a call, a line that is not JSON and

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use sonde_core::log::{Entry, Filter, WireLog};
+use sonde_core::{Entry, Filter, WireLog};
 use support::{peer, wait_for, SONDE};
 
 fn free_port() -> u16 {

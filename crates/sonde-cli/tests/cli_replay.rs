@@ -114,8 +114,8 @@ fn a_session_the_python_sdk_client_made_through_the_proxy_replays_against_its_se
         let frames: Vec<Value> = std::fs::read_to_string(session_path(&replay.stderr))
             .unwrap()
             .lines()
-            .filter_map(|l| sonde_core::log::Entry::from_line(l.as_bytes()).ok())
-            .filter(|e| e.dir == sonde_core::log::Direction::Out)
+            .filter_map(|l| sonde_core::Entry::from_line(l.as_bytes()).ok())
+            .filter(|e| e.dir == sonde_core::Direction::Out)
             .filter_map(|e| e.text.and_then(|t| serde_json::from_str(&t).ok()))
             .collect();
         let named = |f: &Value| {

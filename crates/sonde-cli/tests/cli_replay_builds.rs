@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use sonde_core::log::{Direction, Entry, Kind};
+use sonde_core::{Direction, Entry, Kind};
 
 use support::*;
 

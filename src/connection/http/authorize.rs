@@ -106,7 +106,7 @@ impl Loop {
         // The person's time in the browser is not the request's: its timeout starts again when
         // it is sent with the token.
         if let Some(pending) = self.spine.pending.get_mut(&id) {
-            pending.deadline = Some(Instant::now() + loopback::LIMIT + pending.timeout);
+            pending.deadline = Some(Instant::now() + loopback::LOOPBACK_LIMIT + pending.timeout);
         }
         self.auth.waiting.push((id, method, body));
         if !self.auth.is_running() {

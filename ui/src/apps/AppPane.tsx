@@ -259,13 +259,13 @@ function AppSession({
         const report = reported(data);
         if (report) {
           say(report);
-          return void (await backend.appReport(app, `${report.kind} (the page reports): ${report.text}`));
+          return void (await backend.appNote(app, `${report.kind} (the page reports): ${report.text}`));
         }
         let text: string;
         try {
           text = JSON.stringify(data);
         } catch (e) {
-          return void (await backend.appReport(app, `error: a message that is not JSON: ${errorText(e)}`));
+          return void (await backend.appNote(app, `error: a message that is not JSON: ${errorText(e)}`));
         }
         const turn = await backend.appMessage(app, text);
         post(turn);

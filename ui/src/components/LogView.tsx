@@ -28,7 +28,7 @@ import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
 import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
-import { CompareWith, ReplayWith } from "../compare/context";
+import { DiffWith, ReplayWith } from "../builds/context";
 import { LatencyPane } from "../timeline/LatencyPane";
 import { TimelinePane } from "../timeline/TimelinePane";
 
@@ -63,7 +63,7 @@ interface Selection {
 
 export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive }: Props) {
   const session: SessionRef = past ? Number(past.id) : null;
-  const compare = useContext(CompareWith);
+  const compare = useContext(DiffWith);
   const replay = useContext(ReplayWith);
   // The core reads the filter and decides what matches; this view only shows its answers.
   const { view, applied } = useFilterView(filter);
@@ -294,7 +294,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
               })
             }
           >
-            Compare…
+            Diff…
           </button>
           <button onClick={() => replay({ name: past.session.name, label: sessionLabel(past.session) })}>
             Replay against…

@@ -12,7 +12,7 @@ export { DEMO_TOOLS, MAX_OPEN, SCHEMA_MAX_DEPTH } from "./bindings";
 export type CallOutcome = B.CallOutcome_Serialize;
 export type Check = B.Check_Serialize;
 export type Era = B.Era;
-export type Report = B.Report_Serialize;
+export type Checkup = B.Checkup_Serialize;
 export type RuleGroup = B.RuleGroup;
 export type Completion = B.Completion_Serialize;
 export type CompletionRef = B.CompletionRef;
@@ -66,12 +66,12 @@ export type UrlElicitation = B.UrlElicitation_Serialize;
 export type LinksRequired = B.LinksRequired_Serialize;
 export type RootsChange = B.RootsChange;
 /** One side of an interface comparison, and a change placed on both sides. */
-export type CompareSide = B.Side;
+export type DiffSide = B.Side;
 export type Placed = B.Placed_Serialize;
-export type Verdict = B.Verdict;
+export type ChangeSeverity = B.ChangeSeverity;
 /** A replayed request against its recording, and a replay's end. */
 export type Replayed = B.Replayed_Serialize;
-export type ReplayReport = B.ReplayReport_Serialize;
+export type ReplayRun = B.ReplayRun_Serialize;
 export type ReplayVerdict = B.ReplayVerdict;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the

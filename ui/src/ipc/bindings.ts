@@ -22,7 +22,7 @@ export const commands = {
 	 *  What the frame reported outside the protocol: a console error, a policy violation, a
 	 *  flood's dropped messages.
 	 */
-	appReport: (app: number, what: string) => __TAURI_INVOKE<null>("app_report", { app, what }),
+	appNote: (app: number, what: string) => __TAURI_INVOKE<null>("app_note", { app, what }),
 	/**  The app's call ended: its `result`, or `failed` with why (an error, a cancel), for the app. */
 	appEnded: (app: number, result: Value | null, failed: string | null) => __TAURI_INVOKE<AppTurn_Serialize>("app_ended", { app, result, failed }),
 	/**
@@ -181,7 +181,7 @@ export const commands = {
 	 *  What changed from the side `from` (the old interface) to `to` (the new), breaking first,
 	 *  each change with its definition on both sides.
 	 */
-	interfaceCompare: (from: Side, to: Side) => __TAURI_INVOKE<Placed_Serialize[]>("interface_compare", { from, to }),
+	interfaceDiff: (from: Side, to: Side) => __TAURI_INVOKE<Placed_Serialize[]>("interface_diff", { from, to }),
 	/**  The native open dialog for a snapshot or a session file; `null` when the person cancels. */
 	snapshotFileChoose: () => __TAURI_INVOKE<string | null>("snapshot_file_choose"),
 	/**
@@ -199,7 +199,7 @@ export const commands = {
 	 *  they happen), after the same confirmation a Connect asks for; each check arrives on `channel`
 	 *  as it is made, and the whole report is the answer.
 	 */
-	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Report_Serialize>("doctor_run", { serverId, channel }),
+	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Checkup_Serialize>("doctor_run", { serverId, channel }),
 	/**
 	 *  Opens `url`, which connection `id`'s server asked the person to open, in the system browser.
 	 *  Refused, with the core's words, for a link that is not http or https.
@@ -209,7 +209,7 @@ export const commands = {
 	 *  Replays the session `name` (in the sessions folder) against the saved server `server_id`;
 	 *  each request's outcome arrives on `channel` as it is known.
 	 */
-	sessionReplay: (name: string, serverId: string, channel: Channel<Replayed_Deserialize>) => __TAURI_INVOKE<ReplayReport_Serialize>("session_replay", { name, serverId, channel }),
+	sessionReplay: (name: string, serverId: string, channel: Channel<Replayed_Deserialize>) => __TAURI_INVOKE<ReplayRun_Serialize>("session_replay", { name, serverId, channel }),
 	/**  The roots connection `id` lists now, as paths. */
 	connectionRoots: (id: number) => __TAURI_INVOKE<string[]>("connection_roots", { id }),
 	/**
@@ -573,9 +573,12 @@ export type CallOutcome_Serialize = {
 /**  One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side. */
 export type Change = Change_Serialize | Change_Deserialize;
 
+/**  How much a change matters to a client: it breaks one, it is worth a look, or it only adds. */
+export type ChangeSeverity = "breaking" | "change" | "addition";
+
 /**  One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side. */
 export type Change_Deserialize = {
-	severity: Verdict,
+	severity: ChangeSeverity,
 	/**  `removed`, `added`, `required`, `type`, `enum`, `text`, `schema`, `capability`, `era`… */
 	kind: string,
 	path: string,
@@ -586,7 +589,7 @@ export type Change_Deserialize = {
 
 /**  One change: where (`tools/add`, `capabilities/prompts`), what kind, the values on each side. */
 export type Change_Serialize = {
-	severity: Verdict,
+	severity: ChangeSeverity,
 	/**  `removed`, `added`, `required`, `type`, `enum`, `text`, `schema`, `capability`, `era`… */
 	kind: string,
 	path: string,
@@ -640,6 +643,23 @@ export type Check_Serialize = {
 	 *  failed before an era was decided.
 	 */
 	era: Era | null,
+};
+
+/**  The check-up's outcome, in the order the checks ran. */
+export type Checkup = Checkup_Serialize | Checkup_Deserialize;
+
+/**  The check-up's outcome, in the order the checks ran. */
+export type Checkup_Deserialize = {
+	checks: Check_Deserialize[],
+	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
+	tally: string,
+};
+
+/**  The check-up's outcome, in the order the checks ran. */
+export type Checkup_Serialize = {
+	checks: Check_Serialize[],
+	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
+	tally: string,
 };
 
 /**  The server's suggestions. */
@@ -2139,14 +2159,14 @@ export type Replay = Replay_Serialize | Replay_Deserialize;
  *  failed and which rules matched nothing, and how many recorded requests were not sent (a
  *  listen, one never answered).
  */
-export type ReplayReport = ReplayReport_Serialize | ReplayReport_Deserialize;
+export type ReplayRun = ReplayRun_Serialize | ReplayRun_Deserialize;
 
 /**
  *  A replay's end: each request's outcome (also sent on the channel as it came), how many
  *  failed and which rules matched nothing, and how many recorded requests were not sent (a
  *  listen, one never answered).
  */
-export type ReplayReport_Deserialize = {
+export type ReplayRun_Deserialize = {
 	replay: Replay_Deserialize,
 	notSent: number,
 };
@@ -2156,7 +2176,7 @@ export type ReplayReport_Deserialize = {
  *  failed and which rules matched nothing, and how many recorded requests were not sent (a
  *  listen, one never answered).
  */
-export type ReplayReport_Serialize = {
+export type ReplayRun_Serialize = {
 	replay: Replay_Serialize,
 	notSent: number,
 };
@@ -2280,23 +2300,6 @@ export type Replayed_Serialize = {
 	 *  by nature, and the new server's were sent on where the recorded ones went back.
 	 */
 	carried: string[],
-};
-
-/**  The check-up's outcome, in the order the checks ran. */
-export type Report = Report_Serialize | Report_Deserialize;
-
-/**  The check-up's outcome, in the order the checks ran. */
-export type Report_Deserialize = {
-	checks: Check_Deserialize[],
-	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
-	tally: string,
-};
-
-/**  The check-up's outcome, in the order the checks ran. */
-export type Report_Serialize = {
-	checks: Check_Serialize[],
-	/**  "7 pass, 1 warn, 0 fail" (", 1 skipped"). */
-	tally: string,
 };
 
 /**  How a request ended (the words of `../shared/contracts.md`, computed once in the core: `WireLog::outcome_of`, the timeline). */
@@ -3121,8 +3124,6 @@ export type UrlElicitation_Serialize = {
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
-
-export type Verdict = "breaking" | "change" | "addition";
 
 /**  The part of a session to draw: times in ms after it started, and how many columns wide. */
 export type ViewQuery = {

@@ -853,7 +853,7 @@ export function memoryBackend(
         message: "the config entry is made by the Sonde core: it shows in the Sonde app",
       });
     },
-    interfaceCompare: async () => {
+    interfaceDiff: async () => {
       throw backendError({
         code: "bad_input",
         message: "the comparison lists servers and reads files: it runs in the Sonde app, not in the browser preview",

@@ -2,7 +2,7 @@
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { backend, type Check, type ConnectionState, type Report } from "../ipc";
+import { backend, type Check, type ConnectionState, type Checkup } from "../ipc";
 import { DiagnosticsPanel } from "./DiagnosticsPanel";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -23,7 +23,7 @@ const check = (id: string, era: Check["era"], detail: string): Check => ({
 });
 
 /** A dual-era server's check-up as the core reports it: each era's checks, each saying its era. */
-const DUAL: Report = {
+const DUAL: Checkup = {
   checks: [
     check("handshake", "modern", "server/discover answered with 2026-07-28"),
     check("ping", "modern", "answered"),
@@ -41,7 +41,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function checkUp(report: Report): Promise<HTMLElement> {
+async function checkUp(report: Checkup): Promise<HTMLElement> {
   vi.spyOn(backend, "diagnostics").mockResolvedValue([]);
   vi.spyOn(backend, "doctorRun").mockResolvedValue(report);
   const host = document.createElement("div");

@@ -6,7 +6,7 @@ import { useContext, useEffect, useState } from "react";
 import { backend, errorText, type ConnectionState, type LogLevel, type Ping } from "../ipc";
 import { isObject, NotReady, str, useLine } from "./line";
 import { RootsEditor } from "../components/RootsEditor";
-import { CompareWith } from "../compare/context";
+import { DiffWith } from "../builds/context";
 
 const LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -30,7 +30,7 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
   const [pinging, setPinging] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [savedTo, setSavedTo] = useState<string | null>(null);
-  const compare = useContext(CompareWith);
+  const compare = useContext(DiffWith);
   useEffect(() => {
     if (!ready) return;
     backend.logLevelGet(conn).then(setLevel, (e) => setError(errorText(e)));
@@ -127,7 +127,7 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
             compare({ side: { kind: "connection", id: conn }, label: `${line.name} · connection ${conn}` })
           }
         >
-          Compare…
+          Diff…
         </button>
         <button disabled={!ready} onClick={() => void saveSnapshot()}>
           Save snapshot…

@@ -20,7 +20,7 @@ import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Problems } from "../components/Problems";
 import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
-import { SaveTestDialog } from "../compare/SaveTestDialog";
+import { SaveTestDialog } from "../builds/SaveTestDialog";
 import { AppPane } from "../apps/AppPane";
 import { useListChanges } from "./useListChanges";
 import { NotReady, Stopped } from "./line";

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
-use crate::mcp::Session;
+use crate::session::Session;
 
 /// A `GetPromptResult` and what keeps it from being read as the protocol says.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]

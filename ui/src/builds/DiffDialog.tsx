@@ -1,25 +1,25 @@
-// Compare…: a connection or a session set beside another side (a connection open now, a saved
+// Diff…: a connection or a session set beside another side (a connection open now, a saved
 // server started for the comparison, a recorded session, a snapshot or session file), and the
 // changes the core found, grouped by verdict, each one click from its definition on both sides
 // with the changed key marked. The comparison, the verdicts and where each change is are the
-// core's (`interface_compare`); this dialog chooses the sides and draws the answer.
+// core's (`interface_diff`); this dialog chooses the sides and draws the answer.
 import { useEffect, useState } from "react";
 import {
   backend,
   errorText,
-  type CompareSide,
+  type DiffSide,
   type ConnectionState,
   type Placed,
   type SavedServer,
   type SessionInfo,
-  type Verdict,
+  type ChangeSeverity,
 } from "../ipc";
 import { serversOf, sessionTitle } from "../log/format";
 import type { NamedSide } from "./context";
 import { SideBySide } from "./MarkedJson";
 
 interface Props {
-  /** The side "Compare…" was chosen on. */
+  /** The side "Diff…" was chosen on. */
   subject: NamedSide;
   lines: ConnectionState[];
   servers: SavedServer[];
@@ -37,7 +37,7 @@ interface Compared {
   changes: Placed[];
 }
 
-const VERDICTS: [Verdict, string][] = [
+const VERDICTS: [ChangeSeverity, string][] = [
   ["breaking", "Breaking: a client that worked may fail"],
   ["change", "Changes: clients still work; worth a look"],
   ["addition", "Additions: new things to use"],
@@ -45,7 +45,7 @@ const VERDICTS: [Verdict, string][] = [
 
 const CHOOSE_FILE = "choose-file";
 
-function same(a: CompareSide, b: CompareSide): boolean {
+function same(a: DiffSide, b: DiffSide): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -56,11 +56,11 @@ function plural(n: number, one: string, many: string): string {
 /** What a comparison found, in one line. */
 export function tally(changes: Placed[]): string {
   if (changes.length === 0) return "No changes: the two interfaces are the same.";
-  const count = (v: Verdict) => changes.filter((c) => c.change.severity === v).length;
+  const count = (v: ChangeSeverity) => changes.filter((c) => c.change.severity === v).length;
   return `${count("breaking")} breaking, ${plural(count("change"), "change", "changes")}, ${plural(count("addition"), "addition", "additions")}.`;
 }
 
-export function CompareDialog({ subject, lines, servers, onClose }: Props) {
+export function DiffDialog({ subject, lines, servers, onClose }: Props) {
   const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [files, setFiles] = useState<string[]>([]);
   const [other, setOther] = useState("");
@@ -80,25 +80,25 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
       .map((l) => ({
         value: `conn:${l.event.conn}`,
         group: "Connections open now",
-        side: { kind: "connection", id: l.event.conn } as CompareSide,
+        side: { kind: "connection", id: l.event.conn } as DiffSide,
         label: `${l.name} · connection ${l.event.conn}`,
       })),
     ...servers.map((s) => ({
       value: `server:${s.id}`,
-      group: "Saved servers, started for the comparison",
-      side: { kind: "server", id: s.id } as CompareSide,
+      group: "Saved servers, started for the diff",
+      side: { kind: "server", id: s.id } as DiffSide,
       label: s.name,
     })),
     ...sessions.map((s) => ({
       value: `session:${s.name}`,
       group: "Recorded sessions",
-      side: { kind: "session", name: s.name } as CompareSide,
+      side: { kind: "session", name: s.name } as DiffSide,
       label: `${sessionTitle(s)} · ${serversOf(s)}${s.current ? " (this window's)" : ""}`,
     })),
     ...files.map((path) => ({
       value: `file:${path}`,
       group: "Files",
-      side: { kind: "file", path } as CompareSide,
+      side: { kind: "file", path } as DiffSide,
       label: path,
     })),
   ].filter((o) => !same(o.side, subject.side));
@@ -125,7 +125,7 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
     setRunning(true);
     setError(null);
     try {
-      const changes = await backend.interfaceCompare(oldSide.side, newSide.side);
+      const changes = await backend.interfaceDiff(oldSide.side, newSide.side);
       setCompared({ old: oldSide.label, new: newSide.label, changes });
       setPicked(0);
     } catch (e) {
@@ -138,9 +138,9 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
   const change = compared?.changes[picked] ?? null;
   return (
     <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onClose()}>
-      <div className="dialog compare-dialog" role="dialog" aria-label="Compare interfaces">
-        <h2>Compare interfaces</h2>
-        <div className="compare-sides">
+      <div className="dialog diff-dialog" role="dialog" aria-label="Diff interfaces">
+        <h2>Diff interfaces</h2>
+        <div className="diff-sides">
           <span>
             {subjectIsNew ? "New" : "Old"}: <strong>{subject.label}</strong>
           </span>
@@ -148,7 +148,7 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
             {subjectIsNew ? "Old" : "New"}
             <select aria-label="The other side" value={other} onChange={(e) => void choose(e.target.value)}>
               <option value="" disabled>
-                Choose what to compare with…
+                Choose what to diff against…
               </option>
               {groups.map((g) => (
                 <optgroup key={g} label={g}>
@@ -168,7 +168,7 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
             Swap old and new
           </button>
           <button type="button" className="primary" disabled={!chosen || running} onClick={() => void compare()}>
-            {running ? "Comparing…" : "Compare"}
+            {running ? "Diffing…" : "Diff"}
           </button>
         </div>
         {error && (
@@ -181,8 +181,8 @@ export function CompareDialog({ subject, lines, servers, onClose }: Props) {
             <p role="status" aria-label="Comparison">
               From <strong>{compared.old}</strong> to <strong>{compared.new}</strong>: {tally(compared.changes)}
             </p>
-            <div className="compare-body">
-              <div className="compare-changes" aria-label="Changes">
+            <div className="diff-body">
+              <div className="diff-changes" aria-label="Changes">
                 {VERDICTS.map(([verdict, heading]) => {
                   const group = compared.changes
                     .map((c, i) => [c, i] as const)

@@ -1,4 +1,4 @@
-"""Real-window checks of Compare… (issue 34) and Replay against… (issue 35); desktop.py runs
+"""Real-window checks of Diff… (issue 34) and Replay against… (issue 35); desktop.py runs
 them with its driver. The demo server's connection set beside an earlier build's snapshot,
 chosen in the native open dialog, lists the breaking changes first, each one click from both
 definitions with the changed key marked; set beside its own saved server, started for the
@@ -15,7 +15,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-OPEN_TITLE = "Compare with a snapshot or a session"
+OPEN_TITLE = "Diff against a snapshot or a session"
 
 
 def install(check, driver, wait, shot, h):
@@ -61,31 +61,31 @@ def install(check, driver, wait, shot, h):
     def compare_with(dialog, option_xpath):
         """Picks the other side by its option and compares; returns the tally's text."""
         dialog.find_element(By.CSS_SELECTOR, "select[aria-label='The other side']").find_element(By.XPATH, option_xpath).click()
-        dialog.find_element(By.XPATH, ".//button[text()='Compare']").click()
+        dialog.find_element(By.XPATH, ".//button[text()='Diff']").click()
         return wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']")).text
 
     @check
     def a_connection_is_compared_with_an_earlier_snapshot_and_with_its_saved_server():
-        """Compare… on the demo's connection: an earlier build's snapshot (chosen in the native open dialog) gives breaking changes first, each a click from both definitions with the changed key marked; its own saved server gives none"""
-        earlier = os.path.join(tempfile.mkdtemp(prefix="sonde-compare-"), "demo-earlier.snapshot.json")
+        """Diff… on the demo's connection: an earlier build's snapshot (chosen in the native open dialog) gives breaking changes first, each a click from both definitions with the changed key marked; its own saved server gives none"""
+        earlier = os.path.join(tempfile.mkdtemp(prefix="sonde-diff-"), "demo-earlier.snapshot.json")
         earlier_build(earlier)
         h["ensure_connected"]("Demo server")
         h["press_on_window"]("ctrl+4")
         wait.until(lambda d: d.find_element(By.XPATH, "//button[@role='tab'][@aria-selected='true'][text()='Server']"))
-        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Compare…']")).click()
-        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Compare interfaces']"))
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Diff…']")).click()
+        dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Diff interfaces']"))
         other = Select(dialog.find_element(By.CSS_SELECTOR, "select[aria-label='The other side']"))
         other.select_by_value("choose-file")
         # The native open dialog: the path typed in its location bar, as a person types it.
         type_path(OPEN_TITLE, "ctrl+l", earlier)
         wait.until(lambda d: other.first_selected_option.text == earlier)
-        dialog.find_element(By.XPATH, ".//button[text()='Compare']").click()
+        dialog.find_element(By.XPATH, ".//button[text()='Diff']").click()
         tally = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']")).text
         assert tally.endswith("2 breaking, 1 change, 0 additions."), tally
         assert tally.startswith(f"From {earlier} to Demo server · connection"), tally
 
         # Breaking first; the first change is shown at once, its changed key marked on the new side.
-        headings = [e.text for e in dialog.find_elements(By.CSS_SELECTOR, ".compare-changes h3")]
+        headings = [e.text for e in dialog.find_elements(By.CSS_SELECTOR, ".diff-changes h3")]
         assert headings[0].startswith("Breaking") and headings[-1].startswith("Changes"), headings
         changes = dialog.find_elements(By.CSS_SELECTOR, "button.change")
         first = changes[0]
@@ -94,7 +94,7 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: any('"text": {' in line for line in marked("New definition")))
         # The old side has no such argument: what is marked is where it would be.
         assert marked("Old definition")[0].strip() == '"properties": {}', marked("Old definition")
-        shot("compare-earlier-snapshot")
+        shot("diff-earlier-snapshot")
 
         # The removed tool: its definition on the old side, none on the new.
         ghost = next(c for c in changes if c.text.startswith("tools/ghost:"))
@@ -104,10 +104,10 @@ def install(check, driver, wait, shot, h):
         assert any('"name": "ghost"' in line for line in marked("Old definition")), marked("Old definition")
 
         # Against its own saved server, started for the comparison and stopped after it.
-        compare_with(dialog, ".//optgroup[@label='Saved servers, started for the comparison']/option[text()='Demo server']")
+        compare_with(dialog, ".//optgroup[@label='Saved servers, started for the diff']/option[text()='Demo server']")
         wait.until(lambda d: "No changes" in d.find_element(By.CSS_SELECTOR, "[role='status'][aria-label='Comparison']").text)
         dialog.find_element(By.XPATH, ".//button[text()='Close']").click()
-        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Compare interfaces']"))
+        wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "[role='dialog'][aria-label='Diff interfaces']"))
 
     @check
     def a_recorded_session_is_replayed_against_a_later_build():

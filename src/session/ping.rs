@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::connection::RequestError;
 use crate::era::Era;
-use crate::mcp::Session;
+use crate::session::Session;
 
 /// A round trip, measured.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]

@@ -1,4 +1,4 @@
-//! The window's comparison of two interfaces (issue 34, "Compare…"): each side a live
+//! The window's comparison of two interfaces (issue 34, "Diff…"): each side a live
 //! connection, a recorded session, a snapshot file, or a saved server started for the
 //! comparison and stopped after it. The core takes each side's interface, compares them and
 //! places every change on both sides; these commands only choose the sides and carry the answer.
@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use sonde_core::interface::{self, Placed, Snapshot};
+use sonde_core::{diff, place_changes, Placed, Snapshot};
 use tauri::State;
 
 use crate::error::{ErrorDto, Result};
@@ -31,11 +31,11 @@ pub enum Side {
 /// each change with its definition on both sides.
 #[tauri::command]
 #[specta::specta]
-pub async fn interface_compare(state: State<'_, AppState>, from: Side, to: Side) -> Result<Vec<Placed>> {
+pub async fn interface_diff(state: State<'_, AppState>, from: Side, to: Side) -> Result<Vec<Placed>> {
     let old = snapshot_of(&state, from).await?;
     let new = snapshot_of(&state, to).await?;
-    let changes = interface::diff(&old, &new);
-    Ok(interface::place(&old, &new, changes))
+    let changes = diff(&old, &new);
+    Ok(place_changes(&old, &new, changes))
 }
 
 /// The native open dialog for a snapshot or a session file; `null` when the person cancels.
@@ -43,7 +43,7 @@ pub async fn interface_compare(state: State<'_, AppState>, from: Side, to: Side)
 #[specta::specta]
 pub async fn snapshot_file_choose(state: State<'_, AppState>) -> Result<Option<String>> {
     let kinds = ("Snapshots and sessions", &["json", "jsonl"][..]);
-    let chosen = state.asker.open_path("Compare with a snapshot or a session", kinds).await;
+    let chosen = state.asker.open_path("Diff against a snapshot or a session", kinds).await;
     Ok(chosen.map(|path| path.display().to_string()))
 }
 
@@ -73,16 +73,9 @@ async fn snapshot_of(state: &AppState, side: Side) -> Result<Snapshot> {
         Side::File { path } => file(Path::new(&path), &path),
         Side::Server { id } => {
             let saved = state.servers.get(&id)?;
-            let conn = crate::commands::start_saved(state, &saved).await?;
-            let taken = match state.hub.session(conn) {
-                Ok(session) => Snapshot::take(&session).await.map_err(Into::into),
-                Err(e) => Err(e.into()),
-            };
-            // Stopped whatever the listing gave: it was started for this comparison only.
-            if let Err(e) = state.hub.disconnect(conn).await {
-                tracing::warn!(server = %saved.name, "could not stop the compared server: {e}");
-            }
-            taken
+            // Started for this comparison only, and stopped once listed.
+            let job = |session| async move { Snapshot::take(&session).await };
+            Ok(crate::commands::one_job_on_saved(state, &saved, None, job).await??)
         }
     }
 }

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::connection::RequestError;
 use crate::error_code::ErrorCode;
-use crate::mcp::Session;
+use crate::session::Session;
 pub use crate::shape::content::{content_view, ContentKind, ContentView};
 
 /// A read's result as Sonde reads it.

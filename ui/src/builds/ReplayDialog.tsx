@@ -66,14 +66,14 @@ export function ReplayDialog({ session, servers, onClose }: Props) {
   const one = replayed?.[picked] ?? null;
   return (
     <div className="dialog-backdrop" onKeyDown={(e) => e.key === "Escape" && onClose()}>
-      <div className="dialog compare-dialog" role="dialog" aria-label="Replay a session">
+      <div className="dialog diff-dialog" role="dialog" aria-label="Replay a session">
         <h2>Replay {session.label}</h2>
         <p className="muted">
           Its requests are sent again, in order, to a saved server started for the replay and stopped after it. The
           server&apos;s own questions are answered as the recorded client answered them, and each answer is compared
           with the recorded one.
         </p>
-        <div className="compare-sides">
+        <div className="diff-sides">
           <label>
             Against
             <select aria-label="Saved server" value={serverId} onChange={(e) => setServerId(e.target.value)}>
@@ -99,8 +99,8 @@ export function ReplayDialog({ session, servers, onClose }: Props) {
               {running ? "Replaying against " : "Replayed against "}
               <strong>{server?.name}</strong>: {replayTally(replayed, notSent)}
             </p>
-            <div className="compare-body">
-              <div className="compare-changes" aria-label="Requests">
+            <div className="diff-body">
+              <div className="diff-changes" aria-label="Requests">
                 {replayed.map((r, i) => (
                   <button
                     key={r.seq}

@@ -72,10 +72,10 @@ export interface Pane {
   missing?: string;
 }
 
-/** Two values side by side, each with its marked places: Compare's definitions, Replay's answers. */
+/** Two values side by side, each with its marked places: Diff's definitions, Replay's answers. */
 export function SideBySide({ label, panes }: { label?: string; panes: Pane[] }) {
   return (
-    <div className="compare-definitions" aria-label={label}>
+    <div className="diff-definitions" aria-label={label}>
       {panes.map((p) => (
         <div key={p.name}>
           <h4>{p.heading}</h4>

@@ -5,13 +5,13 @@
 //! client must leave out), and the caps that keep a hostile or broken server from filling
 //! Sonde's memory through a listing (items, bytes, pages); a listing cut short keeps what it
 //! gathered and says why, in its result and in the session log.
-//! Refuses: what the items mean (`shape` reads them) and the request envelope (`mcp::Session`).
+//! Refuses: what the items mean (`shape` reads them) and the request envelope (`session::Session`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
-use crate::mcp::Session;
+use crate::session::Session;
 
 /// A paginated list of the server's, with the one table of what each is: its method, the key
 /// its result holds the items under, and the server capability that offers it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonLines } from "./MarkedJson";
-import { tally } from "./CompareDialog";
+import { tally } from "./DiffDialog";
 import type { JsonValue, Placed } from "../ipc";
 
 describe("jsonLines", () => {

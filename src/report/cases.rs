@@ -15,8 +15,20 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::Failure;
 use crate::last_words::LastWords;
+
+/// One way a case failed (or a warning on it): the expectation or check, and why in words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Failure {
+    pub expectation: String,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(expectation: &str, message: impl Into<String>) -> Failure {
+        Failure { expectation: expectation.to_owned(), message: message.into() }
+    }
+}
 
 /// One run's cases, ready to be written in any of the formats.
 #[derive(Debug, Clone, PartialEq)]

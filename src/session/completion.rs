@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::connection::RequestError;
-use crate::mcp::Session;
+use crate::session::Session;
 
 /// What is being completed: a prompt's argument or a resource template's variable.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]

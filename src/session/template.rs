@@ -2,7 +2,7 @@
 //!
 //! Owns: reading a `uriTemplate` and expanding it with the values a person typed, by a
 //! well-kept implementation of the RFC (`iri-string`), never by string replacement.
-//! Refuses: asking the server anything (completion is `features::completion`).
+//! Refuses: asking the server anything (completion is `session::completion`).
 
 use std::collections::BTreeMap;
 
@@ -35,7 +35,7 @@ fn parse(template: &str) -> Result<&UriTemplateStr, TemplateError> {
 }
 
 /// The variables of a template, each once, in the order they first appear.
-pub fn variables(template: &str) -> Result<Vec<String>, TemplateError> {
+pub fn template_variables(template: &str) -> Result<Vec<String>, TemplateError> {
     let parsed = parse(template)?;
     let mut names: Vec<String> = Vec::new();
     for var in parsed.variables() {
@@ -48,7 +48,7 @@ pub fn variables(template: &str) -> Result<Vec<String>, TemplateError> {
 
 /// The URI `template` names with `values`; an empty value counts as given (RFC 6570 expands
 /// it), a variable left out as undefined (its expression expands to nothing).
-pub fn expand(template: &str, values: &BTreeMap<String, String>) -> Result<String, TemplateError> {
+pub fn expand_template(template: &str, values: &BTreeMap<String, String>) -> Result<String, TemplateError> {
     let parsed = parse(template)?;
     let mut context = SimpleContext::new();
     for (name, value) in values {
@@ -70,9 +70,9 @@ mod tests {
 
     #[test]
     fn variables_are_listed_once_in_order() {
-        assert_eq!(variables("demo://resource/dynamic/text/{index}").unwrap(), ["index"]);
-        assert_eq!(variables("file:///{+path}{?q,lang}{&q}").unwrap(), ["path", "q", "lang"]);
-        let unclosed = variables("demo://{unclosed").unwrap_err();
+        assert_eq!(template_variables("demo://resource/dynamic/text/{index}").unwrap(), ["index"]);
+        assert_eq!(template_variables("file:///{+path}{?q,lang}{&q}").unwrap(), ["path", "q", "lang"]);
+        let unclosed = template_variables("demo://{unclosed").unwrap_err();
         assert!(unclosed.to_string().starts_with("\"demo://{unclosed\" is not an RFC 6570 template: "));
         assert_eq!(unclosed.code(), ErrorCode::BadInput);
     }
@@ -80,12 +80,12 @@ mod tests {
     #[test]
     fn expansion_follows_the_operators_and_encodes_values() {
         assert_eq!(
-            expand("demo://resource/dynamic/text/{index}", &values(&[("index", "3")])).unwrap(),
+            expand_template("demo://resource/dynamic/text/{index}", &values(&[("index", "3")])).unwrap(),
             "demo://resource/dynamic/text/3"
         );
         // Simple expansion percent-encodes reserved characters; `+` keeps them.
-        assert_eq!(expand("x://{v}", &values(&[("v", "a/b c")])).unwrap(), "x://a%2Fb%20c");
-        assert_eq!(expand("x://{+v}", &values(&[("v", "a/b")])).unwrap(), "x://a/b");
-        assert_eq!(expand("x://s{?q,n}", &values(&[("q", "hi")])).unwrap(), "x://s?q=hi");
+        assert_eq!(expand_template("x://{v}", &values(&[("v", "a/b c")])).unwrap(), "x://a%2Fb%20c");
+        assert_eq!(expand_template("x://{+v}", &values(&[("v", "a/b")])).unwrap(), "x://a/b");
+        assert_eq!(expand_template("x://s{?q,n}", &values(&[("q", "hi")])).unwrap(), "x://s?q=hi");
     }
 }

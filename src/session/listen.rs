@@ -23,7 +23,7 @@ use super::notices::{notice_of, Notice, NoticeKind};
 use crate::connection::{Request, RequestError, Status, LISTEN};
 use crate::era::Era;
 use crate::log::{Follow, Followed};
-use crate::mcp::Session;
+use crate::session::Session;
 use crate::wire::RequestId;
 
 /// What a subscription asks for; with nothing asked, every change notification is heard.

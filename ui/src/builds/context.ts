@@ -1,15 +1,15 @@
-// "Compare…" from wherever a side is shown (a connection's Server panel, a past session's
+// "Diff…" from wherever a side is shown (a connection's Server panel, a past session's
 // banner): the window holds the one comparison dialog and opens it on the side given.
 import { createContext } from "react";
-import type { CompareSide } from "../ipc";
+import type { DiffSide } from "../ipc";
 
 /** A side as the dialog shows it: what the core compares, and its name for people. */
 export interface NamedSide {
-  side: CompareSide;
+  side: DiffSide;
   label: string;
 }
 
-export const CompareWith = createContext<(subject: NamedSide) => void>(() => {});
+export const DiffWith = createContext<(subject: NamedSide) => void>(() => {});
 
 /** A recorded session, by its name in the sessions folder, and its name for people. */
 export interface NamedSession {

@@ -28,7 +28,7 @@ use crate::connection::{Request, RequestError};
 use crate::era::Era;
 use crate::lifecycle::duration_words;
 use crate::log::{Direction, Entry, Filter, Followed, Kind};
-use crate::mcp::{CallOutcome, Session};
+use crate::session::{CallOutcome, Session};
 use crate::shape::task::{Task, TaskStatus};
 use crate::wire::RequestId;
 

@@ -1,12 +1,38 @@
-//! MCP on top of a connection, in either era: the opening exchange and the typed calls both
-//! front ends make.
+//! `Session`: MCP over one connection whose era is decided, and the opening exchanges that
+//! decide nothing themselves.
 //!
-//! Owns: what Sonde says about itself (clientInfo, the capabilities its responder supports, and
-//! in 2026-07-28 the tasks extension), `initialize` (2025-11-25) and `server/discover`
-//! (2026-07-28), the `_meta` envelope on every modern request, `resultType` checks and tool
-//! calls, including asking for a task and recognising the one a call became.
-//! Refuses: choosing the era (`negotiate` does), following tasks (`features::tasks` does),
-//! following pages (`features::listing` does) and transport concerns (`connection` does).
+//! Owns: what Sonde says about itself (`clientInfo`, or the recorded client a replay's responder
+//! stands for; the capabilities its responder supports, less `roots.listChanged` in 2026-07-28,
+//! plus the tasks extension), `initialize` then `notifications/initialized` (2025-11-25) and
+//! `server/discover` with what its reply says to the era classifier (2026-07-28), the server's
+//! description (an icon kept only as a data raster image); on every 2026-07-28 request the
+//! `_meta` envelope, shared by a session's clones, which carries the log level asked for (in
+//! 2025-11-25 that is `logging/setLevel`, sent only to a server that declares `logging`);
+//! `resultType` (`complete`, `task` for a call, and `input_required` answered through the
+//! responder and retried with a new id, at most `MAX_ROUNDS` rounds, each a note in the log);
+//! and tool calls: asking for a task in 2025-11-25, recognising the task a call became, progress
+//! handed to the caller, and the result read (`CallOutcome`: its shape's problems, embedded
+//! resources, the `outputSchema` verdict).
+//! Refuses: choosing the era or racing a probe (`negotiate` does), following tasks
+//! (`tasks` does), listing and following pages (`listing` does), and transport
+//! concerns (`connection` does). An unknown `resultType` is an error, never a guess.
+//!
+//! Its features, the MCP surface beyond tools, are written here once for both front ends, a
+//! file each: resources and their templates, prompts, completion, the server's log level,
+//! ping, the stream of server notifications, subscriptions to changes, listings with caps, and
+//! tasks followed to their end. Each makes its requests in either era and reads their results
+//! into values a front end shows as they are (what a content item is, what a notification
+//! says); none presents anything.
+
+pub mod completion;
+pub mod listen;
+pub mod listing;
+pub mod notices;
+pub mod ping;
+pub mod prompts;
+pub mod resources;
+pub mod tasks;
+pub mod template;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,7 +43,7 @@ use serde_json::{json, Value};
 use crate::connection::{Call, Connection, Request, RequestError};
 use crate::era::{self, Era, ProbeOutcome};
 use crate::log_level::{LogLevel, LOG_LEVEL_META};
-use crate::schema::{check_output, OutputCheck};
+use crate::output_check::{check_output, OutputCheck};
 use crate::shape::task::{ask_for_task, created_task, server_runs_tool_tasks, Task, TASKS_EXTENSION};
 use crate::sync::Lock;
 use crate::wire::RequestId;
@@ -35,7 +61,7 @@ fn presented(conn: &Connection) -> Value {
 
 /// The capabilities a 2026-07-28 request declares: the responder's, less `roots.listChanged`,
 /// which that era does not have (it has no roots notification), plus the tasks extension: Sonde
-/// follows tasks itself (`features::tasks`), so every request may be given one.
+/// follows tasks itself (`session::tasks`), so every request may be given one.
 fn modern_capabilities(conn: &Connection) -> Value {
     let mut caps = conn.client_capabilities();
     if let Some(roots) = caps.get_mut("roots").and_then(Value::as_object_mut) {
@@ -329,7 +355,7 @@ impl Session {
     /// The call may become a task: in 2025-11-25 Sonde asks for one when the server runs tool
     /// tasks and the tool requires one, or makes one optional and `ask_task` is set; in
     /// 2026-07-28 the server decides. The outcome then carries the task, to follow with
-    /// `Session::follow_task` (in `features::tasks`).
+    /// `Session::follow_task` (in `session::tasks`).
     pub async fn call_tool_checked(
         &self,
         name: &str,
@@ -431,7 +457,7 @@ pub async fn initialize(conn: &Connection, decided_by: String) -> Result<ServerD
 /// Sends `initialize` without waiting for its reply (to race it against a late probe).
 pub fn start_initialize(conn: &Connection) -> Result<Call, RequestError> {
     let params = json!({
-        "protocolVersion": era::LEGACY,
+        "protocolVersion": era::LEGACY_REVISION,
         "capabilities": conn.client_capabilities(),
         "clientInfo": presented(conn),
     });
