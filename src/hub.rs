@@ -258,7 +258,6 @@ impl Hub {
                     responder,
                     self.authorizer.clone(),
                 )
-                .map_err(std::io::Error::other)
             }
         }
     }

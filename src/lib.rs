@@ -51,7 +51,7 @@ pub use hub::{
 };
 pub use last_words::{clean_last_words, LastWords};
 pub use lifecycle::{duration_words, ExitInfo, Lifecycle, Signal};
-pub use log_level::LogLevel;
+pub use log_level::{LogLevel, NotALogLevel};
 pub use output_check::OutputCheck;
 pub use process::{live_members, Graces, SpawnSpec, PASSED_THROUGH};
 pub use resend::resend_risk;
@@ -69,7 +69,9 @@ pub use session::{CallOutcome, ServerDescription, Session};
 pub use shape::content::{content_view, ContentView};
 pub use shape::{read_tools, structured_in_text, Task, TaskStatus, ToolView, SCHEMA_MAX_DEPTH};
 pub use terminal_text::terminal_safe;
-pub use transport::{shown_url, shown_url_text, Header, HttpTarget, HttpTimeouts, OAuthSettings};
+pub use transport::{
+    shown_url, shown_url_text, Header, HttpTarget, HttpTimeouts, OAuthSettings, TargetError,
+};
 pub use url_elicitation::{links_required, openable_link, LinksRequired, NotOpened, UrlElicitation};
 pub use wire::{ErrorObject, DEFAULT_MAX_LINE};
 
@@ -82,13 +84,18 @@ pub use apps::HostContext;
 pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
 pub use interface::values::pattern_covers;
-pub use interface::{diff, eras_chosen, place_changes, Change, ChangeSeverity, Placed, Snapshot};
+pub use interface::{
+    diff, eras_chosen, place_changes, Change, ChangeSeverity, Placed, Snapshot, SnapshotError,
+};
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{
-    recorded_requests, replay, RecordedRequests, Replay, ReplayVerdict, Replayed, Rules, IGNORED_BY_DEFAULT,
+    recorded_requests, replay, RecordedRequests, RecordingError, Replay, ReplayVerdict, Replayed, Rules,
+    RulesError, IGNORED_BY_DEFAULT,
 };
 pub use report::{export_html, Case, CaseError, Failure, Report, Subject, Totals};
-pub use suite::{append_test, run_suite, suite_report, unstarted_report, Suite, Test, TestVerdict};
+pub use suite::{
+    append_test, run_suite, suite_report, unstarted_report, Suite, SuiteError, Test, TestVerdict,
+};
 
 // Following what the core keeps, the one list of error codes a front end shows, and the one
 // policy for poisoned locks.
@@ -100,9 +107,9 @@ pub use sync::Lock;
 pub use log::{
     count_entries, export_har, export_jsonl, last_session, list_sessions, pin_session, session_named,
     sessions_dir, size_words, stopped_words, Budget, Catalog, CatalogError, ConnectionLabel, Direction,
-    Entry, ExportError, ExportFormat, Filter, FilterView, Followed, Incomplete, Kind, LogBatch, MatchCount,
-    OpenedSession, Outcome, Page, Recording, RequestOutcome, SessionInfo, Summary, WireLog, COUNT_BUDGET,
-    FILTER_KEYS, PREVIEW_BYTES, SESSION_FORMAT,
+    Entry, ExportError, ExportFormat, Filter, FilterError, FilterView, Followed, Incomplete, Kind, LogBatch,
+    MatchCount, OpenedSession, Outcome, Page, Recording, RequestOutcome, SessionInfo, Summary, WireLog,
+    COUNT_BUDGET, FILTER_KEYS, PREVIEW_BYTES, SESSION_FORMAT,
 };
 pub use timeline::{Latency, MarkKind, OperationKind, Shown, SpanDetail, Timeline, TimelineView, ViewQuery};
 
@@ -124,7 +131,7 @@ pub use auth::{AuthError, Authorizer, Browser, Credential, CredentialStore, Cred
 
 // The recording proxy and a client's config routed through it.
 pub use proxy::{bind_proxy, proxy_http, proxy_stdio, ClientStreams, PROXY_CONN};
-pub use wrap::{unwrap_config, wrap_config, wrap_snippet, Edited, KnownClient};
+pub use wrap::{unwrap_config, wrap_config, wrap_snippet, Edited, KnownClient, WrapError};
 
 /// The parts below the hub, for the core's own integration tests and fuzz targets only: a bare
 /// connection and its responder, the frame splitter and classifier, SSE and header parsing,

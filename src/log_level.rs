@@ -1,10 +1,13 @@
 //! Server log levels (RFC 5424, as MCP names them) and the `_meta` key that carries one: words
-//! both `mcp` (the session keeps the level) and `features` use, so it depends on neither.
+//! both `mcp` (the session keeps the level) and `features` use, so it depends on neither; and
+//! `NotALogLevel`, the one way reading a level's name fails (`bad_input`).
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::error_code::ErrorCode;
 
 /// The `_meta` key that carries the log level of a 2026-07-28 request.
 pub const LOG_LEVEL_META: &str = "io.modelcontextprotocol/logLevel";
@@ -56,15 +59,28 @@ impl fmt::Display for LogLevel {
     }
 }
 
-impl FromStr for LogLevel {
-    type Err = String;
+/// A word that names no log level (as given), said with the levels there are.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a log level; the levels are {levels}", levels = level_names())]
+pub struct NotALogLevel(pub String);
 
-    fn from_str(s: &str) -> Result<LogLevel, String> {
+impl NotALogLevel {
+    /// A level is the person's choice: `bad_input`.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::BadInput
+    }
+}
+
+fn level_names() -> String {
+    LogLevel::ALL.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl FromStr for LogLevel {
+    type Err = NotALogLevel;
+
+    fn from_str(s: &str) -> Result<LogLevel, NotALogLevel> {
         let wanted = s.trim().to_ascii_lowercase();
-        LogLevel::ALL.into_iter().find(|l| l.name() == wanted).ok_or_else(|| {
-            let names: Vec<&str> = LogLevel::ALL.iter().map(|l| l.name()).collect();
-            format!("{s:?} is not a log level; the levels are {}", names.join(", "))
-        })
+        LogLevel::ALL.into_iter().find(|l| l.name() == wanted).ok_or_else(|| NotALogLevel(s.to_owned()))
     }
 }
 
@@ -77,7 +93,11 @@ mod tests {
         assert_eq!("Warning".parse::<LogLevel>(), Ok(LogLevel::Warning));
         assert!(LogLevel::Debug < LogLevel::Emergency);
         let err = "loud".parse::<LogLevel>().unwrap_err();
-        assert!(err.contains("debug, info, notice, warning, error, critical, alert, emergency"), "{err}");
+        assert_eq!(err.code(), ErrorCode::BadInput);
+        assert_eq!(
+            err.to_string(),
+            "\"loud\" is not a log level; the levels are debug, info, notice, warning, error, critical, alert, emergency"
+        );
         assert_eq!(serde_json::to_value(LogLevel::Critical).unwrap(), "critical");
     }
 }

@@ -144,6 +144,7 @@ impl NotOpened {
 impl UrlElicitation {
     /// Reads the params of an `elicitation/create` (or one entry of `-32042`'s list). `None`
     /// when it is not URL mode (a form); `Err` in words when it is but cannot be shown.
+    // Err is words on the server's request, shown with it: data, not a failure of Sonde's.
     pub fn from_params(params: Option<&Value>) -> Option<Result<UrlElicitation, String>> {
         let params = params?;
         if params.get("mode").and_then(Value::as_str) != Some("url") {

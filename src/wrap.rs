@@ -2,7 +2,8 @@
 //! JSON (or JSONC, as VS Code writes it) is edited in place, so every other entry, comment and
 //! space stays as the person left it, and unwrapping what was wrapped gives the same bytes back.
 //!
-//! Owns: where each client keeps its servers, what a wrapped entry looks like, and the edit.
+//! Owns: where each client keeps its servers, what a wrapped entry looks like, the edit, and
+//! `WrapError`, why a config cannot be edited (each `bad_input`: the text it was given).
 //! Refuses: reading and writing files, and backups (the front end does them); servers reached
 //! by URL, which are left as they are, and said so: a client reaches those itself, so the person
 //! runs the HTTP proxy (`sonde proxy --listen`) and gives the client its address.
@@ -11,6 +12,28 @@ use std::path::PathBuf;
 
 use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
+
+use crate::error_code::ErrorCode;
+
+/// Why a client's config cannot be edited, in the words the person reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WrapError {
+    /// The parser's words on where the text stops being JSON (or JSONC).
+    #[error("the config is not JSON: {0}")]
+    NotJson(String),
+    /// The config has no object of servers under the client's key.
+    #[error("the config has no \"{0}\" object")]
+    NoServers(&'static str),
+    #[error("the config has no server named {0:?}")]
+    NoServerNamed(String),
+}
+
+impl WrapError {
+    /// Every one is about the config text given: `bad_input`.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::BadInput
+    }
+}
 
 /// A client whose config `wrap` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +108,7 @@ pub fn wrap_config(
     client: KnownClient,
     only: Option<&str>,
     sonde: &str,
-) -> Result<Edited, String> {
+) -> Result<Edited, WrapError> {
     edit(text, client, only, |name, server| {
         let Some(command) = string(server, "command") else {
             return Err("not a command line (a server reached by URL is left as it is)".into());
@@ -136,7 +159,7 @@ pub fn wrap_snippet(client: KnownClient, name: &str, program: &str, args: &[Stri
 
 /// Undoes [`wrap`]: each server whose command line is `SONDE proxy --name NAME -- COMMAND …`
 /// gets `COMMAND …` back (and no `args` when it had none of its own).
-pub fn unwrap_config(text: &str, client: KnownClient, only: Option<&str>) -> Result<Edited, String> {
+pub fn unwrap_config(text: &str, client: KnownClient, only: Option<&str>) -> Result<Edited, WrapError> {
     edit(text, client, only, |_, server| {
         if !is_wrapped(server) {
             return Err("does not go through sonde proxy".into());
@@ -169,17 +192,19 @@ pub fn unwrap_config(text: &str, client: KnownClient, only: Option<&str>) -> Res
 
 /// Applies `change` to each server of the config (or `only`), collecting what changed. A
 /// server of a Claude Code project is named with its project: `time (project /home/me/app)`.
+/// (`change`'s error is words, not a failure: why one server is left as it is, kept in
+/// [`Edited::left`] beside its name.)
 fn edit(
     text: &str,
     client: KnownClient,
     only: Option<&str>,
     mut change: impl FnMut(&str, &CstObject) -> Result<(), String>,
-) -> Result<Edited, String> {
-    let root = CstRootNode::parse(text, &ParseOptions::default())
-        .map_err(|e| format!("the config is not JSON: {e}"))?;
+) -> Result<Edited, WrapError> {
+    let root =
+        CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| WrapError::NotJson(e.to_string()))?;
     let scopes = root.object_value().map(|o| scopes(&o, client)).unwrap_or_default();
     if scopes.is_empty() {
-        return Err(format!("the config has no \"{}\" object", client.key()));
+        return Err(WrapError::NoServers(client.key()));
     }
     let mut edited = Edited { text: String::new(), changed: Vec::new(), left: Vec::new() };
     let mut found = false;
@@ -205,7 +230,7 @@ fn edit(
         }
     }
     if let Some(only) = only.filter(|_| !found) {
-        return Err(format!("the config has no server named {only:?}"));
+        return Err(WrapError::NoServerNamed(only.to_owned()));
     }
     edited.text = root.to_string();
     Ok(edited)
@@ -360,10 +385,27 @@ mod tests {
         assert_eq!(wrapped.changed, ["time"]);
         assert!(wrapped.text.contains(r#""command": "npx""#));
         let err = wrap_config(CLAUDE, KnownClient::ClaudeDesktop, Some("nope"), SONDE).unwrap_err();
-        assert_eq!(err, "the config has no server named \"nope\"");
+        assert_eq!(err.to_string(), "the config has no server named \"nope\"");
         assert!(wrap_config(VSCODE, KnownClient::ClaudeDesktop, None, SONDE)
             .unwrap_err()
+            .to_string()
             .contains("no \"mcpServers\" object"));
+    }
+
+    /// A config that cannot be edited is the text given: `bad_input` whatever is wrong.
+    #[test]
+    fn a_config_that_cannot_be_edited_is_bad_input() {
+        for err in [
+            wrap_config("{not json", KnownClient::Cursor, None, SONDE).unwrap_err(),
+            wrap_config(VSCODE, KnownClient::ClaudeDesktop, None, SONDE).unwrap_err(),
+            unwrap_config(CLAUDE, KnownClient::ClaudeDesktop, Some("nope")).unwrap_err(),
+        ] {
+            assert_eq!(err.code(), ErrorCode::BadInput, "{err}");
+        }
+        assert!(matches!(
+            wrap_config("{not json", KnownClient::Cursor, None, SONDE),
+            Err(WrapError::NotJson(words)) if !words.is_empty()
+        ));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::error::{err, io_error, Result};
 use crate::state::{AppState, Lineages};
 
 fn filter_of(expr: &str) -> Result<Filter> {
-    Filter::parse(expr).map_err(|e| err(ErrorCode::BadInput, e))
+    Ok(Filter::parse(expr)?)
 }
 
 #[tauri::command]

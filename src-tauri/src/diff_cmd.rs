@@ -6,10 +6,10 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use sonde_core::{diff, place_changes, ErrorCode, Placed, Snapshot};
+use sonde_core::{diff, place_changes, Placed, Snapshot};
 use tauri::State;
 
-use crate::error::{err, Result};
+use crate::error::{ErrorDto, Result};
 use crate::state::AppState;
 
 /// One side of a comparison.
@@ -66,9 +66,7 @@ pub async fn snapshot_save(state: State<'_, AppState>, id: u64) -> Result<Option
 }
 
 async fn snapshot_of(state: &AppState, side: Side) -> Result<Snapshot> {
-    let file = |path: &Path, what: &str| {
-        Snapshot::from_file(path).map_err(|why| err(ErrorCode::BadInput, format!("{what} is {why}")))
-    };
+    let file = |path: &Path, what: &str| Snapshot::from_file(path).map_err(|e| ErrorDto::from(e).about(what));
     match side {
         Side::Connection { id } => Ok(Snapshot::take(&state.hub.session(id)?).await?),
         Side::Session { name } => file(&state.sessions.path_of(&name)?, &format!("the session {name}")),

@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 use sonde_core::{
-    CatalogError, ErrorCode, HubError, LastWords, LinksRequired, NotOpened, RequestError, SaveError,
-    ServersError, StoreError, TemplateError,
+    CatalogError, ErrorCode, FilterError, HubError, LastWords, LinksRequired, NotOpened, RecordingError,
+    RequestError, RulesError, SaveError, ServersError, SnapshotError, StoreError, SuiteError, TemplateError,
 };
 
 /// An error as the UI sees it.
@@ -55,39 +55,38 @@ impl From<RequestError> for ErrorDto {
     }
 }
 
-impl From<ServersError> for ErrorDto {
-    fn from(e: ServersError) -> Self {
-        err(e.code(), e)
-    }
+/// `From` for each core error that says its own code and has nothing more for the UI than its
+/// message: the one conversion commands use (`?`), so no command picks a code for a core error.
+macro_rules! coded {
+    ($($error:ty),* $(,)?) => {$(
+        impl From<$error> for ErrorDto {
+            fn from(e: $error) -> Self {
+                err(e.code(), e)
+            }
+        }
+    )*};
 }
 
-impl From<CatalogError> for ErrorDto {
-    fn from(e: CatalogError) -> Self {
-        err(e.code(), e)
-    }
-}
+coded!(
+    ServersError,
+    CatalogError,
+    SaveError,
+    TemplateError,
+    NotOpened,
+    StoreError,
+    FilterError,
+    SnapshotError,
+    SuiteError,
+    RecordingError,
+    RulesError,
+);
 
-impl From<SaveError> for ErrorDto {
-    fn from(e: SaveError) -> Self {
-        err(e.code(), e)
-    }
-}
-
-impl From<TemplateError> for ErrorDto {
-    fn from(e: TemplateError) -> Self {
-        err(e.code(), e)
-    }
-}
-
-impl From<NotOpened> for ErrorDto {
-    fn from(e: NotOpened) -> Self {
-        err(e.code(), e)
-    }
-}
-
-impl From<StoreError> for ErrorDto {
-    fn from(e: StoreError) -> Self {
-        err(e.code(), e)
+impl ErrorDto {
+    /// The same error, its message led by what it is about ("the session x is not JSON …"),
+    /// its code kept.
+    pub fn about(mut self, what: impl std::fmt::Display) -> Self {
+        self.message = format!("{what} is {}", self.message);
+        self
     }
 }
 

@@ -6,13 +6,11 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use sonde_core::{
-    recorded_requests, replay, ErrorCode, Replay, Replayed, Responder, Rules, WireLog, REPLAY_RULES_FILE,
-};
+use sonde_core::{recorded_requests, replay, Replay, Replayed, Responder, Rules, WireLog, REPLAY_RULES_FILE};
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::error::{err, io_error, Result};
+use crate::error::{io_error, ErrorDto, Result};
 use crate::state::AppState;
 
 /// A replay's end: each request's outcome (also sent on the channel as it came), how many
@@ -37,13 +35,12 @@ pub async fn session_replay(
 ) -> Result<ReplayRun> {
     let path = state.sessions.path_of(&name)?;
     let log = WireLog::open(&path).map_err(io_error)?;
-    let recording = recorded_requests(&log)
-        .map_err(|why| err(ErrorCode::BadInput, format!("the session {name} is {why}")))?;
+    let recording =
+        recorded_requests(&log).map_err(|e| ErrorDto::from(e).about(format!("the session {name}")))?;
     let saved = state.servers.get(&server_id)?;
     // The project's replay file, where the server runs: the rules CI replays with.
     let file = saved.cwd.as_deref().map(|dir| std::path::Path::new(dir).join(REPLAY_RULES_FILE));
-    let rules = Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)
-        .map_err(|why| err(ErrorCode::BadInput, why))?;
+    let rules = Rules::new(file.as_deref().filter(|f| f.is_file()), &[], &[], false, false)?;
     let answers: Arc<dyn Responder> = Arc::new(recording.answers.clone());
     let (requests, not_sent) = (recording.requests, recording.not_sent);
     let done = crate::commands::one_job_on_saved(&state, &saved, Some(answers), |session| async move {

@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use sonde_core::{
-    sessions_budget, sessions_dir, Catalog, EraCache, ErrorCode, Filter, Hub, Launches, Lock, Questions,
-    SavedServer, ServerStore, Servers, SettingsFile, Shown, Timeline, WireLog,
+    sessions_budget, sessions_dir, Catalog, EraCache, Filter, Hub, Launches, Lock, Questions, SavedServer,
+    ServerStore, Servers, SettingsFile, Shown, Timeline, WireLog,
 };
 
-use crate::error::{err, io_error, Result};
+use crate::error::{io_error, Result};
 
 pub struct AppState {
     pub hub: Arc<Hub>,
@@ -161,7 +161,7 @@ impl Timelines {
             shown: Shown::default(),
         });
         if kept.filter != filter {
-            let parsed = Filter::parse(filter).map_err(|e| err(ErrorCode::BadInput, e))?;
+            let parsed = Filter::parse(filter)?;
             kept.shown = Shown::new(parsed);
             kept.filter = filter.to_owned();
         }

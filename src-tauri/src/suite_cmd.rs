@@ -3,10 +3,10 @@
 //! suite's format and the check that it still reads are the core's (`sonde_core::suite`).
 
 use serde::Serialize;
-use sonde_core::{append_test, ErrorCode, Test};
+use sonde_core::{append_test, Test};
 use tauri::State;
 
-use crate::error::{err, Result};
+use crate::error::Result;
 use crate::state::AppState;
 
 /// Where the test went, and how many tests that suite holds now.
@@ -31,6 +31,6 @@ pub async fn suite_append(
         state.asker.save_path("Save the test in a new suite", "sonde-tests.yaml").await
     };
     let Some(path) = chosen else { return Ok(None) };
-    let tests = append_test(&path, &test, !existing).map_err(|why| err(ErrorCode::BadInput, why))?;
+    let tests = append_test(&path, &test, !existing)?;
     Ok(Some(Appended { path: path.display().to_string(), tests: u32::try_from(tests).unwrap_or(u32::MAX) }))
 }

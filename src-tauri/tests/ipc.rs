@@ -394,3 +394,34 @@ fn a_call_refused_with_32042_carries_the_links_the_core_read() {
     assert!(links["elicitations"][0]["elicitationId"].is_string(), "{links}");
     invoke(&w, "disconnect", json!({"id": id})).unwrap();
 }
+
+/// The code of a core error reaches the UI as the core gave it, never chosen from its words: a
+/// snapshot file that is missing is `io`, one that holds no snapshot `bad_input`, and a bad
+/// filter `bad_input` with the core's own words.
+#[test]
+fn a_missing_snapshot_is_io_and_a_file_that_is_no_snapshot_or_a_bad_filter_bad_input() {
+    let (_app, w) = app("coded");
+    let dir = std::env::temp_dir().join(format!("sonde-ipc-coded-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("gone.snapshot.json").display().to_string();
+    let compare = |path: &str| {
+        let side = json!({"kind": "file", "path": path});
+        invoke(&w, "interface_diff", json!({"from": side, "to": side})).unwrap_err()
+    };
+    let err = compare(&missing);
+    assert_eq!(err["code"], "io", "{err}");
+    assert!(err["message"].as_str().unwrap().starts_with(&format!("{missing} is cannot read it: ")), "{err}");
+    let other = dir.join("other.json");
+    std::fs::write(&other, "{\"seq\": 1}").unwrap();
+    let other = other.display().to_string();
+    let err = compare(&other);
+    assert_eq!(err["code"], "bad_input", "{err}");
+    assert_eq!(
+        err["message"],
+        format!("{other} is not a snapshot (no sondeSnapshot format version); make one with sonde snapshot")
+    );
+    let err =
+        invoke(&w, "log_page", json!({"from": 0, "to": 10, "filter": "conn:x", "limit": 10})).unwrap_err();
+    assert_eq!((&err["code"], &err["message"]), (&json!("bad_input"), &json!("conn:x is not a number")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -71,6 +71,7 @@ pub fn start(
     .abort_handle()
 }
 
+// Err is the words of an exchange's end, recorded and given to the loop in `Event::End`.
 async fn run(
     ex: u64,
     request: reqwest::RequestBuilder,

@@ -189,7 +189,8 @@ impl Connection {
         Ok(Connection { id, commands: tx, log, responder, next_id, http: false, status, authorizing })
     }
 
-    /// Starts the loop for an HTTP server (nothing is sent until the first request).
+    /// Starts the loop for an HTTP server (nothing is sent until the first request); fails, as
+    /// a process that cannot be spawned does, when the HTTP client cannot be built.
     pub fn open_http(
         id: u64,
         target: crate::transport::HttpTarget,
@@ -198,7 +199,7 @@ impl Connection {
         options: Options,
         responder: Arc<dyn Responder>,
         authorizer: Option<Arc<crate::auth::Authorizer>>,
-    ) -> Result<Connection, String> {
+    ) -> std::io::Result<Connection> {
         let (tx, rx) = mpsc::unbounded_channel();
         let parts = http::Parts { log: log.clone(), options, responder: responder.clone(), authorizer };
         let (status, authorizing) = http::start(id, target, mode, parts, rx)?;

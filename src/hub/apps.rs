@@ -37,6 +37,7 @@ struct OpenApp {
     tools: Vec<Value>,
     input: Value,
     /// How the call ended, once it has: its result, or why it did not give one.
+    // Err is the call's own ending in words, told to the app as they are: data, not a failure.
     ended: Option<Result<Value, String>>,
     /// The app said `ui/notifications/initialized` (since its last `ui/initialize`: a frame that
     /// loaded again starts over): what it is sent now goes at once, and nothing goes before.
@@ -274,6 +275,7 @@ impl Hub {
 
     /// The app's call ended: with its result, or without one (`Err`: it failed or was
     /// cancelled, and why), told to the app now if it is ready, else once it is.
+    // `ended`'s Err is the words the front end had for the call's end, passed on to the app.
     pub fn app_ended(&self, app: u64, ended: Result<Value, String>) -> Result<AppTurn, HubError> {
         let (conn, ready) = {
             let mut open = self.apps.open.locked();

@@ -35,6 +35,7 @@ pub enum RootsChange {
 
 /// Reads an edited list of roots: blank entries are left out; every other one must be an
 /// absolute path, listed once.
+// Err is words `Hub::set_roots` wraps at once as `HubError::Roots` (bad_input).
 pub fn read_roots(entries: &[String]) -> Result<Vec<PathBuf>, String> {
     let mut roots: Vec<PathBuf> = Vec::new();
     for entry in entries.iter().map(|e| e.trim()).filter(|e| !e.is_empty()) {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::snapshot::{identity, sorted, EraChoice, Snapshot, FORMAT};
+use super::snapshot::{identity, sorted, EraChoice, Snapshot, SnapshotError, FORMAT};
 use crate::era::MODERN_REVISION;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
 use crate::session::listing::ListKind;
@@ -17,19 +17,19 @@ use crate::session::listing::ListKind;
 impl Snapshot {
     /// A file standing in for a snapshot: a session (told apart by the log's one check) as it
     /// listed the interface, or a snapshot file. An error says what the file is instead.
-    pub fn from_file(path: &Path) -> Result<Snapshot, String> {
+    pub fn from_file(path: &Path) -> Result<Snapshot, SnapshotError> {
         if WireLog::open(path).is_ok_and(|log| !log.is_empty() && log.is_a_session()) {
-            let log = WireLog::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+            let log = WireLog::open(path).map_err(SnapshotError::Unreadable)?;
             return Snapshot::from_session(&log);
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(SnapshotError::Unreadable)?;
         Snapshot::parse(&text)
     }
 
     /// The interface of the first server `log` opened, as that session listed it: each
     /// listing's last complete run of pages. An error says why the session cannot stand in.
-    pub fn from_session(log: &WireLog) -> Result<Snapshot, String> {
-        let entries = log.entries(&Filter::default()).map_err(|e| format!("cannot read the session: {e}"))?;
+    pub fn from_session(log: &WireLog) -> Result<Snapshot, SnapshotError> {
+        let entries = log.entries(&Filter::default()).map_err(SnapshotError::SessionUnreadable)?;
         let message = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
         let reply_to = |e: &Entry, method: &str| {
             e.kind == Kind::Message
@@ -39,11 +39,7 @@ impl Snapshot {
                     .is_some_and(|s| s.kind == "result" && s.method.as_deref() == Some(method))
         };
         let opened = entries.iter().find(|e| reply_to(e, "initialize") || reply_to(e, "server/discover"));
-        let Some(opened) = opened else {
-            return Err(
-                "a session in which no server was opened (no initialize or server/discover result)".into()
-            );
-        };
+        let Some(opened) = opened else { return Err(SnapshotError::NoServerOpened) };
         let conn = opened.conn;
         let result = message(opened).and_then(|m| m.get("result").cloned()).unwrap_or(Value::Null);
         let modern = reply_to(opened, "server/discover");

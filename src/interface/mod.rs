@@ -16,4 +16,4 @@ pub mod values;
 pub use change::{Change, ChangeSeverity};
 pub use diff::{diff, eras_chosen, listings};
 pub use placed::{place_changes, Placed};
-pub use snapshot::Snapshot;
+pub use snapshot::{Snapshot, SnapshotError};

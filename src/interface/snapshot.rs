@@ -5,7 +5,8 @@
 //!
 //! Owns: the snapshot's shape and its format version, taking one from a live session, and
 //! reading one back, of this format or an earlier one (anything else is refused, naming what was
-//! expected). Refuses: comparing them (`diff`), and the evidence of how an era was decided
+//! expected), with `SnapshotError` saying why not (a file that cannot be read `io`, one that is
+//! not a snapshot or a session that can stand in `bad_input`). Refuses: comparing them (`diff`), and the evidence of how an era was decided
 //! (the session log keeps it; it varies from run to run of one server).
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::connection::RequestError;
 use crate::era::Era;
+use crate::error_code::ErrorCode;
 use crate::session::listing::ListKind;
 use crate::session::Session;
 
@@ -68,6 +70,38 @@ pub struct Snapshot {
     pub resource_templates: Option<Vec<Value>>,
 }
 
+/// Why a file (or a session) cannot stand in for a snapshot, in words that follow "X is".
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    /// The file could not be read.
+    #[error("cannot read it: {0}")]
+    Unreadable(std::io::Error),
+    /// A session file whose entries could not be read.
+    #[error("cannot read the session: {0}")]
+    SessionUnreadable(std::io::Error),
+    #[error("not JSON ({0}); a snapshot was expected")]
+    NotJson(serde_json::Error),
+    #[error("not a snapshot (no sondeSnapshot format version); make one with sonde snapshot")]
+    NotASnapshot,
+    #[error("a snapshot of format {0}, newer than this Sonde reads ({FORMAT})")]
+    Newer(u64),
+    #[error("a snapshot, but not a whole one: {0}")]
+    NotWhole(serde_json::Error),
+    /// A session in which no server answered the opening, so no interface was listed.
+    #[error("a session in which no server was opened (no initialize or server/discover result)")]
+    NoServerOpened,
+}
+
+impl SnapshotError {
+    /// `io` when the file could not be read; `bad_input` when what it holds cannot stand in.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            SnapshotError::Unreadable(_) | SnapshotError::SessionUnreadable(_) => ErrorCode::Io,
+            _ => ErrorCode::BadInput,
+        }
+    }
+}
+
 impl Snapshot {
     /// Lists everything `session`'s server declares, to the end of each listing.
     pub async fn take(session: &Session) -> Result<Snapshot, RequestError> {
@@ -102,16 +136,11 @@ impl Snapshot {
 
     /// Reads a snapshot back from its text, of this format or an earlier one, or says what the
     /// text is instead.
-    pub fn parse(text: &str) -> Result<Snapshot, String> {
-        let mut value: Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON ({e}); a snapshot was expected"))?;
+    pub fn parse(text: &str) -> Result<Snapshot, SnapshotError> {
+        let mut value: Value = serde_json::from_str(text).map_err(SnapshotError::NotJson)?;
         match value.get("sondeSnapshot").and_then(Value::as_u64) {
-            None => {
-                Err("not a snapshot (no sondeSnapshot format version); make one with sonde snapshot".into())
-            }
-            Some(v) if v > u64::from(FORMAT) => {
-                Err(format!("a snapshot of format {v}, newer than this Sonde reads ({FORMAT})"))
-            }
+            None => Err(SnapshotError::NotASnapshot),
+            Some(v) if v > u64::from(FORMAT) => Err(SnapshotError::Newer(v)),
             Some(version) => {
                 // Format 1 kept the evidence (`decidedBy`), from which the choice is read.
                 if version < 2 && value.get("eraChoice").is_none() {
@@ -122,7 +151,7 @@ impl Snapshot {
                         object.insert("eraChoice".into(), choice);
                     }
                 }
-                serde_json::from_value(value).map_err(|e| format!("a snapshot, but not a whole one: {e}"))
+                serde_json::from_value(value).map_err(SnapshotError::NotWhole)
             }
         }
     }
@@ -183,9 +212,10 @@ mod tests {
             "keys sorted"
         );
         assert_eq!(Snapshot::parse(&text).unwrap().tools, snapshot.tools);
-        assert!(Snapshot::parse("{\"seq\": 1}").unwrap_err().starts_with("not a snapshot"));
-        assert!(Snapshot::parse("root:x:0:0").unwrap_err().starts_with("not JSON"));
-        assert!(Snapshot::parse("{\"sondeSnapshot\": 9}").unwrap_err().contains("newer"));
+        let refused = |text: &str| Snapshot::parse(text).unwrap_err().to_string();
+        assert!(refused("{\"seq\": 1}").starts_with("not a snapshot"));
+        assert!(refused("root:x:0:0").starts_with("not JSON"));
+        assert!(refused("{\"sondeSnapshot\": 9}").contains("newer"));
     }
 
     /// A format 1 file still reads, its `decidedBy` read for the choice; the file written now
@@ -208,6 +238,24 @@ mod tests {
         assert_eq!(Snapshot::parse(&text).unwrap(), forced);
         assert!(Snapshot::parse(&format!("{{\"sondeSnapshot\": {}}}", FORMAT + 1))
             .unwrap_err()
+            .to_string()
             .contains("newer"));
+    }
+
+    /// A file that cannot be read is `io`, one that holds no snapshot `bad_input`, so a front
+    /// end can tell a missing file from a wrong one without reading the words.
+    #[test]
+    fn a_missing_file_is_io_and_a_file_that_is_no_snapshot_is_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = Snapshot::from_file(&dir.path().join("gone.json")).unwrap_err();
+        assert_eq!(missing.code(), ErrorCode::Io, "{missing}");
+        assert!(missing.to_string().starts_with("cannot read it: "), "{missing}");
+        let other = dir.path().join("other.json");
+        std::fs::write(&other, "{\"seq\": 1}").unwrap();
+        let wrong = Snapshot::from_file(&other).unwrap_err();
+        assert_eq!(wrong.code(), ErrorCode::BadInput, "{wrong}");
+        assert!(matches!(wrong, SnapshotError::NotASnapshot), "{wrong}");
+        let newer = Snapshot::parse(&format!("{{\"sondeSnapshot\": {}}}", FORMAT + 1)).unwrap_err();
+        assert_eq!(newer.code(), ErrorCode::BadInput);
     }
 }

@@ -23,13 +23,45 @@
 //!
 //! Owns: `Filter`, its parsing, matching against an index row (cheap) or a whole entry (for free
 //! text), and `FilterView`, what the UI shows of an expression (its chips, each with the
-//! expression that removes it, or what is wrong), so the UI never parses.
+//! expression that removes it, or what is wrong), so the UI never parses; `FilterError`, what is
+//! wrong with an expression, each a usage error (`bad_input`).
 //! Refuses: regular expressions and boolean algebra; a filter is a conjunction of terms.
 
 use serde::Serialize;
 
 use super::entry::{Direction, Entry, Kind};
 use crate::diagnose::{Severity, DIAGNOSTIC_RULES};
+use crate::error_code::ErrorCode;
+
+/// What is wrong with a filter expression, in the words the person reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FilterError {
+    /// A quote opened and never closed (only in an expression given whole).
+    #[error("the quote of {0} is not closed; end the text with \"")]
+    OpenQuote(String),
+    /// A `word:value` whose word looks like a key but is none.
+    #[error("unknown key {0:?}; keys are {keys} (put text with a colon in double quotes)", keys = key_words())]
+    UnknownKey(String),
+    #[error("unknown kind {0:?}; kinds are {kinds}", kinds = kind_names())]
+    UnknownKind(String),
+    #[error("unknown direction {0:?}; use in, out or meta")]
+    UnknownDirection(String),
+    /// The value of `conn:` is not a number.
+    #[error("conn:{0} is not a number")]
+    NotANumber(String),
+    /// A term (as typed) whose key needs a value and has none.
+    #[error("{0} needs a value")]
+    NoValue(String),
+    #[error("unknown severity or rule {0:?}; use error, warning, note, any or a rule: {rules}", rules = DIAGNOSTIC_RULES.join(", "))]
+    UnknownSeverity(String),
+}
+
+impl FilterError {
+    /// Every filter error is the person's expression: a usage error.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::BadInput
+    }
+}
 
 /// A conjunction of conditions; an empty filter matches everything.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -231,7 +263,7 @@ pub struct FilterChip {
 impl FilterView {
     pub fn of(expr: &str) -> FilterView {
         match Filter::parse(expr) {
-            Err(error) => FilterView { chips: Vec::new(), error: Some(error) },
+            Err(error) => FilterView { chips: Vec::new(), error: Some(error.to_string()) },
             Ok(filter) => FilterView {
                 chips: filter
                     .conditions()
@@ -279,16 +311,16 @@ fn terms(expr: &str) -> Vec<&str> {
 }
 
 /// The kinds a `kind:` or `hide:` value lists, in any case.
-fn kinds(value: &str) -> Result<Vec<Kind>, String> {
+fn kinds(value: &str) -> Result<Vec<Kind>, FilterError> {
     value
         .split(',')
-        .map(|k| {
-            Kind::parse(&k.to_ascii_lowercase()).ok_or_else(|| {
-                let names: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown kind {k:?}; kinds are {}", names.join(", "))
-            })
-        })
+        .map(|k| Kind::parse(&k.to_ascii_lowercase()).ok_or_else(|| FilterError::UnknownKind(k.to_owned())))
         .collect()
+}
+
+/// The kinds' names, for an error that lists them.
+fn kind_names() -> String {
+    Kind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// The word of a `word:value` term that looks like a key but is none of them.
@@ -301,26 +333,23 @@ fn unknown_key(term: &str) -> Option<&str> {
 impl Filter {
     /// [`Filter::parse`] for an expression given whole (the CLI's `--filter`), where a quote
     /// left open is a mistake to say; the window's box takes it while the person types on.
-    pub fn parse_whole(expr: &str) -> Result<Filter, String> {
+    pub fn parse_whole(expr: &str) -> Result<Filter, FilterError> {
         if let Some(open) =
             terms(expr).into_iter().find(|t| t.starts_with('"') && (t.len() == 1 || !t.ends_with('"')))
         {
-            return Err(format!("the quote of {open} is not closed; end the text with \""));
+            return Err(FilterError::OpenQuote(open.to_owned()));
         }
         Filter::parse(expr)
     }
 
     /// Parses an expression in the grammar of the module doc, or says what is wrong with it.
-    pub fn parse(expr: &str) -> Result<Filter, String> {
+    pub fn parse(expr: &str) -> Result<Filter, FilterError> {
         let mut f = Filter::default();
         let mut words = Vec::new();
         for term in terms(expr) {
             let (key, value) = FilterKey::of(term);
             if let (FilterKey::Text, false, Some(word)) = (key, term.starts_with('"'), unknown_key(term)) {
-                return Err(format!(
-                    "unknown key {word:?}; keys are {} (put text with a colon in double quotes)",
-                    key_words()
-                ));
+                return Err(FilterError::UnknownKey(word.to_owned()));
             }
             match key {
                 FilterKey::Kind => f.kinds.extend(kinds(value)?),
@@ -328,11 +357,11 @@ impl Filter {
                 FilterKey::Dir => {
                     f.dir = Some(
                         Direction::parse(&value.to_ascii_lowercase())
-                            .ok_or_else(|| format!("unknown direction {value:?}; use in, out or meta"))?,
+                            .ok_or_else(|| FilterError::UnknownDirection(value.to_owned()))?,
                     )
                 }
                 FilterKey::Conn => {
-                    f.conn = Some(value.parse().map_err(|_| format!("conn:{value} is not a number"))?)
+                    f.conn = Some(value.parse().map_err(|_| FilterError::NotANumber(value.to_owned()))?)
                 }
                 FilterKey::Method => f.method = Some(non_empty(term, value)?),
                 FilterKey::Id => f.id = Some(non_empty(term, value)?),
@@ -346,12 +375,10 @@ impl Filter {
                         "any" => (Some(Severity::Note), None),
                         v if DIAGNOSTIC_RULES.contains(&v) => (None, Some(v.to_owned())),
                         v => (
-                            Some(Severity::parse(v).ok_or_else(|| {
-                                format!(
-                                    "unknown severity or rule {value:?}; use error, warning, note, any or a rule: {}",
-                                    DIAGNOSTIC_RULES.join(", ")
-                                )
-                            })?),
+                            Some(
+                                Severity::parse(v)
+                                    .ok_or_else(|| FilterError::UnknownSeverity(value.to_owned()))?,
+                            ),
                             None,
                         ),
                     }
@@ -480,9 +507,9 @@ impl TextFinder {
 }
 
 /// `method:` and `id:` with nothing after them would match nothing at all, silently.
-fn non_empty(term: &str, value: &str) -> Result<String, String> {
+fn non_empty(term: &str, value: &str) -> Result<String, FilterError> {
     if value.is_empty() {
-        return Err(format!("{term} needs a value"));
+        return Err(FilterError::NoValue(term.to_owned()));
     }
     Ok(value.to_owned())
 }
@@ -529,7 +556,7 @@ mod tests {
         assert!(!f.matches_row(&with(Some(Severity::Note))));
         assert!(!f.matches_row(&with(None)));
         assert_eq!(Filter::parse("DIAG:any").unwrap().diag, Some(Severity::Note));
-        let refused = Filter::parse("diag:bad").unwrap_err();
+        let refused = Filter::parse("diag:bad").unwrap_err().to_string();
         assert!(refused.contains("use error, warning, note, any or a rule: app-csp, "), "{refused}");
         let rule = Filter::parse("diag:Stdout-Not-Protocol").unwrap();
         assert_eq!((rule.diag, rule.rule.as_deref()), (None, Some("stdout-not-protocol")));
@@ -600,7 +627,7 @@ mod tests {
     fn a_quote_left_open_is_taken_while_typing_and_refused_whole() {
         for (expr, open) in [("dir:in \"Starting default", "\"Starting default"), ("\"", "\"")] {
             assert!(Filter::parse(expr).is_ok(), "{expr}");
-            let error = Filter::parse_whole(expr).unwrap_err();
+            let error = Filter::parse_whole(expr).unwrap_err().to_string();
             assert_eq!(error, format!("the quote of {open} is not closed; end the text with \""));
         }
         assert!(Filter::parse_whole("\"Starting default\" dir:in").is_ok());
@@ -622,9 +649,19 @@ mod tests {
             ),
         ];
         for (expr, want) in cases {
-            let error = Filter::parse(expr).unwrap_err();
+            let error = Filter::parse(expr).unwrap_err().to_string();
             assert!(error.starts_with(want), "{expr}: {error}");
         }
+    }
+
+    /// A filter's error is the person's input, whatever is wrong with it: a front end shows
+    /// `bad_input`, never a failure of Sonde's.
+    #[test]
+    fn every_filter_error_is_bad_input() {
+        for expr in ["kind:nope", "dir:up", "conn:x", "method:", "methd:x", "diag:loud"] {
+            assert_eq!(Filter::parse(expr).unwrap_err().code(), ErrorCode::BadInput, "{expr}");
+        }
+        assert_eq!(Filter::parse_whole("\"open").unwrap_err(), FilterError::OpenQuote("\"open".into()));
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub use budget::{pin_session, size_words, Budget, KEEP_SESSIONS, MAX_BYTES};
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, RequestOutcome, Summary, PREVIEW_BYTES};
 pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat, REDACTED_MARK};
-pub use filter::{Filter, FilterView, IndexRow, Rpc, KEYS as FILTER_KEYS};
+pub use filter::{Filter, FilterError, FilterView, IndexRow, Rpc, KEYS as FILTER_KEYS};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Incomplete, SESSION_FORMAT};
 pub use har::export_har;

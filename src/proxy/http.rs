@@ -171,6 +171,7 @@ impl Proxy {
 
     /// Whether the request names this proxy: a web page that rebinds a name of its own to
     /// 127.0.0.1 sends its own name as `Host` and its own origin as `Origin`.
+    // Err is the words of the 403 the client gets and the session records: data, not a failure.
     fn admitted(&self, headers: &hyper::HeaderMap) -> Result<(), String> {
         let ours = |value: &str| self.hosts.iter().any(|h| h.eq_ignore_ascii_case(value));
         match headers.get(HOST).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()) {

@@ -18,6 +18,7 @@ const MAX_PAGES: u32 = 1000;
 
 /// The names the new server lists, for the kinds the recording calls (tools, prompts).
 pub(super) struct Listed {
+    // Err is words on why the listing is not known, said in the verdicts that need it.
     tools: Option<Result<Vec<String>, String>>,
     prompts: Option<Result<Vec<String>, String>>,
 }

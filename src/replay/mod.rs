@@ -31,8 +31,8 @@ use crate::interface::Change;
 use crate::session::listing::ListKind;
 use crate::session::Session;
 use listings::{Listed, Runs};
-pub use recorded::{recorded_requests, Recorded, RecordedRequests};
-pub use rules::Rules;
+pub use recorded::{recorded_requests, Recorded, RecordedRequests, RecordingError};
+pub use rules::{Rules, RulesError};
 use tokens::Tokens;
 
 /// What a replayed request's answer says of the new server.

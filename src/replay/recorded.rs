@@ -1,10 +1,32 @@
 //! The requests of a recorded session that a replay sends again, each with its recorded answer,
-//! and the recorded client's own answers (`answers`).
+//! and the recorded client's own answers (`answers`); `RecordingError` when a session cannot
+//! be read (`io`) or opened no server to replay (`bad_input`).
 
 use serde_json::Value;
 
 use super::answers::RecordedAnswers;
+use crate::error_code::ErrorCode;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
+
+/// Why a session cannot be replayed, in words that follow "the session X is".
+#[derive(Debug, thiserror::Error)]
+pub enum RecordingError {
+    #[error("cannot read the session: {0}")]
+    Unreadable(std::io::Error),
+    /// No server answered an opening request in the session, so nothing was asked of one.
+    #[error("a session in which no server was opened (no initialize or server/discover)")]
+    NoServerOpened,
+}
+
+impl RecordingError {
+    /// `io` when the session could not be read; `bad_input` when it holds nothing to replay.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RecordingError::Unreadable(_) => ErrorCode::Io,
+            RecordingError::NoServerOpened => ErrorCode::BadInput,
+        }
+    }
+}
 
 /// One recorded client request and the answer it got (`{"result": …}` or `{"error": …}`).
 #[derive(Debug, Clone, PartialEq)]
@@ -45,8 +67,8 @@ pub struct RecordedRequests {
 /// answer, and the client's own answers. Not replayed: the handshake, the era probe, a notification, an `input_required`
 /// round's retry (the session answers its rounds again itself); a listen and a request never
 /// answered (one its server died under) are counted in the second value.
-pub fn recorded_requests(log: &WireLog) -> Result<RecordedRequests, String> {
-    let entries = log.entries(&Filter::default()).map_err(|e| format!("cannot read the session: {e}"))?;
+pub fn recorded_requests(log: &WireLog) -> Result<RecordedRequests, RecordingError> {
+    let entries = log.entries(&Filter::default()).map_err(RecordingError::Unreadable)?;
     let frame = |e: &Entry| e.text.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok());
     let request = |e: &Entry| e.kind == Kind::Message && e.dir == Direction::Out && !e.probe;
     // The era probe's server/discover opens the connection too, when it decided the era.
@@ -55,7 +77,7 @@ pub fn recorded_requests(log: &WireLog) -> Result<RecordedRequests, String> {
         .iter()
         .find(|e| opening(e) && frame(e).is_some_and(|f| HANDSHAKE.iter().any(|m| f["method"] == *m)))
         .map(|e| e.conn)
-        .ok_or("a session in which no server was opened (no initialize or server/discover)")?;
+        .ok_or(RecordingError::NoServerOpened)?;
     let mut out = Vec::new();
     let mut unanswered = 0;
     for sent in entries.iter().filter(|e| e.conn == conn && request(e)) {
@@ -119,4 +141,23 @@ fn reply_of(
     })?;
     let answer = entries.iter().find(|e| e.conn == conn && e.answers == Some(retry.seq)).and_then(frame)?;
     reply_of(&answer, entries, conn, frame)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A session that opened no server holds nothing to replay: the person's choice, so
+    /// `bad_input`; one that cannot be read is `io`.
+    #[test]
+    fn a_session_without_a_server_is_bad_input_and_an_unreadable_one_io() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = WireLog::create_in(dir.path()).unwrap();
+        let empty = recorded_requests(&log).unwrap_err();
+        assert!(matches!(empty, RecordingError::NoServerOpened), "{empty}");
+        assert_eq!(empty.code(), ErrorCode::BadInput);
+        let unreadable = RecordingError::Unreadable(std::io::Error::other("gone"));
+        assert_eq!(unreadable.code(), ErrorCode::Io);
+        assert_eq!(unreadable.to_string(), "cannot read the session: gone");
+    }
 }

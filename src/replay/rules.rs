@@ -6,17 +6,49 @@
 //! can be said.
 //!
 //! Owns: the rules' notation, the replay file's keys (an unknown key is an error naming those
-//! allowed), and whether a difference is one a rule names. Refuses: finding differences
+//! allowed), `RulesError` saying why a rule or the file cannot be used (a file that cannot be
+//! read `io`, a rule or key that is wrong `bad_input`), and whether a difference is one a rule
+//! names. Refuses: finding differences
 //! (`interface::values`) and reading files a front end did not name.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::error_code::ErrorCode;
 use crate::interface::values::{pattern_covers, Difference};
+
+/// Why the rules of a replay cannot be used, in the words the person reads.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// An ignore rule that is not a path, nor a method and a path.
+    #[error(
+        "{0:?} is not a path to ignore; expected a path that begins at result or error (result.content[*].text), or METHOD [NAME]:PATH (tools/call get_time:result.content[*].text)"
+    )]
+    NotAPath(String),
+    #[error("{0:?} names no method before its path")]
+    NoMethod(String),
+    #[error("{written:?} is neither uuid, iso-time, epoch nor a regular expression: {source}")]
+    NotAPattern { written: String, source: regex::Error },
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    /// The replay file's text is not its YAML: the parser's words, which say where and what.
+    #[error("{} is not a replay file: {why}", path.display())]
+    NotAReplayFile { path: PathBuf, why: String },
+}
+
+impl RulesError {
+    /// `io` when the replay file could not be read; `bad_input` for a rule or key that is wrong.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RulesError::Unreadable { .. } => ErrorCode::Io,
+            _ => ErrorCode::BadInput,
+        }
+    }
+}
 
 /// The file a project keeps its replay rules in, read from the working directory.
 pub const REPLAY_RULES_FILE: &str = ".sonde-replay.yaml";
@@ -73,7 +105,7 @@ const ROOTS: [&str; 3] = ["result", "error", "failed"];
 impl Ignore {
     /// Reads `PATH` or `METHOD [NAME]:PATH`, where a path begins at `result`, `error` or
     /// `failed`.
-    pub fn parse(written: &str) -> Result<Ignore, String> {
+    pub fn parse(written: &str) -> Result<Ignore, RulesError> {
         let starts_path = |s: &str| {
             ROOTS.iter().any(|r| {
                 s.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
@@ -86,11 +118,7 @@ impl Ignore {
                 .rmatch_indices(':')
                 .map(|(i, _)| i)
                 .find(|&i| starts_path(&written[i + 1..]))
-                .ok_or_else(|| {
-                    format!(
-                        "{written:?} is not a path to ignore; expected a path that begins at result or error (result.content[*].text), or METHOD [NAME]:PATH (tools/call get_time:result.content[*].text)"
-                    )
-                })?;
+                .ok_or_else(|| RulesError::NotAPath(written.to_owned()))?;
             (Some(written[..cut].trim()), &written[cut + 1..])
         };
         let (method, name) = match scope {
@@ -101,7 +129,7 @@ impl Ignore {
             },
         };
         if method.as_deref().is_some_and(str::is_empty) {
-            return Err(format!("{written:?} names no method before its path"));
+            return Err(RulesError::NoMethod(written.to_owned()));
         }
         Ok(Ignore {
             written: written.to_owned(),
@@ -126,7 +154,7 @@ impl Ignore {
 
 impl Pattern {
     /// Reads `uuid`, `iso-time`, `epoch`, or a regular expression.
-    pub fn parse(written: &str) -> Result<Pattern, String> {
+    pub fn parse(written: &str) -> Result<Pattern, RulesError> {
         let source = match written {
             "uuid" => r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
             "iso-time" => {
@@ -136,9 +164,8 @@ impl Pattern {
             "epoch" => r"\b1\d{9}(?:\d{3})?(?:\.\d+)?\b",
             other => other,
         };
-        let regex = Regex::new(source).map_err(|e| {
-            format!("{written:?} is neither uuid, iso-time, epoch nor a regular expression: {e}")
-        })?;
+        let regex = Regex::new(source)
+            .map_err(|source| RulesError::NotAPattern { written: written.to_owned(), source })?;
         Ok(Pattern { written: written.to_owned(), regex, matched: AtomicUsize::new(0) })
     }
 
@@ -161,13 +188,13 @@ impl Rules {
         values: &[String],
         strict: bool,
         skip_gone: bool,
-    ) -> Result<Rules, String> {
+    ) -> Result<Rules, RulesError> {
         let kept = match file {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    .map_err(|source| RulesError::Unreadable { path: path.to_owned(), source })?;
                 serde_saphyr::from_str::<Option<File>>(&text)
-                    .map_err(|e| format!("{} is not a replay file: {e}", path.display()))?
+                    .map_err(|e| RulesError::NotAReplayFile { path: path.to_owned(), why: e.to_string() })?
                     .unwrap_or_default()
             }
             None => File::default(),
@@ -258,8 +285,11 @@ mod tests {
         // A URI holds colons: the path begins after the last colon before result.
         let uri = Ignore::parse("resources/read notes://readme:result.contents").unwrap();
         assert!(uri.applies("resources/read", Some("notes://readme"), "result.contents[0].text"));
-        assert!(Ignore::parse("content[0].text").unwrap_err().contains("is not a path to ignore"));
-        assert!(Ignore::parse(":result").unwrap_err().contains("names no method"));
+        assert!(Ignore::parse("content[0].text")
+            .unwrap_err()
+            .to_string()
+            .contains("is not a path to ignore"));
+        assert!(Ignore::parse(":result").unwrap_err().to_string().contains("names no method"));
     }
 
     #[test]
@@ -282,7 +312,7 @@ mod tests {
             &difference("result.at", json!(1765051200), json!(1765051260))
         ));
         assert!(rules.unmatched().is_empty(), "{:?}", rules.unmatched());
-        assert!(Pattern::parse("(").unwrap_err().contains("neither uuid"));
+        assert!(Pattern::parse("(").unwrap_err().to_string().contains("neither uuid"));
         assert_eq!(split_list(r"\d{2,3}"), [r"\d{2,3}"]);
     }
 
@@ -298,7 +328,21 @@ mod tests {
         assert!(rules.strict && !rules.skip_gone);
         std::fs::write(&file, "ignores: [result.stamp]\n").unwrap();
         let error = Rules::new(Some(&file), &[], &[], false, false).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::BadInput, "{error}");
+        let error = error.to_string();
         assert!(error.contains("is not a replay file") && error.contains("ignores"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A replay file that cannot be read is `io`; a rule that is wrong `bad_input`.
+    #[test]
+    fn a_missing_replay_file_is_io_and_a_wrong_rule_is_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing =
+            Rules::new(Some(&dir.path().join(REPLAY_RULES_FILE)), &[], &[], false, false).unwrap_err();
+        assert_eq!(missing.code(), ErrorCode::Io, "{missing}");
+        let rule = Rules::new(None, &["content[0].text".into()], &[], false, false).unwrap_err();
+        assert_eq!(rule.code(), ErrorCode::BadInput, "{rule}");
+        assert_eq!(Pattern::parse("(").unwrap_err().code(), ErrorCode::BadInput);
     }
 }

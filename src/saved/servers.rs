@@ -22,7 +22,7 @@ use crate::error_code::ErrorCode;
 use crate::process::SpawnSpec;
 use crate::server_config::{RestartPolicy, ServerConfig, Target};
 use crate::sync::Lock;
-use crate::transport::{Header, HttpTarget};
+use crate::transport::{Header, HttpTarget, TargetError};
 
 /// One saved server.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -130,7 +130,7 @@ impl SavedServer {
     pub fn to_config(&self) -> Result<ServerConfig, ServersError> {
         let mut config = match self.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
             Some(url) => {
-                let mut target = HttpTarget::new(url).map_err(ServersError::Invalid)?;
+                let mut target = HttpTarget::new(url)?;
                 target.headers = self.headers.clone();
                 target.auth = self.oauth.as_ref().map(OAuthClient::settings).unwrap_or_default();
                 ServerConfig::http(target)
@@ -232,6 +232,9 @@ pub enum ServersError {
     /// The record or the import cannot be used; the words say why.
     #[error("{0}")]
     Invalid(String),
+    /// The URL or a header of a server reached over HTTP cannot be used.
+    #[error(transparent)]
+    Target(#[from] TargetError),
     #[error("no saved server {0}")]
     NotFound(String),
     #[error(transparent)]
@@ -243,6 +246,7 @@ impl ServersError {
     pub fn code(&self) -> ErrorCode {
         match self {
             ServersError::Invalid(_) => ErrorCode::BadInput,
+            ServersError::Target(e) => e.code(),
             ServersError::NotFound(_) => ErrorCode::NotFound,
             ServersError::Io(_) => ErrorCode::Io,
         }

@@ -42,6 +42,7 @@ pub struct ContentView {
 }
 
 /// Reads one item carrying a resource (`uri`, `mimeType`, and `text` or `blob`).
+// Err is words, not a failure: what is wrong with the server's item, shown in its place.
 pub fn content_view(item: &Value) -> Result<ContentView, String> {
     let string = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
     let uri = string("uri");

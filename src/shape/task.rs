@@ -79,6 +79,7 @@ impl Task {
     /// Reads a task object (`tasks/get`'s result, a `notifications/tasks/status` params, one
     /// entry of `tasks/list`, the `task` of a 2025-11-25 `CreateTaskResult`, or a 2026-07-28
     /// `CreateTaskResult` itself). The duration fields are named by era.
+    // Err is words on the server's data: each caller puts them in its own error or view.
     pub fn read(value: &Value, era: Era) -> Result<Task, String> {
         let Value::Object(fields) = value else {
             return Err(format!("a task is {}, not an object", super::kind(value)));
@@ -121,6 +122,7 @@ impl Task {
 /// The task a `tools/call` result created, if it created one: in 2025-11-25 only when the call
 /// asked for a task (`asked`), as `{task: {…}}`; in 2026-07-28 when `resultType` is `"task"`.
 /// `Some(Err)` when it is a task result whose task cannot be read.
+// Err is `Task::read`'s words on the server's data, which the session makes a protocol error.
 pub fn created_task(result: &Value, era: Era, asked: bool) -> Option<Result<Task, String>> {
     match era {
         Era::Legacy if asked => Some(match result.get("task") {
@@ -160,6 +162,7 @@ pub fn server_runs_tool_tasks(capabilities: &Value) -> bool {
 /// one where the tool makes it optional. The server's capability comes first: without it a
 /// client MUST NOT ask, whatever the tool says. Asking where the rules forbid it is an error
 /// in words, before anything is sent.
+// Err is words its one caller (`Session`) wraps at once as `RequestError::Protocol`.
 pub fn ask_for_task(capabilities: &Value, tool: Option<&Value>, ask: bool) -> Result<bool, String> {
     let name = tool.and_then(|t| t.get("name")).and_then(Value::as_str).unwrap_or("the tool");
     if !server_runs_tool_tasks(capabilities) {

@@ -2,11 +2,58 @@
 //! `prompt` with `args`, or `method` with `params`), `unlisted: true` on a call of a tool the
 //! server need not list, and its expectations. YAML, of which JSON
 //! is a part; a key the file does not know is an error that names it and the keys allowed.
+//! `SuiteError` says what kept a suite from being read or a test from being added (a file that
+//! cannot be read or written `io`, anything wrong in what it holds `bad_input`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::error_code::ErrorCode;
+
+/// Why a suite cannot be read, or a test not added to one, in the words the person reads.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// The text is not a suite's YAML: the parser's words, which say where.
+    #[error("{0}")]
+    Syntax(String),
+    /// A test that names no request, or more than one.
+    #[error("the test {name:?} names {requests} requests; each names one: call, read, prompt or method")]
+    Requests { name: String, requests: usize },
+    /// `unlisted: true` on a test that is not a call.
+    #[error("the test {0:?} says unlisted, which only a call takes (a tool the server need not list)")]
+    UnlistedNotACall(String),
+    /// A test to add that names no request, or more than one.
+    #[error("a test names one request: call, read, prompt or method")]
+    OneRequest,
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    /// The file to add a test to holds no suite.
+    #[error("{} is not a test suite: {source}", path.display())]
+    NotASuite { path: PathBuf, source: Box<SuiteError> },
+    /// The suite with the test added no longer reads.
+    #[error("the test could not be added to {}: {source}", path.display())]
+    NotAdded { path: PathBuf, source: Box<SuiteError> },
+    /// The file's `tests:` is not its last key, so a test at its end would not join them.
+    #[error(
+        "{}'s tests are not its last key, so a test added at its end would not be one of them; add it by hand",
+        path.display()
+    )]
+    NotLast { path: PathBuf },
+    #[error("cannot write {}: {source}", path.display())]
+    Unwritable { path: PathBuf, source: std::io::Error },
+}
+
+impl SuiteError {
+    /// `io` when the file could not be read or written; `bad_input` for what it holds.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            SuiteError::Unreadable { .. } | SuiteError::Unwritable { .. } => ErrorCode::Io,
+            _ => ErrorCode::BadInput,
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -97,22 +144,16 @@ impl Test {
 
 impl Suite {
     /// Reads a suite from its text; an error says where and what is wrong.
-    pub fn parse(text: &str) -> Result<Suite, String> {
-        let mut suite: Suite = serde_saphyr::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Suite, SuiteError> {
+        let mut suite: Suite = serde_saphyr::from_str(text).map_err(|e| SuiteError::Syntax(e.to_string()))?;
         for test in &suite.tests {
             let requests =
                 [&test.call, &test.read, &test.prompt, &test.method].iter().filter(|r| r.is_some()).count();
             if requests != 1 {
-                return Err(format!(
-                    "the test {:?} names {requests} requests; each names one: call, read, prompt or method",
-                    test.name
-                ));
+                return Err(SuiteError::Requests { name: test.name.clone(), requests });
             }
             if test.unlisted && test.call.is_none() {
-                return Err(format!(
-                    "the test {:?} says unlisted, which only a call takes (a tool the server need not list)",
-                    test.name
-                ));
+                return Err(SuiteError::UnlistedNotACall(test.name.clone()));
             }
         }
         suite.lines = lines_of(text, &suite.tests);
@@ -144,19 +185,20 @@ fn lines_of(text: &str, tests: &[Test]) -> Vec<Option<usize>> {
 /// as YAML whose values are JSON, so it reads back exactly; returns how many tests the suite
 /// holds now. An existing file whose `tests:` list is not where a test can be added (not its
 /// last key, or not a suite) is left as it was, and the error says why.
-pub fn append_test(path: &Path, test: &Test, fresh: bool) -> Result<usize, String> {
+pub fn append_test(path: &Path, test: &Test, fresh: bool) -> Result<usize, SuiteError> {
     if test.request_count() != 1 {
-        return Err("a test names one request: call, read, prompt or method".into());
+        return Err(SuiteError::OneRequest);
     }
     let before = if fresh {
         String::new()
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        std::fs::read_to_string(path)
+            .map_err(|source| SuiteError::Unreadable { path: path.to_owned(), source })?
     };
     let had = match before.trim() {
         "" => 0,
         _ => Suite::parse(&before)
-            .map_err(|e| format!("{} is not a test suite: {e}", path.display()))?
+            .map_err(|e| SuiteError::NotASuite { path: path.to_owned(), source: Box::new(e) })?
             .tests
             .len(),
     };
@@ -165,16 +207,13 @@ pub fn append_test(path: &Path, test: &Test, fresh: bool) -> Result<usize, Strin
         text.push('\n');
     }
     text += &entry(test);
-    let after =
-        Suite::parse(&text).map_err(|e| format!("the test could not be added to {}: {e}", path.display()))?;
+    let after = Suite::parse(&text)
+        .map_err(|e| SuiteError::NotAdded { path: path.to_owned(), source: Box::new(e) })?;
     if after.tests.len() != had + 1 || after.tests.last() != Some(test) {
-        return Err(format!(
-            "{}'s tests are not its last key, so a test added at its end would not be one of them; add it by hand",
-            path.display()
-        ));
+        return Err(SuiteError::NotLast { path: path.to_owned() });
     }
     crate::files::write_private(path, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|source| SuiteError::Unwritable { path: path.to_owned(), source })?;
     Ok(after.tests.len())
 }
 
@@ -216,14 +255,14 @@ mod tests {
         assert_eq!(Suite::parse(yaml).unwrap().lines, [Some(2)]);
         let twice = "tests:\n  - name: same\n    method: ping\n  - {name: \"same\", method: ping}\n";
         assert_eq!(Suite::parse(twice).unwrap().lines, [Some(2), Some(4)]);
-        let unknown =
-            Suite::parse("tests:\n  - name: x\n    call: add\n    expect:\n      txt: hi\n").unwrap_err();
+        let refused = |text: &str| Suite::parse(text).unwrap_err().to_string();
+        let unknown = refused("tests:\n  - name: x\n    call: add\n    expect:\n      txt: hi\n");
         assert!(unknown.contains("txt") && unknown.contains("within_ms"), "{unknown}");
-        let two = Suite::parse("tests:\n  - name: x\n    call: add\n    read: y\n").unwrap_err();
+        let two = refused("tests:\n  - name: x\n    call: add\n    read: y\n");
         assert!(two.contains("names 2 requests"), "{two}");
         let unlisted = "tests:\n  - name: x\n    call: divide\n    unlisted: true\n";
         assert!(Suite::parse(unlisted).unwrap().tests[0].unlisted);
-        let read = Suite::parse("tests:\n  - name: x\n    read: a://b\n    unlisted: true\n").unwrap_err();
+        let read = refused("tests:\n  - name: x\n    read: a://b\n    unlisted: true\n");
         assert!(read.contains("only a call takes"), "{read}");
     }
 
@@ -256,5 +295,33 @@ mod tests {
         std::fs::write(&other, text).unwrap();
         assert!(append_test(&other, &test, false).is_err());
         assert_eq!(std::fs::read_to_string(&other).unwrap(), text, "left as it was");
+    }
+
+    /// A suite file that cannot be read is `io`; one that holds no suite, or to which a test
+    /// cannot be added, `bad_input`: the window tells them apart by code.
+    #[test]
+    fn a_missing_suite_is_io_and_a_file_that_is_no_suite_is_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let test = Test {
+            name: "pings".into(),
+            call: None,
+            unlisted: false,
+            read: None,
+            prompt: None,
+            method: Some("ping".into()),
+            args: None,
+            params: None,
+            expect: Expect::default(),
+        };
+        let missing = append_test(&dir.path().join("gone.yaml"), &test, false).unwrap_err();
+        assert_eq!(missing.code(), ErrorCode::Io, "{missing}");
+        let other = dir.path().join("notes.yaml");
+        std::fs::write(&other, "- just\n- a list\n").unwrap();
+        let wrong = append_test(&other, &test, false).unwrap_err();
+        assert_eq!(wrong.code(), ErrorCode::BadInput, "{wrong}");
+        assert!(wrong.to_string().starts_with(&format!("{} is not a test suite: ", other.display())));
+        let last = dir.path().join("last.yaml");
+        std::fs::write(&last, "tests:\n  - name: x\n    method: ping\nmore: 1\n").unwrap();
+        assert_eq!(append_test(&last, &test, false).unwrap_err().code(), ErrorCode::BadInput);
     }
 }

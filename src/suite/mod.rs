@@ -26,7 +26,7 @@ use crate::output_check::OutputCheck;
 pub use crate::report::{Failure, Report, Subject};
 use crate::session::listing::{ListKind, Listing};
 use crate::session::Session;
-pub use file::{append_test, Expect, Suite, Test};
+pub use file::{append_test, Expect, Suite, SuiteError, Test};
 
 /// What each kind of failure checks, in SARIF's rules.
 const RULES: [(&str, &str); 8] = [
@@ -147,6 +147,7 @@ pub async fn run_suite(
 
 /// Every tool the server lists, or why that cannot be known; the error of a connection that is
 /// gone, which ends the run.
+// The inner Err is words for a test's verdict ("could not tell whether … is listed"), not a failure.
 async fn listed_tools(session: &Session) -> Result<Result<Listing, String>, RequestError> {
     if session.server.capabilities.get("tools").is_none() {
         return Ok(Err("the server declares no tools capability, so it lists no tools".into()));

@@ -85,6 +85,7 @@ pub fn header_params(schema: &Value) -> Result<Vec<HeaderParam>, String> {
 /// The `x-mcp-header` annotations of one tool of a `tools/list` result (those of its
 /// `inputSchema`), or why the tool must be left out of calls over HTTP. The one reading of a
 /// tool's annotations: `mcp` leaves out the tools it refuses, the HTTP loop mirrors the rest.
+// Err is words on the server's schema: the listing leaves the tool out with a note saying them.
 pub fn tool_header_params(tool: &Value) -> Result<Vec<HeaderParam>, String> {
     header_params(tool.get("inputSchema").unwrap_or(&Value::Null))
 }

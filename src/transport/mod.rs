@@ -1,7 +1,8 @@
 //! What HTTP transports share: the target (URL, headers, timeouts), which headers are secret,
 //! server-sent events, and the 2026-07-28 header mirror.
 //!
-//! Owns: the description of an HTTP server to connect to and the pure pieces of the wire.
+//! Owns: the description of an HTTP server to connect to (and `TargetError`, why a URL or a
+//! header given for one cannot be used: `bad_input`) and the pure pieces of the wire.
 //! Refuses: the exchanges themselves, which the HTTP connection loop runs
 //! (`connection::http`), and stdio, which lives in `process` and the stdio loop.
 
@@ -11,6 +12,32 @@ pub mod sse;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+use crate::error_code::ErrorCode;
+
+/// Why a URL or a header given for an HTTP server cannot be used, in the words the person reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// Text with no colon between a name and a value.
+    #[error("{0:?} is not a header: write Name: value")]
+    NotAHeader(String),
+    #[error("{0:?} is not a header name")]
+    NotAHeaderName(String),
+    /// The header's value (named by its header) holds control characters.
+    #[error("the value of {0} has control characters")]
+    ControlCharacters(String),
+    #[error("{text:?} is not a URL: {source}")]
+    NotAUrl { text: String, source: url::ParseError },
+    #[error("{0} is not an http:// or https:// URL")]
+    NotHttp(String),
+}
+
+impl TargetError {
+    /// Every one is about what the person gave: `bad_input`.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::BadInput
+    }
+}
 
 /// One extra request header. Secret ones are never written to the log.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -24,16 +51,15 @@ pub struct Header {
 
 impl Header {
     /// Parses `Name: value` (the CLI's `--header`).
-    pub fn parse(text: &str, secret: bool) -> Result<Header, String> {
-        let (name, value) =
-            text.split_once(':').ok_or_else(|| format!("{text:?} is not a header: write Name: value"))?;
+    pub fn parse(text: &str, secret: bool) -> Result<Header, TargetError> {
+        let (name, value) = text.split_once(':').ok_or_else(|| TargetError::NotAHeader(text.to_owned()))?;
         let name = name.trim();
         if !headers::is_token(name) {
-            return Err(format!("{name:?} is not a header name"));
+            return Err(TargetError::NotAHeaderName(name.to_owned()));
         }
         let value = value.trim();
         if value.bytes().any(|b| b < 0x20 && b != b'\t' || b == 0x7f) {
-            return Err(format!("the value of {name} has control characters"));
+            return Err(TargetError::ControlCharacters(name.to_owned()));
         }
         Ok(Header { name: name.to_owned(), value: value.to_owned(), secret: secret || is_secret_name(name) })
     }
@@ -200,10 +226,11 @@ pub struct HttpTarget {
 }
 
 impl HttpTarget {
-    pub fn new(text: &str) -> Result<HttpTarget, String> {
-        let url = url::Url::parse(text).map_err(|e| format!("{text:?} is not a URL: {e}"))?;
+    pub fn new(text: &str) -> Result<HttpTarget, TargetError> {
+        let url =
+            url::Url::parse(text).map_err(|source| TargetError::NotAUrl { text: text.to_owned(), source })?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(format!("{text} is not an http:// or https:// URL"));
+            return Err(TargetError::NotHttp(text.to_owned()));
         }
         Ok(HttpTarget {
             url,
@@ -226,6 +253,21 @@ pub enum HttpMode {
 #[cfg(test)]
 mod redaction_tests {
     use super::*;
+
+    /// A URL or a header that cannot be used is the person's input, `bad_input`, in the words
+    /// the CLI's `--header` and the window's URL field have always shown.
+    #[test]
+    fn a_bad_url_or_header_is_bad_input() {
+        let not_a_url = HttpTarget::new("no url").unwrap_err();
+        assert!(not_a_url.to_string().starts_with("\"no url\" is not a URL: "), "{not_a_url}");
+        let not_http = HttpTarget::new("ftp://h/x").unwrap_err();
+        assert_eq!(not_http.to_string(), "ftp://h/x is not an http:// or https:// URL");
+        let header = Header::parse("X-Key value", false).unwrap_err();
+        assert_eq!(header.to_string(), "\"X-Key value\" is not a header: write Name: value");
+        for e in [not_a_url, not_http, header, Header::parse("X: a\u{7f}", false).unwrap_err()] {
+            assert_eq!(e.code(), ErrorCode::BadInput, "{e}");
+        }
+    }
 
     #[test]
     fn a_url_keeps_its_shape_and_loses_its_password_and_secret_parameters() {

@@ -671,12 +671,12 @@ impl Global {
     }
 
     fn http_target(&self, url: &str) -> Result<HttpTarget, String> {
-        let mut target = HttpTarget::new(url)?;
+        let mut target = HttpTarget::new(url).map_err(|e| e.to_string())?;
         for text in &self.headers {
-            target.headers.push(Header::parse(text, false)?);
+            target.headers.push(Header::parse(text, false).map_err(|e| e.to_string())?);
         }
         for text in &self.secret_headers {
-            target.headers.push(Header::parse(text, true)?);
+            target.headers.push(Header::parse(text, true).map_err(|e| e.to_string())?);
         }
         if let Some(token) = &self.bearer {
             target.headers.push(Header {

@@ -54,7 +54,7 @@ pub fn rules(
         }
         None => None,
     };
-    Rules::new(file, ignore, values, strict, skip_gone)
+    Rules::new(file, ignore, values, strict, skip_gone).map_err(|e| e.to_string())
 }
 
 /// Replays `recording` on `session`, saying each request as it is known; 5 when one fails.

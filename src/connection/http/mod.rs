@@ -84,7 +84,7 @@ pub fn start(
     mode: HttpMode,
     parts: Parts,
     commands: mpsc::UnboundedReceiver<Command>,
-) -> Result<(watch::Receiver<Status>, watch::Receiver<bool>), String> {
+) -> std::io::Result<(watch::Receiver<Status>, watch::Receiver<bool>)> {
     let client = client(&target)?;
     let (status, status_rx) = watch::channel(Status::Open);
     let (events, events_rx) = mpsc::unbounded_channel();
@@ -112,7 +112,7 @@ pub fn start(
 
 /// The HTTP client: rustls, the connect timeout, and redirects only within the origin, so
 /// credentials never follow a redirect elsewhere.
-fn client(target: &HttpTarget) -> Result<reqwest::Client, String> {
+fn client(target: &HttpTarget) -> std::io::Result<reqwest::Client> {
     // Several clients may race to install the provider; the first wins and all are the same.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let origin = target.url.origin();
@@ -131,7 +131,9 @@ fn client(target: &HttpTarget) -> Result<reqwest::Client, String> {
         .redirect(policy)
         .user_agent(concat!("sonde/", env!("CARGO_PKG_VERSION")))
         .build()
-        .map_err(|e| format!("could not build the HTTP client: {}", sse::error_chain(&e)))
+        .map_err(|e| {
+            std::io::Error::other(format!("could not build the HTTP client: {}", sse::error_chain(&e)))
+        })
 }
 
 async fn run(
