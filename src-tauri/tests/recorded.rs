@@ -215,6 +215,33 @@ fn hostile(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
     json!({"server": server, "tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
 }
 
+/// A server that dies during a call (the fixture's `--crash-on-call`), as the core tells it: the
+/// call's error, and the connection's end (its reason and last words) as the card shows them.
+fn crashed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    let command = format!("{} --crash-on-call", fixture().display());
+    let server = json!({"id": "", "name": "crashes", "command": command, "env": [], "era": "auto"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "crashes").unwrap()["id"].clone();
+    approve(w, &saved);
+    let id = invoke(w, "connect", json!({"serverId": saved})).unwrap();
+    let args = json!({"id": id, "tool": {"name": "echo"}, "args": {}, "progress": "__CHANNEL__:10"});
+    let call = answer(invoke(w, "tool_call", args));
+    let ended = (0..100)
+        .find_map(|_| {
+            let states = invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:11"})).unwrap();
+            let state = states.as_array().unwrap().iter().find(|s| s["event"]["conn"] == id)?.clone();
+            let state = &state["event"]["state"];
+            (state["state"] == "exited")
+                .then(|| json!({"reason": state["reason"], "lines": state["words"]["lines"]}))
+                .or_else(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    None
+                })
+        })
+        .unwrap();
+    json!({"callError": call["error"]["message"], "ended": ended})
+}
+
 #[test]
 fn the_committed_recordings_are_the_cores_answers() {
     let canned: Value = serde_json::from_str(&std::fs::read_to_string(CANNED).unwrap()).unwrap();
@@ -229,6 +256,7 @@ fn the_committed_recordings_are_the_cores_answers() {
         "tools": tools,
         "demo": demo(&w, &canned),
         "hostile": hostile,
+        "crashed": crashed(&w),
         "imports": imports(&canned),
         "templates": templates(&w, &canned),
     });

@@ -423,18 +423,19 @@ export function memoryBackend(
     return reason;
   };
 
-  /** The server dies by itself, as a crash would. */
+  /** The server dies during a call, in the core's words for the fixture's `--crash-on-call`. */
+  const CRASHED = RECORDED.crashed;
   const crash = (id: number) => {
     withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
-    const said = "panic: crashed on purpose";
-    append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
-    lifecycle(id, "server killed by SIGKILL");
+    for (const said of CRASHED.ended.lines)
+      append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
+    lifecycle(id, CRASHED.ended.reason);
     alive.delete(id);
     publish(id, {
       state: "exited",
-      reason: "server killed by SIGKILL",
+      reason: CRASHED.ended.reason,
       requested: false,
-      words: { ...noWords, lines: [said] },
+      words: { ...noWords, lines: CRASHED.ended.lines },
     });
   };
 
@@ -445,7 +446,7 @@ export function memoryBackend(
     result: (id: number) => unknown | Promise<unknown>,
   ) => {
     if (!alive.has(conn) && method !== "server/discover")
-      throw backendError({ code: "server_gone", message: `server killed by SIGKILL; ${method} was not sent` });
+      throw backendError({ code: "server_gone", message: `${CRASHED.ended.reason}; ${method} was not sent` });
     const id = nextId++;
     const t0 = performance.now();
     const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
@@ -609,7 +610,7 @@ export function memoryBackend(
         if (name === "crash") {
           await wait(200);
           crash(id);
-          throw backendError({ code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" });
+          throw backendError({ code: "server_gone", message: CRASHED.callError });
         }
         if (name === "add")
           return {
