@@ -242,6 +242,21 @@ fn crashed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
     json!({"callError": call["error"]["message"], "ended": ended})
 }
 
+/// A server that exits before it answers initialize, saying a variable is not set that Sonde's
+/// environment has but did not pass: the core's refusal and the card's reason and words, with
+/// the command as `{command}`.
+fn failed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    std::env::set_var("API_KEY", "recorded-secret-value");
+    let command = "sh -c 'echo \"Error: API_KEY is not set; export it first\" >&2; exit 1'";
+    let server = json!({"id": "", "name": "fails", "command": command, "env": [], "era": "auto"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "fails").unwrap();
+    approve(w, &saved["id"]);
+    let error = invoke(w, "connect", json!({"serverId": saved["id"]})).unwrap_err();
+    let held = [(saved["command"].clone(), "{command}")];
+    placeheld(&json!({"message": error["message"], "lastWords": error["lastWords"]}), &held)
+}
+
 #[test]
 fn the_committed_recordings_are_the_cores_answers() {
     let canned: Value = serde_json::from_str(&std::fs::read_to_string(CANNED).unwrap()).unwrap();
@@ -257,6 +272,7 @@ fn the_committed_recordings_are_the_cores_answers() {
         "demo": demo(&w, &canned),
         "hostile": hostile,
         "crashed": crashed(&w),
+        "failed": failed(&w),
         "imports": imports(&canned),
         "templates": templates(&w, &canned),
     });

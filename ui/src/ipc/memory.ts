@@ -328,12 +328,11 @@ export function memoryBackend(
     if (saved.command.includes("sonde-fixture")) hostile.add(conn);
     const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
     if (needsKey && !saved.env.some((v) => v.key === "API_KEY")) {
-      // The most common failure: a variable the minimal environment withheld.
-      const said = "Error: API_KEY is not set; export it first";
-      append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${said}\u001b[0m\r\n` } as Entry);
-      lifecycle(conn, "server exited with code 1");
-      const reason = `could not connect to ${saved.command}: server exited with code 1 while initialize was pending`;
-      const words = { lines: [said], minimalEnv: true, withheld: ["API_KEY"] };
+      // The most common failure, as the core told it: a variable the minimal environment withheld.
+      const { message, lastWords: words } = RECORDED.failed;
+      append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${words.lines[0]}\u001b[0m\r\n` } as Entry);
+      lifecycle(conn, RECORDED.crashed.ended.reason); // the exit, in the words of the recorded crash
+      const reason = fill(message, { command: saved.command });
       publish(conn, { state: "failed", reason, words });
       throw backendError({ code: "connect_failed", message: reason, lastWords: words });
     }
