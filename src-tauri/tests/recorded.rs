@@ -3,7 +3,8 @@
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
 //! the tools of the double's demo server and whether each may be sent again, how it describes
 //! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
-//! one (its tools too), how it reads the pasted configs, template values and roots lists the
+//! one (its tools too), how it tells a server that crashes during a call and one that fails to
+//! open, how it reads the pasted configs, template values and roots lists the
 //! double's tests give it. What
 //! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
 //! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
