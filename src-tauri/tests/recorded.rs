@@ -3,7 +3,8 @@
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
 //! the tools of the double's demo server and whether each may be sent again, how it describes
 //! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
-//! one (its tools too), how it reads the pasted configs, template values and roots lists the
+//! one (its tools too), how it tells a server that crashes during a call and one that fails to
+//! open, how it reads the pasted configs, template values and roots lists the
 //! double's tests give it. What
 //! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
 //! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
@@ -215,6 +216,48 @@ fn hostile(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
     json!({"server": server, "tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
 }
 
+/// A server that dies during a call (the fixture's `--crash-on-call`), as the core tells it: the
+/// call's error, and the connection's end (its reason and last words) as the card shows them.
+fn crashed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    let command = format!("{} --crash-on-call", fixture().display());
+    let server = json!({"id": "", "name": "crashes", "command": command, "env": [], "era": "auto"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "crashes").unwrap()["id"].clone();
+    approve(w, &saved);
+    let id = invoke(w, "connect", json!({"serverId": saved})).unwrap();
+    let args = json!({"id": id, "tool": {"name": "echo"}, "args": {}, "progress": "__CHANNEL__:10"});
+    let call = answer(invoke(w, "tool_call", args));
+    let ended = (0..100)
+        .find_map(|_| {
+            let states = invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:11"})).unwrap();
+            let state = states.as_array().unwrap().iter().find(|s| s["event"]["conn"] == id)?.clone();
+            let state = &state["event"]["state"];
+            (state["state"] == "exited")
+                .then(|| json!({"reason": state["reason"], "lines": state["words"]["lines"]}))
+                .or_else(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    None
+                })
+        })
+        .unwrap();
+    json!({"callError": call["error"]["message"], "ended": ended})
+}
+
+/// A server that exits before it answers initialize, saying a variable is not set that Sonde's
+/// environment has but did not pass: the core's refusal and the card's reason and words, with
+/// the command as `{command}`.
+fn failed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
+    std::env::set_var("API_KEY", "recorded-secret-value");
+    let command = "sh -c 'echo \"Error: API_KEY is not set; export it first\" >&2; exit 1'";
+    let server = json!({"id": "", "name": "fails", "command": command, "env": [], "era": "auto"});
+    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "fails").unwrap();
+    approve(w, &saved["id"]);
+    let error = invoke(w, "connect", json!({"serverId": saved["id"]})).unwrap_err();
+    let held = [(saved["command"].clone(), "{command}")];
+    placeheld(&json!({"message": error["message"], "lastWords": error["lastWords"]}), &held)
+}
+
 #[test]
 fn the_committed_recordings_are_the_cores_answers() {
     let canned: Value = serde_json::from_str(&std::fs::read_to_string(CANNED).unwrap()).unwrap();
@@ -229,6 +272,8 @@ fn the_committed_recordings_are_the_cores_answers() {
         "tools": tools,
         "demo": demo(&w, &canned),
         "hostile": hostile,
+        "crashed": crashed(&w),
+        "failed": failed(&w),
         "imports": imports(&canned),
         "templates": templates(&w, &canned),
     });

@@ -320,10 +320,13 @@ try {
     await card.getByText("ready · pid").waitFor(T);
     await page.getByRole("button", { name: /^Crash/ }).click();
     await page.getByRole("button", { name: "Call", exact: true }).click();
-    await page.getByRole("alert").getByText("server killed by SIGKILL while tools/call was pending").waitFor(T);
+    await page.getByRole("alert").getByText("server exited with code 1 while tools/call was pending").waitFor(T);
     // The card leaves "ready" as the state changes, with the reason and the last words.
-    await card.locator(".status[data-status='exited']").getByText("server killed by SIGKILL").waitFor(T);
-    await card.getByLabel("The server's last words").getByText("panic: crashed on purpose").waitFor(T);
+    await card.locator(".status[data-status='exited']").getByText("server exited with code 1").waitFor(T);
+    await card
+      .getByLabel("The server's last words")
+      .getByText("sonde-fixture: crashing during tools/call as asked")
+      .waitFor(T);
     await page.getByText("Restart the server (or let supervision restart it)").waitFor(T);
     await card.getByRole("button", { name: "Restart" }).click();
     await card.getByText("ready · pid").waitFor(T);
@@ -332,7 +335,7 @@ try {
     await confirm.getByText("crash may have run before its server ended").waitFor(T);
     await page.screenshot({ path: join(tmpdir(), "sonde-e2e-send-again.png") });
     await confirm.getByRole("button", { name: "Send again" }).click();
-    await page.getByRole("alert").getByText("server killed by SIGKILL while tools/call was pending").waitFor(T);
+    await page.getByRole("alert").getByText("server exited with code 1 while tools/call was pending").waitFor(T);
     // The second request went to the new connection, with a new id.
     const sent = await page.locator(".rows .row", { hasText: "tools/call" }).count();
     if (sent < 2) throw new Error(`expected two tools/call rows, saw ${sent}`);

@@ -328,12 +328,11 @@ export function memoryBackend(
     if (saved.command.includes("sonde-fixture")) hostile.add(conn);
     const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
     if (needsKey && !saved.env.some((v) => v.key === "API_KEY")) {
-      // The most common failure: a variable the minimal environment withheld.
-      const said = "Error: API_KEY is not set; export it first";
-      append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${said}\u001b[0m\r\n` } as Entry);
-      lifecycle(conn, "server exited with code 1");
-      const reason = `could not connect to ${saved.command}: server exited with code 1 while initialize was pending`;
-      const words = { lines: [said], minimalEnv: true, withheld: ["API_KEY"] };
+      // The most common failure, as the core told it: a variable the minimal environment withheld.
+      const { message, lastWords: words } = RECORDED.failed;
+      append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${words.lines[0]}\u001b[0m\r\n` } as Entry);
+      lifecycle(conn, RECORDED.crashed.ended.reason); // the exit, in the words of the recorded crash
+      const reason = fill(message, { command: saved.command });
       publish(conn, { state: "failed", reason, words });
       throw backendError({ code: "connect_failed", message: reason, lastWords: words });
     }
@@ -423,18 +422,19 @@ export function memoryBackend(
     return reason;
   };
 
-  /** The server dies by itself, as a crash would. */
+  /** The server dies during a call, in the core's words for the fixture's `--crash-on-call`. */
+  const CRASHED = RECORDED.crashed;
   const crash = (id: number) => {
     withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
-    const said = "panic: crashed on purpose";
-    append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
-    lifecycle(id, "server killed by SIGKILL");
+    for (const said of CRASHED.ended.lines)
+      append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
+    lifecycle(id, CRASHED.ended.reason);
     alive.delete(id);
     publish(id, {
       state: "exited",
-      reason: "server killed by SIGKILL",
+      reason: CRASHED.ended.reason,
       requested: false,
-      words: { ...noWords, lines: [said] },
+      words: { ...noWords, lines: CRASHED.ended.lines },
     });
   };
 
@@ -445,7 +445,7 @@ export function memoryBackend(
     result: (id: number) => unknown | Promise<unknown>,
   ) => {
     if (!alive.has(conn) && method !== "server/discover")
-      throw backendError({ code: "server_gone", message: `server killed by SIGKILL; ${method} was not sent` });
+      throw backendError({ code: "server_gone", message: `${CRASHED.ended.reason}; ${method} was not sent` });
     const id = nextId++;
     const t0 = performance.now();
     const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
@@ -609,7 +609,7 @@ export function memoryBackend(
         if (name === "crash") {
           await wait(200);
           crash(id);
-          throw backendError({ code: "server_gone", message: "server killed by SIGKILL while tools/call was pending" });
+          throw backendError({ code: "server_gone", message: CRASHED.callError });
         }
         if (name === "add")
           return {
