@@ -239,7 +239,7 @@ fn crashed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
                     None
                 })
         })
-        .unwrap();
+        .expect("the crashed server's card says it exited within 5 s");
     json!({"callError": call["error"]["message"], "ended": ended})
 }
 
