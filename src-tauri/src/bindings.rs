@@ -22,7 +22,7 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .typ::<crate::error::ErrorDto>()
         // The core's numbers and data the UI's own code needs (its in-memory double, the schema
         // form), so none is copied by hand.
-        .constant("MAX_OPEN", sonde_core::MAX_OPEN_QUESTIONS)
+        .constant("MAX_OPEN_QUESTIONS", sonde_core::MAX_OPEN_QUESTIONS)
         .constant("SCHEMA_MAX_DEPTH", sonde_core::SCHEMA_MAX_DEPTH)
         .constant("OUTCOME_WORDS", sonde_core::RequestOutcome::words())
         .constant("COUNT_BUDGET", sonde_core::COUNT_BUDGET)

@@ -7,7 +7,7 @@
 import type * as B from "./bindings";
 
 // The core's numbers and data, generated with the bindings: the UI copies none by hand.
-export { MAX_OPEN, SCHEMA_MAX_DEPTH } from "./bindings";
+export { MAX_OPEN_QUESTIONS, SCHEMA_MAX_DEPTH } from "./bindings";
 
 export type CallOutcome = B.CallOutcome_Serialize;
 export type Check = B.Check_Serialize;

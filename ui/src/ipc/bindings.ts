@@ -307,7 +307,7 @@ export const ERA_REVISIONS = [["legacy","2025-11-25"],["modern","2026-07-28"]] a
 
 export const LOG_LEVELS = ["debug","info","notice","warning","error","critical","alert","emergency"] as const;
 
-export const MAX_OPEN = 8 as const;
+export const MAX_OPEN_QUESTIONS = 8 as const;
 
 export const OUTCOME_WORDS = [["result","result"],["error","error"],["cancelled","cancelled"],["timed_out","timed out"],["never_answered","never answered"]] as const;
 

@@ -21,7 +21,7 @@ import type {
   Layout,
   UrlElicitation,
 } from "./backend";
-import { backendError, blankServer, MAX_OPEN } from "./backend";
+import { backendError, blankServer, MAX_OPEN_QUESTIONS } from "./backend";
 import { commands } from "./bindings";
 import canned from "./canned.json";
 import RECORDED from "./recorded.json";
@@ -142,19 +142,22 @@ export function memoryBackend(
       askPerson?.({ event: "link_completed", conn: awaited.conn, elicitationId: awaited.id });
     }, 300);
   };
-  /** Asks the person, as the desktop's Questions does: at most MAX_OPEN waiting per connection. */
+  /** Asks the person, as the desktop's Questions does: at most MAX_OPEN_QUESTIONS waiting per connection. */
   const ask = (conn: number, method: string, params: JsonValue, link: UrlElicitation | null = null): Promise<Reply> => {
-    if ([...answers.values()].filter((a) => a.conn === conn).length >= MAX_OPEN) {
+    if ([...answers.values()].filter((a) => a.conn === conn).length >= MAX_OPEN_QUESTIONS) {
       const declined = (declinedFor.get(conn) ?? 0) + 1;
       declinedFor.set(conn, declined);
       append({
         conn,
         kind: "note",
         dir: "meta",
-        detail: `declined ${method} at once: ${MAX_OPEN} questions of this connection already wait for the person (Sonde's limit); ${declined} declined so far`,
+        detail: `declined ${method} at once: ${MAX_OPEN_QUESTIONS} questions of this connection already wait for the person (Sonde's limit); ${declined} declined so far`,
       } as Entry);
-      askPerson?.({ event: "declined", conn, method, declined, limit: MAX_OPEN });
-      return Promise.resolve({ result: null, refusal: `Sonde declined this ${method}: ${MAX_OPEN} questions wait` });
+      askPerson?.({ event: "declined", conn, method, declined, limit: MAX_OPEN_QUESTIONS });
+      return Promise.resolve({
+        result: null,
+        refusal: `Sonde declined this ${method}: ${MAX_OPEN_QUESTIONS} questions wait`,
+      });
     }
     const qid = nextQid++;
     return new Promise<Reply>((resolve) => {
