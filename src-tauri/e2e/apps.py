@@ -10,8 +10,9 @@ import json
 import os
 import re
 
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z")
 FRAME = "iframe[title^='App ']"
@@ -145,7 +146,14 @@ def install(check, driver, wait, shot, h):
         frame = open_app("Hostile app", f"{fixture} --app hostile", "show_app")
 
         def tried():
-            text = wait.until(lambda d: (t := d.find_element(By.ID, "results").text).endswith("done") and t)
+            written = lambda d: d.find_element(By.ID, "results").text
+            # Its flood (20,200 messages through the window's inbox) takes seconds on a loaded
+            # machine; when it never ends, what it wrote says which step waits.
+            try:
+                text = WebDriverWait(driver, 90, ignored_exceptions=[StaleElementReferenceException]).until(
+                    lambda d: (t := written(d)).endswith("done") and t)
+            except TimeoutException:
+                raise AssertionError(f"the hostile app did not finish within 90 s; it wrote: {written(driver)!r}")
             origin, internals = driver.execute_script("return [window.origin + ' ' + location.origin, typeof window.__TAURI_INTERNALS__]")
             return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line), origin, internals
 
