@@ -100,5 +100,21 @@ def install(check, driver, wait, shot, h):
             wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='completed']"))
             report = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail [aria-label='Tool result']"))
             assert "Research Report: tides (historical)" in report.text, report.text
+
+            # A third, cancelled while it works (tasks/cancel): it ends cancelled, with no result,
+            # and an ended task offers no Cancel.
+            driver.find_element(By.XPATH, tab.format("Tools")).click()
+            Select(driver.find_element(By.CSS_SELECTOR, ".tool-call select")).select_by_visible_text("false")
+            driver.find_element(By.XPATH, "//button[text()='Call']").click()
+            third = wait.until(lambda d: (t := d.find_element(By.XPATH, notice).text) not in (task_id, asking) and t)
+            driver.find_element(By.XPATH, tab.format("Tasks")).click()
+            row = f"//ul[@aria-label='Tasks']//button[contains(@class,'task')][.//code[@title='{third}']]"
+            wait.until(lambda d: d.find_element(By.XPATH, row)).click()
+            wait.until(lambda d: d.find_element(By.XPATH, "//div[contains(@class,'task-detail')]//button[text()='Cancel task']")).click()
+            wait.until(lambda d: d.find_element(By.CSS_SELECTOR, ".task-detail .task-status[data-status='cancelled']"))
+            detail = wait.until(lambda d: (e := d.find_element(By.CSS_SELECTOR, ".task-detail")) and
+                                "Cancelled: the task has no result." in e.text and e)
+            assert "Cancel task" not in detail.text, "an ended task offers Cancel"
+            shot("task-cancelled")
         finally:
             driver.find_element(By.XPATH, tab.format("Tools")).click()

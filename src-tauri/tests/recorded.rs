@@ -1,13 +1,12 @@
 //! The core's answers the UI's in-memory double serves, recorded into the committed
 //! `ui/src/ipc/recorded.json`, so the double re-implements none of the core's rules: how the
 //! core reads each filter expression the double offers (its chips, or its error), how it reads
-//! the tools of the double's demo server and whether each may be sent again, how it describes
-//! the real demo server (and the words of its connection's lifecycle) and the fixture's hostile
-//! one (its tools too), how it tells a server that crashes during a call and one that fails to
-//! open, how it reads the pasted configs, template values and roots lists the
-//! double's tests give it. What
-//! the double's servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes
-//! of it is recorded here. Checked as the bindings are: the test fails when the committed file is
+//! the tools of the double's demo server, how it describes the real demo server (and the words
+//! of its connection's lifecycle), how it reads the pasted configs, template values and roots
+//! lists the double's tests give it. A server that crashes, fails to open or is hostile is the
+//! real window's to check (`src-tauri/e2e/`), against the core itself. What the double's
+//! servers send is the double's own (`ui/src/ipc/canned.json`); what the core makes of it is
+//! recorded here. Checked as the bindings are: the test fails when the committed file is
 //! stale, and `SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded` rewrites it.
 
 mod support;
@@ -51,17 +50,6 @@ fn tools(canned: &Value) -> Value {
         .collect();
     raw.extend(canned["tools"].as_array().unwrap().iter().cloned());
     serde_json::to_value(read_tools(&raw)).unwrap()
-}
-
-/// Whether sending each of the demo's tools again after its server died is a risk, as the window
-/// asks it (the hostile fixture's are never asked: its server does not die in a call).
-fn resend_risks(w: &tauri::WebviewWindow<tauri::test::MockRuntime>, tools: &Value) -> Value {
-    let mut risks = Map::new();
-    for tool in tools.as_array().unwrap() {
-        let risk = invoke(w, "tool_resend_risk", json!({"tool": tool["raw"]})).unwrap();
-        risks.insert(tool["name"].as_str().unwrap().to_owned(), risk);
-    }
-    Value::Object(risks)
 }
 
 /// A command's answer as the double serves it: its value, or its error's code and words.
@@ -197,83 +185,16 @@ fn placeheld(v: &Value, held: &[(Value, &str)]) -> Value {
     }
 }
 
-/// What the window says of the fixture's hostile tools (`--malformed-tools --ask-many 100`,
-/// saved as an import saves it, era `auto`): the server, its listing, and a call whose result's
-/// content is not an array.
-fn hostile(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
-    let command = format!("{} --malformed-tools --ask-many 100", fixture().display());
-    let server = json!({"id": "", "name": "hostile", "command": command, "env": [], "era": "auto"});
-    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
-    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "hostile").unwrap()["id"].clone();
-    approve(w, &saved);
-    let id = invoke(w, "connect", json!({"serverId": saved})).unwrap();
-    let listing = invoke(w, "tools_list", json!({"id": id})).unwrap();
-    let tool = json!({"name": "content_not_array"});
-    let args = json!({"id": id, "tool": tool, "args": {}, "progress": "__CHANNEL__:9"});
-    let call = invoke(w, "tool_call", args).unwrap();
-    let server = described(w, &id);
-    invoke(w, "disconnect", json!({"id": id})).unwrap();
-    json!({"server": server, "tools": listing["tools"], "contentNotArray": {"problems": call["problems"]}})
-}
-
-/// A server that dies during a call (the fixture's `--crash-on-call`), as the core tells it: the
-/// call's error, and the connection's end (its reason and last words) as the card shows them.
-fn crashed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
-    let command = format!("{} --crash-on-call", fixture().display());
-    let server = json!({"id": "", "name": "crashes", "command": command, "env": [], "era": "auto"});
-    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
-    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "crashes").unwrap()["id"].clone();
-    approve(w, &saved);
-    let id = invoke(w, "connect", json!({"serverId": saved})).unwrap();
-    let args = json!({"id": id, "tool": {"name": "echo"}, "args": {}, "progress": "__CHANNEL__:10"});
-    let call = answer(invoke(w, "tool_call", args));
-    let ended = (0..100)
-        .find_map(|_| {
-            let states = invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:11"})).unwrap();
-            let state = states.as_array().unwrap().iter().find(|s| s["event"]["conn"] == id)?.clone();
-            let state = &state["event"]["state"];
-            (state["state"] == "exited")
-                .then(|| json!({"reason": state["reason"], "lines": state["words"]["lines"]}))
-                .or_else(|| {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                    None
-                })
-        })
-        .expect("the crashed server's card says it exited within 5 s");
-    json!({"callError": call["error"]["message"], "ended": ended})
-}
-
-/// A server that exits before it answers initialize, saying a variable is not set that Sonde's
-/// environment has but did not pass: the core's refusal and the card's reason and words, with
-/// the command as `{command}`.
-fn failed(w: &tauri::WebviewWindow<tauri::test::MockRuntime>) -> Value {
-    std::env::set_var("API_KEY", "recorded-secret-value");
-    let command = "sh -c 'echo \"Error: API_KEY is not set; export it first\" >&2; exit 1'";
-    let server = json!({"id": "", "name": "fails", "command": command, "env": [], "era": "auto"});
-    let all = invoke(w, "servers_save", json!({"server": server})).unwrap();
-    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "fails").unwrap();
-    approve(w, &saved["id"]);
-    let error = invoke(w, "connect", json!({"serverId": saved["id"]})).unwrap_err();
-    let held = [(saved["command"].clone(), "{command}")];
-    placeheld(&json!({"message": error["message"], "lastWords": error["lastWords"]}), &held)
-}
-
 #[test]
 fn the_committed_recordings_are_the_cores_answers() {
     let canned: Value = serde_json::from_str(&std::fs::read_to_string(CANNED).unwrap()).unwrap();
     let (_app, w) = app("recorded");
-    let tools = tools(&canned);
-    let hostile = hostile(&w);
     let recorded = json!({
         "note": "Recorded from the core by src-tauri/tests/recorded.rs; do not edit. \
                  Rewrite: SONDE_UPDATE_RECORDED=1 cargo test -p sonde-desktop --test recorded",
         "filters": filters(&canned),
-        "resendRisks": resend_risks(&w, &tools),
-        "tools": tools,
+        "tools": tools(&canned),
         "demo": demo(&w, &canned),
-        "hostile": hostile,
-        "crashed": crashed(&w),
-        "failed": failed(&w),
         "imports": imports(&canned),
         "templates": templates(&w, &canned),
     });

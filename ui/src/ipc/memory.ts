@@ -16,7 +16,6 @@ import type {
   SessionInfo,
   SessionRef,
   SessionsBudget,
-  TaskView,
   Theme,
   Layout,
   UrlElicitation,
@@ -28,23 +27,8 @@ import RECORDED from "./recorded.json";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
 import { matcherOf, readFilter } from "./memoryFilter";
-import {
-  fill,
-  fillAll,
-  HOSTILE_TOOLS,
-  LINKS,
-  NOT_AN_ARRAY,
-  RESEND_RISKS,
-  SCRIPTS,
-  served,
-  TOOLS,
-  type Script,
-} from "./memoryTools";
+import { fill, fillAll, LINKS, SCRIPTS, served, TOOLS, type Script } from "./memoryTools";
 import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
-
-/** Sonde's own environment as the in-memory backend pretends it: what "add from my environment"
- * takes values from. A saved server whose command is not the demo's needs `API_KEY`. */
-const HOST_ENV: Record<string, string> = { API_KEY: "memory-secret-value" };
 
 /** The lifecycle of the real demo's connection, as the core recorded it: its opening (the saved
  * server named, the process spawned), then the rest of the steps as it stops. */
@@ -125,7 +109,6 @@ export function memoryBackend(
   type Reply = { result: JsonValue | null; refusal: string | null };
   const answers = new Map<number, { conn: number; method: string; resolve: (a: Reply) => void }>();
   const declinedFor = new Map<number, number>();
-  const hostile = new Set<number>();
   // Links: the ones the person opened, and the ones the server will report done once opened.
   const openedLinks = new Set<string>();
   const awaitedLinks = new Map<string, { conn: number; id: string }>();
@@ -255,20 +238,21 @@ export function memoryBackend(
     });
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  // Connection states, as the core's hub keeps them: the newest of each line, and followers.
+  // Connection states, as the core's hub keeps them: the newest of each, and followers. No
+  // connection is restarted here, so each is on a line of its own.
   const stateFollowers: ((s: ConnectionState) => void)[] = [];
-  const lines = new Map<number, ConnectionState>();
-  const lineOf = new Map<number, { line: number; serverId: string; name: string; replaces: number | null }>();
+  const states = new Map<number, ConnectionState>();
+  const lineOf = new Map<number, { serverId: string; name: string }>();
   const alive = new Set<number>();
   let version = 0;
   const publish = (conn: number, state: ConnState) => {
     const l = lineOf.get(conn)!;
     const s = {
-      event: { version: ++version, conn, line: l.line, replaces: l.replaces, state },
+      event: { version: ++version, conn, line: conn, replaces: null, state },
       serverId: l.serverId,
       name: l.name,
     } as ConnectionState;
-    lines.set(l.line, s);
+    states.set(conn, s);
     for (const f of stateFollowers) f(s);
   };
   const noWords = { lines: [], minimalEnv: false, withheld: [] };
@@ -313,32 +297,18 @@ export function memoryBackend(
     append({ conn, kind: "lifecycle", dir: "meta", ...JSON.parse(text) });
   };
 
-  /** Opens a saved server as a new connection, on `replaces`'s line when it replaces one. */
-  const open = async (saved: SavedServer, replaces: number | null): Promise<number> => {
+  /** Opens a saved server as a new connection, on a line of its own. */
+  const open = async (saved: SavedServer): Promise<number> => {
     const conn = nextConn++;
     const pid = 4000 + conn;
-    const line = replaces === null ? conn : lineOf.get(replaces)!.line;
-    lineOf.set(conn, { line, serverId: saved.id, name: saved.name, replaces });
+    lineOf.set(conn, { serverId: saved.id, name: saved.name });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
     publish(conn, { state: "opening", stage: saved.url ? "connecting" : "spawning" });
     told(conn, OPENING[0], saved);
-    if (replaces !== null) lifecycle(conn, `replaces connection ${replaces} (restart)`);
     if (saved.url) return openHttp(conn, saved, saved.url);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
     told(conn, OPENING[1], saved);
-    // The test fixture, as the hostile server of issue 11: malformed tools, a question flood.
-    if (saved.command.includes("sonde-fixture")) hostile.add(conn);
-    const needsKey = !saved.command.includes("demo-server") && !hostile.has(conn);
-    if (needsKey && !saved.env.some((v) => v.key === "API_KEY")) {
-      // The most common failure, as the core told it: a variable the minimal environment withheld.
-      const { message, lastWords: words } = RECORDED.failed;
-      append({ conn, kind: "stderr", dir: "in", text: `\u001b[31m${words.lines[0]}\u001b[0m\r\n` } as Entry);
-      lifecycle(conn, RECORDED.crashed.ended.reason); // the exit, in the words of the recorded crash
-      const reason = fill(message, { command: saved.command });
-      publish(conn, { state: "failed", reason, words });
-      throw backendError({ code: "connect_failed", message: reason, lastWords: words });
-    }
     append({ conn, kind: "stderr", dir: "in", text: "sonde demo-server 0.1.0 ready on stdio\r\n" } as Entry);
     publish(conn, { state: "opening", stage: "probing" });
     await wait(STAGE_MS);
@@ -347,61 +317,9 @@ export function memoryBackend(
       capabilities: { tools: {} },
     }));
     alive.add(conn);
-    // The server as the core describes the real demo server, or the fixture, once connected.
-    const server = hostile.has(conn) ? RECORDED.hostile.server : RECORDED.demo.server;
-    publish(conn, { state: "ready", pid, server } as unknown as ConnState);
+    // The server as the core describes the real demo server once connected.
+    publish(conn, { state: "ready", pid, server: RECORDED.demo.server } as unknown as ConnState);
     return conn;
-  };
-
-  // Tasks, as the core's hub keeps and follows them: the newest view of each, and followers.
-  const tasks: TaskView[] = [];
-  const taskFollowers: ((v: TaskView) => void)[] = [];
-  const cancelledTasks = new Set<string>();
-  let taskVersion = 0;
-  let nextTask = 1;
-  const putTask = (v: TaskView) => {
-    const view = { ...v, version: ++taskVersion };
-    const at = tasks.findIndex((t) => t.conn === v.conn && t.task.taskId === v.task.taskId);
-    if (at < 0) tasks.push(view);
-    else tasks[at] = view;
-    for (const f of taskFollowers) f(view);
-    return view;
-  };
-  const taskOf = (conn: number, taskId: string) => {
-    const view = tasks.find((t) => t.conn === conn && t.task.taskId === taskId);
-    if (!view)
-      throw backendError({
-        code: "rpc_error",
-        message: "tasks/get failed: Failed to retrieve task: Task not found (code -32602)",
-      });
-    return view;
-  };
-  /** A call's task (its script's progress), followed as the core follows a 2026-07-28 task: polled
-   * step by step, a question asked of the person and answered with tasks/update. */
-  const runTask = async (conn: number, start: TaskView, script: Script, args: Record<string, unknown>) => {
-    let view = start;
-    const id = view.task.taskId;
-    const step = (task: Partial<TaskView["task"]>, more: Partial<TaskView> = {}) =>
-      (view = putTask({ ...view, ...more, task: { ...view.task, ...task, lastUpdatedAt: new Date().toISOString() } }));
-    const values = { ...args, reading: "" };
-    for (const { when, asks, params, reads, answersAs, ...task } of script.progress!) {
-      if (when && args[when] !== true) continue;
-      await wait(700);
-      if (!alive.has(conn)) return step({}, { following: false, error: "the connection ended" });
-      await request(conn, "tasks/get", { taskId: id }, () => ({ ...view.task, resultType: "complete" }));
-      if (cancelledTasks.has(id)) return step(script.cancelled!, { following: false });
-      step({ ...task, statusMessage: fill(task.statusMessage!, values) });
-      if (!asks) continue;
-      const answer = await ask(conn, asks, fillAll(params, values) as JsonValue);
-      const got = (answer.result ?? {}) as Record<string, unknown>;
-      values.reading = fill(reads![String(got.action)] ?? reads!["*"], got);
-      const inputResponses = { [answersAs!]: answer.result };
-      await request(conn, "tasks/update", { taskId: id, inputResponses }, () => ({}));
-    }
-    await wait(700);
-    const result = said(fill(script.says!["*"], values));
-    const outcome = { result, problems: [], check: null, task: null, embedded: [], structured_in_text: false };
-    step(script.completed!, { following: false, outcome: outcome as never });
   };
 
   /** The shutdown ladder's first step, as the demo server takes it. */
@@ -425,22 +343,6 @@ export function memoryBackend(
     return reason;
   };
 
-  /** The server dies during a call, in the core's words for the fixture's `--crash-on-call`. */
-  const CRASHED = RECORDED.crashed;
-  const crash = (id: number) => {
-    withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
-    for (const said of CRASHED.ended.lines)
-      append({ conn: id, kind: "stderr", dir: "in", text: `${said}\r\n` } as Entry);
-    lifecycle(id, CRASHED.ended.reason);
-    alive.delete(id);
-    publish(id, {
-      state: "exited",
-      reason: CRASHED.ended.reason,
-      requested: false,
-      words: { ...noWords, lines: CRASHED.ended.lines },
-    });
-  };
-
   const request = async (
     conn: number,
     method: string,
@@ -448,7 +350,7 @@ export function memoryBackend(
     result: (id: number) => unknown | Promise<unknown>,
   ) => {
     if (!alive.has(conn) && method !== "server/discover")
-      throw backendError({ code: "server_gone", message: `${CRASHED.ended.reason}; ${method} was not sent` });
+      throw backendError({ code: "server_gone", message: `the connection ended; ${method} was not sent` });
     const id = nextId++;
     const t0 = performance.now();
     const seq = message(conn, "out", { jsonrpc: "2.0", id, method, params });
@@ -461,32 +363,6 @@ export function memoryBackend(
       summary: { type: "result", method, id: String(id) },
     } as Partial<Entry>);
     return value;
-  };
-
-  /** A call to the fixture's hostile tools: a result of the wrong shape, or a hundred questions. */
-  const hostileCall = async (id: number, name: string) => {
-    const result = await request(id, "tools/call", { name }, async () => {
-      if (name === "content_not_array")
-        return { content: { type: "text", text: "content in an object, not an array" } };
-      if (name !== "ask_many") return { content: [{ type: "text", text: `${name} was called` }] };
-      const params = { requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
-      const replies = await Promise.all(
-        Array.from({ length: 100 }, (_, i) =>
-          ask(id, "elicitation/create", { ...params, message: `Question ${i + 1} of 100: who is asking?` }),
-        ),
-      );
-      const counts = new Map<string, number>();
-      for (const r of replies) {
-        const action = (r.result as { action: string } | null)?.action ?? "";
-        const done: Record<string, string> = { accept: "accepted", decline: "declined", cancel: "cancelled" };
-        const said = r.refusal ? `refused: ${r.refusal}` : (done[action] ?? action);
-        counts.set(said, (counts.get(said) ?? 0) + 1);
-      }
-      const text = [...counts].map(([said, n]) => `${n} ${said}`).join("; ");
-      return { content: [{ type: "text", text: `asked 100 questions: ${text}` }] };
-    });
-    const problems = name === "content_not_array" ? NOT_AN_ARRAY : [];
-    return { result, problems, check: null, task: null, embedded: [], structured_in_text: false } as never;
   };
 
   const listSessions = (): SessionInfo[] => [
@@ -543,77 +419,29 @@ export function memoryBackend(
       servers = [...servers, ...added];
       return { servers: added, skipped: read.skipped };
     },
-    serversAddEnvFromHost: async (serverId, name) => {
-      if (!(name in HOST_ENV))
-        throw backendError({ code: "bad_input", message: `${name} is not set in Sonde's environment` });
-      if (!servers.some((s) => s.id === serverId))
-        throw backendError({ code: "not_found", message: `no saved server ${serverId}` });
-      servers = servers.map((s) =>
-        s.id === serverId
-          ? { ...s, env: [...s.env.filter((v) => v.key !== name), { key: name, value: HOST_ENV[name] }] }
-          : s,
-      );
-      return servers;
-    },
     connect: async (serverId) => {
       const saved = servers.find((s) => s.id === serverId);
       if (!saved) throw backendError({ code: "not_found", message: `no saved server ${serverId}` });
-      return open(saved, null);
-    },
-    restart: async (id) => {
-      const line = lineOf.get(id);
-      if (!line) throw backendError({ code: "not_found", message: `no connection ${id}` });
-      if (alive.has(id)) await stop(id);
-      const saved = servers.find((s) => s.id === line.serverId);
-      if (!saved) throw backendError({ code: "not_found", message: `no saved server ${line.serverId}` });
-      return open(saved, id);
+      return open(saved);
     },
     connectionsFollow: async (onState) => {
       stateFollowers.push(onState);
-      return [...lines.values()];
+      return [...states.values()];
     },
     disconnect: async (id) => {
       if (!lineOf.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
       return alive.has(id) ? stop(id) : null;
     },
-    toolResendRisk: async (tool) => {
-      // The core's answer for each of the double's tools, recorded.
-      const name = (tool as { name: string }).name;
-      if (name in RESEND_RISKS) return RESEND_RISKS[name];
-      throw backendError({ code: "not_found", message: `the in-memory backend has no tool ${name}` });
-    },
     toolsList: async (id) => {
-      if (hostile.has(id)) {
-        await request(id, "tools/list", {}, () => ({ tools: HOSTILE_TOOLS.map((t) => t.raw) }));
-        return { tools: HOSTILE_TOOLS, stopped: null };
-      }
       await request(id, "tools/list", {}, () => ({ tools: TOOLS.map((t) => t.raw) }));
       return { tools: TOOLS, stopped: null };
     },
     toolCall: async (id, tool, args, onProgress) => {
       const name = (tool as { name: string }).name;
       const a = (args ?? {}) as Record<string, unknown>;
-      if (hostile.has(id)) return hostileCall(id, name);
       const script = SCRIPTS[name];
-      if (script?.task) {
-        const at = new Date().toISOString();
-        const taskId = `task-${nextTask++}-${Math.random().toString(16).slice(2, 10)}`;
-        const task = { ...script.task, taskId, createdAt: at, lastUpdatedAt: at } as TaskView["task"];
-        const created = await request(id, "tools/call", { name, arguments: a }, () => ({
-          resultType: "task",
-          ...task,
-        }));
-        const view = putTask({ conn: id, task, tool: name, outcome: null, error: null, following: true, version: 0 });
-        void runTask(id, view, script, a);
-        return { result: created, problems: [], check: null, task, embedded: [], structured_in_text: false } as never;
-      }
       const result = await request(id, "tools/call", { name, arguments: a }, async (rid) => {
         if (script) return play(id, rid, script, a);
-        if (name === "crash") {
-          await wait(200);
-          crash(id);
-          throw backendError({ code: "server_gone", message: CRASHED.callError });
-        }
         if (name === "add")
           return {
             content: [{ type: "text", text: `${a.a} + ${a.b} = ${Number(a.a) + Number(a.b)}` }],
@@ -710,26 +538,12 @@ export function memoryBackend(
             : { result: null, refusal: "the user declined the request" },
         "declined all from this server",
       ),
-    tasksFollow: async (id, onTask) => {
-      taskFollowers.push((v) => v.conn === id && onTask(v));
-      return tasks.filter((t) => t.conn === id);
-    },
-    tasksList: async (id) => tasks.filter((t) => t.conn === id),
+    // The double's server runs no task (server-everything's tasks are the real window's checks).
+    tasksFollow: async () => [],
+    tasksList: async () => [],
     // The double's servers send no frame the core finds fault with, so no connection has findings.
     diagnostics: async () => [],
     snapshotFileChoose: async () => null,
-    taskGet: async (id, taskId) => {
-      const view = taskOf(id, taskId);
-      await request(id, "tasks/get", { taskId }, () => ({ ...view.task, resultType: "complete" }));
-      return taskOf(id, taskId);
-    },
-    taskCancel: async (id, taskId) => {
-      const view = taskOf(id, taskId);
-      await request(id, "tasks/cancel", { taskId }, () => ({}));
-      // Cancelling is cooperative in 2026-07-28: the next poll says whether the task stopped.
-      if (!view.task.terminal) cancelledTasks.add(taskId);
-      return view;
-    },
     menuChecked: async (id, checked) => {
       menuChecks[id] = checked;
     },

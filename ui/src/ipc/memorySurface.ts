@@ -200,7 +200,7 @@ export function memorySurface(
         if (!alive.has(id)) {
           clearInterval(timer);
           subs.delete(number);
-          onEvent({ event: "ended", reason: `the connection ended: ${RECORDED.crashed.ended.reason}` });
+          onEvent({ event: "ended", reason: `the connection ended: ${RECORDED.demo.stopped}` });
           return;
         }
         for (const uri of uris.filter((u) => u === "demo://clock")) {

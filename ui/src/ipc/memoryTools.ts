@@ -1,22 +1,15 @@
 // The in-memory demo server's tools as data: what each call does (canned.json's calls, the
-// double's own: a fixed result, a question and the answer's words, a link, a task's steps),
-// filled in by `fill`, and what the core makes of them (recorded.json, by
-// src-tauri/tests/recorded.rs): each tool's view with its hints and problems, the hostile
-// fixture's listing and its malformed result's problems, whether a call may be sent again; and
-// `served`, which answers with the core's recorded answer to an input.
-import type { BackendError, JsonValue, TaskView, ToolView, UrlElicitation } from "./backend";
+// double's own: a fixed result, a question and the answer's words, a link), filled in by `fill`,
+// and what the core makes of them (recorded.json, by src-tauri/tests/recorded.rs): each tool's
+// view with its hints and problems; and `served`, which answers with the core's recorded answer
+// to an input.
+import type { BackendError, JsonValue, ToolView, UrlElicitation } from "./backend";
 import { backendError } from "./backend";
 import canned from "./canned.json";
 import recorded from "./recorded.json";
 
 /** The demo's tools as the core reads them: the real demo's echo, add and greet, then the double's. */
 export const TOOLS = recorded.tools as unknown as ToolView[];
-/** What the core says of sonde-fixture's `--malformed-tools --ask-many 100` tools. */
-export const HOSTILE_TOOLS = recorded.hostile.tools as unknown as ToolView[];
-/** The problems the core finds in the fixture's `content_not_array` result. */
-export const NOT_AN_ARRAY = recorded.hostile.contentNotArray.problems;
-/** The core's answer to whether each tool may be sent again after its server died. */
-export const RESEND_RISKS = recorded.resendRisks as Record<string, string | null>;
 /** What a demo tool's call does, as data: its fixed result, or the question it asks first (an
  * elicitation whose params are given or are a link's), the link it requires opened first, and
  * its answer's text by the person's action (or `refused`, an error), `{…}` filled from the
@@ -28,19 +21,6 @@ export interface Script {
   params?: JsonValue;
   link?: keyof typeof canned.links;
   says?: Record<string, string>;
-  /** A call run as a task: the task it starts as, each poll's step (a step `when` an argument is
-   * true asks its question, `reads` the answer by its action, and sends it back `answersAs`), and
-   * how it ends. */
-  task?: Partial<TaskView["task"]>;
-  progress?: (Partial<TaskView["task"]> & {
-    when?: string;
-    asks?: string;
-    params?: JsonValue;
-    reads?: Record<string, string>;
-    answersAs?: string;
-  })[];
-  cancelled?: Partial<TaskView["task"]>;
-  completed?: Partial<TaskView["task"]>;
 }
 export const SCRIPTS = canned.calls as unknown as Record<string, Script>;
 export const LINKS = canned.links as Record<string, UrlElicitation>;
