@@ -936,7 +936,7 @@ extensions.install(check, driver, wait, shot, {
 })
 oauth.install(check, driver, wait, shot, {
     "saved": saved, "ready_status": ready_status, "call_tool": call_tool, "set_filter": set_filter,
-    "free_port": free_port, "wait_listening": wait_listening,
+    "free_port": free_port, "wait_listening": wait_listening, "press_on_window": press_on_window,
 })
 apps.install(check, driver, wait, shot, {
     "ensure_connected": ensure_connected, "press_on_window": press_on_window, "saved": saved,

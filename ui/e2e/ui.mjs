@@ -1,6 +1,8 @@
 // UI tests in Debian's Chromium against the built UI with the in-memory backend: connect the
-// demo server, call tools (one with a nested form, one that runs as a task), filter the log, follow mode, jump to a response, scroll a large log,
-// open past sessions (one still being written).
+// demo server, call tools (one with a nested form), filter the log, follow mode, jump to a
+// response, scroll a large log, open past sessions (one still being written). What the double
+// does not simulate (OAuth, tasks, crashes, hostile servers) the real window checks against the
+// core (src-tauri/e2e/).
 // Run: npm run build && node e2e/ui.mjs   (make test does both)
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -12,7 +14,6 @@ import { formTests } from "./forms.mjs";
 import { panelTests } from "./panels.mjs";
 import { windowTests } from "./window.mjs";
 import { resultTests } from "./results.mjs";
-import { authTests } from "./auth.mjs";
 
 // A free port, so that two checkouts can run these tests at once without one testing the other's UI.
 const PORT = await new Promise((resolve, reject) => {
@@ -450,7 +451,6 @@ try {
   await windowTests(test, `http://127.0.0.1:${PORT}/`, T);
   await formTests(test, `http://127.0.0.1:${PORT}/`, T);
   await resultTests(test, `http://127.0.0.1:${PORT}/`, T);
-  await authTests(test, `http://127.0.0.1:${PORT}/`, T);
 } finally {
   await browser?.close();
   stopServer();

@@ -1,5 +1,6 @@
 // An in-memory backend: a simulated demo server with a wire log, for UI tests and for the UI
-// in a plain browser, and an HTTP server behind OAuth (memoryAuth.ts) serving the demo's tools.
+// in a plain browser. OAuth, tasks, crashes and hostile servers are the real window's checks,
+// against the core (src-tauri/e2e/).
 // It follows the desktop backend's contract, not its implementation: a demo tool's call plays its
 // script (memoryTools.ts), and what the core decides is its recorded answer.
 import type {
@@ -20,15 +21,14 @@ import type {
   Layout,
   UrlElicitation,
 } from "./backend";
-import { backendError, blankServer, MAX_OPEN_QUESTIONS } from "./backend";
+import { backendError, blankServer } from "./backend";
 import { commands } from "./bindings";
 import canned from "./canned.json";
 import RECORDED from "./recorded.json";
 import { infoOf, keepWriting, MemoryLog, recordedSessions, type Recorded } from "./memoryLog";
 import { memorySurface } from "./memorySurface";
 import { matcherOf, readFilter } from "./memoryFilter";
-import { fill, fillAll, LINKS, SCRIPTS, served, TOOLS, type Script } from "./memoryTools";
-import { memoryAuth, OAUTH_SERVER } from "./memoryAuth";
+import { fill, LINKS, SCRIPTS, served, TOOLS, type Script } from "./memoryTools";
 
 /** The lifecycle of the real demo's connection, as the core recorded it: its opening (the saved
  * server named, the process spawned), then the rest of the steps as it stops. */
@@ -96,10 +96,7 @@ export function memoryBackend(
     sondeMenu: (id: string) => menuHandlers.forEach((h) => h(id)),
     sondeMenuChecks: menuChecks,
   });
-  let servers: SavedServer[] = [
-    { ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" },
-    OAUTH_SERVER,
-  ];
+  let servers: SavedServer[] = [{ ...blankServer(), id: "demo", name: "Demo server", command: "sonde demo-server" }];
   let nextConn = 1;
   let nextId = 1;
   const started = Date.now();
@@ -108,7 +105,6 @@ export function memoryBackend(
   let nextQid = 1;
   type Reply = { result: JsonValue | null; refusal: string | null };
   const answers = new Map<number, { conn: number; method: string; resolve: (a: Reply) => void }>();
-  const declinedFor = new Map<number, number>();
   // Links: the ones the person opened, and the ones the server will report done once opened.
   const openedLinks = new Set<string>();
   const awaitedLinks = new Map<string, { conn: number; id: string }>();
@@ -125,23 +121,9 @@ export function memoryBackend(
       askPerson?.({ event: "link_completed", conn: awaited.conn, elicitationId: awaited.id });
     }, 300);
   };
-  /** Asks the person, as the desktop's Questions does: at most MAX_OPEN_QUESTIONS waiting per connection. */
+  /** Asks the person, as the desktop's Questions does. The double's server asks one question at
+   * a time; the limit on those waiting is the real window's check (the hostile fixture). */
   const ask = (conn: number, method: string, params: JsonValue, link: UrlElicitation | null = null): Promise<Reply> => {
-    if ([...answers.values()].filter((a) => a.conn === conn).length >= MAX_OPEN_QUESTIONS) {
-      const declined = (declinedFor.get(conn) ?? 0) + 1;
-      declinedFor.set(conn, declined);
-      append({
-        conn,
-        kind: "note",
-        dir: "meta",
-        detail: `declined ${method} at once: ${MAX_OPEN_QUESTIONS} questions of this connection already wait for the person (Sonde's limit); ${declined} declined so far`,
-      } as Entry);
-      askPerson?.({ event: "declined", conn, method, declined, limit: MAX_OPEN_QUESTIONS });
-      return Promise.resolve({
-        result: null,
-        refusal: `Sonde declined this ${method}: ${MAX_OPEN_QUESTIONS} questions wait`,
-      });
-    }
     const qid = nextQid++;
     return new Promise<Reply>((resolve) => {
       answers.set(qid, { conn, method, resolve });
@@ -256,37 +238,6 @@ export function memoryBackend(
     for (const f of stateFollowers) f(s);
   };
   const noWords = { lines: [], minimalEnv: false, withheld: [] };
-  const lifecycle = (conn: number, detail: string) => append({ conn, kind: "lifecycle", dir: "meta", detail } as Entry);
-  const auth = memoryAuth((conn, detail) => append({ conn, kind: "note", dir: "meta", detail } as Entry));
-  // The connections to HTTP servers: no process, so no pid and no shutdown ladder.
-  const http = new Set<number>();
-
-  /** Opens an HTTP server (a saved server with a URL), authorizing first when it answers 401. */
-  const openHttp = async (conn: number, saved: SavedServer, url: string): Promise<number> => {
-    http.add(conn);
-    if (!ownServers.includes(url)) ownServers.push(url);
-    await wait(STAGE_MS);
-    publish(conn, { state: "opening", stage: "probing" });
-    if (auth.challenges(url)) {
-      // As the core reports it: the opening is at "authorizing" while a flow runs, then back.
-      publish(conn, { state: "opening", stage: "authorizing" });
-      try {
-        await auth.authorize(conn, url);
-        publish(conn, { state: "opening", stage: "probing" });
-      } catch (refusal) {
-        const reason = `could not connect to ${url}: the authorization failed: ${String(refusal)}`;
-        publish(conn, { state: "failed", reason, words: noWords });
-        throw backendError({ code: "connect_failed", message: reason });
-      }
-    }
-    // The HTTP server's answer, and how the core describes it (canned.json's oauth), named as saved.
-    await request(conn, "server/discover", { _meta: {} }, () => canned.oauth.discovered);
-    alive.add(conn);
-    const server = fillAll(canned.oauth.described, { name: saved.name }) as never;
-    publish(conn, { state: "ready", pid: null, server });
-    return conn;
-  };
-
   /** A lifecycle step of the real demo's connection as the core recorded it, told of connection
    * `conn` with its pid, command and saved server's name. */
   const told = (conn: number, step: (typeof STEPS)[number], saved: SavedServer) => {
@@ -303,9 +254,8 @@ export function memoryBackend(
     const pid = 4000 + conn;
     lineOf.set(conn, { serverId: saved.id, name: saved.name });
     // Each stage lasts long enough for a test on a loaded machine to see it (150 ms was missed).
-    publish(conn, { state: "opening", stage: saved.url ? "connecting" : "spawning" });
+    publish(conn, { state: "opening", stage: "spawning" });
     told(conn, OPENING[0], saved);
-    if (saved.url) return openHttp(conn, saved, saved.url);
     await wait(STAGE_MS);
     if (!ownServers.includes(saved.command)) ownServers.push(saved.command);
     told(conn, OPENING[1], saved);
@@ -325,13 +275,6 @@ export function memoryBackend(
   /** The shutdown ladder's first step, as the demo server takes it. */
   const stop = async (id: number): Promise<string> => {
     withdraw(id, () => ({ result: { action: "cancel" }, refusal: null }), "the connection ended");
-    if (http.has(id)) {
-      await wait(120);
-      lifecycle(id, "closed the HTTP connection");
-      alive.delete(id);
-      publish(id, { state: "exited", reason: "closed by Sonde", requested: true, words: noWords });
-      return "closed by Sonde";
-    }
     publish(id, { state: "stopping", step: "closed stdin; waiting up to 2 s for it to exit" });
     for (const step of STEPS.filter((s) => !OPENING.includes(s))) {
       await wait(120);
@@ -398,7 +341,8 @@ export function memoryBackend(
   };
   return unsimulatedRejected({
     kind: "memory",
-    ...auth.calls,
+    // The double's server asks for no authorization.
+    authFlowsFollow: async () => [],
     ...memorySurface((conn, method, params, result) => request(conn, method, params, result), message, alive, append),
     serversList: async () => servers,
     // The double's disk never fills: its session log takes every entry.
@@ -422,6 +366,11 @@ export function memoryBackend(
     connect: async (serverId) => {
       const saved = servers.find((s) => s.id === serverId);
       if (!saved) throw backendError({ code: "not_found", message: `no saved server ${serverId}` });
+      if (saved.url || !saved.command.includes("demo-server"))
+        throw backendError({
+          code: "bad_input",
+          message: `the browser preview runs only the demo server; the Sonde app runs ${saved.url || saved.command}`,
+        });
       return open(saved);
     },
     connectionsFollow: async (onState) => {
