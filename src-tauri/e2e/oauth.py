@@ -69,6 +69,17 @@ def install(check, driver, wait, shot, h):
             shot("oauth-waiting-for-the-browser")
             authorize_url = link.text.strip()
             assert authorize_url.startswith("http://localhost:") and "code_challenge_method=S256" in authorize_url, authorize_url
+            # Copy link puts the whole URL on the clipboard, for a browser of the person's choosing.
+            flow = f"{card}//section[@aria-label='Authorization']"
+            driver.find_element(By.XPATH, f"{flow}//button[text()='Copy link']").click()
+            said = wait.until(lambda d: d.find_element(By.XPATH, f"{flow}//*[text()='Link copied.' or starts-with(text(),'The link could not')]"))
+            assert said.text == "Link copied.", said.text
+            # Pasted as a person pastes it (Ctrl+V, through X), into the log's filter box.
+            box = driver.find_element(By.CSS_SELECTOR, "input[aria-label='Filter the log']")
+            driver.execute_script("arguments[0].focus()", box)
+            h["press_on_window"]("ctrl+v")
+            wait.until(lambda d: box.get_attribute("value") == authorize_url)
+            h["set_filter"]("")
 
             # The person's browser: the authorization server redirects to Sonde's listener.
             page = urllib.request.urlopen(authorize_url, timeout=30).read().decode()
