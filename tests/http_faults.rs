@@ -31,6 +31,19 @@ async fn a_5xx_is_never_era_evidence_and_says_what_the_server_said() {
 }
 
 #[tokio::test]
+async fn an_error_status_with_a_json_body_that_is_not_json_rpc_is_no_protocol_fault() {
+    let server = HttpServer::fixture(&["--fail-status", "503", "--fail-json"]);
+    let hub = Hub::new(new_log("http-5xx-json"));
+    let err = hub.connect(&server.config()).await.unwrap_err().to_string();
+    assert!(err.contains("server/discover got HTTP 503"), "{err}");
+    let bodies = hub.log().entries(&Filter::parse("kind:non_protocol").unwrap()).unwrap();
+    assert!(bodies[0].text.as_deref().is_some_and(|t| t.contains("temporarily_unavailable")), "{bodies:?}");
+    assert_eq!(details(&hub, "kind:non_protocol"), ["the HTTP 503 body is not JSON-RPC"]);
+    assert!(details(&hub, "kind:decode_error").is_empty(), "an OAuth-style error body is no decode error");
+    assert!(hub.log().entries(&Filter::parse("diag:any").unwrap()).unwrap().is_empty(), "and no finding");
+}
+
+#[tokio::test]
 async fn a_stream_dropped_before_its_reply_is_resumed_with_last_event_id_after_retry() {
     let server = HttpServer::fixture(&["--drop-stream"]);
     let hub = Hub::new(new_log("http-drop"));

@@ -137,7 +137,10 @@ impl Loop {
         let status = self.streams.exchanges.get(&ex).and_then(|e| e.status);
         let looks_json =
             bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| *b == b'{' || *b == b'[');
-        if !looks_json {
+        // An error status may carry any body (an OAuth error's JSON, say): it is a protocol
+        // reply, with findings, only when it claims to be JSON-RPC.
+        let failed = status.is_some_and(|s| !(200..300).contains(&s));
+        if !looks_json || (failed && !claims_json_rpc(&bytes)) {
             // One line of it for the error a request fails with; the entry keeps every byte.
             let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
             let mut excerpt = text_of(&text).split_whitespace().collect::<Vec<_>>().join(" ");
@@ -323,6 +326,18 @@ fn text_of(body: &str) -> String {
         }
     }
     words
+}
+
+/// Whether `bytes` are JSON that says it is JSON-RPC: an object with `jsonrpc`, or a batch
+/// holding one. Text that does not parse counts as a claim: the protocol path says what is
+/// wrong with it.
+fn claims_json_rpc(bytes: &[u8]) -> bool {
+    let claims = |v: &serde_json::Value| v.get("jsonrpc").is_some();
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(claims),
+        Ok(v) => claims(&v),
+        Err(_) => true,
+    }
 }
 
 fn reason_phrase(status: u16) -> &'static str {

@@ -10,6 +10,7 @@
 //! ```text
 //! sonde-fixture-http [--port N] [knobs]
 //! --fail-status N      answer every POST with status N and a plain-text body
+//! --fail-json          ... and with an OAuth-style JSON error body (not JSON-RPC) instead
 //! --drop-stream        answer tools/call with a priming event (id, retry: 100) and close the
 //!                      stream; a GET with that Last-Event-ID then delivers the result
 //! --expire-after N     the Nth tools/call finds its session expired (404); later ones work
@@ -32,6 +33,7 @@ use serde_json::{json, Value};
 struct Knobs {
     port: u16,
     fail_status: Option<u16>,
+    fail_json: bool,
     drop_stream: bool,
     expire_after: Option<u64>,
     slow_headers_ms: u64,
@@ -74,6 +76,7 @@ fn parse_args() -> Knobs {
         match a.as_str() {
             "--port" => k.port = number(value("--port")) as u16,
             "--fail-status" => k.fail_status = Some(number(value("--fail-status")) as u16),
+            "--fail-json" => k.fail_json = true,
             "--drop-stream" => k.drop_stream = true,
             "--expire-after" => k.expire_after = Some(number(value("--expire-after"))),
             "--slow-headers-ms" => k.slow_headers_ms = number(value("--slow-headers-ms")),
@@ -220,6 +223,11 @@ fn post(
     }
     if let Some(to) = &knobs.redirect {
         return respond(stream, 307, &[("Location", to.clone())], b"");
+    }
+    if let Some(status) = knobs.fail_status.filter(|_| knobs.fail_json) {
+        let body =
+            json!({"error": "temporarily_unavailable", "error_description": "fixture: failing on purpose"});
+        return json_reply(stream, status, &[], &body);
     }
     if let Some(status) = knobs.fail_status {
         let headers = [("Content-Type", "text/plain".to_owned())];
