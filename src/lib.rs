@@ -39,6 +39,7 @@ mod terminal_text;
 mod timeline;
 mod transport;
 mod url_elicitation;
+mod watch;
 mod wire;
 mod wrap;
 
@@ -73,6 +74,7 @@ pub use transport::{
     shown_url, shown_url_text, Header, HttpTarget, HttpTimeouts, OAuthSettings, TargetError,
 };
 pub use url_elicitation::{links_required, openable_link, LinksRequired, NotOpened, UrlElicitation};
+pub use watch::{source_paths, SourceChange, SourceWatch, WatchError, WatchSpec, DEFAULT_DEBOUNCE};
 pub use wire::{ErrorObject, DEFAULT_MAX_LINE};
 
 // MCP Apps: the host's side of a tool's app.

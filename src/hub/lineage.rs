@@ -70,10 +70,21 @@ impl Hub {
         id: u64,
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
+        self.restart_because(id, "restart", report).await
+    }
+
+    /// [`Hub::restart`], its cause (`a change to server.py`) said in the new connection's
+    /// lifecycle entry.
+    pub async fn restart_because(
+        &self,
+        id: u64,
+        why: &str,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
         let config = self.states.config(id).ok_or(HubError::NoSuchConnection(id))?;
         // Halts any supervision waiting to replace it: this restart is the replacement.
         self.disconnect(id).await?;
-        self.open_lineage(&config, Some((id, "restart".into())), report, of(&config)).await
+        self.open_lineage(&config, Some((id, why.into())), report, of(&config)).await
     }
 
     /// Publishes the stopping steps of connection `id` until it ends; returns how it ended.

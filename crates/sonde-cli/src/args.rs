@@ -257,6 +257,13 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Runs the server after `--` and restarts it when its source changes: on each change
+    /// (after --build, if given, succeeds) the old server is stopped with the shutdown ladder
+    /// and the new one started, what the change did to its interface is printed (breaking
+    /// changes first, or "interface unchanged"), and --call, --test or --replay runs again, its
+    /// answer set beside the previous one when it differs. A server that fails to start prints
+    /// its last words and the next change tries again. Ctrl-C stops the server and exits 130.
+    Watch(WatchArgs),
     /// Runs a suite of saved calls with expectations against the server after `--` (or
     /// --url): a YAML (or JSON) file of `tests:`, each a `call` (with `args`), `read`,
     /// `prompt` or `method` (with `params`), and what its answer must hold (`isError`, `text`,
@@ -561,6 +568,36 @@ pub struct Server {
     /// The server command line, after `--` (or give --url instead).
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    /// A file or folder to watch (repeatable; folders recursively). By default, the folder of
+    /// the script or program the command names, else the working directory.
+    #[arg(long = "path", value_name = "P")]
+    pub paths: Vec<PathBuf>,
+    /// Files whose change is no change, as .gitignore lines (repeatable). Always left out:
+    /// .gitignore'd files, target/, node_modules/, __pycache__/, .git/ and editors' swap files.
+    #[arg(long, value_name = "GLOB")]
+    pub ignore: Vec<String>,
+    /// A command run through sh before each restart, its output shown; when it fails, the
+    /// running server is left as it was.
+    #[arg(long, value_name = "CMD")]
+    pub build: Option<String>,
+    /// How long the files must be quiet before a change counts, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    pub debounce: u64,
+    /// After each start, call a tool: its name, then K=V arguments as `sonde call` takes them.
+    #[arg(long, value_name = "NAME [K=V]...", num_args = 1.., conflicts_with_all = ["test", "replay"])]
+    pub call: Vec<String>,
+    /// After each start, run this test suite (as `sonde test` does).
+    #[arg(long, value_name = "SUITE", conflicts_with = "replay")]
+    pub test: Option<PathBuf>,
+    /// After each start, replay this session's requests (as `sonde replay` does).
+    #[arg(long, value_name = "SESSION")]
+    pub replay: Option<String>,
+    #[command(flatten)]
+    pub server: Server,
 }
 
 #[derive(Args, Debug)]

@@ -37,6 +37,7 @@ mod suggest;
 mod tasks;
 mod test_cmd;
 mod waiting;
+mod watch_cmd;
 mod words;
 mod wrap;
 
@@ -119,6 +120,7 @@ fn main() {
                         let asked = doctor::Asked { call, args, reporter, out };
                         doctor::run(&global, timeout_given, asked, &common).await
                     }
+                    args::Command::Watch(args) => watch_cmd::run(&global, args).await,
                     command => run::run(&global, command).await,
                 }
             }))

@@ -111,6 +111,24 @@ pub const PAGES: &[Page] = &[
         ],
     },
     Page {
+        command: "watch",
+        exits: &[
+            (1, "the session log could not be made, or the file watcher stopped"),
+            USAGE,
+            INTERRUPTED,
+        ],
+        examples: &[
+            (
+                "sonde watch --call add a=2 b=3 -- uv run server.py",
+                "Restart a Python server on each save of its folder, and call add again.",
+            ),
+            (
+                "sonde watch --build 'npm run build' --path src --test suite.yaml -- node dist/index.js",
+                "Build on each change under src/, then restart the server and run the suite again.",
+            ),
+        ],
+    },
+    Page {
         command: "test",
         exits: &[(0, "every test passed"), FAILED, USAGE, (5, "a test failed"), INTERRUPTED],
         examples: &[(

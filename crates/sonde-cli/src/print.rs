@@ -99,21 +99,37 @@ pub fn result(method: &str, result: &Value) {
 }
 
 pub fn call_result(result: &Value) {
+    for line in call_result_lines(result) {
+        outln!("{line}");
+    }
+}
+
+/// A tool's result as `sonde call` prints it: each content block (text as it is, media by type
+/// and size), then `structuredContent` when it adds to the text.
+pub fn call_result_lines(result: &Value) -> Vec<String> {
+    let mut lines = Vec::new();
     for block in result["content"].as_array().into_iter().flatten() {
         match block["type"].as_str() {
-            Some("text") => outln!("{}", block["text"].as_str().unwrap_or("")),
+            Some("text") => lines.push(block["text"].as_str().unwrap_or("").to_owned()),
             Some(kind @ ("image" | "audio")) => {
                 let bytes = block["data"].as_str().map_or(0, |d| d.len() * 3 / 4);
-                outln!("[{kind} {}, about {bytes} bytes]", block["mimeType"].as_str().unwrap_or("?"));
+                lines.push(format!(
+                    "[{kind} {}, about {bytes} bytes]",
+                    block["mimeType"].as_str().unwrap_or("?")
+                ));
             }
-            _ => outln!("{}", serde_json::to_string_pretty(block).expect("serializes")),
+            _ => lines.push(serde_json::to_string_pretty(block).expect("serializes")),
         }
     }
     // Printed only when it adds to the text: a server that sends the same JSON both ways
     // (as the spec suggests) would otherwise have its result printed twice.
     if let Some(structured) = result.get("structuredContent").filter(|_| !structured_in_text(result)) {
-        outln!("structuredContent: {}", serde_json::to_string_pretty(structured).expect("serializes"));
+        lines.push(format!(
+            "structuredContent: {}",
+            serde_json::to_string_pretty(structured).expect("serializes")
+        ));
     }
+    lines
 }
 
 pub fn server(s: &ServerDescription) {

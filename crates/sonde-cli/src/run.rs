@@ -179,6 +179,7 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
         | Command::ManPages { .. }
         | Command::Reference { .. }
         | Command::Auth { .. }
+        | Command::Watch(_)
         | Command::ConformanceClient { .. } => {
             unreachable!("handled in main")
         }
