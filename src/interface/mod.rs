@@ -4,6 +4,7 @@
 //! differ (`values`). This is the core's JSON comparison of contracts.md: replay, tests and the
 //! window's comparisons use it.
 
+mod baselines;
 mod change;
 pub mod diff;
 mod from_session;
@@ -13,6 +14,7 @@ mod schema_diff;
 pub mod snapshot;
 pub mod values;
 
+pub use baselines::{Baseline, Baselines};
 pub use change::{Change, ChangeSeverity};
 pub use diff::{diff, eras_chosen, listings};
 pub use placed::{place_changes, Placed};

@@ -211,9 +211,18 @@ pub enum Command {
     /// breaks a client, 0 when nothing does.
     Diff {
         /// The earlier side: a snapshot file, or a session (`last`, a name or a path).
-        old: String,
+        #[arg(required_unless_present = "baseline")]
+        old: Option<String>,
         /// The later side, as OLD (or give a server after `--`).
         new: Option<String>,
+        /// Compare the server after `--` (or --url) with its baseline: the interface it was
+        /// last accepted with (kept per command line and directory, or URL). The first time,
+        /// its interface becomes the baseline.
+        #[arg(long, conflicts_with = "old")]
+        baseline: bool,
+        /// Make the server's interface now its baseline (after saying what changed); exit 0.
+        #[arg(long, requires = "baseline")]
+        accept: bool,
         #[command(flatten)]
         common: Common,
     },

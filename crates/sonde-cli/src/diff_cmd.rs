@@ -9,9 +9,9 @@
 use std::path::Path;
 
 use serde_json::json;
-use sonde_core::{diff, eras_chosen, Change, ChangeSeverity, Snapshot};
+use sonde_core::{diff, eras_chosen, Baselines, Change, ChangeSeverity, Snapshot, Target};
 
-use crate::exit::{FOUND, OK, USAGE};
+use crate::exit::{FAILED, FOUND, OK, USAGE};
 
 /// A side of a comparison: a snapshot file, or a session (a file, a name in the sessions
 /// folder, or `last`) standing in for one with the interface as it listed it; anything else
@@ -43,6 +43,47 @@ pub fn offline(old: &str, new: &str, json: bool) -> i32 {
 /// What changed from `old` to `new`, printed; 5 when something breaks a client.
 pub fn compared(old: &Snapshot, new: &Snapshot, json: bool) -> i32 {
     print(&diff(old, new), eras_chosen(old, new), json)
+}
+
+/// `sonde diff --baseline`: `now` compared with the server's baseline, printed as any diff (5
+/// when something breaks); the first time, or with `accept`, `now` becomes the baseline (and
+/// with `accept` the run exits 0: the change is the author's).
+pub fn against_baseline(target: &Target, now: &Snapshot, accept: bool, json: bool) -> i32 {
+    let baselines = match Baselines::default_location() {
+        Ok(baselines) => baselines,
+        Err(e) => return cannot(&format!("no place for baselines: {e}"), json),
+    };
+    let kept = match baselines.get(target) {
+        Ok(kept) => kept,
+        Err(e) => return cannot(&format!("cannot read the baseline: {e}"), json),
+    };
+    let code = match &kept {
+        Some(kept) => {
+            noteln!("sonde diff: against the baseline kept {}", kept.kept_at);
+            compared(&kept.snapshot, now, json)
+        }
+        None => OK,
+    };
+    if kept.is_none() || accept {
+        if let Err(e) = baselines.put(target, now) {
+            return cannot(&format!("cannot keep the baseline: {e}"), json);
+        }
+        match kept {
+            None => noteln!("sonde diff: this server had no baseline; its interface now is kept as one"),
+            Some(_) => noteln!("sonde diff: accepted; its interface now is the baseline"),
+        }
+        return OK;
+    }
+    code
+}
+
+/// A baseline that cannot be read or kept: said, and exit 1.
+fn cannot(words: &str, json: bool) -> i32 {
+    errln!("sonde: {words}");
+    if json {
+        crate::print::json_error(sonde_core::ErrorCode::Io, FAILED, words);
+    }
+    FAILED
 }
 
 /// Prints the changes, and when the sides were listed in eras the client chose, which; then

@@ -78,7 +78,7 @@ fn main() {
         args::Command::Log(log) => log_cmd::run(&log),
         args::Command::Export(export) => export_cmd::run(&export),
         // Two files: nothing to start.
-        args::Command::Diff { old, new: Some(new), common }
+        args::Command::Diff { old: Some(old), new: Some(new), common, .. }
             if common.server.command.is_empty() && cli.global.url.is_none() =>
         {
             diff_cmd::offline(&old, &new, common.json)

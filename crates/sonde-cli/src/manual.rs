@@ -88,6 +88,10 @@ pub const PAGES: &[Page] = &[
         examples: &[
             ("sonde diff before.json after.json", "Compare two snapshots."),
             ("sonde diff before.json -- npx -y my-server", "Compare a snapshot with the server as it is now."),
+            (
+                "sonde diff --baseline -- uv run server.py",
+                "Compare the server with the interface it was last accepted with (--accept keeps the new one).",
+            ),
         ],
     },
     Page {

@@ -45,6 +45,12 @@ pub enum Op {
     Snapshot(Option<std::path::PathBuf>),
     /// What changed from this snapshot to the server's interface now.
     Diff(Box<sonde_core::Snapshot>),
+    /// The interface compared with the server's baseline (`target`'s), and with `accept` kept
+    /// as its new one.
+    Baseline {
+        accept: bool,
+        target: Option<Box<sonde_core::Target>>,
+    },
     /// A recorded session's requests sent again, each answer compared with the recorded one
     /// (`unanswered`: how many recorded requests had no answer to compare with).
     Replay {
@@ -76,6 +82,11 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
         Op::Diff(old) => {
             let now = sonde_core::Snapshot::take(session).await?;
             Ok(crate::diff_cmd::compared(&old, &now, json))
+        }
+        Op::Baseline { accept, target } => {
+            let now = sonde_core::Snapshot::take(session).await?;
+            let target = target.expect("the run sets the baseline's server");
+            Ok(crate::diff_cmd::against_baseline(&target, &now, accept, json))
         }
         Op::List(kind) => {
             let key = kind.key();

@@ -20,7 +20,7 @@ use crate::words;
 pub async fn run(global: &Global, command: Command) -> i32 {
     // Usage errors are found before a session log is made for a run that cannot happen.
     let (common, op) = plan(command);
-    let (config, op) = match op.and_then(|op| Ok((global.server_config(&common.server)?, op))) {
+    let (config, mut op) = match op.and_then(|op| Ok((global.server_config(&common.server)?, op))) {
         Ok(planned) => planned,
         Err(message) => {
             errln!("sonde: {message}");
@@ -30,6 +30,10 @@ pub async fn run(global: &Global, command: Command) -> i32 {
             return USAGE;
         }
     };
+    // A baseline is the server's: which one, the config says.
+    if let Op::Baseline { target, .. } = &mut op {
+        *target = Some(Box::new(config.target.clone()));
+    }
     let Some(log) = session_log() else { return FAILED };
     noteln!("sonde: session log {}", log.path().display());
     let teller = recording::start(&log);
@@ -125,10 +129,16 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             };
             (common, op.map(|()| Op::Snapshot(out)))
         }
-        Command::Diff { old, new, common } => {
-            let op = match new {
-                Some(_) => Err("give the later side as a file or as a server after --, not both".to_owned()),
-                None => crate::diff_cmd::read_side(&old).map(|s| Op::Diff(Box::new(s))),
+        Command::Diff { old, new, baseline, accept, common } => {
+            let op = match (new, old) {
+                (Some(_), _) => {
+                    Err("give the later side as a file or as a server after --, not both".to_owned())
+                }
+                (None, None) if baseline => Ok(Op::Baseline { accept, target: None }),
+                (None, None) => {
+                    Err("give the earlier side (a snapshot file or a session), or --baseline".to_owned())
+                }
+                (None, Some(old)) => crate::diff_cmd::read_side(&old).map(|s| Op::Diff(Box::new(s))),
             };
             (common, op)
         }
