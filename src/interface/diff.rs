@@ -33,7 +33,8 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     capabilities(old, new, &mut out);
     let version = |s: &Snapshot| s.server_info.get("version").cloned();
     if version(old) != version(new) {
-        let detail = "serverInfo version".to_owned();
+        let shown = |v: Option<Value>| v.map_or_else(|| "absent".to_owned(), |v| v.to_string());
+        let detail = format!("serverInfo version {} became {}", shown(version(old)), shown(version(new)));
         out.push(
             ChangeSeverity::Change,
             "text",

@@ -109,6 +109,7 @@ fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now()
 
     save(&server, V2);
     said(&mut err, "a change to server.py; restarting");
+    said(&mut out, r#"change    serverInfo/version: serverInfo version "1" became "2""#);
     said(&mut out, "addition  tools/mul: a new tool");
     said(&mut err, "the answer differs from the previous build's:");
     said(&mut err, "before: 5.0");
@@ -137,5 +138,49 @@ fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now()
     let text = std::fs::read_to_string(log).unwrap();
     let restarts = text.lines().filter(|l| l.contains("(a change to server.py)")).count();
     assert!(restarts >= 2, "restarts in the session log: {restarts}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_suite_runs_again_after_each_change_and_a_broken_answer_fails_it() {
+    let home = data_home("watch-test");
+    let dir = home.join("project");
+    std::fs::create_dir_all(&dir).unwrap();
+    let server = dir.join("server.py");
+    save(&server, V1);
+    let suite = home.join("suite.yaml");
+    std::fs::write(
+        &suite,
+        "tests:\n  - name: adds\n    call: add\n    args: {a: 2, b: 3}\n    expect:\n      text: \"5.0\"\n",
+    )
+    .unwrap();
+    let mut child = Command::new(SONDE)
+        .args(["watch", "--debounce", "100", "--test"])
+        .arg(&suite)
+        .arg("--")
+        .arg(peer("py/bin/python"))
+        .arg(&server)
+        .env("XDG_DATA_HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = Lines::of(child.stdout.take().unwrap());
+    let mut err = Lines::of(child.stderr.take().unwrap());
+    let limit = Duration::from_secs(30);
+    let said = |lines: &mut Lines, what: &str| {
+        lines.until(limit, |l| l.contains(what)).unwrap_or_else(|| panic!("no {what:?} in {:#?}", lines.seen))
+    };
+    said(&mut out, "pass");
+    save(&server, V2);
+    said(&mut out, "fail  adds");
+    said(&mut err, "before: sonde test exited 0");
+    said(&mut err, "now:    sonde test exited 5");
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = wait_for(limit, || child.try_wait().unwrap()).expect("watch ends within 30 s of Ctrl-C");
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(running(&server), 0, "a server outlived the watch");
     let _ = std::fs::remove_dir_all(&home);
 }
