@@ -87,8 +87,8 @@ pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
 pub use interface::values::pattern_covers;
 pub use interface::{
-    diff, eras_chosen, place_changes, Baseline, Baselines, Change, ChangeSeverity, Placed, Snapshot,
-    SnapshotError,
+    diff, eras_chosen, place_changes, Baseline, BaselineCheck, Baselines, Change, ChangeSeverity, Placed,
+    Snapshot, SnapshotError,
 };
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{

@@ -13,7 +13,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::Snapshot;
+use super::{diff, Change, Snapshot};
 use crate::files::write_json;
 use crate::saved::era_cache::EraCache;
 use crate::server_config::Target;
@@ -27,6 +27,18 @@ pub struct Baseline {
     /// When it became the baseline, RFC 3339.
     pub kept_at: String,
     pub snapshot: Snapshot,
+}
+
+/// What a look at a server's baseline found: when the baseline was kept (none the first time),
+/// what changed since (breaking first), and whether the interface now became the baseline (the
+/// first time, or accepted).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct BaselineCheck {
+    pub kept_at: Option<String>,
+    pub changes: Vec<Change>,
+    pub kept_now: bool,
 }
 
 /// The baselines of every server seen, a file each.
@@ -73,6 +85,18 @@ impl Baselines {
         std::fs::create_dir_all(&self.dir)?;
         write_json(&self.file(&key), &baseline)?;
         Ok(baseline)
+    }
+
+    /// `now` compared with `target`'s baseline; the first time, or with `accept`, `now` becomes
+    /// the baseline.
+    pub fn check(&self, target: &Target, now: &Snapshot, accept: bool) -> io::Result<BaselineCheck> {
+        let kept = self.get(target)?;
+        let changes = kept.as_ref().map(|kept| diff(&kept.snapshot, now)).unwrap_or_default();
+        let kept_now = kept.is_none() || accept;
+        if kept_now {
+            self.put(target, now)?;
+        }
+        Ok(BaselineCheck { kept_at: kept.map(|k| k.kept_at), changes, kept_now })
     }
 
     pub fn dir(&self) -> &Path {

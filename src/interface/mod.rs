@@ -14,7 +14,7 @@ mod schema_diff;
 pub mod snapshot;
 pub mod values;
 
-pub use baselines::{Baseline, Baselines};
+pub use baselines::{Baseline, BaselineCheck, Baselines};
 pub use change::{Change, ChangeSeverity};
 pub use diff::{diff, eras_chosen, listings};
 pub use placed::{place_changes, Placed};

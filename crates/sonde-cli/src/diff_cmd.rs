@@ -49,29 +49,23 @@ pub fn compared(old: &Snapshot, new: &Snapshot, json: bool) -> i32 {
 /// when something breaks); the first time, or with `accept`, `now` becomes the baseline (and
 /// with `accept` the run exits 0: the change is the author's).
 pub fn against_baseline(target: &Target, now: &Snapshot, accept: bool, json: bool) -> i32 {
-    let baselines = match Baselines::default_location() {
-        Ok(baselines) => baselines,
-        Err(e) => return cannot(&format!("no place for baselines: {e}"), json),
+    let checked = Baselines::default_location().and_then(|baselines| baselines.check(target, now, accept));
+    let check = match checked {
+        Ok(check) => check,
+        Err(e) => return cannot(&format!("cannot read or keep the baseline: {e}"), json),
     };
-    let kept = match baselines.get(target) {
-        Ok(kept) => kept,
-        Err(e) => return cannot(&format!("cannot read the baseline: {e}"), json),
+    let code = match &check.kept_at {
+        Some(kept_at) => {
+            noteln!("sonde diff: against the baseline kept {kept_at}");
+            print(&check.changes, None, json)
+        }
+        None => {
+            noteln!("sonde diff: this server had no baseline; its interface now is kept as one");
+            OK
+        }
     };
-    let code = match &kept {
-        Some(kept) => {
-            noteln!("sonde diff: against the baseline kept {}", kept.kept_at);
-            compared(&kept.snapshot, now, json)
-        }
-        None => OK,
-    };
-    if kept.is_none() || accept {
-        if let Err(e) = baselines.put(target, now) {
-            return cannot(&format!("cannot keep the baseline: {e}"), json);
-        }
-        match kept {
-            None => noteln!("sonde diff: this server had no baseline; its interface now is kept as one"),
-            Some(_) => noteln!("sonde diff: accepted; its interface now is the baseline"),
-        }
+    if check.kept_at.is_some() && check.kept_now {
+        noteln!("sonde diff: accepted; its interface now is the baseline");
         return OK;
     }
     code
