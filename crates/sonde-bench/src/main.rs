@@ -10,6 +10,7 @@ mod figures;
 mod load;
 mod proxy;
 mod sections;
+mod watch;
 
 use std::path::PathBuf;
 
@@ -62,6 +63,9 @@ fn main() {
                     if quick { 1_000 } else { 10_000 },
                     if quick { 20_000 } else { 200_000 },
                 );
+            }
+            if run("watch") {
+                watch::run(&mut report, if quick { 5 } else { 20 });
             }
             if run("inspector") {
                 sections::inspector(&mut report, if quick { 5 } else { 100 });
