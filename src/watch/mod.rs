@@ -143,7 +143,11 @@ impl SourceWatch {
             }
         }
         let count = seen.len() + beyond;
-        let files = seen.into_iter().collect::<BTreeSet<_>>().into_iter().take(NAMED_MAX).collect();
+        // The files still there first: an editor's (or sed's) temporary file, renamed over the
+        // one saved, is gone by now, and must not be the change's name.
+        let mut files: Vec<PathBuf> = seen.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
+        files.sort_by_key(|path| !path.exists());
+        files.truncate(NAMED_MAX);
         Some(SourceChange { files, count })
     }
 }

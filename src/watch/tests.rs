@@ -112,6 +112,20 @@ async fn a_save_is_one_change_and_an_ignored_file_is_none() {
 }
 
 #[tokio::test]
+async fn a_save_through_a_temporary_file_is_named_by_the_file_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = dir.path().join("server.py");
+    std::fs::write(&server, "v1").unwrap();
+    let mut watch = SourceWatch::start(&spec(dir.path(), &[])).unwrap();
+    // As sed -i and many editors save: a new file beside it, renamed over it.
+    let temporary = dir.path().join("sed0AbC12");
+    std::fs::write(&temporary, "v2").unwrap();
+    std::fs::rename(&temporary, &server).unwrap();
+    let changed = next_within(&mut watch).await.expect("the save is seen");
+    assert_eq!(changed.cause(), "changes to server.py and 1 other file");
+}
+
+#[tokio::test]
 async fn thousands_of_files_at_once_are_one_change() {
     let dir = tempfile::tempdir().unwrap();
     let mut watch = SourceWatch::start(&spec(dir.path(), &[])).unwrap();
