@@ -6,6 +6,7 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -67,6 +68,33 @@ fn save(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// `sonde watch CHECK… -- python server` in the data home `home`, with its stdout and stderr
+/// read as they come.
+fn watch(home: &Path, check: &[&OsStr], server: &Path) -> (std::process::Child, Lines, Lines) {
+    let mut child = Command::new(SONDE)
+        .args(["watch", "--debounce", "100"])
+        .args(check)
+        .arg("--")
+        .arg(peer("py/bin/python"))
+        .arg(server)
+        .env("XDG_DATA_HOME", home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = Lines::of(child.stdout.take().unwrap());
+    let err = Lines::of(child.stderr.take().unwrap());
+    (child, out, err)
+}
+
+/// Waits for a line holding `what`, at most 30 s; fails naming what was seen.
+fn said(lines: &mut Lines, what: &str) -> String {
+    let limit = Duration::from_secs(30);
+    lines.until(limit, |l| l.contains(what)).unwrap_or_else(|| panic!("no {what:?} in {:#?}", lines.seen))
+}
+
 #[test]
 fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now() {
     let home = data_home("watch");
@@ -74,20 +102,8 @@ fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now()
     std::fs::create_dir_all(&dir).unwrap();
     let server: PathBuf = dir.join("server.py");
     save(&server, V1);
-    let python = peer("py/bin/python");
-    let mut child = Command::new(SONDE)
-        .args(["watch", "--debounce", "100", "--call", "add", "a=2", "b=3", "--"])
-        .arg(&python)
-        .arg(&server)
-        .env("XDG_DATA_HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = Lines::of(child.stdout.take().unwrap());
-    let mut err = Lines::of(child.stderr.take().unwrap());
+    let call = ["--call", "add", "a=2", "b=3"].map(OsStr::new);
+    let (mut child, mut out, mut err) = watch(&home, &call, &server);
     // One server at every moment, looked at every 20 ms for the whole test.
     let (most, done) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
     let counter = {
@@ -100,9 +116,6 @@ fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now()
         })
     };
     let limit = Duration::from_secs(30);
-    let said = |lines: &mut Lines, what: &str| {
-        lines.until(limit, |l| l.contains(what)).unwrap_or_else(|| panic!("no {what:?} in {:#?}", lines.seen))
-    };
 
     said(&mut out, "5.0");
     said(&mut err, "server ready in");
@@ -154,25 +167,8 @@ fn a_suite_runs_again_after_each_change_and_a_broken_answer_fails_it() {
         "tests:\n  - name: adds\n    call: add\n    args: {a: 2, b: 3}\n    expect:\n      text: \"5.0\"\n",
     )
     .unwrap();
-    let mut child = Command::new(SONDE)
-        .args(["watch", "--debounce", "100", "--test"])
-        .arg(&suite)
-        .arg("--")
-        .arg(peer("py/bin/python"))
-        .arg(&server)
-        .env("XDG_DATA_HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = Lines::of(child.stdout.take().unwrap());
-    let mut err = Lines::of(child.stderr.take().unwrap());
+    let (mut child, mut out, mut err) = watch(&home, &[OsStr::new("--test"), suite.as_os_str()], &server);
     let limit = Duration::from_secs(30);
-    let said = |lines: &mut Lines, what: &str| {
-        lines.until(limit, |l| l.contains(what)).unwrap_or_else(|| panic!("no {what:?} in {:#?}", lines.seen))
-    };
     said(&mut out, "pass");
     save(&server, V2);
     said(&mut out, "fail  adds");
