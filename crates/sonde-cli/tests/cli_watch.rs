@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use sonde_core::{MarkKind, Timeline, WireLog};
 use support::*;
 
 const V1: &str = r#"from mcp.server.mcpserver import MCPServer
@@ -146,11 +147,16 @@ fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now()
     assert_eq!(running(&server), 0, "a server outlived the watch");
     assert_eq!(most.load(Ordering::Relaxed), 1, "two servers ran at once");
 
-    // One session for the whole watch; each restart says its cause in the lifecycle.
+    // One session for the whole watch; each restart says its cause in the lifecycle, and the
+    // timeline has a lane per server run and a restart mark on each that replaced one.
     let log = session_path(err.seen.join("\n").as_bytes());
-    let text = std::fs::read_to_string(log).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
     let restarts = text.lines().filter(|l| l.contains("(a change to server.py)")).count();
     assert!(restarts >= 2, "restarts in the session log: {restarts}");
+    let timeline = Timeline::of(&WireLog::open(&log).unwrap());
+    let marked = timeline.marks().iter().filter(|m| m.kind == MarkKind::Lifecycle && &*m.label == "restart");
+    assert_eq!(marked.count(), restarts, "the timeline's restart marks");
+    assert!(timeline.connections().len() > restarts, "a lane per run: {:?}", timeline.connections());
     let _ = std::fs::remove_dir_all(&home);
 }
 
