@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sonde_core::{
-    diff, source_paths, ChangeSeverity, Hub, HubError, ListKind, RequestError, ServerConfig, Session,
-    Snapshot, SourceWatch, Stage, Target, WatchError, WatchSpec,
+    diff, source_paths, ChangeSeverity, ConnState, Hub, HubError, ListKind, RequestError, ServerConfig,
+    Session, Snapshot, SourceWatch, Stage, Target, WatchError, WatchSpec,
 };
 
 use crate::args::{Global, Reporter, WatchArgs};
@@ -140,9 +140,24 @@ async fn watch_loop(
                 failed_to_start(&e);
             }
         }
-        // The next change that builds; a failed build leaves the running server as it was.
+        // The next change that builds; a failed build leaves the running server as it was. A
+        // server that ends by itself meanwhile is said, with its last words.
+        let mut states = hub.states().follow();
         loop {
-            let Some(change) = watch.next().await else {
+            let change = tokio::select! {
+                change = watch.next() => change,
+                Ok(event) = states.recv() => {
+                    if let (true, ConnState::Exited { reason, requested: false, words }) =
+                        (Some(event.conn) == running, &event.state)
+                    {
+                        errln!("sonde watch: {reason}");
+                        crate::words::print(words);
+                        errln!("sonde watch: the next change starts it again");
+                    }
+                    continue;
+                }
+            };
+            let Some(change) = change else {
                 errln!("sonde watch: the file watcher stopped");
                 return FAILED;
             };

@@ -51,17 +51,27 @@ def mul(a: float, b: float) -> str:
 server.run("stdio")
 "#;
 
-/// How many processes run `server` now (`sonde watch` names it too, and is not one).
-fn running(server: &Path) -> usize {
+/// The processes that run `server` now (`sonde watch` names it too, and is not one).
+fn servers(server: &Path) -> Vec<i32> {
     let wanted = server.to_string_lossy().into_owned();
     std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .map(|cmdline| String::from_utf8_lossy(&cmdline).split('\0').map(str::to_owned).collect::<Vec<_>>())
-        .filter(|words| words.first().is_some_and(|w| w != SONDE) && words.contains(&wanted))
-        .count()
+        .filter_map(|e| {
+            Some((e.file_name().to_str()?.parse().ok()?, std::fs::read(e.path().join("cmdline")).ok()?))
+        })
+        .filter(|(_, cmdline): &(i32, Vec<u8>)| {
+            let words: Vec<String> =
+                String::from_utf8_lossy(cmdline).split('\0').map(str::to_owned).collect();
+            words.first().is_some_and(|w| w != SONDE) && words.contains(&wanted)
+        })
+        .map(|(pid, _)| pid)
+        .collect()
+}
+
+fn running(server: &Path) -> usize {
+    servers(server).len()
 }
 
 /// A save as an editor makes it: the whole file written anew.
@@ -137,6 +147,14 @@ fn each_save_restarts_the_server_and_says_what_changed_and_what_it_answers_now()
     save(&server, V1);
     said(&mut out, "breaking  tools/mul:");
     said(&mut err, "now:    5.0");
+
+    // A server killed between saves is said, with no restart until the next save.
+    let [pid] = servers(&server)[..] else { panic!("one server: {:?}", servers(&server)) };
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    said(&mut err, "sonde watch: server killed by SIGKILL");
+    said(&mut err, "the next change starts it again");
+    save(&server, V1);
+    said(&mut err, "the same answer as the previous build's");
 
     // Ctrl-C stops the server with the ladder; none outlives the watch.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
