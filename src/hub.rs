@@ -31,6 +31,7 @@ mod authorizing;
 mod backoff;
 mod lineage;
 mod live_roots;
+mod on_change;
 mod one_job;
 mod questions;
 mod roots;
@@ -41,6 +42,7 @@ mod tasks;
 
 pub use apps::{AppOpened, AppTurn, Apps};
 pub use live_roots::RootsChange;
+pub use on_change::{Rebuild, RebuildOutcome, Rebuilds, RestartOnChange};
 pub use one_job::OneJob;
 pub use questions::{PersonResponder, QuestionEvent, Questions, ServerQuestion, MAX_OPEN_QUESTIONS};
 pub use states::{ConnState, StateEvent, States};
@@ -156,6 +158,8 @@ pub struct Hub {
     questions: Option<Arc<Questions>>,
     subscriptions: Arc<subscriptions::Subscriptions>,
     apps: Arc<Apps>,
+    /// Each watched lineage's latest restart on change.
+    rebuilds: Arc<Rebuilds>,
 }
 
 impl Hub {
@@ -173,6 +177,7 @@ impl Hub {
             questions: None,
             subscriptions: Arc::default(),
             apps: Arc::default(),
+            rebuilds: Arc::default(),
         }
     }
 
@@ -232,6 +237,11 @@ impl Hub {
     /// Every connection's state: the newest of each lineage, and every change as it happens.
     pub fn states(&self) -> &Arc<States> {
         &self.states
+    }
+
+    /// Each watched lineage's latest restart on change ([`RestartOnChange`]).
+    pub fn rebuilds(&self) -> &Arc<Rebuilds> {
+        &self.rebuilds
     }
 
     /// Starts the server (stdio) or the loop that talks to it (HTTP). `fallback` asks for the

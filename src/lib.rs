@@ -47,8 +47,9 @@ mod wrap;
 pub use connection::{ElicitAnswer, RequestError, Responder};
 pub use era::{Era, EraPolicy, ProtocolVersion, LEGACY_REVISION, MODERN_REVISION};
 pub use hub::{
-    AppOpened, AppTurn, ConnState, Hub, HubError, OneJob, QuestionEvent, Questions, RootsChange,
-    ServerConfig, ServerQuestion, Stage, StateEvent, SubscriptionEvent, Target, MAX_OPEN_QUESTIONS,
+    AppOpened, AppTurn, ConnState, Hub, HubError, OneJob, QuestionEvent, Questions, Rebuild, RebuildOutcome,
+    Rebuilds, RestartOnChange, RootsChange, ServerConfig, ServerQuestion, Stage, StateEvent,
+    SubscriptionEvent, Target, MAX_OPEN_QUESTIONS,
 };
 pub use last_words::{clean_last_words, LastWords};
 pub use lifecycle::{duration_words, ExitInfo, Lifecycle, Signal};
@@ -74,7 +75,9 @@ pub use transport::{
     shown_url, shown_url_text, Header, HttpTarget, HttpTimeouts, OAuthSettings, TargetError,
 };
 pub use url_elicitation::{links_required, openable_link, LinksRequired, NotOpened, UrlElicitation};
-pub use watch::{source_paths, SourceChange, SourceWatch, WatchError, WatchSpec, DEFAULT_DEBOUNCE};
+pub use watch::{
+    source_paths, BuildFailed, BuildStep, SourceChange, SourceWatch, WatchError, WatchSpec, DEFAULT_DEBOUNCE,
+};
 pub use wire::{ErrorObject, DEFAULT_MAX_LINE};
 
 // MCP Apps: the host's side of a tool's app.
@@ -87,8 +90,8 @@ pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
 pub use interface::values::pattern_covers;
 pub use interface::{
-    diff, eras_chosen, place_changes, Baseline, BaselineCheck, Baselines, Change, ChangeSeverity, Placed,
-    Snapshot, SnapshotError,
+    diff, eras_chosen, in_brief, place_changes, Baseline, BaselineCheck, Baselines, Change, ChangeSeverity,
+    Placed, Snapshot, SnapshotError,
 };
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{

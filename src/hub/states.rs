@@ -149,6 +149,12 @@ impl States {
         newest.into_values().cloned().collect()
     }
 
+    /// The newest connection of `lineage` (the one a restart replaces), if it has any.
+    pub fn newest(&self, lineage: u64) -> Option<u64> {
+        let table = self.table.locked();
+        table.rows.values().filter(|r| r.event.lineage == lineage).map(|r| r.event.conn).max()
+    }
+
     /// Every change from now on. A follower that falls more than 1024 changes behind hears
     /// `Lagged` and should take a [`States::snapshot`], as [`States::feed`] does.
     pub fn follow(&self) -> broadcast::Receiver<StateEvent> {

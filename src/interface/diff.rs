@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use super::change::{Change, ChangeSeverity, Changes};
+use super::change::{what, Change, ChangeSeverity, Changes};
 use super::item_parts::{annotations, prompt_arguments, task_support};
 use super::schema_diff::Schemas;
 use super::snapshot::{identity, EraChoice, Snapshot};
@@ -279,14 +279,6 @@ pub fn listings(kind: ListKind, old: &[Value], new: &[Value]) -> Vec<Change> {
 }
 
 /// An item's kind in words: "tool", "resource template".
-fn what(kind: ListKind) -> &'static str {
-    match kind {
-        ListKind::Tools => "tool",
-        ListKind::Prompts => "prompt",
-        ListKind::Resources => "resource",
-        ListKind::Templates => "resource template",
-    }
-}
 
 /// What an item is, apart from its name: two items of one kind with the same shape, one
 /// removed and one added, are likely one renamed. A tool's schemas, a prompt's arguments, a

@@ -436,3 +436,22 @@ fn task_support_lost_breaks_and_gained_is_an_addition() {
     old.era = "modern".into();
     assert!(said(&diff(&old, &new))[0].starts_with("breaking"), "the same era judges it");
 }
+
+#[test]
+fn changes_in_brief_say_breaking_first_and_whole_items_by_kind() {
+    use super::super::change::in_brief;
+    let add = |required: Value| json!({"name": "add", "inputSchema": {"type": "object", "properties": {"a": {}, "b": {}}, "required": required}});
+    let mul = json!({"name": "mul", "inputSchema": {"type": "object"}});
+    let brief = |old: Value, new: Value| in_brief(&diff(&snapshot(old), &snapshot(new)));
+    assert_eq!(brief(json!([add(json!(["a"]))]), json!([add(json!(["a"]))])), "interface unchanged");
+    assert_eq!(
+        brief(json!([add(json!(["a"]))]), json!([add(json!(["a", "b"])), mul.clone()])),
+        "1 breaking change, 1 tool added"
+    );
+    // A tool removed is breaking, not an item "removed" said apart; an argument made optional is
+    // an addition that is not a whole tool.
+    assert_eq!(
+        brief(json!([add(json!(["a", "b"])), mul]), json!([add(json!(["a"]))])),
+        "1 breaking change, 1 other addition"
+    );
+}

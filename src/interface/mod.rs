@@ -15,7 +15,7 @@ pub mod snapshot;
 pub mod values;
 
 pub use baselines::{Baseline, BaselineCheck, Baselines};
-pub use change::{Change, ChangeSeverity};
+pub use change::{in_brief, Change, ChangeSeverity};
 pub use diff::{diff, eras_chosen, listings};
 pub use placed::{place_changes, Placed};
 pub use snapshot::{Snapshot, SnapshotError};

@@ -8,6 +8,7 @@
 //! watches run out, saying which limit. Refuses: building and restarting (the caller's loop),
 //! and reading what changed.
 
+mod build;
 mod ignored;
 
 use std::collections::{BTreeSet, HashSet};
@@ -20,6 +21,7 @@ use tokio::sync::mpsc;
 use crate::error_code::ErrorCode;
 use crate::process::SpawnSpec;
 
+pub use build::{BuildFailed, BuildStep};
 pub use ignored::Ignored;
 
 /// How long the files must be quiet before a change counts, unless told otherwise.

@@ -5,15 +5,18 @@
 //! differs. One session log holds the whole watch; each restart is a lifecycle entry naming the
 //! file that caused it.
 //!
-//! Owns: the options, the loop and its words. Refuses: watching files (`sonde_core::SourceWatch`),
-//! comparing interfaces (`sonde_core::diff`), and running a check (the commands' own code).
+//! Owns: the options, the first start, the check run on each build, and the words. Refuses: the
+//! loop's steps (watch, build, restart, compare: `sonde_core::RestartOnChange`, which the
+//! window's Restart on change runs too) and running a check (the commands' own code).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sonde_core::{
-    diff, source_paths, ChangeSeverity, ConnState, Hub, HubError, ListKind, RequestError, ServerConfig,
-    Session, Snapshot, SourceWatch, Stage, Target, WatchError, WatchSpec,
+    source_paths, BuildStep, ChangeSeverity, ConnState, Hub, ListKind, Rebuild, RebuildOutcome, RequestError,
+    RestartOnChange, ServerConfig, Session, Snapshot, SourceWatch, Stage, StateEvent, Target, WatchError,
+    WatchSpec,
 };
 
 use crate::args::{Global, Reporter, WatchArgs};
@@ -27,12 +30,6 @@ enum Check {
     Replay(Box<(sonde_core::RecordedRequests, sonde_core::Rules)>),
 }
 
-/// What one build gave: its interface, and the check's answer in words.
-struct Build {
-    interface: Option<Snapshot>,
-    answer: Option<Vec<String>>,
-}
-
 pub async fn run(global: &Global, args: WatchArgs) -> i32 {
     let planned = plan(global, &args);
     let (config, spec, check) = match planned {
@@ -42,7 +39,7 @@ pub async fn run(global: &Global, args: WatchArgs) -> i32 {
             return USAGE;
         }
     };
-    let mut watch = match SourceWatch::start(&spec) {
+    let watch = match SourceWatch::start(&spec) {
         Ok(watch) => watch,
         Err(e) => {
             errln!("sonde: {e}");
@@ -60,7 +57,7 @@ pub async fn run(global: &Global, args: WatchArgs) -> i32 {
     let hub = Arc::new(Hub::new(log.clone()));
     let looped = {
         let hub = hub.clone();
-        async move { watch_loop(&hub, &config, &args, &check, &mut watch).await }
+        async move { watch_loop(&hub, &config, &args, &check, watch).await }
     };
     let code = tokio::select! {
         code = looped => code,
@@ -85,9 +82,6 @@ fn plan(global: &Global, args: &WatchArgs) -> Result<(ServerConfig, WatchSpec, C
             .into());
     };
     let paths = if args.paths.is_empty() { source_paths(spawn) } else { args.paths.clone() };
-    if let Some(missing) = paths.iter().find(|p| !p.exists()) {
-        return Err(WatchError::NoSuchPath(missing.clone()).to_string());
-    }
     let spec =
         WatchSpec { paths, ignore: args.ignore.clone(), debounce: Duration::from_millis(args.debounce) };
     let check = match (args.call.split_first(), &args.test, &args.replay) {
@@ -110,117 +104,123 @@ fn plan(global: &Global, args: &WatchArgs) -> Result<(ServerConfig, WatchSpec, C
 
 /// Starts the server, and again after each change, until the watch ends.
 async fn watch_loop(
-    hub: &Hub,
+    hub: &Arc<Hub>,
     config: &ServerConfig,
     args: &WatchArgs,
     check: &Check,
-    watch: &mut SourceWatch,
+    watch: SourceWatch,
 ) -> i32 {
-    let report = |_: u64, _: Stage| {};
-    let mut previous = Build { interface: None, answer: None };
-    let mut running: Option<u64> = None;
-    let mut cause: Option<String> = None;
-    loop {
-        let started = Instant::now();
-        let opened = match (running, &cause) {
-            (Some(id), Some(why)) => hub.restart_because(id, why, &report).await,
-            _ => hub.connect(config).await,
-        };
-        match opened {
-            Ok(id) => {
-                running = Some(id);
-                noteln!("sonde watch: server ready in {:.1} s", started.elapsed().as_secs_f64());
-                match hub.session(id) {
-                    Ok(session) => previous = built(&session, check, previous).await,
+    // The first connection's id, failed or not: the restarts replace it on its lineage.
+    let first = Arc::new(AtomicU64::new(0));
+    let report = {
+        let first = first.clone();
+        move |id: u64, _: Stage| {
+            let _ = first.compare_exchange(0, id, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    };
+    let started = Instant::now();
+    let (mut before, mut answer) = (None, None);
+    match hub.connect_reporting(config, &report).await {
+        Ok(id) => {
+            noteln!("sonde watch: server ready in {:.1} s", started.elapsed().as_secs_f64());
+            match hub.session(id) {
+                Ok(session) => {
+                    before = interface(&session).await;
+                    answer = checked(&session, check, None).await;
+                }
+                Err(e) => errln!("sonde: {e}"),
+            }
+        }
+        Err(e) => failed_to_start(&e.failure().0, &e.failure().1),
+    }
+    let first = first.load(Ordering::Relaxed);
+    if first == 0 {
+        return FAILED;
+    }
+    let build = args.build.clone().map(|command| BuildStep { command, cwd: None });
+    let mut restarts =
+        RestartOnChange::new(hub, first, watch, build, before).echo_build(|line| errln!("{line}"));
+    let exits = tokio::spawn(say_exits(hub.clone(), restarts.lineage()));
+    let step = |r: &Rebuild| match &r.outcome {
+        RebuildOutcome::Building { command } => noteln!("sonde watch: {}; building: {command}", r.cause),
+        RebuildOutcome::Restarting => noteln!("sonde watch: {}; restarting", r.cause),
+        _ => {}
+    };
+    while let Some(rebuild) = restarts.next(hub, &step).await {
+        match rebuild.outcome {
+            RebuildOutcome::BuildFailed { status, .. } => {
+                errln!("sonde watch: the build failed ({status}); the running server is left as it was");
+            }
+            RebuildOutcome::StartFailed { reason } => {
+                let words = match hub.states().newest(restarts.lineage()).and_then(|c| hub.states().get(c)) {
+                    Some(StateEvent { state: ConnState::Failed { words, .. }, .. }) => words,
+                    _ => Default::default(),
+                };
+                failed_to_start(&reason, &words);
+            }
+            RebuildOutcome::Restarted { conn, took_ms, changes, brief, .. } => {
+                noteln!("sonde watch: server ready in {:.1} s", took_ms as f64 / 1000.0);
+                said(changes.as_deref(), &brief);
+                match hub.session(conn) {
+                    Ok(session) => answer = checked(&session, check, answer).await,
                     Err(e) => errln!("sonde: {e}"),
                 }
             }
-            Err(e) => {
-                running = None;
-                failed_to_start(&e);
-            }
+            RebuildOutcome::Building { .. } | RebuildOutcome::Restarting => {}
         }
-        // The next change that builds; a failed build leaves the running server as it was. A
-        // server that ends by itself meanwhile is said, with its last words.
-        let mut states = hub.states().follow();
-        loop {
-            let change = tokio::select! {
-                change = watch.next() => change,
-                Ok(event) = states.recv() => {
-                    if let (true, ConnState::Exited { reason, requested: false, words }) =
-                        (Some(event.conn) == running, &event.state)
-                    {
-                        errln!("sonde watch: {reason}");
-                        crate::words::print(words);
-                        errln!("sonde watch: the next change starts it again");
-                    }
-                    continue;
-                }
-            };
-            let Some(change) = change else {
-                errln!("sonde watch: the file watcher stopped");
-                return FAILED;
-            };
-            let why = change.cause();
-            noteln!("sonde watch: {why}; restarting");
-            cause = Some(why);
-            match &args.build {
-                Some(build) if !built_ok(build).await => {
-                    errln!("sonde watch: the build failed; the running server is left as it was");
-                }
-                _ => break,
-            }
+    }
+    exits.abort();
+    errln!("sonde watch: the file watcher stopped");
+    FAILED
+}
+
+/// Says when the lineage's server ends by itself between saves, with its last words.
+async fn say_exits(hub: Arc<Hub>, lineage: u64) {
+    let mut states = hub.states().follow();
+    while let Ok(event) = states.recv().await {
+        if let (true, ConnState::Exited { reason, requested: false, words }) =
+            (event.lineage == lineage, &event.state)
+        {
+            errln!("sonde watch: {reason}");
+            crate::words::print(words);
+            errln!("sonde watch: the next change starts it again");
         }
     }
 }
 
 /// A start that failed, with the server's last words; the watch goes on.
-fn failed_to_start(e: &HubError) {
-    errln!("sonde: {e}");
-    crate::words::print(&e.failure().1);
+fn failed_to_start(reason: &str, words: &sonde_core::LastWords) {
+    errln!("sonde: {reason}");
+    crate::words::print(words);
     errln!("sonde watch: the next change tries again");
 }
 
-/// Runs `build` through sh with Sonde's terminal; whether it succeeded.
-async fn built_ok(build: &str) -> bool {
-    noteln!("sonde watch: building: {build}");
-    match tokio::process::Command::new("sh").arg("-c").arg(build).status().await {
-        Ok(status) if status.success() => true,
-        Ok(status) => {
-            errln!("sonde watch: the build {status}");
-            false
-        }
-        Err(e) => {
-            errln!("sonde watch: cannot run the build: {e}");
-            false
-        }
+/// The interface of the server just started, or nothing to compare the next build with.
+async fn interface(session: &Session) -> Option<Snapshot> {
+    Snapshot::take(session)
+        .await
+        .inspect_err(|e| errln!("sonde watch: the interface could not be listed: {e}"))
+        .ok()
+}
+
+/// What the new build changed in the interface since the previous one, breaking first.
+fn said(changes: Option<&[sonde_core::Change]>, brief: &str) {
+    let Some(changes) = changes else {
+        return errln!("sonde watch: {brief}");
+    };
+    if changes.is_empty() {
+        noteln!("sonde watch: interface unchanged");
+    }
+    for c in changes {
+        outln!("{:<9} {}: {}", c.severity.name(), c.path, c.detail);
+    }
+    if changes.iter().any(|c| c.severity == ChangeSeverity::Breaking) {
+        errln!("sonde watch: {brief} since the previous build");
     }
 }
 
-/// What the new build changed in the interface since the previous one, then the check's
-/// answer, beside the previous answer when it differs.
-async fn built(session: &Session, check: &Check, previous: Build) -> Build {
-    let interface = match Snapshot::take(session).await {
-        Ok(now) => Some(now),
-        Err(e) => {
-            errln!("sonde watch: the interface could not be listed: {e}");
-            None
-        }
-    };
-    if let (Some(before), Some(now)) = (&previous.interface, &interface) {
-        let mut changes = diff(before, now);
-        changes.sort_by_key(|c| c.severity);
-        if changes.is_empty() {
-            noteln!("sonde watch: interface unchanged");
-        }
-        for c in &changes {
-            outln!("{:<9} {}: {}", c.severity.name(), c.path, c.detail);
-        }
-        let breaking = changes.iter().filter(|c| c.severity == ChangeSeverity::Breaking).count();
-        if breaking > 0 {
-            errln!("sonde watch: {breaking} breaking change(s) since the previous build");
-        }
-    }
+/// The check's answer on the new build, beside the previous answer when it differs.
+async fn checked(session: &Session, check: &Check, previous: Option<Vec<String>>) -> Option<Vec<String>> {
     let answer = match check {
         Check::None => None,
         Check::Call { tool, pairs } => match answer(session, tool, pairs).await {
@@ -244,7 +244,7 @@ async fn built(session: &Session, check: &Check, previous: Build) -> Build {
                 outln!("{line}");
             }
         }
-        match &previous.answer {
+        match &previous {
             Some(before) if before != lines => {
                 noteln!("sonde watch: the answer differs from the previous build's:");
                 for line in before {
@@ -258,7 +258,7 @@ async fn built(session: &Session, check: &Check, previous: Build) -> Build {
             None => {}
         }
     }
-    Build { interface, answer }
+    answer
 }
 
 /// The tool called with the words, its result as `sonde call` prints it.
