@@ -124,6 +124,7 @@ pub use timeline::{Latency, MarkKind, OperationKind, Shown, SpanDetail, Timeline
 pub use files::{append_private, download_dir};
 pub use saved::era_cache::EraCache;
 pub use saved::launches::Launches;
+pub use saved::on_change::OnChange;
 pub use saved::servers::{import_mcp_servers, Imported, SavedServer, ServerStore, Servers, ServersError};
 pub use saved::settings::{
     free_space, sessions_budget, Layout, SessionsSettings, SettingsError, SettingsFile, Theme,

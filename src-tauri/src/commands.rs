@@ -2,6 +2,7 @@
 //! `{code, message}` (`error.rs`) so the UI never matches on error strings.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -83,15 +84,35 @@ pub struct ConnectionState {
 #[tauri::command]
 #[specta::specta]
 pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u64> {
-    start_saved(&state, &state.servers.get(&server_id)?).await
+    let saved = state.servers.get(&server_id)?;
+    // Restart on change watches from the first connection, ready or failed: the next save
+    // tries again.
+    let watched = crate::on_change_cmd::watch_of(&saved)?;
+    let first = Arc::new(AtomicU64::new(0));
+    let opened = start_saved_seen(&state, &saved, &first).await;
+    let first = first.load(Ordering::Relaxed);
+    if let (Some((watch, build)), true) = (watched, first != 0) {
+        state.watches.start(state.hub.clone(), first, watch, build);
+    }
+    opened
 }
 
 /// Starts the saved server `saved` as a new connection of its own lineage, named after it,
 /// after the confirmation a new or changed launch asks for; returns the connection's id.
 pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
+    start_saved_seen(state, saved, &AtomicU64::new(0)).await
+}
+
+/// [`start_saved`], the connection's id kept in `seen` as soon as it has one (a failed opening
+/// has one too).
+async fn start_saved_seen(state: &AppState, saved: &SavedServer, seen: &AtomicU64) -> Result<u64> {
     crate::confirm::launch(state, saved).await?;
     let config = saved.to_config()?;
-    let report = named_after(state, saved);
+    let named = named_after(state, saved);
+    let report = |id: u64, stage: Stage| {
+        let _ = seen.compare_exchange(0, id, Ordering::Relaxed, Ordering::Relaxed);
+        named(id, stage);
+    };
     let id = state
         .hub
         .connect_reporting(&config, &report)
@@ -169,6 +190,10 @@ fn named(hub: &Hub, lineages: &Lineages, event: StateEvent) -> ConnectionState {
 #[tauri::command]
 #[specta::specta]
 pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<String>> {
+    // The person stopped the line: a change no longer starts it again.
+    if let Some(event) = state.hub.states().get(id) {
+        state.watches.stop(event.lineage);
+    }
     // Its questions leave the window when the core reports it stopping (state.rs), whoever stops it.
     let exit = state.hub.disconnect(id).await?;
     tracing::info!(connection = id, "stopped: {exit:?}");

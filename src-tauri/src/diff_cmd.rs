@@ -6,10 +6,10 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use sonde_core::{diff, place_changes, Placed, Snapshot};
+use sonde_core::{diff, place_changes, BaselineCheck, Baselines, HubError, Placed, Snapshot};
 use tauri::State;
 
-use crate::error::{ErrorDto, Result};
+use crate::error::{io_error, ErrorDto, Result};
 use crate::state::AppState;
 
 /// One side of a comparison.
@@ -78,4 +78,16 @@ async fn snapshot_of(state: &AppState, side: Side) -> Result<Snapshot> {
             Ok(crate::commands::one_job_on_saved(state, &saved, None, job).await??)
         }
     }
+}
+
+/// The interface of connection `id` beside its server's drift baseline (the interface last
+/// accepted for it, kept between sessions): what changed since, breaking first. The first
+/// time, or with `accept`, the interface listed now becomes the baseline.
+#[tauri::command]
+#[specta::specta]
+pub async fn baseline_check(state: State<'_, AppState>, id: u64, accept: bool) -> Result<BaselineCheck> {
+    let now = Snapshot::take(&state.hub.session(id)?).await?;
+    let config = state.hub.states().config(id).ok_or(HubError::NoSuchConnection(id))?;
+    let baselines = Baselines::default_location().map_err(io_error)?;
+    baselines.check(&config.target, &now, accept).map_err(io_error)
 }

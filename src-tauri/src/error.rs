@@ -9,6 +9,7 @@ use serde::Serialize;
 use sonde_core::{
     CatalogError, ErrorCode, FilterError, HubError, LastWords, LinksRequired, NotOpened, RecordingError,
     RequestError, RulesError, SaveError, ServersError, SnapshotError, StoreError, SuiteError, TemplateError,
+    WatchError,
 };
 
 /// An error as the UI sees it.
@@ -69,6 +70,7 @@ macro_rules! coded {
 
 coded!(
     ServersError,
+    WatchError,
     CatalogError,
     SaveError,
     TemplateError,

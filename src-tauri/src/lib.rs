@@ -19,6 +19,7 @@ pub mod error;
 pub mod feeds;
 pub mod links;
 mod menu;
+pub mod on_change_cmd;
 pub mod replay_cmd;
 pub mod roots_cmd;
 pub mod settings_cmd;
@@ -91,6 +92,7 @@ pub fn run() {
             if state.begin_quit() {
                 tracing::info!("quitting: stopping every server first");
                 api.prevent_exit();
+                state.watches.stop_all();
                 let hub = state.hub.clone();
                 let handle = handle.clone();
                 tauri::async_runtime::spawn(async move {

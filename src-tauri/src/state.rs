@@ -22,6 +22,8 @@ pub struct AppState {
     pub asker: crate::dialogs::Asker,
     /// The saved server each lineage of connections was started from.
     pub lineages: Lineages,
+    /// The lines restarted on each change of their source.
+    pub watches: crate::on_change_cmd::Watches,
     /// This session and the past ones the window opened; the log commands read either.
     pub sessions: Catalog,
     /// The settings file (the sessions budget).
@@ -103,6 +105,7 @@ impl AppState {
             sessions,
             timelines: Default::default(),
             lineages: Lineages::default(),
+            watches: Default::default(),
             settings,
             pruned_at_start: None,
             quitting: AtomicBool::new(false),

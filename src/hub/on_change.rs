@@ -20,7 +20,7 @@ use super::Hub;
 use crate::feed::Feed;
 use crate::interface::{diff, in_brief, Change, Snapshot};
 use crate::sync::Lock;
-use crate::watch::{BuildStep, SourceWatch};
+use crate::watch::{BuildStep, SourceChange, SourceWatch};
 
 /// One step of a watched lineage, as it happens: the change that caused it and where it is.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -141,7 +141,24 @@ impl RestartOnChange {
     /// step is told in the hub's [`Rebuilds`] and to `step` as it happens; the last is
     /// returned. `None` once the file watcher has stopped.
     pub async fn next(&mut self, hub: &Hub, step: &(dyn Fn(&Rebuild) + Send + Sync)) -> Option<Rebuild> {
-        let change = self.watch.next().await?;
+        let change = self.changed().await?;
+        Some(self.answer(hub, &change, step).await)
+    }
+
+    /// The next change of the source; `None` once the file watcher has stopped. Cancellation-
+    /// safe: a front end that stops watching drops it.
+    pub async fn changed(&mut self) -> Option<SourceChange> {
+        self.watch.next().await
+    }
+
+    /// Answers `change` as [`RestartOnChange::next`] does. Not to be dropped half-way: a
+    /// restart dropped while the new server opens would leave the lineage half-replaced.
+    pub async fn answer(
+        &mut self,
+        hub: &Hub,
+        change: &SourceChange,
+        step: &(dyn Fn(&Rebuild) + Send + Sync),
+    ) -> Rebuild {
         let cause = change.cause();
         let tell = |outcome| {
             let rebuild = hub.rebuilds.tell(self.lineage, &cause, outcome);
@@ -151,11 +168,11 @@ impl RestartOnChange {
         if let Some(build) = &self.build {
             tell(RebuildOutcome::Building { command: build.command.clone() });
             if let Err(e) = build.run(&*self.echo).await {
-                return Some(tell(RebuildOutcome::BuildFailed {
+                return tell(RebuildOutcome::BuildFailed {
                     command: e.command,
                     status: e.status,
                     output: e.output,
-                }));
+                });
             }
         }
         tell(RebuildOutcome::Restarting);
@@ -164,7 +181,7 @@ impl RestartOnChange {
         let newest = hub.states.newest(self.lineage).unwrap_or(self.lineage);
         let conn = match hub.restart_because(newest, &cause, &|_, _| {}).await {
             Ok(conn) => conn,
-            Err(e) => return Some(tell(RebuildOutcome::StartFailed { reason: e.failure().0 })),
+            Err(e) => return tell(RebuildOutcome::StartFailed { reason: e.failure().0 }),
         };
         let took_ms = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX);
         let now = match hub.session(conn) {
@@ -203,7 +220,7 @@ impl RestartOnChange {
                 }
             }
         };
-        Some(tell(outcome))
+        tell(outcome)
     }
 
     /// The lineage restarted.

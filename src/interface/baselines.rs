@@ -13,7 +13,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::{diff, Change, Snapshot};
+use super::{diff, in_brief, Change, Snapshot};
 use crate::files::write_json;
 use crate::saved::era_cache::EraCache;
 use crate::server_config::Target;
@@ -38,6 +38,8 @@ pub struct Baseline {
 pub struct BaselineCheck {
     pub kept_at: Option<String>,
     pub changes: Vec<Change>,
+    /// The changes in brief ([`in_brief`]).
+    pub brief: String,
     pub kept_now: bool,
 }
 
@@ -91,12 +93,14 @@ impl Baselines {
     /// the baseline.
     pub fn check(&self, target: &Target, now: &Snapshot, accept: bool) -> io::Result<BaselineCheck> {
         let kept = self.get(target)?;
-        let changes = kept.as_ref().map(|kept| diff(&kept.snapshot, now)).unwrap_or_default();
+        let mut changes = kept.as_ref().map(|kept| diff(&kept.snapshot, now)).unwrap_or_default();
+        changes.sort_by_key(|c| c.severity);
         let kept_now = kept.is_none() || accept;
         if kept_now {
             self.put(target, now)?;
         }
-        Ok(BaselineCheck { kept_at: kept.map(|k| k.kept_at), changes, kept_now })
+        let brief = in_brief(&changes);
+        Ok(BaselineCheck { kept_at: kept.map(|k| k.kept_at), changes, brief, kept_now })
     }
 
     pub fn dir(&self) -> &Path {

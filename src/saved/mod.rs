@@ -9,5 +9,6 @@
 
 pub mod era_cache;
 pub mod launches;
+pub mod on_change;
 pub mod servers;
 pub mod settings;

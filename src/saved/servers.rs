@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::on_change::OnChange;
 use crate::era::EraPolicy;
 use crate::error_code::ErrorCode;
 use crate::process::SpawnSpec;
@@ -60,6 +61,9 @@ pub struct SavedServer {
     /// Start it again when it ends by itself, backing off, until a crash loop.
     #[serde(default)]
     pub restart_on_exit: bool,
+    /// Start it again when its source changes (a command's server only); absent when off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_change: Option<OnChange>,
     /// Who Sonde is to an HTTP server's authorization server (OAuth), when the person set it;
     /// without it Sonde registers itself where the server allows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,6 +126,7 @@ impl SavedServer {
             grace_term_ms: None,
             inherit_env: false,
             restart_on_exit: false,
+            on_change: None,
             oauth: None,
         }
     }
@@ -148,6 +153,12 @@ impl SavedServer {
                 ServerConfig::stdio(spec)
             }
         };
+        if self.on_change.is_some() && matches!(config.target, Target::Http(_)) {
+            return Err(ServersError::Invalid(
+                "Restart on change starts a server from its command; a URL's server is restarted by whoever runs it"
+                    .into(),
+            ));
+        }
         config.name = Some(self.name.clone());
         config.era = self.era;
         config.restart = self.restart_on_exit.then(RestartPolicy::default);
@@ -279,7 +290,14 @@ impl Servers {
     /// Adds `server` (an empty or unknown id gets a new one) or replaces the one with its id,
     /// once it has a name and can be started; returns the new list.
     pub fn save(&self, mut server: SavedServer) -> Result<Vec<SavedServer>, ServersError> {
-        server.to_config()?;
+        let config = server.to_config()?;
+        if let (Some(on_change), Target::Stdio(spawn)) = (&server.on_change, &config.target) {
+            let (spec, _) = on_change.plan(spawn);
+            if let Some(missing) = spec.paths.iter().find(|p| !p.exists()) {
+                let missing = missing.display();
+                return Err(ServersError::Invalid(format!("Restart on change: {missing} does not exist")));
+            }
+        }
         if server.name.trim().is_empty() {
             return Err(ServersError::Invalid("a server needs a name".into()));
         }

@@ -24,6 +24,9 @@ import { SettingsDialog } from "./components/SettingsDialog";
 import { DiffDialog } from "./builds/DiffDialog";
 import { DiffWith, ReplayWith, type NamedSession, type NamedSide } from "./builds/context";
 import { ReplayDialog } from "./builds/ReplayDialog";
+import { RebuildBanner } from "./builds/RebuildBanner";
+import { DriftBanner } from "./builds/DriftBanner";
+import { useRebuilds } from "./builds/rebuilds";
 import { usePastSession } from "./log/past";
 import { useAuthFlows } from "./auth/flows";
 import { AuthorizationsDialog } from "./components/AuthorizationsDialog";
@@ -38,6 +41,7 @@ export function App() {
   const [servers, setServers] = useState<SavedServer[]>([]);
   // Every line's state comes from the core as it changes; the window only chooses which to show.
   const { lines, error: linesError } = useConnections();
+  const { rebuilds, error: rebuildsError } = useRebuilds();
   // Each connection's authorization flow, shown on its card, as the core reports it.
   const { flows, error: flowsError } = useAuthFlows();
   const [authorizations, setAuthorizations] = useState(false);
@@ -299,6 +303,11 @@ export function App() {
                   Connection states cannot be followed: {linesError}
                 </div>
               )}
+              {rebuildsError && (
+                <div className="notice error" role="alert">
+                  Restarts on change cannot be followed: {rebuildsError}
+                </div>
+              )}
               {flowsError && (
                 <div className="notice error" role="alert">
                   Authorizations cannot be followed: {flowsError}
@@ -392,11 +401,20 @@ export function App() {
                       keys={shown.map((l) => l.event.line).filter((line) => visitedLines.has(line))}
                       render={(line) => {
                         const l = lines.get(line)!;
-                        return PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
-                          <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
-                            <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
-                          </div>
-                        ));
+                        const rebuild = rebuilds.get(line);
+                        return (
+                          <>
+                            <ErrorBoundary name="line banners">
+                              {rebuild && <RebuildBanner rebuild={rebuild} />}
+                              <DriftBanner line={l} />
+                            </ErrorBoundary>
+                            {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
+                              <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
+                                <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
+                              </div>
+                            ))}
+                          </>
+                        );
                       }}
                     />
                   </>

@@ -2,7 +2,7 @@
 // ones never recorded), era, timeouts. Save with the name, the command line or the URL empty
 // says so by each empty field and saves nothing; what was typed stays.
 import { useId, useState, type ReactNode } from "react";
-import { errorText, type SavedServer } from "../ipc";
+import { errorText, type OnChange, type SavedServer } from "../ipc";
 import { notSaved, serverProblems } from "../forms/server";
 import { FormFooter } from "./FormFooter";
 
@@ -53,11 +53,12 @@ export function ServerDialog({
             return;
           }
           try {
-            // Only the chosen kind of server is saved, so a URL never hides a stale command.
+            // Only the chosen kind of server is saved, so a URL never hides a stale command (nor
+            // a Restart on change, which needs one).
             const roots = (draft.roots ?? []).map((r) => r.trim()).filter(Boolean);
             await onSave(
               overHttp
-                ? { ...draft, roots, command: "", env: [], cwd: null }
+                ? { ...draft, roots, command: "", env: [], cwd: null, onChange: undefined }
                 : { ...draft, roots, url: undefined, headers: [], oauth: undefined },
             );
           } catch (err) {
@@ -181,6 +182,10 @@ export function ServerDialog({
                 )}
               </RowList>
             </fieldset>
+            <OnChangeFields
+              value={draft.onChange ?? null}
+              onChange={(onChange) => set({ onChange: onChange ?? undefined })}
+            />
           </>
         )}
         <label>
@@ -330,5 +335,56 @@ function OAuthFields({ oauth, onChange }: { oauth: OAuth; onChange(o: OAuth): vo
         <input {...field("clientMetadataUrl")} placeholder="https://…/client-metadata.json" />
       </label>
     </details>
+  );
+}
+
+/** Restart on change: off by default; on, the paths to watch, the globs that are no change and a
+ * build command, each optional. One entry per line. */
+function OnChangeFields({ value, onChange }: { value: OnChange | null; onChange(v: OnChange | null): void }) {
+  const lines = (text: string) => text.split("\n");
+  return (
+    <fieldset>
+      <legend>Restart on change</legend>
+      <label className="inline">
+        <input
+          type="checkbox"
+          checked={value !== null}
+          onChange={(e) => onChange(e.target.checked ? { paths: [], ignore: [] } : null)}
+        />
+        Restart the server when its source changes (Sonde says what the change did to its interface)
+      </label>
+      {value && (
+        <>
+          <label>
+            Paths to watch (one per line; none: the folder of the script or program the command names)
+            <textarea
+              className="mono"
+              rows={2}
+              value={value.paths.join("\n")}
+              onChange={(e) => onChange({ ...value, paths: lines(e.target.value) })}
+            />
+          </label>
+          <label>
+            Files that are no change (globs, one per line; .gitignore&apos;d files, target/, node_modules/, __pycache__/
+            and swap files already are)
+            <textarea
+              className="mono"
+              rows={2}
+              value={value.ignore.join("\n")}
+              onChange={(e) => onChange({ ...value, ignore: lines(e.target.value) })}
+            />
+          </label>
+          <label>
+            Build command (run in the working directory before each restart; a failed build leaves the server running)
+            <input
+              className="mono"
+              placeholder="make"
+              value={value.build ?? ""}
+              onChange={(e) => onChange({ ...value, build: e.target.value || undefined })}
+            />
+          </label>
+        </>
+      )}
+    </fieldset>
   );
 }

@@ -73,6 +73,12 @@ export type ChangeSeverity = B.ChangeSeverity;
 export type Replayed = B.Replayed_Serialize;
 export type ReplayRun = B.ReplayRun_Serialize;
 export type ReplayVerdict = B.ReplayVerdict;
+/** Restart on change: a saved server's settings, a line's latest step, and a change it said. */
+export type OnChange = B.OnChange_Serialize;
+export type Rebuild = B.Rebuild_Serialize;
+export type Change = B.Change_Serialize;
+/** A connection's interface beside its server's drift baseline. */
+export type BaselineCheck = B.BaselineCheck_Serialize;
 
 /** Which session a log call reads: a past one opened by `sessionOpen` (its id), or `null` for the
  * window's own live session. */
@@ -153,7 +159,9 @@ type Sent<T> = T extends B.ConnectionState_Deserialize
                   ? Recording
                   : T extends B.Replayed_Deserialize
                     ? Replayed
-                    : T;
+                    : T extends B.Rebuild_Deserialize
+                      ? Rebuild
+                      : T;
 
 /** A command's arguments as the UI passes them: a channel (known by its `onmessage`) becomes
  * the callback that hears it. */

@@ -190,6 +190,12 @@ export const commands = {
 	 */
 	snapshotSave: (id: number) => __TAURI_INVOKE<string | null>("snapshot_save", { id }),
 	/**
+	 *  The interface of connection `id` beside its server's drift baseline (the interface last
+	 *  accepted for it, kept between sessions): what changed since, breaking first. The first
+	 *  time, or with `accept`, the interface listed now becomes the baseline.
+	 */
+	baselineCheck: (id: number, accept: boolean) => __TAURI_INVOKE<BaselineCheck_Serialize>("baseline_check", { id, accept }),
+	/**
 	 *  The findings on connection `conn`'s frames in the window's session, grouped by rule, the
 	 *  most severe rules first.
 	 */
@@ -205,6 +211,11 @@ export const commands = {
 	 *  Refused, with the core's words, for a link that is not http or https.
 	 */
 	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
+	/**
+	 *  Each watched line's latest restart on change now; each step after it arrives on `channel`
+	 *  as it happens.
+	 */
+	rebuildsFollow: (channel: Channel<Rebuild_Deserialize>) => __TAURI_INVOKE<Rebuild_Serialize[]>("rebuilds_follow", { channel }),
 	/**
 	 *  Replays the session `name` (in the sessions folder) against the saved server `server_id`;
 	 *  each request's outcome arrives on `channel` as it is known.
@@ -496,6 +507,39 @@ export type AskOf_Deserialize = {
 export type AskOf_Serialize = {
 	id: number,
 	ask: AppAsk_Serialize,
+};
+
+/**
+ *  What a look at a server's baseline found: when the baseline was kept (none the first time),
+ *  what changed since (breaking first), and whether the interface now became the baseline (the
+ *  first time, or accepted).
+ */
+export type BaselineCheck = BaselineCheck_Serialize | BaselineCheck_Deserialize;
+
+/**
+ *  What a look at a server's baseline found: when the baseline was kept (none the first time),
+ *  what changed since (breaking first), and whether the interface now became the baseline (the
+ *  first time, or accepted).
+ */
+export type BaselineCheck_Deserialize = {
+	keptAt?: string | null,
+	changes: Change_Deserialize[],
+	/**  The changes in brief ([`in_brief`]). */
+	brief: string,
+	keptNow: boolean,
+};
+
+/**
+ *  What a look at a server's baseline found: when the baseline was kept (none the first time),
+ *  what changed since (breaking first), and whether the interface now became the baseline (the
+ *  first time, or accepted).
+ */
+export type BaselineCheck_Serialize = {
+	keptAt: string | null,
+	changes: Change_Serialize[],
+	/**  The changes in brief ([`in_brief`]). */
+	brief: string,
+	keptNow: boolean,
 };
 
 /**  Several short spans or marks in one column, too many to draw alone. */
@@ -1899,6 +1943,47 @@ export type OAuthClient_Serialize = {
 	clientMetadataUrl?: string,
 };
 
+/**  Restart on change, as the person set it; absent when it is off. */
+export type OnChange = OnChange_Serialize | OnChange_Deserialize;
+
+/**  Restart on change, as the person set it; absent when it is off. */
+export type OnChange_Deserialize = {
+	/**
+	 *  Files or folders to watch (folders with what they hold). None: the folder of the script
+	 *  or program the command names, else the working directory.
+	 */
+	paths?: string[],
+	/**
+	 *  Globs of files that are no change, beyond `.gitignore`d files, build and dependency
+	 *  folders and editors' swap files.
+	 */
+	ignore?: string[],
+	/**
+	 *  A command line run through `sh -c` before each restart; a failed build leaves the
+	 *  running server as it was.
+	 */
+	build?: string | null,
+};
+
+/**  Restart on change, as the person set it; absent when it is off. */
+export type OnChange_Serialize = {
+	/**
+	 *  Files or folders to watch (folders with what they hold). None: the folder of the script
+	 *  or program the command names, else the working directory.
+	 */
+	paths: string[],
+	/**
+	 *  Globs of files that are no change, beyond `.gitignore`d files, build and dependency
+	 *  folders and editors' swap files.
+	 */
+	ignore: string[],
+	/**
+	 *  A command line run through `sh -c` before each restart; a failed build leaves the
+	 *  running server as it was.
+	 */
+	build?: string,
+};
+
 /**  A past session, opened: the id that names it to the log commands, and what a listing says. */
 export type OpenedSession = OpenedSession_Serialize | OpenedSession_Deserialize;
 
@@ -2095,6 +2180,68 @@ export type ReadView_Serialize = {
 	/**  What keeps the result from being read as the protocol says, in words. */
 	problems: string[],
 	result: Value,
+};
+
+/**  One step of a watched lineage, as it happens: the change that caused it and where it is. */
+export type Rebuild = Rebuild_Serialize | Rebuild_Deserialize;
+
+/**  Where a step is, or how it ended. */
+export type RebuildOutcome = RebuildOutcome_Serialize | RebuildOutcome_Deserialize;
+
+/**  Where a step is, or how it ended. */
+export type RebuildOutcome_Deserialize = 
+/**  The build runs. */
+{ outcome: "building"; command: string } | 
+/**  The server is being restarted. */
+{ outcome: "restarting" } | 
+/**  The build failed: the running server was left as it was. */
+{ outcome: "build_failed"; command: string; status: string; output: string } | 
+/**  The new server did not start; the lineage's state has its reason and last words. */
+{ outcome: "start_failed"; reason: string } | 
+/**
+ *  The new server is ready as connection `conn`, `took_ms` after the restart began.
+ *  `changes` are those since the previous build (breaking first), `None` when either
+ *  interface could not be listed (`unlisted` says why); `brief` says them in words.
+ */
+{ outcome: "restarted"; conn: number; tookMs: number; changes?: Change_Deserialize[] | null; brief: string; unlisted?: string | null };
+
+/**  Where a step is, or how it ended. */
+export type RebuildOutcome_Serialize = 
+/**  The build runs. */
+{ outcome: "building"; command: string } | 
+/**  The server is being restarted. */
+{ outcome: "restarting" } | 
+/**  The build failed: the running server was left as it was. */
+{ outcome: "build_failed"; command: string; status: string; output: string } | 
+/**  The new server did not start; the lineage's state has its reason and last words. */
+{ outcome: "start_failed"; reason: string } | 
+/**
+ *  The new server is ready as connection `conn`, `took_ms` after the restart began.
+ *  `changes` are those since the previous build (breaking first), `None` when either
+ *  interface could not be listed (`unlisted` says why); `brief` says them in words.
+ */
+{ outcome: "restarted"; conn: number; tookMs: number; changes: Change_Serialize[] | null; brief: string; unlisted: string | null };
+
+/**  One step of a watched lineage, as it happens: the change that caused it and where it is. */
+export type Rebuild_Deserialize = {
+	/**  Increases with every step of every lineage: a front end keeps the newest it has seen. */
+	version: number,
+	/**  The lineage (serialized as `line`, as the connection states name it). */
+	line: number,
+	/**  The change in words: "a change to server.py". */
+	cause: string,
+	outcome: RebuildOutcome_Deserialize,
+};
+
+/**  One step of a watched lineage, as it happens: the change that caused it and where it is. */
+export type Rebuild_Serialize = {
+	/**  Increases with every step of every lineage: a front end keeps the newest it has seen. */
+	version: number,
+	/**  The lineage (serialized as `line`, as the connection states name it). */
+	line: number,
+	/**  The change in words: "a change to server.py". */
+	cause: string,
+	outcome: RebuildOutcome_Serialize,
 };
 
 /**
@@ -2369,6 +2516,8 @@ export type SavedServer_Deserialize = {
 	inheritEnv?: boolean,
 	/**  Start it again when it ends by itself, backing off, until a crash loop. */
 	restartOnExit?: boolean,
+	/**  Start it again when its source changes (a command's server only); absent when off. */
+	onChange?: OnChange_Deserialize | null,
 	/**
 	 *  Who Sonde is to an HTTP server's authorization server (OAuth), when the person set it;
 	 *  without it Sonde registers itself where the server allows.
@@ -2397,6 +2546,8 @@ export type SavedServer_Serialize = {
 	inheritEnv: boolean,
 	/**  Start it again when it ends by itself, backing off, until a crash loop. */
 	restartOnExit: boolean,
+	/**  Start it again when its source changes (a command's server only); absent when off. */
+	onChange?: OnChange_Serialize,
 	/**
 	 *  Who Sonde is to an HTTP server's authorization server (OAuth), when the person set it;
 	 *  without it Sonde registers itself where the server allows.

@@ -227,6 +227,8 @@ export function memoryBackend(
   const lineOf = new Map<number, { serverId: string; name: string }>();
   const alive = new Set<number>();
   let version = 0;
+  // When the demo's interface became its drift baseline (`baselineCheck`).
+  let baselineKept: string | null = null;
   const publish = (conn: number, state: ConnState) => {
     const l = lineOf.get(conn)!;
     const s = {
@@ -376,6 +378,16 @@ export function memoryBackend(
     connectionsFollow: async (onState) => {
       stateFollowers.push(onState);
       return [...states.values()];
+    },
+    // The double runs only the demo server, which no saved Restart on change watches.
+    rebuildsFollow: async () => [],
+    // The demo's interface never changes here: the first check keeps it as the baseline, and
+    // the later ones find it unchanged, as the core would.
+    baselineCheck: async (id, accept) => {
+      if (!lineOf.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
+      const keptAt = baselineKept;
+      baselineKept ??= new Date().toISOString();
+      return { keptAt, changes: [], brief: "interface unchanged", keptNow: keptAt === null || accept };
     },
     disconnect: async (id) => {
       if (!lineOf.has(id)) throw backendError({ code: "not_found", message: `no connection ${id}` });
