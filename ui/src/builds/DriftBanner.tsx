@@ -1,7 +1,8 @@
 // A saved server's drift since its baseline: at the line's first ready connection the core lists
 // the interface and compares it with the one last accepted for the server (kept between
 // sessions). What changed since is said here, breaking first, with Accept to make the new
-// interface the baseline; the first time, the interface simply becomes the baseline.
+// interface the baseline; the first time, the interface simply becomes the baseline, and an
+// interface as its baseline says so in one quiet line.
 import { useEffect, useRef, useState } from "react";
 import { backend, errorText, type BaselineCheck, type ConnectionState } from "../ipc";
 import { ChangeList } from "./RebuildBanner";
@@ -54,7 +55,12 @@ export function DriftBanner({ line }: { line: ConnectionState }) {
         {dismiss}
       </p>
     );
-  if (check.changes.length === 0) return null;
+  if (check.changes.length === 0)
+    return (
+      <p className="muted" role="status" aria-label="Drift baseline" data-drift="unchanged">
+        The interface is as its baseline of {check.keptAt && when(check.keptAt)}. {dismiss}
+      </p>
+    );
   const breaking = check.changes.some((c) => c.severity === "breaking");
   const accept = async () => {
     setAccepting(true);

@@ -15,6 +15,9 @@ import {
   type TaskStatus,
 } from "../ipc";
 import { initialValue, problemsOf, sameDraft, toJson, type Draft, type Problem } from "../forms/schema";
+import { isObject } from "../forms/draft";
+import { refit } from "../forms/refit";
+import type { Kept } from "../forms/kept";
 import { SchemaForm } from "../forms/SchemaForm";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Problems } from "../components/Problems";
@@ -66,8 +69,12 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
     backend.toolsList(conn).then(
       (t) => {
         if (!current) return;
-        setTools(t.tools.map((view, at) => ({ ...view, at })));
+        const listed = t.tools.map((view, at) => ({ ...view, at }));
+        setTools(listed);
         setStopped(t.stopped);
+        // The tool chosen stays chosen in the new listing (a restart's build may have moved or
+        // changed it); one no longer listed stays, and its form says so.
+        setChosen((c) => (c && c.name !== null && listed.find((n) => n.name === c.name)) || c);
       },
       (e) => current && setError(errorText(e)),
     );
@@ -115,8 +122,12 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
           <pre className="mono">{JSON.stringify(chosen.raw, null, 2)}</pre>
         </div>
       ) : chosen ? (
-        <ErrorBoundary key={chosen.at} name={`form of ${title(chosen)}`}>
-          <ToolCall target={{ conn, ready, line: line.event.line }} tool={chosen} />
+        <ErrorBoundary key={chosen.name ?? `at ${chosen.at}`} name={`form of ${title(chosen)}`}>
+          <ToolCall
+            target={{ conn, ready, line: line.event.line }}
+            tool={chosen}
+            listed={tools === null || tools.includes(chosen)}
+          />
         </ErrorBoundary>
       ) : (
         <div className="empty">Choose a tool to call it.</div>
@@ -125,10 +136,27 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
   );
 }
 
-function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
+function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed: boolean }) {
   const schema = tool.inputSchema ?? {};
   // The form starts from the schema's defaults, shown by their fields and sent unless changed.
   const [value, setValue] = useState<Draft>(() => initialValue(schema, schema, true) ?? {});
+  // A new build's schema (the server restarted): the values it still takes stay in the form,
+  // the others are set aside and said, never sent unseen.
+  const schemaText = JSON.stringify(tool.inputSchema ?? null);
+  const [schemaSeen, setSchemaSeen] = useState(schemaText);
+  const [aside, setAside] = useState<Kept[]>([]);
+  if (schemaText !== schemaSeen) {
+    setSchemaSeen(schemaText);
+    const fitted = refit(schema, value);
+    if (fitted.aside.length) {
+      setValue(fitted.kept);
+      setAside((before) => [...before.filter((k) => !fitted.aside.some((a) => a.path === k.path)), ...fitted.aside]);
+    }
+  }
+  const putBack = () => {
+    setValue((v: Draft) => ({ ...(isObject(v) ? v : {}), ...Object.fromEntries(aside.map((k) => [k.path, k.value])) }));
+    setAside([]);
+  };
   const [problems, setProblems] = useState<Problem[] | null>(null);
   // Without a schema a form can start from, the arguments are typed as JSON.
   const [raw, setRaw] = useState<string | null>(tool.inputSchema == null ? "{}" : null);
@@ -140,6 +168,10 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string } | null>(null);
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
+  // The last call sent (its connection and arguments), which Call again repeats on the line's
+  // new connection; and the outcome it is set beside, from the connection before.
+  const [sent, setSent] = useState<{ conn: number; args: JsonValue | null } | null>(null);
+  const [before, setBefore] = useState<{ conn: number; outcome: CallOutcome } | null>(null);
   // The connection the shown outcome came from (a task is followed on it).
   const [outcomeConn, setOutcomeConn] = useState<number | null>(null);
   // The arguments the shown outcome's call was sent with (Save as test keeps them).
@@ -229,6 +261,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     setRisk(null);
     setRequired(null);
     setRunning(true);
+    setSent({ conn, args: callArgs });
     try {
       setOutcome(await backend.toolCall(conn, tool.raw as JsonValue, callArgs, (p) => setProgress(p as never)));
       setOutcomeConn(conn);
@@ -245,8 +278,33 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
   const call = async () => {
     const a = args();
     if ("error" in a) return setNotSent(a.error);
+    setBefore(null);
     await send(target.conn, a.args);
   };
+  // Call again: the last call, as it was sent, to the line's new connection; its result is set
+  // beside the one before when they differ.
+  const canCallAgain = sent !== null && target.ready && target.conn !== sent.conn && !running;
+  const callAgain = async () => {
+    if (!sent || !canCallAgain) return;
+    setBefore(outcome && outcomeConn !== null ? { conn: outcomeConn, outcome } : null);
+    await send(target.conn, sent.args);
+  };
+  const again = useRef(callAgain);
+  useEffect(() => {
+    again.current = callAgain;
+  });
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const keys = (e: KeyboardEvent) => {
+      // Only the form in view answers: the panels of other lines and tabs stay mounted, hidden.
+      if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key === "Enter" && root.current?.offsetParent) {
+        e.preventDefault();
+        void again.current();
+      }
+    };
+    window.addEventListener("keydown", keys);
+    return () => window.removeEventListener("keydown", keys);
+  }, []);
   // Send again goes to the line's new connection; the core says whether that needs a yes.
   const canResend = died !== null && target.ready && target.conn !== died.conn;
   const sendAgain = async (confirmed: boolean) => {
@@ -258,7 +316,7 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
     await send(target.conn, died.args);
   };
   return (
-    <div className="tool-call">
+    <div className="tool-call" ref={root}>
       <header>
         <h2>{title(tool)}</h2>
         {tool.app?.resourceUri && (
@@ -279,6 +337,26 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
       </header>
       <p className="muted">{tool.description}</p>
       <Problems problems={tool.problems} what={title(tool)} />
+      {!listed && (
+        <p className="banner" role="status">
+          Connection {target.conn} does not list {title(tool)}: a call is sent as typed, and the server answers it.
+        </p>
+      )}
+      {aside.length > 0 && (
+        <p className="banner" role="status" aria-label="Set aside">
+          The new schema does not take{" "}
+          {aside.map((k, n) => (
+            <span key={k.path}>
+              {n > 0 && ", "}
+              <code>
+                {k.path} = {JSON.stringify(k.value)}
+              </code>
+            </span>
+          ))}
+          : set aside, not sent. <button onClick={putBack}>Put back</button>{" "}
+          <button onClick={() => setAside([])}>Forget</button>
+        </p>
+      )}
       <form onSubmit={(e) => (e.preventDefault(), call())}>
         {raw !== null ? (
           <>
@@ -307,6 +385,11 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           <button type="submit" className="primary" disabled={running || !target.ready || tool.name === null}>
             {running ? "Calling…" : "Call"}
           </button>
+          {canCallAgain && (
+            <button type="button" title="Ctrl+Shift+Enter" onClick={callAgain}>
+              Call again on connection {target.conn}
+            </button>
+          )}
           {running && (
             <button type="button" onClick={() => backend.requestCancel(target.conn)}>
               Cancel
@@ -386,7 +469,10 @@ function ToolCall({ target, tool }: { target: Target; tool: Tool }) {
           {outcome?.task && (
             <TaskBanner conn={outcomeConn ?? target.conn} taskId={outcome.task.taskId} created={outcome.task.status} />
           )}
-          {outcome && !outcome.task && (
+          {outcome && !outcome.task && before && outcomeConn !== null && !running && (
+            <Compared before={before} now={{ conn: outcomeConn, outcome }} line={target.line} />
+          )}
+          {outcome && !outcome.task && !(before && !running) && (
             <ErrorBoundary name="result view">
               <ResultView outcome={outcome} line={target.line} />
             </ErrorBoundary>
@@ -449,6 +535,52 @@ function AppOnlyTools({
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A call's result on the line's new connection set beside the one before: side by side when
+ * they differ, one result said to be the same when they do not. */
+function Compared({
+  before,
+  now,
+  line,
+}: {
+  before: { conn: number; outcome: CallOutcome };
+  now: { conn: number; outcome: CallOutcome };
+  line: number;
+}) {
+  const same = JSON.stringify(before.outcome.result) === JSON.stringify(now.outcome.result);
+  if (same)
+    return (
+      <>
+        <p className="muted" role="status" aria-label="Compared with before">
+          The same result as connection {before.conn}&apos;s.
+        </p>
+        <ErrorBoundary name="result view">
+          <ResultView outcome={now.outcome} line={line} />
+        </ErrorBoundary>
+      </>
+    );
+  return (
+    <>
+      <p className="banner" role="status" aria-label="Compared with before">
+        The result differs from connection {before.conn}&apos;s.
+      </p>
+      <div className="results-side">
+        <section aria-label={`Before: connection ${before.conn}`}>
+          <h3>Before · connection {before.conn}</h3>
+          <ErrorBoundary name="result view">
+            <ResultView outcome={before.outcome} line={line} />
+          </ErrorBoundary>
+        </section>
+        <section aria-label={`Now: connection ${now.conn}`}>
+          <h3>Now · connection {now.conn}</h3>
+          <ErrorBoundary name="result view">
+            <ResultView outcome={now.outcome} line={line} />
+          </ErrorBoundary>
+        </section>
+      </div>
+    </>
   );
 }
 
