@@ -36,6 +36,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 import apps
 import diff
 import hardening
+import inner_loop
 import diagnostics
 import extensions
 import forms
@@ -953,6 +954,10 @@ timeline.install(check, driver, wait, shot, {
 results.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything,
     "ensure_connected": ensure_connected, "press_on_window": press_on_window,
+})
+inner_loop.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "connect": connect, "call_tool": call_tool,
+    "newest_pid": newest_pid, "press_on_window": press_on_window,
 })
 # Checks with an app of their own, run after the shared app has quit (the last shared check).
 alone = []
