@@ -8,7 +8,7 @@
 //! server is the same server to both) and comparing (`interface::diff`).
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -64,7 +64,7 @@ impl Baselines {
 
     /// The baseline of `target`, if one was kept; a file that cannot be read as one is an error
     /// that names it.
-    pub fn get(&self, target: &Target) -> io::Result<Option<Baseline>> {
+    fn get(&self, target: &Target) -> io::Result<Option<Baseline>> {
         let key = EraCache::key(target);
         let path = self.file(&key);
         let text = match std::fs::read_to_string(&path) {
@@ -80,7 +80,7 @@ impl Baselines {
     }
 
     /// Makes `snapshot` the baseline of `target`, now.
-    pub fn put(&self, target: &Target, snapshot: &Snapshot) -> io::Result<Baseline> {
+    fn put(&self, target: &Target, snapshot: &Snapshot) -> io::Result<Baseline> {
         let key = EraCache::key(target);
         let kept_at = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
         let baseline = Baseline { key: key.clone(), kept_at, snapshot: snapshot.clone() };
@@ -101,10 +101,6 @@ impl Baselines {
         }
         let brief = in_brief(&changes);
         Ok(BaselineCheck { kept_at: kept.map(|k| k.kept_at), changes, brief, kept_now })
-    }
-
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 
     /// The file of the server keyed `key`: the first 16 bytes of its SHA-256, in hex.

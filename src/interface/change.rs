@@ -79,7 +79,7 @@ pub fn in_brief(changes: &[Change]) -> String {
     words.join(", ")
 }
 
-/// An item of `kind` in words.
+/// An item's kind in words: "tool", "resource template".
 pub(super) fn what(kind: ListKind) -> &'static str {
     match kind {
         ListKind::Tools => "tool",

@@ -278,8 +278,6 @@ pub fn listings(kind: ListKind, old: &[Value], new: &[Value]) -> Vec<Change> {
     changes
 }
 
-/// An item's kind in words: "tool", "resource template".
-
 /// What an item is, apart from its name: two items of one kind with the same shape, one
 /// removed and one added, are likely one renamed. A tool's schemas, a prompt's arguments, a
 /// resource's (or template's) name and MIME type.

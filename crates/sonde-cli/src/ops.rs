@@ -169,6 +169,19 @@ struct Words {
 /// `isError` result); `unlisted` calls it all the same. Exit 3 for an `isError` result, 4 for a
 /// result that breaks the protocol (malformed, or `structuredContent` against the
 /// `outputSchema`).
+/// `tool`'s definition in the server's listing, or the words that say it is not listed (with the
+/// nearest names); the listing's error when the server cannot list its tools.
+pub async fn find_tool(session: &Session, tool: &str) -> Result<Result<Value, String>, RequestError> {
+    let listing = session.list_all(ListKind::Tools).await?;
+    Ok(match listing.items.iter().find(|t| t["name"] == tool) {
+        Some(definition) => Ok(definition.clone()),
+        None => {
+            let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
+            Err(crate::suggest::words(tool, &names, "tool"))
+        }
+    })
+}
+
 async fn call(
     session: &Session,
     tool: &str,
@@ -178,11 +191,12 @@ async fn call(
     json: bool,
 ) -> Result<i32, RequestError> {
     // A server that cannot list its tools may still answer a call: it is made unchecked.
-    let listing = session.list_all(ListKind::Tools).await.ok();
-    let definition = listing.as_ref().and_then(|l| l.items.iter().find(|t| t["name"] == tool)).cloned();
-    if let (Some(listing), None, false) = (&listing, &definition, unlisted) {
-        let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
-        let words = crate::suggest::words(tool, &names, "tool");
+    let (definition, not_listed) = match find_tool(session, tool).await {
+        Ok(Ok(definition)) => (Some(definition), None),
+        Ok(Err(words)) => (None, Some(words)),
+        Err(_) => (None, None),
+    };
+    if let (Some(words), false) = (not_listed, unlisted) {
         errln!("sonde: {words}");
         errln!("sonde: {tool} was not called (--unlisted calls a tool the server does not list)");
         if json {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sonde_core::{
-    source_paths, BuildStep, ChangeSeverity, ConnState, Hub, ListKind, Rebuild, RebuildOutcome, RequestError,
+    source_paths, BuildStep, ChangeSeverity, ConnState, Hub, Rebuild, RebuildOutcome, RequestError,
     RestartOnChange, ServerConfig, Session, Snapshot, SourceWatch, Stage, StateEvent, Target, WatchError,
     WatchSpec,
 };
@@ -263,11 +263,9 @@ async fn checked(session: &Session, check: &Check, previous: Option<Vec<String>>
 
 /// The tool called with the words, its result as `sonde call` prints it.
 async fn answer(session: &Session, tool: &str, pairs: &[String]) -> Result<Vec<String>, RequestError> {
-    let listing = session.list_all(ListKind::Tools).await?;
-    let definition = listing.items.iter().find(|t| t["name"] == tool).cloned();
-    let Some(definition) = definition else {
-        let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
-        return Ok(vec![crate::suggest::words(tool, &names, "tool")]);
+    let definition = match crate::ops::find_tool(session, tool).await? {
+        Ok(definition) => definition,
+        Err(not_listed) => return Ok(vec![not_listed]),
     };
     let arguments = match crate::arguments::with_words(None, pairs, Some(&definition["inputSchema"])) {
         Ok(arguments) => arguments,
