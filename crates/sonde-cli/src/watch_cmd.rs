@@ -208,14 +208,13 @@ fn said(changes: Option<&[sonde_core::Change]>, brief: &str) {
     let Some(changes) = changes else {
         return errln!("sonde watch: {brief}");
     };
-    if changes.is_empty() {
-        noteln!("sonde watch: interface unchanged");
-    }
     for c in changes {
         outln!("{:<9} {}: {}", c.severity.name(), c.path, c.detail);
     }
     if changes.iter().any(|c| c.severity == ChangeSeverity::Breaking) {
         errln!("sonde watch: {brief} since the previous build");
+    } else {
+        noteln!("sonde watch: {brief} since the previous build");
     }
 }
 
