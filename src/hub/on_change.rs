@@ -52,14 +52,13 @@ pub enum RebuildOutcome {
     StartFailed { reason: String },
     /// The new server is ready as connection `conn`, `took_ms` after the restart began.
     /// `changes` are those since the previous build (breaking first), `None` when either
-    /// interface could not be listed (`unlisted` says why); `brief` says them in words.
+    /// interface could not be listed; `brief` says them in words, or why they are not known.
     Restarted {
         conn: u64,
         #[serde(rename = "tookMs")]
         took_ms: u64,
         changes: Option<Vec<Change>>,
         brief: String,
-        unlisted: Option<String>,
     },
 }
 
@@ -188,38 +187,22 @@ impl RestartOnChange {
             Ok(session) => Snapshot::take(&session).await.map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         };
-        let outcome = match (&self.before, now) {
+        let changes = match (self.before.take(), now) {
             (Some(before), Ok(now)) => {
-                let mut changes = diff(before, &now);
+                let mut changes = diff(&before, &now);
                 changes.sort_by_key(|c| c.severity);
                 self.before = Some(now);
-                let brief = in_brief(&changes);
-                RebuildOutcome::Restarted { conn, took_ms, changes: Some(changes), brief, unlisted: None }
+                Ok(changes)
             }
             (None, Ok(now)) => {
                 self.before = Some(now);
-                let unlisted = "the previous build's interface was not listed".to_owned();
-                RebuildOutcome::Restarted {
-                    conn,
-                    took_ms,
-                    changes: None,
-                    brief: unlisted.clone(),
-                    unlisted: Some(unlisted),
-                }
+                Err("the previous build's interface was not listed".to_owned())
             }
-            (_, Err(why)) => {
-                // Compared with nothing next time: the changes said then would mix two builds.
-                self.before = None;
-                let unlisted = format!("the interface could not be listed: {why}");
-                RebuildOutcome::Restarted {
-                    conn,
-                    took_ms,
-                    changes: None,
-                    brief: unlisted.clone(),
-                    unlisted: Some(unlisted),
-                }
-            }
+            // Compared with nothing next time: the changes said then would span two builds.
+            (_, Err(why)) => Err(format!("the interface could not be listed: {why}")),
         };
+        let brief = changes.as_deref().map_or_else(|why| why.clone(), in_brief);
+        let outcome = RebuildOutcome::Restarted { conn, took_ms, changes: changes.ok(), brief };
         tell(outcome)
     }
 

@@ -120,7 +120,9 @@ export function App() {
   useShowsLog(showLiveLog);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
-  const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
+  // A removed card stays removed while its line is over; a line that starts again (Restart on
+  // change, after a save) shows again.
+  const shown = [...lines.values()].filter((l) => !(dismissed.has(l.event.line) && isFinal(l.event.state)));
   const current = selected === null ? undefined : lines.get(selected);
   const shownPanel = PANELS.find((p) => p.id === panel) ?? PANELS[0];
 

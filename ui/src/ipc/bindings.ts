@@ -2201,9 +2201,9 @@ export type RebuildOutcome_Deserialize =
 /**
  *  The new server is ready as connection `conn`, `took_ms` after the restart began.
  *  `changes` are those since the previous build (breaking first), `None` when either
- *  interface could not be listed (`unlisted` says why); `brief` says them in words.
+ *  interface could not be listed; `brief` says them in words, or why they are not known.
  */
-{ outcome: "restarted"; conn: number; tookMs: number; changes?: Change_Deserialize[] | null; brief: string; unlisted?: string | null };
+{ outcome: "restarted"; conn: number; tookMs: number; changes?: Change_Deserialize[] | null; brief: string };
 
 /**  Where a step is, or how it ended. */
 export type RebuildOutcome_Serialize = 
@@ -2218,9 +2218,9 @@ export type RebuildOutcome_Serialize =
 /**
  *  The new server is ready as connection `conn`, `took_ms` after the restart began.
  *  `changes` are those since the previous build (breaking first), `None` when either
- *  interface could not be listed (`unlisted` says why); `brief` says them in words.
+ *  interface could not be listed; `brief` says them in words, or why they are not known.
  */
-{ outcome: "restarted"; conn: number; tookMs: number; changes: Change_Serialize[] | null; brief: string; unlisted: string | null };
+{ outcome: "restarted"; conn: number; tookMs: number; changes: Change_Serialize[] | null; brief: string };
 
 /**  One step of a watched lineage, as it happens: the change that caused it and where it is. */
 export type Rebuild_Deserialize = {
