@@ -98,6 +98,9 @@ pub enum HubError {
     /// A tool that names no app was asked for one.
     #[error("{0}")]
     NotAnApp(String),
+    /// A restart of a connection its lineage had already replaced.
+    #[error("connection {conn} was already replaced by connection {by}")]
+    Replaced { conn: u64, by: u64 },
 }
 
 impl HubError {
@@ -116,7 +119,7 @@ impl HubError {
             HubError::NoSuchConnection(_) | HubError::NoSuchApp(_) => ErrorCode::NotFound,
             HubError::Spawn { .. } => ErrorCode::SpawnFailed,
             HubError::Handshake { .. } => ErrorCode::ConnectFailed,
-            HubError::Roots(_) | HubError::NotAnApp(_) => ErrorCode::BadInput,
+            HubError::Roots(_) | HubError::NotAnApp(_) | HubError::Replaced { .. } => ErrorCode::BadInput,
             HubError::Request(r) => match r {
                 RequestError::Rpc { error, .. }
                     if error.code == crate::url_elicitation::URL_ELICITATION_REQUIRED =>
@@ -160,6 +163,8 @@ pub struct Hub {
     apps: Arc<Apps>,
     /// Each watched lineage's latest restart on change.
     rebuilds: Arc<Rebuilds>,
+    /// One restart at a time per lineage.
+    turns: Arc<lineage::Turns>,
 }
 
 impl Hub {
@@ -178,6 +183,7 @@ impl Hub {
             subscriptions: Arc::default(),
             apps: Arc::default(),
             rebuilds: Arc::default(),
+            turns: Arc::default(),
         }
     }
 
@@ -291,6 +297,23 @@ impl Hub {
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
         self.open_lineage(config, None, report, lineage::of(config)).await
+    }
+
+    /// [`Hub::connect_reporting`], with the id of the connection it began, ready or failed
+    /// (`None` when none was begun): a failed opening is still a lineage to restart.
+    pub async fn connect_begun(
+        &self,
+        config: &ServerConfig,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> (Option<u64>, Result<u64, HubError>) {
+        let begun = Mutex::new(None);
+        let seen = |id: u64, stage: Stage| {
+            begun.locked().get_or_insert(id);
+            report(id, stage);
+        };
+        let opened = self.connect_reporting(config, &seen).await;
+        let begun = *begun.locked();
+        (begun, opened)
     }
 
     /// [`Hub::connect_reporting`] of a connection whose server requests `responder` answers,

@@ -140,6 +140,24 @@ async fn a_restart_is_a_new_connection_on_the_same_line_that_says_what_it_replac
     hub.disconnect(second).await.unwrap();
 }
 
+#[tokio::test]
+async fn two_restarts_of_one_connection_at_once_start_one_server_and_the_second_says_it_was_replaced() {
+    let hub = Hub::new(new_log("state-two-restarts"));
+    let first = hub.connect(&fixture(&[])).await.unwrap();
+    let (a, b) = tokio::join!(hub.restart(first, &|_, _| {}), hub.restart(first, &|_, _| {}));
+    let (done, refused) = match (a, b) {
+        (Ok(done), Err(refused)) | (Err(refused), Ok(done)) => (done, refused),
+        other => panic!("one restart and one refusal: {other:?}"),
+    };
+    assert_eq!(refused.to_string(), format!("connection {first} was already replaced by connection {done}"));
+    let lines: Vec<u64> = hub.states().snapshot().iter().map(|e| e.conn).collect();
+    assert_eq!(lines, [done], "one line, at the one new connection");
+    // A restart of the lineage, whichever connection is newest, takes its turn and replaces it.
+    let third = hub.restart_lineage(first, "a change to server.py", &|_, _| {}).await.unwrap();
+    assert_eq!(hub.states().get(third).unwrap().replaces, Some(done));
+    hub.disconnect(third).await.unwrap();
+}
+
 fn quick_policy() -> RestartPolicy {
     RestartPolicy {
         first: Duration::from_millis(50),

@@ -2,7 +2,6 @@
 //! `{code, message}` (`error.rs`) so the UI never matches on error strings.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,8 +9,9 @@ use serde::Serialize;
 use serde_json::Value;
 use sonde_core::{
     read_tools, CallOutcome, ConnectionLabel, Entry, ErrorCode, ErrorObject, ExportFormat, Filter,
-    FilterView, Hub, Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Recording,
-    Responder, SavedServer, Session, SessionInfo, Stage, StateEvent, ToolView, WireLog, COUNT_BUDGET,
+    FilterView, Hub, Imported, LogBatch, MatchCount, OpenedSession, Outcome, Page, QuestionEvent, Rebuild,
+    Recording, Responder, SavedServer, Session, SessionInfo, Stage, StateEvent, ToolView, WireLog,
+    COUNT_BUDGET,
 };
 use tauri::ipc::Channel;
 use tauri::State;
@@ -88,10 +88,8 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u6
     // Restart on change watches from the first connection, ready or failed: the next save
     // tries again.
     let watched = crate::on_change_cmd::watch_of(&saved)?;
-    let first = Arc::new(AtomicU64::new(0));
-    let opened = start_saved_seen(&state, &saved, &first).await;
-    let first = first.load(Ordering::Relaxed);
-    if let (Some((watch, build)), true) = (watched, first != 0) {
+    let (first, opened) = start_saved_begun(&state, &saved).await?;
+    if let (Some((watch, build)), Some(first)) = (watched, first) {
         state.watches.start(state.hub.clone(), first, watch, build);
     }
     opened
@@ -100,26 +98,21 @@ pub async fn connect(state: State<'_, AppState>, server_id: String) -> Result<u6
 /// Starts the saved server `saved` as a new connection of its own lineage, named after it,
 /// after the confirmation a new or changed launch asks for; returns the connection's id.
 pub async fn start_saved(state: &AppState, saved: &SavedServer) -> Result<u64> {
-    start_saved_seen(state, saved, &AtomicU64::new(0)).await
+    start_saved_begun(state, saved).await?.1
 }
 
-/// [`start_saved`], the connection's id kept in `seen` as soon as it has one (a failed opening
-/// has one too).
-async fn start_saved_seen(state: &AppState, saved: &SavedServer, seen: &AtomicU64) -> Result<u64> {
+/// [`start_saved`], with the id of the connection it began, ready or failed (`None` when the
+/// launch was not confirmed, or nothing could be begun).
+async fn start_saved_begun(state: &AppState, saved: &SavedServer) -> Result<(Option<u64>, Result<u64>)> {
     crate::confirm::launch(state, saved).await?;
     let config = saved.to_config()?;
-    let named = named_after(state, saved);
-    let report = |id: u64, stage: Stage| {
-        let _ = seen.compare_exchange(0, id, Ordering::Relaxed, Ordering::Relaxed);
-        named(id, stage);
-    };
-    let id = state
-        .hub
-        .connect_reporting(&config, &report)
-        .await
-        .inspect_err(|e| tracing::warn!(server = %saved.name, "connect failed: {e}"))?;
-    tracing::info!(server = %saved.name, connection = id, "connected");
-    Ok(id)
+    let report = named_after(state, saved);
+    let (begun, opened) = state.hub.connect_begun(&config, &report).await;
+    match &opened {
+        Ok(id) => tracing::info!(server = %saved.name, connection = id, "connected"),
+        Err(e) => tracing::warn!(server = %saved.name, "connect failed: {e}"),
+    }
+    Ok((begun, opened.map_err(Into::into)))
 }
 
 /// Starts the saved server `saved` for one job, as [`start_saved`] does, runs `job` on its
@@ -171,6 +164,14 @@ pub fn connections_follow(
     crate::feeds::forward(feed, channel)
 }
 
+/// Each watched line's latest restart on change now (`on_change_cmd.rs`); each step after it
+/// arrives on `channel` as it happens.
+#[tauri::command]
+#[specta::specta]
+pub fn rebuilds_follow(state: State<'_, AppState>, channel: Channel<Rebuild>) -> Vec<Rebuild> {
+    crate::feeds::forward(state.hub.rebuilds().feed(), channel)
+}
+
 /// An event with the saved server of its lineage when Connect started it; otherwise the name its
 /// config carries (a check-up's connections are the saved server's too), else its command or URL,
 /// as the log names it.
@@ -190,9 +191,9 @@ fn named(hub: &Hub, lineages: &Lineages, event: StateEvent) -> ConnectionState {
 #[tauri::command]
 #[specta::specta]
 pub async fn disconnect(state: State<'_, AppState>, id: u64) -> Result<Option<String>> {
-    // The person stopped the line: a change no longer starts it again.
-    if let Some(event) = state.hub.states().get(id) {
-        state.watches.stop(event.lineage);
+    // The person stopped the line (or removed its card): a change no longer starts it again.
+    if let Some(lineage) = state.hub.states().lineage_of(id) {
+        state.watches.stop(lineage);
     }
     // Its questions leave the window when the core reports it stopping (state.rs), whoever stops it.
     let exit = state.hub.disconnect(id).await?;

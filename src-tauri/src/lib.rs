@@ -92,10 +92,11 @@ pub fn run() {
             if state.begin_quit() {
                 tracing::info!("quitting: stopping every server first");
                 api.prevent_exit();
-                state.watches.stop_all();
-                let hub = state.hub.clone();
+                let (hub, watches) = (state.hub.clone(), state.watches.clone());
                 let handle = handle.clone();
                 tauri::async_runtime::spawn(async move {
+                    // No watch restarts a server while the others stop.
+                    watches.stop_all().await;
                     hub.disconnect_all().await;
                     // The shutdown steps just recorded, and the session's end, must reach the
                     // file before the process ends.

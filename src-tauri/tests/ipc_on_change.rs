@@ -90,3 +90,53 @@ fn a_change_restarts_the_line_after_its_build_and_a_failed_build_leaves_the_serv
     invoke(&w, "disconnect", json!({"id": outcome["conn"]})).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The processes whose command line holds `word` (the build's sleeper, by its unique length).
+fn running(word: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|cmdline| String::from_utf8_lossy(cmdline).replace('\0', " ").trim() == word)
+        .count()
+}
+
+#[test]
+fn stopping_the_line_during_a_build_stops_the_build_and_nothing_restarts() {
+    let (_app, w) = app("on-change-stop");
+    let dir = std::env::temp_dir().join(format!("sonde-ipc-on-change-stop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let demo = invoke(&w, "servers_list", json!({})).unwrap()[0]["command"].clone();
+    let sleeper = format!("sleep {}", 300 + std::process::id() % 600);
+    let on_change = json!({"paths": [dir], "ignore": [], "build": sleeper});
+    let server = json!({"id": "", "name": "Slow build", "command": demo, "env": [], "era": "auto", "onChange": on_change});
+    let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
+    let saved = all.as_array().unwrap().iter().find(|s| s["name"] == "Slow build").unwrap()["id"].clone();
+    approve(&w, &saved);
+    let steps = follow_rebuilds(&w);
+    let first = invoke(&w, "connect", json!({"serverId": saved})).unwrap();
+
+    std::fs::write(dir.join("server.py"), "a change").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while running(&sleeper) == 0 {
+        assert!(Instant::now() < deadline, "the build did not start within 30 s");
+        let _ = steps.recv_timeout(Duration::from_millis(50));
+    }
+    invoke(&w, "disconnect", json!({"id": first})).unwrap();
+    let stopped = next_end(&steps);
+    assert_eq!((&stopped["line"], &stopped["outcome"]["outcome"]), (&first, &json!("stopped")), "{stopped}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while running(&sleeper) > 0 {
+        assert!(Instant::now() < deadline, "the build outlived the stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let states = invoke(&w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap();
+    assert_eq!(states.as_array().unwrap().len(), 1, "no new connection: {states}");
+    assert_eq!(
+        (&states[0]["event"]["conn"], &states[0]["event"]["state"]["state"]),
+        (&first, &json!("exited"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,11 +2,13 @@
 //! the one before (a restart the user asked for, or supervision's).
 //!
 //! Owns: watching a ready connection until it ends (its stopping steps and its end reach the
-//! states table as they happen, with the server's last words), restarting on request, and
+//! states table as they happen, with the server's last words), restarting on request (one
+//! restart of a lineage at a time), and
 //! supervision: after an end the server did not ask for, waiting as the [`Backoff`] says and
 //! starting the same config again, until it is healthy, halted, or in a crash loop.
 //! Refuses: the opening itself (`Hub::open_one`) and deciding when to wait (`backoff`).
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,6 +28,17 @@ pub(super) type Lineage = Option<Arc<Mutex<Backoff>>>;
 
 pub(super) fn of(config: &ServerConfig) -> Lineage {
     config.restart.map(|policy| Arc::new(Mutex::new(Backoff::new(policy))))
+}
+
+/// One restart at a time per lineage: the lock each lineage's restarts take their turn on.
+#[derive(Default)]
+pub(super) struct Turns(Mutex<HashMap<u64, Arc<tokio::sync::Mutex<()>>>>);
+
+impl Turns {
+    async fn take(&self, lineage: u64) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = self.0.locked().entry(lineage).or_default().clone();
+        lock.lock_owned().await
+    }
 }
 
 /// How an ended connection ended, for what follows.
@@ -74,8 +87,37 @@ impl Hub {
     }
 
     /// [`Hub::restart`], its cause (`a change to server.py`) said in the new connection's
-    /// lifecycle entry.
+    /// lifecycle entry. A connection its lineage has replaced meanwhile (another restart came
+    /// first) is not restarted again: two restarts of one lineage never run at once.
     pub async fn restart_because(
+        &self,
+        id: u64,
+        why: &str,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
+        let lineage = self.states.get(id).ok_or(HubError::NoSuchConnection(id))?.lineage;
+        let _turn = self.turns.take(lineage).await;
+        if let Some(by) = self.states.newest(lineage).filter(|&newest| newest != id) {
+            return Err(HubError::Replaced { conn: id, by });
+        }
+        self.restart_now(id, why, report).await
+    }
+
+    /// Restarts the newest connection of `lineage`, whichever it is once no other restart of
+    /// the lineage runs. Returns the new connection's id.
+    pub async fn restart_lineage(
+        &self,
+        lineage: u64,
+        why: &str,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
+        let _turn = self.turns.take(lineage).await;
+        let newest = self.states.newest(lineage).ok_or(HubError::NoSuchConnection(lineage))?;
+        self.restart_now(newest, why, report).await
+    }
+
+    /// Stops `id` and starts its config again on its lineage; the caller holds the lineage's turn.
+    async fn restart_now(
         &self,
         id: u64,
         why: &str,

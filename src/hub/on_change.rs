@@ -3,9 +3,10 @@
 //!
 //! Owns: one step of that loop ([`RestartOnChange::next`]: wait for a change, run the build,
 //! restart the lineage's newest connection with the change as its cause, list the interface and
-//! compare it with the previous build's), and [`Rebuilds`], each lineage's latest step as a
-//! table a front end follows. A failed build leaves the running server as it was; a failed
-//! start leaves the lineage failed until the next change. Refuses: watching files
+//! compare it with the previous build's), the whole loop until a front end stops it
+//! ([`RestartOnChange::run`]: a build under way is given up, no restart begins after the stop),
+//! and [`Rebuilds`], each lineage's latest step as a table a front end follows. A failed build
+//! restarts nothing; a failed start leaves the lineage failed until the next change. Refuses: watching files
 //! ([`SourceWatch`]), running the build ([`BuildStep`]), comparing ([`diff`]), and what runs on the
 //! new build (the front end's check).
 
@@ -14,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde::Serialize;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 use super::Hub;
 use crate::feed::Feed;
@@ -46,10 +47,12 @@ pub enum RebuildOutcome {
     Building { command: String },
     /// The server is being restarted.
     Restarting,
-    /// The build failed: the running server was left as it was.
+    /// The build failed: the server was not restarted.
     BuildFailed { command: String, status: String, output: String },
     /// The new server did not start; the lineage's state has its reason and last words.
     StartFailed { reason: String },
+    /// The watch stopped (the person stopped the line): nothing more follows.
+    Stopped,
     /// The new server is ready as connection `conn`, `took_ms` after the restart began.
     /// `changes` are those since the previous build (breaking first), `None` when either
     /// interface could not be listed; `brief` says them in words, or why they are not known.
@@ -60,13 +63,6 @@ pub enum RebuildOutcome {
         changes: Option<Vec<Change>>,
         brief: String,
     },
-}
-
-impl RebuildOutcome {
-    /// Whether the step is over (the next one comes with the next change).
-    pub fn is_final(&self) -> bool {
-        !matches!(self, RebuildOutcome::Building { .. } | RebuildOutcome::Restarting)
-    }
 }
 
 /// Each watched lineage's latest step, and the stream of every step.
@@ -114,6 +110,8 @@ pub struct RestartOnChange {
     before: Option<Snapshot>,
     /// Told each line of the build's output as it comes.
     echo: Box<dyn Fn(&str) + Send + Sync>,
+    /// Set to true when the watch is to stop ([`RestartOnChange::run`]).
+    stop: watch::Receiver<bool>,
 }
 
 impl RestartOnChange {
@@ -126,8 +124,10 @@ impl RestartOnChange {
         build: Option<BuildStep>,
         before: Option<Snapshot>,
     ) -> Self {
-        let lineage = hub.states.get(first).map_or(first, |e| e.lineage);
-        RestartOnChange { lineage, watch, build, before, echo: Box::new(|_| {}) }
+        let lineage = hub.states.lineage_of(first).unwrap_or(first);
+        // Never stopped until `run` is given a switch.
+        let stop = watch::channel(false).1;
+        RestartOnChange { lineage, watch, build, before, echo: Box::new(|_| {}), stop }
     }
 
     /// Tells `echo` each line of the build's output as it comes (a terminal shows it live).
@@ -136,23 +136,47 @@ impl RestartOnChange {
         self
     }
 
+    /// The lineage restarted.
+    pub fn lineage(&self) -> u64 {
+        self.lineage
+    }
+
+    /// Answers each change until `stop` turns true (or the file watcher stops): a build under
+    /// way is stopped with its whole group, no restart begins after the stop, and a server a
+    /// restart under way started is stopped once it is up. The last step told is
+    /// [`RebuildOutcome::Stopped`].
+    pub async fn run(mut self, hub: &Hub, stop: watch::Receiver<bool>) {
+        self.stop = stop;
+        let mut stopping = self.stop.clone();
+        loop {
+            let change = tokio::select! {
+                change = self.watch.next() => change,
+                _ = stopping.wait_for(|stop| *stop) => None,
+            };
+            let Some(change) = change else { break };
+            self.answer(hub, &change, &|_| {}).await;
+            if self.stopped() {
+                break;
+            }
+        }
+        hub.rebuilds.tell(self.lineage, "the watch", RebuildOutcome::Stopped);
+    }
+
     /// Waits for the next change and answers it: the build, the restart, the comparison. Each
     /// step is told in the hub's [`Rebuilds`] and to `step` as it happens; the last is
     /// returned. `None` once the file watcher has stopped.
     pub async fn next(&mut self, hub: &Hub, step: &(dyn Fn(&Rebuild) + Send + Sync)) -> Option<Rebuild> {
-        let change = self.changed().await?;
+        let change = self.watch.next().await?;
         Some(self.answer(hub, &change, step).await)
     }
 
-    /// The next change of the source; `None` once the file watcher has stopped. Cancellation-
-    /// safe: a front end that stops watching drops it.
-    pub async fn changed(&mut self) -> Option<SourceChange> {
-        self.watch.next().await
+    fn stopped(&self) -> bool {
+        *self.stop.borrow()
     }
 
-    /// Answers `change` as [`RestartOnChange::next`] does. Not to be dropped half-way: a
-    /// restart dropped while the new server opens would leave the lineage half-replaced.
-    pub async fn answer(
+    /// Answers `change`: the build (given up when the watch stops), the restart (not begun once
+    /// it has), the comparison.
+    async fn answer(
         &mut self,
         hub: &Hub,
         change: &SourceChange,
@@ -166,22 +190,38 @@ impl RestartOnChange {
         };
         if let Some(build) = &self.build {
             tell(RebuildOutcome::Building { command: build.command.clone() });
-            if let Err(e) = build.run(&*self.echo).await {
-                return tell(RebuildOutcome::BuildFailed {
-                    command: e.command,
-                    status: e.status,
-                    output: e.output,
-                });
+            let mut stopping = self.stop.clone();
+            let built = tokio::select! {
+                built = build.run(&*self.echo) => Some(built),
+                // Dropping the build kills its process group.
+                _ = stopping.wait_for(|stop| *stop) => None,
+            };
+            match built {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    return tell(RebuildOutcome::BuildFailed {
+                        command: e.command,
+                        status: e.status,
+                        output: e.output,
+                    })
+                }
+                None => return tell(RebuildOutcome::Stopped),
             }
+        }
+        if self.stopped() {
+            return tell(RebuildOutcome::Stopped);
         }
         tell(RebuildOutcome::Restarting);
         let began = Instant::now();
-        // The lineage's newest connection: a restart the person asked for meanwhile moved it.
-        let newest = hub.states.newest(self.lineage).unwrap_or(self.lineage);
-        let conn = match hub.restart_because(newest, &cause, &|_, _| {}).await {
+        let conn = match hub.restart_lineage(self.lineage, &cause, &|_, _| {}).await {
             Ok(conn) => conn,
             Err(e) => return tell(RebuildOutcome::StartFailed { reason: e.failure().0 }),
         };
+        if self.stopped() {
+            // Stopped while it opened: the server it started goes too.
+            let _ = hub.disconnect(conn).await;
+            return tell(RebuildOutcome::Stopped);
+        }
         let took_ms = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX);
         let now = match hub.session(conn) {
             Ok(session) => Snapshot::take(&session).await.map_err(|e| e.to_string()),
@@ -204,10 +244,5 @@ impl RestartOnChange {
         let brief = changes.as_deref().map_or_else(|why| why.clone(), in_brief);
         let outcome = RebuildOutcome::Restarted { conn, took_ms, changes: changes.ok(), brief };
         tell(outcome)
-    }
-
-    /// The lineage restarted.
-    pub fn lineage(&self) -> u64 {
-        self.lineage
     }
 }

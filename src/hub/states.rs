@@ -149,6 +149,11 @@ impl States {
         newest.into_values().cloned().collect()
     }
 
+    /// The lineage connection `conn` belongs to.
+    pub fn lineage_of(&self, conn: u64) -> Option<u64> {
+        self.table.locked().rows.get(&conn).map(|r| r.event.lineage)
+    }
+
     /// The newest connection of `lineage` (the one a restart replaces), if it has any.
     pub fn newest(&self, lineage: u64) -> Option<u64> {
         let table = self.table.locked();

@@ -26,8 +26,8 @@ pub struct OnChange {
     /// folders and editors' swap files.
     #[serde(default)]
     pub ignore: Vec<String>,
-    /// A command line run through `sh -c` before each restart; a failed build leaves the
-    /// running server as it was.
+    /// A command line run through `sh -c` before each restart; after a failed build the server
+    /// is not restarted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<String>,
 }

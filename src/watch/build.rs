@@ -51,7 +51,7 @@ impl BuildStep {
             command.current_dir(cwd);
         }
         let mut child = command.spawn().map_err(|e| failed(format!("cannot run it: {e}"), String::new()))?;
-        let group = Group(child.id());
+        let mut group = Group(child.id());
         let (tx, mut rx) = mpsc::unbounded_channel();
         if let Some(out) = child.stdout.take() {
             tokio::spawn(lines(out, tx.clone()));
@@ -60,7 +60,7 @@ impl BuildStep {
             tokio::spawn(lines(err, tx));
         }
         let mut kept = String::new();
-        while let Some(text) = rx.recv().await {
+        let mut keep = |text: String| {
             line(&text);
             kept.push_str(&text);
             kept.push('\n');
@@ -71,41 +71,64 @@ impl BuildStep {
                 }
                 kept.drain(..cut);
             }
+        };
+        // The build ends when `sh` does; what it left running in its group (holding the output
+        // open, perhaps) goes then, and the output read so far is drained.
+        let status = loop {
+            tokio::select! {
+                Some(text) = rx.recv() => keep(text),
+                status = child.wait() => break status,
+            }
+        };
+        group.kill();
+        while let Some(text) = rx.recv().await {
+            keep(text);
         }
-        let status =
-            child.wait().await.map_err(|e| failed(format!("cannot wait for it: {e}"), kept.clone()))?;
-        // It ended; what it started in its group goes with it.
-        drop(group);
-        if status.success() {
-            Ok(())
-        } else {
-            Err(failed(status.to_string(), kept))
+        match status {
+            Ok(status) if status.success() => Ok(()),
+            Ok(status) => Err(failed(status.to_string(), kept)),
+            Err(e) => Err(failed(format!("cannot wait for it: {e}"), kept)),
         }
     }
 }
 
-/// Each line of `from`, sent until it ends (or nobody listens).
+/// Each line of `from` (bytes that are not UTF-8 replaced, never a reason to stop reading),
+/// sent until it ends (or nobody listens).
 async fn lines(from: impl AsyncRead + Unpin, to: mpsc::UnboundedSender<String>) {
-    let mut from = BufReader::new(from).lines();
-    while let Ok(Some(line)) = from.next_line().await {
-        if to.send(line).is_err() {
-            return;
+    let mut from = BufReader::new(from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match from.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(line.strip_suffix(b"\n").unwrap_or(&line));
+                if to.send(text.trim_end_matches('\r').to_owned()).is_err() {
+                    return;
+                }
+            }
         }
     }
 }
 
-/// The build's process group, killed when it goes out of scope: at the build's end, and when the
-/// build is dropped half-way (the watch stopped).
+/// The build's process group, killed at the build's end, and when the build is dropped
+/// half-way (the watch stopped).
 struct Group(Option<u32>);
 
-impl Drop for Group {
-    fn drop(&mut self) {
-        if let Some(pgid) = self.0.and_then(|id| i32::try_from(id).ok()) {
+impl Group {
+    fn kill(&mut self) {
+        if let Some(pgid) = self.0.take().and_then(|id| i32::try_from(id).ok()) {
             // SAFETY: killpg only sends a signal; a group that is gone gives ESRCH, which is fine.
             unsafe {
                 libc::killpg(pgid, libc::SIGKILL);
             }
         }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 
@@ -159,6 +182,19 @@ mod tests {
             assert!(std::time::Instant::now() < deadline, "the build's sleeper {pid} still runs");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
+    }
+
+    #[tokio::test]
+    async fn a_build_that_leaves_a_child_holding_its_output_ends_with_sh() {
+        let started = std::time::Instant::now();
+        step("sleep 60 & echo done").run(&|_| {}).await.unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the build waited for its child");
+    }
+
+    #[tokio::test]
+    async fn output_that_is_not_utf8_is_kept_replaced_and_read_to_the_end() {
+        let e = step("printf 'bad \\377 byte\\nlast\\n'; exit 1").run(&|_| {}).await.unwrap_err();
+        assert_eq!(e.output, "bad \u{fffd} byte\nlast\n");
     }
 
     fn zombie(pid: i32) -> bool {

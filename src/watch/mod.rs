@@ -5,8 +5,8 @@
 //! Owns: which paths a command's source is under when none are given ([`source_paths`]), what
 //! is not a change ([`ignored`]: `.gitignore`d files, build and dependency folders, editors' swap
 //! files, the globs given), the quiet period, and the fall back to polling when the system's
-//! watches run out, saying which limit. Refuses: building and restarting (the caller's loop),
-//! and reading what changed.
+//! watches run out, saying which limit; and the build step run before a restart
+//! ([`BuildStep`]). Refuses: restarting (the hub's `RestartOnChange`), and reading what changed.
 
 mod build;
 mod ignored;

@@ -120,9 +120,7 @@ export function App() {
   useShowsLog(showLiveLog);
   const asking = questions[0];
   const askingConn = asking && Number(asking.conn);
-  // A removed card stays removed while its line is over; a line that starts again (Restart on
-  // change, after a save) shows again.
-  const shown = [...lines.values()].filter((l) => !(dismissed.has(l.event.line) && isFinal(l.event.state)));
+  const shown = [...lines.values()].filter((l) => !dismissed.has(l.event.line));
   const current = selected === null ? undefined : lines.get(selected);
   const shownPanel = PANELS.find((p) => p.id === panel) ?? PANELS[0];
 
@@ -275,7 +273,13 @@ export function App() {
                 onConnect={connect}
                 onStop={stop}
                 onRestart={restart}
-                onDismiss={(line) => setDismissed((d) => new Set(d).add(line))}
+                onDismiss={(line) => {
+                  setDismissed((d) => new Set(d).add(line));
+                  // An ended line may still be watched (Restart on change): removing its card stops
+                  // that too, so it does not start again out of sight.
+                  const conn = lines.get(line)?.event.conn;
+                  if (conn !== undefined) stop(conn);
+                }}
                 onEdit={setEditing}
                 onUseWithClient={setUsingWith}
                 onNew={() => setEditing(blankServer())}

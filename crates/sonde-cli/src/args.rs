@@ -590,7 +590,7 @@ pub struct WatchArgs {
     #[arg(long, value_name = "GLOB")]
     pub ignore: Vec<String>,
     /// A command run through sh before each restart, its output shown; when it fails, the
-    /// running server is left as it was.
+    /// server is not restarted.
     #[arg(long, value_name = "CMD")]
     pub build: Option<String>,
     /// How long the files must be quiet before a change counts, in milliseconds.

@@ -164,11 +164,6 @@ struct Words {
     pairs: Vec<String>,
 }
 
-/// Calls `tool`: first looked up in the listing (followed to its end), so a name the server does
-/// not list is not called, whatever the server's SDK would answer (a JSON-RPC error, or an
-/// `isError` result); `unlisted` calls it all the same. Exit 3 for an `isError` result, 4 for a
-/// result that breaks the protocol (malformed, or `structuredContent` against the
-/// `outputSchema`).
 /// `tool`'s definition in the server's listing, or the words that say it is not listed (with the
 /// nearest names); the listing's error when the server cannot list its tools.
 pub async fn find_tool(session: &Session, tool: &str) -> Result<Result<Value, String>, RequestError> {
@@ -182,6 +177,11 @@ pub async fn find_tool(session: &Session, tool: &str) -> Result<Result<Value, St
     })
 }
 
+/// Calls `tool`: first looked up in the listing (followed to its end), so a name the server does
+/// not list is not called, whatever the server's SDK would answer (a JSON-RPC error, or an
+/// `isError` result); `unlisted` calls it all the same. Exit 3 for an `isError` result, 4 for a
+/// result that breaks the protocol (malformed, or `structuredContent` against the
+/// `outputSchema`).
 async fn call(
     session: &Session,
     tool: &str,

@@ -9,14 +9,12 @@
 //! loop's steps (watch, build, restart, compare: `sonde_core::RestartOnChange`, which the
 //! window's Restart on change runs too) and running a check (the commands' own code).
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sonde_core::{
     source_paths, BuildStep, ChangeSeverity, ConnState, Hub, Rebuild, RebuildOutcome, RequestError,
-    RestartOnChange, ServerConfig, Session, Snapshot, SourceWatch, Stage, StateEvent, Target, WatchError,
-    WatchSpec,
+    RestartOnChange, ServerConfig, Session, Snapshot, SourceWatch, StateEvent, Target, WatchError, WatchSpec,
 };
 
 use crate::args::{Global, Reporter, WatchArgs};
@@ -110,17 +108,11 @@ async fn watch_loop(
     check: &Check,
     watch: SourceWatch,
 ) -> i32 {
-    // The first connection's id, failed or not: the restarts replace it on its lineage.
-    let first = Arc::new(AtomicU64::new(0));
-    let report = {
-        let first = first.clone();
-        move |id: u64, _: Stage| {
-            let _ = first.compare_exchange(0, id, Ordering::Relaxed, Ordering::Relaxed);
-        }
-    };
     let started = Instant::now();
     let (mut before, mut answer) = (None, None);
-    match hub.connect_reporting(config, &report).await {
+    // The first connection, failed or not: the restarts replace it on its lineage.
+    let (first, opened) = hub.connect_begun(config, &|_, _| {}).await;
+    match opened {
         Ok(id) => {
             noteln!("sonde watch: server ready in {:.1} s", started.elapsed().as_secs_f64());
             match hub.session(id) {
@@ -133,10 +125,7 @@ async fn watch_loop(
         }
         Err(e) => failed_to_start(&e.failure().0, &e.failure().1),
     }
-    let first = first.load(Ordering::Relaxed);
-    if first == 0 {
-        return FAILED;
-    }
+    let Some(first) = first else { return FAILED };
     let build = args.build.clone().map(|command| BuildStep { command, cwd: None });
     let mut restarts =
         RestartOnChange::new(hub, first, watch, build, before).echo_build(|line| errln!("{line}"));
@@ -149,7 +138,7 @@ async fn watch_loop(
     while let Some(rebuild) = restarts.next(hub, &step).await {
         match rebuild.outcome {
             RebuildOutcome::BuildFailed { status, .. } => {
-                errln!("sonde watch: the build failed ({status}); the running server is left as it was");
+                errln!("sonde watch: the build failed ({status}); the server was not restarted");
             }
             RebuildOutcome::StartFailed { reason } => {
                 let words = match hub.states().newest(restarts.lineage()).and_then(|c| hub.states().get(c)) {
@@ -166,7 +155,7 @@ async fn watch_loop(
                     Err(e) => errln!("sonde: {e}"),
                 }
             }
-            RebuildOutcome::Building { .. } | RebuildOutcome::Restarting => {}
+            RebuildOutcome::Building { .. } | RebuildOutcome::Restarting | RebuildOutcome::Stopped => {}
         }
     }
     exits.abort();

@@ -20,18 +20,23 @@ function when(keptAt: string): string {
 export function DriftBanner({ line }: { line: ConnectionState }) {
   const { conn, state } = line.event;
   const ready = state.state === "ready";
-  const [check, setCheck] = useState<BaselineCheck | null>(null);
+  // The check, and the connection whose interface it compared: Accept keeps that one.
+  const [check, setCheck] = useState<{ conn: number; check: BaselineCheck } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [acceptError, setAcceptError] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const [accepting, setAccepting] = useState(false);
   // Checked once per line, at its first ready connection: a restart's changes are the restart
   // banner's to say.
-  const checked = useRef(false);
+  const asked = useRef(false);
   useEffect(() => {
-    if (!ready || checked.current || line.serverId === null) return;
-    checked.current = true;
-    backend.baselineCheck(conn, false).then(setCheck, (e) => setError(errorText(e)));
+    if (!ready || asked.current || line.serverId === null) return;
+    asked.current = true;
+    backend.baselineCheck(conn, false).then(
+      (check) => setCheck({ conn, check }),
+      (e) => setError(errorText(e)),
+    );
   }, [ready, conn, line.serverId]);
   if (dismissed) return null;
   if (error)
@@ -41,34 +46,39 @@ export function DriftBanner({ line }: { line: ConnectionState }) {
       </p>
     );
   if (!check) return null;
+  const checked = check.check;
   const dismiss = (
     <button type="button" onClick={() => setDismissed(true)}>
       Dismiss
     </button>
   );
-  if (check.keptNow)
+  if (checked.keptNow)
     return (
       <p className="muted" role="status" aria-label="Drift baseline" data-drift="kept">
-        {check.keptAt === null
+        {checked.keptAt === null
           ? "This interface is now the server's baseline: the next connect says what changed since."
           : "Accepted: this interface is now the server's baseline."}{" "}
         {dismiss}
       </p>
     );
-  if (check.changes.length === 0)
+  if (checked.changes.length === 0)
     return (
       <p className="muted" role="status" aria-label="Drift baseline" data-drift="unchanged">
-        The interface is as its baseline of {check.keptAt && when(check.keptAt)}. {dismiss}
+        The interface is as its baseline of {checked.keptAt && when(checked.keptAt)}. {dismiss}
       </p>
     );
-  const breaking = check.changes.some((c) => c.severity === "breaking");
+  const breaking = checked.changes.some((c) => c.severity === "breaking");
+  // The interface compared is the checked connection's: once the line has moved on (a restart),
+  // it is not the one Accept would list.
+  const current = ready && conn === check.conn;
   const accept = async () => {
     setAccepting(true);
+    setAcceptError(null);
     try {
-      setCheck(await backend.baselineCheck(conn, true));
+      setCheck({ conn: check.conn, check: await backend.baselineCheck(check.conn, true) });
       setOpen(false);
     } catch (e) {
-      setError(errorText(e));
+      setAcceptError(`Not accepted: ${errorText(e)}`);
     } finally {
       setAccepting(false);
     }
@@ -81,23 +91,34 @@ export function DriftBanner({ line }: { line: ConnectionState }) {
       data-drift="changed"
     >
       <p>
-        Since {check.keptAt && when(check.keptAt)}: {check.brief}
-        {check.changes[0] && (
+        Since {checked.keptAt && when(checked.keptAt)}: {checked.brief}
+        {checked.changes[0] && (
           <>
             {" "}
-            (<code>{check.changes[0].path}</code>: {check.changes[0].detail})
+            (<code>{checked.changes[0].path}</code>: {checked.changes[0].detail})
           </>
         )}
         .{" "}
         <button type="button" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
           {open ? "Hide the changes" : "Show the changes"}
         </button>{" "}
-        <button type="button" className="primary" disabled={accepting || !ready} onClick={accept}>
+        <button
+          type="button"
+          className="primary"
+          disabled={accepting || !current}
+          title={current ? undefined : `Connection ${check.conn}, whose interface this is, is no longer the line's`}
+          onClick={accept}
+        >
           Accept
         </button>{" "}
         {dismiss}
       </p>
-      {open && <ChangeList changes={check.changes} />}
+      {acceptError && (
+        <p className="error" role="alert">
+          {acceptError}
+        </p>
+      )}
+      {open && <ChangeList changes={checked.changes} />}
     </section>
   );
 }

@@ -66,9 +66,13 @@ describe("RebuildBanner", () => {
     );
     const banner = host.querySelector("[role='alert']")!;
     expect(banner.textContent).toContain(
-      "The build after a change to server.py failed (exit status: 2); the running server was left as it was.",
+      "The build after a change to server.py failed (exit status: 2); the server was not restarted.",
     );
     expect(host.querySelector("pre[aria-label='Build output']")!.textContent).toBe("main.c:3: error\n");
+  });
+
+  it("says nothing once the watch has stopped", () => {
+    expect(shown(step(9, { outcome: "stopped" })).textContent).toBe("");
   });
 
   it("is dismissed until the next step", () => {

@@ -19,6 +19,8 @@ export function RebuildBanner({ rebuild }: { rebuild: Rebuild }) {
   const { cause } = rebuild;
   const o = rebuild.outcome;
   switch (o.outcome) {
+    case "stopped":
+      return null;
     case "building":
       return (
         <p className="banner" role="status" aria-label="Restart on change" data-rebuild="building">
@@ -35,7 +37,7 @@ export function RebuildBanner({ rebuild }: { rebuild: Rebuild }) {
       return (
         <section className="notice error" role="alert" aria-label="Restart on change" data-rebuild="build_failed">
           <p>
-            The build after {cause} failed ({o.status}); the running server was left as it was. {dismiss}
+            The build after {cause} failed ({o.status}); the server was not restarted. {dismiss}
           </p>
           <pre className="mono build-output" aria-label="Build output">
             {o.output || "(the build wrote nothing)"}

@@ -375,7 +375,8 @@ function OnChangeFields({ value, onChange }: { value: OnChange | null; onChange(
             />
           </label>
           <label>
-            Build command (run in the working directory before each restart; a failed build leaves the server running)
+            Build command (run in the working directory before each restart; after a failed build the server is not
+            restarted)
             <input
               className="mono"
               placeholder="make"

@@ -73,6 +73,11 @@ export const commands = {
 	restart: (id: number) => __TAURI_INVOKE<number>("restart", { id }),
 	/**  Every lineage's newest state now; each change after it arrives on `channel` as it happens. */
 	connectionsFollow: (channel: Channel<ConnectionState_Deserialize>) => __TAURI_INVOKE<ConnectionState_Serialize[]>("connections_follow", { channel }),
+	/**
+	 *  Each watched line's latest restart on change now (`on_change_cmd.rs`); each step after it
+	 *  arrives on `channel` as it happens.
+	 */
+	rebuildsFollow: (channel: Channel<Rebuild_Deserialize>) => __TAURI_INVOKE<Rebuild_Serialize[]>("rebuilds_follow", { channel }),
 	/**  Stops a connection's server with the full shutdown ladder; returns how it ended. */
 	disconnect: (id: number) => __TAURI_INVOKE<string | null>("disconnect", { id }),
 	/**
@@ -211,11 +216,6 @@ export const commands = {
 	 *  Refused, with the core's words, for a link that is not http or https.
 	 */
 	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
-	/**
-	 *  Each watched line's latest restart on change now; each step after it arrives on `channel`
-	 *  as it happens.
-	 */
-	rebuildsFollow: (channel: Channel<Rebuild_Deserialize>) => __TAURI_INVOKE<Rebuild_Serialize[]>("rebuilds_follow", { channel }),
 	/**
 	 *  Replays the session `name` (in the sessions folder) against the saved server `server_id`;
 	 *  each request's outcome arrives on `channel` as it is known.
@@ -1959,8 +1959,8 @@ export type OnChange_Deserialize = {
 	 */
 	ignore?: string[],
 	/**
-	 *  A command line run through `sh -c` before each restart; a failed build leaves the
-	 *  running server as it was.
+	 *  A command line run through `sh -c` before each restart; after a failed build the server
+	 *  is not restarted.
 	 */
 	build?: string | null,
 };
@@ -1978,8 +1978,8 @@ export type OnChange_Serialize = {
 	 */
 	ignore: string[],
 	/**
-	 *  A command line run through `sh -c` before each restart; a failed build leaves the
-	 *  running server as it was.
+	 *  A command line run through `sh -c` before each restart; after a failed build the server
+	 *  is not restarted.
 	 */
 	build?: string,
 };
@@ -2194,10 +2194,12 @@ export type RebuildOutcome_Deserialize =
 { outcome: "building"; command: string } | 
 /**  The server is being restarted. */
 { outcome: "restarting" } | 
-/**  The build failed: the running server was left as it was. */
+/**  The build failed: the server was not restarted. */
 { outcome: "build_failed"; command: string; status: string; output: string } | 
 /**  The new server did not start; the lineage's state has its reason and last words. */
 { outcome: "start_failed"; reason: string } | 
+/**  The watch stopped (the person stopped the line): nothing more follows. */
+{ outcome: "stopped" } | 
 /**
  *  The new server is ready as connection `conn`, `took_ms` after the restart began.
  *  `changes` are those since the previous build (breaking first), `None` when either
@@ -2211,10 +2213,12 @@ export type RebuildOutcome_Serialize =
 { outcome: "building"; command: string } | 
 /**  The server is being restarted. */
 { outcome: "restarting" } | 
-/**  The build failed: the running server was left as it was. */
+/**  The build failed: the server was not restarted. */
 { outcome: "build_failed"; command: string; status: string; output: string } | 
 /**  The new server did not start; the lineage's state has its reason and last words. */
 { outcome: "start_failed"; reason: string } | 
+/**  The watch stopped (the person stopped the line): nothing more follows. */
+{ outcome: "stopped" } | 
 /**
  *  The new server is ready as connection `conn`, `took_ms` after the restart began.
  *  `changes` are those since the previous build (breaking first), `None` when either

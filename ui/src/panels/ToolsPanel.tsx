@@ -281,13 +281,17 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
     setBefore(null);
     await send(target.conn, a.args);
   };
-  // Call again: the last call, as it was sent, to the line's new connection; its result is set
-  // beside the one before when they differ.
+  // Call again: the last call, as it was sent, to the line's new connection (less the arguments
+  // set aside, which are said not to be sent); its result is set beside the one before when
+  // they differ.
   const canCallAgain = sent !== null && target.ready && target.conn !== sent.conn && !running;
   const callAgain = async () => {
     if (!sent || !canCallAgain) return;
     setBefore(outcome && outcomeConn !== null ? { conn: outcomeConn, outcome } : null);
-    await send(target.conn, sent.args);
+    const args = isObject(sent.args)
+      ? Object.fromEntries(Object.entries(sent.args).filter(([name]) => !aside.some((k) => k.path === name)))
+      : sent.args;
+    await send(target.conn, args as JsonValue);
   };
   const again = useRef(callAgain);
   useEffect(() => {
