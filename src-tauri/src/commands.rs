@@ -149,7 +149,14 @@ fn named_after(state: &AppState, saved: &SavedServer) -> impl Fn(u64, Stage) + S
 #[tauri::command]
 #[specta::specta]
 pub async fn restart(state: State<'_, AppState>, id: u64) -> Result<u64> {
-    Ok(state.hub.restart(id, &|_, _| {}).await?)
+    // A saved server's line restarts as the server is saved now (a variable added after a failed
+    // start), asking first when its launch changed, as Connect does.
+    let origin = state.hub.states().lineage_of(id).and_then(|lineage| state.lineages.origin(lineage));
+    let Some(saved) = origin.and_then(|(server_id, _)| state.servers.get(&server_id).ok()) else {
+        return Ok(state.hub.restart(id, &|_, _| {}).await?);
+    };
+    crate::confirm::launch(&state, &saved).await?;
+    Ok(state.hub.restart_with(id, &saved.to_config()?, &|_, _| {}).await?)
 }
 
 /// Every lineage's newest state now; each change after it arrives on `channel` as it happens.

@@ -64,12 +64,16 @@ fn errors_cross_ipc_as_code_and_message() {
 }
 
 #[test]
-fn a_failed_opening_carries_its_last_words_and_the_withheld_variable_is_added_by_name() {
+fn a_failed_opening_carries_its_last_words_and_restarts_as_saved_once_the_withheld_variable_is_added() {
     let (_app, w) = app("last-words");
     // In this test's own environment (nextest runs each test in a process of its own), as a
     // user's shell would have it; the minimal environment withholds it from the server.
     std::env::set_var("SONDE_IPC_TEST_KEY", "ipc-secret-value");
-    let script = r#"echo "Error: SONDE_IPC_TEST_KEY is not set" >&2; exit 1"#;
+    // Without the key it fails; with it, it is the demo server.
+    let demo = invoke(&w, "servers_list", json!({})).unwrap()[0]["command"].as_str().unwrap().to_owned();
+    let script = format!(
+        r#"test -n "$SONDE_IPC_TEST_KEY" || {{ echo "Error: SONDE_IPC_TEST_KEY is not set" >&2; exit 1; }}; exec {demo}"#
+    );
     let command = format!("sh -c '{script}'");
     let server = json!({"id": "", "name": "Needs a key", "command": command, "env": [], "era": "legacy"});
     let all = invoke(&w, "servers_save", json!({"server": server})).unwrap();
@@ -84,6 +88,18 @@ fn a_failed_opening_carries_its_last_words_and_the_withheld_variable_is_added_by
     let all = invoke(&w, "servers_add_env_from_host", json!({"serverId": id, "name": "SONDE_IPC_TEST_KEY"}))
         .unwrap();
     assert_eq!(all[1]["env"], json!([{"key": "SONDE_IPC_TEST_KEY", "value": "ipc-secret-value"}]));
+
+    // Restart on the failed card runs the server as it is saved now: its launch changed, so it
+    // is asked about first (no person here: not run), and once approved it starts.
+    let failed = states_now(&w)[0]["event"]["conn"].clone();
+    let err = invoke(&w, "restart", json!({"id": failed})).unwrap_err();
+    assert_eq!(err["code"], "cancelled", "{err}");
+    approve(&w, &id);
+    let restarted = invoke(&w, "restart", json!({"id": failed})).unwrap();
+    let line = states_now(&w);
+    assert_eq!((&line[0]["event"]["conn"], &line[0]["event"]["replaces"]), (&restarted, &failed));
+    assert_eq!(line[0]["event"]["state"]["state"], "ready", "{line:?}");
+    invoke(&w, "disconnect", json!({"id": restarted})).unwrap();
     let err = invoke(&w, "tools_list", json!({"id": 99})).unwrap_err();
     assert_eq!(err["lastWords"], Value::Null, "other errors carry none: {err}");
 }
@@ -184,6 +200,11 @@ fn a_new_servers_launch_is_not_run_without_a_person_to_confirm_it() {
     // The demo server as Sonde saved it runs Sonde's own binary: it is not asked about.
     let demo = invoke(&w, "connect", json!({"serverId": "demo"})).unwrap();
     invoke(&w, "disconnect", json!({"id": demo})).unwrap();
+}
+
+/// Every line's newest state now.
+fn states_now(w: &WebviewWindow<MockRuntime>) -> Vec<Value> {
+    invoke(w, "connections_follow", json!({"channel": "__CHANNEL__:8"})).unwrap().as_array().unwrap().clone()
 }
 
 /// The window's question channel, as `server_requests_follow` registers it: each event as JSON.

@@ -86,6 +86,20 @@ impl Hub {
         self.restart_because(id, "restart", report).await
     }
 
+    /// [`Hub::restart`] with `config` instead of the one connection `id` was started with: a
+    /// saved server as it is saved now (a variable added after a failed start).
+    pub async fn restart_with(
+        &self,
+        id: u64,
+        config: &ServerConfig,
+        report: &(dyn Fn(u64, Stage) + Send + Sync),
+    ) -> Result<u64, HubError> {
+        let lineage = self.states.lineage_of(id).ok_or(HubError::NoSuchConnection(id))?;
+        let _turn = self.turns.take(lineage).await;
+        self.newest_is(lineage, id)?;
+        self.restart_now(id, config, "restart", report).await
+    }
+
     /// [`Hub::restart`], its cause (`a change to server.py`) said in the new connection's
     /// lifecycle entry. A connection its lineage has replaced meanwhile (another restart came
     /// first) is not restarted again: two restarts of one lineage never run at once.
@@ -95,12 +109,19 @@ impl Hub {
         why: &str,
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
-        let lineage = self.states.get(id).ok_or(HubError::NoSuchConnection(id))?.lineage;
+        let lineage = self.states.lineage_of(id).ok_or(HubError::NoSuchConnection(id))?;
         let _turn = self.turns.take(lineage).await;
-        if let Some(by) = self.states.newest(lineage).filter(|&newest| newest != id) {
-            return Err(HubError::Replaced { conn: id, by });
+        self.newest_is(lineage, id)?;
+        let config = self.states.config(id).ok_or(HubError::NoSuchConnection(id))?;
+        self.restart_now(id, &config, why, report).await
+    }
+
+    /// Refuses a restart of a connection its lineage has replaced since.
+    fn newest_is(&self, lineage: u64, id: u64) -> Result<(), HubError> {
+        match self.states.newest(lineage).filter(|&newest| newest != id) {
+            Some(by) => Err(HubError::Replaced { conn: id, by }),
+            None => Ok(()),
         }
-        self.restart_now(id, why, report).await
     }
 
     /// Restarts the newest connection of `lineage`, whichever it is once no other restart of
@@ -113,20 +134,21 @@ impl Hub {
     ) -> Result<u64, HubError> {
         let _turn = self.turns.take(lineage).await;
         let newest = self.states.newest(lineage).ok_or(HubError::NoSuchConnection(lineage))?;
-        self.restart_now(newest, why, report).await
+        let config = self.states.config(newest).ok_or(HubError::NoSuchConnection(newest))?;
+        self.restart_now(newest, &config, why, report).await
     }
 
-    /// Stops `id` and starts its config again on its lineage; the caller holds the lineage's turn.
+    /// Stops `id` and starts `config` on its lineage; the caller holds the lineage's turn.
     async fn restart_now(
         &self,
         id: u64,
+        config: &ServerConfig,
         why: &str,
         report: &(dyn Fn(u64, Stage) + Send + Sync),
     ) -> Result<u64, HubError> {
-        let config = self.states.config(id).ok_or(HubError::NoSuchConnection(id))?;
         // Halts any supervision waiting to replace it: this restart is the replacement.
         self.disconnect(id).await?;
-        self.open_lineage(&config, Some((id, why.into())), report, of(&config)).await
+        self.open_lineage(config, Some((id, why.into())), report, of(config)).await
     }
 
     /// Publishes the stopping steps of connection `id` until it ends; returns how it ended.

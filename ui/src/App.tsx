@@ -287,7 +287,7 @@ export function App() {
                 onAddEnv={async (serverId, name) => {
                   try {
                     setServers(await backend.serversAddEnvFromHost(serverId, name));
-                    setNotice(`Added ${name} from your environment to the saved server; connect it again.`);
+                    setNotice(`Added ${name} from your environment to the saved server; Restart runs it with it.`);
                   } catch (e) {
                     setNotice(errorText(e));
                   }
