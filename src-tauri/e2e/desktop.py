@@ -683,7 +683,7 @@ def a_crash_looping_server_stops_at_crash_loop():
 
 @check
 def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
-    """a server that fails for lack of a withheld variable says so in its card; one click adds it"""
+    """a server that fails for lack of a withheld variable says so in its card; one click adds it, and Restart runs it with it"""
     # XDG_CONFIG_HOME is in the app's environment (make test sets it) and not passed through.
     key = "XDG_CONFIG_HOME"
     script = f'[ -n "${key}" ] || {{ echo "Error: {key} is not set; export it first" >&2; exit 1; }}; exec {os.environ["SONDE_FIXTURE"]}'
@@ -711,7 +711,14 @@ def a_failed_server_shows_its_last_words_and_adds_the_withheld_variable():
     driver.find_element(By.XPATH, f"{newest}//button[normalize-space(.)='Add {key} from my environment']").click()
     wait.until(lambda d: d.find_element(By.XPATH, xpath_text(f"Added {key} from your environment")))
     assert os.environ[key] not in driver.page_source, "a variable's value is on screen"
-    connect("Needs a key")
+    # Restart on the failed card runs the server as it is saved now, with the variable: its launch
+    # changed, so Sonde asks first (answered by `until`), and the same card becomes ready.
+    cards = len(driver.find_elements(By.XPATH, "//ul[@class='connections']/li[.//span[text()='Needs a key']]"))
+    driver.find_element(By.XPATH, f"{newest}//button[text()='Restart']").click()
+    until(lambda d: d.find_elements(By.XPATH, ready_status("Needs a key")))
+    after = len(driver.find_elements(By.XPATH, "//ul[@class='connections']/li[.//span[text()='Needs a key']]"))
+    assert after == cards, f"Restart made a new card: {cards} then {after}"
+    shot("restart-after-environment-fix")
 
 
 def press_on_window(keys):
