@@ -60,6 +60,14 @@ try {
   for (const s of secrets) if (text.includes(s)) fail(`the secret ${JSON.stringify(s)} is on the page`);
   if (asked.length) fail(`the page asked the network for ${asked.join(", ")}`);
   if (errors.length) fail(`the page had errors: ${errors.join("; ")}`);
+  // Fit fits the whole session in the plot's box, at this width and a narrower one.
+  for (const width of [1500, 1280]) {
+    await page.setViewportSize({ width, height: 1000 });
+    await page.locator("button[data-zoom='0']").click();
+    const [drawn, box] = await page.locator("div.plot").evaluate((p) => [p.scrollWidth, p.clientWidth]);
+    if (drawn > box) fail(`at ${width} px Fit draws ${drawn} px in a ${box} px box: the end is cut off`);
+  }
+  await page.setViewportSize({ width: 1500, height: 1000 });
   if (shot) {
     // The whole session in view, the clicked request's entry in the pane.
     await page.locator("button[data-zoom='0']").click();
