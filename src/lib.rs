@@ -114,8 +114,8 @@ pub use log::{
     count_entries, export_har, export_jsonl, last_session, list_sessions, pin_session, session_named,
     sessions_dir, size_words, stopped_words, Budget, Catalog, CatalogError, ConnectionLabel, Direction,
     Entry, ExportError, ExportFormat, Filter, FilterError, FilterView, Followed, Incomplete, Kind, LogBatch,
-    MatchCount, OpenedSession, Outcome, Page, Recording, RequestOutcome, SessionInfo, Summary, WireLog,
-    COUNT_BUDGET, FILTER_KEYS, PREVIEW_BYTES, SESSION_FORMAT,
+    MatchCount, OpenedSession, Outcome, Page, Pruned, Recording, RequestOutcome, SessionInfo, Summary,
+    WireLog, COUNT_BUDGET, FILTER_KEYS, PREVIEW_BYTES, SESSION_FORMAT,
 };
 pub use timeline::{Latency, MarkKind, OperationKind, Shown, SpanDetail, Timeline, TimelineView, ViewQuery};
 

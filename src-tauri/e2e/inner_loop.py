@@ -88,8 +88,17 @@ def install(check, driver, wait, shot, h):
         return [i.get_attribute("value") for i in driver.find_elements(By.CSS_SELECTOR, ".tool-call form input")]
 
     def drift(kind):
+        """The banner over the shown line once it says `kind` (its data-drift)."""
         return wait.until(lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, f"[data-drift='{kind}']")
                                      if b.is_displayed()])[0]
+
+    def baseline_said(words):
+        """The Server panel's line about the baseline, once it holds `words`; back to Tools after."""
+        driver.find_element(By.XPATH, "//div[@role='tablist']/button[text()='Server']").click()
+        said = wait.until(lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "dd[aria-label='Drift baseline']")
+                                     if e.is_displayed() and words in e.text])[0].text
+        driver.find_element(By.XPATH, "//div[@role='tablist']/button[text()='Tools']").click()
+        return said
 
     @check
     def restart_on_change_keeps_the_form_says_what_changed_and_calls_again():
@@ -97,8 +106,6 @@ def install(check, driver, wait, shot, h):
         server = project(V1)
         add_watched("Calc (watched)", server)
         h["connect"]("Calc (watched)")
-        # The first connect keeps the interface as the server's drift baseline.
-        drift("kept")
         h["call_tool"]("add", ["2", "3", "hi"], "5.0")
         first = h["newest_pid"]("Calc (watched)")
 
@@ -151,7 +158,8 @@ def install(check, driver, wait, shot, h):
         h["add_server"]("Calc (baseline)", f"{python} {server}")
         name = "Calc (baseline)"
         h["connect"](name)
-        drift("kept")
+        # The first connect keeps the interface as the server's baseline, said quietly.
+        baseline_said("Kept as the server's baseline at this connect")
         stop_line(name)
         save(server, V2)
         h["connect"](name)
@@ -161,8 +169,9 @@ def install(check, driver, wait, shot, h):
         assert "tools/mul: a new tool" in changed.find_element(By.CSS_SELECTOR, "ul[aria-label='Changes']").text
         shot("drift-baseline")
         changed.find_element(By.XPATH, ".//button[text()='Accept']").click()
-        drift("kept")
+        drift("accepted")
         stop_line(name)
         h["connect"](name)
-        drift("unchanged")
+        baseline_said("As its baseline of")
+        assert not driver.find_elements(By.CSS_SELECTOR, "[data-drift='changed']"), "a change said after Accept"
         stop_line(name)

@@ -249,10 +249,10 @@ def install(check, driver, wait, shot, h):
 
     @check
     def a_session_pinned_in_open_session_is_kept_by_a_budget_saved_in_settings():
-        """P pins a session in Open Session (in its card); File → Settings saves a budget of one session, the oldest others go and the pinned one stays"""
+        """P pins a session in Open Session (in its card) and another is opened; File → Settings asks before a budget of one session removes the oldest others, listing them, and keeps the pinned one and the one opened"""
         sessions = os.path.join(os.environ["XDG_DATA_HOME"], "sonde", "sessions")
         runs = [subprocess.run([sonde_cli(), "tools", "list", "--", os.environ["SONDE_FIXTURE"]], capture_output=True,
-                               text=True, timeout=60) for _ in range(2)]
+                               text=True, timeout=60) for _ in range(3)]
         names = [next(n for n in map(session_of, r.stderr.splitlines()) if n) for r in runs]
         h["press_on_window"]("ctrl+o")
         dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Open session']"))
@@ -262,7 +262,10 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: option.find_element(By.XPATH, ".//button[@aria-pressed='true'][text()='pinned']"))
         with open(os.path.join(sessions, names[0].replace(".jsonl", ".card.json"))) as f:
             assert '"pinned":true' in f.read(), "the pin is not in the card"
-        dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ESCAPE)
+        # The second is opened (read in the log view), then the live session is back.
+        dialog.find_element(By.XPATH, f".//li[@role='option'][@title='{names[1]}']").click()
+        dialog.find_element(By.CSS_SELECTOR, "[role='listbox']").send_keys(Keys.ENTER)
+        wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Back to the live session']")).click()
         # Ctrl+, is File → Settings.
         h["press_on_window"]("ctrl+comma")
         settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
@@ -272,13 +275,25 @@ def install(check, driver, wait, shot, h):
         keep.send_keys("1")
         shot("settings")
         settings.find_element(By.XPATH, ".//button[text()='Save']").click()
+        # Save asks first: what would go is listed, the session opened is kept and said so, and
+        # nothing has gone yet.
+        ask = wait.until(lambda d: settings.find_element(By.CSS_SELECTOR, "[role='alertdialog'][aria-label='Remove sessions?']"))
+        going = ask.find_element(By.CSS_SELECTOR, "ul[aria-label='Sessions to remove']").text
+        assert names[2] in going and names[0] not in going and names[1] not in going, going
+        kept = ask.find_element(By.CSS_SELECTOR, "[aria-label='Sessions kept']").text
+        assert names[1] in kept and "opened or replayed in the last hour" in kept, kept
+        assert names[2] in os.listdir(sessions), "a session went before the yes"
+        shot("settings-remove-sessions")
+        ask.find_element(By.XPATH, ".//button[starts-with(text(), 'Remove ')]").click()
         notice = wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved; Sonde removed the')]"))
         assert "to keep the sessions folder within 1 session and" in notice.text, notice.text
+        assert "kept 1 older session: it was opened or replayed in the last hour" in notice.text, notice.text
         left = os.listdir(sessions)
         assert names[0] in left, "the pinned session was removed"
-        assert names[1] not in left, "an unpinned past session was kept over a budget of one"
+        assert names[1] in left, "the session opened a moment ago was removed"
+        assert names[2] not in left, "an unpinned past session was kept over a budget of one"
         # This window's own session, being written, stays too.
-        assert sum(1 for f in left if f.endswith(".jsonl")) == 2, left
+        assert sum(1 for f in left if f.endswith(".jsonl")) == 3, left
         notice.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
         # The default budget again, for the checks after this one: the field emptied and saved.
         h["press_on_window"]("ctrl+comma")

@@ -465,7 +465,10 @@ pub fn sessions_list(state: State<'_, AppState>) -> Result<Vec<SessionInfo>> {
 #[tauri::command(async)]
 #[specta::specta]
 pub fn session_open(state: State<'_, AppState>, name: String) -> Result<OpenedSession> {
-    Ok(state.sessions.open(&name)?)
+    let opened = state.sessions.open(&name)?;
+    // Opened: lowering the sessions budget keeps it for the next hour, and says so.
+    state.hub.log().in_use(&name);
+    Ok(opened)
 }
 
 #[tauri::command]

@@ -34,6 +34,8 @@ pub async fn session_replay(
     channel: Channel<Replayed>,
 ) -> Result<ReplayRun> {
     let path = state.sessions.path_of(&name)?;
+    // Replayed: lowering the sessions budget keeps it for the next hour, and says so.
+    state.hub.log().in_use(&name);
     let log = WireLog::open(&path).map_err(io_error)?;
     let recording =
         recorded_requests(&log).map_err(|e| ErrorDto::from(e).about(format!("the session {name}")))?;

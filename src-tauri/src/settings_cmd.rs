@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 use sonde_core::{
-    free_space, list_sessions, pin_session, Budget, Layout, SessionInfo, SessionsSettings, SettingsError,
-    Theme,
+    free_space, list_sessions, pin_session, Budget, Layout, Pruned, SessionInfo, SessionsSettings,
+    SettingsError, Theme,
 };
 use tauri::{Manager, Runtime, State};
 
@@ -57,6 +57,15 @@ fn view(state: &AppState, pruned: Option<String>) -> Result<SessionsBudget> {
 #[specta::specta]
 pub fn sessions_budget_get(state: State<'_, AppState>) -> Result<SessionsBudget> {
     view(&state, state.pruned_at_start.clone())
+}
+
+/// What saving `settings` would remove from the sessions folder now (oldest first), and the
+/// sessions kept because they were opened or replayed in the last hour; nothing is removed.
+#[tauri::command]
+#[specta::specta]
+pub fn sessions_budget_preview(state: State<'_, AppState>, settings: SessionsSettings) -> Result<Pruned> {
+    let budget = settings.budget(free_space(&folder(&state)));
+    state.hub.log().would_remove(budget).map_err(io_error)
 }
 
 /// Saves the sessions budget and prunes the folder to it now; says what that removed.

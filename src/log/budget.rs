@@ -2,15 +2,17 @@
 //! cannot fill a disk by itself.
 //!
 //! Owns: [`Budget`], pruning a folder to it ([`prune_sessions`]: the oldest sessions go first,
-//! with their cards, never one being written and never one its card says is pinned), pinning
-//! ([`pin_session`]), and what a prune removed ([`Pruned`]) in words, for the front end that
-//! pruned to say where it did.
+//! with their cards, never one being written and never one its card says is pinned; a writing
+//! session's prune also keeps the sessions its front end opened or replayed in the last hour, and
+//! can say what it would remove before it does), pinning ([`pin_session`]), and what a prune
+//! removed ([`Pruned`]) in words, for the front end that pruned to say where it did.
 //! Refuses: where a budget comes from (the settings, `saved::settings`) and telling anyone.
 
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
 
@@ -59,23 +61,37 @@ pub struct Removed {
     pub size: u64,
 }
 
-/// What a prune did, and what it could not do.
+/// How long a session opened or replayed stays in use: a prune keeps it meanwhile, and says so.
+pub const IN_USE_FOR: Duration = Duration::from_secs(3600);
+
+/// What a writing session keeps its folder by: the budget given, and the sessions its front end
+/// used lately (by name, with when).
+#[derive(Default)]
+pub(super) struct Keeping {
+    budget: Option<Budget>,
+    used: HashMap<String, Instant>,
+}
+
+/// What a prune did (or would do), and what it could not do.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Pruned {
     pub budget: Budget,
     /// Oldest first.
     pub removed: Vec<Removed>,
+    /// Sessions the budget would remove that were kept: opened or replayed within the last hour.
+    pub in_use: Vec<String>,
     /// What the folder holds after it: sessions and bytes.
     pub sessions: u64,
     pub bytes: u64,
 }
 
 impl Pruned {
-    /// What a front end tells the person: `None` when nothing was removed.
+    /// What a front end tells the person: `None` when nothing was removed or kept.
     pub fn words(&self) -> Option<String> {
         let bytes: u64 = self.removed.iter().map(|r| r.size).sum();
-        match self.removed.len() {
+        let removed = match self.removed.len() {
             0 => None,
             1 => Some(format!(
                 "removed the oldest session ({}) to keep the sessions folder within {}",
@@ -87,6 +103,15 @@ impl Pruned {
                 size_words(bytes),
                 self.budget.words()
             )),
+        };
+        let kept = match self.in_use.len() {
+            0 => None,
+            1 => Some("kept 1 older session: it was opened or replayed in the last hour".to_owned()),
+            n => Some(format!("kept {n} older sessions: they were opened or replayed in the last hour")),
+        };
+        match (removed, kept) {
+            (Some(removed), Some(kept)) => Some(format!("{removed}; {kept}")),
+            (one, other) => one.or(other),
         }
     }
 
@@ -122,9 +147,10 @@ struct Held {
 
 /// Removes the oldest session files (`*.jsonl`) in `dir`, with their cards, until the folder is
 /// within `budget`, and cards left without a session. A session being written or pinned is never
-/// removed, however old or large: a folder of those may stay over its budget (see
-/// [`Pruned::over`]).
-pub fn prune_sessions(dir: &Path, budget: Budget) -> io::Result<Pruned> {
+/// removed, however old or large, and nor is one named in `in_use` (said in [`Pruned::in_use`]):
+/// a folder of those may stay over its budget (see [`Pruned::over`]). Nothing is removed unless
+/// `remove`: what a prune would remove, asked before it.
+fn prune_sessions(dir: &Path, budget: Budget, in_use: &HashSet<String>, remove: bool) -> io::Result<Pruned> {
     let mut held = Vec::new();
     let mut cards = Vec::new();
     for item in fs::read_dir(dir)? {
@@ -141,48 +167,76 @@ pub fn prune_sessions(dir: &Path, budget: Budget) -> io::Result<Pruned> {
     }
     held.sort_by(|a, b| (a.modified, &a.path).cmp(&(b.modified, &b.path)));
     let (mut sessions, mut bytes) = (held.len() as u64, held.iter().map(|h| h.size).sum::<u64>());
-    let mut removed = Vec::new();
+    let (mut removed, mut kept_in_use) = (Vec::new(), Vec::new());
     for old in held.iter().filter(|h| !h.kept) {
         if sessions <= budget.keep && bytes <= budget.max_bytes {
             break;
         }
-        match fs::remove_file(&old.path) {
-            Ok(()) => {}
-            // Another process pruned it first.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+        let name = old.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if in_use.contains(&name) {
+            kept_in_use.push(name);
+            continue;
         }
-        let _ = fs::remove_file(card_path(&old.path));
+        if remove {
+            match fs::remove_file(&old.path) {
+                Ok(()) => {}
+                // Another process pruned it first.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+            let _ = fs::remove_file(card_path(&old.path));
+        }
         sessions -= 1;
         bytes -= old.size;
-        let name = old.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         removed.push(Removed { name, size: old.size });
     }
-    for card in cards {
+    for card in cards.into_iter().filter(|_| remove) {
         let session =
             PathBuf::from(card.to_string_lossy().trim_end_matches(".card.json").to_owned() + ".jsonl");
         if !session.exists() {
             let _ = fs::remove_file(card);
         }
     }
-    Ok(Pruned { budget, removed, sessions, bytes })
+    Ok(Pruned { budget, removed, in_use: kept_in_use, sessions, bytes })
 }
 
 /// The budget a writing session keeps its folder within.
 impl super::WireLog {
     /// Prunes the folder this session is written in to `budget` (this session, being written,
-    /// is kept), and keeps the budget for [`WireLog::prune_again`]. A front end calls it when
-    /// its session starts, and says what was removed.
+    /// is kept, and so are the sessions used lately), and keeps the budget for
+    /// [`WireLog::prune_again`]. A front end calls it when its session starts, and says what
+    /// was removed.
     pub fn keep_within(&self, budget: Budget) -> io::Result<Pruned> {
-        *self.budget.locked() = Some(budget);
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        prune_sessions(dir, budget)
+        self.keeping.locked().budget = Some(budget);
+        prune_sessions(self.folder(), budget, &self.used_lately(), true)
+    }
+
+    /// What [`WireLog::keep_within`] would remove with `budget`, removing nothing: a front end
+    /// asks before it lowers the budget.
+    pub fn would_remove(&self, budget: Budget) -> io::Result<Pruned> {
+        prune_sessions(self.folder(), budget, &self.used_lately(), false)
+    }
+
+    /// The session `name` (in this folder) was opened or replayed now: no prune removes it for
+    /// the next hour.
+    pub fn in_use(&self, name: &str) {
+        self.keeping.locked().used.insert(name.to_owned(), Instant::now());
+    }
+
+    fn used_lately(&self) -> HashSet<String> {
+        let mut keeping = self.keeping.locked();
+        keeping.used.retain(|_, at| at.elapsed() < IN_USE_FOR);
+        keeping.used.keys().cloned().collect()
+    }
+
+    fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
     }
 
     /// Prunes the folder again to the budget given when the session started, when one was: a
     /// front end calls it when its session ends, after [`WireLog::close`].
     pub fn prune_again(&self) -> Option<io::Result<Pruned>> {
-        let budget = (*self.budget.locked())?;
+        let budget = self.keeping.locked().budget?;
         Some(self.keep_within(budget))
     }
 
@@ -195,7 +249,7 @@ impl super::WireLog {
 
     /// [`WireLog::outgrown`] for a file of `size` bytes.
     pub(super) fn outgrown_at(&self, size: u64) -> Option<String> {
-        let budget = (*self.budget.locked())?;
+        let budget = self.keeping.locked().budget?;
         (size > budget.max_bytes).then(|| {
             format!(
                 "this session ({}) is larger by itself than the sessions budget ({}); it is kept whole",
@@ -258,7 +312,8 @@ mod tests {
         fs::write(dir.join("notes.txt"), "not a session").unwrap();
         // Four may stay by count, 5000 bytes by size: s0 goes for the count, then s1 for the
         // size, small as it is, because it is the oldest left; the larger s2 stays.
-        let pruned = prune_sessions(&dir, Budget { keep: 4, max_bytes: 5000 }).unwrap();
+        let pruned =
+            prune_sessions(&dir, Budget { keep: 4, max_bytes: 5000 }, &HashSet::new(), true).unwrap();
         let names: Vec<_> = pruned.removed.iter().map(|r| (r.name.as_str(), r.size)).collect();
         assert_eq!(names, [("s0.jsonl", 4000), ("s1.jsonl", 1000)]);
         assert_eq!((pruned.sessions, pruned.bytes), (3, 5000));
@@ -272,8 +327,36 @@ mod tests {
             "removed the 2 oldest sessions (4.9 KiB) to keep the sessions folder within 4 sessions and 4.9 KiB"
         );
         // Within the budget, a prune removes nothing and says nothing.
-        let again = prune_sessions(&dir, Budget { keep: 4, max_bytes: 5000 }).unwrap();
+        let again = prune_sessions(&dir, Budget { keep: 4, max_bytes: 5000 }, &HashSet::new(), true).unwrap();
         assert!(again.removed.is_empty() && again.words().is_none());
+    }
+
+    #[test]
+    fn a_session_used_lately_is_kept_and_said_and_what_would_go_is_told_before_anything_goes() {
+        let dir = temp_dir("in-use");
+        for i in 0..4 {
+            session(&dir, &format!("s{i}"), 100, i);
+        }
+        let live = WireLog::create_in(&dir).unwrap();
+        live.in_use("s0.jsonl");
+        // Five with this one: s1 and s2 go to keep three.
+        let budget = Budget::count(3);
+        // Asked first: s1 and s2 would go (s0, the oldest, was opened lately), and nothing has.
+        let would = live.would_remove(budget).unwrap();
+        let names: Vec<&str> = would.removed.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(
+            (names, would.in_use.clone()),
+            (vec!["s1.jsonl", "s2.jsonl"], vec!["s0.jsonl".to_owned()])
+        );
+        assert_eq!(left(&dir).iter().filter(|n| n.ends_with(".jsonl")).count(), 5, "nothing removed yet");
+        let pruned = live.keep_within(budget).unwrap();
+        assert_eq!(pruned.removed, would.removed);
+        assert_eq!(
+            pruned.words().unwrap(),
+            "removed the 2 oldest sessions (200 B) to keep the sessions folder within 3 sessions; \
+             kept 1 older session: it was opened or replayed in the last hour"
+        );
+        assert!(left(&dir).contains(&"s0.jsonl".to_owned()));
     }
 
     #[test]
@@ -284,14 +367,14 @@ mod tests {
         let live = WireLog::create_in(&dir).unwrap();
         File::options().write(true).open(live.path()).unwrap().set_modified(SystemTime::UNIX_EPOCH).unwrap();
         session(&dir, "newer", 10, 5);
-        let pruned = prune_sessions(&dir, Budget { keep: 0, max_bytes: 0 }).unwrap();
+        let pruned = prune_sessions(&dir, Budget { keep: 0, max_bytes: 0 }, &HashSet::new(), true).unwrap();
         assert_eq!(pruned.removed, [Removed { name: "newer.jsonl".into(), size: 10 }]);
         assert!(pinned.exists() && live.path().exists());
         // Only those two are left, over the budget: said so.
         assert!(pruned.over());
         // Unpinned, it goes at the next prune; the live one stays while it is written.
         pin_session(&dir, "pinned.jsonl", false).unwrap();
-        prune_sessions(&dir, Budget { keep: 0, max_bytes: 0 }).unwrap();
+        prune_sessions(&dir, Budget { keep: 0, max_bytes: 0 }, &HashSet::new(), true).unwrap();
         assert!(!pinned.exists() && live.path().exists());
     }
 

@@ -34,7 +34,7 @@ mod sessions;
 mod sink;
 mod tail;
 
-pub use budget::{pin_session, size_words, Budget, KEEP_SESSIONS, MAX_BYTES};
+pub use budget::{pin_session, size_words, Budget, Pruned, KEEP_SESSIONS, MAX_BYTES};
 pub use catalog::{Catalog, CatalogError, OpenedSession};
 pub use entry::{Direction, Entry, HttpInfo, Kind, RequestOutcome, Summary, PREVIEW_BYTES};
 pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat, REDACTED_MARK};
@@ -84,7 +84,7 @@ pub struct WireLog {
     changes: broadcast::Sender<Recording>,
     /// The sessions budget the front end keeps this session's folder within (`keep_within`),
     /// as it was when the session started.
-    budget: Mutex<Option<Budget>>,
+    keeping: Mutex<budget::Keeping>,
 }
 
 struct Inner {
@@ -243,7 +243,7 @@ impl WireLog {
             matches: Mutex::default(),
             tailer: Mutex::default(),
             changes: broadcast::channel(16).0,
-            budget: Mutex::default(),
+            keeping: Mutex::default(),
         })
     }
 

@@ -1,87 +1,42 @@
-// A saved server's drift since its baseline: at the line's first ready connection the core lists
-// the interface and compares it with the one last accepted for the server (kept between
-// sessions). What changed since is said here, breaking first, with Accept to make the new
-// interface the baseline; the first time, the interface simply becomes the baseline, and an
-// interface as its baseline says so in one quiet line.
-import { useEffect, useRef, useState } from "react";
-import { backend, errorText, type BaselineCheck, type ConnectionState } from "../ipc";
+// A saved server's drift since its baseline, over the line's panels when something changed:
+// what changed since the interface last accepted for it (kept between sessions), breaking
+// first, with Accept to make the new interface the baseline. A first connect (the interface
+// becomes the baseline) and an interface as its baseline take no room here: the Server panel
+// says them (`driftWords`).
+import { useState } from "react";
+import type { ConnectionState } from "../ipc";
+import { acceptDrift, useDrift, when } from "./drift";
 import { ChangeList } from "./RebuildBanner";
 
-/** When a baseline was kept, for people: "4 Dec, 18:04". */
-function when(keptAt: string): string {
-  return new Date(keptAt).toLocaleString(undefined, {
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
-}
-
 export function DriftBanner({ line }: { line: ConnectionState }) {
-  const { conn, state } = line.event;
-  const ready = state.state === "ready";
-  // The check, and the connection whose interface it compared: Accept keeps that one.
-  const [check, setCheck] = useState<{ conn: number; check: BaselineCheck } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [acceptError, setAcceptError] = useState<string | null>(null);
+  const drift = useDrift(line);
   const [open, setOpen] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const [accepting, setAccepting] = useState(false);
-  // Checked once per line, at its first ready connection: a restart's changes are the restart
-  // banner's to say.
-  const asked = useRef(false);
-  useEffect(() => {
-    if (!ready || asked.current || line.serverId === null) return;
-    asked.current = true;
-    backend.baselineCheck(conn, false).then(
-      (check) => setCheck({ conn, check }),
-      (e) => setError(errorText(e)),
-    );
-  }, [ready, conn, line.serverId]);
-  if (dismissed) return null;
-  if (error)
-    return (
-      <p className="muted" role="status" aria-label="Drift baseline">
-        The interface was not compared with its baseline: {error}
-      </p>
-    );
-  if (!check) return null;
-  const checked = check.check;
+  if (dismissed || !drift || "error" in drift) return null;
+  const { check } = drift;
+  // Nothing changed, or this connect made the baseline.
+  if (check.keptAt === null || check.changes.length === 0) return null;
   const dismiss = (
     <button type="button" onClick={() => setDismissed(true)}>
       Dismiss
     </button>
   );
-  if (checked.keptNow)
+  if (check.keptNow)
     return (
-      <p className="muted" role="status" aria-label="Drift baseline" data-drift="kept">
-        {checked.keptAt === null
-          ? "This interface is now the server's baseline: the next connect says what changed since."
-          : "Accepted: this interface is now the server's baseline."}{" "}
-        {dismiss}
+      <p className="banner" role="status" aria-label="Drift baseline" data-drift="accepted">
+        Accepted: this interface is now the server&apos;s baseline. {dismiss}
       </p>
     );
-  if (checked.changes.length === 0)
-    return (
-      <p className="muted" role="status" aria-label="Drift baseline" data-drift="unchanged">
-        The interface is as its baseline of {checked.keptAt && when(checked.keptAt)}. {dismiss}
-      </p>
-    );
-  const breaking = checked.changes.some((c) => c.severity === "breaking");
+  const breaking = check.changes.some((c) => c.severity === "breaking");
   // The interface compared is the checked connection's: once the line has moved on (a restart),
-  // it is not the one Accept would list.
-  const current = ready && conn === check.conn;
+  // it is not the one Accept would keep.
+  const current = line.event.state.state === "ready" && line.event.conn === drift.conn;
   const accept = async () => {
     setAccepting(true);
-    setAcceptError(null);
-    try {
-      setCheck({ conn: check.conn, check: await backend.baselineCheck(check.conn, true) });
-      setOpen(false);
-    } catch (e) {
-      setAcceptError(`Not accepted: ${errorText(e)}`);
-    } finally {
-      setAccepting(false);
-    }
+    await acceptDrift(line.event.line, drift);
+    setAccepting(false);
+    setOpen(false);
   };
   return (
     <section
@@ -91,11 +46,11 @@ export function DriftBanner({ line }: { line: ConnectionState }) {
       data-drift="changed"
     >
       <p>
-        Since {checked.keptAt && when(checked.keptAt)}: {checked.brief}
-        {checked.changes[0] && (
+        Since {when(check.keptAt)}: {check.brief}
+        {check.changes[0] && (
           <>
             {" "}
-            (<code>{checked.changes[0].path}</code>: {checked.changes[0].detail})
+            (<code>{check.changes[0].path}</code>: {check.changes[0].detail})
           </>
         )}
         .{" "}
@@ -106,19 +61,19 @@ export function DriftBanner({ line }: { line: ConnectionState }) {
           type="button"
           className="primary"
           disabled={accepting || !current}
-          title={current ? undefined : `Connection ${check.conn}, whose interface this is, is no longer the line's`}
+          title={current ? undefined : `Connection ${drift.conn}, whose interface this is, is no longer the line's`}
           onClick={accept}
         >
           Accept
         </button>{" "}
         {dismiss}
       </p>
-      {acceptError && (
+      {drift.acceptError && (
         <p className="error" role="alert">
-          {acceptError}
+          {drift.acceptError}
         </p>
       )}
-      {open && <ChangeList changes={checked.changes} />}
+      {open && <ChangeList changes={check.changes} />}
     </section>
   );
 }

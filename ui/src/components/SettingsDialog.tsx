@@ -1,9 +1,11 @@
 // File → Settings: the window's theme (system, dark, light) and the sessions budget (how many
 // sessions the sessions folder keeps, and how many bytes of them), as the settings file holds
 // them, with what the folder holds now. A field left empty takes its default, shown as its
-// placeholder. Saving prunes the folder to the new budget at once; the window says what went.
+// placeholder. Saving prunes the folder to the new budget at once: when that removes sessions,
+// Save asks first, listing them (and the ones kept because they were opened or replayed in the
+// last hour); the window says what went.
 import { useEffect, useState } from "react";
-import { backend, errorText, type SessionsBudget, type Theme } from "../ipc";
+import { backend, errorText, type Pruned, type SessionsBudget, type SessionsSettings, type Theme } from "../ipc";
 import { applyTheme } from "../theme";
 import { formatSize } from "../log/format";
 import { FormFooter } from "./FormFooter";
@@ -30,6 +32,8 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
   const [mib, setMib] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // What Save would remove, shown for a yes before anything goes; with the settings it was asked for.
+  const [asking, setAsking] = useState<{ settings: SessionsSettings; would: Pruned } | null>(null);
 
   // The form shows once the settings file and the folder are read, all at once: fields that
   // appeared one by one would move the theme's choices under the pointer (the dialog is centred).
@@ -45,15 +49,26 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
     );
   }, []);
 
-  const save = async () => {
+  const save = async (confirmed: boolean) => {
     const k = whole(keep, "The number of sessions");
     const m = whole(mib, "The size");
     if (typeof k === "string") return setError(k);
     if (typeof m === "string") return setError(m);
+    const settings = { keep: k, maxBytes: m === null ? null : m * MIB };
     setSaving(true);
+    setError(null);
     try {
+      if (!confirmed) {
+        const would = await backend.sessionsBudgetPreview(settings);
+        if (would.removed.length > 0) {
+          setAsking({ settings, would });
+          setSaving(false);
+          return;
+        }
+      }
+      setAsking(null);
       if (theme) applyTheme(await backend.themeSet(theme));
-      const saved = await backend.sessionsBudgetSet({ keep: k, maxBytes: m === null ? null : m * MIB });
+      const saved = await backend.sessionsBudgetSet(settings);
       onSaved(saved.pruned);
     } catch (e) {
       setError(errorText(e));
@@ -71,7 +86,7 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          void save(false);
         }}
       >
         <h2>Settings</h2>
@@ -119,7 +134,34 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
         ) : (
           !error && <p className="muted">Reading the settings…</p>
         )}
-        <FormFooter error={error} onCancel={onCancel} submit="Save" disabled={!budget || !theme || saving} />
+        {asking ? (
+          <div className="confirm" role="alertdialog" aria-label="Remove sessions?">
+            <p>
+              Saving this budget removes {asking.would.removed.length === 1 ? "this session" : "these sessions"} now,
+              oldest first:
+            </p>
+            <ul className="mono" aria-label="Sessions to remove">
+              {asking.would.removed.map((r) => (
+                <li key={r.name}>
+                  {r.name} ({formatSize(Number(r.size))})
+                </li>
+              ))}
+            </ul>
+            {asking.would.inUse.length > 0 && (
+              <p aria-label="Sessions kept">
+                Kept, though older: {asking.would.inUse.join(", ")} (opened or replayed in the last hour).
+              </p>
+            )}
+            <button type="button" className="primary" disabled={saving} onClick={() => void save(true)}>
+              Remove {asking.would.removed.length} and save
+            </button>{" "}
+            <button type="button" autoFocus onClick={() => setAsking(null)}>
+              Back
+            </button>
+          </div>
+        ) : (
+          <FormFooter error={error} onCancel={onCancel} submit="Save" disabled={!budget || !theme || saving} />
+        )}
       </form>
     </div>
   );

@@ -53,6 +53,9 @@ export type SavedServer = B.SavedServer_Serialize;
 export type QuestionEvent = B.QuestionEvent_Serialize;
 export type Recording = B.Recording_Serialize;
 export type SessionsBudget = B.SessionsBudget_Serialize;
+/** What a prune of the sessions folder removed, or would remove. */
+export type Pruned = B.Pruned;
+export type SessionsSettings = B.SessionsSettings_Deserialize;
 export type Theme = B.Theme;
 export type Layout = B.Layout_Serialize;
 export type ServerDescription = B.ServerDescription_Serialize;

@@ -230,6 +230,11 @@ export const commands = {
 	connectionRootsSet: (id: number, roots: string[]) => __TAURI_INVOKE<RootsChange>("connection_roots_set", { id, roots }),
 	/**  The sessions budget, and what pruning removed when this window's session started. */
 	sessionsBudgetGet: () => __TAURI_INVOKE<SessionsBudget_Serialize>("sessions_budget_get"),
+	/**
+	 *  What saving `settings` would remove from the sessions folder now (oldest first), and the
+	 *  sessions kept because they were opened or replayed in the last hour; nothing is removed.
+	 */
+	sessionsBudgetPreview: (settings: SessionsSettings_Deserialize) => __TAURI_INVOKE<Pruned>("sessions_budget_preview", { settings }),
 	/**  Saves the sessions budget and prunes the folder to it now; says what that removed. */
 	sessionsBudgetSet: (settings: SessionsSettings_Deserialize) => __TAURI_INVOKE<SessionsBudget_Serialize>("sessions_budget_set", { settings }),
 	/**
@@ -2126,6 +2131,18 @@ export type PromptView_Serialize = {
 	embedded: EmbeddedView_Serialize[],
 };
 
+/**  What a prune did (or would do), and what it could not do. */
+export type Pruned = {
+	budget: Budget,
+	/**  Oldest first. */
+	removed: Removed[],
+	/**  Sessions the budget would remove that were kept: opened or replayed within the last hour. */
+	inUse: string[],
+	/**  What the folder holds after it: sessions and bytes. */
+	sessions: number,
+	bytes: number,
+};
+
 /**  What a front end hears about server questions. */
 export type QuestionEvent = QuestionEvent_Serialize | QuestionEvent_Deserialize;
 
@@ -2304,6 +2321,12 @@ export type Recording_Serialize = {
 	 *  within (it is never cut), in words ([`WireLog::outgrown`]).
 	 */
 	outgrown: string | null,
+};
+
+/**  One session a prune removed. */
+export type Removed = {
+	name: string,
+	size: number,
 };
 
 /**  A whole replay: each request's outcome, and what the rules and the listings add. */

@@ -464,6 +464,12 @@ export function memoryBackend(
       layout = { split: change.split ?? layout.split, questionFolded: change.questionFolded ?? layout.questionFolded };
       return { ...layout };
     },
+    // A folder that never outgrows its budget: saving would remove nothing.
+    sessionsBudgetPreview: async (settings) => {
+      const now = budgetView();
+      const budget = { keep: settings.keep ?? now.defaults.keep, maxBytes: settings.maxBytes ?? now.defaults.maxBytes };
+      return { budget, removed: [], inUse: [], sessions: now.sessions, bytes: now.bytes };
+    },
     sessionsBudgetSet: async (settings) => {
       budgetSettings = { keep: settings.keep ?? undefined, maxBytes: settings.maxBytes ?? undefined };
       return budgetView();

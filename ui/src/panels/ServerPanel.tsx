@@ -1,12 +1,13 @@
 // What the server said about itself: serverInfo (the icons the core allows), the protocol
 // version and the evidence for it, capabilities in words, instructions, the 2026-07-28 cache
-// hints; the log level asked of it, changeable while connected; Ping with its round trip; and
-// the roots Sonde offers it, editable while connected.
+// hints; its drift since the baseline, in a word; the log level asked of it, changeable while
+// connected; Ping with its round trip; and the roots Sonde offers it, editable while connected.
 import { useContext, useEffect, useState } from "react";
 import { backend, errorText, type ConnectionState, type LogLevel, type Ping } from "../ipc";
 import { isObject, NotReady, str, useLine } from "./line";
 import { RootsEditor } from "../components/RootsEditor";
 import { DiffWith } from "../builds/context";
+import { driftWords, useDrift } from "../builds/drift";
 import { LOG_LEVELS } from "../ipc/bindings";
 
 /** The levels a server may be asked for, least severe first, as the core lists them. */
@@ -33,6 +34,7 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
   const [error, setError] = useState<string | null>(null);
   const [savedTo, setSavedTo] = useState<string | null>(null);
   const compare = useContext(DiffWith);
+  const drift = useDrift(line);
   useEffect(() => {
     if (!ready) return;
     backend.logLevelGet(conn).then(setLevel, (e) => setError(errorText(e)));
@@ -104,6 +106,12 @@ export function ServerPanel({ line }: { line: ConnectionState }) {
             <dd>
               for {server.ttlMs} ms{server.cacheScope && `, ${server.cacheScope}`}
             </dd>
+          </>
+        )}
+        {drift && (
+          <>
+            <dt>Baseline</dt>
+            <dd aria-label="Drift baseline">{driftWords(drift)}</dd>
           </>
         )}
         <dt>Capabilities</dt>
