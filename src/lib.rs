@@ -111,13 +111,16 @@ pub use sync::Lock;
 
 // The record: the wire log, its entries, filters, exports and past sessions; the timeline.
 pub use log::{
-    count_entries, export_har, export_jsonl, last_session, list_sessions, pin_session, session_named,
-    sessions_dir, size_words, stopped_words, Budget, Catalog, CatalogError, ConnectionLabel, Direction,
-    Entry, ExportError, ExportFormat, Filter, FilterError, FilterView, Followed, Incomplete, Kind, LogBatch,
-    MatchCount, OpenedSession, Outcome, Page, Pruned, Recording, RequestOutcome, SessionInfo, Summary,
-    WireLog, COUNT_BUDGET, FILTER_KEYS, PREVIEW_BYTES, SESSION_FORMAT,
+    check_har, count_entries, export_har, export_jsonl, last_session, list_sessions, pin_session,
+    session_named, sessions_dir, size_words, stopped_words, Budget, Catalog, CatalogError, ConnectionLabel,
+    Direction, Entry, ExportError, ExportFormat, Filter, FilterError, FilterView, Followed, Incomplete, Kind,
+    LogBatch, MatchCount, OpenedSession, Outcome, Page, Pruned, Recording, RequestOutcome, SessionInfo,
+    Summary, WireLog, COUNT_BUDGET, FILTER_KEYS, PREVIEW_BYTES, SESSION_FORMAT,
 };
-pub use timeline::{Latency, MarkKind, OperationKind, Shown, SpanDetail, Timeline, TimelineView, ViewQuery};
+pub use timeline::{
+    Latency, MarkKind, OperationKind, RecordedCall, Shown, SpanDetail, Timeline, TimelineView, ViewQuery,
+    HISTORY_LIMIT,
+};
 
 // Sonde's own files and the saved configuration: servers, their approved launches, remembered
 // eras, settings.

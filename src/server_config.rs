@@ -52,6 +52,9 @@ pub struct ServerConfig {
     /// Decide the era afresh: the cached verdict is neither read nor updated (a check-up
     /// probes as a new client would).
     pub fresh_era: bool,
+    /// Started for one job (a comparison, a replay, a check-up) and stopped after it: its
+    /// states say so, so a front end shows it while it runs and not once it has ended.
+    pub job: bool,
 }
 
 /// How a supervised server is started again: waits that double from `first` up to `cap`,
@@ -99,6 +102,7 @@ impl ServerConfig {
             log_level: None,
             restart: None,
             fresh_era: false,
+            job: false,
         }
     }
 }

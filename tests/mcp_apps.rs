@@ -93,9 +93,29 @@ async fn an_app_is_opened_answered_and_recorded() {
     let turn = call(3, "secret").await;
     let reply: Value = serde_json::from_str(&turn.post[0]).unwrap();
     assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert_eq!(
+        reply["error"]["message"],
+        "the tool \"secret\" is not for apps: its visibility leaves them out"
+    );
     assert_eq!(turn.note.unwrap().kind, "refused");
+    // A tool the server does not list is refused as not listed.
+    let turn = call(4, "nowhere").await;
+    let reply: Value = serde_json::from_str(&turn.post[0]).unwrap();
+    assert_eq!(reply["error"]["message"], "the server does not list a tool \"nowhere\"", "{reply}");
     let calls = sent(&hub, "tools/call");
     assert_eq!(calls.len(), 1, "only poll reached the server: {calls:?}");
+    // Sonde's replies to the app carry their request's method and name, and the entry they
+    // answer, as a server's replies do: a filter by method keeps both sides of the exchange.
+    let filter = Filter::parse("kind:app method:tools/call").unwrap();
+    let exchange = hub.log().entries(&filter).unwrap();
+    let replies: Vec<_> = exchange.iter().filter(|e| e.dir == sonde_core::Direction::Out).collect();
+    let requests: Vec<_> = exchange.iter().filter(|e| e.dir == sonde_core::Direction::In).collect();
+    assert_eq!((requests.len(), replies.len()), (3, 3), "{exchange:?}");
+    for (request, reply) in requests.iter().zip(&replies) {
+        assert_eq!(reply.answers, Some(request.seq));
+        let target = |e: &sonde_core::Entry| e.summary.as_ref().and_then(|s| s.target.clone());
+        assert_eq!(target(reply), target(request));
+    }
 
     // A link waits for the window; Cancel answers isError.
     let turn = hub

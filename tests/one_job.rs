@@ -27,6 +27,12 @@ async fn the_server_is_gone_after_a_job_that_succeeded() {
     let exit = done.stopped.expect("the stop succeeded").expect("the server was running until stopped");
     assert_eq!(exit.code, Some(0), "the fixture exits on stdin's end: {exit:?}");
     assert!(hub.session(done.conn).is_err(), "the job's connection is forgotten");
+    // Its states say it was a job's, so a front end does not keep a card for it.
+    let state = hub.states().get(done.conn).expect("its last state");
+    assert!(state.job && state.state.is_final(), "{state:?}");
+    let ordinary = hub.connect(&fixture(&[])).await.unwrap();
+    assert!(!hub.states().get(ordinary).unwrap().job);
+    hub.disconnect(ordinary).await.unwrap();
 }
 
 /// A job that fails (its request answered with an error) is returned as it failed, and its

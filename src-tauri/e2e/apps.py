@@ -80,6 +80,17 @@ def install(check, driver, wait, shot, h):
         assert "https://modelcontextprotocol.io/" in ask.text, ask.text
         ask.find_element(By.XPATH, ".//button[text()='Cancel']").click()
 
+        # The app follows the window's theme while no theme is picked for it: told, and shown.
+        def app_theme_is(label, value):
+            wait.until(lambda d: Select(d.find_element(By.CSS_SELECTOR, "select[aria-label='App theme']"))
+                       .first_selected_option.text == label)
+            in_frame(frame, lambda: wait.until(
+                lambda d: d.execute_script("return document.documentElement.getAttribute('data-theme')") == value))
+
+        h["choose_theme"]("Light")
+        app_theme_is("Light", "light")
+        h["choose_theme"]("Dark")
+        app_theme_is("Dark", "dark")
         # A theme switch reaches the app, as the SDK applies it to the document.
         theme = Select(driver.find_element(By.CSS_SELECTOR, "select[aria-label='App theme']"))
         for choice, value in (("Light", "light"), ("Dark", "dark")):
@@ -93,6 +104,9 @@ def install(check, driver, wait, shot, h):
         # Fullscreen: the frame takes the window, and the app is told; Back inline returns it.
         Select(driver.find_element(By.CSS_SELECTOR, "select[aria-label='Display mode']")).select_by_visible_text("Fullscreen")
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, FRAME).rect["width"] > 1200)
+        # Named, as a fullscreen app takes the whole window.
+        heading = driver.find_element(By.CSS_SELECTOR, "section[aria-label='App'] h3").text
+        assert heading.startswith("App of "), heading
         shot("app-fullscreen")
         driver.find_element(By.XPATH, "//button[text()='Back inline']").click()
         wait.until(lambda d: d.find_element(By.CSS_SELECTOR, FRAME).rect["width"] < 1000)
@@ -107,7 +121,10 @@ def install(check, driver, wait, shot, h):
         h["set_filter"]("kind:message method:tools/call get-time")
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "div[role='row'].message")) == 2)
         # The app started once: typing in the window (the filter) never reloads its frame.
-        h["set_filter"]("kind:app method:ui/initialize")
+        h["set_filter"]("kind:app method:ui/initialize dir:in")
+        assert len(wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "div[role='row'].app"))) == 1
+        # Sonde's answer carries the method of the request it answers, as a server's does.
+        h["set_filter"]("kind:app method:ui/initialize dir:out")
         assert len(wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "div[role='row'].app"))) == 1
         assert log_rows("kind:app method:ui/notifications/host-context-changed fullscreen"), "the app was not told"
 
@@ -172,6 +189,7 @@ def install(check, driver, wait, shot, h):
         assert results["navigate-top"].startswith("refused"), results
         assert results["call-model-only-tool"] == "refused -32602", results
         assert results["call-app-only-tool"] == "answered poll answered", results
+        assert results["call-unlisted-tool"] == 'the server does not list a tool "nowhere"', results
         # A flood of requests: every one answered (pong, or refused as dropped), none left waiting.
         assert results["flood-requests"].startswith("200 of 200 answered"), results
         # The forged IPC message changed nothing: the theme is still the one chosen.
@@ -184,7 +202,19 @@ def install(check, driver, wait, shot, h):
         lines = wait.until(lambda d: (t := d.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages']").text)
                            and "dropped" in t and t)
         assert "connect-src refused https://undeclared.invalid" in lines, lines
+        # Its uncaught error, with the line of the page it was thrown on (WebKit alone would say
+        # "Script error." and no line).
+        page = os.path.join(os.path.dirname(__file__), "..", "..", "crates", "sonde-fixture", "src", "apps", "hostile.html")
+        with open(page) as f:
+            thrown_at = next(n for n, text in enumerate(f, 1) if "thrown by the hostile app on purpose" in text)
+        thrown = wait.until(lambda d: (t := d.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages']").text)
+                            and "thrown by the hostile app on purpose" in t and t)
+        assert re.search(rf"sonde-app://localhost/\d+:{thrown_at}:\d+", thrown), thrown
+        assert "Script error" not in thrown, thrown
         shot("app-hostile")
+        listed = driver.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages'] li:last-child")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", listed)
+        shot("app-error-with-line")
         assert log_rows("kind:app from the app dropped"), "the flood's dropped messages are not in the log"
         assert log_rows('kind:app "connect-src refused https://undeclared.invalid"'), "the refused fetch is not in the log"
         # The frame did not leave: its last act, sending itself elsewhere, was refused.

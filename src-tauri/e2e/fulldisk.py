@@ -8,6 +8,7 @@ lines, and the app started again calls it incomplete in Open Session.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -63,6 +64,9 @@ def install(check, shot, h):
             row = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"{GRID} [role='row'][aria-label='Not recorded']"))
             said = row.get_attribute("textContent")
             assert said.startswith("The session log stopped at entry"), said
+            # The count says how many went unrecorded, as the guide says, not only the rows.
+            count = driver.find_element(By.CSS_SELECTOR, ".log-bar .count").text
+            assert re.search(r"\(\d+ not recorded since entry \d+\)", count), count
             shot("full-disk-banner")
             os.remove(filler)
             h["call_tool"]("echo", ["with room again"], "with room again")

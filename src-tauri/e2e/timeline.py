@@ -80,6 +80,16 @@ def install(check, driver, wait, shot, h):
                                         driver.find_element(By.CSS_SELECTOR, ".timeline-bar").text).group(1))
         before = counted()
         shot("timeline-whole")
+        # Opened, it has room (its own height, the panels above giving some up at 1280×800), and
+        # its controls and axis stay in view as its lanes scroll.
+        pane = driver.find_element(By.CSS_SELECTOR, "section.timeline")
+        assert pane.size["height"] >= 200, pane.size
+        driver.execute_script("arguments[0].scrollTop = 60", pane)
+        head_top, pane_top = driver.execute_script(
+            "return [arguments[0].querySelector('.timeline-head').getBoundingClientRect().top,"
+            " arguments[0].getBoundingClientRect().top]", pane)
+        assert abs(head_top - pane_top) < 1, (head_top, pane_top)
+        driver.execute_script("arguments[0].scrollTop = 0", pane)
 
         # Zoom as a keyboard user (Tab to the timeline, then keys): pan towards the slow call and
         # zoom in until it fills a quarter of the view or more, zooming out when the view has become narrower.
@@ -152,6 +162,17 @@ def install(check, driver, wait, shot, h):
         # The latency table of the slow server's requests (the filter's): the slow tool's row,
         # whose click filters the log to its calls.
         h["set_filter"](f"conn:{slow['conn']}")
+        # The slowest settled call of what the filter shows is one key away: S zooms to it and
+        # selects it in the log, from the whole session.
+        driver.execute_script("arguments[0].focus()", canvas)
+        canvas.send_keys("0")
+        whole = wait.until(lambda d: (w := window_of(canvas)) and w[0] == 0 and w)
+        canvas.send_keys("s")
+        lo, hi = wait.until(lambda d: (w := window_of(canvas)) != whole and w)
+        assert lo <= slow["start"] and slow["end"] <= hi, (slow, lo, hi)
+        WebDriverWait(driver, 10, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda d: selected(d) == str(slow["seq"]))
+        shot("timeline-slowest-call")
         driver.find_element(By.XPATH, "//button[text()='Latency']").click()
         row = wait.until(lambda d: d.find_element(By.XPATH, "//table[@class='latency-table']//tr[.//button[normalize-space(text())='echo']]"))
         # Its one call answered after the fixture's 900 ms: p50, p95 and max are that call's.

@@ -110,11 +110,25 @@ pub fn app_close(state: State<'_, AppState>, app: u64, reason: String) -> Result
 /// errors and policy violations to the pane, which records them (a violation once, though the
 /// header and the page's copy of the policy each report it). It is Sonde's, runs before
 /// the app's, and sends only `sonde/` reports, which the pane never passes to the bridge.
-const REPORTER: &str = r#"<script>(()=>{const p=window.parent,s=(kind,text)=>{try{p.postMessage({sonde:kind,text:String(text).slice(0,2000)},"*")}catch(e){}};
-const e=console.error.bind(console);console.error=(...a)=>{e(...a);try{s("console",a.map(x=>{try{return x&&x.stack?x.stack:typeof x==="object"?JSON.stringify(x):String(x)}catch(_){return String(x)}}).join(" "))}catch(_){}};
-addEventListener("error",v=>s("error",v.message+" ("+(v.filename||"")+":"+(v.lineno||0)+")"));
-addEventListener("unhandledrejection",v=>s("error","unhandled rejection: "+(v.reason&&v.reason.message||v.reason)));
-const seen=new Set();addEventListener("securitypolicyviolation",v=>{const t=v.effectiveDirective+" refused "+(v.blockedURI||"inline");if(!seen.has(t)){seen.add(t);s("refused",t)}});})()</script>"#;
+///
+/// WebKit withholds an uncaught error's message, file and line from a frame of no origin (a
+/// sandboxed one: "Script error."), so the app's callbacks (event listeners, timers, animation
+/// frames, microtasks) run inside a catch that reports the error with its stack, then throws
+/// it on; the withheld report that follows is dropped. A rejection's reason keeps its stack.
+/// It is one line, so the app's own line numbers stay what its author wrote.
+const REPORTER: &str = concat!(
+    r#"<script>(()=>{const p=window.parent,s=(kind,text)=>{try{p.postMessage({sonde:kind,text:String(text).slice(0,2000)},"*")}catch(e){}};"#,
+    r#"const said=x=>{try{return x&&x.stack?String(x)+"\n"+x.stack:String(x)}catch(_){return "an error that cannot be read"}};"#,
+    r#"const e=console.error.bind(console);console.error=(...a)=>{e(...a);try{s("console",a.map(x=>{try{return x&&x.stack?x.stack:typeof x==="object"?JSON.stringify(x):String(x)}catch(_){return String(x)}}).join(" "))}catch(_){}};"#,
+    r#"let caught=0;const w=new WeakMap(),T=EventTarget.prototype,add=T.addEventListener,rem=T.removeEventListener,later=setTimeout;"#,
+    r#"const wrap=f=>{if(typeof f!=="function")return f;let g=w.get(f);if(!g){g=function(...a){try{return f.apply(this,a)}catch(x){caught++;s("error","uncaught "+said(x));later(()=>caught--);throw x}};w.set(f,g)}return g};"#,
+    r#"T.addEventListener=function(t,f,o){return add.call(this,t,wrap(f),o)};T.removeEventListener=function(t,f,o){return rem.call(this,t,w.get(f)||f,o)};"#,
+    r#"for(const n of["setTimeout","setInterval","requestAnimationFrame","queueMicrotask"]){const o=window[n];if(o)window[n]=function(f,...a){return o.call(window,wrap(f),...a)}}"#,
+    r#"add.call(window,"error",v=>{if(caught)return;if(v.error)return s("error","uncaught "+said(v.error));"#,
+    r#"s("error",v.filename?v.message+" ("+v.filename+":"+v.lineno+")":v.message+" (WebKit withholds where: an error thrown as a script of this sandboxed frame first runs; errors in its event listeners, timers and promises come with their line)")});"#,
+    r#"add.call(window,"unhandledrejection",v=>s("error","unhandled rejection: "+said(v.reason)));"#,
+    r#"const seen=new Set();add.call(window,"securitypolicyviolation",v=>{const t=v.effectiveDirective+" refused "+(v.blockedURI||"inline");if(!seen.has(t)){seen.add(t);s("refused",t)}});})()</script>"#,
+);
 
 /// `html` with `head` as the first thing in its `<head>` (or after its doctype, or first): never
 /// before the doctype, which would put the page in quirks mode.
@@ -155,7 +169,12 @@ pub fn serve<R: Runtime>(ctx: UriSchemeContext<'_, R>, request: Request<Vec<u8>>
 
 #[cfg(test)]
 mod tests {
-    use super::with_head;
+    use super::{with_head, REPORTER};
+
+    #[test]
+    fn the_reporter_is_one_line_so_an_app_keeps_its_line_numbers() {
+        assert!(!REPORTER.contains('\n') && REPORTER.ends_with("</script>"), "{REPORTER}");
+    }
 
     #[test]
     fn the_policy_goes_inside_the_head_never_before_the_doctype() {

@@ -26,6 +26,9 @@ pub fn typescript() -> Result<String, specta_typescript::Error> {
         .constant("SCHEMA_MAX_DEPTH", sonde_core::SCHEMA_MAX_DEPTH)
         .constant("OUTCOME_WORDS", sonde_core::RequestOutcome::words())
         .constant("COUNT_BUDGET", sonde_core::COUNT_BUDGET)
+        // The heights the timeline may be dragged to, as the settings keep them.
+        .constant("TIMELINE_HEIGHTS", [sonde_core::Layout::TIMELINE_MIN, sonde_core::Layout::TIMELINE_MAX])
+        .constant("DETAIL_WIDTHS", [sonde_core::Layout::DETAIL_MIN, sonde_core::Layout::DETAIL_MAX])
         // Least severe first: the order the double ranks findings in.
         .constant("SEVERITIES", sonde_core::Severity::ALL)
         // Least severe first, as servers filter their log messages by them.

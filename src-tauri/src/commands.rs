@@ -340,6 +340,20 @@ pub fn log_count_matches(
     state.sessions.log(session)?.count_matches(&filter, to, COUNT_BUDGET).map_err(io_error)
 }
 
+/// Where the entry at `seq` stands among `filter`'s matches (its row in the list the filter
+/// shows), or null when the filter does not show it.
+#[tauri::command(async)]
+#[specta::specta]
+pub fn log_match_position(
+    state: State<'_, AppState>,
+    session: Option<u64>,
+    filter: String,
+    seq: u64,
+) -> Result<Option<u64>> {
+    let filter = filter_of(&filter)?;
+    state.sessions.log(session)?.match_position(&filter, seq).map_err(io_error)
+}
+
 /// The matches of `filter` at positions `from..from + limit` among all its matches.
 #[tauri::command(async)]
 #[specta::specta]
@@ -436,6 +450,14 @@ pub async fn log_export(
     let ext = format.name();
     let name = if filtered { format!("{stem}-filtered.{ext}") } else { format!("{stem}.{ext}") };
     let title = format!("Export the log as {}", format.label());
+    // What HAR cannot hold is refused before a file name is asked for.
+    if format == ExportFormat::Har {
+        let (log, filter) = (log.clone(), filter.clone());
+        tauri::async_runtime::spawn_blocking(move || sonde_core::check_har(&log, &filter))
+            .await
+            .map_err(|e| err(ErrorCode::Io, e))?
+            .map_err(|e| err(e.code(), &e))?;
+    }
     let Some(path) = state.asker.save_path(&title, &name).await else {
         return Ok(None);
     };

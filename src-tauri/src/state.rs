@@ -147,6 +147,12 @@ struct Kept {
     shown: Shown,
 }
 
+impl Kept {
+    fn new() -> Kept {
+        Kept { timeline: Timeline::new(), filter: String::new(), shown: Shown::default() }
+    }
+}
+
 impl Timelines {
     /// Runs `read` on the timeline of `session`, grown to the log as it is now, with what
     /// `filter` shows (its matches looked for a bounded amount more).
@@ -158,11 +164,7 @@ impl Timelines {
         read: impl FnOnce(&Timeline, &Shown) -> T,
     ) -> Result<T> {
         let mut kept = self.0.locked();
-        let kept = kept.entry(session).or_insert_with(|| Kept {
-            timeline: Timeline::new(),
-            filter: String::new(),
-            shown: Shown::default(),
-        });
+        let kept = kept.entry(session).or_insert_with(Kept::new);
         if kept.filter != filter {
             let parsed = Filter::parse(filter)?;
             kept.shown = Shown::new(parsed);
@@ -171,6 +173,15 @@ impl Timelines {
         kept.timeline.update(log);
         kept.shown.update(log).map_err(io_error)?;
         Ok(read(&kept.timeline, &kept.shown))
+    }
+
+    /// Runs `read` on the timeline of `session`, grown to the log as it is now; what the
+    /// timeline pane's filter shows is left as it is.
+    pub fn grown<T>(&self, session: Option<u64>, log: &WireLog, read: impl FnOnce(&Timeline) -> T) -> T {
+        let mut kept = self.0.locked();
+        let kept = kept.entry(session).or_insert_with(Kept::new);
+        kept.timeline.update(log);
+        read(&kept.timeline)
     }
 
     /// Lets go of a session's timeline (a past session closed).

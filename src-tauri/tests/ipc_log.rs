@@ -69,6 +69,18 @@ fn a_past_cli_session_is_listed_opened_filtered_exported_and_closed() {
     let nothing =
         invoke(&w, "log_export", json!({"session": id, "filter": filter, "format": "jsonl"})).unwrap();
     assert_eq!(nothing, Value::Null);
+    // HAR of a stdio session is refused before anything is asked.
+    let har = invoke(&w, "log_export", json!({"session": id, "filter": "", "format": "har"})).unwrap_err();
+    assert_eq!(har["code"], "bad_input", "{har}");
+    assert!(har["message"].as_str().unwrap().contains("spoke stdio"), "{har}");
+
+    // The selection placed in a filtered list: the reply is the filter's second match; the
+    // first entry (spawned) is not one of them.
+    let at = |seq: &Value| {
+        invoke(&w, "log_match_position", json!({"session": id, "filter": filter, "seq": seq})).unwrap()
+    };
+    assert_eq!(at(&reply[0]["seq"]), json!(1));
+    assert_eq!(at(&json!(0)), Value::Null);
 
     // The timeline of the past session: its one connection's requests, the filter's only.
     let query = json!({"from": 0, "to": 1_000_000, "columns": 500});

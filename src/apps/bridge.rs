@@ -88,10 +88,11 @@ fn content_text(params: &Value) -> String {
     }
 }
 
-/// Reads one message from an app. `may_call` says whether the app may call a tool by name.
+/// Reads one message from an app. `may_call` says whether the app may call a tool by name, and
+/// if not, why.
 pub fn from_app(
     text: &str,
-    may_call: impl Fn(&str) -> bool,
+    may_call: impl Fn(&str) -> Result<(), String>,
     context: &HostContext,
 ) -> (Step, Option<AppNote>) {
     let Ok(message) = serde_json::from_str::<Value>(text) else {
@@ -132,11 +133,12 @@ pub fn from_app(
         "ping" => (Step::Reply(result(&id, json!({}))), None),
         "tools/call" => {
             let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
-            if may_call(name) {
-                (Step::Forward { id, method: method.to_owned(), params }, None)
-            } else {
-                let why = format!("the tool {name:?} is not one the server lists for apps");
-                (Step::Reply(error(&id, -32602, &why)), note("refused", format!("tools/call refused: {why}")))
+            match may_call(name) {
+                Ok(()) => (Step::Forward { id, method: method.to_owned(), params }, None),
+                Err(why) => (
+                    Step::Reply(error(&id, -32602, &why)),
+                    note("refused", format!("tools/call refused: {why}")),
+                ),
             }
         }
         "resources/read" | "resources/list" | "resources/templates/list" | "tools/list" => {
@@ -266,7 +268,11 @@ mod tests {
 
     fn step(message: Value) -> (Step, Option<AppNote>) {
         let context = HostContext(json!({ "theme": "dark", "platform": "desktop" }));
-        from_app(&message.to_string(), |name| name == "get-time", &context)
+        let may_call = |name: &str| match name {
+            "get-time" => Ok(()),
+            other => Err(format!("the server does not list a tool {other:?}")),
+        };
+        from_app(&message.to_string(), may_call, &context)
     }
 
     #[test]
@@ -280,7 +286,7 @@ mod tests {
         assert!(reply["result"]["hostCapabilities"]["openLinks"].is_object());
         let (ready, _) = super::from_app(
             r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#,
-            |_| true,
+            |_| Ok(()),
             &HostContext::default(),
         );
         assert_eq!(ready, Step::Ready);
@@ -297,6 +303,7 @@ mod tests {
         );
         let Step::Reply(reply) = refused else { panic!() };
         assert_eq!(reply["error"]["code"], -32602);
+        assert_eq!(reply["error"]["message"], "the server does not list a tool \"delete-all\"");
         assert_eq!(why.unwrap().kind, "refused");
     }
 
@@ -338,7 +345,7 @@ mod tests {
             step(json!({"jsonrpc": "2.0", "id": 7, "method": "ui/download-file", "params": {}}));
         assert!(matches!(unknown, Step::Reply(ref r) if r["error"]["code"] == -32601));
         assert_eq!(refused.unwrap().kind, "refused");
-        let (_, broken) = super::from_app("not json", |_| true, &HostContext::default());
+        let (_, broken) = super::from_app("not json", |_| Ok(()), &HostContext::default());
         assert_eq!(broken.unwrap().kind, "error");
     }
 }

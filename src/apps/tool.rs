@@ -4,13 +4,19 @@ use serde_json::Value;
 
 pub use crate::shape::app_link::app_link;
 
-/// Whether an app may call the tool named so, among a listing's definitions: a tool the
-/// listing lacks may not be called, and one whose visibility leaves apps out may not either.
-pub fn app_may_call(tools: &[Value], name: &str) -> bool {
-    tools
-        .iter()
-        .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
-        .is_some_and(|t| app_link(t).is_none_or(|l| l.app_may_call))
+/// Whether an app may call the tool named so, among a listing's definitions, and if not, why:
+/// a tool the listing lacks is not listed, and one whose visibility leaves apps out is the
+/// server's to keep from apps.
+pub fn app_may_call(tools: &[Value], name: &str) -> Result<(), String> {
+    let Some(tool) = tools.iter().find(|t| t.get("name").and_then(Value::as_str) == Some(name)) else {
+        return Err(format!("the server does not list a tool {name:?}"));
+    };
+    match app_link(tool) {
+        Some(link) if !link.app_may_call => {
+            Err(format!("the tool {name:?} is not for apps: its visibility leaves them out"))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -25,9 +31,10 @@ mod tests {
             json!({"name": "poll", "_meta": {"ui": {"visibility": ["app"]}}}),
             json!({"name": "secret", "_meta": {"ui": {"visibility": ["model"]}}}),
         ];
-        assert!(app_may_call(&tools, "plain"));
-        assert!(app_may_call(&tools, "poll"));
-        assert!(!app_may_call(&tools, "secret"));
-        assert!(!app_may_call(&tools, "absent"));
+        assert_eq!(app_may_call(&tools, "plain"), Ok(()));
+        assert_eq!(app_may_call(&tools, "poll"), Ok(()));
+        let secret = app_may_call(&tools, "secret").unwrap_err();
+        assert_eq!(secret, "the tool \"secret\" is not for apps: its visibility leaves them out");
+        assert_eq!(app_may_call(&tools, "absent").unwrap_err(), "the server does not list a tool \"absent\"");
     }
 }

@@ -116,6 +116,7 @@ pub fn summary(message: &Message) -> Summary {
         id: message.id().map(|id| id.to_string()),
         error_code,
         target,
+        is_error: matches!(message, Message::Response { outcome: Ok(result), .. } if result.get("isError") == Some(&serde_json::Value::Bool(true))),
     }
 }
 

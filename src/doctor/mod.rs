@@ -180,7 +180,7 @@ pub async fn check_up(
     };
     let mut checks = Checks { report: Checkup::default(), each, era, timeout };
     // Never restarted, and the era decided afresh, as a new client would.
-    let config = ServerConfig { restart: None, fresh_era: true, ..config.clone() };
+    let config = ServerConfig { restart: None, fresh_era: true, job: true, ..config.clone() };
     let Some(opened) = check_era(hub, &config, plan, &mut checks, true).await else {
         return checks.report.finished();
     };

@@ -28,6 +28,10 @@ pub struct Apps {
     open: Mutex<HashMap<u64, OpenApp>>,
     /// Each connection's app resources by URI, read once (a reload reads again).
     resources: Mutex<HashMap<(u64, String), Arc<AppResource>>>,
+    /// Requests not answered yet, each way, by app, direction and id (as JSON text): the seq of
+    /// the request's entry, its method and what it names, which the reply carries in the log,
+    /// as a server's reply carries its request's.
+    asked: Mutex<HashMap<(u64, Direction, String), (u64, Option<String>, Option<String>)>>,
 }
 
 struct OpenApp {
@@ -101,20 +105,42 @@ fn error_object(e: &RequestError) -> Value {
 }
 
 impl Hub {
-    fn app_record(&self, conn: u64, dir: Direction, text: &str, note: Option<&AppNote>) {
+    /// Records a message of app `app` either way. A reply (Sonde's to the app, or the app's to
+    /// Sonde) carries its request's method and name, and says which entry it answers.
+    fn app_record(&self, app: u64, conn: u64, dir: Direction, text: &str, note: Option<&AppNote>) {
+        use crate::wire::Message;
         let mut entry = Entry::new(conn, Kind::App, dir).with_bytes(text.as_bytes());
-        if let Ok(message) = crate::wire::Message::decode(text.as_bytes()) {
-            entry = crate::connection::with_summary(entry, &message);
+        let message = Message::decode(text.as_bytes()).ok();
+        if let Some(message) = &message {
+            entry = crate::connection::with_summary(entry, message);
+        }
+        let asked_the_other_way = if dir == Direction::In { Direction::Out } else { Direction::In };
+        let reply_to = match &message {
+            Some(m @ Message::Response { .. }) => m.id().map(|id| (app, asked_the_other_way, id.to_string())),
+            _ => None,
+        };
+        if let Some(asked) = reply_to.and_then(|key| self.apps.asked.locked().remove(&key)) {
+            let (seq, method, target) = asked;
+            entry.answers = Some(seq);
+            if let Some(summary) = entry.summary.as_mut() {
+                (summary.method, summary.target) = (method, target);
+            }
         }
         if let Some(note) = note {
             entry = entry.with_detail(format!("{}: {}", note.kind, note.text));
         }
-        self.log.append(entry);
+        let summary = entry.summary.clone();
+        let seq = self.log.append(entry);
+        if let (Some(m @ Message::Request { .. }), Some(s)) = (&message, summary) {
+            if let Some(id) = m.id() {
+                self.apps.asked.locked().insert((app, dir, id.to_string()), (seq, s.method, s.target));
+            }
+        }
     }
 
-    fn app_send(&self, conn: u64, message: Value, turn: &mut AppTurn) {
+    fn app_send(&self, app: u64, conn: u64, message: Value, turn: &mut AppTurn) {
         let text = message.to_string();
-        self.app_record(conn, Direction::Out, &text, None);
+        self.app_record(app, conn, Direction::Out, &text, None);
         turn.post.push(text);
     }
 
@@ -222,7 +248,7 @@ impl Hub {
                     open.remove(&app);
                 }
                 drop(open);
-                self.app_record(conn, Direction::In, text, note.as_ref());
+                self.app_record(app, conn, Direction::In, text, note.as_ref());
                 return Ok(AppTurn { note, gone: answered, ..AppTurn::default() });
             }
             let tools = &a.tools;
@@ -233,16 +259,16 @@ impl Hub {
             }
             (a.conn, step, note)
         };
-        self.app_record(conn, Direction::In, text, note.as_ref());
+        self.app_record(app, conn, Direction::In, text, note.as_ref());
         let mut turn = AppTurn { note, ..AppTurn::default() };
         match step {
-            Step::Reply(reply) => self.app_send(conn, reply, &mut turn),
+            Step::Reply(reply) => self.app_send(app, conn, reply, &mut turn),
             Step::Forward { id, method, params } => {
                 let outcome = match self.session(conn) {
                     Ok(session) => session.request(&method, Some(params)).await.map_err(|e| error_object(&e)),
                     Err(e) => Err(json!({ "code": -32603, "message": e.to_string() })),
                 };
-                self.app_send(conn, bridge::forwarded(&id, outcome), &mut turn);
+                self.app_send(app, conn, bridge::forwarded(&id, outcome), &mut turn);
             }
             Step::Ask { id, ask } => {
                 let mut open = self.apps.open.locked();
@@ -262,9 +288,9 @@ impl Hub {
                     first.then(|| (a.input.clone(), a.ended.clone()))
                 };
                 if let Some((input, ended)) = told {
-                    self.app_send(conn, bridge::tool_input(&input), &mut turn);
+                    self.app_send(app, conn, bridge::tool_input(&input), &mut turn);
                     if let Some(ended) = ended {
-                        self.app_send(conn, ending(&ended), &mut turn);
+                        self.app_send(app, conn, ending(&ended), &mut turn);
                     }
                 }
             }
@@ -285,7 +311,7 @@ impl Hub {
         };
         let mut turn = AppTurn::default();
         if ready {
-            self.app_send(conn, ending(&ended), &mut turn);
+            self.app_send(app, conn, ending(&ended), &mut turn);
         }
         Ok(turn)
     }
@@ -300,7 +326,7 @@ impl Hub {
         };
         let mut turn = AppTurn::default();
         if let Some(reply) = asked.and_then(|(id, asked)| bridge::answered(&id, &asked, &granted)) {
-            self.app_send(conn, reply, &mut turn);
+            self.app_send(app, conn, reply, &mut turn);
         }
         Ok(turn)
     }
@@ -318,7 +344,7 @@ impl Hub {
         };
         let mut turn = AppTurn::default();
         if ready {
-            self.app_send(conn, bridge::context_changed(&changed), &mut turn);
+            self.app_send(app, conn, bridge::context_changed(&changed), &mut turn);
         }
         Ok(turn)
     }
@@ -343,9 +369,9 @@ impl Hub {
         let mut turn = AppTurn { note: Some(note), ..AppTurn::default() };
         let dropped = AppNote { kind: "refused".into(), text: "dropped in a flood".into() };
         for request in requests {
-            self.app_record(conn, Direction::In, &request, Some(&dropped));
+            self.app_record(app, conn, Direction::In, &request, Some(&dropped));
             if let Some(reply) = bridge::dropped(&request) {
-                self.app_send(conn, reply, &mut turn);
+                self.app_send(app, conn, reply, &mut turn);
             }
         }
         Ok(turn)
@@ -365,7 +391,7 @@ impl Hub {
             turn.gone = true;
         } else if !std::mem::replace(&mut a.closing, true) {
             drop(open);
-            self.app_send(conn, bridge::teardown(app, reason), &mut turn);
+            self.app_send(app, conn, bridge::teardown(app, reason), &mut turn);
         }
         Ok(turn)
     }
@@ -376,6 +402,7 @@ impl Hub {
         if let Some(a) = self.apps.open.locked().remove(&app) {
             self.app_meta(a.conn, format!("the app was closed: {why}"));
         }
+        self.apps.asked.locked().retain(|(of, _, _), _| *of != app);
     }
 }
 
@@ -383,7 +410,9 @@ impl Apps {
     /// Forgets the apps and resources of connections not in `live`: an app of a connection that
     /// ended is served no more.
     fn forget_ended(&self, live: &[u64]) {
-        self.open.locked().retain(|_, a| live.contains(&a.conn));
+        let mut open = self.open.locked();
+        open.retain(|_, a| live.contains(&a.conn));
+        self.asked.locked().retain(|(app, _, _), _| open.contains_key(app));
         self.resources.locked().retain(|(conn, _), _| live.contains(conn));
     }
 }

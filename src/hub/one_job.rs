@@ -47,7 +47,7 @@ impl Hub {
     where
         Fut: Future<Output = T>,
     {
-        let config = ServerConfig { restart: None, ..config.clone() };
+        let config = ServerConfig { restart: None, job: true, ..config.clone() };
         let conn = match answering {
             Some(responder) => self.connect_answering(&config, responder, report).await?,
             None => self.connect_reporting(&config, report).await?,

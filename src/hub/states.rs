@@ -63,6 +63,8 @@ pub struct StateEvent {
     pub lineage: u64,
     /// The connection this one was started to replace.
     pub replaces: Option<u64>,
+    /// Started for one job (a comparison, a replay, a check-up) and stopped after it.
+    pub job: bool,
     pub state: ConnState,
 }
 
@@ -104,6 +106,7 @@ impl States {
             conn,
             lineage,
             replaces,
+            job: config.job,
             state: ConnState::Opening { stage },
         };
         table.rows.insert(conn, Row { event: event.clone(), config: Arc::new(config.clone()) });
@@ -152,6 +155,15 @@ impl States {
     /// The lineage connection `conn` belongs to.
     pub fn lineage_of(&self, conn: u64) -> Option<u64> {
         self.table.locked().rows.get(&conn).map(|r| r.event.lineage)
+    }
+
+    /// Every connection of `lineage` the table still holds, oldest first.
+    pub fn lineage_conns(&self, lineage: u64) -> Vec<u64> {
+        let table = self.table.locked();
+        let mut conns: Vec<u64> =
+            table.rows.values().filter(|r| r.event.lineage == lineage).map(|r| r.event.conn).collect();
+        conns.sort_unstable();
+        conns
     }
 
     /// The newest connection of `lineage` (the one a restart replaces), if it has any.

@@ -42,6 +42,7 @@ pub fn place_changes(old: &Snapshot, new: &Snapshot, changes: Vec<Change>) -> Ve
         .into_iter()
         .map(|change| {
             let (definition, within) = split(old, new, &change.path);
+            let within = to_required_list(&change, within);
             Placed {
                 old: lookup(old, &definition).map(|value| walk(value, &within)),
                 new: lookup(new, &definition).map(|value| walk(value, &within)),
@@ -104,8 +105,21 @@ fn lookup(snapshot: &Snapshot, definition: &str) -> Option<Value> {
     }
 }
 
+/// A property that became required (or optional) is a change of its schema's `required` list,
+/// not of the property: the steps go to that list, and to the name in it where a side has it.
+/// (A new required argument is the property itself, which one side lacks.)
+fn to_required_list(change: &Change, mut within: Vec<String>) -> Vec<String> {
+    let flipped = change.kind == "required" && change.old.is_none() && change.new.is_none();
+    let n = within.len();
+    if flipped && n >= 2 && within[n - 2] == "properties" {
+        within[n - 2] = "required".into();
+    }
+    within
+}
+
 /// `value` with the steps of `within` that it has: a key of an object, or an element of an
-/// array by its index or by its `name` (a prompt's arguments).
+/// array by its `name` (a prompt's arguments), by being that string (a `required` list's
+/// names) or by its index.
 fn walk(value: Value, within: &[String]) -> Definition {
     let mut at = Vec::new();
     let mut here = &value;
@@ -115,6 +129,7 @@ fn walk(value: Value, within: &[String]) -> Definition {
             Value::Array(items) => items
                 .iter()
                 .position(|item| item.get("name").and_then(Value::as_str) == Some(step.as_str()))
+                .or_else(|| items.iter().position(|item| item.as_str() == Some(step.as_str())))
                 .or_else(|| step.parse().ok().filter(|i| *i < items.len()))
                 .map(|i| (i.to_string(), &items[i])),
             _ => None,
@@ -189,6 +204,25 @@ mod tests {
         assert_eq!(
             (version.definition.as_str(), version.new.as_ref().unwrap().at.clone()),
             ("serverInfo", vec!["version".to_owned()])
+        );
+    }
+
+    #[test]
+    fn a_property_made_required_marks_the_required_list_not_the_property() {
+        let schema = |required: Value| {
+            json!([{"name": "spend", "inputSchema": {"type": "object",
+                "properties": {"budget": {"type": "number"}, "note": {"type": "string"}}, "required": required}}])
+        };
+        let old = snapshot(schema(json!(["note"])), json!([]), json!([]));
+        let new = snapshot(schema(json!(["note", "budget"])), json!([]), json!([]));
+        let placed = place_changes(&old, &new, diff(&old, &new));
+        let required = placed.iter().find(|p| p.change.kind == "required").expect("a required change");
+        assert_eq!(required.change.path, "tools/spend/inputSchema/properties/budget");
+        // The old list lacks the name: the list is marked; the new one has it: the name is.
+        assert_eq!(required.old.as_ref().unwrap().at, ["inputSchema", "required"].map(String::from).to_vec());
+        assert_eq!(
+            required.new.as_ref().unwrap().at,
+            ["inputSchema", "required", "1"].map(String::from).to_vec()
         );
     }
 

@@ -177,6 +177,10 @@ pub struct Summary {
     /// (`params.ref.name` or `.uri`). A reply carries its request's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// A result that says `isError: true`: the tool failed though the request did not
+    /// (format 3 readers that do not know it read such a result as a plain one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
 }
 
 /// Where an entry sits in an HTTP exchange. Secret header values are never recorded.

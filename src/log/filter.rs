@@ -108,6 +108,8 @@ pub struct IndexRow {
     pub part_of: Option<Box<str>>,
     /// How a note that settles a request says it ended.
     pub ends: Option<super::entry::RequestOutcome>,
+    /// A result that says `isError: true`.
+    pub is_error: bool,
     /// The most severe of the entry's findings.
     pub diag: Option<Severity>,
     /// Its bytes are kept as base64 (they are not UTF-8): a search of the raw line cannot see

@@ -19,6 +19,7 @@ fn row(kind: Kind, dir: Direction, method: Option<&str>, id: Option<&str>) -> In
         rpc: None,
         part_of: None,
         ends: None,
+        is_error: false,
         diag: None,
         base64: false,
     }

@@ -34,12 +34,7 @@ pub fn export_har(
     secrets: &[String],
     path: &Path,
 ) -> Result<u64, ExportError> {
-    let chosen = exchanges_matching(log, filter)?;
-    if chosen.is_empty() {
-        let filtered_out =
-            *filter != Filter::default() && !exchanges_matching(log, &Filter::default())?.is_empty();
-        return Err(ExportError::NoHttp { filtered_out });
-    }
+    let chosen = chosen(log, filter)?;
     let secrets = secret_words(secrets);
     let mut exchanges: Vec<Vec<Entry>> = Vec::new();
     let mut at: HashMap<Key, usize> = HashMap::new();
@@ -65,6 +60,23 @@ pub fn export_har(
     out.write_all(b"\n")?;
     out.flush()?;
     Ok(exchanges.len() as u64)
+}
+
+/// Refuses HAR of entries that belong to no HTTP exchange, as [`export_har`] would: a front end
+/// asks before it asks where to write, so a refusal costs no file name.
+pub fn check_har(log: &WireLog, filter: &Filter) -> Result<(), ExportError> {
+    chosen(log, filter).map(drop)
+}
+
+/// The exchanges with an entry `filter` keeps; none is an error that says why.
+fn chosen(log: &WireLog, filter: &Filter) -> Result<BTreeSet<Key>, ExportError> {
+    let chosen = exchanges_matching(log, filter)?;
+    if chosen.is_empty() {
+        let filtered_out =
+            *filter != Filter::default() && !exchanges_matching(log, &Filter::default())?.is_empty();
+        return Err(ExportError::NoHttp { filtered_out });
+    }
+    Ok(chosen)
 }
 
 fn key_of(entry: &Entry) -> Option<Key> {

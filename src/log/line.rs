@@ -76,13 +76,16 @@ pub(super) fn write(buf: &mut Vec<u8>, entry: &Entry) -> bool {
 }
 
 fn write_summary(buf: &mut Vec<u8>, summary: &Summary) {
-    let Summary { kind, method, id, error_code, target } = summary;
+    let Summary { kind, method, id, error_code, target, is_error } = summary;
     buf.extend_from_slice(b"{\"type\":");
     value(buf, kind);
     field(buf, b",\"method\":", method.as_ref());
     field(buf, b",\"id\":", id.as_ref());
     field(buf, b",\"error_code\":", error_code.as_ref());
     field(buf, b",\"target\":", target.as_ref());
+    if *is_error {
+        buf.extend_from_slice(b",\"is_error\":true");
+    }
     buf.push(b'}');
 }
 
@@ -142,12 +145,12 @@ mod tests {
             entries.push(e);
         }
         for kind in ["request", "notification", "result", "error"] {
-            for (method, id, code, target) in [
-                (None, None, None, None),
-                (Some("notifications/message"), None, None, None),
-                (Some("tools/call"), Some("7"), None, Some("echo")),
-                (None, Some("\"a \\\"b\\\"\""), Some(-32601), None),
-                (Some(odd), Some(odd), Some(i64::MIN), Some(odd)),
+            for (method, id, code, target, is_error) in [
+                (None, None, None, None, false),
+                (Some("notifications/message"), None, None, None, false),
+                (Some("tools/call"), Some("7"), None, Some("echo"), true),
+                (None, Some("\"a \\\"b\\\"\""), Some(-32601), None, false),
+                (Some(odd), Some(odd), Some(i64::MIN), Some(odd), true),
             ] {
                 let mut e = base.clone();
                 e.summary = Some(Summary {
@@ -156,6 +159,7 @@ mod tests {
                     id: id.map(str::to_owned),
                     error_code: code,
                     target: target.map(str::to_owned),
+                    is_error,
                 });
                 entries.push(e.clone());
                 e.answers = Some(40);

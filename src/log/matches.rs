@@ -116,6 +116,21 @@ impl WireLog {
         rows.iter().map(|row| self.read_row(row)).collect()
     }
 
+    /// Where the entry at `seq` stands among `filter`'s matches (its row in the filtered list),
+    /// or `None` when the filter does not show it. The matches up to it are counted first, a
+    /// budget at a time, however long that takes: it answers one person's selection, not a page.
+    pub fn match_position(&self, filter: &Filter, seq: u64) -> io::Result<Option<u64>> {
+        let to = seq.saturating_add(1).min(self.flushed()?);
+        loop {
+            let mut matches = self.matches.locked();
+            let found = matches.of(filter);
+            if found.scanned >= to {
+                return Ok(found.seqs.binary_search(&seq).ok().map(|i| i as u64));
+            }
+            self.seek(found, to, COUNT_BUDGET, usize::MAX)?;
+        }
+    }
+
     /// Looks at the entries after `found.scanned` (below `to`) until `want` matches are known,
     /// `budget` entries have been read, or none is left.
     fn seek(&self, found: &mut Found, to: u64, budget: usize, want: usize) -> io::Result<()> {
@@ -251,6 +266,22 @@ mod tests {
             MatchCount { count: 3001, scanned: 9001 }
         );
         assert_eq!(seqs(&log.match_page(&filter, 2999, 10).unwrap()), [8997, 9000]);
+    }
+
+    #[test]
+    fn an_entry_is_placed_among_the_matches_exactly_when_the_filter_shows_it() {
+        let log = log_of(30_000);
+        let text = Filter::parse("step 2").unwrap();
+        // "step 2" is in 2, 20..29, 200..299, 2000..2999 and 20000..29999: 29999 is the last.
+        assert_eq!(log.match_position(&text, 2).unwrap(), Some(0));
+        assert_eq!(log.match_position(&text, 29_999).unwrap(), Some(1 + 10 + 100 + 1000 + 9999));
+        assert_eq!(log.match_position(&text, 3).unwrap(), None, "shown by no match");
+        assert_eq!(log.match_position(&text, 99_999).unwrap(), None, "not in the log");
+        let index = Filter::parse("kind:lifecycle").unwrap();
+        assert_eq!(log.match_position(&index, 9).unwrap(), Some(3));
+        assert_eq!(log.match_position(&index, 10).unwrap(), None);
+        // The count it made is the one a list pages through.
+        assert_eq!(seqs(&log.match_page(&text, 10, 1).unwrap()), [29]);
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub use export::{export_jsonl, redacted, secret_words, ExportError, ExportFormat
 pub use filter::{Filter, FilterError, FilterView, IndexRow, Rpc, KEYS as FILTER_KEYS};
 pub use follow::{Follow, Followed, LogBatch};
 pub use format::{count_entries, Incomplete, SESSION_FORMAT};
-pub use har::export_har;
+pub use har::{check_har, export_har};
 pub use matches::{MatchCount, COUNT_BUDGET};
 pub use pairs::Outcome;
 pub use sessions::{last_session, list_sessions, session_named, sessions_dir, ConnectionLabel, SessionInfo};
@@ -550,6 +550,7 @@ fn row_of(e: &Entry, offset: u64, len: u64, names: &mut std::collections::HashSe
         rpc: summary.and_then(|s| filter::Rpc::of(&s.kind)),
         part_of: e.part_of.as_deref().map(Into::into),
         ends: e.ends,
+        is_error: summary.is_some_and(|s| s.is_error),
         diag: crate::diagnose::worst(&e.findings),
         base64: e.base64.is_some(),
     }

@@ -293,6 +293,7 @@ fn row_of_entry(e: &Entry) -> IndexRow {
         rpc: None,
         part_of: None,
         ends: e.ends,
+        is_error: e.summary.as_ref().is_some_and(|s| s.is_error),
         diag: None,
         base64: e.base64.is_some(),
     }

@@ -82,7 +82,7 @@ impl Page<'_> {
     fn latency_section(&self, s: &mut String) {
         s.push_str(
             "<section><h2>Latency</h2><table class=\"latency\"><thead><tr><th>method / name</th><th>calls</th>\
-             <th>p50</th><th>p95</th><th>max</th><th>errors</th><th>unanswered</th><th>histogram</th></tr></thead><tbody>",
+             <th>p50</th><th>p95</th><th>max</th><th>errors</th><th>isError</th><th>unanswered</th><th>histogram</th></tr></thead><tbody>",
         );
         let ms = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), duration);
         for row in &self.latency.rows {
@@ -95,7 +95,7 @@ impl Page<'_> {
                 .collect();
             let _ = write!(
                 s,
-                "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+                "<tr class=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
                  <td><span class=\"bars\" title=\"bucket edges: {}\">{bars}</span></td></tr>",
                 if row.target.is_some() { "target" } else { "method" },
                 escape(row.target.as_deref().unwrap_or(&row.method)),
@@ -104,6 +104,7 @@ impl Page<'_> {
                 ms(row.p95),
                 ms(row.max),
                 row.errors,
+                row.tool_errors,
                 row.unanswered,
                 self.latency.edges.iter().map(|e| duration(*e)).collect::<Vec<_>>().join(", "),
             );

@@ -56,6 +56,14 @@ pub struct Layout {
     /// Whether the server-question panel is folded to its one-line header.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question_folded: Option<bool>,
+    /// The timeline's height in pixels, as the person last dragged it (kept between
+    /// [`Layout::TIMELINE_MIN`] and [`Layout::TIMELINE_MAX`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline_height: Option<f64>,
+    /// The width of the log's entry detail (the bytes pane) in pixels, as the person last
+    /// dragged it (kept between [`Layout::DETAIL_MIN`] and [`Layout::DETAIL_MAX`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail_width: Option<f64>,
     /// Keys this version does not know, kept.
     #[cfg_attr(feature = "bindings", specta(skip))]
     #[serde(flatten)]
@@ -67,6 +75,12 @@ impl Layout {
     /// for a few rows.
     pub const SPLIT_MIN: f64 = 0.15;
     pub const SPLIT_MAX: f64 = 0.85;
+    /// The smallest and largest height the timeline may be given, in pixels.
+    pub const TIMELINE_MIN: f64 = 80.0;
+    pub const TIMELINE_MAX: f64 = 2000.0;
+    /// The narrowest and widest the entry detail may be made, in pixels.
+    pub const DETAIL_MIN: f64 = 240.0;
+    pub const DETAIL_MAX: f64 = 3000.0;
 }
 
 /// The whole settings file.
@@ -180,6 +194,9 @@ impl SettingsFile {
         if change.split.is_some_and(|s| !s.is_finite()) {
             return Err(SettingsError::Value("the split is a share of the height, between 0 and 1".into()));
         }
+        if [change.timeline_height, change.detail_width].iter().flatten().any(|px| !px.is_finite()) {
+            return Err(SettingsError::Value("a pane's size is a number of pixels".into()));
+        }
         let mut settings = self.load()?;
         let layout = &mut settings.layout;
         if let Some(split) = change.split {
@@ -187,6 +204,12 @@ impl SettingsFile {
         }
         if let Some(folded) = change.question_folded {
             layout.question_folded = Some(folded);
+        }
+        if let Some(height) = change.timeline_height {
+            layout.timeline_height = Some(height.clamp(Layout::TIMELINE_MIN, Layout::TIMELINE_MAX));
+        }
+        if let Some(width) = change.detail_width {
+            layout.detail_width = Some(width.clamp(Layout::DETAIL_MIN, Layout::DETAIL_MAX));
         }
         layout.other.extend(change.other);
         self.save(&settings)?;
@@ -291,6 +314,19 @@ mod tests {
         // A change names what changed; the rest is kept.
         let dragged = settings.set_layout(Layout { split: Some(0.0), ..Default::default() }).unwrap();
         assert_eq!((dragged.layout.split, dragged.layout.question_folded), (Some(0.15), Some(true)));
+        let tall = settings.set_layout(Layout { timeline_height: Some(5.0), ..Default::default() }).unwrap();
+        assert_eq!(
+            (tall.layout.timeline_height, tall.layout.split),
+            (Some(Layout::TIMELINE_MIN), Some(0.15))
+        );
+        assert!(settings
+            .set_layout(Layout { timeline_height: Some(f64::INFINITY), ..Default::default() })
+            .is_err());
+        let wide = settings.set_layout(Layout { detail_width: Some(640.0), ..Default::default() }).unwrap();
+        assert_eq!(
+            (wide.layout.detail_width, wide.layout.timeline_height),
+            (Some(640.0), Some(Layout::TIMELINE_MIN))
+        );
     }
 
     #[test]

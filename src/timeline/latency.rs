@@ -44,6 +44,8 @@ pub struct LatencyRow {
     pub max: Option<f64>,
     /// Answered with an error.
     pub errors: u32,
+    /// Answered with a result that says `isError: true` (a tool that failed).
+    pub tool_errors: u32,
     /// Cancelled, timed out or never answered.
     pub unanswered: u32,
     pub histogram: Histogram,
@@ -68,6 +70,7 @@ struct Gathered {
     times: Vec<f64>,
     count: u32,
     errors: u32,
+    tool_errors: u32,
     unanswered: u32,
 }
 
@@ -81,7 +84,10 @@ impl Latency {
             let gather = |g: &mut Gathered| {
                 g.count += 1;
                 match (span.outcome, span.end) {
-                    (Some(RequestOutcome::Result), Some(end)) => g.times.push(end - span.start),
+                    (Some(RequestOutcome::Result), Some(end)) => {
+                        g.times.push(end - span.start);
+                        g.tool_errors += u32::from(span.is_error);
+                    }
                     (Some(RequestOutcome::Error), Some(end)) => {
                         g.times.push(end - span.start);
                         g.errors += 1;
@@ -128,6 +134,7 @@ fn row(method: &str, target: Option<&str>, mut g: Gathered) -> LatencyRow {
         p95: percentile(&g.times, 95.0),
         max: g.times.last().copied(),
         errors: g.errors,
+        tool_errors: g.tool_errors,
         unanswered: g.unanswered,
         histogram: histogram(&g.times),
         filter,

@@ -7,10 +7,11 @@
 //! spans and their outcome (the log's one [`RequestOutcome`]), operations (`input_required`
 //! rounds and a task's requests, linked by the `part_of` their entries carry; an OAuth flow, from
 //! its first step's note to its last), the windowed view a front end draws (`view`) and latency
-//! by method and by tool (`latency`).
+//! by method and by tool (`latency`), and the call history (`calls`).
 //! Refuses: pixels and colours (a front end's), pairing replies (the connection recorded it in
 //! `answers`), and reading entries' bytes beyond the few rare kinds above.
 
+mod calls;
 mod detail;
 mod latency;
 mod view;
@@ -18,6 +19,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
+pub use calls::{RecordedCall, HISTORY_LIMIT};
 pub use detail::SpanDetail;
 pub use latency::Latency;
 pub use view::{LaneView, Shown, TimelineView, ViewQuery};
@@ -51,6 +53,8 @@ pub struct Span {
     pub target: Option<Arc<str>>,
     /// `None` while it waits.
     pub outcome: Option<RequestOutcome>,
+    /// Answered with a result that says `isError: true`: the tool failed.
+    pub is_error: bool,
     /// The server asked it of Sonde (sampling, elicitation, roots), rather than Sonde of it.
     pub from_server: bool,
     /// The operation it belongs to, by its first request's seq (its own for the first).
@@ -276,6 +280,7 @@ impl Timeline {
             method: row.method.clone().unwrap_or_else(|| "request".into()),
             target: row.target.clone(),
             outcome: None,
+            is_error: false,
             from_server: row.dir == Direction::In,
             operation: None,
             track,
@@ -351,6 +356,7 @@ impl Timeline {
             (_, Some(Rpc::Error)) => RequestOutcome::Error,
             _ => RequestOutcome::Result,
         });
+        span.is_error = row.rpc == Some(Rpc::Result) && row.is_error;
         span.end = Some(row.ms);
         span.settled_by = Some(seq);
         let (conn, track, start, end) = (span.conn, span.track, span.start, row.ms);

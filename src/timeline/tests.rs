@@ -206,3 +206,32 @@ fn an_authorization_is_one_operation_from_its_first_step_to_its_last() {
         timeline.view(&ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 300 }, &Shown::default());
     assert_eq!(view.lanes[0].operations.len(), 2);
 }
+
+#[test]
+fn the_slowest_call_is_one_that_settled_never_a_stream_held_open_and_one_the_filter_shows() {
+    let log = WireLog::create_in(&temp_dir("slowest")).unwrap();
+    let reply = |log: &WireLog, request: u64, id: u64, method: &str, target: Option<&str>| {
+        let mut reply = message(1, Direction::In, "result", method, Some(id), target);
+        reply.answers = Some(request);
+        log.append(reply);
+    };
+    let listen = log.append(message(1, Direction::Out, "request", "subscriptions/listen", Some(1), None));
+    let slow = log.append(message(1, Direction::Out, "request", "tools/call", Some(2), Some("slow")));
+    log.append(message(1, Direction::Out, "request", "tools/call", Some(3), Some("never")));
+    // Long spans need time to pass: the log stamps entries as they are appended.
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    reply(&log, slow, 2, "tools/call", Some("slow"));
+    let fast = call(&log, 1, 4, "tools/call", Some("fast"), false);
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    reply(&log, listen, 1, "subscriptions/listen", None);
+    let timeline = Timeline::of(&log);
+    let whole = ViewQuery { from: 0.0, to: timeline.last_ms, columns: 100 };
+    let view = timeline.view(&whole, &Shown::default());
+    let slowest = view.slowest.expect("a settled call");
+    assert_eq!(slowest.seq, slow, "not the listen stream, longer, nor the call still waiting");
+    let lane = &view.lanes[0];
+    assert!(lane.spans.iter().any(|s| s.seq == listen && s.stream), "the stream is drawn, marked");
+    let mut shown = Shown::new(Filter::parse("target:fast").unwrap());
+    shown.update(&log).unwrap();
+    assert_eq!(timeline.view(&whole, &shown).slowest.map(|s| s.seq), Some(fast));
+}

@@ -48,6 +48,8 @@ pub struct SpanView {
     pub outcome: Option<RequestOutcome>,
     pub from_server: bool,
     pub operation: Option<u64>,
+    /// Held open on purpose (`subscriptions/listen`): a long one is not a slow call.
+    pub stream: bool,
 }
 
 /// Several short spans or marks in one column, too many to draw alone.
@@ -115,6 +117,10 @@ pub struct TimelineView {
     /// Where the filter's matches have been looked for (a free text is looked for a bounded
     /// amount at a time; ask again to go on).
     pub matched: Option<MatchCount>,
+    /// The slowest request the filter shows that has settled, in the whole session: what a
+    /// person opening the timeline looks for first. A stream held open on purpose
+    /// (`subscriptions/listen`) is never it.
+    pub slowest: Option<SpanView>,
 }
 
 /// A filter's matches as a bitset by seq, grown as the log is.
@@ -280,14 +286,28 @@ impl Timeline {
             None => self.spans.len() as u64,
             Some(_) => self.spans.iter().filter(|s| shown.span(s)).count() as u64,
         };
+        let took = |s: &&Span| s.end.map_or(f64::NEG_INFINITY, |end| end - s.start);
+        let slowest = self
+            .spans
+            .iter()
+            .filter(|s| s.end.is_some() && !is_stream(s) && shown.span(s))
+            .max_by(|a, b| took(a).total_cmp(&took(b)))
+            .map(span_view);
         TimelineView {
             end: self.last_ms,
             lanes,
             shown: shown_total,
             in_window: total_in_window,
             matched: shown.count,
+            slowest,
         }
     }
+}
+
+/// A request held open on purpose for what the server sends meanwhile: drawn, and never taken
+/// for a slow call.
+pub fn is_stream(span: &Span) -> bool {
+    &*span.method == crate::connection::LISTEN
 }
 
 /// One bucket per column, dense: a crowded lane puts hundreds of thousands of spans in them.
@@ -310,6 +330,7 @@ impl Columns {
 
 fn span_view(span: &Span) -> SpanView {
     SpanView {
+        stream: is_stream(span),
         seq: span.seq,
         start: span.start,
         end: span.end,

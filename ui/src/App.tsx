@@ -11,6 +11,7 @@ import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { NoticesProvider } from "./panels/notices";
 import { Kept } from "./panels/kept";
 import { useShowsPanels } from "./panels/navigate";
+import { LineFixes, type Fixes } from "./connections/fixes";
 import { useShowsLog } from "./log/reveal";
 import { LogView } from "./components/LogView";
 import { RecordingBanner } from "./components/RecordingBanner";
@@ -35,6 +36,9 @@ import { Splitter } from "./layout/Splitter";
 
 // The stderr terminal is xterm.js, over a third of the window's script: it is loaded when its
 // tab is first shown, so the window's first paint does not wait to parse it.
+/** The room the log keeps below an open timeline: its bar and a few rows. */
+const LOG_ROOM = 200;
+
 const StderrPane = lazy(() => import("./components/StderrPane").then((m) => ({ default: m.StderrPane })));
 
 export function App() {
@@ -65,7 +69,9 @@ export function App() {
   // start that fails shows in the main pane at once, not only once connect returns.
   const [starting, setStarting] = useState<{ serverId: string; after: number } | null>(null);
   if (starting) {
-    const started = [...lines.values()].find((l) => l.serverId === starting.serverId && l.event.line > starting.after);
+    const started = [...lines.values()].find(
+      (l) => !l.event.job && l.serverId === starting.serverId && l.event.line > starting.after,
+    );
     if (started) {
       setStarting(null);
       setSelected(started.event.line);
@@ -111,7 +117,21 @@ export function App() {
     accept: noteAccepted,
     dismiss: dismissLink,
   } = useQuestions(setNotice, lines);
-  useShowsPanels(setPanel);
+  // A panel of a line shown from elsewhere (a resource link, a call from the log): that line is
+  // selected, when the window still shows it, and the live panels come back into view.
+  const linesNow = useRef(lines);
+  useEffect(() => {
+    linesNow.current = lines;
+  }, [lines]);
+  const showLinePanel = useCallback(
+    (panel: "resources" | "tools", line: number) => {
+      setPanel(panel);
+      if (linesNow.current.has(line)) setSelected(line);
+      showPast(null);
+    },
+    [showPast],
+  );
+  useShowsPanels(showLinePanel, selected);
   // An entry shown from a panel is one of the live session's: the wire log comes into view.
   const showLiveLog = useCallback(() => {
     setBottom("log");
@@ -254,271 +274,296 @@ export function App() {
     return () => window.removeEventListener("keydown", keys);
   }, []);
 
+  // What the main pane offers beside a failed server's last words.
+  const fixes: Fixes = {
+    addEnv: async (serverId, name) => {
+      try {
+        setServers(await backend.serversAddEnvFromHost(serverId, name));
+        setNotice(`Added ${name} from your environment to the saved server; Restart runs it with it.`);
+      } catch (e) {
+        setNotice(errorText(e));
+      }
+    },
+    edit: (serverId) => {
+      const saved = servers.find((s) => s.id === serverId);
+      if (saved) setEditing(saved);
+    },
+    showStderr: (conn) => {
+      setStderrConn(conn);
+      setBottom("stderr");
+    },
+  };
   return (
     <NoticesProvider>
-      <DiffWith.Provider value={setComparing}>
-        <ReplayWith.Provider value={setReplaying}>
-          <div className="app">
-            <ErrorBoundary name="sidebar">
-              <Sidebar
-                servers={servers}
-                lines={shown}
-                flows={flows}
-                onAuthorizations={() => setAuthorizations(true)}
-                selected={selected}
-                onSelect={(line) => {
-                  setSelected(line);
-                  setStderrConn(null);
-                }}
-                onConnect={connect}
-                onStop={stop}
-                onRestart={restart}
-                onDismiss={(line) => {
-                  setDismissed((d) => new Set(d).add(line));
-                  // An ended line may still be watched (Restart on change): removing its card stops
-                  // that too, so it does not start again out of sight.
-                  const conn = lines.get(line)?.event.conn;
-                  if (conn !== undefined) stop(conn);
-                }}
-                onEdit={setEditing}
-                onUseWithClient={setUsingWith}
-                onNew={() => setEditing(blankServer())}
-                onImport={() => setImporting(true)}
-                onAddEnv={async (serverId, name) => {
-                  try {
-                    setServers(await backend.serversAddEnvFromHost(serverId, name));
-                    setNotice(`Added ${name} from your environment to the saved server; Restart runs it with it.`);
-                  } catch (e) {
-                    setNotice(errorText(e));
-                  }
-                }}
-                onShowStderr={(conn) => {
-                  setStderrConn(conn);
-                  setBottom("stderr");
-                }}
-                onDelete={async (s) => {
-                  if (window.confirm(`Delete the saved server "${s.name}"?`))
-                    setServers(await backend.serversDelete(s.id));
-                }}
-              />
-            </ErrorBoundary>
-            <main className="main">
-              <RecordingBanner />
-              {linesError && (
-                <div className="notice error" role="alert">
-                  Connection states cannot be followed: {linesError}
-                </div>
-              )}
-              {rebuildsError && (
-                <div className="notice error" role="alert">
-                  Restarts on change cannot be followed: {rebuildsError}
-                </div>
-              )}
-              {flowsError && (
-                <div className="notice error" role="alert">
-                  Authorizations cannot be followed: {flowsError}
-                </div>
-              )}
-              {layout.error && (
-                <div className="notice warn" role="status">
-                  {layout.error}
-                </div>
-              )}
-              {notice && (
-                <div className="notice" role="status">
-                  {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
-                </div>
-              )}
-              {asking && (
-                <ErrorBoundary key={String(asking.qid)} name="question panel">
-                  <QuestionDialog
-                    question={asking}
-                    serverName={
-                      [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection ${askingConn}`
-                    }
-                    waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
-                    others={questions.filter((q) => Number(q.conn) !== askingConn).length}
-                    folded={layout.questionFolded}
-                    onFold={layout.setQuestionFolded}
-                    declined={declined.get(askingConn)}
-                    onDeclineAll={async () => void (await backend.serverRequestsDeclineAll(askingConn))}
-                    onAnswer={async ({ result, refusal }) => {
-                      const qid = Number(asking.qid);
-                      try {
-                        await backend.serverRequestAnswer(qid, result, refusal);
-                        if ((result as { action?: string } | null)?.action === "accept") noteAccepted(asking);
-                      } catch (e) {
-                        setNotice(`The answer was not delivered: ${errorText(e)}`);
-                      } finally {
-                        removeQuestion(qid);
-                      }
-                    }}
-                  />
-                </ErrorBoundary>
-              )}
-              {again && (
-                <div className="confirm notice" role="alertdialog" aria-label="Already connected">
-                  <p>
-                    {again.server.name} is already connected (connection {again.line.event.conn},{" "}
-                    {stateText(again.line.event.state)}); it is selected on the left.
-                  </p>
-                  <button className="primary" onClick={() => connect(again.server, true)}>
-                    Open a second connection
-                  </button>
-                  <button autoFocus onClick={() => setAgain(null)}>
-                    Cancel
-                  </button>
-                </div>
-              )}
-              <ErrorBoundary name="accepted links">
-                <AcceptedLinks
-                  links={accepted}
-                  nameOf={(conn) =>
-                    [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection ${conn}`
-                  }
-                  onDismiss={dismissLink}
+      <LineFixes.Provider value={fixes}>
+        <DiffWith.Provider value={setComparing}>
+          <ReplayWith.Provider value={setReplaying}>
+            <div className="app">
+              <ErrorBoundary name="sidebar">
+                <Sidebar
+                  servers={servers}
+                  lines={shown}
+                  flows={flows}
+                  onAuthorizations={() => setAuthorizations(true)}
+                  selected={selected}
+                  onSelect={(line) => {
+                    setSelected(line);
+                    setStderrConn(null);
+                  }}
+                  onConnect={connect}
+                  onStop={stop}
+                  onRestart={restart}
+                  onDismiss={(line) => {
+                    setDismissed((d) => new Set(d).add(line));
+                    // An ended line may still be watched (Restart on change): removing its card stops
+                    // that too, so it does not start again out of sight.
+                    const conn = lines.get(line)?.event.conn;
+                    if (conn !== undefined) stop(conn);
+                  }}
+                  onEdit={setEditing}
+                  onUseWithClient={setUsingWith}
+                  onNew={() => setEditing(blankServer())}
+                  onImport={() => setImporting(true)}
+                  onDelete={async (s) => {
+                    if (window.confirm(`Delete the saved server "${s.name}"?`))
+                      setServers(await backend.serversDelete(s.id));
+                  }}
                 />
               </ErrorBoundary>
-              {/* The panels and the log share what the banners and a question leave, in the
-            proportion the splitter sets. */}
-              {/* A past session opened read-only takes the whole height: the live panels above it
-            would belong to another session. They stay mounted (hidden), as typed. */}
-              <section className="top" ref={topPane} style={{ flexGrow: layout.split }} hidden={past !== null}>
-                {current ? (
-                  <>
-                    <div className="tabs" role="tablist" aria-label="Server panels">
-                      {PANELS.map((p, n) => (
-                        <button
-                          key={p.id}
-                          role="tab"
-                          aria-selected={shownPanel.id === p.id}
-                          title={`${p.label} (Ctrl+${n + 1})`}
-                          onClick={() => setPanel(p.id)}
-                        >
-                          {p.label}
-                        </button>
-                      ))}
-                    </div>
-                    {/* A panel is mounted when first shown and kept, so switching tabs or lines
-                  loses no form or result; it asks the server for nothing until shown. A line's
-                  panels stay mounted, out of the document, while another line is shown. */}
-                    <Kept
-                      shown={current.event.line}
-                      keys={shown.map((l) => l.event.line).filter((line) => visitedLines.has(line))}
-                      render={(line) => {
-                        const l = lines.get(line)!;
-                        const rebuild = rebuilds.get(line);
-                        return (
-                          <>
-                            <ErrorBoundary name="line banners">
-                              {rebuild && <RebuildBanner rebuild={rebuild} />}
-                              <DriftBanner line={l} />
-                            </ErrorBoundary>
-                            {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
-                              <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
-                                <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
-                              </div>
-                            ))}
-                          </>
-                        );
-                      }}
-                    />
-                  </>
-                ) : (
-                  <div className="empty">
-                    <h2>No server selected</h2>
-                    <p>Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.</p>
+              <main className="main">
+                <RecordingBanner />
+                {linesError && (
+                  <div className="notice error" role="alert">
+                    Connection states cannot be followed: {linesError}
                   </div>
                 )}
-              </section>
-              {past === null && (
-                <Splitter split={layout.split} onSplit={layout.setSplit} above={topPane} below={bottomPane} />
-              )}
-              <section className="bottom" ref={bottomPane} style={{ flexGrow: 1 - layout.split }}>
-                <div className="tabs" role="tablist">
-                  <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
-                    Wire log
-                  </button>
-                  <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
-                    stderr
-                  </button>
-                </div>
-                <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
-                  {bottom === "log" ? (
-                    <LogView
-                      key={past ? `past-${String(past.id)}` : "live"}
-                      past={past}
-                      onBackToLive={() => showPast(null)}
-                      filter={filter}
-                      setFilter={setFilter}
-                      follow={follow}
-                      setFollow={setFollow}
-                      filterBox={filterBox}
+                {rebuildsError && (
+                  <div className="notice error" role="alert">
+                    Restarts on change cannot be followed: {rebuildsError}
+                  </div>
+                )}
+                {flowsError && (
+                  <div className="notice error" role="alert">
+                    Authorizations cannot be followed: {flowsError}
+                  </div>
+                )}
+                {layout.error && (
+                  <div className="notice warn" role="status">
+                    {layout.error}
+                  </div>
+                )}
+                {notice && (
+                  <div className="notice" role="status">
+                    {notice} <button onClick={() => setNotice(null)}>Dismiss</button>
+                  </div>
+                )}
+                {asking && (
+                  <ErrorBoundary key={String(asking.qid)} name="question panel">
+                    <QuestionDialog
+                      question={asking}
+                      serverName={
+                        [...lines.values()].find((l) => l.event.conn === askingConn)?.name ?? `connection ${askingConn}`
+                      }
+                      waiting={questions.filter((q) => Number(q.conn) === askingConn).length}
+                      others={questions.filter((q) => Number(q.conn) !== askingConn).length}
+                      folded={layout.questionFolded}
+                      onFold={layout.setQuestionFolded}
+                      declined={declined.get(askingConn)}
+                      onDeclineAll={async () => void (await backend.serverRequestsDeclineAll(askingConn))}
+                      onAnswer={async ({ result, refusal }) => {
+                        const qid = Number(asking.qid);
+                        try {
+                          await backend.serverRequestAnswer(qid, result, refusal);
+                          if ((result as { action?: string } | null)?.action === "accept") noteAccepted(asking);
+                        } catch (e) {
+                          setNotice(`The answer was not delivered: ${errorText(e)}`);
+                        } finally {
+                          removeQuestion(qid);
+                        }
+                      }}
                     />
-                  ) : (
-                    <Suspense fallback={<div className="empty">Loading the terminal…</div>}>
-                      <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
-                    </Suspense>
-                  )}
+                  </ErrorBoundary>
+                )}
+                {again && (
+                  <div className="confirm notice" role="alertdialog" aria-label="Already connected">
+                    <p>
+                      {again.server.name} is already connected (connection {again.line.event.conn},{" "}
+                      {stateText(again.line.event.state)}); it is selected on the left.
+                    </p>
+                    <button className="primary" onClick={() => connect(again.server, true)}>
+                      Open a second connection
+                    </button>
+                    <button autoFocus onClick={() => setAgain(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                )}
+                <ErrorBoundary name="accepted links">
+                  <AcceptedLinks
+                    links={accepted}
+                    nameOf={(conn) =>
+                      [...lines.values()].find((l) => l.event.conn === conn)?.name ?? `connection ${conn}`
+                    }
+                    onDismiss={dismissLink}
+                  />
                 </ErrorBoundary>
-              </section>
-            </main>
-            {usingWith && <ClientSnippetDialog server={usingWith} onClose={() => setUsingWith(null)} />}
-            {importing && (
-              <ImportDialog
-                onCancel={() => setImporting(false)}
-                onImport={async (text) => {
-                  const r = await backend.serversImport(text);
-                  setServers(await backend.serversList());
-                  setImporting(false);
-                  setNotice(
-                    `Imported ${r.servers.length === 1 ? "1 server" : `${r.servers.length} servers`}${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
-                  );
-                }}
-              />
-            )}
-            {comparing && (
-              <DiffDialog subject={comparing} lines={shown} servers={servers} onClose={() => setComparing(null)} />
-            )}
-            {replaying && <ReplayDialog session={replaying} servers={servers} onClose={() => setReplaying(null)} />}
-            {settingsOpen && (
-              <SettingsDialog
-                onCancel={() => setSettingsOpen(false)}
-                onSaved={(pruned) => {
-                  setSettingsOpen(false);
-                  setNotice(pruned ? `Settings saved; Sonde ${pruned}.` : "Settings saved.");
-                }}
-              />
-            )}
-            {choosingSession && (
-              <OpenSessionDialog
-                onCancel={() => setChoosingSession(false)}
-                onLive={() => {
-                  showPast(null);
-                  setChoosingSession(false);
-                  setBottom("log");
-                }}
-                onOpen={(opened) => {
-                  showPast(opened);
-                  setChoosingSession(false);
-                  setBottom("log");
-                }}
-              />
-            )}
-            {authorizations && <AuthorizationsDialog changes={flows} onClose={() => setAuthorizations(false)} />}
-            {editing && (
-              <ServerDialog
-                server={editing}
-                onCancel={() => setEditing(null)}
-                onSave={async (s) => {
-                  setServers(await backend.serversSave(s));
-                  setEditing(null);
-                }}
-              />
-            )}
-          </div>
-        </ReplayWith.Provider>
-      </DiffWith.Provider>
+                {/* The panels and the log share what the banners and a question leave, in the
+            proportion the splitter sets. */}
+                {/* A past session opened read-only takes the whole height: the live panels above it
+            would belong to another session. They stay mounted (hidden), as typed. */}
+                <section className="top" ref={topPane} style={{ flexGrow: layout.split }} hidden={past !== null}>
+                  {current ? (
+                    <>
+                      <div className="tabs" role="tablist" aria-label="Server panels">
+                        {PANELS.map((p, n) => (
+                          <button
+                            key={p.id}
+                            role="tab"
+                            aria-selected={shownPanel.id === p.id}
+                            title={`${p.label} (Ctrl+${n + 1})`}
+                            onClick={() => setPanel(p.id)}
+                          >
+                            {p.label}
+                          </button>
+                        ))}
+                      </div>
+                      {/* A panel is mounted when first shown and kept, so switching tabs or lines
+                  loses no form or result; it asks the server for nothing until shown. A line's
+                  panels stay mounted, out of the document, while another line is shown. */}
+                      <Kept
+                        shown={current.event.line}
+                        keys={shown.map((l) => l.event.line).filter((line) => visitedLines.has(line))}
+                        render={(line) => {
+                          const l = lines.get(line)!;
+                          const rebuild = rebuilds.get(line);
+                          return (
+                            <>
+                              <ErrorBoundary name="line banners">
+                                {rebuild && <RebuildBanner rebuild={rebuild} />}
+                                <DriftBanner line={l} />
+                              </ErrorBoundary>
+                              {PANELS.filter((p) => visited.has(p.id) || p.id === shownPanel.id).map((p) => (
+                                <div key={p.id} role="tabpanel" hidden={p.id !== shownPanel.id}>
+                                  <ErrorBoundary name={`${p.label} panel`}>{p.render(l)}</ErrorBoundary>
+                                </div>
+                              ))}
+                            </>
+                          );
+                        }}
+                      />
+                    </>
+                  ) : (
+                    <div className="empty">
+                      <h2>No server selected</h2>
+                      <p>
+                        Connect a saved server on the left (the Demo server is ready to go), or add one with Ctrl+N.
+                      </p>
+                    </div>
+                  )}
+                </section>
+                {past === null && (
+                  <Splitter split={layout.split} onSplit={layout.setSplit} above={topPane} below={bottomPane} />
+                )}
+                <section className="bottom" ref={bottomPane} style={{ flexGrow: 1 - layout.split }}>
+                  <div className="tabs" role="tablist">
+                    <button role="tab" aria-selected={bottom === "log"} onClick={() => setBottom("log")}>
+                      Wire log
+                    </button>
+                    <button role="tab" aria-selected={bottom === "stderr"} onClick={() => setBottom("stderr")}>
+                      stderr
+                    </button>
+                  </div>
+                  <ErrorBoundary key={bottom} name={bottom === "log" ? "wire log" : "stderr pane"}>
+                    {bottom === "log" ? (
+                      <LogView
+                        key={past ? `past-${String(past.id)}` : "live"}
+                        past={past}
+                        onBackToLive={() => showPast(null)}
+                        filter={filter}
+                        setFilter={setFilter}
+                        follow={follow}
+                        setFollow={setFollow}
+                        filterBox={filterBox}
+                        layout={{
+                          timelineHeight: layout.timelineHeight,
+                          setTimelineHeight: layout.setTimelineHeight,
+                          detailWidth: layout.detailWidth,
+                          setDetailWidth: layout.setDetailWidth,
+                          makeRoom: (height) => {
+                            // The log keeps a few rows below the timeline; the panels give up the rest.
+                            const top = topPane.current?.getBoundingClientRect().height ?? 0;
+                            const bottom = bottomPane.current?.getBoundingClientRect().height ?? 0;
+                            const need = height + LOG_ROOM;
+                            if (past === null && bottom < need && top + bottom > 0)
+                              layout.setSplit(1 - need / (top + bottom), false);
+                          },
+                        }}
+                      />
+                    ) : (
+                      <Suspense fallback={<div className="empty">Loading the terminal…</div>}>
+                        <StderrPane conn={stderrConn ?? current?.event.conn ?? null} />
+                      </Suspense>
+                    )}
+                  </ErrorBoundary>
+                </section>
+              </main>
+              {usingWith && <ClientSnippetDialog server={usingWith} onClose={() => setUsingWith(null)} />}
+              {importing && (
+                <ImportDialog
+                  onCancel={() => setImporting(false)}
+                  onImport={async (text) => {
+                    const r = await backend.serversImport(text);
+                    setServers(await backend.serversList());
+                    setImporting(false);
+                    setNotice(
+                      `Imported ${r.servers.length === 1 ? "1 server" : `${r.servers.length} servers`}${r.skipped.length ? `; skipped: ${r.skipped.join("; ")}` : ""}`,
+                    );
+                  }}
+                />
+              )}
+              {comparing && (
+                <DiffDialog subject={comparing} lines={shown} servers={servers} onClose={() => setComparing(null)} />
+              )}
+              {replaying && <ReplayDialog session={replaying} servers={servers} onClose={() => setReplaying(null)} />}
+              {settingsOpen && (
+                <SettingsDialog
+                  onCancel={() => setSettingsOpen(false)}
+                  onSaved={(pruned) => {
+                    setSettingsOpen(false);
+                    setNotice(pruned ? `Settings saved; Sonde ${pruned}.` : "Settings saved.");
+                  }}
+                />
+              )}
+              {choosingSession && (
+                <OpenSessionDialog
+                  onCancel={() => setChoosingSession(false)}
+                  onLive={() => {
+                    showPast(null);
+                    setChoosingSession(false);
+                    setBottom("log");
+                  }}
+                  onOpen={(opened) => {
+                    showPast(opened);
+                    setChoosingSession(false);
+                    setBottom("log");
+                  }}
+                />
+              )}
+              {authorizations && <AuthorizationsDialog changes={flows} onClose={() => setAuthorizations(false)} />}
+              {editing && (
+                <ServerDialog
+                  server={editing}
+                  onCancel={() => setEditing(null)}
+                  onSave={async (s) => {
+                    setServers(await backend.serversSave(s));
+                    setEditing(null);
+                  }}
+                />
+              )}
+            </div>
+          </ReplayWith.Provider>
+        </DiffWith.Provider>
+      </LineFixes.Provider>
     </NoticesProvider>
   );
 }

@@ -1,7 +1,7 @@
 //! `sonde-fixture`: a stdio MCP server (2025-11-25) with a knob for every fault Sonde must survive.
 //!
-//! It answers `initialize`, `ping`, `tools/list` (paginated) and `tools/call` for `echo`, and
-//! misbehaves exactly as its flags say. It is a test instrument: small, synchronous, explicit.
+//! It answers `initialize`, `ping`, `tools/list` (paginated) and `tools/call` for `echo` (and,
+//! unlisted, `fails`, whose result is always `isError`), and misbehaves exactly as its flags say. It is a test instrument: small, synchronous, explicit.
 //!
 //! ```text
 //! --banner TEXT        print TEXT on stdout before the first frame
@@ -492,6 +492,8 @@ fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut 
             json!({"content": [{"type": "text", "text": format!("{name} was called")}]})
         }
         "echo" if k.no_content => json!({"isError": false}),
+        // Not listed: a tool whose every call fails as a tool (`isError`), not as a request.
+        "fails" => json!({"isError": true, "content": [{"type": "text", "text": "fails always fails"}]}),
         "count" if k.wrong_structure => {
             json!({"content": [{"type": "text", "text": "three"}], "structuredContent": {"count": "three"}})
         }

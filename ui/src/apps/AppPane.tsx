@@ -103,6 +103,8 @@ function AppSession({
   const [error, setError] = useState<string | null>(null);
   const [lines, setLines] = useState<Line[]>([]);
   const [theme, setTheme] = useState<"light" | "dark">(windowTheme);
+  const toolName =
+    (tool as { title?: unknown; name?: unknown } | null)?.title ?? (tool as { name?: unknown } | null)?.name;
   const [mode, setMode] = useState<Mode>("inline");
   // The mode now, for the frame's messages, which are heard by a listener made once.
   const modeNow = useRef<Mode>("inline");
@@ -180,10 +182,37 @@ function AppSession({
     setMode(next);
     void backend.appContext(app, { displayMode: next }).then(post);
   };
+  // The app is told the window's theme, and follows it, until the person picks one for it.
+  const picked = useRef(false);
+  const themeNow = useRef(theme);
+  useEffect(() => {
+    themeNow.current = theme;
+  });
   const changeTheme = (app: number, next: "light" | "dark") => {
+    themeNow.current = next;
     setTheme(next);
     void backend.appContext(app, { theme: next }).then(post);
   };
+  const follows = useRef(changeTheme);
+  useEffect(() => {
+    follows.current = changeTheme;
+  });
+  useEffect(() => {
+    if (!opened) return;
+    const follow = () => {
+      const now = windowTheme();
+      if (!picked.current && now !== themeNow.current) follows.current(opened.app, now);
+    };
+    follow();
+    const observer = new MutationObserver(follow);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    const media = globalThis.matchMedia?.("(prefers-color-scheme: light)");
+    media?.addEventListener?.("change", follow);
+    return () => {
+      observer.disconnect();
+      media?.removeEventListener?.("change", follow);
+    };
+  }, [opened]);
   // Escape brings a fullscreen or picture-in-picture app back inline (while the window has the
   // keyboard; inside the frame, the app has it).
   useEffect(() => {
@@ -319,7 +348,7 @@ function AppSession({
   return (
     <section ref={pane} className={`app-pane ${mode}`} aria-label="App">
       <header>
-        <h3>App</h3>
+        <h3>App{typeof toolName === "string" && ` of ${toolName}`}</h3>
         {resource && <code>{resource.uri}</code>}
         {opened && !closedBecause && (
           <span className="app-controls">
@@ -328,7 +357,10 @@ function AppSession({
               <select
                 aria-label="App theme"
                 value={theme}
-                onChange={(e) => changeTheme(opened.app, e.target.value as "light" | "dark")}
+                onChange={(e) => {
+                  picked.current = true;
+                  changeTheme(opened.app, e.target.value as "light" | "dark");
+                }}
               >
                 <option value="light">Light</option>
                 <option value="dark">Dark</option>

@@ -28,9 +28,12 @@ import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
 import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
+import { CallActions } from "../calls/CallActions";
 import { DiffWith, ReplayWith } from "../builds/context";
 import { LatencyPane } from "../timeline/LatencyPane";
 import { TimelinePane } from "../timeline/TimelinePane";
+import { PaneResize } from "../layout/PaneResize";
+import type { WindowLayout } from "../layout/layout";
 
 interface Props {
   filter: string;
@@ -42,6 +45,11 @@ interface Props {
    * LogView per session (a `key`): the rows held are that session's. */
   past?: OpenedSession | null;
   onBackToLive?(): void;
+  /** The sizes of the timeline and the entry detail, as the person left them; and a request
+   * for room for the timeline as it opens. */
+  layout: Pick<WindowLayout, "timelineHeight" | "setTimelineHeight" | "detailWidth" | "setDetailWidth"> & {
+    makeRoom(height: number): void;
+  };
 }
 
 /** `timed out` as a label: `Timed out`. */
@@ -61,7 +69,7 @@ interface Selection {
   entry: Entry | null;
 }
 
-export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive }: Props) {
+export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive, layout }: Props) {
   const session: SessionRef = past ? Number(past.id) : null;
   const compare = useContext(DiffWith);
   const replay = useContext(ReplayWith);
@@ -85,6 +93,9 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
   const labels = useConnectionLabels(session);
   const seeLabels = labels.see;
   const scroller = useRef<HTMLDivElement>(null);
+  const logBody = useRef<HTMLDivElement>(null);
+  // The detail's width as drawn, before the person first sized it (a share of the log).
+  const detailShown = () => logBody.current?.querySelector(".detail")?.getBoundingClientRect().width ?? 360;
 
   // The session's entries by row (streamed ones land here too), and the filter's matches by
   // position: each a bounded cache of pages read from the core.
@@ -220,8 +231,15 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     setFollow(false);
     virtualizer.scrollToIndex(next);
   };
+  // A row to bring into view once the list has it (a filter's matches are still being counted).
+  const [scrollTo, setScrollTo] = useState<number | null>(null);
+  useEffect(() => {
+    if (scrollTo === null || scrollTo >= count) return;
+    virtualizer.scrollToIndex(scrollTo, { align: "center" });
+    setScrollTo(null);
+  }, [scrollTo, count, virtualizer]);
   // A jump keeps the filter the person typed: the entry is shown in the detail at once, and
-  // selected in the list where the list has it (unfiltered, at the row the core gives it).
+  // selected in the list where the list has it (at the row or position the core gives it).
   const [outside, setOutside] = useState<number | null>(null);
   const [unrecorded, setUnrecorded] = useState<number | null>(null);
   const jumpTo = async (seq: number) => {
@@ -246,11 +264,41 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
       setUnrecorded(seq);
       return;
     }
-    const at = rows.indexOf(seq);
-    select({ list, index: at ?? null, entry: target });
-    if (at !== null) virtualizer.scrollToIndex(at, { align: "center" });
-    else setOutside(seq);
+    // The core says where the filtered list has it, or that the filter hides it.
+    const at = await backend.logMatchPosition(session, applied, seq);
+    select({ list, index: at === null ? null : Number(at), entry: target });
+    if (at === null) setOutside(seq);
+    else setScrollTo(Number(at));
   };
+  // The selection stays selected when the filter changes: the core places it in the new list
+  // (scrolled into view), or says the new filter hides it, and only then is that said.
+  const shownEntry = useRef(entry);
+  useEffect(() => {
+    // Only as selected in its own list: after a change of list, the one selected before.
+    if (selection.list === list) shownEntry.current = entry;
+  });
+  useEffect(() => {
+    const kept = shownEntry.current;
+    setOutside(null);
+    if (!kept || selection.list === list) return;
+    const seq = Number(kept.seq);
+    let live = true;
+    const placed = applied === "" ? backend.logRow(session, seq) : backend.logMatchPosition(session, applied, seq);
+    placed.then(
+      (at) => {
+        if (!live) return;
+        select({ list, index: at === null ? null : Number(at), entry: kept });
+        if (at !== null) setScrollTo(Number(at));
+        else if (applied !== "") setOutside(seq);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+    // Only a new list places the selection again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [list]);
   // An entry a panel asked to show (a finding, a check's evidence): always one of the live
   // session's, so a past session's view leaves it for the live view the window brings up.
   const { request: revealing, taken } = useRevealRequest();
@@ -261,14 +309,8 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
     // jumpTo reads this render's list; only a new request starts a jump.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [revealing, past, taken]);
-  const showInWholeLog = async (seq: number) => {
-    setOutside(null);
-    setFilter("");
-    const row = await backend.logRow(session, seq);
-    if (row === null) return;
-    select({ list: `${session}|`, index: Number(row), entry: null });
-    setTimeout(() => virtualizer.scrollToIndex(Number(row), { align: "center" }), 0);
-  };
+  // The whole log has every entry it recorded: the selection is placed in it as the filter goes.
+  const showInWholeLog = () => setFilter("");
 
   return (
     <div className="log">
@@ -322,7 +364,9 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           onChange={(e) => setFilter(e.target.value)}
         />
         {view.error != null ? (
-          <span className="error">{view.error}</span>
+          <span className="error filter-error" title={view.error}>
+            {view.error}
+          </span>
         ) : (
           view.chips.map((c) => (
             <button key={c.key} className="chip" title="Remove" onClick={() => setFilter(c.without)}>
@@ -334,15 +378,23 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           {filtered
             ? `${matched?.count ?? 0} of ${rowCount}${matched?.counting ? " (counting…)" : ""}`
             : `${rowCount} entries`}
-          {/* Not while the file is stopped: the count would be stale by the next entry. */}
-          {!past && !stopped && recording && Number(recording.lost) > 0 && ` (${recording.lost} not recorded)`}
+          {/* While the file is stopped, every entry the window has had since the stop is one it
+          did not take; once it writes again, the core's count of every gap. */}
+          {!past &&
+            (stopped
+              ? ` (${Math.max(0, total - Number(stopped.at))} not recorded since entry ${stopped.at})`
+              : recording && Number(recording.lost) > 0 && ` (${recording.lost} not recorded)`)}
         </span>
         <label className="follow">
           <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
         </label>
         <button
           aria-pressed={showTimeline}
-          onClick={() => setShowTimeline((v) => !v)}
+          onClick={() => {
+            // Opened, it takes the room it needs: the panels above give some up if they must.
+            if (!showTimeline) layout.makeRoom(layout.timelineHeight);
+            setShowTimeline(!showTimeline);
+          }}
           title="Every request as a span in time, per connection"
         >
           Timeline
@@ -384,10 +436,10 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           {exported} <button onClick={() => setExported(null)}>Dismiss</button>
         </p>
       )}
-      {outside !== null && Number(entry?.seq) === outside && (
+      {filtered && outside !== null && Number(entry?.seq) === outside && (
         <p className="log-note" role="note">
           Entry {outside} is shown on the right; the filtered list does not show it here.{" "}
-          <button onClick={() => void showInWholeLog(outside)}>Show it in the whole log</button>
+          <button onClick={showInWholeLog}>Show it in the whole log</button>
         </p>
       )}
       {unrecorded !== null && (
@@ -403,10 +455,18 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           labels={labels}
           total={total}
           onSelect={(seq) => void jumpTo(seq)}
+          height={layout.timelineHeight}
+          onHeight={layout.setTimelineHeight}
         />
       )}
       {showLatency && <LatencyPane session={session} filter={applied} total={total} setFilter={setFilter} />}
-      <div className="log-body">
+      <div
+        className="log-body"
+        ref={logBody}
+        style={{
+          gridTemplateColumns: `minmax(0, 1fr) 5px ${layout.detailWidth === null ? "36%" : `${layout.detailWidth}px`}`,
+        }}
+      >
         <div
           className="rows"
           ref={scroller}
@@ -487,6 +547,14 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
             })}
           </div>
         </div>
+        <PaneResize
+          label="Resize the entry detail"
+          vertical
+          size={layout.detailWidth}
+          measure={detailShown}
+          onSize={layout.setDetailWidth}
+          grow={-1}
+        />
         <Detail
           key={entry ? String(entry.seq) : "none"}
           entry={entry}
@@ -593,6 +661,7 @@ function Detail({
             {isReply ? "Jump to request" : "Jump to the request it is about"}
           </button>
         )}
+        <CallActions entry={entry} session={session} />
       </header>
       {unanswered && (
         <p className="detail-text warn" role="note" aria-label={sentenceCase(unansweredWord)}>

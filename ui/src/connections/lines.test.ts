@@ -3,7 +3,7 @@ import type { ConnectionState } from "../ipc";
 import { applyState, stateText } from "./lines";
 
 const at = (line: number, conn: number, version: number, state: ConnectionState["event"]["state"]) =>
-  ({ event: { version, conn, line, replaces: null, state }, serverId: "s", name: "S" }) as ConnectionState;
+  ({ event: { version, conn, line, replaces: null, job: false, state }, serverId: "s", name: "S" }) as ConnectionState;
 
 describe("lines", () => {
   it("keep the newest version of each line, whatever order events arrive in", () => {

@@ -80,6 +80,9 @@ export type ReplayVerdict = B.ReplayVerdict;
 export type OnChange = B.OnChange_Serialize;
 export type Rebuild = B.Rebuild_Serialize;
 export type Change = B.Change_Serialize;
+/** A tool call read back from the log (the call history), and one with the line it was made on. */
+export type RecordedCall = B.RecordedCall_Serialize;
+export type LoggedCall = B.LoggedCall_Serialize;
 /** A connection's interface beside its server's drift baseline. */
 export type BaselineCheck = B.BaselineCheck_Serialize;
 

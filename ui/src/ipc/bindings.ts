@@ -123,6 +123,11 @@ export const commands = {
 	 *  call again until `scanned` reaches `to`.
 	 */
 	logCountMatches: (session: number | null, filter: string, to: number) => __TAURI_INVOKE<MatchCount>("log_count_matches", { session, filter, to }),
+	/**
+	 *  Where the entry at `seq` stands among `filter`'s matches (its row in the list the filter
+	 *  shows), or null when the filter does not show it.
+	 */
+	logMatchPosition: (session: number | null, filter: string, seq: number) => __TAURI_INVOKE<number | null>("log_match_position", { session, filter, seq }),
 	/**  The matches of `filter` at positions `from..from + limit` among all its matches. */
 	logMatchPage: (session: number | null, filter: string, from: number, limit: number) => __TAURI_INVOKE<Entry_Serialize[]>("log_match_page", { session, filter, from, limit }),
 	/**
@@ -314,10 +319,23 @@ export const commands = {
 	timelineLatency: (session: number | null, filter: string) => __TAURI_INVOKE<Latency_Serialize>("timeline_latency", { session, filter }),
 	/**  What hovering the span of the request at `seq` shows. */
 	timelineSpan: (session: number | null, filter: string, seq: number) => __TAURI_INVOKE<SpanDetail_Serialize | null>("timeline_span", { session, filter, seq }),
+	/**
+	 *  The calls of `tool` (every tool when `None`) on the line of connection `conn`, newest first:
+	 *  in the window's own session every connection of its lineage (restarts included), in a past
+	 *  session that connection alone.
+	 */
+	callHistory: (session: number | null, conn: number, tool: string | null) => __TAURI_INVOKE<RecordedCall_Serialize[]>("call_history", { session, conn, tool }),
+	/**
+	 *  The call whose request is at `seq`, if that entry is one (the log's Send again and Edit and
+	 *  send).
+	 */
+	callAt: (session: number | null, seq: number) => __TAURI_INVOKE<LoggedCall_Serialize | null>("call_at", { session, seq }),
 };
 
 /* Constants */
 export const COUNT_BUDGET = 20000 as const;
+
+export const DETAIL_WIDTHS = [240.0,3000.0] as const;
 
 export const ERA_REVISIONS = [["legacy","2025-11-25"],["modern","2026-07-28"]] as const;
 
@@ -332,6 +350,8 @@ export const PANELS = [["tools","Tools"],["resources","Resources"],["prompts","P
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
 export const SEVERITIES = ["note","warning","error"] as const;
+
+export const TIMELINE_HEIGHTS = [80.0,2000.0] as const;
 
 /* Types */
 /**  What only the window (or the person in front of it) can decide for an app. */
@@ -1479,6 +1499,8 @@ export type LatencyRow_Deserialize = {
 	max?: number | null,
 	/**  Answered with an error. */
 	errors: number,
+	/**  Answered with a result that says `isError: true` (a tool that failed). */
+	tool_errors: number,
 	/**  Cancelled, timed out or never answered. */
 	unanswered: number,
 	histogram: Histogram,
@@ -1500,6 +1522,8 @@ export type LatencyRow_Serialize = {
 	max: number | null,
 	/**  Answered with an error. */
 	errors: number,
+	/**  Answered with a result that says `isError: true` (a tool that failed). */
+	tool_errors: number,
 	/**  Cancelled, timed out or never answered. */
 	unanswered: number,
 	histogram: Histogram,
@@ -1537,6 +1561,16 @@ export type Layout_Deserialize = {
 	split?: number | null,
 	/**  Whether the server-question panel is folded to its one-line header. */
 	questionFolded?: boolean | null,
+	/**
+	 *  The timeline's height in pixels, as the person last dragged it (kept between
+	 *  [`Layout::TIMELINE_MIN`] and [`Layout::TIMELINE_MAX`]).
+	 */
+	timelineHeight?: number | null,
+	/**
+	 *  The width of the log's entry detail (the bytes pane) in pixels, as the person last
+	 *  dragged it (kept between [`Layout::DETAIL_MIN`] and [`Layout::DETAIL_MAX`]).
+	 */
+	detailWidth?: number | null,
 };
 
 /**  Where the window's panes are, as the person left them; a value left out takes its default. */
@@ -1548,6 +1582,16 @@ export type Layout_Serialize = {
 	split?: number | null,
 	/**  Whether the server-question panel is folded to its one-line header. */
 	questionFolded?: boolean,
+	/**
+	 *  The timeline's height in pixels, as the person last dragged it (kept between
+	 *  [`Layout::TIMELINE_MIN`] and [`Layout::TIMELINE_MAX`]).
+	 */
+	timelineHeight?: number | null,
+	/**
+	 *  The width of the log's entry detail (the bytes pane) in pixels, as the person last
+	 *  dragged it (kept between [`Layout::DETAIL_MIN`] and [`Layout::DETAIL_MAX`]).
+	 */
+	detailWidth?: number | null,
 };
 
 /**  One step in a server process's life. */
@@ -1802,6 +1846,29 @@ export type LogLength = {
 
 /**  A level of server log messages, least severe first. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/**  A call the log holds, and the line of the window it can be sent again on. */
+export type LoggedCall = LoggedCall_Serialize | LoggedCall_Deserialize;
+
+/**  A call the log holds, and the line of the window it can be sent again on. */
+export type LoggedCall_Deserialize = {
+	call: RecordedCall_Deserialize,
+	/**
+	 *  The line its connection belongs to, in the window's own session while the window still
+	 *  shows it; `None` in a past session.
+	 */
+	line?: number | null,
+};
+
+/**  A call the log holds, and the line of the window it can be sent again on. */
+export type LoggedCall_Serialize = {
+	call: RecordedCall_Serialize,
+	/**
+	 *  The line its connection belongs to, in the window's own session while the window still
+	 *  shows it; `None` in a past session.
+	 */
+	line: number | null,
+};
 
 /**  What a mark on a lane stands for. */
 export type MarkKind = 
@@ -2263,6 +2330,63 @@ export type Rebuild_Serialize = {
 	/**  The change in words: "a change to server.py". */
 	cause: string,
 	outcome: RebuildOutcome_Serialize,
+};
+
+/**  One `tools/call` Sonde sent, and how it ended. */
+export type RecordedCall = RecordedCall_Serialize | RecordedCall_Deserialize;
+
+/**  One `tools/call` Sonde sent, and how it ended. */
+export type RecordedCall_Deserialize = {
+	/**  The request's seq in the session. */
+	seq: number,
+	conn: number,
+	/**  When it was sent: wall-clock time, RFC 3339. */
+	time: string,
+	tool: string,
+	/**  `params.arguments` as sent; `None` when the request had none. */
+	arguments?: Value | null,
+	/**  `None` while it waits. */
+	outcome?: RequestOutcome | null,
+	/**  From sent to settled (its last round's, for a call answered in rounds). */
+	took_ms?: number | null,
+	/**
+	 *  The tool's result, when one came (with the problems of its shape; no outputSchema
+	 *  verdict, which needs the listing of its time).
+	 */
+	result?: CallOutcome_Deserialize | null,
+	/**  The result says `isError: true`: the tool failed, though the request did not. */
+	is_error: boolean,
+	/**  The JSON-RPC error (`-32602 Unknown tool: x`) or why it was never answered. */
+	error?: string | null,
+	/**  The call became a task: `result` is its `CreateTaskResult`. */
+	task: boolean,
+};
+
+/**  One `tools/call` Sonde sent, and how it ended. */
+export type RecordedCall_Serialize = {
+	/**  The request's seq in the session. */
+	seq: number,
+	conn: number,
+	/**  When it was sent: wall-clock time, RFC 3339. */
+	time: string,
+	tool: string,
+	/**  `params.arguments` as sent; `None` when the request had none. */
+	arguments: Value | null,
+	/**  `None` while it waits. */
+	outcome: RequestOutcome | null,
+	/**  From sent to settled (its last round's, for a call answered in rounds). */
+	took_ms: number | null,
+	/**
+	 *  The tool's result, when one came (with the problems of its shape; no outputSchema
+	 *  verdict, which needs the listing of its time).
+	 */
+	result: CallOutcome_Serialize | null,
+	/**  The result says `isError: true`: the tool failed, though the request did not. */
+	is_error: boolean,
+	/**  The JSON-RPC error (`-32602 Unknown tool: x`) or why it was never answered. */
+	error: string | null,
+	/**  The call became a task: `result` is its `CreateTaskResult`. */
+	task: boolean,
 };
 
 /**
@@ -2893,6 +3017,8 @@ export type SpanView_Deserialize = {
 	outcome?: RequestOutcome | null,
 	from_server: boolean,
 	operation?: number | null,
+	/**  Held open on purpose (`subscriptions/listen`): a long one is not a slow call. */
+	stream: boolean,
 };
 
 /**  One request as drawn. */
@@ -2907,6 +3033,8 @@ export type SpanView_Serialize = {
 	outcome: RequestOutcome | null,
 	from_server: boolean,
 	operation: number | null,
+	/**  Held open on purpose (`subscriptions/listen`): a long one is not a slow call. */
+	stream: boolean,
 };
 
 /**  Where an opening connection is, for a front end to show. */
@@ -2949,6 +3077,8 @@ export type StateEvent_Deserialize = {
 	line: number,
 	/**  The connection this one was started to replace. */
 	replaces?: number | null,
+	/**  Started for one job (a comparison, a replay, a check-up) and stopped after it. */
+	job: boolean,
 	state: ConnState_Deserialize,
 };
 
@@ -2964,6 +3094,8 @@ export type StateEvent_Serialize = {
 	line: number,
 	/**  The connection this one was started to replace. */
 	replaces: number | null,
+	/**  Started for one job (a comparison, a replay, a check-up) and stopped after it. */
+	job: boolean,
 	state: ConnState_Serialize,
 };
 
@@ -3033,6 +3165,11 @@ export type Summary_Deserialize = {
 	 *  (`params.ref.name` or `.uri`). A reply carries its request's.
 	 */
 	target?: string | null,
+	/**
+	 *  A result that says `isError: true`: the tool failed though the request did not
+	 *  (format 3 readers that do not know it read such a result as a plain one).
+	 */
+	is_error?: boolean,
 };
 
 /**  The decoded outline of a message: enough to filter and correlate without parsing again. */
@@ -3049,6 +3186,11 @@ export type Summary_Serialize = {
 	 *  (`params.ref.name` or `.uri`). A reply carries its request's.
 	 */
 	target?: string,
+	/**
+	 *  A result that says `isError: true`: the tool failed though the request did not
+	 *  (format 3 readers that do not know it read such a result as a plain one).
+	 */
+	is_error?: boolean,
 };
 
 /**  One task's state, as the server last described it. */
@@ -3191,6 +3333,12 @@ export type TimelineView_Deserialize = {
 	 *  amount at a time; ask again to go on).
 	 */
 	matched?: MatchCount | null,
+	/**
+	 *  The slowest request the filter shows that has settled, in the whole session: what a
+	 *  person opening the timeline looks for first. A stream held open on purpose
+	 *  (`subscriptions/listen`) is never it.
+	 */
+	slowest?: SpanView_Deserialize | null,
 };
 
 /**  What to draw. */
@@ -3206,6 +3354,12 @@ export type TimelineView_Serialize = {
 	 *  amount at a time; ask again to go on).
 	 */
 	matched: MatchCount | null,
+	/**
+	 *  The slowest request the filter shows that has settled, in the whole session: what a
+	 *  person opening the timeline looks for first. A stream held open on purpose
+	 *  (`subscriptions/listen`) is never it.
+	 */
+	slowest: SpanView_Serialize | null,
 };
 
 /**  One listed tool, read. */

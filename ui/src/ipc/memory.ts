@@ -232,7 +232,7 @@ export function memoryBackend(
   const publish = (conn: number, state: ConnState) => {
     const l = lineOf.get(conn)!;
     const s = {
-      event: { version: ++version, conn, line: conn, replaces: null, state },
+      event: { version: ++version, conn, line: conn, replaces: null, job: false, state },
       serverId: l.serverId,
       name: l.name,
     } as ConnectionState;

@@ -11,11 +11,22 @@ export interface Labels {
   see(entries: readonly Entry[]): void;
 }
 
-/** The colour of connection `conn`'s marker: hues a golden angle apart, so connections numbered
- * close together (the ones alive at once) never share a colour, where a cycle of eight repeated
- * at conn 9. */
+/** Distinct hues, none a state's (no plain green or red): a connection's colour says which
+ * connection it is, never how it is. */
+const PALETTE = [205, 30, 280, 170, 325, 52, 245];
+/** The palette place each connection was given, in the order connections were first coloured. */
+const given = new Map<number, number>();
+
+/** The colour of connection `conn`'s marker, the same wherever it is drawn: connections are
+ * given the palette in turn as they first appear, so any seven that appeared one after another
+ * (the ones alive at once) never share a colour. */
 export function colourOf(conn: number): string {
-  return `hsl(${Math.round((205 + conn * 137.508) % 360)} 70% 62%)`;
+  let at = given.get(conn);
+  if (at === undefined) {
+    at = given.size % PALETTE.length;
+    given.set(conn, at);
+  }
+  return `hsl(${PALETTE[at]} 70% 62%)`;
 }
 
 export function useConnectionLabels(session: SessionRef): Labels {

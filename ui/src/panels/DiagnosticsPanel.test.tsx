@@ -8,7 +8,7 @@ import { DiagnosticsPanel } from "./DiagnosticsPanel";
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const LINE = {
-  event: { version: 1, conn: 3, line: 3, replaces: null, state: { state: "ready", pid: 9, server: {} } },
+  event: { version: 1, conn: 3, line: 3, replaces: null, job: false, state: { state: "ready", pid: 9, server: {} } },
   serverId: "py",
   name: "Python server",
 } as unknown as ConnectionState;

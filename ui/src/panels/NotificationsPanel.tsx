@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { ConnectionState, Notice } from "../ipc";
 import { useNotices } from "./notices";
 import { formatTimeOfDay } from "../log/format";
+import { stateText } from "../connections/lines";
 
 const KINDS: { kind: Notice["what"]["kind"]; label: string }[] = [
   { kind: "log", label: "Log messages" },
@@ -60,7 +61,13 @@ export function NotificationsPanel({ line }: { line: ConnectionState }) {
       {skipped > 0 && (
         <p className="warn">{skipped} log entries went by too fast to read here; the wire log has every one.</p>
       )}
-      {shown.length === 0 && <p className="muted">Nothing yet. Server log messages need a log level (Server panel).</p>}
+      {shown.length === 0 && (
+        <p className="muted">
+          {line.event.state.state === "ready" || allServers
+            ? "Nothing yet. Server log messages need a log level (Server panel)."
+            : `Nothing: connection ${conn} is not ready (${stateText(line.event.state)}), so nothing comes from it.`}
+        </p>
+      )}
       <ul className="notices" aria-label="Notifications">
         {shown.map((n) => (
           <li key={`${n.conn}-${n.seq}`} className={`notice-row kind-${n.what.kind}`}>

@@ -67,6 +67,7 @@ const ready = (line: number, conn: number): ConnectionState =>
       conn,
       line,
       replaces: null,
+      job: false,
       state: {
         state: "ready",
         pid: 42,

@@ -14,6 +14,7 @@ const LINE = {
     conn: 2,
     line: 2,
     replaces: null,
+    job: false,
     state: { state: "ready", pid: 9, server: { serverInfo: { name: "everything" }, capabilities: { tools: {} } } },
   },
   serverId: "e",

@@ -1,7 +1,8 @@
 // A line's tools as the core read them: the list (each with what is wrong with it), a form from
-// the inputSchema (or raw JSON), Call with progress and Cancel, the result, Send again when a
-// call's server died and a new one is ready, and the links a server requires (-32042) with Send
-// the call again.
+// the inputSchema (or raw JSON) that keeps its values per tool while the line lives, Call with
+// progress and Cancel, the result, the tool's call history on the line, Send again when a call's
+// server died and a new one is ready, the links a server requires (-32042) with Send the call
+// again, and a call put here from the wire log or the history (to edit, or sent at once).
 import { useEffect, useMemo, useRef, useState } from "react";
 import {
   backend,
@@ -19,6 +20,9 @@ import { isObject } from "../forms/draft";
 import { refit } from "../forms/refit";
 import type { Kept } from "../forms/kept";
 import { SchemaForm } from "../forms/SchemaForm";
+import { CallHistory } from "../calls/CallHistory";
+import { Compared } from "../calls/Compared";
+import { useCallRequest, type CallRequest } from "./navigate";
 import { ErrorBoundary } from "../components/ErrorBoundary";
 import { Problems } from "../components/Problems";
 import { RequiredLinks } from "../components/RequiredLinks";
@@ -38,6 +42,26 @@ interface AppCall {
   n: number;
   closing: string | null;
 }
+
+/** What a tool's form holds, kept while the line lives: its draft, or the raw JSON as typed. */
+interface Typed {
+  value: Draft;
+  raw: string | null;
+}
+
+/** A tool the listing does not have (yet): a call put here from the log names it alone. */
+const unlisted = (name: string): Tool => ({
+  name,
+  title: null,
+  description: null,
+  inputSchema: null,
+  icons: [],
+  hints: [],
+  problems: [],
+  app: null,
+  raw: { name },
+  at: -1,
+});
 
 /** The connection a line is at, and whether requests may go to it. */
 interface Target {
@@ -89,6 +113,20 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
     setError(null);
     setListed((n) => n + 1);
   };
+  // Each tool's form as it was left, by name, while the line lives.
+  const [typed] = useState(() => new Map<string, Typed>());
+  // A call put here from the log or the history: its tool chosen, handed to its form.
+  const { call: asked, taken } = useCallRequest(line.event.line);
+  const [fill, setFill] = useState<CallRequest | null>(null);
+  const [handled, setHandled] = useState(0);
+  if (asked && asked.n > handled) {
+    setHandled(asked.n);
+    setFill(asked);
+    if (chosen?.name !== asked.tool) setChosen(tools?.find((t) => t.name === asked.tool) ?? unlisted(asked.tool));
+  }
+  useEffect(() => {
+    if (asked) taken(asked.n);
+  }, [asked, taken]);
   return (
     <div className="tools">
       <div className="tool-list long">
@@ -127,6 +165,9 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
             target={{ conn, ready, line: line.event.line }}
             tool={chosen}
             listed={tools === null || tools.includes(chosen)}
+            typed={typed}
+            fill={fill?.tool === chosen.name ? fill : null}
+            onFilled={(n) => setFill((f) => (f?.n === n ? null : f))}
           />
         </ErrorBoundary>
       ) : (
@@ -136,10 +177,28 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
   );
 }
 
-function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed: boolean }) {
+function ToolCall({
+  target,
+  tool,
+  listed,
+  typed: kept,
+  fill,
+  onFilled,
+}: {
+  target: Target;
+  tool: Tool;
+  listed: boolean;
+  /** Each tool's form as it was left: this one's is taken up again, and kept as it changes. */
+  typed: Map<string, Typed>;
+  /** A call put here from the log or the history, to take into the form (and send). */
+  fill: CallRequest | null;
+  onFilled(n: number): void;
+}) {
   const schema = tool.inputSchema ?? {};
-  // The form starts from the schema's defaults, shown by their fields and sent unless changed.
-  const [value, setValue] = useState<Draft>(() => initialValue(schema, schema, true) ?? {});
+  const left = tool.name !== null ? kept.get(tool.name) : undefined;
+  // The form starts as it was left, else from the schema's defaults, shown by their fields and
+  // sent unless changed.
+  const [value, setValue] = useState<Draft>(() => left?.value ?? initialValue(schema, schema, true) ?? {});
   // A new build's schema (the server restarted): the values it still takes stay in the form,
   // the others are set aside and said, never sent unseen.
   const schemaText = JSON.stringify(tool.inputSchema ?? null);
@@ -159,7 +218,10 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
   };
   const [problems, setProblems] = useState<Problem[] | null>(null);
   // Without a schema a form can start from, the arguments are typed as JSON.
-  const [raw, setRaw] = useState<string | null>(tool.inputSchema == null ? "{}" : null);
+  const [raw, setRaw] = useState<string | null>(left ? left.raw : tool.inputSchema == null ? "{}" : null);
+  useEffect(() => {
+    if (tool.name !== null) kept.set(tool.name, { value, raw });
+  }, [kept, tool.name, value, raw]);
   // Why the raw JSON could not go back to the form, shown by the editor until it is edited.
   const [rawProblem, setRawProblem] = useState<string | null>(null);
   // The raw JSON last taken into the form, and the draft it gave: back in Raw JSON with that
@@ -190,6 +252,8 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
     setAppCalls((calls) => calls.map((c) => (c.closing ? c : { ...c, closing: "the result was replaced" })));
   const [savedTest, setSavedTest] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Counts the calls of this form that ended: the history is read again after each.
+  const [ended, setEnded] = useState(0);
   // A result (or an error) lands below the form, out of view when the form is long: it is
   // brought into view as it arrives.
   const lastCall = useRef<HTMLElement>(null);
@@ -273,6 +337,7 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
       if (isBackendError(e) && e.urlElicitations) setRequired({ conn, args: callArgs, required: e.urlElicitations });
     } finally {
       setRunning(false);
+      setEnded((n) => n + 1);
     }
   };
   const call = async () => {
@@ -319,6 +384,34 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
     }
     await send(target.conn, died.args);
   };
+  // A call's arguments put in the form (from the history or the log): the form shows them as
+  // sent, and Send again sends them as they are at once.
+  const put = (args: JsonValue | null, andSend: boolean) => {
+    if (tool.inputSchema == null || !isObject(args)) setRaw(JSON.stringify(args ?? {}, null, 2));
+    else {
+      setValue(args);
+      setRaw(null);
+      setProblems(problems && problemsOf(schema, args));
+    }
+    setRawProblem(null);
+    setAside([]);
+    if (!andSend) return root.current?.querySelector<HTMLElement>("form input, form textarea, form select")?.focus();
+    if (!target.ready) return setNotSent(`connection ${target.conn} is not ready`);
+    setBefore(null);
+    void send(target.conn, args);
+  };
+  const putNow = useRef(put);
+  useEffect(() => {
+    putNow.current = put;
+  });
+  // Each call put here is taken once, whatever renders follow.
+  const filled = useRef(0);
+  useEffect(() => {
+    if (!fill || fill.n <= filled.current) return;
+    filled.current = fill.n;
+    onFilled(fill.n);
+    putNow.current(fill.args, fill.send);
+  }, [fill, onFilled]);
   return (
     <div className="tool-call" ref={root}>
       <header>
@@ -474,7 +567,11 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
             <TaskBanner conn={outcomeConn ?? target.conn} taskId={outcome.task.taskId} created={outcome.task.status} />
           )}
           {outcome && !outcome.task && before && outcomeConn !== null && !running && (
-            <Compared before={before} now={{ conn: outcomeConn, outcome }} line={target.line} />
+            <Compared
+              before={{ label: `Before: connection ${before.conn}`, outcome: before.outcome }}
+              now={{ label: `Now: connection ${outcomeConn}`, outcome }}
+              line={target.line}
+            />
           )}
           {outcome && !outcome.task && !(before && !running) && (
             <ErrorBoundary name="result view">
@@ -504,6 +601,17 @@ function ToolCall({ target, tool, listed }: { target: Target; tool: Tool; listed
             />
           )}
         </section>
+      )}
+      {tool.name !== null && (
+        <CallHistory
+          conn={target.conn}
+          tool={tool.name}
+          refresh={ended}
+          line={target.line}
+          canSend={target.ready && !running}
+          onEdit={(args) => put(args, false)}
+          onSend={(args) => put(args, true)}
+        />
       )}
     </div>
   );
@@ -539,52 +647,6 @@ function AppOnlyTools({
         ))}
       </ul>
     </section>
-  );
-}
-
-/** A call's result on the line's new connection set beside the one before: side by side when
- * they differ, one result said to be the same when they do not. */
-function Compared({
-  before,
-  now,
-  line,
-}: {
-  before: { conn: number; outcome: CallOutcome };
-  now: { conn: number; outcome: CallOutcome };
-  line: number;
-}) {
-  const same = JSON.stringify(before.outcome.result) === JSON.stringify(now.outcome.result);
-  if (same)
-    return (
-      <>
-        <p className="muted" role="status" aria-label="Compared with before">
-          The same result as connection {before.conn}&apos;s.
-        </p>
-        <ErrorBoundary name="result view">
-          <ResultView outcome={now.outcome} line={line} />
-        </ErrorBoundary>
-      </>
-    );
-  return (
-    <>
-      <p className="banner" role="status" aria-label="Compared with before">
-        The result differs from connection {before.conn}&apos;s.
-      </p>
-      <div className="results-side">
-        <section aria-label={`Before: connection ${before.conn}`}>
-          <h3>Before · connection {before.conn}</h3>
-          <ErrorBoundary name="result view">
-            <ResultView outcome={before.outcome} line={line} />
-          </ErrorBoundary>
-        </section>
-        <section aria-label={`Now: connection ${now.conn}`}>
-          <h3>Now · connection {now.conn}</h3>
-          <ErrorBoundary name="result view">
-            <ResultView outcome={now.outcome} line={line} />
-          </ErrorBoundary>
-        </section>
-      </div>
-    </>
   );
 }
 

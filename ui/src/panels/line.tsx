@@ -2,10 +2,11 @@
 // ready, and the server as its last ready connection described it (kept while the line is
 // down, so what was read stays readable); and the banner that says when it is not ready, with
 // the server's last words when it failed.
-import { useState } from "react";
+import { useContext, useState } from "react";
 import type { ConnectionState, ServerDescription } from "../ipc";
 import { reasonOf, stateText } from "../connections/lines";
 import { LastWordsView } from "../components/LastWordsView";
+import { LineFixes } from "../connections/fixes";
 
 export interface LineView {
   conn: number;
@@ -22,18 +23,28 @@ export function useLine(line: ConnectionState): LineView {
 }
 
 /** Says the line's connection is not ready, and why, from the core's state; a server that
- * failed or exited also shows its last words here, in the main pane, not only on its card. */
+ * failed or exited also shows its last words here, in the main pane (its card is one line),
+ * with the fixes that apply to its saved server. */
 export function NotReady({ line, what }: { line: ConnectionState; what: string }) {
+  const fixes = useContext(LineFixes);
   const { conn, state } = line.event;
   if (state.state === "ready") return null;
   const words = "words" in state && (state.words.lines.length > 0 || state.words.minimalEnv) ? state.words : null;
+  const saved = line.serverId;
   return (
     <>
       <p className="banner" role="status">
         Connection {conn} is not ready: {stateText(state)}
         {reasonOf(state) && ` (${reasonOf(state)})`}. {what} wait for a ready connection.
       </p>
-      {words && <LastWordsView words={words} />}
+      {words && (
+        <LastWordsView
+          words={words}
+          onAddEnv={saved !== null && fixes.addEnv ? (name) => fixes.addEnv?.(saved, name) : undefined}
+          onEdit={saved !== null && fixes.edit ? () => fixes.edit?.(saved) : undefined}
+          onShowStderr={fixes.showStderr && (() => fixes.showStderr?.(conn))}
+        />
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 // Latency at a glance: per method and per tool (or prompt, or resource), the calls, p50, p95,
-// max, errors and those never answered, with a histogram, for the session or what the filter
+// max, errors (JSON-RPC errors, and results that say isError) and those never answered, with a histogram, for the session or what the filter
 // shows. The core computes every figure (`timeline_latency`); a click on a row filters the log
 // to those calls with the filter the core wrote for it.
 import { useEffect, useRef, useState } from "react";
@@ -69,7 +69,8 @@ export function LatencyPane({ session, filter, total, setFilter }: Props) {
               <th>p50</th>
               <th>p95</th>
               <th>max</th>
-              <th>errors</th>
+              <th title="answered with a JSON-RPC error">errors</th>
+              <th title="results that say isError: true (the tool failed)">isError</th>
               <th title="cancelled, timed out or never answered">unanswered</th>
               <th>histogram</th>
             </tr>
@@ -92,6 +93,7 @@ export function LatencyPane({ session, filter, total, setFilter }: Props) {
                 <td>{ms(r.p95)}</td>
                 <td>{ms(r.max)}</td>
                 <td className={r.errors > 0 ? "bad" : ""}>{r.errors}</td>
+                <td className={r.tool_errors > 0 ? "bad" : ""}>{r.tool_errors}</td>
                 <td className={r.unanswered > 0 ? "bad" : ""}>{r.unanswered}</td>
                 <td>
                   <Bars histogram={r.histogram} small />
