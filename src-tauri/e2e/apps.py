@@ -199,20 +199,22 @@ def install(check, driver, wait, shot, h):
         assert driver.execute_script("return location.protocol") == "tauri:"
 
         # The refusals, said in the pane and recorded; the flood bounded and counted.
-        lines = wait.until(lambda d: (t := d.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages']").text)
-                           and "dropped" in t and t)
+        # The shown pane's messages: another line's app pane stays mounted, hidden.
+        def messages(d):
+            return "\n".join(u.text for u in d.find_elements(By.CSS_SELECTOR, "ul[aria-label='App messages']") if u.is_displayed())
+
+        lines = wait.until(lambda d: (t := messages(d)) and "dropped" in t and t)
         assert "connect-src refused https://undeclared.invalid" in lines, lines
         # Its uncaught error, with the line of the page it was thrown on (WebKit alone would say
         # "Script error." and no line).
         page = os.path.join(os.path.dirname(__file__), "..", "..", "crates", "sonde-fixture", "src", "apps", "hostile.html")
         with open(page) as f:
             thrown_at = next(n for n, text in enumerate(f, 1) if "thrown by the hostile app on purpose" in text)
-        thrown = wait.until(lambda d: (t := d.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages']").text)
-                            and "thrown by the hostile app on purpose" in t and t)
+        thrown = wait.until(lambda d: (t := messages(d)) and "thrown by the hostile app on purpose" in t and t)
         assert re.search(rf"sonde-app://localhost/\d+:{thrown_at}:\d+", thrown), thrown
         assert "Script error" not in thrown, thrown
         shot("app-hostile")
-        listed = driver.find_element(By.CSS_SELECTOR, "ul[aria-label='App messages'] li:last-child")
+        listed = [u for u in driver.find_elements(By.CSS_SELECTOR, "ul[aria-label='App messages'] li:last-child") if u.is_displayed()][0]
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", listed)
         shot("app-error-with-line")
         assert log_rows("kind:app from the app dropped"), "the flood's dropped messages are not in the log"

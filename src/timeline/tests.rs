@@ -53,7 +53,7 @@ fn a_crowded_lane_is_drawn_in_buckets_and_a_slow_call_stands_alone_until_zoomed_
     }
     let timeline = Timeline::of(&log);
     assert_eq!(timeline.spans().len(), 7001);
-    let whole = ViewQuery { from: 0.0, to: timeline.last_ms, columns: 100 };
+    let whole = ViewQuery { from: 0.0, to: timeline.last_ms, columns: 100, live: None };
     let view = timeline.view(&whole, &Shown::default());
     let lane = &view.lanes[0];
     assert!(lane.spans.len() < view::MAX_ALONE + 1, "{} alone", lane.spans.len());
@@ -67,7 +67,7 @@ fn a_crowded_lane_is_drawn_in_buckets_and_a_slow_call_stands_alone_until_zoomed_
 
     // Zoomed into the slow call: it fills the view, and nothing is bucketed.
     let span = timeline.span(slow).unwrap();
-    let zoomed = ViewQuery { from: span.start + 1.0, to: span.end.unwrap() - 1.0, columns: 800 };
+    let zoomed = ViewQuery { from: span.start + 1.0, to: span.end.unwrap() - 1.0, columns: 800, live: None };
     let view = timeline.view(&zoomed, &Shown::default());
     assert_eq!(view.lanes[0].spans.iter().map(|s| s.seq).collect::<Vec<_>>(), vec![slow]);
     assert!(view.lanes[0].span_buckets.is_empty());
@@ -203,7 +203,7 @@ fn an_authorization_is_one_operation_from_its_first_step_to_its_last() {
         "its steps are the operation, not notes"
     );
     let view =
-        timeline.view(&ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 300 }, &Shown::default());
+        timeline.view(&ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 300, live: None }, &Shown::default());
     assert_eq!(view.lanes[0].operations.len(), 2);
 }
 
@@ -225,7 +225,7 @@ fn the_slowest_call_is_one_that_settled_never_a_stream_held_open_and_one_the_fil
     std::thread::sleep(std::time::Duration::from_millis(30));
     reply(&log, listen, 1, "subscriptions/listen", None);
     let timeline = Timeline::of(&log);
-    let whole = ViewQuery { from: 0.0, to: timeline.last_ms, columns: 100 };
+    let whole = ViewQuery { from: 0.0, to: timeline.last_ms, columns: 100, live: None };
     let view = timeline.view(&whole, &Shown::default());
     let slowest = view.slowest.expect("a settled call");
     assert_eq!(slowest.seq, slow, "not the listen stream, longer, nor the call still waiting");
@@ -234,4 +234,20 @@ fn the_slowest_call_is_one_that_settled_never_a_stream_held_open_and_one_the_fil
     let mut shown = Shown::new(Filter::parse("target:fast").unwrap());
     shown.update(&log).unwrap();
     assert_eq!(timeline.view(&whole, &shown).slowest.map(|s| s.seq), Some(fast));
+}
+
+#[test]
+fn folded_connections_share_one_lane_where_the_first_of_them_was() {
+    let log = WireLog::create_in(&temp_dir("folded")).unwrap();
+    let one = call(&log, 1, 1, "tools/call", Some("a"), false);
+    call(&log, 2, 1, "tools/call", Some("b"), false);
+    let three = call(&log, 3, 1, "tools/call", Some("c"), true);
+    let timeline = Timeline::of(&log);
+    let query = ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 100, live: Some(vec![2]) };
+    let view = timeline.view(&query, &Shown::default());
+    let lanes: Vec<_> = view.lanes.iter().map(|l| (l.conn, l.folded.clone())).collect();
+    assert_eq!(lanes, [(1, vec![1, 3]), (2, vec![])]);
+    let folded: Vec<u64> = view.lanes[0].spans.iter().map(|s| s.seq).collect();
+    assert_eq!(folded, [one, three], "both connections' calls in the one lane");
+    assert_eq!(view.in_window, 3);
 }

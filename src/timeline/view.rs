@@ -30,6 +30,11 @@ pub struct ViewQuery {
     #[cfg_attr(feature = "bindings", specta(type = serde_json::Number))]
     pub to: f64,
     pub columns: u32,
+    /// The connections alive, when the others (those that ended) are to be folded into one
+    /// lane out of the way; `None` draws every connection in a lane of its own. The session's
+    /// own lane (connection 0) is never folded.
+    #[serde(default)]
+    pub live: Option<Vec<u64>>,
 }
 
 /// One request as drawn.
@@ -93,7 +98,10 @@ pub struct OperationView {
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LaneView {
+    /// Its connection; for the folded lane, the first of the connections it holds.
     pub conn: u64,
+    /// The connections the lane holds when it is the folded one (empty for any other).
+    pub folded: Vec<u64>,
     /// How many tracks its spans use (at most [`super::TRACKS`]).
     pub tracks: u8,
     pub spans: Vec<SpanView>,
@@ -177,11 +185,16 @@ impl Timeline {
         let (from, to) = (query.from.min(query.to), query.from.max(query.to));
         let per_column = ((to - from) / f64::from(columns)).max(1e-6);
         let column = |at: f64| (((at - from) / per_column).floor().clamp(0.0, f64::from(columns - 1))) as u32;
+        // The folded connections share the lane of the first of them, where it would be.
+        let ended = |c: &u64| *c != 0 && query.live.as_ref().is_some_and(|live| !live.contains(c));
+        let folded: Vec<u64> = self.connections().into_iter().filter(ended).collect();
         let mut lanes: Vec<LaneView> = self
             .connections()
             .into_iter()
+            .filter(|conn| folded.first().is_none_or(|first| conn == first || !folded.contains(conn)))
             .map(|conn| LaneView {
                 conn,
+                folded: if folded.first() == Some(&conn) { folded.clone() } else { Vec::new() },
                 tracks: 0,
                 spans: Vec::new(),
                 span_buckets: Vec::new(),
@@ -190,7 +203,8 @@ impl Timeline {
                 operations: Vec::new(),
             })
             .collect();
-        let lane_of = |conn: u64, lanes: &[LaneView]| lanes.iter().position(|l| l.conn == conn);
+        let lane_of =
+            |conn: u64, lanes: &[LaneView]| lanes.iter().position(|l| l.conn == conn || l.folded.contains(&conn));
 
         // Spans that start in the window, or before it by no more than the longest one took,
         // and those still waiting: no span that covers the window is missed.

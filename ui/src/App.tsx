@@ -484,6 +484,7 @@ export function App() {
                         follow={follow}
                         setFollow={setFollow}
                         filterBox={filterBox}
+                        live={[...lines.values()].filter((l) => !isFinal(l.event.state)).map((l) => l.event.conn)}
                         layout={{
                           timelineHeight: layout.timelineHeight,
                           setTimelineHeight: layout.setTimelineHeight,

@@ -392,7 +392,7 @@ pub fn timeline_steps(n: u64) {
     let started = Instant::now();
     let timeline = Timeline::of(&log);
     println!("built from the index: {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
-    let end = timeline.view(&ViewQuery { from: 0.0, to: 1.0, columns: 10 }, &Shown::default()).end;
+    let end = timeline.view(&ViewQuery { from: 0.0, to: 1.0, columns: 10, live: None }, &Shown::default()).end;
     let (mut from, mut to) = (0.0, end * 1.02);
     for step in 0..15 {
         let width = to - from;
@@ -402,7 +402,7 @@ pub fn timeline_steps(n: u64) {
             _ => (from - width / 2.0, to + width / 2.0),
         };
         let started = Instant::now();
-        let view = timeline.view(&ViewQuery { from, to, columns: 1130 }, &Shown::default());
+        let view = timeline.view(&ViewQuery { from, to, columns: 1130, live: None }, &Shown::default());
         let json = serde_json::to_string(&view).unwrap();
         println!(
             "step {step}: {:.1} ms, {} spans alone, {} KiB as JSON",

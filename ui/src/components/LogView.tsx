@@ -45,6 +45,8 @@ interface Props {
    * LogView per session (a `key`): the rows held are that session's. */
   past?: OpenedSession | null;
   onBackToLive?(): void;
+  /** The connections alive in the window's own session (the timeline folds the others). */
+  live?: number[];
   /** The sizes of the timeline and the entry detail, as the person left them; and a request
    * for room for the timeline as it opens. */
   layout: Pick<WindowLayout, "timelineHeight" | "setTimelineHeight" | "detailWidth" | "setDetailWidth"> & {
@@ -69,7 +71,17 @@ interface Selection {
   entry: Entry | null;
 }
 
-export function LogView({ filter, setFilter, follow, setFollow, filterBox, past = null, onBackToLive, layout }: Props) {
+export function LogView({
+  filter,
+  setFilter,
+  follow,
+  setFollow,
+  filterBox,
+  past = null,
+  onBackToLive,
+  layout,
+  live,
+}: Props) {
   const session: SessionRef = past ? Number(past.id) : null;
   const compare = useContext(DiffWith);
   const replay = useContext(ReplayWith);
@@ -457,6 +469,7 @@ export function LogView({ filter, setFilter, follow, setFollow, filterBox, past 
           onSelect={(seq) => void jumpTo(seq)}
           height={layout.timelineHeight}
           onHeight={layout.setTimelineHeight}
+          live={past ? null : (live ?? null)}
         />
       )}
       {showLatency && <LatencyPane session={session} filter={applied} total={total} setFilter={setFilter} />}

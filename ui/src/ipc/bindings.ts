@@ -314,7 +314,7 @@ export const commands = {
 	 */
 	taskCancel: (id: number, taskId: string) => __TAURI_INVOKE<TaskView_Serialize>("task_cancel", { id, taskId }),
 	/**  The part of the session's timeline `query` asks for, with what `filter` shows. */
-	timelineView: (session: number | null, filter: string, query: ViewQuery) => __TAURI_INVOKE<TimelineView_Serialize>("timeline_view", { session, filter, query }),
+	timelineView: (session: number | null, filter: string, query: ViewQuery_Deserialize) => __TAURI_INVOKE<TimelineView_Serialize>("timeline_view", { session, filter, query }),
 	/**  Latency per method and per tool of the requests `filter` shows. */
 	timelineLatency: (session: number | null, filter: string) => __TAURI_INVOKE<Latency_Serialize>("timeline_latency", { session, filter }),
 	/**  What hovering the span of the request at `seq` shows. */
@@ -1440,7 +1440,10 @@ export type LaneView = LaneView_Serialize | LaneView_Deserialize;
 
 /**  One connection's part of the view. */
 export type LaneView_Deserialize = {
+	/**  Its connection; for the folded lane, the first of the connections it holds. */
 	conn: number,
+	/**  The connections the lane holds when it is the folded one (empty for any other). */
+	folded: number[],
 	/**  How many tracks its spans use (at most [`super::TRACKS`]). */
 	tracks: number,
 	spans: SpanView_Deserialize[],
@@ -1452,7 +1455,10 @@ export type LaneView_Deserialize = {
 
 /**  One connection's part of the view. */
 export type LaneView_Serialize = {
+	/**  Its connection; for the folded lane, the first of the connections it holds. */
 	conn: number,
+	/**  The connections the lane holds when it is the folded one (empty for any other). */
+	folded: number[],
 	/**  How many tracks its spans use (at most [`super::TRACKS`]). */
 	tracks: number,
 	spans: SpanView_Serialize[],
@@ -3462,10 +3468,32 @@ export type UrlElicitation_Serialize = {
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 
 /**  The part of a session to draw: times in ms after it started, and how many columns wide. */
-export type ViewQuery = {
+export type ViewQuery = ViewQuery_Serialize | ViewQuery_Deserialize;
+
+/**  The part of a session to draw: times in ms after it started, and how many columns wide. */
+export type ViewQuery_Deserialize = {
 	from: number,
 	to: number,
 	columns: number,
+	/**
+	 *  The connections alive, when the others (those that ended) are to be folded into one
+	 *  lane out of the way; `None` draws every connection in a lane of its own. The session's
+	 *  own lane (connection 0) is never folded.
+	 */
+	live?: number[] | null,
+};
+
+/**  The part of a session to draw: times in ms after it started, and how many columns wide. */
+export type ViewQuery_Serialize = {
+	from: number,
+	to: number,
+	columns: number,
+	/**
+	 *  The connections alive, when the others (those that ended) are to be folded into one
+	 *  lane out of the way; `None` draws every connection in a lane of its own. The session's
+	 *  own lane (connection 0) is never folded.
+	 */
+	live: number[] | null,
 };
 
 /** Any JSON value (`serde_json::Value`). */

@@ -24,13 +24,16 @@ interface Props {
   onSelect(seq: number): void;
   /** Its own height in pixels, and its setter (`save` once the person lets go). */
   height: number;
+  /** The connections alive: the others are folded into one lane unless expanded. `null` (a
+   * past session) folds none. */
+  live: number[] | null;
   onHeight(height: number, save: boolean): void;
 }
 
 /** How many requests in view the list for keyboards and screen readers names. */
 const LISTED = 200;
 
-export function TimelinePane({ session, filter, labels, total, onSelect, height: paneHeight, onHeight }: Props) {
+export function TimelinePane({ session, filter, labels, total, onSelect, height: paneHeight, onHeight, live }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const axis = useRef<HTMLCanvasElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -42,6 +45,9 @@ export function TimelinePane({ session, filter, labels, total, onSelect, height:
   const [hover, setHover] = useState<{ at: Drawn; x: number; y: number } | null>(null);
   const [detail, setDetail] = useState<SpanDetail | null>(null);
   const drawn = useRef<Drawn[]>([]);
+  // Ended connections in lanes of their own, as the person asked.
+  const [expanded, setExpanded] = useState(false);
+  const liveKey = expanded || live === null ? null : live.join(",");
   // When the last zoom or pan was asked, to say how long its answer took to draw.
   const stepAt = useRef<number | null>(null);
   const [step, setStep] = useState<{ ms: number; n: number } | null>(null);
@@ -62,7 +68,8 @@ export function TimelinePane({ session, filter, labels, total, onSelect, height:
   useEffect(() => {
     const ask = () => {
       asking.current = true;
-      const query = { from: win.from, to: win.to, columns: Math.max(1, width - GUTTER) };
+      const alive = liveKey === null ? null : liveKey.split(",").filter(Boolean).map(Number);
+      const query = { from: win.from, to: win.to, columns: Math.max(1, width - GUTTER), live: alive };
       backend
         .timelineView(session, filter, query)
         .then(
@@ -81,7 +88,7 @@ export function TimelinePane({ session, filter, labels, total, onSelect, height:
     };
     if (asking.current) again.current = ask;
     else ask();
-  }, [session, filter, win.from, win.to, width, total]);
+  }, [session, filter, win.from, win.to, width, total, liveKey]);
 
   const height = AXIS + (view?.lanes ?? []).reduce((h, lane) => h + laneHeight(lane), 0) + 4;
   useEffect(() => {
@@ -189,6 +196,15 @@ export function TimelinePane({ session, filter, labels, total, onSelect, height:
             <button onClick={() => choose(null)} title="The whole session (0)" disabled={chosen === null}>
               Fit
             </button>
+            {live !== null && (view?.lanes.some((l) => l.folded.length > 0) || expanded) && (
+              <button
+                aria-pressed={expanded}
+                onClick={() => setExpanded(!expanded)}
+                title={expanded ? "Fold the ended connections into one lane" : "A lane for each ended connection"}
+              >
+                Ended connections
+              </button>
+            )}
             <button
               onClick={toSlowest}
               disabled={!slowest}

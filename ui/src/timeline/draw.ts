@@ -86,7 +86,9 @@ export function draw(
     const conn = Number(lane.conn);
     const h = laneHeight(lane);
     ctx.fillStyle = text;
-    ctx.fillText(clip(ctx, nameOf(conn), GUTTER - 10), 4, top + h / 2 - 4);
+    const ended = lane.folded.length;
+    const name = ended > 0 ? `${ended} ended connection${ended === 1 ? "" : "s"}` : nameOf(conn);
+    ctx.fillText(clip(ctx, name, GUTTER - 10), 4, top + h / 2 - 4);
     ctx.fillStyle = muted;
     ctx.fillText(`conn ${conn}`, 4, top + h / 2 + 8);
     ctx.strokeStyle = "rgba(128,128,128,0.35)";
