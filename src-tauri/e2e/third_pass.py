@@ -93,7 +93,10 @@ def install(check, driver, wait, shot, h):
         compared = wait.until(lambda d: history().find_element(By.CSS_SELECTOR, "[aria-label='Two calls compared']"))
         assert "The results differ" in compared.text, compared.text
         assert "25" in compared.text and "23" in compared.text, compared.text
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", compared)
+        # The two results in view, as a person scrolls down to them.
+        driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", compared)
+        wait.until(lambda d: d.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.bottom <= innerHeight && r.bottom > 0", compared))
         shot("call-history-compared")
 
     @check
