@@ -235,11 +235,11 @@ async fn checked(session: &Session, check: &Check, previous: Option<Vec<String>>
         match &previous {
             Some(before) if before != lines => {
                 noteln!("sonde watch: the answer differs from the previous build's:");
-                for line in before {
-                    noteln!("  before: {line}");
-                }
-                for line in lines {
-                    noteln!("  now:    {line}");
+                // Each side labelled once, its lines (a text block's own included) aligned under it.
+                for (label, side) in [("before:", before), ("now:", &lines)] {
+                    for (n, line) in side.iter().flat_map(|l| l.lines()).enumerate() {
+                        noteln!("  {:<8}{line}", if n == 0 { label } else { "" });
+                    }
                 }
             }
             Some(_) => noteln!("sonde watch: the same answer as the previous build's"),
