@@ -51,7 +51,8 @@ async fn each_call_is_listed_with_its_arguments_and_how_it_ended_newest_first() 
     );
     assert_eq!(timeline.call(hub.log(), one.seq).unwrap().as_ref(), Some(one));
     let sent = hub.log().entries(&sonde_core::Filter::parse("kind:message dir:out").unwrap()).unwrap();
-    let opening = sent.iter().find(|e| e.summary.as_ref().and_then(|s| s.method.as_deref()) != Some("tools/call"));
+    let opening =
+        sent.iter().find(|e| e.summary.as_ref().and_then(|s| s.method.as_deref()) != Some("tools/call"));
     assert_eq!(timeline.call(hub.log(), opening.unwrap().seq).unwrap(), None, "the opening is not a call");
 
     // The latency table counts a tool that failed apart from a request that did.

@@ -37,8 +37,10 @@ async fn input_required_rounds_are_one_operation_of_three_requests() {
         .any(|m| m.kind == MarkKind::Era && &*m.label == "server/discover answered"));
 
     // The window draws the operation once, with its three parts inside.
-    let view =
-        timeline.view(&ViewQuery { from: 0.0, to: timeline_end(&timeline), columns: 800, live: None }, &Shown::default());
+    let view = timeline.view(
+        &ViewQuery { from: 0.0, to: timeline_end(&timeline), columns: 800, live: None },
+        &Shown::default(),
+    );
     let lane = view.lanes.iter().find(|l| l.conn == id).unwrap();
     assert_eq!(lane.operations.len(), 1);
     assert_eq!(lane.operations[0].parts, 3);
@@ -116,7 +118,8 @@ async fn a_restart_is_a_new_lane_that_says_it_replaces_the_old_one() {
     // A filter keeps only what it matches: the second connection's calls.
     let mut shown = Shown::new(Filter::parse(&format!("conn:{again} method:tools/call")).unwrap());
     shown.update(hub.log()).unwrap();
-    let view = timeline.view(&ViewQuery { from: 0.0, to: timeline_end(&timeline), columns: 400, live: None }, &shown);
+    let view = timeline
+        .view(&ViewQuery { from: 0.0, to: timeline_end(&timeline), columns: 400, live: None }, &shown);
     assert_eq!(view.shown, 1);
     let spans: Vec<_> = view.lanes.iter().flat_map(|l| &l.spans).collect();
     assert_eq!((spans.len(), spans[0].method.as_str()), (1, "tools/call"));
@@ -124,7 +127,10 @@ async fn a_restart_is_a_new_lane_that_says_it_replaces_the_old_one() {
     // The ended connection folded: one lane holds it, where it was, with its call.
     let query = ViewQuery { from: 0.0, to: timeline_end(&timeline), columns: 400, live: Some(vec![again]) };
     let view = timeline.view(&query, &Shown::default());
-    assert_eq!(view.lanes.iter().map(|l| (l.conn, l.folded.clone())).collect::<Vec<_>>(), [(id, vec![id]), (again, vec![])]);
+    assert_eq!(
+        view.lanes.iter().map(|l| (l.conn, l.folded.clone())).collect::<Vec<_>>(),
+        [(id, vec![id]), (again, vec![])]
+    );
     assert!(view.lanes[0].spans.iter().any(|s| s.method == "tools/call"), "{view:?}");
     hub.disconnect(again).await.unwrap();
 }

@@ -31,8 +31,12 @@ pub struct Apps {
     /// Requests not answered yet, each way, by app, direction and id (as JSON text): the seq of
     /// the request's entry, its method and what it names, which the reply carries in the log,
     /// as a server's reply carries its request's.
-    asked: Mutex<HashMap<(u64, Direction, String), (u64, Option<String>, Option<String>)>>,
+    asked: Mutex<HashMap<(u64, Direction, String), Asked>>,
 }
+
+/// A request of an app's exchange not answered yet: its entry's seq, its method and what it
+/// names.
+type Asked = (u64, Option<String>, Option<String>);
 
 struct OpenApp {
     conn: u64,

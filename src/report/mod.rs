@@ -41,7 +41,8 @@ pub fn export_html(log: &WireLog, filter: &Filter, secrets: &[String], path: &Pa
         }
     }
     let end = timeline.last_ms;
-    let view = timeline.view(&ViewQuery { from: 0.0, to: (end * 1.02).max(1.0), columns: COLUMNS, live: None }, &shown);
+    let view = timeline
+        .view(&ViewQuery { from: 0.0, to: (end * 1.02).max(1.0), columns: COLUMNS, live: None }, &shown);
     let latency = Latency::of(&timeline, &shown);
     let mut entries: Vec<Entry> = Vec::new();
     let mut from = 0;

@@ -202,8 +202,10 @@ fn an_authorization_is_one_operation_from_its_first_step_to_its_last() {
         timeline.marks().iter().all(|m| m.kind != MarkKind::Note),
         "its steps are the operation, not notes"
     );
-    let view =
-        timeline.view(&ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 300, live: None }, &Shown::default());
+    let view = timeline.view(
+        &ViewQuery { from: 0.0, to: timeline.last_ms + 1.0, columns: 300, live: None },
+        &Shown::default(),
+    );
     assert_eq!(view.lanes[0].operations.len(), 2);
 }
 

@@ -203,8 +203,9 @@ impl Timeline {
                 operations: Vec::new(),
             })
             .collect();
-        let lane_of =
-            |conn: u64, lanes: &[LaneView]| lanes.iter().position(|l| l.conn == conn || l.folded.contains(&conn));
+        let lane_of = |conn: u64, lanes: &[LaneView]| {
+            lanes.iter().position(|l| l.conn == conn || l.folded.contains(&conn))
+        };
 
         // Spans that start in the window, or before it by no more than the longest one took,
         // and those still waiting: no span that covers the window is missed.

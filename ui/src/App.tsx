@@ -10,7 +10,7 @@ import { useFilterView } from "./log/filter";
 import { PANELS, panelOfDigit, panelOfMenu } from "./panels";
 import { NoticesProvider } from "./panels/notices";
 import { Kept } from "./panels/kept";
-import { useShowsPanels } from "./panels/navigate";
+import { useShowsPanels } from "./layout/navigate";
 import { LineFixes, type Fixes } from "./connections/fixes";
 import { useShowsLog } from "./log/reveal";
 import { LogView } from "./components/LogView";

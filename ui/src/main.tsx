@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { NavigateProvider } from "./panels/navigate";
+import { NavigateProvider } from "./layout/navigate";
 import { RevealProvider } from "./log/reveal";
 import "./styles.css";
 import { loadTheme } from "./theme";

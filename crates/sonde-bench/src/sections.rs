@@ -392,7 +392,8 @@ pub fn timeline_steps(n: u64) {
     let started = Instant::now();
     let timeline = Timeline::of(&log);
     println!("built from the index: {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
-    let end = timeline.view(&ViewQuery { from: 0.0, to: 1.0, columns: 10, live: None }, &Shown::default()).end;
+    let end =
+        timeline.view(&ViewQuery { from: 0.0, to: 1.0, columns: 10, live: None }, &Shown::default()).end;
     let (mut from, mut to) = (0.0, end * 1.02);
     for step in 0..15 {
         let width = to - from;

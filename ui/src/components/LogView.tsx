@@ -28,7 +28,7 @@ import { PAGE, RowCache } from "../log/rows";
 import { followPast, onEntries, startStream } from "../log/stream";
 import { sentence, useRecording } from "../log/recording";
 import { useRevealRequest } from "../log/reveal";
-import { CallActions } from "../calls/CallActions";
+import { CallActions } from "./CallActions";
 import { DiffWith, ReplayWith } from "../builds/context";
 import { LatencyPane } from "../timeline/LatencyPane";
 import { TimelinePane } from "../timeline/TimelinePane";

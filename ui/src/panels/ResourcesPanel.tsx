@@ -11,7 +11,7 @@ import { CompletingInput } from "./CompletingInput";
 import { ContentsView } from "./ContentsView";
 import { bytes } from "./ImageView";
 import { declares, NotReady, Stopped, str, useLine, type LineView } from "./line";
-import { useResourceRequest } from "./navigate";
+import { useResourceRequest } from "../layout/navigate";
 import { useListChanges } from "./useListChanges";
 import { formatTimeOfDay } from "../log/format";
 

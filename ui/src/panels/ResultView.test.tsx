@@ -3,7 +3,7 @@ import { act, useState } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backend, type CallOutcome, type ConnectionState, type ReadView } from "../ipc";
-import { NavigateProvider, useShowsPanels } from "./navigate";
+import { NavigateProvider, useShowsPanels } from "../layout/navigate";
 import { ResourcesPanel } from "./ResourcesPanel";
 import { ResultView } from "./ResultView";
 

@@ -8,7 +8,7 @@ import { Problems } from "../components/Problems";
 import { Annotations, annotationWords } from "./Annotations";
 import { ContentBlock } from "./ContentsView";
 import { ImageView } from "./ImageView";
-import { useOpenResource } from "./navigate";
+import { useOpenResource } from "../layout/navigate";
 
 type Block = {
   type: string;

@@ -3,7 +3,7 @@
 // they are, so nothing is read twice for a difference that is not there.
 import type { CallOutcome } from "../ipc";
 import { ErrorBoundary } from "../components/ErrorBoundary";
-import { ResultView } from "../panels/ResultView";
+import { ResultView } from "./ResultView";
 
 /** One side: what it is (`Before: connection 3`, `10:41:52 · connection 3`) and its result. */
 export interface Side {

@@ -4,7 +4,7 @@
 // says whether an entry is such a call and which line it was made on.
 import { useEffect, useState } from "react";
 import { backend, type Entry, type LoggedCall, type SessionRef } from "../ipc";
-import { useOpenCall } from "../panels/navigate";
+import { useOpenCall } from "../layout/navigate";
 
 export function CallActions({ entry, session }: { entry: Entry; session: SessionRef }) {
   const navigation = useOpenCall();

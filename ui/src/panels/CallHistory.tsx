@@ -8,7 +8,7 @@ import { backend, errorText, type JsonValue, type RecordedCall } from "../ipc";
 import { OUTCOME_WORDS } from "../ipc/bindings";
 import { formatDuration, formatTimeOfDay } from "../log/format";
 import { ErrorBoundary } from "../components/ErrorBoundary";
-import { ResultView } from "../panels/ResultView";
+import { ResultView } from "./ResultView";
 import { Compared } from "./Compared";
 
 /** How many calls are listed before "Show all". */
