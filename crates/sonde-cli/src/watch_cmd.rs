@@ -236,7 +236,7 @@ async fn checked(session: &Session, check: &Check, previous: Option<Vec<String>>
             Some(before) if before != lines => {
                 noteln!("sonde watch: the answer differs from the previous build's:");
                 // Each side labelled once, its lines (a text block's own included) aligned under it.
-                for (label, side) in [("before:", before), ("now:", &lines)] {
+                for (label, side) in [("before:", before), ("now:", lines)] {
                     for (n, line) in side.iter().flat_map(|l| l.lines()).enumerate() {
                         noteln!("  {:<8}{line}", if n == 0 { label } else { "" });
                     }
