@@ -49,6 +49,8 @@ const APP_ONLY: Record<string, string> = {
   sessionReplay: "a replay starts a server",
   snapshotSave: "a snapshot is written by the Sonde core",
   doctorRun: "the check-up starts servers",
+  callHistory: "the call history is read from the session log by the Sonde core",
+  callAt: "a call is read back from the session log by the Sonde core",
 };
 
 /** The double, whole: a command it does not simulate rejects, saying so, so a command added in
@@ -431,6 +433,7 @@ export function memoryBackend(
     logLength: async (session) => logOf(session).length(),
     logCountMatches: async (session, filter, to) => logOf(session).countMatches(filter, to),
     logMatchPage: async (session, filter, from, limit) => logOf(session).matchPage(filter, from, limit),
+    logMatchPosition: async (session, filter, seq) => logOf(session).matchPosition(filter, seq),
     logFilter: async (filter) => readFilter(filter).view,
     logEntry: async (session, seq) => {
       const entry = logOf(session).page(seq, seq + 1, "", 1).entries[0];

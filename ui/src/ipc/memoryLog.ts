@@ -84,6 +84,11 @@ export class MemoryLog {
     return found.seqs.slice(from, from + limit).map((s) => this.entries[s]);
   }
 
+  matchPosition(filter: string, seq: number): number | null {
+    const at = this.seek(filter, seq + 1, Infinity, Infinity).seqs.indexOf(seq);
+    return at < 0 ? null : at;
+  }
+
   /** The reply the double paired with the request at `seq` (`answers`), never one found by id;
    * the double's servers never die with a request pending. */
   outcomeOf(seq: number): Outcome | null {
