@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 async function shown(state: unknown): Promise<string> {
-  vi.spyOn(backend, "notificationsFollow").mockResolvedValue([]);
+  vi.spyOn(backend, "notificationsFollow").mockResolvedValue(undefined);
   act(() => root?.unmount());
   const host = document.createElement("div");
   document.body.append(host);
