@@ -33,6 +33,7 @@ mod saved;
 mod server_config;
 mod session;
 mod shape;
+mod skills;
 mod suite;
 mod sync;
 mod terminal_text;
@@ -58,6 +59,7 @@ pub use output_check::OutputCheck;
 pub use process::{live_members, Graces, SpawnSpec, PASSED_THROUGH};
 pub use resend::resend_risk;
 pub use server_config::RestartPolicy;
+// The Skills extension: a skill's entry, its files and the checks a host makes of them.
 pub use session::completion::{Completion, CompletionRef};
 pub use session::listen::{ListenEvent, ListenSpec, Listening};
 pub use session::listing::{ListKind, ListPage, Listing};
@@ -65,11 +67,16 @@ pub use session::notices::{Notice, NoticeKind, Noticed, Notices};
 pub use session::ping::Ping;
 pub use session::prompts::PromptView;
 pub use session::resources::{save_blob, ContentKind, ReadView, SaveError};
+pub use session::skills::{SkillFileRead, SkillsListing};
 pub use session::tasks::{TaskView, FOLLOW_LIMIT};
 pub use session::template::{expand_template, template_variables, TemplateError};
 pub use session::{CallOutcome, ServerDescription, Session};
 pub use shape::content::{content_view, ContentView};
 pub use shape::{read_tools, structured_in_text, Task, TaskStatus, ToolView, SCHEMA_MAX_DEPTH};
+pub use skills::{
+    check_file, digest_of, frontmatter_differences, frontmatter_of, FileCheck, SkillEntry, SkillFile,
+    SkillsDeclared, MAX_FILES as SKILL_MAX_FILES, MAX_SKILL_BYTES,
+};
 pub use terminal_text::terminal_safe;
 pub use transport::{
     shown_url, shown_url_text, Header, HttpTarget, HttpTimeouts, OAuthSettings, TargetError,

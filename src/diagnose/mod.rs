@@ -10,9 +10,13 @@
 //! presenting findings (the front ends do).
 
 mod results;
+mod skills;
 mod traffic;
 
 pub use results::result_shape;
+pub use skills::{
+    skill_entry, skill_entry_invalid, skill_file_unverified, skill_frontmatter_mismatch, skills_cache_fields,
+};
 pub use traffic::{server_notification, server_request, Standing};
 
 use serde::{Deserialize, Serialize};
@@ -77,6 +81,11 @@ pub const DIAGNOSTIC_RULES: &[&str] = &[
     "reply-id-type",
     "reply-unmatched",
     "result-shape",
+    "skill-entry",
+    "skill-entry-invalid",
+    "skill-file-unverified",
+    "skill-frontmatter-mismatch",
+    "skills-cache-fields",
     "stdout-not-protocol",
 ];
 
@@ -239,7 +248,12 @@ mod tests {
     fn every_rule_a_finding_names_is_listed() {
         // The rules are the first argument of each `Finding::new(` in this module's files, and
         // of each `finding(` and `Finding::new(` where MCP Apps' resources are checked.
-        let sources = [include_str!("mod.rs"), include_str!("traffic.rs"), include_str!("results.rs")];
+        let sources = [
+            include_str!("mod.rs"),
+            include_str!("traffic.rs"),
+            include_str!("results.rs"),
+            include_str!("skills.rs"),
+        ];
         let apps = [include_str!("../apps/resource.rs"), include_str!("../apps/html.rs")];
         let mut named: Vec<&str> = sources
             .iter()

@@ -31,6 +31,7 @@ pub mod notices;
 pub mod ping;
 pub mod prompts;
 pub mod resources;
+pub mod skills;
 pub mod tasks;
 pub mod template;
 

@@ -308,6 +308,12 @@ pub enum Command {
         #[command(subcommand)]
         action: PromptsAction,
     },
+    /// Skills of a server (the io.modelcontextprotocol/skills extension): list them, and read a
+    /// skill's files, each verified against its entry (digest, size, frontmatter).
+    Skills {
+        #[command(subcommand)]
+        action: SkillsAction,
+    },
     /// Ask for completions of a prompt or resource-template argument.
     #[command(group(clap::ArgGroup::new("reference").required(true).args(["prompt", "resource"])))]
     Complete {
@@ -536,6 +542,34 @@ pub enum ResourcesAction {
     /// Read one resource.
     Read {
         uri: String,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SkillsAction {
+    /// List every skill (reads no file): name, URI, description, files, and what is wrong with
+    /// an entry. Exits 4 when an entry is invalid or wrong.
+    List {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print a skill's SKILL.md (or --file), verified: a digest, size or frontmatter that does
+    /// not match exits 4 with both values, and prints the content only with --unverified.
+    Get {
+        /// The skill: its name (refused when several share it) or its SKILL.md's URI.
+        #[arg(value_name = "NAME|URI")]
+        skill: String,
+        /// Another file of the skill: its path within the skill, or its URI.
+        #[arg(long, value_name = "PATH")]
+        file: Option<String>,
+        /// Write every file of the skill under DIR, each verified (one that fails is not written).
+        #[arg(long, value_name = "DIR", conflicts_with = "file")]
+        out: Option<std::path::PathBuf>,
+        /// Print content that failed verification, marked so on stderr.
+        #[arg(long)]
+        unverified: bool,
         #[command(flatten)]
         common: Common,
     },

@@ -33,6 +33,7 @@ mod reports;
 mod run;
 mod shell;
 mod shell_complete;
+mod skills_cmd;
 mod suggest;
 mod tasks;
 mod test_cmd;

@@ -23,6 +23,7 @@ pub enum Op {
         unlisted: bool,
     },
     Tasks(crate::tasks::TaskOp),
+    Skills(crate::skills_cmd::SkillsOp),
     Info,
     /// `resources/read` of a URI.
     Read(String),
@@ -110,6 +111,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             call(session, &tool, Words { given, pairs }, task, unlisted, json).await
         }
         Op::Tasks(op) => crate::tasks::run(session, op, json).await,
+        Op::Skills(op) => crate::skills_cmd::run(session, op, json).await,
         Op::Info => {
             if json {
                 recording::document(session, &serde_json::to_value(&session.server).expect("serializes"));

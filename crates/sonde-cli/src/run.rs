@@ -8,12 +8,15 @@ use sonde_core::{
     Session, Stage, WireLog,
 };
 
-use crate::args::{Command, Common, Global, ListAction, PromptsAction, ResourcesAction, TasksAction};
+use crate::args::{
+    Command, Common, Global, ListAction, PromptsAction, ResourcesAction, SkillsAction, TasksAction,
+};
 use crate::arguments;
 use crate::echo;
 use crate::exit::{FAILED, INTERRUPTED, USAGE};
 use crate::ops::{self, Op};
 use crate::recording;
+use crate::skills_cmd::SkillsOp;
 use crate::tasks::TaskOp;
 use crate::words;
 
@@ -149,6 +152,10 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             (common, Ok(Op::List(ListKind::Templates)))
         }
         Command::Resources { action: ResourcesAction::Read { uri, common } } => (common, Ok(Op::Read(uri))),
+        Command::Skills { action: SkillsAction::List { common } } => (common, Ok(Op::Skills(SkillsOp::List))),
+        Command::Skills { action: SkillsAction::Get { skill, file, out, unverified, common } } => {
+            (common, Ok(Op::Skills(SkillsOp::Get { skill, file, out, unverified })))
+        }
         Command::Prompts { action: PromptsAction::List { common } } => {
             (common, Ok(Op::List(ListKind::Prompts)))
         }

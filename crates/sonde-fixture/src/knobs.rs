@@ -47,6 +47,10 @@ pub struct Knobs {
     pub cursor_prefix: String,
     /// An MCP App: `hostile`, `broken` or `missing` (see main.rs).
     pub app: Option<String>,
+    /// The Skills extension (see skills.rs), and whether 2026-07-28 results leave out the
+    /// cache fields.
+    pub skills: bool,
+    pub skills_no_cache: bool,
 }
 
 pub fn parse_args() -> Knobs {
@@ -95,6 +99,8 @@ pub fn parse_args() -> Knobs {
             "--cursor-loop" => k.cursor_loop = true,
             "--echo-prefix" => k.echo_prefix = value("--echo-prefix"),
             "--app" => k.app = Some(value("--app")),
+            "--skills" => k.skills = true,
+            "--skills-no-cache" => (k.skills, k.skills_no_cache) = (true, true),
             "--cursor-prefix" => k.cursor_prefix = value("--cursor-prefix"),
             other => die(&format!("unknown option {other}")),
         }

@@ -62,9 +62,14 @@
 //!                      `broken` has the wrong MIME type, HTML that does not parse, a CSP and a
 //!                      permission the extension does not know; `missing` names a resource that
 //!                      does not resolve
+//! --skills             the Skills extension (with directoryRead): four skills, one a page, one
+//!                      under a prefixed path, one with a tampered file, one with a file a byte
+//!                      longer than listed, one whose SKILL.md's frontmatter differs (skills.rs)
+//! --skills-no-cache    --skills, its 2026-07-28 results without ttlMs and cacheScope
 //! ```
 
 mod apps;
+mod skills;
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -222,7 +227,8 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
     let modern = k.dual_era || k.modern_only;
     let known = ["initialize", "ping", "tools/list", "tools/call"].contains(&method)
         || (modern && method == "server/discover")
-        || (k.app.is_some() && method.starts_with("resources/"));
+        || (k.app.is_some() && method.starts_with("resources/"))
+        || (k.skills && skills::answers(method));
     if !known {
         if k.exit_on_unknown && !state.initialized {
             eprintln!("sonde-fixture: {method} before initialize; exiting as asked");
@@ -236,7 +242,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         "server/discover" if modern => json!({
             "resultType": "complete",
             "supportedVersions": if k.modern_only { json!(["2026-07-28"]) } else { json!(["2026-07-28", "2025-11-25"]) },
-            "capabilities": {"tools": {}, "logging": {}},
+            "capabilities": if k.skills { skills::capabilities(json!({"tools": {}, "logging": {}})) } else { json!({"tools": {}, "logging": {}}) },
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")}},
             "ttlMs": 0,
             "cacheScope": "public"
@@ -245,7 +251,7 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             state.initialized = true;
             json!({
                 "protocolVersion": "2025-11-25",
-                "capabilities": if k.app.is_some() { json!({"tools": {}, "logging": {}, "resources": {}}) } else { json!({"tools": {}, "logging": {}}) },
+                "capabilities": if k.app.is_some() { json!({"tools": {}, "logging": {}, "resources": {}}) } else if k.skills { skills::capabilities(json!({"tools": {}, "logging": {}})) } else { json!({"tools": {}, "logging": {}}) },
                 "serverInfo": {"name": "sonde-fixture", "version": env!("CARGO_PKG_VERSION")},
                 "instructions": "A test server with knobs for faults."
             })
@@ -271,6 +277,13 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
             return send(out, &json!({"jsonrpc":"2.0","id":id,"result":apps::call(&params)}));
         }
         "tools/call" => return call_tool(k, state, id, &params, out),
+        m if k.skills && skills::answers(m) => {
+            let modern = params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").is_some();
+            match skills::answer(m, &params, modern, k.skills_no_cache) {
+                Ok(result) => result,
+                Err(error) => return send(out, &json!({"jsonrpc":"2.0","id":id,"error":error})),
+            }
+        }
         _ => {
             let error = json!({"code": -32601, "message": format!("Method not found: {method}")});
             send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));

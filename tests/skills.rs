@@ -1,0 +1,107 @@
+//! The Skills extension against the fixture (`--skills`) in both eras: the declaration read from
+//! the capabilities, `skills/list` followed through every page, each file read and verified
+//! (a tampered file, one a byte longer than listed, a frontmatter that differs caught and said
+//! in the log), `skills/get`, directory reads where declared, and the 2026-07-28 cache fields.
+
+mod common;
+
+use common::{fixture, new_log};
+use sonde_core::{Era, FileCheck, Filter, Hub, SkillsDeclared};
+
+/// The fixture's skills server, legacy or modern.
+async fn skills_server(name: &str, modern: bool, no_cache: bool) -> (Hub, u64) {
+    let hub = Hub::new(new_log(name));
+    let mut args = vec![if no_cache { "--skills-no-cache" } else { "--skills" }];
+    if modern {
+        args.push("--dual-era");
+    }
+    let id = hub.connect(&fixture(&args)).await.unwrap();
+    (hub, id)
+}
+
+fn findings(hub: &Hub, rule: &str) -> Vec<String> {
+    let entries = hub.log().entries(&Filter::parse(&format!("diag:{rule}")).unwrap()).unwrap();
+    entries.iter().filter_map(|e| e.detail.clone()).collect()
+}
+
+#[tokio::test]
+async fn skills_are_listed_page_by_page_and_each_file_is_verified_in_both_eras() {
+    for modern in [false, true] {
+        let (hub, id) = skills_server(&format!("skills-{modern}"), modern, false).await;
+        let session = hub.session(id).unwrap();
+        assert_eq!(session.era() == Era::Modern, modern);
+        assert_eq!(session.skills_declared(), Some(SkillsDeclared { directory_read: true }));
+
+        // Four pages of one skill each, every entry well formed; no file read yet.
+        let listing = session.list_skills().await.unwrap();
+        let names: Vec<_> = listing.skills.iter().map(|s| s.name.clone().unwrap()).collect();
+        assert_eq!(names, ["refunds", "pdf", "sizes", "notes"]);
+        assert!(listing.skills.iter().all(|s| s.problems.is_empty() && s.invalid.is_none()), "{listing:?}");
+        assert!(findings(&hub, "any").is_empty());
+        let [refunds, pdf, sizes, notes] = &listing.skills[..] else { unreachable!() };
+        assert_eq!(refunds.uri, "skill://acme/billing/refunds/SKILL.md", "a prefixed path");
+
+        for file in refunds.files.as_ref().unwrap() {
+            let read = session.read_skill_file(refunds, &file.uri).await.unwrap();
+            assert!(read.verified(), "{read:?}");
+        }
+        let tampered = session.read_skill_file(pdf, "skill://pdf/reference.md").await.unwrap();
+        let FileCheck::DigestMismatch { listed, read } = &tampered.check else { panic!("{tampered:?}") };
+        assert_ne!(listed, read);
+        assert!(!tampered.verified() && tampered.text.as_deref() == Some("Use pdftk to FILL forms.\n"));
+        let grown = session.read_skill_file(sizes, "skill://sizes/data.txt").await.unwrap();
+        assert_eq!(grown.check, FileCheck::SizeMismatch { listed: 6, read: 8 });
+        let differs = session.read_skill_file(notes, &notes.uri).await.unwrap();
+        assert!(differs.check.verified(), "its bytes are the entry's");
+        assert_eq!(
+            differs.frontmatter,
+            ["description: the entry says \"What the entry says.\", SKILL.md says \"What SKILL.md says.\""]
+        );
+        assert!(!differs.verified());
+
+        // Each mismatch is a finding in the log, naming the file and both values.
+        let unverified = findings(&hub, "skill-file-unverified");
+        assert_eq!(unverified.len(), 2, "{unverified:?}");
+        assert!(
+            unverified[0].contains("skill://pdf/reference.md: digest mismatch")
+                && unverified[0].contains(listed)
+        );
+        assert!(unverified[1]
+            .contains("skill://sizes/data.txt: size mismatch: the entry lists 6 bytes, the file has 8"));
+        assert_eq!(findings(&hub, "skill-frontmatter-mismatch").len(), 1);
+
+        // skills/get gives the entry listed; a URI that names no skill is -32602.
+        assert_eq!(&session.get_skill(&pdf.uri).await.unwrap(), pdf);
+        let missing = session.get_skill("skill://nowhere/SKILL.md").await.unwrap_err().to_string();
+        assert!(missing.contains("-32602") && missing.contains("No skill is served at"), "{missing}");
+
+        // The directory read where declared: SKILL.md and the scripts directory, then its files.
+        let root = session.read_skill_directory("skill://acme/billing/refunds").await.unwrap();
+        let kinds: Vec<_> = root
+            .iter()
+            .map(|c| (c["name"].as_str().unwrap(), c.get("mimeType").and_then(|m| m.as_str())))
+            .collect();
+        assert_eq!(kinds, [("SKILL.md", None), ("scripts", Some("inode/directory"))]);
+        let scripts = session.read_skill_directory("skill://acme/billing/refunds/scripts").await.unwrap();
+        assert_eq!(scripts.len(), 2);
+        assert!(findings(&hub, "skills-cache-fields").is_empty(), "the fixture sends them on 2026-07-28");
+        hub.disconnect(id).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn the_cache_fields_are_required_on_2026_07_28_and_not_before() {
+    for modern in [false, true] {
+        let (hub, id) = skills_server(&format!("skills-cache-{modern}"), modern, true).await;
+        let session = hub.session(id).unwrap();
+        session.get_skill("skill://pdf/SKILL.md").await.unwrap();
+        let said = findings(&hub, "skills-cache-fields");
+        if modern {
+            assert_eq!(said.len(), 1, "{said:?}");
+            assert!(said[0].contains("ttlMs absent and cacheScope absent"), "{said:?}");
+        } else {
+            assert!(said.is_empty(), "2025-11-25 results need no cache fields: {said:?}");
+        }
+        hub.disconnect(id).await.unwrap();
+    }
+}
