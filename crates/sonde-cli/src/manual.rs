@@ -171,6 +171,34 @@ pub const PAGES: &[Page] = &[
         examples: &[("sonde prompts get review code=main.rs -- python server.py", "Get a prompt with one argument.")],
     },
     Page {
+        command: "skills list",
+        exits: &[
+            (0, "the skills were listed, every entry well formed"),
+            FAILED,
+            USAGE,
+            (4, "an entry is invalid or wrong (its name, a file's digest or place, the limits)"),
+            INTERRUPTED,
+        ],
+        examples: &[("sonde skills list -- python server.py", "List a server's skills without reading a file.")],
+    },
+    Page {
+        command: "skills get",
+        exits: &[
+            (0, "the file was read and verified against the skill's entry"),
+            FAILED,
+            (2, "a bad option, or a name no skill or several skills have (their URIs listed)"),
+            (4, "a file's size or digest, or SKILL.md's frontmatter, is not its entry's"),
+            INTERRUPTED,
+        ],
+        examples: &[
+            ("sonde skills get refunds -- python server.py", "Print a skill's SKILL.md, verified."),
+            (
+                "sonde skills get refunds --out ./refunds -- python server.py",
+                "Write every file of the skill, each verified; one that fails is not written.",
+            ),
+        ],
+    },
+    Page {
         command: "complete",
         exits: ASKS,
         examples: &[(
