@@ -179,7 +179,7 @@ export function TimelinePane({ session, filter, labels, total, onSelect, height:
 
   return (
     <>
-      <section className="timeline" aria-label="Timeline" ref={box} style={{ height: paneHeight }}>
+      <section className="timeline" aria-label="Timeline" ref={box} style={{ flexBasis: paneHeight }}>
         <div className="timeline-head">
           <div className="timeline-bar">
             <strong>Timeline</strong>
