@@ -95,10 +95,17 @@ async fn the_cache_fields_are_required_on_2026_07_28_and_not_before() {
         let (hub, id) = skills_server(&format!("skills-cache-{modern}"), modern, true).await;
         let session = hub.session(id).unwrap();
         session.get_skill("skill://pdf/SKILL.md").await.unwrap();
+        session.list_skills().await.unwrap();
         let said = findings(&hub, "skills-cache-fields");
         if modern {
-            assert_eq!(said.len(), 1, "{said:?}");
-            assert!(said[0].contains("ttlMs absent and cacheScope absent"), "{said:?}");
+            // The get, and each of the list's four pages.
+            assert_eq!(said.len(), 5, "{said:?}");
+            assert!(
+                said[0].contains("skills/get: on 2026-07-28")
+                    && said[0].contains("ttlMs absent and cacheScope absent"),
+                "{said:?}"
+            );
+            assert!(said[1..].iter().all(|s| s.starts_with("skills/list: on 2026-07-28")), "{said:?}");
         } else {
             assert!(said.is_empty(), "2025-11-25 results need no cache fields: {said:?}");
         }

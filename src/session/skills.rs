@@ -69,7 +69,13 @@ impl Session {
     /// Every skill of `skills/list`, every page followed within the listing caps; a repeated
     /// cursor is an error, as for the other lists. Reads no file (the spec's lazy retrieval).
     pub async fn list_skills(&self) -> Result<SkillsListing, RequestError> {
-        let listing = self.list_every("skills/list", "skills").await?;
+        let modern = self.era() == Era::Modern;
+        let seen = |page: &Value| {
+            if modern {
+                self.check_cache_fields("skills/list", page);
+            }
+        };
+        let listing = self.list_every_seen("skills/list", "skills", &seen).await?;
         let skills: Vec<SkillEntry> = listing.items.iter().map(skill_entry).collect();
         for skill in &skills {
             self.note_entry("skills/list", skill);
