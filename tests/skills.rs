@@ -1,7 +1,8 @@
 //! The Skills extension against the fixture (`--skills`) in both eras: the declaration read from
 //! the capabilities, `skills/list` followed through every page, each file read and verified
 //! (a tampered file, one a byte longer than listed, a frontmatter that differs caught and said
-//! in the log), `skills/get`, directory reads where declared, and the 2026-07-28 cache fields.
+//! in the log), `skills/get`, directory reads where declared, the 2026-07-28 cache fields, and
+//! the skills a snapshot keeps.
 
 mod common;
 
@@ -85,6 +86,21 @@ async fn skills_are_listed_page_by_page_and_each_file_is_verified_in_both_eras()
         let scripts = session.read_skill_directory("skill://acme/billing/refunds/scripts").await.unwrap();
         assert_eq!(scripts.len(), 2);
         assert!(findings(&hub, "skills-cache-fields").is_empty(), "the fixture sends them on 2026-07-28");
+
+        // A snapshot keeps the skills by URI, with their files' digests (no file read).
+        let snapshot = sonde_core::Snapshot::take(&session).await.unwrap();
+        let kept = snapshot.skills.expect("the server declares skills");
+        let uris: Vec<&str> = kept.iter().map(|s| s["uri"].as_str().unwrap()).collect();
+        assert_eq!(
+            uris,
+            [
+                "skill://acme/billing/refunds/SKILL.md",
+                "skill://notes/SKILL.md",
+                "skill://pdf/SKILL.md",
+                "skill://sizes/SKILL.md"
+            ]
+        );
+        assert_eq!(kept[2]["resources"][1]["digest"], pdf.files.as_ref().unwrap()[1].digest.as_str());
         hub.disconnect(id).await.unwrap();
     }
 }

@@ -76,10 +76,76 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
             change.detail += &across(old, new);
         }
     }
+    if let (Some(o), Some(n)) = (&old.skills, &new.skills) {
+        skills(o, n, &mut listed);
+    }
     out.0.extend(listed.0);
     let mut changes = out.0;
     changes.sort_by_key(|c| c.severity);
     changes
+}
+
+/// Skills by URI: one removed breaks the hosts that load it; a changed frontmatter or file
+/// (a digest, a file added or gone) is a change; a new one an addition.
+fn skills(old: &[Value], new: &[Value], out: &mut Changes) {
+    let uri = |s: &Value| s["uri"].as_str().unwrap_or_default().to_owned();
+    let name = |s: &Value| s["frontmatter"]["name"].as_str().unwrap_or("?").to_owned();
+    for o in old {
+        let path = format!("skills/{}", uri(o));
+        let Some(n) = new.iter().find(|n| uri(n) == uri(o)) else {
+            let detail = format!("skill {:?} ({}) was removed", name(o), uri(o));
+            out.push(ChangeSeverity::Breaking, "removed", &path, Some(o), None, detail);
+            continue;
+        };
+        if o["frontmatter"] != n["frontmatter"] {
+            let detail = format!("skill {:?}'s frontmatter changed", name(o));
+            let (of, nf) = (&o["frontmatter"], &n["frontmatter"]);
+            out.push(
+                ChangeSeverity::Change,
+                "text",
+                &format!("{path}/frontmatter"),
+                Some(of),
+                Some(nf),
+                detail,
+            );
+        }
+        let files = |s: &Value| -> Vec<(String, Value)> {
+            match s["resources"].as_array() {
+                Some(list) => list.iter().map(|f| (uri(f), f["digest"].clone())).collect(),
+                None => vec![("(dynamic)".to_owned(), Value::Null)],
+            }
+        };
+        let (of, nf) = (files(o), files(n));
+        let mut changed: Vec<String> =
+            of.iter()
+                .filter(|f| !nf.contains(f))
+                .map(|(u, _)| {
+                    if nf.iter().any(|(v, _)| v == u) {
+                        format!("{u} changed")
+                    } else {
+                        format!("{u} is gone")
+                    }
+                })
+                .collect();
+        changed.extend(
+            nf.iter().filter(|(u, _)| !of.iter().any(|(v, _)| v == u)).map(|(u, _)| format!("{u} is new")),
+        );
+        if !changed.is_empty() {
+            let detail = format!("skill {:?}'s files: {}", name(o), changed.join(", "));
+            out.push(
+                ChangeSeverity::Change,
+                "files",
+                &format!("{path}/resources"),
+                Some(&o["resources"]),
+                Some(&n["resources"]),
+                detail,
+            );
+        }
+    }
+    for n in new.iter().filter(|n| !old.iter().any(|o| uri(o) == uri(n))) {
+        let detail = format!("skill {:?} ({}) was added", name(n), uri(n));
+        out.push(ChangeSeverity::Addition, "added", &format!("skills/{}", uri(n)), None, Some(n), detail);
+    }
 }
 
 fn items(snapshot: &Snapshot, kind: ListKind) -> Option<&Vec<Value>> {

@@ -14,6 +14,7 @@ fn snapshot(tools: Value) -> Snapshot {
         prompts: None,
         resources: None,
         resource_templates: None,
+        skills: None,
     }
 }
 
@@ -454,4 +455,35 @@ fn changes_in_brief_say_breaking_first_and_whole_items_by_kind() {
         brief(json!([add(json!(["a", "b"])), mul]), json!([add(json!(["a"]))])),
         "1 breaking change, 1 other addition"
     );
+}
+
+#[test]
+fn a_skill_removed_breaks_and_a_changed_file_or_frontmatter_is_a_change() {
+    let skill = |uri: &str, name: &str, description: &str, digest: &str| {
+        json!({"uri": uri, "frontmatter": {"name": name, "description": description},
+               "resources": [{"uri": uri, "digest": format!("sha256:{digest}"), "size": 10}]})
+    };
+    let mut old = snapshot(json!([]));
+    old.skills = Some(vec![
+        skill("skill://a/SKILL.md", "a", "A.", "aa"),
+        skill("skill://b/SKILL.md", "b", "B.", "bb"),
+    ]);
+    let mut new = snapshot(json!([]));
+    new.skills = Some(vec![
+        skill("skill://b/SKILL.md", "b", "B, better.", "b2"),
+        skill("skill://c/SKILL.md", "c", "C.", "cc"),
+    ]);
+    assert_eq!(
+        said(&diff(&old, &new)),
+        [
+            "breaking skills/skill://a/SKILL.md: skill \"a\" (skill://a/SKILL.md) was removed",
+            "change skills/skill://b/SKILL.md/frontmatter: skill \"b\"'s frontmatter changed",
+            "change skills/skill://b/SKILL.md/resources: skill \"b\"'s files: skill://b/SKILL.md changed",
+            "addition skills/skill://c/SKILL.md: skill \"c\" (skill://c/SKILL.md) was added",
+        ]
+    );
+    // The same skills: nothing; one side never listed them: not compared.
+    assert!(diff(&new, &new).is_empty());
+    let unlisted = snapshot(json!([]));
+    assert!(diff(&old, &unlisted).is_empty());
 }

@@ -67,6 +67,8 @@ impl Snapshot {
             prompts: listed(ListKind::Prompts),
             resources: listed(ListKind::Resources),
             resource_templates: listed(ListKind::Templates),
+            // A session's skills listings are not read back (yet): absent, never compared.
+            skills: None,
         })
     }
 }

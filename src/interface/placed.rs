@@ -159,6 +159,7 @@ mod tests {
             prompts: serde_json::from_value(prompts).unwrap(),
             resources: serde_json::from_value(resources).unwrap(),
             resource_templates: Some(vec![]),
+            skills: None,
         }
     }
 

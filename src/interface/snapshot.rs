@@ -68,6 +68,10 @@ pub struct Snapshot {
     pub resources: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_templates: Option<Vec<Value>>,
+    /// The skills of a server that declares the Skills extension, by URI: each entry's URI,
+    /// frontmatter and files with their digests (no file is read); absent when not declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skills: Option<Vec<Value>>,
 }
 
 /// Why a file (or a session) cannot stand in for a snapshot, in words that follow "X is".
@@ -102,6 +106,32 @@ impl SnapshotError {
     }
 }
 
+/// A skills server's skills as a snapshot keeps them: each entry's URI, frontmatter and files
+/// (`"dynamic"` as the server says it), sorted by URI; `None` when the server does not declare
+/// the extension.
+async fn skills(session: &Session) -> Result<Option<Vec<Value>>, RequestError> {
+    if session.skills_declared().is_none() {
+        return Ok(None);
+    }
+    let mut skills: Vec<Value> = session
+        .list_skills()
+        .await?
+        .skills
+        .iter()
+        .map(|s| {
+            let files = s.files.as_ref().map_or(Value::from("dynamic"), |files| {
+                files
+                    .iter()
+                    .map(|f| serde_json::json!({"uri": f.uri, "digest": f.digest, "size": f.size}))
+                    .collect()
+            });
+            serde_json::json!({"uri": s.uri, "frontmatter": sorted(&s.frontmatter), "resources": files})
+        })
+        .collect();
+    skills.sort_by(|a, b| a["uri"].as_str().cmp(&b["uri"].as_str()));
+    Ok(Some(skills))
+}
+
 impl Snapshot {
     /// Lists everything `session`'s server declares, to the end of each listing.
     pub async fn take(session: &Session) -> Result<Snapshot, RequestError> {
@@ -131,6 +161,7 @@ impl Snapshot {
             prompts: listed(ListKind::Prompts).await?,
             resources: listed(ListKind::Resources).await?,
             resource_templates: listed(ListKind::Templates).await?,
+            skills: skills(session).await?,
         })
     }
 
@@ -205,6 +236,7 @@ mod tests {
             prompts: None,
             resources: None,
             resource_templates: None,
+            skills: None,
         };
         let text = snapshot.to_text();
         assert!(

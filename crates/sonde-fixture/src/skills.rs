@@ -110,7 +110,12 @@ fn entry(skill: &Skill) -> Value {
 pub fn answers(method: &str) -> bool {
     matches!(
         method,
-        "skills/list" | "skills/get" | "resources/read" | "resources/directory/read" | "resources/list"
+        "skills/list"
+            | "skills/get"
+            | "resources/read"
+            | "resources/directory/read"
+            | "resources/list"
+            | "resources/templates/list"
     )
 }
 
@@ -158,6 +163,7 @@ pub fn answer(method: &str, params: &Value, modern: bool, no_cache: bool) -> Res
         "resources/directory/read" => {
             directory(uri).map(|d| kept(d, false)).ok_or_else(|| invalid(format!("Not a directory: {uri}")))
         }
+        "resources/templates/list" => Ok(kept(json!({"resourceTemplates": []}), false)),
         // The skill files are not in the resources list (the spec allows either).
         _ => Ok(kept(json!({"resources": []}), false)),
     }
