@@ -92,7 +92,7 @@ fn content_text(params: &Value) -> String {
 /// if not, why.
 pub fn from_app(
     text: &str,
-    may_call: impl Fn(&str) -> Result<(), String>,
+    may_call: impl Fn(&str) -> Result<(), crate::apps::tool::Refused>,
     context: &HostContext,
 ) -> (Step, Option<AppNote>) {
     let Ok(message) = serde_json::from_str::<Value>(text) else {
@@ -136,7 +136,7 @@ pub fn from_app(
             match may_call(name) {
                 Ok(()) => (Step::Forward { id, method: method.to_owned(), params }, None),
                 Err(why) => (
-                    Step::Reply(error(&id, -32602, &why)),
+                    Step::Reply(error(&id, -32602, &why.to_string())),
                     note("refused", format!("tools/call refused: {why}")),
                 ),
             }
@@ -270,7 +270,7 @@ mod tests {
         let context = HostContext(json!({ "theme": "dark", "platform": "desktop" }));
         let may_call = |name: &str| match name {
             "get-time" => Ok(()),
-            other => Err(format!("the server does not list a tool {other:?}")),
+            other => Err(crate::apps::tool::Refused::NotListed(other.to_owned())),
         };
         from_app(&message.to_string(), may_call, &context)
     }

@@ -138,7 +138,7 @@ impl Session {
             uri: uri.to_owned(),
             mime_type: item.get("mimeType").and_then(Value::as_str).map(str::to_owned),
             text,
-            base64: if blob.is_some() { blob } else { None },
+            base64: blob,
             size: bytes.len() as u64,
             check,
             frontmatter,
