@@ -159,7 +159,7 @@ deps:
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
 peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
 	$(PEERS)/py/.installed-2026.10.19-2.3.0 $(PEERS)/py/.installed-junitparser-5.0.3 $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0 \
-	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/tsv2/ts_versions_server.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs \
+	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/tsv2/ts_versions_server.mjs $(PEERS)/tsv2/ts_skills_server.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs \
 	$(PEERS)/apps/.installed-basic-2.0.3
 
 $(PEERS)/apps/.installed-basic-2.0.3:
@@ -216,6 +216,10 @@ $(PEERS)/tsv2/ts_client.mjs: tests/peers/ts_client.mjs $(PEERS)/tsv2/ts_v2_serve
 
 # The builds of one server the replay, test and diff checks are tried on, beside the same SDK.
 $(PEERS)/tsv2/ts_versions_server.mjs: tests/peers/ts_versions_server.mjs $(PEERS)/tsv2/ts_v2_server.mjs
+	cp $< $@
+
+# A skills server on the same SDK's Skills extension.
+$(PEERS)/tsv2/ts_skills_server.mjs: tests/peers/ts_skills_server.mjs $(PEERS)/tsv2/ts_v2_server.mjs
 	cp $< $@
 
 # ESM again: the authorization server's script sits beside its node_modules; Node 22 runs it.

@@ -67,7 +67,7 @@ pub use session::notices::{Notice, NoticeKind, Noticed, Notices};
 pub use session::ping::Ping;
 pub use session::prompts::PromptView;
 pub use session::resources::{save_blob, ContentKind, ReadView, SaveError};
-pub use session::skills::{SkillFileRead, SkillsListing};
+pub use session::skills::SkillsListing;
 pub use session::tasks::{TaskView, FOLLOW_LIMIT};
 pub use session::template::{expand_template, template_variables, TemplateError};
 pub use session::{CallOutcome, ServerDescription, Session};
@@ -75,7 +75,7 @@ pub use shape::content::{content_view, ContentView};
 pub use shape::{read_tools, structured_in_text, Task, TaskStatus, ToolView, SCHEMA_MAX_DEPTH};
 pub use skills::{
     check_file, digest_of, frontmatter_differences, frontmatter_of, FileCheck, SkillEntry, SkillFile,
-    SkillsDeclared, MAX_FILES as SKILL_MAX_FILES, MAX_SKILL_BYTES,
+    SkillFileRead, SkillsDeclared, MAX_FILES as SKILL_MAX_FILES, MAX_SKILL_BYTES,
 };
 pub use terminal_text::terminal_safe;
 pub use transport::{

@@ -2,12 +2,13 @@
 //! the capabilities, `skills/list` followed through every page, each file read and verified
 //! (a tampered file, one a byte longer than listed, a frontmatter that differs caught and said
 //! in the log), `skills/get`, directory reads where declared, the 2026-07-28 cache fields, and
-//! the skills a snapshot keeps.
+//! the skills a snapshot keeps; and a published skills server (the TypeScript SDK's extension)
+//! read and verified without a false alarm.
 
 mod common;
 
-use common::{fixture, new_log};
-use sonde_core::{Era, FileCheck, Filter, Hub, SkillsDeclared};
+use common::{fixture, new_log, peer_bin};
+use sonde_core::{Era, EraPolicy, FileCheck, Filter, Hub, ServerConfig, SkillsDeclared, SpawnSpec};
 
 /// The fixture's skills server, legacy or modern.
 async fn skills_server(name: &str, modern: bool, no_cache: bool) -> (Hub, u64) {
@@ -20,9 +21,17 @@ async fn skills_server(name: &str, modern: bool, no_cache: bool) -> (Hub, u64) {
     (hub, id)
 }
 
+/// Each finding of `rule` (`any`: of every rule) in the log, as its words; each must be on the
+/// reply that shows it.
 fn findings(hub: &Hub, rule: &str) -> Vec<String> {
     let entries = hub.log().entries(&Filter::parse(&format!("diag:{rule}")).unwrap()).unwrap();
-    entries.iter().filter_map(|e| e.detail.clone()).collect()
+    entries
+        .iter()
+        .flat_map(|e| {
+            assert!(e.answers.is_some(), "a finding on the reply that shows it: {e:?}");
+            e.findings.iter().filter(|f| rule == "any" || f.rule == rule).map(|f| f.detail.clone())
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -125,6 +134,37 @@ async fn the_cache_fields_are_required_on_2026_07_28_and_not_before() {
         } else {
             assert!(said.is_empty(), "2025-11-25 results need no cache fields: {said:?}");
         }
+        hub.disconnect(id).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_published_skills_server_is_listed_read_and_verified_in_both_eras_without_a_finding() {
+    let script = peer_bin("tsv2/ts_skills_server.mjs");
+    for (era, modern) in [(EraPolicy::Legacy, false), (EraPolicy::Auto, true)] {
+        let hub = Hub::new(new_log(&format!("skills-peer-{modern}")));
+        let mut config = ServerConfig::stdio(SpawnSpec::new("node", [script.to_string_lossy().into_owned()]));
+        config.era = era;
+        let id = hub.connect(&config).await.unwrap();
+        let session = hub.session(id).unwrap();
+        assert_eq!(session.era() == Era::Modern, modern);
+        assert_eq!(session.skills_declared(), Some(SkillsDeclared { directory_read: true }));
+        let listing = session.list_skills().await.unwrap();
+        let names: Vec<_> = listing.skills.iter().map(|s| s.name.as_deref().unwrap()).collect();
+        assert_eq!(names, ["code-review", "hello"]);
+        let mut read = 0;
+        for skill in &listing.skills {
+            assert!(skill.problems.is_empty() && skill.invalid.is_none(), "{skill:?}");
+            for file in skill.files.as_ref().unwrap() {
+                let got = session.read_skill_file(skill, &file.uri).await.unwrap();
+                assert!(got.verified(), "{got:?}");
+                read += 1;
+            }
+        }
+        assert_eq!(read, 4, "SKILL.md and one more file each, a binary one among them");
+        let children = session.read_skill_directory("skill://code-review").await.unwrap();
+        assert_eq!(children.len(), 2, "{children:?}");
+        assert!(findings(&hub, "any").is_empty(), "{:?}", findings(&hub, "any"));
         hub.disconnect(id).await.unwrap();
     }
 }

@@ -39,6 +39,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::diagnose::Finding;
 use crate::log::WireLog;
 use crate::process::{ExitInfo, Graces, SpawnSpec};
 use crate::wire::{ErrorObject, RequestId, DEFAULT_MAX_LINE};
@@ -146,6 +147,33 @@ pub struct Request {
     /// The request that began the operation this one continues (an `input_required` round's
     /// retry, a task's poll), recorded on its entry so the log and the timeline can tell.
     pub part_of: Option<RequestId>,
+    /// What only this request's sender can check of its reply; its findings go on the reply.
+    pub check: Option<ReplyCheck>,
+}
+
+/// A check of a reply that only the request's sender can make, knowing what the reply must hold
+/// (a skill's entry knows its file's digest): its findings go on the reply's frame in the log,
+/// beside those of the method's own rules.
+#[derive(Clone)]
+pub struct ReplyCheck(Arc<CheckFn>);
+
+type CheckFn = dyn Fn(&Value) -> Vec<Finding> + Send + Sync;
+
+impl ReplyCheck {
+    pub fn new(check: impl Fn(&Value) -> Vec<Finding> + Send + Sync + 'static) -> ReplyCheck {
+        ReplyCheck(Arc::new(check))
+    }
+
+    /// The findings on a reply's result.
+    pub fn findings(&self, result: &Value) -> Vec<Finding> {
+        (self.0)(result)
+    }
+}
+
+impl std::fmt::Debug for ReplyCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReplyCheck")
+    }
 }
 
 impl Request {
@@ -157,6 +185,7 @@ impl Request {
             probe: false,
             progress: None,
             part_of: None,
+            check: None,
         }
     }
 

@@ -35,6 +35,7 @@ pub struct Pending {
     /// Probe replies are marked in the log too, so the transcript says why an era was chosen.
     pub probe: bool,
     pub progress: Option<mpsc::UnboundedSender<Value>>,
+    pub check: Option<super::ReplyCheck>,
     pub reply: Reply,
 }
 
@@ -52,6 +53,7 @@ impl Pending {
             timeout,
             probe: request.probe,
             progress: request.progress,
+            check: request.check,
             reply,
         }
     }
@@ -185,6 +187,8 @@ impl Table {
             entry.probe = pending.probe;
             if let Ok(result) = &outcome {
                 entry.findings.extend(crate::diagnose::result_shape(&pending.method, result, modern));
+                entry.findings.extend(crate::diagnose::skills_reply(&pending.method, result, modern));
+                entry.findings.extend(pending.check.iter().flat_map(|c| c.findings(result)));
             }
             let result =
                 outcome.map_err(|error| RequestError::Rpc { method: pending.method, error: Box::new(error) });

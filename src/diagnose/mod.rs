@@ -14,9 +14,7 @@ mod skills;
 mod traffic;
 
 pub use results::result_shape;
-pub use skills::{
-    skill_entry, skill_entry_invalid, skill_file_unverified, skill_frontmatter_mismatch, skills_cache_fields,
-};
+pub use skills::{skill_file_read, skills_reply};
 pub use traffic::{server_notification, server_request, Standing};
 
 use serde::{Deserialize, Serialize};

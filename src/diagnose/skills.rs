@@ -1,12 +1,64 @@
 //! The Skills extension's rules (SEP-2640): what a host must check of a skill entry and of each
-//! file it reads, as findings with their fix.
+//! file it reads, as findings with their fix, on the reply that shows them: a `skills/list` or
+//! `skills/get` reply by itself ([`skills_reply`]), a skill file's read against its entry
+//! ([`skill_file_read`], which only the reader, knowing the entry, can ask for).
+
+use serde_json::Value;
 
 use super::{Finding, Severity};
+use crate::skills::{skill_entry as entry_of, FileCheck, SkillFileRead};
+
+/// What a `skills/list` page or a `skills/get` result shows by itself: each entry's faults, and
+/// on 2026-07-28 missing cache fields. Nothing for another method.
+pub fn skills_reply(method: &str, result: &Value, modern: bool) -> Vec<Finding> {
+    let entries: Vec<&Value> = match method {
+        "skills/list" => {
+            result.get("skills").and_then(Value::as_array).map(|l| l.iter().collect()).unwrap_or_default()
+        }
+        "skills/get" => result.get("skill").into_iter().collect(),
+        _ => return Vec::new(),
+    };
+    let mut found = Vec::new();
+    for skill in entries.into_iter().map(entry_of) {
+        if let Some(why) = &skill.invalid {
+            found.push(skill_entry_invalid(format!("{method}: {}: {why}", skill.uri)));
+        }
+        found.extend(skill.problems.iter().map(|p| skill_entry(format!("{method}: {}: {p}", skill.uri))));
+    }
+    let ttl = result.get("ttlMs").and_then(Value::as_u64);
+    let scope = result.get("cacheScope").and_then(Value::as_str);
+    if modern && (ttl.is_none() || !matches!(scope, Some("public" | "private"))) {
+        let absent = |key: &str| result.get(key).map_or("absent".into(), Value::to_string);
+        found.push(skills_cache_fields(format!(
+            "{method}: on 2026-07-28 the result needs ttlMs (an integer ≥ 0) and cacheScope (public or private); it has ttlMs {} and cacheScope {}",
+            absent("ttlMs"),
+            absent("cacheScope"),
+        )));
+    }
+    found
+}
+
+/// A skill file's read that is not what its entry lists: its size or digest, or SKILL.md's
+/// frontmatter. A file the entry does not list has nothing to be checked against.
+pub fn skill_file_read(read: &SkillFileRead) -> Vec<Finding> {
+    let mut found = Vec::new();
+    if !read.check.verified() && read.check != FileCheck::Unlisted {
+        found.push(skill_file_unverified(format!("{}: {}", read.uri, read.check.words())));
+    }
+    if !read.frontmatter.is_empty() {
+        found.push(skill_frontmatter_mismatch(format!(
+            "{}: its frontmatter differs: {}",
+            read.uri,
+            read.frontmatter.join("; ")
+        )));
+    }
+    found
+}
 
 const ENTRY: &str = "SEP-2640 §Frontmatter, §Resources, §Limits: an entry's name, files, digests and sizes";
 
 /// An entry the spec calls invalid: a host must not load it.
-pub fn skill_entry_invalid(detail: String) -> Finding {
+fn skill_entry_invalid(detail: String) -> Finding {
     Finding::new(
         "skill-entry-invalid",
         Severity::Error,
@@ -16,7 +68,7 @@ pub fn skill_entry_invalid(detail: String) -> Finding {
 }
 
 /// Something else wrong with an entry: its name, a file's digest or place, the limits.
-pub fn skill_entry(detail: String) -> Finding {
+fn skill_entry(detail: String) -> Finding {
     Finding::new(
         "skill-entry",
         Severity::Warning,
@@ -26,7 +78,7 @@ pub fn skill_entry(detail: String) -> Finding {
 }
 
 /// A file whose bytes are not the entry's: its size or digest differs.
-pub fn skill_file_unverified(detail: String) -> Finding {
+fn skill_file_unverified(detail: String) -> Finding {
     Finding::new(
         "skill-file-unverified",
         Severity::Error,
@@ -36,7 +88,7 @@ pub fn skill_file_unverified(detail: String) -> Finding {
 }
 
 /// A SKILL.md whose frontmatter is not the entry's, field by field (or not YAML at all).
-pub fn skill_frontmatter_mismatch(detail: String) -> Finding {
+fn skill_frontmatter_mismatch(detail: String) -> Finding {
     Finding::new(
         "skill-frontmatter-mismatch",
         Severity::Error,
@@ -46,7 +98,7 @@ pub fn skill_frontmatter_mismatch(detail: String) -> Finding {
 }
 
 /// A 2026-07-28 skills result without the cache fields.
-pub fn skills_cache_fields(detail: String) -> Finding {
+fn skills_cache_fields(detail: String) -> Finding {
     Finding::new(
         "skills-cache-fields",
         Severity::Warning,

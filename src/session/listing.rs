@@ -126,24 +126,13 @@ impl Session {
 
     /// [`Session::list_all`] of any paginated method (`tasks/list` → `tasks` too).
     pub(crate) async fn list_every(&self, method: &str, key: &str) -> Result<Listing, RequestError> {
-        self.list_every_seen(method, key, &|_| {}).await
-    }
-
-    /// [`Session::list_every`], with each page's result shown to `seen` as it came (its fields
-    /// beside the list: `skills/list`'s cache fields).
-    pub(crate) async fn list_every_seen(
-        &self,
-        method: &str,
-        key: &str,
-        seen: &(dyn Fn(&Value) + Sync),
-    ) -> Result<Listing, RequestError> {
         let mut items = Vec::new();
         let mut bytes = 0;
         let mut cursor: Option<Value> = None;
         // Every cursor followed, as its JSON text: bounded by MAX_PAGES.
         let mut followed = std::collections::HashSet::new();
         for pages in 1.. {
-            let page = self.page_seen(method, key, cursor.clone(), seen).await?;
+            let page = self.page_of(method, key, cursor.clone()).await?;
             for item in page.items {
                 if let Some(why) = over_cap(method, items.len(), bytes, 0) {
                     return Ok(self.stopped(items, why));
@@ -202,19 +191,8 @@ impl Session {
         key: &str,
         cursor: Option<Value>,
     ) -> Result<ListPage, RequestError> {
-        self.page_seen(method, key, cursor, &|_| {}).await
-    }
-
-    async fn page_seen(
-        &self,
-        method: &str,
-        key: &str,
-        cursor: Option<Value>,
-        seen: &(dyn Fn(&Value) + Sync),
-    ) -> Result<ListPage, RequestError> {
         let params = cursor.map(|c| json!({ "cursor": c }));
         let mut page = self.request(method, params).await?;
-        seen(&page);
         // A page without its list is not an empty page: saying "no tools" would not be true.
         let items = match page.get_mut(key).map(Value::take) {
             Some(Value::Array(list)) => list,

@@ -6,8 +6,12 @@
 //!
 //! Owns: [`declared`], [`SkillEntry`] (read by [`skill_entry`], never refused: an entry the spec
 //! calls invalid says why in `invalid`), [`check_file`] and [`FileCheck`], [`frontmatter_of`] and
-//! [`frontmatter_differences`], the limits. Refuses: requests (`session::skills`) and showing
-//! content that failed a check (a front end marks it unverified).
+//! [`frontmatter_differences`], a file read checked ([`read`]), the limits. Refuses: requests
+//! (`session::skills`) and showing content that failed a check (a front end marks it unverified).
+
+mod read;
+
+pub use read::{file_read, SkillFileRead};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
