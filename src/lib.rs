@@ -66,7 +66,7 @@ pub use session::listing::{ListKind, ListPage, Listing};
 pub use session::notices::{Notice, NoticeKind, Noticed, Notices};
 pub use session::ping::Ping;
 pub use session::prompts::PromptView;
-pub use session::resources::{save_blob, ContentKind, ReadView, SaveError};
+pub use session::resources::{save_blob, save_bytes, ContentKind, ReadView, SaveError};
 pub use session::skills::SkillsListing;
 pub use session::tasks::{TaskView, FOLLOW_LIMIT};
 pub use session::template::{expand_template, template_variables, TemplateError};

@@ -53,12 +53,12 @@ async fn skills_are_listed_page_by_page_and_each_file_is_verified_in_both_eras()
 
         for file in refunds.files.as_ref().unwrap() {
             let read = session.read_skill_file(refunds, &file.uri).await.unwrap();
-            assert!(read.verified(), "{read:?}");
+            assert!(read.verified, "{read:?}");
         }
         let tampered = session.read_skill_file(pdf, "skill://pdf/reference.md").await.unwrap();
         let FileCheck::DigestMismatch { listed, read } = &tampered.check else { panic!("{tampered:?}") };
         assert_ne!(listed, read);
-        assert!(!tampered.verified() && tampered.text.as_deref() == Some("Use pdftk to FILL forms.\n"));
+        assert!(!tampered.verified && tampered.text.as_deref() == Some("Use pdftk to FILL forms.\n"));
         let grown = session.read_skill_file(sizes, "skill://sizes/data.txt").await.unwrap();
         assert_eq!(grown.check, FileCheck::SizeMismatch { listed: 6, read: 8 });
         let differs = session.read_skill_file(notes, &notes.uri).await.unwrap();
@@ -67,7 +67,7 @@ async fn skills_are_listed_page_by_page_and_each_file_is_verified_in_both_eras()
             differs.frontmatter,
             ["description: the entry says \"What the entry says.\", SKILL.md says \"What SKILL.md says.\""]
         );
-        assert!(!differs.verified());
+        assert!(!differs.verified);
 
         // Each mismatch is a finding in the log, naming the file and both values.
         let unverified = findings(&hub, "skill-file-unverified");
@@ -157,7 +157,7 @@ async fn a_published_skills_server_is_listed_read_and_verified_in_both_eras_with
             assert!(skill.problems.is_empty() && skill.invalid.is_none(), "{skill:?}");
             for file in skill.files.as_ref().unwrap() {
                 let got = session.read_skill_file(skill, &file.uri).await.unwrap();
-                assert!(got.verified(), "{got:?}");
+                assert!(got.verified, "{got:?}");
                 read += 1;
             }
         }

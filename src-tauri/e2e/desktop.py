@@ -49,6 +49,7 @@ import window
 import oauth
 import results
 import sessions
+import skills
 import timeline
 
 app = os.path.abspath(sys.argv[1])
@@ -944,6 +945,10 @@ forms.install(check, driver, wait, shot, {
 extensions.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything, "ensure_connected": ensure_connected,
     "set_filter": set_filter, "call_tool": call_tool, "xpath_text": xpath_text,
+})
+skills.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected,
+    "press_on_window": press_on_window, "set_filter": set_filter,
 })
 oauth.install(check, driver, wait, shot, {
     "saved": saved, "ready_status": ready_status, "call_tool": call_tool, "set_filter": set_filter,

@@ -70,7 +70,7 @@ def install(check, driver, wait, shot, h):
         earlier = os.path.join(tempfile.mkdtemp(prefix="sonde-diff-"), "demo-earlier.snapshot.json")
         earlier_build(earlier)
         h["ensure_connected"]("Demo server")
-        h["press_on_window"]("ctrl+4")
+        h["press_on_window"]("ctrl+5")
         wait.until(lambda d: d.find_element(By.XPATH, "//button[@role='tab'][@aria-selected='true'][text()='Server']"))
         wait.until(lambda d: d.find_element(By.XPATH, "//button[text()='Diff…']")).click()
         dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Diff interfaces']"))

@@ -114,7 +114,7 @@ def install(check, driver, wait, shot, h):
             for theme in ("light", "dark"):
                 h["choose_theme"](theme.capitalize())
                 wait.until(lambda d: d.execute_script("return document.documentElement.dataset.theme") == theme)
-                for n, panel in enumerate(["tools", "resources", "prompts", "server", "notifications", "tasks",
+                for n, panel in enumerate(["tools", "resources", "prompts", "skills", "server", "notifications", "tasks",
                                            "diagnostics"], start=1):
                     h["press_on_window"](f"ctrl+{n}")
                     wait.until(lambda d: d.find_element(

@@ -112,7 +112,7 @@ def install(check, driver, wait, shot, h):
     def server_details_log_level_ping_and_notifications():
         """server details, a log level then server log messages in Notifications, and ping"""
         everything_selected()
-        panel(4, "Server")
+        panel(5, "Server")
         visible("//ul[@aria-label='Capabilities']/li[starts-with(text(),'resources')]")
         select = visible("//select[@aria-label='Server log level']")
         select.find_element(By.XPATH, "./option[@value='debug']").click()
@@ -121,7 +121,7 @@ def install(check, driver, wait, shot, h):
         visible("//*[@aria-label='Round trip'][contains(text(),'ping answered in')]")
         shot("panel-server")
         tool_panel_call("toggle-simulated-logging")
-        panel(5, "Notifications")
+        panel(6, "Notifications")
         # One at once, then one every 5 s; the 30 s wait covers it.
         visible("//ul[@aria-label='Notifications']/li[contains(@class,'kind-log')]/span[contains(@class,'level')]")
         shot("panel-notifications")

@@ -23,6 +23,7 @@ pub mod on_change_cmd;
 pub mod replay_cmd;
 pub mod roots_cmd;
 pub mod settings_cmd;
+pub mod skills_cmd;
 pub mod state;
 pub mod suite_cmd;
 pub mod surface;

@@ -14,10 +14,11 @@ use tauri::{App, AppHandle, Emitter, Listener, Runtime};
 /// The server panels, the one list of them: each one's id and label, in the order of the UI's
 /// tabs. The View menu has an item `panel-<id>` for each, Ctrl+1… in this order; the UI reads
 /// the list from the bindings (`PANELS`) and maps each id to its component.
-pub(crate) const PANELS: [(&str, &str); 7] = [
+pub(crate) const PANELS: [(&str, &str); 8] = [
     ("tools", "Tools"),
     ("resources", "Resources"),
     ("prompts", "Prompts"),
+    ("skills", "Skills"),
     ("server", "Server"),
     ("notifications", "Notifications"),
     ("tasks", "Tasks"),

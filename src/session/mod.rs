@@ -100,6 +100,8 @@ pub struct ServerDescription {
     /// it named.
     pub icons: Vec<String>,
     pub icons_hidden: u32,
+    /// The Skills extension, where the capabilities declare it (`crate::skills::declared`).
+    pub skills: Option<crate::skills::SkillsDeclared>,
 }
 
 /// The icons of a serverInfo a window may show, and how many it may not.
@@ -481,6 +483,7 @@ pub fn initialized(
     conn.notify("notifications/initialized", None)?;
     let server_info = result.get("serverInfo").cloned().unwrap_or(Value::Null);
     let (icons, icons_hidden) = icons_of(&server_info);
+    let capabilities = result.get("capabilities").cloned().unwrap_or_else(|| json!({}));
     Ok(ServerDescription {
         protocol_version: version,
         era: Era::Legacy,
@@ -488,7 +491,8 @@ pub fn initialized(
         server_info,
         icons,
         icons_hidden,
-        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+        skills: crate::skills::declared(&capabilities),
+        capabilities,
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
         ttl_ms: None,
         cache_scope: None,
@@ -540,6 +544,7 @@ pub fn describe_discovered(result: &Value, version: &str, decided_by: String) ->
     let server_info =
         result.pointer("/_meta/io.modelcontextprotocol~1serverInfo").cloned().unwrap_or(Value::Null);
     let (icons, icons_hidden) = icons_of(&server_info);
+    let capabilities = result.get("capabilities").cloned().unwrap_or_else(|| json!({}));
     ServerDescription {
         protocol_version: version.to_owned(),
         era: Era::Modern,
@@ -547,7 +552,8 @@ pub fn describe_discovered(result: &Value, version: &str, decided_by: String) ->
         server_info,
         icons,
         icons_hidden,
-        capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+        skills: crate::skills::declared(&capabilities),
+        capabilities,
         instructions: result.get("instructions").and_then(Value::as_str).map(str::to_owned),
         ttl_ms: result.get("ttlMs").and_then(Value::as_i64),
         cache_scope: result.get("cacheScope").and_then(Value::as_str).map(str::to_owned),

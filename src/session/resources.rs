@@ -74,6 +74,12 @@ pub fn read_view(result: Value) -> ReadView {
 pub fn save_blob(path: &str, blob: &str) -> Result<PathBuf, SaveError> {
     let bytes =
         base64::engine::general_purpose::STANDARD.decode(blob.trim()).map_err(SaveError::NotBase64)?;
+    save_bytes(path, &bytes)
+}
+
+/// Writes `bytes` to `path` as [`save_blob`] does: a relative path in the download directory,
+/// never over a file already there.
+pub fn save_bytes(path: &str, bytes: &[u8]) -> Result<PathBuf, SaveError> {
     let path = Path::new(path.trim());
     if path.as_os_str().is_empty() {
         return Err(SaveError::NoName);
@@ -85,7 +91,7 @@ pub fn save_blob(path: &str, blob: &str) -> Result<PathBuf, SaveError> {
     };
     let write = |error| SaveError::Write { path: path.clone(), error };
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(write)?;
-    file.write_all(&bytes).map_err(write)?;
+    file.write_all(bytes).map_err(write)?;
     Ok(path)
 }
 

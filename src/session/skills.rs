@@ -25,7 +25,7 @@ pub struct SkillsListing {
 impl Session {
     /// Whether the server declared the extension, and with which settings.
     pub fn skills_declared(&self) -> Option<SkillsDeclared> {
-        crate::skills::declared(&self.server.capabilities)
+        self.server.skills
     }
 
     /// Every skill of `skills/list`, every page followed within the listing caps; a repeated

@@ -6,14 +6,14 @@
 //!
 //! Owns: [`declared`], [`SkillEntry`] (read by [`skill_entry`], never refused: an entry the spec
 //! calls invalid says why in `invalid`), [`check_file`] and [`FileCheck`], [`frontmatter_of`] and
-//! [`frontmatter_differences`], a file read checked ([`read`]), the limits. Refuses: requests
+//! [`frontmatter_differences`], [`body_of`], a file read checked ([`read`]), the limits. Refuses: requests
 //! (`session::skills`) and showing content that failed a check (a front end marks it unverified).
 
 mod read;
 
 pub use read::{file_read, SkillFileRead};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The extension's identifier, under `capabilities.extensions`.
@@ -40,7 +40,7 @@ pub fn declared(capabilities: &Value) -> Option<SkillsDeclared> {
 
 /// A file of a skill as its entry lists it.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillFile {
     pub uri: String,
     pub digest: String,
@@ -49,7 +49,7 @@ pub struct SkillFile {
 
 /// One skill as `skills/list` or `skills/get` gave it.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SkillEntry {
     /// Its SKILL.md's URI: the skill's identity, with the server.
     pub uri: String,
@@ -176,7 +176,7 @@ pub fn digest_of(bytes: &[u8]) -> String {
 
 /// How a file read compares with the entry that lists it.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum FileCheck {
     /// Its size and digest are the entry's.
@@ -230,22 +230,30 @@ pub fn check_file(bytes: &[u8], listed: Option<&SkillFile>) -> FileCheck {
 
 /// The frontmatter of a SKILL.md: the YAML between its opening `---` line and the next, as JSON.
 pub fn frontmatter_of(skill_md: &str) -> Result<Map<String, Value>, String> {
-    let text = skill_md.strip_prefix('\u{feff}').unwrap_or(skill_md);
-    let mut lines = text.split_inclusive('\n');
-    if lines.next().map(str::trim_end) != Some("---") {
-        return Err("SKILL.md does not begin with a --- frontmatter line".into());
+    let (yaml, _) = split(skill_md)?;
+    match serde_saphyr::from_str(yaml).map_err(|e| format!("its frontmatter is not YAML: {e}"))? {
+        Value::Object(map) => Ok(map),
+        other => Err(format!("its frontmatter is not a mapping: {other}")),
     }
-    let mut yaml = String::new();
-    for line in lines {
+}
+
+/// A SKILL.md's instructions: its text after the frontmatter (the whole text when it has none).
+pub fn body_of(skill_md: &str) -> &str {
+    split(skill_md).map_or(skill_md, |(_, body)| body)
+}
+
+/// A SKILL.md's frontmatter (between its opening `---` line and the next) and the text after it.
+fn split(skill_md: &str) -> Result<(&str, &str), String> {
+    let text = skill_md.strip_prefix('\u{feff}').unwrap_or(skill_md);
+    let Some(first) = text.split_inclusive('\n').next().filter(|l| l.trim_end() == "---") else {
+        return Err("SKILL.md does not begin with a --- frontmatter line".into());
+    };
+    let mut at = first.len();
+    for line in text[at..].split_inclusive('\n') {
         if line.trim_end() == "---" {
-            let value: Value =
-                serde_saphyr::from_str(&yaml).map_err(|e| format!("its frontmatter is not YAML: {e}"))?;
-            return match value {
-                Value::Object(map) => Ok(map),
-                other => Err(format!("its frontmatter is not a mapping: {other}")),
-            };
+            return Ok((&text[first.len()..at], &text[at + line.len()..]));
         }
-        yaml.push_str(line);
+        at += line.len();
     }
     Err("SKILL.md's frontmatter has no closing --- line".into())
 }

@@ -5,15 +5,16 @@
 //! the findings a mismatch makes (`diagnose`).
 
 use base64::Engine;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{check_file, frontmatter_differences, frontmatter_of, FileCheck, SkillEntry};
+use super::{body_of, check_file, frontmatter_differences, frontmatter_of, FileCheck, SkillEntry};
 
 /// A skill's file as read: its bytes (as text when the server sent text, else base64), and how
 /// they compare with the entry. Content that fails the check is here to be shown as unverified.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SkillFileRead {
     pub uri: String,
     pub mime_type: Option<String>,
@@ -21,17 +22,16 @@ pub struct SkillFileRead {
     pub base64: Option<String>,
     pub size: u64,
     pub check: FileCheck,
+    /// The spec's verdict: the bytes are the entry's, and SKILL.md's frontmatter too.
+    pub verified: bool,
     /// For SKILL.md: where its frontmatter differs from the entry's (or why it cannot be read);
     /// the spec counts either as a mismatch.
     pub frontmatter: Vec<String>,
+    /// For SKILL.md: its instructions, the text after its frontmatter.
+    pub body: Option<String>,
 }
 
 impl SkillFileRead {
-    /// The spec's verdict: the bytes are the entry's, and SKILL.md's frontmatter too.
-    pub fn verified(&self) -> bool {
-        self.check.verified() && self.frontmatter.is_empty()
-    }
-
     /// The bytes as read.
     pub fn bytes(&self) -> Vec<u8> {
         match (&self.text, &self.base64) {
@@ -64,13 +64,15 @@ pub fn file_read(skill: &SkillEntry, uri: &str, result: &Value) -> Result<SkillF
         (None, None) => Vec::new(),
     };
     let check = check_file(&bytes, skill.file(uri));
-    let frontmatter = if uri == skill.uri {
-        match frontmatter_of(&String::from_utf8_lossy(&bytes)) {
+    let (frontmatter, body) = if uri == skill.uri {
+        let text = String::from_utf8_lossy(&bytes);
+        let differences = match frontmatter_of(&text) {
             Ok(read) => frontmatter_differences(&skill.frontmatter, &read),
             Err(why) => vec![why],
-        }
+        };
+        (differences, Some(body_of(&text).to_owned()))
     } else {
-        Vec::new()
+        (Vec::new(), None)
     };
     Ok(SkillFileRead {
         uri: uri.to_owned(),
@@ -78,7 +80,9 @@ pub fn file_read(skill: &SkillEntry, uri: &str, result: &Value) -> Result<SkillF
         text,
         base64: blob,
         size: bytes.len() as u64,
+        verified: check.verified() && frontmatter.is_empty(),
         check,
         frontmatter,
+        body,
     })
 }

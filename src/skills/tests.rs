@@ -130,3 +130,12 @@ fn a_frontmatter_that_is_not_there_or_not_yaml_says_why() {
     assert!(frontmatter_of("---\n- a\n- b\n---\n").unwrap_err().contains("not a mapping"));
     assert_eq!(frontmatter_of("---\r\nname: x\r\n---\r\nbody").unwrap()["name"], "x");
 }
+
+#[test]
+fn the_body_is_what_follows_the_frontmatter_and_the_whole_text_without_one() {
+    assert_eq!(body_of("---\nname: x\n---\n# Title\n\ntext\n"), "# Title\n\ntext\n");
+    assert_eq!(body_of("\u{feff}---\r\nname: x\r\n---\r\nbody"), "body");
+    assert_eq!(body_of("---\nname: x\n---"), "", "a closing line without a newline ends it");
+    assert_eq!(body_of("# no frontmatter"), "# no frontmatter");
+    assert_eq!(body_of("---\nname: x\n"), "---\nname: x\n", "an unclosed one is all body");
+}

@@ -83,7 +83,7 @@ export async function panelTests(test, url, T) {
 
   await test("server: details, a log level that brings log messages, ping; notifications list them", async (page) => {
     await connect(page);
-    await page.keyboard.press("Control+4");
+    await page.keyboard.press("Control+5");
     await page.getByRole("list", { name: "Capabilities" }).getByText("resources: subscribe, listChanged").waitFor(T);
     await page.getByText("server/discover", { exact: true }).waitFor(T);
     await page.getByLabel("Server log level").selectOption("info");
@@ -101,7 +101,7 @@ export async function panelTests(test, url, T) {
       .click();
     await page.getByRole("button", { name: "Read", exact: true }).click();
     await page.getByLabel("Resource contents").waitFor(T);
-    await page.keyboard.press("Control+5");
+    await page.keyboard.press("Control+6");
     const notices = page.getByRole("list", { name: "Notifications" });
     await notices.getByText("resources/read demo://readme").waitFor(T);
     await notices.locator(".level.info").first().waitFor(T);

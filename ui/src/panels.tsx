@@ -10,6 +10,7 @@ import { TasksPanel } from "./panels/TasksPanel";
 import { ToolsPanel } from "./panels/ToolsPanel";
 import { ResourcesPanel } from "./panels/ResourcesPanel";
 import { PromptsPanel } from "./panels/PromptsPanel";
+import { SkillsPanel } from "./panels/SkillsPanel";
 import { ServerPanel } from "./panels/ServerPanel";
 import { NotificationsPanel } from "./panels/NotificationsPanel";
 import { DiagnosticsPanel } from "./panels/DiagnosticsPanel";
@@ -29,6 +30,7 @@ const COMPONENTS: Record<PanelId, (line: ConnectionState) => ReactNode> = {
   tools: (line) => <ToolsPanel line={line} />,
   resources: (line) => <ResourcesPanel line={line} />,
   prompts: (line) => <PromptsPanel line={line} />,
+  skills: (line) => <SkillsPanel line={line} />,
   server: (line) => <ServerPanel line={line} />,
   notifications: (line) => <NotificationsPanel line={line} />,
   tasks: (line) => <TasksPanel line={line} />,

@@ -121,7 +121,7 @@ async fn resolve(session: &Session, given: &str) -> Result<Result<SkillEntry, i3
 
 /// A file read: its content when verified (or asked for anyway, marked), and why not when not.
 fn show(session: &Session, read: &SkillFileRead, unverified: bool, json: bool) -> i32 {
-    let verified = read.verified();
+    let verified = read.verified;
     if !read.check.verified() {
         errln!("sonde: {} is not verified: {}", read.uri, read.check.words());
     }
@@ -166,7 +166,7 @@ async fn write_all(session: &Session, entry: &SkillEntry, dir: &Path) -> Result<
             code = PROTOCOL;
             continue;
         }
-        if !read.verified() {
+        if !read.verified {
             let why = if read.check.verified() {
                 "its frontmatter is not its entry's".to_owned()
             } else {

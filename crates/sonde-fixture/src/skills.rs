@@ -27,7 +27,7 @@ struct Skill {
 
 const REFUNDS_MD: &str = "---\nname: refunds\ndescription: Refund a charge to a customer.\nmetadata:\n  owner: billing\n---\n# Refunds\n\nRun `scripts/refund.sh` with the charge id.\n";
 const PDF_MD: &str =
-    "---\nname: pdf\ndescription: Fill and read PDF forms.\n---\n# PDF\n\nSee reference.md.\n";
+    "---\nname: pdf\ndescription: Fill and read PDF forms.\n---\n# PDF\n\nSee [the reference](reference.md) for the flags.\n";
 const SIZES_MD: &str = "---\nname: sizes\ndescription: A skill whose data file grew.\n---\n# Sizes\n";
 const NOTES_MD: &str = "---\nname: notes\ndescription: What SKILL.md says.\n---\n# Notes\n";
 

@@ -32,6 +32,11 @@ export type Ping = B.Ping;
 export type PromptView = B.PromptView_Serialize;
 export type ReadView = B.ReadView_Serialize;
 export type SubscriptionEvent = B.SubscriptionEvent_Serialize;
+/** A skill as listed, a file of it read and checked against its entry, and the check's verdict. */
+export type SkillEntry = B.SkillEntry_Serialize;
+export type SkillFileRead = B.SkillFileRead_Serialize;
+export type SkillsListing = B.SkillsListing_Serialize;
+export type FileCheck = B.FileCheck;
 export type ConnectionState = B.ConnectionState_Serialize;
 export type ConnState = B.ConnState_Serialize;
 export type Entry = B.Entry_Serialize;

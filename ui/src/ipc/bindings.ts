@@ -261,6 +261,20 @@ export const commands = {
 	 *  whole layout as saved (a split out of bounds brought within them).
 	 */
 	layoutSet: (layout: Layout_Deserialize) => __TAURI_INVOKE<Layout_Serialize>("layout_set", { layout }),
+	/**  Every skill of connection `id` (`skills/list`, every page); reads no file. */
+	skillsList: (id: number) => __TAURI_INVOKE<SkillsListing_Serialize>("skills_list", { id }),
+	/**
+	 *  Reads `uri`, a file of `skill` (its entry as listed), with its size, digest and, for SKILL.md,
+	 *  frontmatter checked against the entry.
+	 */
+	skillRead: (id: number, skill: SkillEntry_Deserialize, uri: string) => __TAURI_INVOKE<SkillFileRead_Serialize>("skill_read", { id, skill, uri }),
+	/**  The direct children of a skill directory (`resources/directory/read`). */
+	skillDirectory: (id: number, uri: string) => __TAURI_INVOKE<Value[]>("skill_directory", { id, uri }),
+	/**
+	 *  Writes a file read to `path` (relative: in the download directory); returns the path written.
+	 *  An existing file is never overwritten.
+	 */
+	skillSave: (path: string, read: SkillFileRead_Deserialize) => __TAURI_INVOKE<string>("skill_save", { path, read }),
 	/**
 	 *  Adds `test` to a suite: an existing one (`existing`, chosen in the open dialog) or a new
 	 *  file (the save dialog, which asks before replacing one). `null` when the person cancels.
@@ -345,7 +359,7 @@ export const MAX_OPEN_QUESTIONS = 8 as const;
 
 export const OUTCOME_WORDS = [["result","result"],["error","error"],["cancelled","cancelled"],["timed_out","timed out"],["never_answered","never answered"]] as const;
 
-export const PANELS = [["tools","Tools"],["resources","Resources"],["prompts","Prompts"],["server","Server"],["notifications","Notifications"],["tasks","Tasks"],["diagnostics","Diagnostics"]] as const;
+export const PANELS = [["tools","Tools"],["resources","Resources"],["prompts","Prompts"],["skills","Skills"],["server","Server"],["notifications","Notifications"],["tasks","Tasks"],["diagnostics","Diagnostics"]] as const;
 
 export const SCHEMA_MAX_DEPTH = 8 as const;
 
@@ -1234,6 +1248,18 @@ export type Exported = {
 	path: string,
 	entries: number,
 };
+
+/**  How a file read compares with the entry that lists it. */
+export type FileCheck = 
+/**  Its size and digest are the entry's. */
+{ verdict: "verified" } | 
+/**  The spec counts a size mismatch as a digest mismatch. */
+{ verdict: "size_mismatch"; listed: number; read: number } | { verdict: "digest_mismatch"; listed: string; read: string } | 
+/**
+ *  The entry does not list it (or its skill's files are `"dynamic"`): nothing to check
+ *  it against.
+ */
+{ verdict: "unlisted" };
 
 /**  One condition of a parsed filter, as the core understood it. */
 export type FilterChip = {
@@ -2736,6 +2762,8 @@ export type ServerDescription_Deserialize = {
 	 */
 	icons: string[],
 	iconsHidden: number,
+	/**  The Skills extension, where the capabilities declare it (`crate::skills::declared`). */
+	skills?: SkillsDeclared | null,
 };
 
 /**  What the server said about itself, and how its protocol version was decided. */
@@ -2759,6 +2787,8 @@ export type ServerDescription_Serialize = {
 	 */
 	icons: string[],
 	iconsHidden: number,
+	/**  The Skills extension, where the capabilities declare it (`crate::skills::declared`). */
+	skills: SkillsDeclared | null,
 };
 
 /**  A server request waiting for the person at the keyboard. */
@@ -2967,6 +2997,131 @@ export type Side =
 
 /**  The two signals of the shutdown ladder. */
 export type Signal = "SIGTERM" | "SIGKILL";
+
+/**  One skill as `skills/list` or `skills/get` gave it. */
+export type SkillEntry = SkillEntry_Serialize | SkillEntry_Deserialize;
+
+/**  One skill as `skills/list` or `skills/get` gave it. */
+export type SkillEntry_Deserialize = {
+	/**  Its SKILL.md's URI: the skill's identity, with the server. */
+	uri: string,
+	name?: string | null,
+	description?: string | null,
+	/**  The frontmatter as the entry gives it (every field the author wrote). */
+	frontmatter: Value,
+	/**
+	 *  Its files, SKILL.md included; `None` when the server says `"dynamic"` (or when the
+	 *  entry is invalid).
+	 */
+	files?: SkillFile[] | null,
+	/**  Why a host must not load it (no `resources`, or not an array nor `"dynamic"`). */
+	invalid?: string | null,
+	/**
+	 *  What else is wrong with it, in words: a name that breaks the rules or differs from its
+	 *  path, a digest not in the spec's form, a file outside the skill, past the limits.
+	 */
+	problems: string[],
+};
+
+/**  One skill as `skills/list` or `skills/get` gave it. */
+export type SkillEntry_Serialize = {
+	/**  Its SKILL.md's URI: the skill's identity, with the server. */
+	uri: string,
+	name: string | null,
+	description: string | null,
+	/**  The frontmatter as the entry gives it (every field the author wrote). */
+	frontmatter: Value,
+	/**
+	 *  Its files, SKILL.md included; `None` when the server says `"dynamic"` (or when the
+	 *  entry is invalid).
+	 */
+	files: SkillFile[] | null,
+	/**  Why a host must not load it (no `resources`, or not an array nor `"dynamic"`). */
+	invalid: string | null,
+	/**
+	 *  What else is wrong with it, in words: a name that breaks the rules or differs from its
+	 *  path, a digest not in the spec's form, a file outside the skill, past the limits.
+	 */
+	problems: string[],
+};
+
+/**  A file of a skill as its entry lists it. */
+export type SkillFile = {
+	uri: string,
+	digest: string,
+	size: number,
+};
+
+/**
+ *  A skill's file as read: its bytes (as text when the server sent text, else base64), and how
+ *  they compare with the entry. Content that fails the check is here to be shown as unverified.
+ */
+export type SkillFileRead = SkillFileRead_Serialize | SkillFileRead_Deserialize;
+
+/**
+ *  A skill's file as read: its bytes (as text when the server sent text, else base64), and how
+ *  they compare with the entry. Content that fails the check is here to be shown as unverified.
+ */
+export type SkillFileRead_Deserialize = {
+	uri: string,
+	mimeType?: string | null,
+	text?: string | null,
+	base64?: string | null,
+	size: number,
+	check: FileCheck,
+	/**  The spec's verdict: the bytes are the entry's, and SKILL.md's frontmatter too. */
+	verified: boolean,
+	/**
+	 *  For SKILL.md: where its frontmatter differs from the entry's (or why it cannot be read);
+	 *  the spec counts either as a mismatch.
+	 */
+	frontmatter: string[],
+	/**  For SKILL.md: its instructions, the text after its frontmatter. */
+	body?: string | null,
+};
+
+/**
+ *  A skill's file as read: its bytes (as text when the server sent text, else base64), and how
+ *  they compare with the entry. Content that fails the check is here to be shown as unverified.
+ */
+export type SkillFileRead_Serialize = {
+	uri: string,
+	mimeType: string | null,
+	text: string | null,
+	base64: string | null,
+	size: number,
+	check: FileCheck,
+	/**  The spec's verdict: the bytes are the entry's, and SKILL.md's frontmatter too. */
+	verified: boolean,
+	/**
+	 *  For SKILL.md: where its frontmatter differs from the entry's (or why it cannot be read);
+	 *  the spec counts either as a mismatch.
+	 */
+	frontmatter: string[],
+	/**  For SKILL.md: its instructions, the text after its frontmatter. */
+	body: string | null,
+};
+
+/**  The extension as a server declares it: settings inline under the identifier. */
+export type SkillsDeclared = {
+	/**  The server answers `resources/directory/read` (never called otherwise). */
+	directoryRead: boolean,
+};
+
+/**  Every skill a server listed, and, when the listing stopped before the last page, why. */
+export type SkillsListing = SkillsListing_Serialize | SkillsListing_Deserialize;
+
+/**  Every skill a server listed, and, when the listing stopped before the last page, why. */
+export type SkillsListing_Deserialize = {
+	skills: SkillEntry_Deserialize[],
+	stopped?: string | null,
+};
+
+/**  Every skill a server listed, and, when the listing stopped before the last page, why. */
+export type SkillsListing_Serialize = {
+	skills: SkillEntry_Serialize[],
+	stopped: string | null,
+};
 
 export type SpanDetail = SpanDetail_Serialize | SpanDetail_Deserialize;
 

@@ -77,6 +77,7 @@ const ready = (line: number, conn: number): ConnectionState =>
           decidedBy: "initialize",
           icons: [],
           iconsHidden: 0,
+          skills: null,
           serverInfo: { name: "everything" },
           capabilities: { resources: {} },
         },
