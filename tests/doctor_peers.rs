@@ -104,3 +104,48 @@ async fn the_typescript_v2_server_passes_in_each_era() {
     let http = HttpServer::peer("node", &[&script.to_string_lossy(), "http"], "/mcp");
     check_up_peer("doctor-ts-v2-http", &http.config()).await;
 }
+
+#[tokio::test]
+async fn a_published_skills_server_passes_with_every_file_verified_in_each_era() {
+    let script = peer_bin("tsv2/ts_skills_server.mjs");
+    let stdio = ServerConfig::stdio(SpawnSpec::new("node", [script.to_string_lossy().into_owned()]));
+    for (name, config) in
+        [("doctor-skills", stdio.clone()), ("doctor-skills-legacy", with_era(stdio, EraPolicy::Legacy))]
+    {
+        let report = check_up_peer(name, &config).await;
+        let skills = report.checks.iter().find(|c| c.id == "skills").expect("a skills check");
+        assert_eq!(skills.status, CheckStatus::Pass, "{skills:?}");
+        assert_eq!(skills.detail, "2 skills listed, 4 files read, each verified against its entry");
+    }
+}
+
+#[tokio::test]
+async fn a_tampered_skill_file_fails_the_check_up_with_its_frame() {
+    let hub = Hub::new(new_log("doctor-skills-tampered"));
+    let report =
+        sonde_core::check_up(&hub, &common::fixture(&["--skills"]), &CheckupPlan::default(), &|_| {}).await;
+    let skills = report.checks.iter().find(|c| c.id == "skills").expect("a skills check");
+    assert_eq!(skills.status, CheckStatus::Fail, "{skills:?}");
+    assert!(
+        skills.detail.starts_with("4 skills listed, 8 files read; 3 of 8 files do not match their entries")
+            && skills.detail.contains("skill://pdf/reference.md")
+            && skills.detail.contains("skill://sizes/data.txt")
+            && skills.detail.contains("skill://notes/SKILL.md"),
+        "{}",
+        skills.detail
+    );
+    // Each mismatch is a check of its rule too, pointing at the reply that shows it.
+    for rule in ["skill-file-unverified", "skill-frontmatter-mismatch"] {
+        let check = report.checks.iter().find(|c| c.id == rule).unwrap_or_else(|| panic!("no {rule}"));
+        assert_eq!(check.status, CheckStatus::Fail, "{check:?}");
+        let seq = check.seq.expect("its frame");
+        let entry = hub
+            .log()
+            .entries(&sonde_core::Filter::default())
+            .unwrap()
+            .into_iter()
+            .find(|e| e.seq == seq)
+            .unwrap();
+        assert!(entry.answers.is_some() && entry.findings.iter().any(|f| f.rule == rule), "{entry:?}");
+    }
+}

@@ -13,6 +13,7 @@ mod evidence;
 mod http_rules;
 mod probes;
 pub mod reports;
+mod skills;
 
 use std::time::Duration;
 

@@ -45,6 +45,9 @@ pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
                 if let Some(apps) = apps {
                     checks.push(apps);
                 }
+                if let Some(skills) = super::skills::skills(session).await {
+                    checks.push(skills);
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ pub const RULES: &[(&str, &str)] = &[
     ("tool-schemas", "Every listed tool has an inputSchema that is a JSON Schema object."),
     ("listings", "Every listing the server declares can be read to its end."),
     ("apps", "Every MCP App the server declares resolves, has the app MIME profile, parses, and declares only CSP domains and permissions the extension knows."),
+    ("skills", "A server declaring the Skills extension declares resources too, lists its skills to the end, and serves every listed file as its entry describes it."),
     ("cancellation", "A cancelled call of the named tool is honoured, and the server still answers after it."),
     ("frames", "No frame from the server breaks a protocol rule."),
     ("stdout", "Over stdio, the server writes nothing but protocol messages on stdout."),
