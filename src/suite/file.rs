@@ -1,5 +1,5 @@
 //! The suite file: `tests:`, each with a name, one request (`call` with `args`, `read`,
-//! `prompt` with `args`, or `method` with `params`), `unlisted: true` on a call of a tool the
+//! `prompt` with `args`, `skill` with an optional `file`, or `method` with `params`), `unlisted: true` on a call of a tool the
 //! server need not list, and its expectations. YAML, of which JSON
 //! is a part; a key the file does not know is an error that names it and the keys allowed.
 //! `SuiteError` says what kept a suite from being read or a test from being added (a file that
@@ -19,13 +19,20 @@ pub enum SuiteError {
     #[error("{0}")]
     Syntax(String),
     /// A test that names no request, or more than one.
-    #[error("the test {name:?} names {requests} requests; each names one: call, read, prompt or method")]
+    #[error(
+        "the test {name:?} names {requests} requests; each names one: call, read, prompt, skill or method"
+    )]
     Requests { name: String, requests: usize },
     /// `unlisted: true` on a test that is not a call.
     #[error("the test {0:?} says unlisted, which only a call takes (a tool the server need not list)")]
     UnlistedNotACall(String),
+    /// `file` on a test that is not a skill's.
+    #[error(
+        "the test {0:?} names a file, which only a skill test takes (a file of the skill, by its path in it)"
+    )]
+    FileNotASkill(String),
     /// A test to add that names no request, or more than one.
-    #[error("a test names one request: call, read, prompt or method")]
+    #[error("a test names one request: call, read, prompt, skill or method")]
     OneRequest,
     #[error("cannot read {}: {source}", path.display())]
     Unreadable { path: PathBuf, source: std::io::Error },
@@ -85,6 +92,16 @@ pub struct Test {
     /// `prompts/get` of this prompt, with `args` (as strings).
     #[serde(default)]
     pub prompt: Option<String>,
+    /// A skill (the Skills extension), by its name as listed or its SKILL.md's URI: its SKILL.md,
+    /// or `file`, read and verified against its entry. The window saves no skill test, so its
+    /// bindings leave both out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub skill: Option<String>,
+    /// With `skill`: another file of the skill, by its path in it (`scripts/run.sh`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "bindings", specta(skip))]
+    pub file: Option<String>,
     /// Any method, with `params`.
     #[serde(default)]
     pub method: Option<String>,
@@ -122,22 +139,28 @@ pub(super) enum Request<'a> {
     Call(&'a str),
     Read(&'a str),
     Prompt(&'a str),
+    /// A skill by name or URI, and the file of it to read (SKILL.md when `None`).
+    Skill(&'a str, Option<&'a str>),
     Method(&'a str),
 }
 
 impl Test {
     /// How many requests the test names (a test names one).
     fn request_count(&self) -> usize {
-        [&self.call, &self.read, &self.prompt, &self.method].iter().filter(|r| r.is_some()).count()
+        [&self.call, &self.read, &self.prompt, &self.skill, &self.method]
+            .iter()
+            .filter(|r| r.is_some())
+            .count()
     }
 
     pub(super) fn request(&self) -> Request<'_> {
-        match (&self.call, &self.read, &self.prompt, &self.method) {
+        match (&self.call, &self.read, &self.prompt, &self.skill, &self.method) {
             (Some(name), ..) => Request::Call(name),
             (_, Some(uri), ..) => Request::Read(uri),
-            (_, _, Some(name), _) => Request::Prompt(name),
+            (_, _, Some(name), ..) => Request::Prompt(name),
+            (_, _, _, Some(skill), _) => Request::Skill(skill, self.file.as_deref()),
             (.., Some(method)) => Request::Method(method),
-            (None, None, None, None) => unreachable!("Suite::parse refuses a test without a request"),
+            (None, None, None, None, None) => unreachable!("Suite::parse refuses a test without a request"),
         }
     }
 }
@@ -147,13 +170,15 @@ impl Suite {
     pub fn parse(text: &str) -> Result<Suite, SuiteError> {
         let mut suite: Suite = serde_saphyr::from_str(text).map_err(|e| SuiteError::Syntax(e.to_string()))?;
         for test in &suite.tests {
-            let requests =
-                [&test.call, &test.read, &test.prompt, &test.method].iter().filter(|r| r.is_some()).count();
+            let requests = test.request_count();
             if requests != 1 {
                 return Err(SuiteError::Requests { name: test.name.clone(), requests });
             }
             if test.unlisted && test.call.is_none() {
                 return Err(SuiteError::UnlistedNotACall(test.name.clone()));
+            }
+            if test.file.is_some() && test.skill.is_none() {
+                return Err(SuiteError::FileNotASkill(test.name.clone()));
             }
         }
         suite.lines = lines_of(text, &suite.tests);
@@ -267,6 +292,21 @@ mod tests {
     }
 
     #[test]
+    fn a_skill_test_names_its_file_and_only_a_skill_test_takes_one() {
+        let suite = Suite::parse("tests:\n  - name: pdf\n    skill: pdf\n    file: reference.md\n").unwrap();
+        assert!(matches!(suite.tests[0].request(), Request::Skill("pdf", Some("reference.md"))));
+        let refused = Suite::parse("tests:\n  - name: x\n    read: a://b\n    file: c\n").unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the test \"x\" names a file, which only a skill test takes (a file of the skill, by its path in it)"
+        );
+        let two = Suite::parse("tests:\n  - name: y\n    skill: pdf\n    call: add\n").unwrap_err();
+        assert!(two
+            .to_string()
+            .contains("names 2 requests; each names one: call, read, prompt, skill or method"));
+    }
+
+    #[test]
     fn a_test_is_appended_and_reads_back_and_a_file_it_cannot_join_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("suite.yaml");
@@ -276,6 +316,8 @@ mod tests {
             unlisted: false,
             read: None,
             prompt: None,
+            skill: None,
+            file: None,
             method: None,
             args: Some(serde_json::json!({"a": 2, "b": 3})),
             params: None,
@@ -308,6 +350,8 @@ mod tests {
             unlisted: false,
             read: None,
             prompt: None,
+            skill: None,
+            file: None,
             method: Some("ping".into()),
             args: None,
             params: None,

@@ -4,7 +4,7 @@
 //!
 //! Owns: the file's keys (an unknown key is an error naming it and the keys allowed), sending
 //! each test's request (a call only of a tool the server lists, unless the test says
-//! `unlisted`), judging its answer (with the core's JSON comparison for `structured`, the
+//! `unlisted`; a skill only by a name the server lists once, its file verified), judging its answer (with the core's JSON comparison for `structured`, the
 //! output-schema check for `schema`, and the diagnostics' rule on results: an answer that breaks
 //! the protocol fails whatever the test expects), and the verdicts as a report (`reports`: JSON,
 //! JUnit, SARIF). Refuses: starting servers, and picking the reporter or writing the file (the
@@ -26,6 +26,7 @@ use crate::output_check::OutputCheck;
 pub use crate::report::{Failure, Report, Subject};
 use crate::session::listing::{ListKind, Listing};
 use crate::session::Session;
+use crate::skills::{FileCheck, SkillEntry, SkillFileRead};
 pub use file::{append_test, Expect, Suite, SuiteError, Test};
 
 /// What each kind of failure checks, in SARIF's rules.
@@ -124,9 +125,11 @@ pub async fn run_suite(
                 let answer = send(session, test, definitions).await;
                 let ms = started.elapsed().as_secs_f64() * 1000.0;
                 let (failures, error) = match answer {
-                    Ok(answer) => {
+                    Ok(Err(refused)) => (vec![refused], None),
+                    Ok(Ok(answer)) => {
                         let schema_expected = test.expect.schema == Some(true);
-                        let mut failures = malformed(&answer, session.era() == Era::Modern, schema_expected);
+                        let mut failures = answer.failures.clone();
+                        failures.extend(malformed(&answer, session.era() == Era::Modern, schema_expected));
                         failures.extend(unexpected_error(&answer, &test.expect));
                         failures.extend(judge(&test.expect, &answer.result, answer.check.as_ref(), ms));
                         (failures, None)
@@ -185,16 +188,25 @@ struct Answer {
     check: Option<OutputCheck>,
     /// An error reply: no result to read against its method.
     rpc_error: bool,
+    /// What the answer breaks beyond its result's shape: a skill file that is not what its entry
+    /// lists.
+    failures: Vec<Failure>,
 }
 
-/// The test's request, sent.
-async fn send(session: &Session, test: &Test, tools: &[Value]) -> Result<Answer, RequestError> {
+/// The test's request, sent; a failure instead when it names what the server does not list (a
+/// skill by a name no skill has, or several have), so it is not sent at all.
+async fn send(
+    session: &Session,
+    test: &Test,
+    tools: &[Value],
+) -> Result<Result<Answer, Failure>, RequestError> {
     let answer = |method: &str, result: Value, problems: Vec<String>, check: Option<OutputCheck>| Answer {
         method: method.to_owned(),
         result,
         problems,
         check,
         rpc_error: false,
+        failures: Vec::new(),
     };
     let (method, answered) = match test.request() {
         file::Request::Call(name) => {
@@ -220,17 +232,92 @@ async fn send(session: &Session, test: &Test, tools: &[Value]) -> Result<Answer,
             let got = session.get_prompt(name, &arguments).await;
             ("prompts/get", got.map(|p| answer("prompts/get", p.result, p.problems, None)))
         }
+        file::Request::Skill(given, file) => {
+            let entry = match skill_named(session, given).await {
+                Ok(Ok(entry)) => Ok(entry),
+                Ok(Err(refused)) => return Ok(Err(refused)),
+                Err(e) => Err(e),
+            };
+            let read = match entry {
+                Ok(entry) => {
+                    let uri = match file {
+                        None => entry.uri.clone(),
+                        Some(path) => format!("{}/{}", entry.root(), path.trim_start_matches('/')),
+                    };
+                    session.read_skill_file(&entry, &uri).await.map(|read| skill_answer(&entry, read))
+                }
+                Err(e) => Err(e),
+            };
+            ("resources/read", read)
+        }
         file::Request::Method(method) => {
             let got = session.request(method, test.params.clone()).await;
             (method, got.map(|r| answer(method, r, Vec::new(), None)))
         }
     };
     match answered {
-        Err(RequestError::Rpc { error, .. }) => Ok(Answer {
+        Err(RequestError::Rpc { error, .. }) => Ok(Ok(Answer {
             rpc_error: true,
             ..answer(method, serde_json::json!({ "isError": true, "error": error }), Vec::new(), None)
-        }),
-        other => other,
+        })),
+        other => other.map(Ok),
+    }
+}
+
+/// The skill a test names: by URI (`skills/get`), or the one skill `skills/list` lists by that
+/// name; a failure when none is, or several are.
+async fn skill_named(session: &Session, given: &str) -> Result<Result<SkillEntry, Failure>, RequestError> {
+    if given.contains("://") {
+        return Ok(Ok(session.get_skill(given).await?));
+    }
+    let listing = session.list_skills().await?;
+    let mut named: Vec<SkillEntry> =
+        listing.skills.into_iter().filter(|s| s.name.as_deref() == Some(given)).collect();
+    Ok(match named.len() {
+        1 => Ok(named.remove(0)),
+        0 => Err(Failure::new("listed", format!("the server lists no skill named {given:?}"))),
+        n => Err(Failure::new(
+            "listed",
+            format!(
+                "{n} skills are named {given:?} ({}); name one by its URI",
+                named.iter().map(|s| s.uri.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+    })
+}
+
+/// A skill file's read as an answer: its content as a `resources/read` result, and each way it
+/// is not what the skill's entry lists as a `protocol` failure, whatever the test expects.
+fn skill_answer(entry: &SkillEntry, read: SkillFileRead) -> Answer {
+    let mut failures = Vec::new();
+    if let Some(why) = &entry.invalid {
+        failures.push(Failure::new("protocol", format!("skill-entry-invalid: {}: {why}", entry.uri)));
+    }
+    if !read.check.verified() && read.check != FileCheck::Unlisted {
+        failures.push(Failure::new(
+            "protocol",
+            format!("skill-file-unverified: {}: {}", read.uri, read.check.words()),
+        ));
+    }
+    if !read.frontmatter.is_empty() {
+        failures.push(Failure::new(
+            "protocol",
+            format!("skill-frontmatter-mismatch: {}: {}", read.uri, read.frontmatter.join("; ")),
+        ));
+    }
+    let mut item = serde_json::json!({ "uri": read.uri });
+    for (key, value) in [("mimeType", &read.mime_type), ("text", &read.text), ("blob", &read.base64)] {
+        if let Some(value) = value {
+            item[key] = Value::String(value.clone());
+        }
+    }
+    Answer {
+        method: "resources/read".to_owned(),
+        result: serde_json::json!({ "contents": [item] }),
+        problems: Vec::new(),
+        check: None,
+        rpc_error: false,
+        failures,
     }
 }
 
@@ -453,6 +540,7 @@ mod tests {
             problems: problems.iter().map(|p| p.to_string()).collect(),
             check,
             rpc_error: false,
+            failures: Vec::new(),
         }
     }
 

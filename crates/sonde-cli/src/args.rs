@@ -275,10 +275,11 @@ pub enum Command {
     Watch(WatchArgs),
     /// Runs a suite of saved calls with expectations against the server after `--` (or
     /// --url): a YAML (or JSON) file of `tests:`, each a `call` (with `args`), `read`,
-    /// `prompt` or `method` (with `params`), and what its answer must hold (`isError`, `text`,
-    /// `structured`, `schema`, `within_ms`). A call of a tool the server does not list fails
-    /// unless the test says `unlisted: true`; an answer that breaks the protocol fails whatever
-    /// is expected. One line a test; exit 5 when one fails, 0 when all pass.
+    /// `prompt`, `skill` (with `file`) or `method` (with `params`), and what its answer must
+    /// hold (`isError`, `text`, `structured`, `schema`, `within_ms`). A call of a tool the
+    /// server does not list fails unless the test says `unlisted: true`; an answer that breaks
+    /// the protocol, or a skill file that is not what its entry lists, fails whatever is
+    /// expected. One line a test; exit 5 when one fails, 0 when all pass.
     Test {
         /// The suite file.
         file: PathBuf,

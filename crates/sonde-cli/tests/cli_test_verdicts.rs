@@ -319,3 +319,61 @@ fn sarif_reports_pass_microsofts_sarif_multitool() {
     let refused = multitool_errors(&old);
     assert!(refused.iter().any(|e| e.starts_with("SARIF1004")), "{refused:?}");
 }
+
+/// A skill test reads the skill's SKILL.md (or `file`) and verifies it: a tampered file, a file
+/// grown past its listed size and a frontmatter that differs each fail as `protocol` whatever the
+/// test expects; a name no skill has fails on the listing, never sent; a sound skill passes, its
+/// text expectation met; a URI the server does not serve is an error a test may expect.
+#[test]
+fn a_skill_test_fails_a_tampered_file_and_a_name_no_skill_has_whatever_it_expects() {
+    let home = data_home("test-skills");
+    let suite = suite_file(
+        &home,
+        "suite.yaml",
+        r##"tests:
+  - name: refunds
+    skill: refunds
+    expect: {text: "# Refunds"}
+  - name: refund script
+    skill: skill://acme/billing/refunds/SKILL.md
+    file: scripts/refund.sh
+  - name: pdf reference
+    skill: pdf
+    file: reference.md
+    expect: {text: "pdftk"}
+  - name: grown data
+    skill: sizes
+    file: data.txt
+  - name: notes
+    skill: notes
+  - name: gone
+    skill: billing
+  - name: unserved
+    skill: skill://nowhere/SKILL.md
+    expect: {isError: true}
+"##,
+    );
+    let fixture = fixture_bin();
+    let out = test(&home, &suite, &[], &[fixture.to_str().unwrap(), "--skills"]);
+    assert_eq!(out.status.code(), Some(5), "{out:?}");
+    let said = lines(&out);
+    assert_eq!(said.len(), 7, "{said:?}");
+    assert!(said[0].starts_with("pass  refunds ("), "{said:?}");
+    assert!(said[1].starts_with("pass  refund script ("), "{said:?}");
+    assert!(
+        said[2].starts_with("fail  pdf reference: protocol: skill-file-unverified: skill://pdf/reference.md: digest mismatch: the entry lists sha256:"),
+        "{said:?}"
+    );
+    assert_eq!(
+        said[3],
+        "fail  grown data: protocol: skill-file-unverified: skill://sizes/data.txt: size mismatch: the entry lists 6 bytes, the file has 8"
+    );
+    assert!(
+        said[4].starts_with(
+            "fail  notes: protocol: skill-frontmatter-mismatch: skill://notes/SKILL.md: description:"
+        ),
+        "{said:?}"
+    );
+    assert_eq!(said[5], "fail  gone: listed: the server lists no skill named \"billing\"");
+    assert!(said[6].starts_with("pass  unserved ("), "{said:?}");
+}
