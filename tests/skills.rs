@@ -168,3 +168,36 @@ async fn a_published_skills_server_is_listed_read_and_verified_in_both_eras_with
         hub.disconnect(id).await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn broken_skills_are_said_and_never_hang_a_listing() {
+    // skills/list answered with an error: the error, as the server said it.
+    let hub = Hub::new(new_log("skills-list-error"));
+    let id = hub.connect(&fixture(&["--skills-broken", "list-error"])).await.unwrap();
+    let session = hub.session(id).unwrap();
+    let error = session.list_skills().await.unwrap_err().to_string();
+    assert!(error.contains("-32603") && error.contains("the skills index is corrupt"), "{error}");
+    hub.disconnect(id).await.unwrap();
+
+    // A cursor sent back forever stops the listing with a cursor-loop finding; a frontmatter
+    // that is not YAML and a skill past the file limit are each said on the reply that shows it.
+    let hub = Hub::new(new_log("skills-bad-input"));
+    let id = hub.connect(&fixture(&["--skills-broken", "bad-input"])).await.unwrap();
+    let session = hub.session(id).unwrap();
+    let looped = session.list_skills().await.unwrap_err().to_string();
+    assert!(looped.contains("a cursor loop"), "{looped}");
+    let log = hub.log().entries(&Filter::parse("diag:cursor-loop").unwrap()).unwrap();
+    assert_eq!(log.len(), 1, "{log:?}");
+    let crowded = session.get_skill("skill://crowded/SKILL.md").await.unwrap();
+    assert!(
+        crowded.problems.iter().any(|p| p == "it lists 513 files (the spec's limit is 512)"),
+        "{crowded:?}"
+    );
+    let yaml = session.get_skill("skill://yaml/SKILL.md").await.unwrap();
+    let read = session.read_skill_file(&yaml, &yaml.uri).await.unwrap();
+    assert!(read.check.verified() && !read.verified, "{read:?}");
+    assert!(read.frontmatter[0].starts_with("its frontmatter is not YAML"), "{read:?}");
+    assert!(findings(&hub, "skill-entry").iter().any(|f| f.contains("513 files")));
+    assert_eq!(findings(&hub, "skill-frontmatter-mismatch").len(), 1);
+    hub.disconnect(id).await.unwrap();
+}

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use sonde_core::{RequestError, Session, SkillEntry, SkillFileRead};
+use sonde_core::{RequestError, Session, SkillEntry, SkillFileRead, SkillsListing};
 
 use crate::exit::{FAILED, OK, PROTOCOL, USAGE};
 use crate::recording;
@@ -37,7 +37,10 @@ pub async fn run(session: &Session, op: SkillsOp, json: bool) -> Result<i32, Req
     };
     match op {
         SkillsOp::List => {
-            let listing = session.list_skills().await?;
+            let listing = match listed(session).await? {
+                Ok(listing) => listing,
+                Err(code) => return Ok(code),
+            };
             if json {
                 recording::document(
                     session,
@@ -93,12 +96,28 @@ pub async fn run(session: &Session, op: SkillsOp, json: bool) -> Result<i32, Req
     }
 }
 
+/// Every skill listed; a listing the server's answers broke (a cursor sent back, a page
+/// without its list) is exit 4, said here, where an error answer stays the request's failure.
+async fn listed(session: &Session) -> Result<Result<SkillsListing, i32>, RequestError> {
+    match session.list_skills().await {
+        Ok(listing) => Ok(Ok(listing)),
+        Err(RequestError::Protocol(why)) => {
+            errln!("sonde: {why}");
+            Ok(Err(PROTOCOL))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The skill `given` names: a URI (`skills/get`), else the one listed skill of that name.
 async fn resolve(session: &Session, given: &str) -> Result<Result<SkillEntry, i32>, RequestError> {
     if given.contains("://") {
         return Ok(Ok(session.get_skill(given).await?));
     }
-    let listing = session.list_skills().await?;
+    let listing = match listed(session).await? {
+        Ok(listing) => listing,
+        Err(code) => return Ok(Err(code)),
+    };
     let named: Vec<&SkillEntry> =
         listing.skills.iter().filter(|s| s.name.as_deref() == Some(given)).collect();
     Ok(match named[..] {

@@ -91,3 +91,29 @@ fn out_writes_the_files_that_verify_and_a_name_nobody_has_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(text(&out.stderr).contains("lists no skill named \"nobody\""));
 }
+
+/// Broken skills never hang the CLI: an error answer to skills/list is the request's failure
+/// (exit 1, the server's words); a cursor sent back forever stops the listing (exit 4); a
+/// frontmatter that is not YAML refuses the file (exit 4, the parser's words).
+#[test]
+fn broken_skills_exit_with_what_went_wrong() {
+    let home = data_home("skills-broken");
+    let fixture = fixture_bin();
+    let fixture = fixture.to_str().unwrap();
+    let out = sonde(&home, &["skills", "list", "--", fixture, "--skills-broken", "list-error"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        text(&out.stderr).contains("skills/list failed: the skills index is corrupt (code -32603)"),
+        "{out:?}"
+    );
+    let out = sonde(&home, &["skills", "list", "--", fixture, "--skills-broken", "bad-input"]);
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    assert!(text(&out.stderr).contains("(a cursor loop); stopped"), "{out:?}");
+    let out = sonde(
+        &home,
+        &["skills", "get", "skill://yaml/SKILL.md", "--", fixture, "--skills-broken", "bad-input"],
+    );
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    assert!(text(&out.stderr).contains("its frontmatter is not YAML"), "{out:?}");
+    assert!(out.stdout.is_empty(), "nothing unverified printed: {out:?}");
+}

@@ -47,10 +47,11 @@ pub struct Knobs {
     pub cursor_prefix: String,
     /// An MCP App: `hostile`, `broken` or `missing` (see main.rs).
     pub app: Option<String>,
-    /// The Skills extension (see skills.rs), and whether 2026-07-28 results leave out the
-    /// cache fields.
+    /// The Skills extension (see skills.rs), whether 2026-07-28 results leave out the cache
+    /// fields, and a server whose skills are broken instead (`list-error`, `bad-input`).
     pub skills: bool,
     pub skills_no_cache: bool,
+    pub skills_broken: Option<String>,
 }
 
 pub fn parse_args() -> Knobs {
@@ -101,6 +102,7 @@ pub fn parse_args() -> Knobs {
             "--app" => k.app = Some(value("--app")),
             "--skills" => k.skills = true,
             "--skills-no-cache" => (k.skills, k.skills_no_cache) = (true, true),
+            "--skills-broken" => (k.skills, k.skills_broken) = (true, Some(value("--skills-broken"))),
             "--cursor-prefix" => k.cursor_prefix = value("--cursor-prefix"),
             other => die(&format!("unknown option {other}")),
         }

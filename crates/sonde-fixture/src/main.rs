@@ -66,6 +66,9 @@
 //!                      under a prefixed path, one with a tampered file, one with a file a byte
 //!                      longer than listed, one whose SKILL.md's frontmatter differs (skills.rs)
 //! --skills-no-cache    --skills, its 2026-07-28 results without ttlMs and cacheScope
+//! --skills-broken K    the extension declared, its skills broken: `list-error` answers
+//!                      skills/list -32603; `bad-input` lists a skill whose frontmatter is not
+//!                      YAML and one of 513 files, then sends its cursor back forever
 //! ```
 
 mod apps;
@@ -279,7 +282,8 @@ fn handle(k: &Knobs, state: &mut State, msg: &Value, out: &mut impl Write) {
         "tools/call" => return call_tool(k, state, id, &params, out),
         m if k.skills && skills::answers(m) => {
             let modern = params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion").is_some();
-            match skills::answer(m, &params, modern, k.skills_no_cache) {
+            let broken = k.skills_broken.as_deref().and_then(|b| skills::broken(b, m, &params));
+            match broken.unwrap_or_else(|| skills::answer(m, &params, modern, k.skills_no_cache)) {
                 Ok(result) => result,
                 Err(error) => return send(out, &json!({"jsonrpc":"2.0","id":id,"error":error})),
             }

@@ -191,6 +191,47 @@ fn directory(uri: &str) -> Option<Value> {
     (!children.is_empty() || within.is_empty()).then(|| json!({"resources": children}))
 }
 
+/// What a server with broken skills answers, where it differs from the sound one: `list-error`
+/// answers `skills/list` with an internal error; `bad-input` lists `yaml` (its frontmatter, in
+/// SKILL.md and the entry, is not YAML) and `crowded` (513 files listed, past the limit), then
+/// gives the same cursor back on every page after.
+pub fn broken(kind: &str, method: &str, params: &Value) -> Option<Result<Value, Value>> {
+    const YAML_MD: &str = "---\nname: yaml\ndescription: [unclosed\n---\n# Yaml\n";
+    const CROWDED_MD: &str = "---\nname: crowded\ndescription: Too many files.\n---\n# Crowded\n";
+    let listed = |name: &str, description: &str, text: &str, more: usize| {
+        let uri = format!("skill://{name}/SKILL.md");
+        let mut resources = vec![json!({"uri": uri, "digest": digest(text), "size": text.len()})];
+        resources.extend(
+            (0..more).map(
+                |i| json!({"uri": format!("skill://{name}/f{i}.txt"), "digest": digest("x"), "size": 1}),
+            ),
+        );
+        json!({"uri": uri, "frontmatter": {"name": name, "description": description}, "resources": resources})
+    };
+    let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+    match (kind, method) {
+        ("list-error", "skills/list") => {
+            Some(Err(json!({"code": -32603, "message": "the skills index is corrupt"})))
+        }
+        ("bad-input", "skills/list") => Some(Ok(match params.get("cursor") {
+            None => {
+                json!({"skills": [listed("yaml", "[unclosed", YAML_MD, 0), listed("crowded", "Too many files.", CROWDED_MD, 512)], "nextCursor": "again"})
+            }
+            Some(_) => json!({"skills": [], "nextCursor": "again"}),
+        })),
+        ("bad-input", "skills/get") if uri == "skill://yaml/SKILL.md" => {
+            Some(Ok(json!({"skill": listed("yaml", "[unclosed", YAML_MD, 0)})))
+        }
+        ("bad-input", "skills/get") if uri == "skill://crowded/SKILL.md" => {
+            Some(Ok(json!({"skill": listed("crowded", "Too many files.", CROWDED_MD, 512)})))
+        }
+        ("bad-input", "resources/read") if uri == "skill://yaml/SKILL.md" => {
+            Some(Ok(json!({"contents": [{"uri": uri, "mimeType": "text/markdown", "text": YAML_MD}]})))
+        }
+        _ => None,
+    }
+}
+
 fn invalid(message: String) -> Value {
     json!({"code": -32602, "message": message})
 }
