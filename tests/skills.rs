@@ -110,6 +110,9 @@ async fn skills_are_listed_page_by_page_and_each_file_is_verified_in_both_eras()
             ]
         );
         assert_eq!(kept[2]["resources"][1]["digest"], pdf.files.as_ref().unwrap()[1].digest.as_str());
+        // The session stands in for a snapshot: its last whole skills/list, kept the same way.
+        let recorded = sonde_core::Snapshot::from_session(hub.log()).unwrap();
+        assert_eq!(recorded.skills.as_ref(), Some(&kept));
         hub.disconnect(id).await.unwrap();
     }
 }

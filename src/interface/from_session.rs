@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::snapshot::{identity, sorted, EraChoice, Snapshot, SnapshotError, FORMAT};
+use super::snapshot::{identity, kept_skills, sorted, EraChoice, Snapshot, SnapshotError, FORMAT};
 use crate::era::MODERN_REVISION;
 use crate::log::{Direction, Entry, Filter, Kind, WireLog};
 use crate::session::listing::ListKind;
@@ -54,7 +54,16 @@ impl Snapshot {
             result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_owned()
         };
         let ours: Vec<&Entry> = entries.iter().filter(|e| e.conn == conn).collect();
-        let listed = |kind: ListKind| listing(&ours, &entries, kind, message);
+        let listed = |kind: ListKind| {
+            let mut items: Vec<Value> =
+                listing(&ours, &entries, kind.method(), kind.key(), message)?.iter().map(sorted).collect();
+            items.sort_by_key(|item| identity(kind, item));
+            Some(items)
+        };
+        // A skills server's last whole skills/list, where the server declares the extension.
+        let skills = crate::skills::declared(result.get("capabilities").unwrap_or(&Value::Null))
+            .and_then(|_| listing(&ours, &entries, "skills/list", "skills", message))
+            .map(|raw| kept_skills(&raw.iter().map(crate::skills::skill_entry).collect::<Vec<_>>()));
         Ok(Snapshot {
             sonde_snapshot: FORMAT,
             server_info: sorted(&server_info.unwrap_or(Value::Null)),
@@ -67,8 +76,7 @@ impl Snapshot {
             prompts: listed(ListKind::Prompts),
             resources: listed(ListKind::Resources),
             resource_templates: listed(ListKind::Templates),
-            // A session's skills listings are not read back (yet): absent, never compared.
-            skills: None,
+            skills,
         })
     }
 }
@@ -85,15 +93,16 @@ fn era_choice(ours: &[&Entry]) -> EraChoice {
         .unwrap_or(EraChoice::Negotiated)
 }
 
-/// The items of `kind`'s last complete listing on the connection (`ours`): its pages from a
-/// request without a cursor to a result without `nextCursor`. None when never listed whole.
+/// The items (under `key`) of `method`'s last complete listing on the connection (`ours`): its
+/// pages from a request without a cursor to a result without `nextCursor`. None when never
+/// listed whole.
 fn listing(
     ours: &[&Entry],
     all: &[Entry],
-    kind: ListKind,
+    method: &str,
+    key: &str,
     message: impl Fn(&Entry) -> Option<Value>,
 ) -> Option<Vec<Value>> {
-    let method = kind.method();
     let mut whole: Option<Vec<Value>> = None;
     let mut run: Option<Vec<Value>> = None;
     for reply in ours.iter().filter(|e| {
@@ -107,11 +116,9 @@ fn listing(
             run = Some(Vec::new());
         }
         let Some(items) = run.as_mut() else { continue };
-        items.extend(result.get(kind.key()).and_then(Value::as_array).into_iter().flatten().map(sorted));
+        items.extend(result.get(key).and_then(Value::as_array).into_iter().flatten().cloned());
         if result.get("nextCursor").is_none_or(Value::is_null) {
-            let mut done = run.take().unwrap_or_default();
-            done.sort_by_key(|item| identity(kind, item));
-            whole = Some(done);
+            whole = run.take();
         }
     }
     whole

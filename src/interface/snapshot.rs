@@ -113,10 +113,12 @@ async fn skills(session: &Session) -> Result<Option<Vec<Value>>, RequestError> {
     if session.skills_declared().is_none() {
         return Ok(None);
     }
-    let mut skills: Vec<Value> = session
-        .list_skills()
-        .await?
-        .skills
+    Ok(Some(kept_skills(&session.list_skills().await?.skills)))
+}
+
+/// Skill entries as a snapshot keeps them (URI, frontmatter, files), sorted by URI.
+pub(super) fn kept_skills(entries: &[crate::skills::SkillEntry]) -> Vec<Value> {
+    let mut skills: Vec<Value> = entries
         .iter()
         .map(|s| {
             let files = s.files.as_ref().map_or(Value::from("dynamic"), |files| {
@@ -129,7 +131,7 @@ async fn skills(session: &Session) -> Result<Option<Vec<Value>>, RequestError> {
         })
         .collect();
     skills.sort_by(|a, b| a["uri"].as_str().cmp(&b["uri"].as_str()));
-    Ok(Some(skills))
+    skills
 }
 
 impl Snapshot {
