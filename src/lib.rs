@@ -94,6 +94,7 @@ pub use apps::HostContext;
 // Checking a server: doctor's check-up, the diagnostics' findings, a snapshot's interface and
 // its diff, suites of tests, replays, and the reports CI reads.
 pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
+pub use doctor::tools::TOKEN_BUDGET;
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
 pub use interface::values::pattern_covers;
 pub use interface::{

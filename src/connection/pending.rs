@@ -188,6 +188,7 @@ impl Table {
             if let Ok(result) = &outcome {
                 entry.findings.extend(crate::diagnose::result_shape(&pending.method, result, modern));
                 entry.findings.extend(crate::diagnose::skills_reply(&pending.method, result, modern));
+                entry.findings.extend(crate::diagnose::tools_reply(&pending.method, result));
                 entry.findings.extend(pending.check.iter().flat_map(|c| c.findings(result)));
             }
             let result =

@@ -11,10 +11,12 @@
 
 mod results;
 mod skills;
+mod tools;
 mod traffic;
 
 pub use results::result_shape;
 pub use skills::{skill_file_read, skills_reply};
+pub use tools::tools_reply;
 pub use traffic::{server_notification, server_request, Standing};
 
 use serde::{Deserialize, Serialize};
@@ -85,6 +87,9 @@ pub const DIAGNOSTIC_RULES: &[&str] = &[
     "skill-frontmatter-mismatch",
     "skills-cache-fields",
     "stdout-not-protocol",
+    "tool-hidden-text",
+    "tool-schema-construct",
+    "tool-text-to-model",
 ];
 
 impl Finding {
@@ -251,6 +256,7 @@ mod tests {
             include_str!("traffic.rs"),
             include_str!("results.rs"),
             include_str!("skills.rs"),
+            include_str!("tools.rs"),
         ];
         let apps = [include_str!("../apps/resource.rs"), include_str!("../apps/html.rs")];
         let mut named: Vec<&str> = sources

@@ -135,9 +135,16 @@ fn every_frame(entries: &[Entry], rule: &str) -> String {
         [(detail, seqs)] if seqs.len() == 1 => detail.to_string(),
         [(detail, seqs)] => format!("{detail} ({} frames: {})", seqs.len(), at(seqs)),
         several => {
-            let frames: usize = several.iter().map(|(_, s)| s.len()).sum();
+            let findings: usize = several.iter().map(|(_, s)| s.len()).sum();
+            let mut seqs: Vec<u64> = several.iter().flat_map(|(_, s)| s.iter().copied()).collect();
+            seqs.sort_unstable();
+            seqs.dedup();
             let each: Vec<String> = several.iter().map(|(d, s)| format!("{d} ({})", at(s))).collect();
-            format!("{frames} frames: {}", each.join("; "))
+            match (findings, seqs.len()) {
+                (n, frames) if n == frames => format!("{frames} frames: {}", each.join("; ")),
+                (n, 1) => format!("{n} findings on one frame: {}", each.join("; ")),
+                (n, frames) => format!("{n} findings on {frames} frames: {}", each.join("; ")),
+            }
         }
     }
 }

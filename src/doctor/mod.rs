@@ -14,6 +14,7 @@ mod http_rules;
 mod probes;
 pub mod reports;
 mod skills;
+pub mod tools;
 
 use std::time::Duration;
 
@@ -91,6 +92,9 @@ pub struct CheckupPlan {
     /// How long each probe (ping, the unknown method, the invalid params) waits for its answer.
     /// `None`: [`PROBE_TIMEOUT`], or the config's request timeout when that is shorter.
     pub probe_timeout: Option<Duration>,
+    /// The budget of the tool definitions' context cost, in estimated tokens (`None`:
+    /// [`tools::TOKEN_BUDGET`]).
+    pub token_budget: Option<u64>,
 }
 
 /// The check-up's outcome, in the order the checks ran.
@@ -149,6 +153,8 @@ struct Checks<'a> {
     era: Option<Era>,
     /// How long a probe waits for its answer.
     timeout: Duration,
+    /// The tool definitions' budget, in estimated tokens.
+    token_budget: u64,
 }
 
 impl Checks<'_> {
@@ -179,7 +185,8 @@ pub async fn check_up(
         EraPolicy::Legacy => Some(Era::Legacy),
         EraPolicy::Modern => Some(Era::Modern),
     };
-    let mut checks = Checks { report: Checkup::default(), each, era, timeout };
+    let token_budget = plan.token_budget.unwrap_or(tools::TOKEN_BUDGET);
+    let mut checks = Checks { report: Checkup::default(), each, era, timeout, token_budget };
     // Never restarted, and the era decided afresh, as a new client would.
     let config = ServerConfig { restart: None, fresh_era: true, job: true, ..config.clone() };
     let Some(opened) = check_era(hub, &config, plan, &mut checks, true).await else {

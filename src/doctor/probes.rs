@@ -39,11 +39,15 @@ pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
             "unknown-method" => checks.push(unknown_method(session, checks.timeout).await),
             "invalid-params" => checks.push(invalid_params(session, checks.timeout).await),
             _ => {
-                let (schemas, listings, apps) = lists(session).await;
+                let (schemas, listings, apps, tools) = lists(session).await;
                 checks.push(schemas);
                 checks.push(listings);
                 if let Some(apps) = apps {
                     checks.push(apps);
+                }
+                if let Some(tools) = tools.filter(|t| !t.is_empty()) {
+                    checks.push(super::tools::names(&tools, session.conn.id()));
+                    checks.push(super::tools::context_cost(&tools, checks.token_budget, session.conn.id()));
                 }
                 if let Some(skills) = super::skills::skills(session).await {
                     checks.push(skills);
@@ -229,7 +233,7 @@ async fn invalid_params(session: &Session, timeout: Duration) -> Check {
 
 /// Every listing the server declares, followed to its end (a cursor loop is the rules' to
 /// name), and every tool's schemas read as JSON Schema.
-async fn lists(session: &Session) -> (Check, Check, Option<Check>) {
+async fn lists(session: &Session) -> (Check, Check, Option<Check>, Option<Vec<Value>>) {
     let conn = session.conn.id();
     let caps = &session.server.capabilities;
     let mut listed = Vec::new();
@@ -286,11 +290,11 @@ async fn lists(session: &Session) -> (Check, Check, Option<Check>) {
         _ => Check::new("listings", CheckStatus::Fail, failed.join("; "), None, conn),
     };
     let apps = app_resources(session, tools.as_deref().unwrap_or_default(), &resources).await;
-    let schemas = match tools {
+    let schemas = match &tools {
         None => Check::new("tool-schemas", CheckStatus::Skip, "no tools were listed", None, conn),
-        Some(tools) => tool_schemas(&tools, conn),
+        Some(tools) => tool_schemas(tools, conn),
     };
-    (schemas, listings, apps)
+    (schemas, listings, apps, tools)
 }
 
 /// Every MCP App the server declares (a tool's `_meta.ui.resourceUri`, a listed resource of the

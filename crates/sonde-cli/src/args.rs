@@ -390,6 +390,10 @@ pub enum Command {
         /// Write the report to FILE (the lines, or --json's document, still go to stdout).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// The budget of the tool definitions a host sends in every request, in tokens
+        /// (estimated at 4 bytes a token); past it, context-cost warns.
+        #[arg(long, value_name = "TOKENS", default_value_t = sonde_core::TOKEN_BUDGET)]
+        token_budget: u64,
         #[command(flatten)]
         common: Common,
     },

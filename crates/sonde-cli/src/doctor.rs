@@ -21,12 +21,13 @@ pub struct Asked {
     pub args: Option<String>,
     pub reporter: Reporter,
     pub out: Option<PathBuf>,
+    pub token_budget: u64,
 }
 
 /// Runs the check-up; `timeout_given`: `--timeout` was on the command line, and each probe
 /// waits that long for its answer (else the core's probe timeout, or a shorter --timeout).
 pub async fn run(global: &Global, timeout_given: bool, asked: Asked, common: &Common) -> i32 {
-    let Asked { call, args, reporter, out } = asked;
+    let Asked { call, args, reporter, out, token_budget } = asked;
     let planned = global.server_config(&common.server).and_then(|config| {
         let call = match call {
             Some(tool) => {
@@ -37,7 +38,7 @@ pub async fn run(global: &Global, timeout_given: bool, asked: Asked, common: &Co
         let probe_timeout = timeout_given.then(|| std::time::Duration::from_millis(global.timeout));
         // --json keeps its own document: beside it, only a report with a file of its own.
         let to = reports::Outputs::checked(reporter, out, common.json, false)?;
-        Ok((config, CheckupPlan { call, probe_timeout }, to))
+        Ok((config, CheckupPlan { call, probe_timeout, token_budget: Some(token_budget) }, to))
     });
     let (config, plan, to) = match planned {
         Ok(planned) => planned,

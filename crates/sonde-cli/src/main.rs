@@ -117,8 +117,8 @@ fn main() {
             runtime.block_on(on_a_worker(async move {
                 match command {
                     args::Command::ConformanceClient { url } => conformance::run(&global, &url).await,
-                    args::Command::Doctor { call, args, reporter, out, common } => {
-                        let asked = doctor::Asked { call, args, reporter, out };
+                    args::Command::Doctor { call, args, reporter, out, token_budget, common } => {
+                        let asked = doctor::Asked { call, args, reporter, out, token_budget };
                         doctor::run(&global, timeout_given, asked, &common).await
                     }
                     args::Command::Watch(args) => watch_cmd::run(&global, args).await,

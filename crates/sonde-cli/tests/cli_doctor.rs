@@ -35,6 +35,8 @@ fn a_healthy_server_passes_every_check_with_its_evidence() {
         "invalid-params",
         "tool-schemas",
         "listings",
+        "tool-names",
+        "context-cost",
         "frames",
         "stdout",
         "shutdown",
@@ -43,7 +45,7 @@ fn a_healthy_server_passes_every_check_with_its_evidence() {
     }
     let ping = checks.iter().find(|c| c["id"] == "ping").unwrap();
     assert!(ping["seq"].as_u64().is_some(), "ping points at its reply");
-    assert!(stderr.contains("sonde doctor: 9 pass, 0 warn, 0 fail"), "{stderr}");
+    assert!(stderr.contains("sonde doctor: 11 pass, 0 warn, 0 fail"), "{stderr}");
 
     // A server whose discover result lists 2025-11-25 too is checked in that era as well,
     // every check of each era marked with it.

@@ -34,6 +34,8 @@ pub struct Knobs {
     pub exit_code: i32,
     pub record: Option<String>,
     pub malformed_tools: bool,
+    /// Tools whose definitions hosts and models read badly (risky.rs).
+    pub risky_tools: bool,
     pub invalid_utf8_mib: u64,
     pub ask_many: u64,
     pub string_ids: bool,
@@ -101,6 +103,7 @@ pub fn parse_args() -> Knobs {
             "--echo-prefix" => k.echo_prefix = value("--echo-prefix"),
             "--app" => k.app = Some(value("--app")),
             "--skills" => k.skills = true,
+            "--risky-tools" => k.risky_tools = true,
             "--skills-no-cache" => (k.skills, k.skills_no_cache) = (true, true),
             "--skills-broken" => (k.skills, k.skills_broken) = (true, Some(value("--skills-broken"))),
             "--cursor-prefix" => k.cursor_prefix = value("--cursor-prefix"),

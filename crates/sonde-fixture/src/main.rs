@@ -66,12 +66,16 @@
 //!                      under a prefixed path, one with a tampered file, one with a file a byte
 //!                      longer than listed, one whose SKILL.md's frontmatter differs (skills.rs)
 //! --skills-no-cache    --skills, its 2026-07-28 results without ttlMs and cacheScope
+//! --risky-tools       tools that pass the protocol but not hosts and models (risky.rs): a
+//!                      hidden character, a poisoned description, names that collide, a dotted
+//!                      name, a 70-character name, each awkward schema construct
 //! --skills-broken K    the extension declared, its skills broken: `list-error` answers
 //!                      skills/list -32603; `bad-input` lists a skill whose frontmatter is not
 //!                      YAML and one of 513 files, then sends its cursor back forever
 //! ```
 
 mod apps;
+mod risky;
 mod skills;
 
 use std::io::{self, BufRead, Write};
@@ -343,6 +347,9 @@ fn list_tools(k: &Knobs, params: &Value) -> Value {
         .collect();
     if k.malformed_tools {
         all.extend(malformed_tools());
+    }
+    if k.risky_tools {
+        all.extend(risky::tools());
     }
     if k.wrong_structure {
         all.push(json!({"name": "count", "description": "Counts, in structuredContent that breaks its outputSchema.",
