@@ -259,6 +259,10 @@ impl Hub {
             (None, Some(factory)) => factory(id, config),
             (None, None) => Arc::new(config.answers.clone()),
         };
+        let responder: Arc<dyn Responder> = match config.host {
+            Some(host) => Arc::new(crate::hosts::AsHost::new(responder, host)),
+            None => responder,
+        };
         match &config.target {
             Target::Stdio(spec) => {
                 Connection::spawn_stdio(id, spec, self.log.clone(), config.options, responder)

@@ -16,6 +16,7 @@ mod era;
 mod error_code;
 mod feed;
 mod files;
+mod hosts;
 mod hub;
 mod interface;
 mod last_words;
@@ -96,6 +97,10 @@ pub use apps::HostContext;
 pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
 pub use doctor::tools::TOKEN_BUDGET;
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
+pub use hosts::{
+    profile as host_profile, profiles as host_profiles, verdicts as host_verdicts, HostProfile, Refusal,
+    ToolVerdict,
+};
 pub use interface::values::pattern_covers;
 pub use interface::{
     diff, eras_chosen, in_brief, place_changes, Baseline, BaselineCheck, Baselines, Change, ChangeSeverity,

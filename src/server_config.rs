@@ -55,6 +55,9 @@ pub struct ServerConfig {
     /// Started for one job (a comparison, a replay, a check-up) and stopped after it: its
     /// states say so, so a front end shows it while it runs and not once it has ended.
     pub job: bool,
+    /// Connect as this host does (`--host`): its `clientInfo`, protocol version and the
+    /// capabilities it declares; its era is 2025-11-25's.
+    pub host: Option<&'static crate::hosts::HostProfile>,
 }
 
 /// How a supervised server is started again: waits that double from `first` up to `cap`,
@@ -82,6 +85,18 @@ impl Default for RestartPolicy {
 }
 
 impl ServerConfig {
+    /// Connects as `host` does: its `clientInfo`, capabilities and protocol version, in the
+    /// era that version belongs to.
+    pub fn as_host(mut self, host: &'static crate::hosts::HostProfile) -> ServerConfig {
+        let version = crate::era::ProtocolVersion(host.connects.protocol_version.clone());
+        self.era = match version.era() {
+            Some(crate::era::Era::Modern) => EraPolicy::Modern,
+            _ => EraPolicy::Legacy,
+        };
+        self.host = Some(host);
+        self
+    }
+
     pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
         ServerConfig::new(Target::Stdio(spawn))
     }
@@ -103,6 +118,7 @@ impl ServerConfig {
             restart: None,
             fresh_era: false,
             job: false,
+            host: None,
         }
     }
 }

@@ -28,7 +28,7 @@ pub use inbound::{classify, with_summary};
 pub use pending::LISTEN;
 pub use responder::{
     elicitation_capability, file_uri, not_handled, refused, sampling_capability, Answer, BasicResponder,
-    ElicitAnswer, LiveRoots, Responder,
+    ElicitAnswer, LiveRoots, Responder, Roots,
 };
 pub use status::Status;
 
@@ -260,6 +260,11 @@ impl Connection {
     /// for one (`None`: the session presents Sonde's).
     pub fn client_info(&self) -> Option<serde_json::Value> {
         self.responder.client_info()
+    }
+
+    /// The 2025 protocol version this connection's responder asks for, if not Sonde's.
+    pub fn requested_version(&self) -> Option<String> {
+        self.responder.requested_version()
     }
 
     pub fn id(&self) -> u64 {

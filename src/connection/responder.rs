@@ -34,6 +34,12 @@ pub trait Responder: Send + Sync {
         None
     }
 
+    /// The 2025 protocol version the client asks for in `initialize`, when it is not Sonde's
+    /// own (a host profile's).
+    fn requested_version(&self) -> Option<String> {
+        None
+    }
+
     /// The roots it lists, when they may change while the connection is open; `None` when they
     /// are fixed for the connection's life.
     fn live_roots(&self) -> Option<&Roots> {

@@ -10,6 +10,7 @@
 //! makes of it the reports CI reads).
 
 mod evidence;
+mod hosts;
 mod http_rules;
 mod probes;
 pub mod reports;
@@ -155,6 +156,9 @@ struct Checks<'a> {
     timeout: Duration,
     /// The tool definitions' budget, in estimated tokens.
     token_budget: u64,
+    /// The host the check-up connects as, whose limits it checks too, and the name it knows
+    /// the server by.
+    host: Option<(&'static crate::hosts::HostProfile, String)>,
 }
 
 impl Checks<'_> {
@@ -186,7 +190,14 @@ pub async fn check_up(
         EraPolicy::Modern => Some(Era::Modern),
     };
     let token_budget = plan.token_budget.unwrap_or(tools::TOKEN_BUDGET);
-    let mut checks = Checks { report: Checkup::default(), each, era, timeout, token_budget };
+    let mut checks = Checks {
+        report: Checkup::default(),
+        each,
+        era,
+        timeout,
+        token_budget,
+        host: config.host.map(|h| (h, hosts::server_name(config))),
+    };
     // Never restarted, and the era decided afresh, as a new client would.
     let config = ServerConfig { restart: None, fresh_era: true, job: true, ..config.clone() };
     let Some(opened) = check_era(hub, &config, plan, &mut checks, true).await else {

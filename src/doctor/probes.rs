@@ -45,9 +45,20 @@ pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
                 if let Some(apps) = apps {
                     checks.push(apps);
                 }
-                if let Some(tools) = tools.filter(|t| !t.is_empty()) {
-                    checks.push(super::tools::names(&tools, session.conn.id()));
-                    checks.push(super::tools::context_cost(&tools, checks.token_budget, session.conn.id()));
+                let conn = session.conn.id();
+                if let Some(tools) = tools.as_ref().filter(|t| !t.is_empty()) {
+                    checks.push(super::tools::names(tools, conn));
+                    checks.push(super::tools::context_cost(tools, checks.token_budget, conn));
+                }
+                if let Some((host, server)) = checks.host.clone() {
+                    checks.push(super::hosts::tools(
+                        host,
+                        tools.as_deref().unwrap_or_default(),
+                        &server,
+                        conn,
+                    ));
+                    checks.push(super::hosts::shows(host, &session.server.capabilities, conn));
+                    checks.push(super::hosts::version(host, &session.server.protocol_version, conn));
                 }
                 if let Some(skills) = super::skills::skills(session).await {
                     checks.push(skills);

@@ -68,6 +68,10 @@ pub struct SavedServer {
     /// without it Sonde registers itself where the server allows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub oauth: Option<OAuthClient>,
+    /// Connect as this host does (a host profile's name; "Connect as" in the window, `--host`
+    /// in the CLI); absent: as Sonde.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 /// A client the person registered with an authorization server, the scopes to ask for, or the
@@ -128,6 +132,7 @@ impl SavedServer {
             restart_on_exit: false,
             on_change: None,
             oauth: None,
+            host: None,
         }
     }
 
@@ -177,6 +182,9 @@ impl SavedServer {
         }
         if let Some(ms) = self.grace_term_ms {
             config.options.graces.term = Duration::from_millis(ms);
+        }
+        if let Some(name) = self.host.as_deref().filter(|h| !h.is_empty()) {
+            config = config.as_host(crate::hosts::profile(name).map_err(ServersError::Invalid)?);
         }
         Ok(config)
     }

@@ -459,8 +459,9 @@ pub async fn initialize(conn: &Connection, decided_by: String) -> Result<ServerD
 
 /// Sends `initialize` without waiting for its reply (to race it against a late probe).
 pub fn start_initialize(conn: &Connection) -> Result<Call, RequestError> {
+    let version = conn.requested_version().unwrap_or_else(|| era::LEGACY_REVISION.to_owned());
     let params = json!({
-        "protocolVersion": era::LEGACY_REVISION,
+        "protocolVersion": version,
         "capabilities": conn.client_capabilities(),
         "clientInfo": presented(conn),
     });

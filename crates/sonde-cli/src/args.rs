@@ -76,6 +76,11 @@ pub struct Global {
         default_value = "auto"
     )]
     pub era: EraPolicy,
+    /// Connect as this host does: its clientInfo, protocol version and client capabilities
+    /// (claude-desktop, claude-code, chatgpt, vscode, cursor; its era replaces --era); sonde
+    /// doctor also checks the host's limits.
+    #[arg(help_heading = "Protocol era", long, global = true, value_name = "HOST")]
+    pub host: Option<String>,
     /// How long to wait for the server/discover probe before also sending initialize on the
     /// same process; whichever answers first decides the era.
     #[arg(help_heading = "Protocol era", long, global = true, value_name = "MS", default_value_t = 3_000)]
@@ -752,6 +757,9 @@ impl Global {
         config.log_level = self.log_level;
         config.era = self.era;
         config.probe_timeout = Duration::from_millis(self.probe_timeout);
+        if let Some(name) = &self.host {
+            config = config.as_host(sonde_core::host_profile(name)?);
+        }
         Ok(config)
     }
 

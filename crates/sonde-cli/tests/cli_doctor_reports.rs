@@ -225,3 +225,51 @@ fn risky_tool_metadata_fails_and_warns_with_what_a_model_would_read() {
     assert!(line("context-cost").contains("past the budget of 5000 tokens"));
     assert_eq!(multitool_errors(&sarif), Vec::<String>::new());
 }
+
+/// `--host chatgpt`: the opening is ChatGPT's (its clientInfo and protocol version, on the
+/// wire), a tool ChatGPT would refuse fails naming the pattern, a poisoned description still
+/// warns, and the SARIF passes the Multitool; the same server as Sonde has no host checks.
+#[test]
+fn doctor_as_chatgpt_connects_as_it_and_fails_what_it_would_refuse() {
+    let home = data_home("doctor-host");
+    let fixture = fixture_bin();
+    let server = [fixture.to_str().unwrap(), "--tools", "3", "--risky-tools"];
+    let sarif = home.join("doctor.sarif");
+    let to = sarif.to_str().unwrap();
+    let out = doctor(&home, &["--host", "chatgpt", "--reporter", "sarif", "--out", to], &server);
+    assert_eq!(out.status.code(), Some(5), "{out:?}");
+    let lines = text(&out.stdout);
+    let line = |id: &str| {
+        lines
+            .lines()
+            .find(|l| l.split_whitespace().nth(2) == Some(id))
+            .unwrap_or_else(|| panic!("no {id}: {lines}"))
+    };
+    assert!(line("handshake").contains("protocol 2025-11-25"), "{lines}");
+    assert_eq!(
+        line("host-tools").split_once("host-tools").unwrap().1.trim(),
+        "files.read: ChatGPT accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$; a_tool_whose_name_runs_on_and_on_past_what_model_apis_accept_as_names: ChatGPT accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$"
+    );
+    assert!(line("host-tools").starts_with("fail"));
+    assert!(
+        line("host-version").starts_with("warn")
+            && line("host-version").contains("asked for protocolVersion 2025-03-26")
+    );
+    assert!(line("tool-text-to-model").starts_with("warn"));
+    assert_eq!(multitool_errors(&sarif), Vec::<String>::new());
+    // On the wire: ChatGPT's initialize.
+    let log = sonde(&home, &["log", "last", "--filter", "method:initialize dir:out"]);
+    let sent = text(&log.stdout);
+    assert!(
+        sent.contains(r#""params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"openai-mcp","version":"1.0.0"}}"#),
+        "{sent}"
+    );
+    let unknown = doctor(&home, &["--host", "netscape"], &server);
+    assert_eq!(unknown.status.code(), Some(2), "{unknown:?}");
+    assert!(
+        text(&unknown.stderr).contains("no host profile \"netscape\"; the hosts are chatgpt, claude-code"),
+        "{unknown:?}"
+    );
+    let plain = doctor(&home, &[], &server);
+    assert!(!text(&plain.stdout).contains("host-"), "{plain:?}");
+}

@@ -1,0 +1,261 @@
+//! Host profiles: how the applications that run MCP servers (Claude Desktop, Claude Code,
+//! ChatGPT, VS Code, Cursor) connect to a server, what they show of it, and what they refuse.
+//! Each profile is a data file (`profiles/NAME.json`) citing its sources with the date read;
+//! a limit that could not be confirmed says so, and its check warns rather than fails.
+//!
+//! Owns: reading the profiles ([`profiles`], [`profile`]), each tool judged against a host's
+//! limits ([`verdicts`]), a check-up's host checks ([`checks`]), and connecting as a host does
+//! (`responder`: its `clientInfo`, capabilities and protocol version). Refuses: rules every
+//! host shares (the diagnostics' and the check-up's own) and guessing a limit no source gives.
+
+mod responder;
+
+pub use responder::AsHost;
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Every profile file, by name: adding a host is adding its file here (a test reads the folder
+/// and fails on a file not listed).
+const FILES: &[(&str, &str)] = &[
+    ("chatgpt", include_str!("profiles/chatgpt.json")),
+    ("claude-code", include_str!("profiles/claude-code.json")),
+    ("claude-desktop", include_str!("profiles/claude-desktop.json")),
+    ("cursor", include_str!("profiles/cursor.json")),
+    ("vscode", include_str!("profiles/vscode.json")),
+];
+
+/// One host, as its profile file describes it.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostProfile {
+    /// The name `--host` takes (`chatgpt`).
+    pub name: String,
+    /// The name people know it by (`ChatGPT`).
+    pub title: String,
+    /// What it sends when it connects.
+    pub connects: Connects,
+    /// What of a server it shows its user or its model.
+    pub shows: Shows,
+    /// What it refuses.
+    pub limits: Limits,
+    /// Where each fact comes from, with the date read; a fact names its source by index.
+    pub sources: Vec<Source>,
+}
+
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Connects {
+    #[serde(rename = "clientInfo")]
+    pub client_info: Value,
+    #[serde(rename = "protocolVersion")]
+    pub protocol_version: String,
+    /// The client capabilities it declares (Sonde declares only those it can answer too).
+    pub capabilities: Value,
+    /// The sources of the above.
+    pub source: Vec<usize>,
+    pub confirmed: bool,
+}
+
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shows {
+    pub tools: bool,
+    pub resources: bool,
+    pub prompts: bool,
+    /// MCP Apps (`ui://` resources drawn in the conversation).
+    pub apps: bool,
+    pub source: Vec<usize>,
+    pub confirmed: bool,
+}
+
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// The pattern a tool's name must match, as the host (or its model API) reads it.
+    #[serde(rename = "toolName", default)]
+    pub tool_name: Option<Limit<String>>,
+    /// The name the host gives a tool, its server's name in it, and the longest it takes.
+    #[serde(rename = "qualifiedName", default)]
+    pub qualified_name: Option<Limit<QualifiedName>>,
+    /// The most tools it offers its model from all servers together.
+    #[serde(rename = "toolCount", default)]
+    pub tool_count: Option<Limit<usize>>,
+    /// JSON Schema keywords its model API refuses in a tool's input schema.
+    #[serde(rename = "schemaKeywords", default)]
+    pub schema_keywords: Option<Limit<Vec<String>>>,
+}
+
+/// The name a host gives a tool: `form` with `{server}` and `{tool}` in it
+/// (`mcp__{server}__{tool}`), at most `max` characters.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QualifiedName {
+    pub form: String,
+    pub max: usize,
+}
+
+/// One limit, where it comes from, and whether that source was seen to say it.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limit<T> {
+    pub value: T,
+    pub source: Vec<usize>,
+    /// `false`: reported, not confirmed in a source; its check warns rather than fails.
+    pub confirmed: bool,
+}
+
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub what: String,
+    #[serde(rename = "where")]
+    pub at: String,
+    /// The day it was read (`2026-12-07`).
+    pub read: String,
+}
+
+/// Every host profile, by name.
+pub fn profiles() -> &'static [HostProfile] {
+    static READ: OnceLock<Vec<HostProfile>> = OnceLock::new();
+    READ.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(name, text)| {
+                let profile: HostProfile =
+                    serde_json::from_str(text).unwrap_or_else(|e| panic!("profiles/{name}.json: {e}"));
+                assert_eq!(&profile.name, name, "profiles/{name}.json names another host");
+                profile
+            })
+            .collect()
+    })
+}
+
+/// The profile `--host NAME` names; an error lists the names there are.
+pub fn profile(name: &str) -> Result<&'static HostProfile, String> {
+    profiles().iter().find(|p| p.name == name).ok_or_else(|| {
+        let names: Vec<&str> = profiles().iter().map(|p| p.name.as_str()).collect();
+        format!("no host profile {name:?}; the hosts are {}", names.join(", "))
+    })
+}
+
+/// How a host takes one tool: `Ok`, or each reason it refuses or may refuse it, with whether
+/// that reason is confirmed.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolVerdict {
+    pub tool: String,
+    /// Empty: the host takes it.
+    pub refused: Vec<Refusal>,
+}
+
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Refusal {
+    pub why: String,
+    pub confirmed: bool,
+}
+
+/// Each listed tool against `host`'s limits, in the order listed, the server known to the host
+/// as `server`; a tool past the host's tool count is refused for it (the host drops it, or
+/// refuses the server).
+pub fn verdicts(host: &HostProfile, tools: &[Value], server: &str) -> Vec<ToolVerdict> {
+    let pattern = host.limits.tool_name.as_ref().and_then(|l| Regex::new(&l.value).ok().map(|r| (r, l)));
+    tools
+        .iter()
+        .enumerate()
+        .map(|(i, tool)| {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+            let mut refused = Vec::new();
+            if let Some((regex, limit)) = &pattern {
+                if !regex.is_match(name) {
+                    refused.push(Refusal {
+                        why: format!("{} accepts tool names matching {}", host.title, limit.value),
+                        confirmed: limit.confirmed,
+                    });
+                }
+            }
+            if let Some(limit) = &host.limits.qualified_name {
+                let named = limit.value.form.replace("{server}", server).replace("{tool}", name);
+                if named.chars().count() > limit.value.max {
+                    refused.push(Refusal {
+                        why: format!(
+                            "{} names it {named} ({} characters), past the {} it takes",
+                            host.title,
+                            named.chars().count(),
+                            limit.value.max
+                        ),
+                        confirmed: limit.confirmed,
+                    });
+                }
+            }
+            if let Some(limit) = &host.limits.tool_count {
+                if i >= limit.value {
+                    refused.push(Refusal {
+                        why: format!(
+                            "{} offers its model at most {} tools; this is tool {}",
+                            host.title,
+                            limit.value,
+                            i + 1
+                        ),
+                        confirmed: limit.confirmed,
+                    });
+                }
+            }
+            if let Some(limit) = &host.limits.schema_keywords {
+                let used = keywords_used(tool.get("inputSchema").unwrap_or(&Value::Null), &limit.value);
+                if !used.is_empty() {
+                    refused.push(Refusal {
+                        why: format!(
+                            "{} refuses the schema keyword{} {}",
+                            host.title,
+                            if used.len() == 1 { "" } else { "s" },
+                            used.join(", ")
+                        ),
+                        confirmed: limit.confirmed,
+                    });
+                }
+            }
+            ToolVerdict { tool: name.to_owned(), refused }
+        })
+        .collect()
+}
+
+/// The keywords of `refused` that `schema` uses, at any depth, each once, as found.
+fn keywords_used(schema: &Value, refused: &[String]) -> Vec<String> {
+    let mut used = Vec::new();
+    fn walk(node: &Value, refused: &[String], used: &mut Vec<String>) {
+        match node {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    if refused.contains(key) && !used.contains(key) {
+                        used.push(key.clone());
+                    }
+                    // A property's name is not a keyword.
+                    if key == "properties" {
+                        value.as_object().into_iter().flatten().for_each(|(_, v)| walk(v, refused, used));
+                    } else {
+                        walk(value, refused, used);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, refused, used)),
+            _ => {}
+        }
+    }
+    walk(schema, refused, &mut used);
+    used
+}
+
+#[cfg(test)]
+mod tests;
