@@ -36,6 +36,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 import apps
 import diff
 import hardening
+import hosts
 import inner_loop
 import third_pass
 import diagnostics
@@ -384,7 +385,7 @@ def ensure_call():
         call_tool("Add", ["2", "40"], "2 + 40 = 42")
 
 
-def add_server(name, command=None, url=None, header=None, graces=None, restart=False):
+def add_server(name, command=None, url=None, header=None, graces=None, restart=False, host=None):
     """Saves a server through the Add dialog, as a new user would."""
     driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
     dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
@@ -402,6 +403,10 @@ def add_server(name, command=None, url=None, header=None, graces=None, restart=F
         dialog.find_element(By.XPATH, f".//label[contains(., '{field}')]/input").send_keys(ms)
     if restart:
         dialog.find_element(By.XPATH, ".//label[contains(., 'Restart when it exits')]/input").click()
+    if host:
+        connect_as = dialog.find_element(By.XPATH, ".//label[contains(., 'Connect as')]/select")
+        wait.until(lambda d: connect_as.is_enabled())
+        connect_as.find_element(By.XPATH, f"./option[starts-with(normalize-space(.), '{host} (')]").click()
     dialog.find_element(By.XPATH, ".//button[text()='Save']").click()
     wait.until(lambda d: saved(name))
 
@@ -945,6 +950,10 @@ forms.install(check, driver, wait, shot, {
 extensions.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "everything": everything, "ensure_connected": ensure_connected,
     "set_filter": set_filter, "call_tool": call_tool, "xpath_text": xpath_text,
+})
+hosts.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected,
+    "press_on_window": press_on_window, "set_filter": set_filter,
 })
 skills.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected,

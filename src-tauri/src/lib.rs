@@ -17,6 +17,7 @@ pub mod diff_cmd;
 pub mod doctor_cmd;
 pub mod error;
 pub mod feeds;
+pub mod hosts_cmd;
 pub mod links;
 mod menu;
 pub mod on_change_cmd;

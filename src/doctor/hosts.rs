@@ -56,11 +56,7 @@ pub fn tools(host: &HostProfile, tools: &[Value], server: &str, conn: u64) -> Ch
 
 /// What the server declares that `host` does not show its user or model.
 pub fn shows(host: &HostProfile, capabilities: &Value, conn: u64) -> Check {
-    let hidden: Vec<&str> = [("resources", host.shows.resources), ("prompts", host.shows.prompts)]
-        .into_iter()
-        .filter(|(capability, shown)| !shown && capabilities.get(*capability).is_some())
-        .map(|(capability, _)| capability)
-        .collect();
+    let hidden = crate::hosts::hidden(host, capabilities);
     if hidden.is_empty() {
         let detail = format!("{} shows everything the server declares", host.title);
         return Check::new("host-shows", CheckStatus::Pass, detail, None, conn);

@@ -162,6 +162,8 @@ pub struct ToolVerdict {
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Refusal {
+    /// Which limit: `name`, `qualified name`, `tool count` or `schema keywords`.
+    pub limit: String,
     pub why: String,
     pub confirmed: bool,
 }
@@ -180,6 +182,7 @@ pub fn verdicts(host: &HostProfile, tools: &[Value], server: &str) -> Vec<ToolVe
             if let Some((regex, limit)) = &pattern {
                 if !regex.is_match(name) {
                     refused.push(Refusal {
+                        limit: "name".into(),
                         why: format!("{} accepts tool names matching {}", host.title, limit.value),
                         confirmed: limit.confirmed,
                     });
@@ -189,6 +192,7 @@ pub fn verdicts(host: &HostProfile, tools: &[Value], server: &str) -> Vec<ToolVe
                 let named = limit.value.form.replace("{server}", server).replace("{tool}", name);
                 if named.chars().count() > limit.value.max {
                     refused.push(Refusal {
+                        limit: "qualified name".into(),
                         why: format!(
                             "{} names it {named} ({} characters), past the {} it takes",
                             host.title,
@@ -202,6 +206,7 @@ pub fn verdicts(host: &HostProfile, tools: &[Value], server: &str) -> Vec<ToolVe
             if let Some(limit) = &host.limits.tool_count {
                 if i >= limit.value {
                     refused.push(Refusal {
+                        limit: "tool count".into(),
                         why: format!(
                             "{} offers its model at most {} tools; this is tool {}",
                             host.title,
@@ -216,6 +221,7 @@ pub fn verdicts(host: &HostProfile, tools: &[Value], server: &str) -> Vec<ToolVe
                 let used = keywords_used(tool.get("inputSchema").unwrap_or(&Value::Null), &limit.value);
                 if !used.is_empty() {
                     refused.push(Refusal {
+                        limit: "schema keywords".into(),
                         why: format!(
                             "{} refuses the schema keyword{} {}",
                             host.title,
@@ -227,6 +233,43 @@ pub fn verdicts(host: &HostProfile, tools: &[Value], server: &str) -> Vec<ToolVe
                 }
             }
             ToolVerdict { tool: name.to_owned(), refused }
+        })
+        .collect()
+}
+
+/// What `capabilities` (a server's) declare that `host` does not show: `resources`, `prompts`.
+pub fn hidden(host: &HostProfile, capabilities: &Value) -> Vec<String> {
+    [("resources", host.shows.resources), ("prompts", host.shows.prompts)]
+        .into_iter()
+        .filter(|(capability, shown)| !shown && capabilities.get(*capability).is_some())
+        .map(|(capability, _)| capability.to_owned())
+        .collect()
+}
+
+/// One host beside a server: each listed tool's verdict, and what the host does not show.
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostView {
+    pub name: String,
+    pub title: String,
+    pub tools: Vec<ToolVerdict>,
+    pub hidden: Vec<String>,
+    /// Whether what it shows is confirmed by a source.
+    pub shows_confirmed: bool,
+}
+
+/// Every host beside a server's listed `tools` (the server known to hosts as `server`) and its
+/// `capabilities`.
+pub fn table(tools: &[Value], server: &str, capabilities: &Value) -> Vec<HostView> {
+    profiles()
+        .iter()
+        .map(|host| HostView {
+            name: host.name.clone(),
+            title: host.title.clone(),
+            tools: verdicts(host, tools, server),
+            hidden: hidden(host, capabilities),
+            shows_confirmed: host.shows.confirmed,
         })
         .collect()
 }

@@ -96,7 +96,11 @@ fn a_tool_is_refused_for_its_name_its_place_past_the_count_and_a_keyword_each_sa
     assert!(said[0].refused.is_empty(), "a property named oneOf is not the keyword: {said:?}");
     assert_eq!(
         said[1].refused,
-        [Refusal { why: "H accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$".into(), confirmed: true }]
+        [Refusal {
+            limit: "name".into(),
+            why: "H accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$".into(),
+            confirmed: true
+        }]
     );
     let third: Vec<&str> = said[2].refused.iter().map(|r| r.why.as_str()).collect();
     assert_eq!(

@@ -1,8 +1,8 @@
 // Add or edit a saved server: a command line (with env and cwd) or a URL (with headers, secret
 // ones never recorded), era, timeouts. Save with the name, the command line or the URL empty
 // says so by each empty field and saves nothing; what was typed stays.
-import { useId, useState, type ReactNode } from "react";
-import { errorText, type OnChange, type SavedServer } from "../ipc";
+import { useEffect, useId, useState, type ReactNode } from "react";
+import { backend, errorText, type HostProfile, type OnChange, type SavedServer } from "../ipc";
 import { notSaved, serverProblems } from "../forms/server";
 import { FormFooter } from "./FormFooter";
 
@@ -19,6 +19,11 @@ export function ServerDialog({
   const [error, setError] = useState<string | null>(null);
   const set = (patch: Partial<SavedServer>) => setDraft((d) => ({ ...d, ...patch }));
   const [overHttp, setOverHttp] = useState(Boolean(server.url));
+  // The hosts it can connect as, from the core's profiles (none where the backend has none).
+  const [hosts, setHosts] = useState<HostProfile[]>([]);
+  useEffect(() => {
+    backend.hostsList().then(setHosts, () => setHosts([]));
+  }, []);
   const headers = draft.headers ?? [];
   // After a Save that found empty fields, they are found again as the person types, so each
   // note goes once its field is filled.
@@ -212,6 +217,21 @@ export function ServerDialog({
               <option value="auto">auto (probe, then fall back)</option>
               <option value="legacy">legacy (2025-11-25)</option>
               <option value="modern">modern (2026-07-28)</option>
+            </select>
+          </label>
+          <label className="wide">
+            Connect as
+            <select
+              value={draft.host ?? ""}
+              onChange={(e) => set({ host: e.target.value || undefined })}
+              disabled={hosts.length === 0}
+            >
+              <option value="">Sonde (itself)</option>
+              {hosts.map((h) => (
+                <option key={h.name} value={h.name}>
+                  {h.title} ({h.connects.protocolVersion}; replaces the era)
+                </option>
+              ))}
             </select>
           </label>
           <Millis

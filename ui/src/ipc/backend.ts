@@ -37,6 +37,9 @@ export type SkillEntry = B.SkillEntry_Serialize;
 export type SkillFileRead = B.SkillFileRead_Serialize;
 export type SkillsListing = B.SkillsListing_Serialize;
 export type FileCheck = B.FileCheck;
+/** A host profile (how a host connects, what it shows, its limits), and a host beside a server. */
+export type HostProfile = B.HostProfile_Serialize;
+export type HostView = B.HostView;
 export type ConnectionState = B.ConnectionState_Serialize;
 export type ConnState = B.ConnState_Serialize;
 export type Entry = B.Entry_Serialize;

@@ -216,6 +216,13 @@ export const commands = {
 	 *  as it is made, and the whole report is the answer.
 	 */
 	doctorRun: (serverId: string, channel: Channel<Check_Deserialize>) => __TAURI_INVOKE<Checkup_Serialize>("doctor_run", { serverId, channel }),
+	/**  Every host profile, with its sources. */
+	hostsList: () => __TAURI_INVOKE<HostProfile_Serialize[]>("hosts_list"),
+	/**
+	 *  Every host beside connection `id`'s tools (listed now, every page) and capabilities;
+	 *  `server`: the name a host knows the server by.
+	 */
+	hostsTable: (id: number, server: string) => __TAURI_INVOKE<HostView[]>("hosts_table", { id, server }),
 	/**
 	 *  Opens `url`, which connection `id`'s server asked the person to open, in the system browser.
 	 *  Refused, with the core's words, for a link that is not http or https.
@@ -847,6 +854,16 @@ export type ConnectionState_Serialize = {
 	name: string,
 };
 
+export type Connects = {
+	clientInfo: Value,
+	protocolVersion: string,
+	/**  The client capabilities it declares (Sonde declares only those it can answer too). */
+	capabilities: Value,
+	/**  The sources of the above. */
+	source: number[],
+	confirmed: boolean,
+};
+
 /**  How a content item is shown. */
 export type ContentKind = 
 /**  Text, shown as it is (Markdown and HTML included: as source). */
@@ -1382,6 +1399,51 @@ export type Histogram = {
  */
 export type HostContext = Value;
 
+/**  One host, as its profile file describes it. */
+export type HostProfile = HostProfile_Serialize | HostProfile_Deserialize;
+
+/**  One host, as its profile file describes it. */
+export type HostProfile_Deserialize = {
+	/**  The name `--host` takes (`chatgpt`). */
+	name: string,
+	/**  The name people know it by (`ChatGPT`). */
+	title: string,
+	/**  What it sends when it connects. */
+	connects: Connects,
+	/**  What of a server it shows its user or its model. */
+	shows: Shows,
+	/**  What it refuses. */
+	limits: Limits_Deserialize,
+	/**  Where each fact comes from, with the date read; a fact names its source by index. */
+	sources: Source[],
+};
+
+/**  One host, as its profile file describes it. */
+export type HostProfile_Serialize = {
+	/**  The name `--host` takes (`chatgpt`). */
+	name: string,
+	/**  The name people know it by (`ChatGPT`). */
+	title: string,
+	/**  What it sends when it connects. */
+	connects: Connects,
+	/**  What of a server it shows its user or its model. */
+	shows: Shows,
+	/**  What it refuses. */
+	limits: Limits_Serialize,
+	/**  Where each fact comes from, with the date read; a fact names its source by index. */
+	sources: Source[],
+};
+
+/**  One host beside a server: each listed tool's verdict, and what the host does not show. */
+export type HostView = {
+	name: string,
+	title: string,
+	tools: ToolVerdict[],
+	hidden: string[],
+	/**  Whether what it shows is confirmed by a source. */
+	showsConfirmed: boolean,
+};
+
 /**  Where an entry sits in an HTTP exchange. Secret header values are never recorded. */
 export type HttpInfo = HttpInfo_Serialize | HttpInfo_Deserialize;
 
@@ -1704,6 +1766,38 @@ export type Lifecycle_Serialize =
 ({ event: "restart_wait"; attempt: number; wait_ms: number; reason: string }) & { command?: never; error?: never; exits?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; signal?: never; why?: never; window_ms?: never } | 
 /**  Supervision gave up: the server ended `exits` times within `window_ms`. */
 ({ event: "crash_loop"; exits: number; window_ms: number }) & { attempt?: never; command?: never; error?: never; grace_ms?: never; name?: never; pgid?: never; pid?: never; pids?: never; previous?: never; reason?: never; signal?: never; wait_ms?: never; why?: never };
+
+/**  One limit, where it comes from, and whether that source was seen to say it. */
+export type Limit<T> = {
+	value: T,
+	source: number[],
+	/**  `false`: reported, not confirmed in a source; its check warns rather than fails. */
+	confirmed: boolean,
+};
+
+export type Limits = Limits_Serialize | Limits_Deserialize;
+
+export type Limits_Deserialize = {
+	/**  The pattern a tool's name must match, as the host (or its model API) reads it. */
+	toolName?: Limit<string> | null,
+	/**  The name the host gives a tool, its server's name in it, and the longest it takes. */
+	qualifiedName?: Limit<QualifiedName> | null,
+	/**  The most tools it offers its model from all servers together. */
+	toolCount?: Limit<number> | null,
+	/**  JSON Schema keywords its model API refuses in a tool's input schema. */
+	schemaKeywords?: Limit<string[]> | null,
+};
+
+export type Limits_Serialize = {
+	/**  The pattern a tool's name must match, as the host (or its model API) reads it. */
+	toolName: Limit<string> | null,
+	/**  The name the host gives a tool, its server's name in it, and the longest it takes. */
+	qualifiedName: Limit<QualifiedName> | null,
+	/**  The most tools it offers its model from all servers together. */
+	toolCount: Limit<number> | null,
+	/**  JSON Schema keywords its model API refuses in a tool's input schema. */
+	schemaKeywords: Limit<string[]> | null,
+};
 
 /**  A URL read for showing: the whole of it in three parts, and whether it may be opened. */
 export type Link = Link_Serialize | Link_Deserialize;
@@ -2242,6 +2336,15 @@ export type Pruned = {
 	bytes: number,
 };
 
+/**
+ *  The name a host gives a tool: `form` with `{server}` and `{tool}` in it
+ *  (`mcp__{server}__{tool}`), at most `max` characters.
+ */
+export type QualifiedName = {
+	form: string,
+	max: number,
+};
+
 /**  What a front end hears about server questions. */
 export type QuestionEvent = QuestionEvent_Serialize | QuestionEvent_Deserialize;
 
@@ -2479,6 +2582,13 @@ export type Recording_Serialize = {
 	outgrown: string | null,
 };
 
+export type Refusal = {
+	/**  Which limit: `name`, `qualified name`, `tool count` or `schema keywords`. */
+	limit: string,
+	why: string,
+	confirmed: boolean,
+};
+
 /**  One session a prune removed. */
 export type Removed = {
 	name: string,
@@ -2706,6 +2816,11 @@ export type SavedServer_Deserialize = {
 	 *  without it Sonde registers itself where the server allows.
 	 */
 	oauth?: OAuthClient_Deserialize | null,
+	/**
+	 *  Connect as this host does (a host profile's name; "Connect as" in the window, `--host`
+	 *  in the CLI); absent: as Sonde.
+	 */
+	host?: string | null,
 };
 
 /**  One saved server. */
@@ -2736,6 +2851,11 @@ export type SavedServer_Serialize = {
 	 *  without it Sonde registers itself where the server allows.
 	 */
 	oauth?: OAuthClient_Serialize,
+	/**
+	 *  Connect as this host does (a host profile's name; "Connect as" in the window, `--host`
+	 *  in the CLI); absent: as Sonde.
+	 */
+	host?: string,
 };
 
 /**  What the server said about itself, and how its protocol version was decided. */
@@ -2981,6 +3101,16 @@ export type SessionsSettings_Serialize = {
  */
 export type Severity = "note" | "warning" | "error";
 
+export type Shows = {
+	tools: boolean,
+	resources: boolean,
+	prompts: boolean,
+	/**  MCP Apps (`ui://` resources drawn in the conversation). */
+	apps: boolean,
+	source: number[],
+	confirmed: boolean,
+};
+
 /**  One side of a comparison. */
 export type Side = 
 /**  A connection open now: its interface listed again, to the end of each listing. */
@@ -3121,6 +3251,13 @@ export type SkillsListing_Deserialize = {
 export type SkillsListing_Serialize = {
 	skills: SkillEntry_Serialize[],
 	stopped: string | null,
+};
+
+export type Source = {
+	what: string,
+	where: string,
+	/**  The day it was read (`2026-12-07`). */
+	read: string,
 };
 
 export type SpanDetail = SpanDetail_Serialize | SpanDetail_Deserialize;
@@ -3521,6 +3658,16 @@ export type TimelineView_Serialize = {
 	 *  (`subscriptions/listen`) is never it.
 	 */
 	slowest: SpanView_Serialize | null,
+};
+
+/**
+ *  How a host takes one tool: `Ok`, or each reason it refuses or may refuse it, with whether
+ *  that reason is confirmed.
+ */
+export type ToolVerdict = {
+	tool: string,
+	/**  Empty: the host takes it. */
+	refused: Refusal[],
 };
 
 /**  One listed tool, read. */

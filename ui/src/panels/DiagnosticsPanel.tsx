@@ -1,12 +1,14 @@
 // What the line's server does wrong, said by the core: the findings on its connection's frames
 // grouped by rule, with counts, each frame one click from the wire log; and the check-up of the
 // saved server (`sonde doctor`), its checks shown as the core makes them, each with its evidence
-// and the era it was made in. Nothing here judges a frame: the rules and the checks are the core's.
+// and the era it was made in; and each host beside its tools (HostsTable). Nothing here judges a
+// frame: the rules and the checks are the core's.
 import { useEffect, useState } from "react";
 import { backend, errorText, type Check, type ConnectionState, type Era, type RuleGroup } from "../ipc";
 import { ERA_REVISIONS } from "../ipc/bindings";
 import { onEntries } from "../log/stream";
 import { useReveal } from "../log/reveal";
+import { HostsTable } from "./HostsTable";
 
 export function DiagnosticsPanel({ line }: { line: ConnectionState }) {
   const conn = line.event.conn;
@@ -14,6 +16,7 @@ export function DiagnosticsPanel({ line }: { line: ConnectionState }) {
     <div className="diagnostics">
       <Findings conn={conn} />
       <CheckUp serverId={line.serverId} name={line.name} />
+      <HostsTable conn={conn} server={line.name} ready={line.event.state.state === "ready"} />
     </div>
   );
 }
