@@ -57,3 +57,5 @@ def install(check, driver, wait, shot, h):
         assert shown.find_elements(By.TAG_NAME, "td")[heads.index("VS Code")].text == "everything declared"
         driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", table)
         shot("hosts-table")
+        # The next check finds the Tools panel, as a line opens on it.
+        h["press_on_window"]("ctrl+1")

@@ -63,3 +63,5 @@ def install(check, driver, wait, shot, h):
         h["set_filter"]("diag:skill-file-unverified")
         wait.until(lambda d: d.find_element(By.XPATH, "//div[@role='row']//span[contains(@class,'error')][text()='skill-file-unverified']"))
         h["set_filter"]("")
+        # The next check finds the Tools panel, as a line opens on it.
+        h["press_on_window"]("ctrl+1")
