@@ -159,7 +159,6 @@ const TO_MODEL: &[&str] = &[
     "<important>",
     "<instructions>",
     "<system>",
-    "system prompt",
 ];
 
 /// The sentence of `text` that holds the earliest phrase aimed at the model, trimmed to be quoted.

@@ -200,12 +200,7 @@ fn risky_tool_metadata_fails_and_warns_with_what_a_model_would_read() {
     let out = doctor(&home, &["--token-budget", "5000", "--reporter", "sarif", "--out", to], &server);
     assert_eq!(out.status.code(), Some(5), "{out:?}");
     let lines = text(&out.stdout);
-    let line = |id: &str| {
-        lines
-            .lines()
-            .find(|l| l.split_whitespace().nth(2) == Some(id))
-            .unwrap_or_else(|| panic!("no {id}: {lines}"))
-    };
+    let line = |id: &str| check_line(&lines, id);
     assert!(line("tool-hidden-text").starts_with("fail"));
     assert!(line("tool-hidden-text").contains("tool read_note: its description holds U+200B (zero-width)"));
     assert!(line("tool-text-to-model").starts_with("warn"));
@@ -239,12 +234,7 @@ fn doctor_as_chatgpt_connects_as_it_and_fails_what_it_would_refuse() {
     let out = doctor(&home, &["--host", "chatgpt", "--reporter", "sarif", "--out", to], &server);
     assert_eq!(out.status.code(), Some(5), "{out:?}");
     let lines = text(&out.stdout);
-    let line = |id: &str| {
-        lines
-            .lines()
-            .find(|l| l.split_whitespace().nth(2) == Some(id))
-            .unwrap_or_else(|| panic!("no {id}: {lines}"))
-    };
+    let line = |id: &str| check_line(&lines, id);
     assert!(line("handshake").contains("protocol 2025-11-25"), "{lines}");
     assert_eq!(
         line("host-tools").split_once("host-tools").unwrap().1.trim(),
@@ -272,4 +262,12 @@ fn doctor_as_chatgpt_connects_as_it_and_fails_what_it_would_refuse() {
     );
     let plain = doctor(&home, &[], &server);
     assert!(!text(&plain.stdout).contains("host-"), "{plain:?}");
+}
+
+/// The line of check `id` in doctor's text (status, era, id, detail).
+fn check_line<'a>(lines: &'a str, id: &str) -> &'a str {
+    lines
+        .lines()
+        .find(|l| l.split_whitespace().nth(2) == Some(id))
+        .unwrap_or_else(|| panic!("no {id}: {lines}"))
 }
