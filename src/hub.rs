@@ -29,6 +29,7 @@ use crate::transport::HttpMode;
 mod apps;
 mod authorizing;
 mod backoff;
+mod hosts;
 mod lineage;
 mod live_roots;
 mod on_change;

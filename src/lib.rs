@@ -98,8 +98,7 @@ pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
 pub use doctor::tools::TOKEN_BUDGET;
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
 pub use hosts::{
-    profile as host_profile, profiles as host_profiles, table as host_table, HostProfile, HostView, Refusal,
-    ToolVerdict,
+    profile as host_profile, profiles as host_profiles, HostProfile, HostView, Refusal, ToolVerdict,
 };
 pub use interface::values::pattern_covers;
 pub use interface::{

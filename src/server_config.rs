@@ -97,6 +97,20 @@ impl ServerConfig {
         self
     }
 
+    /// The name a host knows the server by: the saved server's, else its program's file name
+    /// (or the URL's host), as a person would name it in the host's settings.
+    pub fn host_name(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        match &self.target {
+            Target::Stdio(spec) => std::path::Path::new(&spec.program)
+                .file_stem()
+                .map_or_else(|| spec.program.clone(), |s| s.to_string_lossy().into_owned()),
+            Target::Http(http) => http.url.host_str().unwrap_or("server").to_owned(),
+        }
+    }
+
     pub fn stdio(spawn: SpawnSpec) -> ServerConfig {
         ServerConfig::new(Target::Stdio(spawn))
     }

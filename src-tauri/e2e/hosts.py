@@ -17,9 +17,14 @@ def install(check, driver, wait, shot, h):
 
     @check
     def a_server_connects_as_chatgpt_and_the_hosts_table_judges_each_tool():
-        """Connect as ChatGPT: its initialize on the wire; the Hosts table: files.read refused by ChatGPT, a 70-character name by Claude Code, the rest taken"""
+        """Connect as ChatGPT: its initialize on the wire; the Hosts table: files.read refused by ChatGPT, a 70-character name by Claude Code, the rest taken, a second server's echo named alike"""
         if not h["saved"]("Risky"):
             h["add_server"]("Risky", command=f"{os.environ['SONDE_FIXTURE']} --tools 3 --risky-tools", host="ChatGPT")
+        # A second server whose name differs only in case: Claude Code and Cursor name its echo as
+        # they name Risky's.
+        if not h["saved"]("risky"):
+            h["add_server"]("risky", command=f"{os.environ['SONDE_FIXTURE']} --tools 1")
+        h["ensure_connected"]("risky")
         h["ensure_connected"]("Risky")
         # On the wire: ChatGPT's clientInfo and protocol version, not Sonde's.
         h["set_filter"]("method:initialize dir:out")
@@ -52,6 +57,8 @@ def install(check, driver, wait, shot, h):
         reasons = visible("//ul[@aria-label='Why hosts refuse tools']")
         assert "files.read in ChatGPT: ChatGPT accepts tool names matching ^[a-zA-Z0-9_-]{1,64}$" in reasons.text, reasons.text
         assert "Claude Code names it mcp__Risky__a_tool_whose" in reasons.text, reasons.text
+        same = visible("//ul[@aria-label='Tools of other servers with the same name']")
+        assert "echo here (mcp__Risky__echo) and echo of risky (mcp__risky__echo) are one name to Claude Code" in same.text, same.text
         assert cell("echo", "ChatGPT").text == "✓"
         shown = table.find_element(By.XPATH, "./tbody/tr[td[1][text()='Not shown']]")
         assert shown.find_elements(By.TAG_NAME, "td")[heads.index("VS Code")].text == "everything declared"

@@ -2,7 +2,7 @@
 //! every host beside a connection's listed tools (the Diagnostics panel's Hosts table). The
 //! profiles and the verdicts are the core's.
 
-use sonde_core::{HostProfile, HostView, ListKind};
+use sonde_core::{HostProfile, HostView};
 use tauri::State;
 
 use crate::error::Result;
@@ -15,12 +15,10 @@ pub fn hosts_list() -> Vec<HostProfile> {
     sonde_core::host_profiles().to_vec()
 }
 
-/// Every host beside connection `id`'s tools (listed now, every page) and capabilities;
-/// `server`: the name a host knows the server by.
+/// Every host beside connection `id`'s tools (listed now, every page) and capabilities, the
+/// other ready connections' tools beside them.
 #[tauri::command]
 #[specta::specta]
-pub async fn hosts_table(state: State<'_, AppState>, id: u64, server: String) -> Result<Vec<HostView>> {
-    let session = state.hub.session(id)?;
-    let tools = session.list_all(ListKind::Tools).await?;
-    Ok(sonde_core::host_table(&tools.items, &server, &session.server.capabilities))
+pub async fn hosts_table(state: State<'_, AppState>, id: u64) -> Result<Vec<HostView>> {
+    Ok(state.hub.hosts_table(id).await?)
 }

@@ -9,20 +9,6 @@ use serde_json::Value;
 use super::{Check, CheckStatus};
 use crate::hosts::{verdicts, HostProfile};
 
-/// The name a host knows the server by: the saved server's, else its program's file name (or
-/// the URL's host), as a person would name it in the host's settings.
-pub fn server_name(config: &crate::hub::ServerConfig) -> String {
-    if let Some(name) = &config.name {
-        return name.clone();
-    }
-    match &config.target {
-        crate::server_config::Target::Stdio(spec) => std::path::Path::new(&spec.program)
-            .file_stem()
-            .map_or_else(|| spec.program.clone(), |s| s.to_string_lossy().into_owned()),
-        crate::server_config::Target::Http(http) => http.url.host_str().unwrap_or("server").to_owned(),
-    }
-}
-
 /// How many refused tools a check names before it counts the rest.
 const NAMED: usize = 10;
 

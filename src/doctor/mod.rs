@@ -196,7 +196,7 @@ pub async fn check_up(
         era,
         timeout,
         token_budget,
-        host: config.host.map(|h| (h, hosts::server_name(config))),
+        host: config.host.map(|h| (h, config.host_name())),
     };
     // Never restarted, and the era decided afresh, as a new client would.
     let config = ServerConfig { restart: None, fresh_era: true, job: true, ..config.clone() };

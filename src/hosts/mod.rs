@@ -246,7 +246,8 @@ pub fn hidden(host: &HostProfile, capabilities: &Value) -> Vec<String> {
         .collect()
 }
 
-/// One host beside a server: each listed tool's verdict, and what the host does not show.
+/// One host beside a server: each listed tool's verdict, what the host does not show, and the
+/// tools of other servers it would give one of this server's tools' name.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -257,21 +258,61 @@ pub struct HostView {
     pub hidden: Vec<String>,
     /// Whether what it shows is confirmed by a source.
     pub shows_confirmed: bool,
+    pub shadowed: Vec<String>,
 }
 
-/// Every host beside a server's listed `tools` (the server known to hosts as `server`) and its
-/// `capabilities`.
-pub fn table(tools: &[Value], server: &str, capabilities: &Value) -> Vec<HostView> {
+/// A server as hosts meet it: the name a host knows it by, and its listed tools.
+pub struct Served<'a> {
+    pub server: &'a str,
+    pub tools: &'a [Value],
+}
+
+/// Every host beside `this` server (its `capabilities`), with `others` connected beside it.
+pub fn table(this: &Served<'_>, capabilities: &Value, others: &[Served<'_>]) -> Vec<HostView> {
     profiles()
         .iter()
         .map(|host| HostView {
             name: host.name.clone(),
             title: host.title.clone(),
-            tools: verdicts(host, tools, server),
+            tools: verdicts(host, this.tools, this.server),
             hidden: hidden(host, capabilities),
             shows_confirmed: host.shows.confirmed,
+            shadowed: shadowed(host, this, others),
         })
         .collect()
+}
+
+/// Tools of `others` that `host` names as it names one of `this` server's, once the names it
+/// gives them are folded (lowercase, every other character `_`, as hosts sanitise names): one
+/// shadows the other. Only a host whose naming a source gives (its qualified name) is judged.
+pub fn shadowed(host: &HostProfile, this: &Served<'_>, others: &[Served<'_>]) -> Vec<String> {
+    let Some(limit) = &host.limits.qualified_name else { return Vec::new() };
+    let named = |server: &str, tool: &Value| {
+        let tool = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        let given = limit.value.form.replace("{server}", server).replace("{tool}", tool);
+        let folded: String = given
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+            .collect();
+        (tool.to_owned(), given, folded)
+    };
+    let mut said = Vec::new();
+    for tool in this.tools {
+        let (name, given, folded) = named(this.server, tool);
+        for other in others {
+            for theirs in other.tools {
+                let (their_name, their_given, their_folded) = named(other.server, theirs);
+                if folded == their_folded {
+                    let unconfirmed = if limit.confirmed { "" } else { " (unconfirmed)" };
+                    said.push(format!(
+                        "{name} here ({given}) and {their_name} of {} ({their_given}) are one name to {}{unconfirmed}",
+                        other.server, host.title
+                    ));
+                }
+            }
+        }
+    }
+    said
 }
 
 /// The keywords of `refused` that `schema` uses, at any depth, each once, as found.

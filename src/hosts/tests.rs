@@ -145,3 +145,23 @@ fn said_limits() -> Option<Limit<QualifiedName>> {
         confirmed: true,
     })
 }
+
+#[test]
+fn tools_of_two_servers_a_host_names_alike_shadow_one_another_and_a_host_without_a_known_naming_says_nothing()
+{
+    let named = Limits { qualified_name: said_limits(), ..Limits::default() };
+    let claude = host(named);
+    let mine = [json!({"name": "read"}), json!({"name": "write"})];
+    let theirs = [json!({"name": "Read"}), json!({"name": "list"})];
+    let this = Served { server: "my-files", tools: &mine };
+    let others = [Served { server: "my_files", tools: &theirs }, Served { server: "other", tools: &mine }];
+    assert_eq!(
+        shadowed(&claude, &this, &others),
+        ["read here (mcp__my-files__read) and Read of my_files (mcp__my_files__Read) are one name to H"]
+    );
+    assert!(shadowed(&host(Limits::default()), &this, &others).is_empty(), "no naming a source gives");
+    let view = table(&this, &json!({"resources": {}}), &others);
+    assert_eq!(view.len(), profiles().len());
+    let code = view.iter().find(|v| v.name == "claude-code").unwrap();
+    assert_eq!(code.shadowed.len(), 1, "{code:?}");
+}

@@ -219,10 +219,10 @@ export const commands = {
 	/**  Every host profile, with its sources. */
 	hostsList: () => __TAURI_INVOKE<HostProfile_Serialize[]>("hosts_list"),
 	/**
-	 *  Every host beside connection `id`'s tools (listed now, every page) and capabilities;
-	 *  `server`: the name a host knows the server by.
+	 *  Every host beside connection `id`'s tools (listed now, every page) and capabilities, the
+	 *  other ready connections' tools beside them.
 	 */
-	hostsTable: (id: number, server: string) => __TAURI_INVOKE<HostView[]>("hosts_table", { id, server }),
+	hostsTable: (id: number) => __TAURI_INVOKE<HostView[]>("hosts_table", { id }),
 	/**
 	 *  Opens `url`, which connection `id`'s server asked the person to open, in the system browser.
 	 *  Refused, with the core's words, for a link that is not http or https.
@@ -1434,7 +1434,10 @@ export type HostProfile_Serialize = {
 	sources: Source[],
 };
 
-/**  One host beside a server: each listed tool's verdict, and what the host does not show. */
+/**
+ *  One host beside a server: each listed tool's verdict, what the host does not show, and the
+ *  tools of other servers it would give one of this server's tools' name.
+ */
 export type HostView = {
 	name: string,
 	title: string,
@@ -1442,6 +1445,7 @@ export type HostView = {
 	hidden: string[],
 	/**  Whether what it shows is confirmed by a source. */
 	showsConfirmed: boolean,
+	shadowed: string[],
 };
 
 /**  Where an entry sits in an HTTP exchange. Secret header values are never recorded. */

@@ -16,7 +16,7 @@ export function DiagnosticsPanel({ line }: { line: ConnectionState }) {
     <div className="diagnostics">
       <Findings conn={conn} />
       <CheckUp serverId={line.serverId} name={line.name} />
-      <HostsTable conn={conn} server={line.name} ready={line.event.state.state === "ready"} />
+      <HostsTable conn={conn} ready={line.event.state.state === "ready"} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // Each host beside the line's server: every listed tool under each host, ✓ where the host takes
-// it, ✗ and why where it refuses it (a limit only reported is marked unconfirmed), and what the
-// host does not show. The profiles and the verdicts are the core's (host profiles); nothing here
+// it, ✗ and why where it refuses it (a limit only reported is marked unconfirmed), what the
+// host does not show, and the tools of other connected servers a host would name alike. The profiles and the verdicts are the core's (host profiles); nothing here
 // judges a tool.
 import { useState } from "react";
 import { backend, errorText, type HostView } from "../ipc";
@@ -10,7 +10,7 @@ type Refusals = HostView["tools"][number]["refused"];
 /** Each reason in the core's words, one only reported marked so. */
 const words = (refused: Refusals) => refused.map((r) => (r.confirmed ? r.why : `${r.why} (unconfirmed)`)).join("; ");
 
-export function HostsTable({ conn, server, ready }: { conn: number; server: string; ready: boolean }) {
+export function HostsTable({ conn, ready }: { conn: number; ready: boolean }) {
   const [hosts, setHosts] = useState<HostView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -18,7 +18,7 @@ export function HostsTable({ conn, server, ready }: { conn: number; server: stri
     setBusy(true);
     setError(null);
     try {
-      setHosts(await backend.hostsTable(conn, server));
+      setHosts(await backend.hostsTable(conn));
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -89,6 +89,11 @@ export function HostsTable({ conn, server, ready }: { conn: number; server: stri
             </tbody>
           </table>
           {tools.length === 0 && <p className="muted">The server lists no tools.</p>}
+          {hosts.some((h) => h.shadowed.length > 0) && (
+            <ul className="host-reasons" aria-label="Tools of other servers with the same name">
+              {hosts.flatMap((h) => h.shadowed.map((said, i) => <li key={`${h.name}-s${i}`}>⚠ {said}</li>))}
+            </ul>
+          )}
           <ul className="host-reasons" aria-label="Why hosts refuse tools">
             {hosts.flatMap((h) =>
               h.tools
