@@ -99,6 +99,7 @@ pub use doctor::tools::TOKEN_BUDGET;
 pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
 pub use hosts::{
     profile as host_profile, profiles as host_profiles, HostProfile, HostView, Refusal, ToolVerdict,
+    UnknownHost,
 };
 pub use interface::values::pattern_covers;
 pub use interface::{

@@ -141,11 +141,26 @@ pub fn profiles() -> &'static [HostProfile] {
     })
 }
 
-/// The profile `--host NAME` names; an error lists the names there are.
-pub fn profile(name: &str) -> Result<&'static HostProfile, String> {
-    profiles().iter().find(|p| p.name == name).ok_or_else(|| {
-        let names: Vec<&str> = profiles().iter().map(|p| p.name.as_str()).collect();
-        format!("no host profile {name:?}; the hosts are {}", names.join(", "))
+/// A host name no profile has: the words list the names there are.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no host profile {name:?}; the hosts are {}", known.join(", "))]
+pub struct UnknownHost {
+    pub name: String,
+    pub known: Vec<String>,
+}
+
+impl UnknownHost {
+    /// A name given by the person: `bad_input`.
+    pub fn code(&self) -> crate::error_code::ErrorCode {
+        crate::error_code::ErrorCode::BadInput
+    }
+}
+
+/// The profile `--host NAME` names.
+pub fn profile(name: &str) -> Result<&'static HostProfile, UnknownHost> {
+    profiles().iter().find(|p| p.name == name).ok_or_else(|| UnknownHost {
+        name: name.to_owned(),
+        known: profiles().iter().map(|p| p.name.clone()).collect(),
     })
 }
 

@@ -40,7 +40,7 @@ fn every_profile_file_is_listed_read_and_cites_a_source_for_each_fact() {
         }
     }
     assert!(profile("chatgpt").is_ok());
-    let unknown = profile("netscape").unwrap_err();
+    let unknown = profile("netscape").unwrap_err().to_string();
     assert_eq!(
         unknown,
         "no host profile \"netscape\"; the hosts are chatgpt, claude-code, claude-desktop, cursor, vscode"

@@ -184,7 +184,8 @@ impl SavedServer {
             config.options.graces.term = Duration::from_millis(ms);
         }
         if let Some(name) = self.host.as_deref().filter(|h| !h.is_empty()) {
-            config = config.as_host(crate::hosts::profile(name).map_err(ServersError::Invalid)?);
+            config = config
+                .as_host(crate::hosts::profile(name).map_err(|e| ServersError::Invalid(e.to_string()))?);
         }
         Ok(config)
     }

@@ -61,7 +61,8 @@ impl Session {
         let request =
             Request { check: Some(check), ..Request::new("resources/read", Some(json!({ "uri": uri }))) };
         let result = self.request_with(request).await?;
-        file_read(skill, uri, &result).map_err(RequestError::Protocol)
+        // The server broke the protocol: RequestError::Protocol carries its `protocol` code.
+        file_read(skill, uri, &result).map_err(|e| RequestError::Protocol(e.to_string()))
     }
 
     /// `resources/directory/read` of a skill directory: its direct children. Refused unless

@@ -1,7 +1,7 @@
 //! A skill's file as a `resources/read` result gives it, checked against the entry that lists
 //! it: its bytes' size and digest, and for SKILL.md its frontmatter field by field.
 //!
-//! Owns: [`SkillFileRead`] and [`file_read`]. Refuses: sending the read (`session::skills`) and
+//! Owns: [`SkillFileRead`], [`file_read`] and why it finds nothing to check ([`NoContent`]). Refuses: sending the read (`session::skills`) and
 //! the findings a mismatch makes (`diagnose`).
 
 use base64::Engine;
@@ -42,16 +42,24 @@ impl SkillFileRead {
     }
 }
 
-/// `uri`'s content in `result` (a `resources/read` result), checked against `skill`'s entry; an
-/// error says why the result holds no content to check.
-pub fn file_read(skill: &SkillEntry, uri: &str, result: &Value) -> Result<SkillFileRead, String> {
+/// Why a `resources/read` result holds no content of a skill's file to check.
+#[derive(Debug, thiserror::Error)]
+pub enum NoContent {
+    #[error("resources/read {0}: the result has no contents")]
+    NoContents(String),
+    #[error("resources/read {uri}: its blob is not base64: {error}")]
+    NotBase64 { uri: String, error: base64::DecodeError },
+}
+
+/// `uri`'s content in `result` (a `resources/read` result), checked against `skill`'s entry.
+pub fn file_read(skill: &SkillEntry, uri: &str, result: &Value) -> Result<SkillFileRead, NoContent> {
     let item = result
         .get("contents")
         .and_then(Value::as_array)
         .and_then(|items| {
             items.iter().find(|i| i.get("uri").and_then(Value::as_str) == Some(uri)).or(items.first())
         })
-        .ok_or_else(|| format!("resources/read {uri}: the result has no contents"))?;
+        .ok_or_else(|| NoContent::NoContents(uri.to_owned()))?;
     let text = item.get("text").and_then(Value::as_str).map(str::to_owned);
     let blob = item.get("blob").and_then(Value::as_str).map(str::to_owned);
     // Text is hashed as its UTF-8 bytes, a blob as its decoded bytes (as the Inspector and the
@@ -60,7 +68,7 @@ pub fn file_read(skill: &SkillEntry, uri: &str, result: &Value) -> Result<SkillF
         (Some(text), _) => text.as_bytes().to_vec(),
         (None, Some(b64)) => base64::engine::general_purpose::STANDARD
             .decode(b64)
-            .map_err(|e| format!("resources/read {uri}: its blob is not base64: {e}"))?,
+            .map_err(|error| NoContent::NotBase64 { uri: uri.to_owned(), error })?,
         (None, None) => Vec::new(),
     };
     let check = check_file(&bytes, skill.file(uri));

@@ -11,6 +11,7 @@
 //! front ends).
 
 mod file;
+mod skill;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -26,7 +27,6 @@ use crate::output_check::OutputCheck;
 pub use crate::report::{Failure, Report, Subject};
 use crate::session::listing::{ListKind, Listing};
 use crate::session::Session;
-use crate::skills::{FileCheck, SkillEntry, SkillFileRead};
 pub use file::{append_test, Expect, Suite, SuiteError, Test};
 
 /// What each kind of failure checks, in SARIF's rules.
@@ -233,7 +233,7 @@ async fn send(
             ("prompts/get", got.map(|p| answer("prompts/get", p.result, p.problems, None)))
         }
         file::Request::Skill(given, file) => {
-            let entry = match skill_named(session, given).await {
+            let entry = match skill::named(session, given).await {
                 Ok(Ok(entry)) => Ok(entry),
                 Ok(Err(refused)) => return Ok(Err(refused)),
                 Err(e) => Err(e),
@@ -244,7 +244,7 @@ async fn send(
                         None => entry.uri.clone(),
                         Some(path) => format!("{}/{}", entry.root(), path.trim_start_matches('/')),
                     };
-                    session.read_skill_file(&entry, &uri).await.map(|read| skill_answer(&entry, read))
+                    session.read_skill_file(&entry, &uri).await.map(|read| skill::answer(&entry, read))
                 }
                 Err(e) => Err(e),
             };
@@ -261,63 +261,6 @@ async fn send(
             ..answer(method, serde_json::json!({ "isError": true, "error": error }), Vec::new(), None)
         })),
         other => other.map(Ok),
-    }
-}
-
-/// The skill a test names: by URI (`skills/get`), or the one skill `skills/list` lists by that
-/// name; a failure when none is, or several are.
-async fn skill_named(session: &Session, given: &str) -> Result<Result<SkillEntry, Failure>, RequestError> {
-    if given.contains("://") {
-        return Ok(Ok(session.get_skill(given).await?));
-    }
-    let listing = session.list_skills().await?;
-    let mut named: Vec<SkillEntry> =
-        listing.skills.into_iter().filter(|s| s.name.as_deref() == Some(given)).collect();
-    Ok(match named.len() {
-        1 => Ok(named.remove(0)),
-        0 => Err(Failure::new("listed", format!("the server lists no skill named {given:?}"))),
-        n => Err(Failure::new(
-            "listed",
-            format!(
-                "{n} skills are named {given:?} ({}); name one by its URI",
-                named.iter().map(|s| s.uri.as_str()).collect::<Vec<_>>().join(", ")
-            ),
-        )),
-    })
-}
-
-/// A skill file's read as an answer: its content as a `resources/read` result, and each way it
-/// is not what the skill's entry lists as a `protocol` failure, whatever the test expects.
-fn skill_answer(entry: &SkillEntry, read: SkillFileRead) -> Answer {
-    let mut failures = Vec::new();
-    if let Some(why) = &entry.invalid {
-        failures.push(Failure::new("protocol", format!("skill-entry-invalid: {}: {why}", entry.uri)));
-    }
-    if !read.check.verified() && read.check != FileCheck::Unlisted {
-        failures.push(Failure::new(
-            "protocol",
-            format!("skill-file-unverified: {}: {}", read.uri, read.check.words()),
-        ));
-    }
-    if !read.frontmatter.is_empty() {
-        failures.push(Failure::new(
-            "protocol",
-            format!("skill-frontmatter-mismatch: {}: {}", read.uri, read.frontmatter.join("; ")),
-        ));
-    }
-    let mut item = serde_json::json!({ "uri": read.uri });
-    for (key, value) in [("mimeType", &read.mime_type), ("text", &read.text), ("blob", &read.base64)] {
-        if let Some(value) = value {
-            item[key] = Value::String(value.clone());
-        }
-    }
-    Answer {
-        method: "resources/read".to_owned(),
-        result: serde_json::json!({ "contents": [item] }),
-        problems: Vec::new(),
-        check: None,
-        rpc_error: false,
-        failures,
     }
 }
 

@@ -758,7 +758,7 @@ impl Global {
         config.era = self.era;
         config.probe_timeout = Duration::from_millis(self.probe_timeout);
         if let Some(name) = &self.host {
-            config = config.as_host(sonde_core::host_profile(name)?);
+            config = config.as_host(sonde_core::host_profile(name).map_err(|e| e.to_string())?);
         }
         Ok(config)
     }
