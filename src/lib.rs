@@ -21,6 +21,7 @@ mod hub;
 mod interface;
 mod last_words;
 mod lifecycle;
+mod load;
 mod log;
 mod log_level;
 mod negotiate;
@@ -105,6 +106,11 @@ pub use interface::values::pattern_covers;
 pub use interface::{
     diff, eras_chosen, in_brief, place_changes, Baseline, BaselineCheck, Baselines, Change, ChangeSeverity,
     Placed, Snapshot, SnapshotError,
+};
+pub use load::{
+    kinds_words, ms_words, parse_duration, parse_mix, parse_rate, parse_steps, run_load, Bucket, LoadControl,
+    LoadError, LoadOp, LoadPlan, LoadReport, Pacing, Percentiles, Second as LoadSecond, Slo, SloVerdict,
+    Step as LoadStep, Weighted,
 };
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{

@@ -1,6 +1,7 @@
 //! Process-group operations: signalling a whole group and finding who is still in it.
 //!
-//! Owns: `killpg`, a scan of `/proc` for live (non-zombie) members of a group, and telling a
+//! Owns: `killpg`, a scan of `/proc` for live (non-zombie) members of a group, what the group's
+//! live members cost together (CPU time and resident memory, [`group_usage`]), and telling a
 //! group Sonde started from a later one given the same id (the leader's start time).
 //! Refuses: deciding when to signal; the shutdown ladder does that.
 
@@ -26,6 +27,41 @@ pub fn live_members(pgid: i32) -> Vec<i32> {
     dir.filter_map(|d| d.ok()?.file_name().to_str()?.parse::<i32>().ok())
         .filter(|&pid| member_state(pid, pgid).is_some_and(|state| state != 'Z' && state != 'X'))
         .collect()
+}
+
+/// What a group's live members have cost so far, summed: CPU time (user and system) and the
+/// memory resident now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GroupUsage {
+    pub cpu: Duration,
+    pub rss_bytes: u64,
+}
+
+/// What group `pgid`'s live members cost (see [`GroupUsage`]), from `/proc/PID/stat`; `None`
+/// when the group has no live member left.
+pub fn group_usage(pgid: i32) -> Option<GroupUsage> {
+    // SAFETY: sysconf has no preconditions.
+    let (ticks, page) = unsafe { (libc::sysconf(libc::_SC_CLK_TCK), libc::sysconf(libc::_SC_PAGESIZE)) };
+    let (ticks, page) = (u64::try_from(ticks).ok().filter(|&t| t > 0)?, u64::try_from(page).ok()?);
+    let mut found = false;
+    let (mut cpu_ticks, mut pages) = (0u64, 0u64);
+    for pid in fs::read_dir("/proc").ok()?.filter_map(|d| d.ok()?.file_name().to_str()?.parse::<i32>().ok()) {
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some(rest) = stat.rfind(')').and_then(|at| stat.get(at + 2..)) else { continue };
+        let fields: Vec<&str> = rest.split(' ').collect();
+        // After the name: state (field 3), ppid, pgrp (5), … utime (14), stime (15), … rss (24).
+        let field = |n: usize| fields.get(n - 3).and_then(|f| f.parse::<u64>().ok());
+        if field(5) != u64::try_from(pgid).ok() || matches!(fields.first(), Some(&"Z" | &"X")) {
+            continue;
+        }
+        found = true;
+        cpu_ticks += field(14).unwrap_or(0) + field(15).unwrap_or(0);
+        pages += field(24).unwrap_or(0);
+    }
+    found.then(|| GroupUsage {
+        cpu: Duration::from_micros(cpu_ticks * 1_000_000 / ticks),
+        rss_bytes: pages * page,
+    })
 }
 
 /// When `pid` started, in clock ticks since boot (`/proc/PID/stat` field 22): with the pid, what

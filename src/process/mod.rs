@@ -15,7 +15,7 @@ mod keeper;
 mod pty;
 
 pub use env::PASSED_THROUGH;
-pub use group::live_members;
+pub use group::{group_usage, live_members, GroupUsage};
 // The events this module records, re-exported: they are what a caller of a process reads.
 pub use crate::lifecycle::{duration_words, ExitInfo, Lifecycle, Signal};
 

@@ -17,7 +17,7 @@ pub const EXIT_CODES: &str = "Exit codes:
   2    usage: a bad option, argument, file or filter
   3    a tool answered with isError: true
   4    the server broke the protocol in an answer (a result without its required fields, structuredContent against its outputSchema)
-  5    a check found what it looks for: doctor a fail, diff a breaking change, replay a difference, test a failing test
+  5    a check found what it looks for: doctor a fail, diff a breaking change, replay a difference, test a failing test, load a broken budget
   130  interrupted (Ctrl-C)
 When two apply, the lowest non-zero code other than 2 wins.";
 
@@ -187,6 +187,68 @@ pub enum Command {
         /// not list); otherwise a name not listed is not called, the closest are named, exit 2.
         #[arg(long)]
         unlisted: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Call a tool many times and measure how the server holds up: an open loop by default
+    /// (--rate calls a second for --duration, each latency from when the call was due, so a
+    /// stall shows in the tail), or --concurrency callers (a closed loop); --stages for stepped
+    /// load, --mix for a weighted mix of tools, resource reads and prompts; `{{seq}}` and
+    /// `{{rand}}` in argument values are filled per call. A progress line each second on
+    /// stderr, the report at the end (latency p50 to max from an HDR histogram, errors by kind,
+    /// the rate reached, each second, the server's CPU and memory where Sonde owns its
+    /// process). Exit 5 when --slo is broken (without one: when any call failed), 1 when the
+    /// server died, 130 on Ctrl-C (sending stops, calls in flight are waited for, the report
+    /// is printed). Every call is in the session log.
+    Load {
+        /// The tool's name (or give --mix).
+        #[arg(required_unless_present = "mix")]
+        tool: Option<String>,
+        /// Arguments as KEY=VALUE, as `sonde call` takes them.
+        #[arg(value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+        /// The arguments, a JSON object: the text, @FILE, or - for stdin.
+        #[arg(long, value_name = "JSON|@FILE|-")]
+        args: Option<String>,
+        /// Calls a second (open loop). Default 10.
+        #[arg(long, value_name = "R", conflicts_with_all = ["concurrency", "stages"])]
+        rate: Option<String>,
+        /// How long to send, counted after the warm-up: 30s, 500ms, 2m, or seconds. Default 10s
+        /// (or until --count).
+        #[arg(long, value_name = "D", conflicts_with = "stages")]
+        duration: Option<String>,
+        /// Stop after N calls (counted after the warm-up).
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
+        /// A closed loop of C callers, each sending its next call when the last is answered
+        /// (latency from when each was sent), instead of a rate.
+        #[arg(long, value_name = "C", conflicts_with = "stages")]
+        concurrency: Option<usize>,
+        /// Send for this long first without counting: warm caches and JITs.
+        #[arg(long, value_name = "D")]
+        warmup: Option<String>,
+        /// Stepped load, each step a rate held for a while: "10/s:10s,100/s:10s,500/s:10s".
+        #[arg(long, value_name = "STEPS")]
+        stages: Option<String>,
+        /// A weighted mix of calls instead of one tool: a YAML or JSON list of entries, each
+        /// `tool:` (with `arguments:`), `resource:` (a URI) or `prompt:` (with `arguments:`),
+        /// and `weight:` (default 1).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "args"])]
+        mix: Option<PathBuf>,
+        /// A budget the run must hold, terms joined by commas: p50|p90|p99|p999|max<DURATION,
+        /// errors<PERCENT% or errors<COUNT, rate>CALLS_A_SECOND. Broken: exit 5.
+        #[arg(long, value_name = "TERMS")]
+        slo: Option<String>,
+        /// Seeds {{rand}}, so a run can be sent again the same.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        seed: u64,
+        /// The report: the text report (text), the JSON document (json), JUnit XML (junit) or
+        /// SARIF 2.1.0 (sarif), a case a budget term.
+        #[arg(long, value_enum, default_value_t = Reporter::Text)]
+        reporter: Reporter,
+        /// Write the report to FILE (the text report, or --json's document, still goes to stdout).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },

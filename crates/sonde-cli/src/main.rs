@@ -21,6 +21,7 @@ mod echo;
 mod exit;
 mod export_cmd;
 mod findings;
+mod load_cmd;
 mod log_cmd;
 mod manual;
 mod ops;

@@ -141,6 +141,30 @@ pub const PAGES: &[Page] = &[
         )],
     },
     Page {
+        command: "load",
+        exits: &[
+            (0, "the run ended and its budget held (without --slo: no call failed)"),
+            (1, "the server could not be started, or died during the run (the report says when)"),
+            USAGE,
+            (5, "the budget (--slo) was broken, or without one a call failed"),
+            (130, "interrupted (Ctrl-C): sending stopped and the report of what ran was printed"),
+        ],
+        examples: &[
+            (
+                "sonde load add a=1 b=2 --rate 500 --duration 30 --slo 'p99<20ms' -- ./server",
+                "500 calls a second for 30 s; exit 5 when the 99th percentile reaches 20 ms.",
+            ),
+            (
+                "sonde load search q=item-{{seq}} --stages 10/s:10s,100/s:10s,500/s:10s -- ./server",
+                "Stepped load, each call's query numbered.",
+            ),
+            (
+                "sonde load echo message=hi --concurrency 8 --count 10000 --json -- ./server",
+                "A closed loop of 8 callers, the report as one JSON document.",
+            ),
+        ],
+    },
+    Page {
         command: "info",
         exits: ASKS,
         examples: &[("sonde info -- sonde demo-server", "The demo server's era, serverInfo and capabilities.")],

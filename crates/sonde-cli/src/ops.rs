@@ -58,6 +58,8 @@ pub enum Op {
         recording: Box<sonde_core::RecordedRequests>,
         rules: Box<sonde_core::Rules>,
     },
+    /// A load run: calls at a rate or by callers, measured and reported.
+    Load(Box<crate::load_cmd::LoadOpts>),
     /// A suite of saved calls run as tests, reported as asked.
     Test {
         suite: Box<sonde_core::Suite>,
@@ -77,6 +79,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             Ok(OK)
         }
         Op::Test { suite, to } => crate::test_cmd::run(session, &suite, &to).await,
+        Op::Load(opts) => Ok(crate::load_cmd::run(session, *opts).await),
         Op::Replay { recording, rules } => {
             Ok(crate::replay_cmd::run(session, &recording, &rules, json).await)
         }
@@ -166,19 +169,6 @@ struct Words {
     pairs: Vec<String>,
 }
 
-/// `tool`'s definition in the server's listing, or the words that say it is not listed (with the
-/// nearest names); the listing's error when the server cannot list its tools.
-pub async fn find_tool(session: &Session, tool: &str) -> Result<Result<Value, String>, RequestError> {
-    let listing = session.list_all(ListKind::Tools).await?;
-    Ok(match listing.items.iter().find(|t| t["name"] == tool) {
-        Some(definition) => Ok(definition.clone()),
-        None => {
-            let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
-            Err(crate::suggest::words(tool, &names, "tool"))
-        }
-    })
-}
-
 /// Calls `tool`: first looked up in the listing (followed to its end), so a name the server does
 /// not list is not called, whatever the server's SDK would answer (a JSON-RPC error, or an
 /// `isError` result); `unlisted` calls it all the same. Exit 3 for an `isError` result, 4 for a
@@ -193,7 +183,7 @@ async fn call(
     json: bool,
 ) -> Result<i32, RequestError> {
     // A server that cannot list its tools may still answer a call: it is made unchecked.
-    let (definition, not_listed) = match find_tool(session, tool).await {
+    let (definition, not_listed) = match crate::suggest::find_tool(session, tool).await {
         Ok(Ok(definition)) => (Some(definition), None),
         Ok(Err(words)) => (None, Some(words)),
         Err(_) => (None, None),

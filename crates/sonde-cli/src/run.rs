@@ -33,6 +33,10 @@ pub async fn run(global: &Global, command: Command) -> i32 {
             return USAGE;
         }
     };
+    // A load run's calls wait as long as any request may.
+    if let Op::Load(opts) = &mut op {
+        opts.plan.timeout = std::time::Duration::from_millis(global.timeout);
+    }
     // A baseline is the server's: which one, the config says.
     if let Op::Baseline { target, .. } = &mut op {
         *target = Some(Box::new(config.target.clone()));
@@ -59,12 +63,17 @@ pub async fn run(global: &Global, command: Command) -> i32 {
     let hub = Arc::new(hub);
     let echo = echo::Echo { stderr: global.stderr, messages: global.log_level.is_some() };
     let copying = (echo.stderr || echo.messages).then(|| echo::start(&log, echo));
+    let own_interrupts = matches!(op, Op::Load(_));
     let work = {
         let hub = hub.clone();
         async move { with_server(&hub, &config, &common, op).await }
     };
-    // Ctrl-C ends the run, unless the shell has taken it (it stops one command there).
-    let interrupted = async {
+    // Ctrl-C ends the run, unless the shell or a load run has taken it (a load run stops
+    // sending and reports what ran).
+    let interrupted = async move {
+        if own_interrupts {
+            std::future::pending::<()>().await;
+        }
         loop {
             let _ = tokio::signal::ctrl_c().await;
             if !crate::shell::owns_interrupts() {
@@ -116,6 +125,43 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
             let op = crate::test_cmd::plan(file, reporter, out, common.json)
                 .map(|(suite, to)| Op::Test { suite: Box::new(suite), to });
             (common, op)
+        }
+        Command::Load {
+            tool,
+            pairs,
+            args,
+            rate,
+            duration,
+            count,
+            concurrency,
+            warmup,
+            stages,
+            mix,
+            slo,
+            seed,
+            reporter,
+            out,
+            common,
+        } => {
+            let given = crate::load_cmd::Given {
+                tool,
+                pairs,
+                args,
+                rate,
+                duration,
+                count,
+                concurrency,
+                warmup,
+                stages,
+                mix,
+                slo,
+                seed,
+                reporter,
+                out,
+                json: common.json,
+                timeout: std::time::Duration::ZERO,
+            };
+            (common, crate::load_cmd::plan(given).map(|opts| Op::Load(Box::new(opts))))
         }
         Command::Replay { session, ignore, ignore_values, rules, strict, skip_gone, common } => {
             let op = crate::replay_cmd::rules(rules.as_deref(), &ignore, &ignore_values, strict, skip_gone)

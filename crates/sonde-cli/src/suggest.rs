@@ -1,6 +1,24 @@
 //! "Did you mean": the names closest to one that is not there.
 //!
-//! Owns: the distance (Levenshtein, by characters) and the sentence. Refuses: fetching names.
+//! Owns: the distance (Levenshtein, by characters), the sentence, and a tool looked up in its
+//! server's listing with that sentence when it is not there (`find_tool`). Refuses: any other
+//! fetching of names.
+
+use serde_json::Value;
+use sonde_core::{ListKind, RequestError, Session};
+
+/// `tool`'s definition in the server's listing, or the words that say it is not listed (with the
+/// nearest names); the listing's error when the server cannot list its tools.
+pub async fn find_tool(session: &Session, tool: &str) -> Result<Result<Value, String>, RequestError> {
+    let listing = session.list_all(ListKind::Tools).await?;
+    Ok(match listing.items.iter().find(|t| t["name"] == tool) {
+        Some(definition) => Ok(definition.clone()),
+        None => {
+            let names: Vec<&str> = listing.items.iter().filter_map(|t| t["name"].as_str()).collect();
+            Err(words(tool, &names, "tool"))
+        }
+    })
+}
 
 /// A sentence naming the closest of `names` to `wanted` (a `what`, e.g. "tool"), or listing
 /// them when none is close.

@@ -251,7 +251,7 @@ async fn checked(session: &Session, check: &Check, previous: Option<Vec<String>>
 
 /// The tool called with the words, its result as `sonde call` prints it.
 async fn answer(session: &Session, tool: &str, pairs: &[String]) -> Result<Vec<String>, RequestError> {
-    let definition = match crate::ops::find_tool(session, tool).await? {
+    let definition = match crate::suggest::find_tool(session, tool).await? {
         Ok(definition) => definition,
         Err(not_listed) => return Ok(vec![not_listed]),
     };

@@ -54,6 +54,12 @@ pub struct Knobs {
     pub skills: bool,
     pub skills_no_cache: bool,
     pub skills_broken: Option<String>,
+    /// Load: the Nth tools/call (from 1) waits `stall_ms` before it is answered, and every call
+    /// behind it with it; every Nth call fails (-32603); the Nth call kills the server.
+    pub stall_on_call: Option<u64>,
+    pub stall_ms: u64,
+    pub error_every: Option<u64>,
+    pub crash_after_calls: Option<u64>,
 }
 
 pub fn parse_args() -> Knobs {
@@ -107,6 +113,10 @@ pub fn parse_args() -> Knobs {
             "--skills-no-cache" => (k.skills, k.skills_no_cache) = (true, true),
             "--skills-broken" => (k.skills, k.skills_broken) = (true, Some(value("--skills-broken"))),
             "--cursor-prefix" => k.cursor_prefix = value("--cursor-prefix"),
+            "--stall-on-call" => k.stall_on_call = Some(number(&value("--stall-on-call"))),
+            "--stall-ms" => k.stall_ms = number(&value("--stall-ms")),
+            "--error-every" => k.error_every = Some(number(&value("--error-every")).max(1)),
+            "--crash-after-calls" => k.crash_after_calls = Some(number(&value("--crash-after-calls"))),
             other => die(&format!("unknown option {other}")),
         }
     }

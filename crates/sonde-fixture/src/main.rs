@@ -72,6 +72,11 @@
 //! --skills-broken K    the extension declared, its skills broken: `list-error` answers
 //!                      skills/list -32603; `bad-input` lists a skill whose frontmatter is not
 //!                      YAML and one of 513 files, then sends its cursor back forever
+//! --stall-on-call N    the Nth tools/call (from 1) waits --stall-ms before it is answered;
+//!                      the calls behind it wait with it (the server reads one at a time)
+//! --stall-ms S         how long --stall-on-call stalls (default 0)
+//! --error-every N      every Nth tools/call is answered with a JSON-RPC error (-32603)
+//! --crash-after-calls N  exit with code 1 on the Nth tools/call, before answering it
 //! ```
 
 mod apps;
@@ -95,6 +100,8 @@ struct State {
     modern: Option<bool>,
     /// An `ask_many` call waiting for the answers to its questions.
     asking: Option<Asking>,
+    /// How many tools/call requests have arrived.
+    calls: u64,
 }
 
 /// The questions of an `ask_many` call: how many are still unanswered, and the answers so far.
@@ -454,9 +461,21 @@ fn heard_answer(state: &mut State, msg: &Value, out: &mut impl Write) {
 }
 
 fn call_tool(k: &Knobs, state: &mut State, id: Value, params: &Value, out: &mut impl Write) {
+    state.calls += 1;
     if k.crash_on_call {
         eprintln!("sonde-fixture: crashing during tools/call as asked");
         std::process::exit(1);
+    }
+    if k.crash_after_calls == Some(state.calls) {
+        eprintln!("sonde-fixture: crashing during tools/call {} as asked", state.calls);
+        std::process::exit(1);
+    }
+    if k.stall_on_call == Some(state.calls) {
+        std::thread::sleep(Duration::from_millis(k.stall_ms));
+    }
+    if k.error_every.is_some_and(|n| state.calls.is_multiple_of(n)) {
+        let error = json!({"code": -32603, "message": format!("call {} fails on purpose", state.calls)});
+        return send(out, &json!({"jsonrpc":"2.0","id":id,"error":error}));
     }
     if k.progress_steps > 0 {
         let Some(token) = params.pointer("/_meta/progressToken") else { return };
