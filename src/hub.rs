@@ -32,6 +32,7 @@ mod backoff;
 mod hosts;
 mod lineage;
 mod live_roots;
+mod load;
 mod on_change;
 mod one_job;
 mod questions;
@@ -102,6 +103,9 @@ pub enum HubError {
     /// A restart of a connection its lineage had already replaced.
     #[error("connection {conn} was already replaced by connection {by}")]
     Replaced { conn: u64, by: u64 },
+    /// A load run that cannot go (another runs on the connection, a tool it does not list).
+    #[error("{0}")]
+    Load(String),
 }
 
 impl HubError {
@@ -120,7 +124,9 @@ impl HubError {
             HubError::NoSuchConnection(_) | HubError::NoSuchApp(_) => ErrorCode::NotFound,
             HubError::Spawn { .. } => ErrorCode::SpawnFailed,
             HubError::Handshake { .. } => ErrorCode::ConnectFailed,
-            HubError::Roots(_) | HubError::NotAnApp(_) | HubError::Replaced { .. } => ErrorCode::BadInput,
+            HubError::Roots(_) | HubError::NotAnApp(_) | HubError::Replaced { .. } | HubError::Load(_) => {
+                ErrorCode::BadInput
+            }
             HubError::Request(r) => match r {
                 RequestError::Rpc { error, .. }
                     if error.code == crate::url_elicitation::URL_ELICITATION_REQUIRED =>
@@ -166,6 +172,8 @@ pub struct Hub {
     rebuilds: Arc<Rebuilds>,
     /// One restart at a time per lineage.
     turns: Arc<lineage::Turns>,
+    /// The load runs going on now, by connection.
+    loads: Arc<load::Loads>,
 }
 
 impl Hub {
@@ -185,6 +193,7 @@ impl Hub {
             apps: Arc::default(),
             rebuilds: Arc::default(),
             turns: Arc::default(),
+            loads: Arc::default(),
         }
     }
 

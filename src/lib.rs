@@ -108,16 +108,16 @@ pub use interface::{
     Placed, Snapshot, SnapshotError,
 };
 pub use load::{
-    kinds_words, ms_words, parse_duration, parse_mix, parse_rate, parse_steps, run_load, Bucket, LoadControl,
-    LoadError, LoadOp, LoadPlan, LoadReport, Pacing, Percentiles, Second as LoadSecond, Slo, SloVerdict,
-    Step as LoadStep, Weighted,
+    kinds_words, ms_words, parse_duration, parse_mix, parse_rate, parse_steps, run_load, LatencyBucket,
+    LoadControl, LoadError, LoadOp, LoadPlan, LoadReport, LoadRuns, LoadSecond, LoadSettings, Pacing,
+    Percentiles, SavedRun, Slo, SloVerdict, Step as LoadStep, Weighted,
 };
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{
     recorded_requests, replay, RecordedRequests, RecordingError, Replay, ReplayVerdict, Replayed, Rules,
     RulesError, IGNORED_BY_DEFAULT,
 };
-pub use report::{export_html, Case, CaseError, Failure, Report, Subject, Totals};
+pub use report::{export_html, load_cases, Case, CaseError, Failure, Report, Subject, Totals};
 pub use suite::{
     append_test, run_suite, suite_report, unstarted_report, Suite, SuiteError, Test, TestVerdict,
 };

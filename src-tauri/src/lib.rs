@@ -19,6 +19,7 @@ pub mod error;
 pub mod feeds;
 pub mod hosts_cmd;
 pub mod links;
+pub mod load_cmd;
 mod menu;
 pub mod on_change_cmd;
 pub mod replay_cmd;

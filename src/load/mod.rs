@@ -6,11 +6,14 @@
 //! (`run`: an open loop paced by a thread of its own, each latency from when the call was due,
 //! so a stall shows in the tail; or a closed loop), counting (`tally`), the server's CPU and
 //! memory each second where Sonde owns its process, the report ([`LoadReport`]) and the budget
-//! (`slo`), and the report as CI reads it ([`LoadReport::cases`]). Refuses: connecting (the
-//! hub's), the exit code and the progress line's looks (the CLI's), drawing (the window's).
+//! (`slo`), and the runs a person saved to compare (`runs`). Refuses: connecting (the hub's),
+//! the report as CI reads it (`report::load_cases`), the exit code and the progress line's
+//! looks (the CLI's), drawing (the window's).
 
 mod plan;
 mod run;
+mod runs;
+mod settings;
 mod slo;
 mod tally;
 mod template;
@@ -23,10 +26,10 @@ pub use plan::{
     parse_duration, parse_mix, parse_rate, parse_steps, LoadOp, LoadPlan, Pacing, Step, Weighted,
 };
 pub use run::{run_load, LoadControl, LoadError};
+pub use runs::{LoadRuns, SavedRun};
+pub use settings::LoadSettings;
 pub use slo::{ms_words, Slo};
-pub use tally::{Bucket, Percentiles, Second};
-
-use crate::report::{Case, Failure, Report, Subject};
+pub use tally::{LatencyBucket, LoadSecond, Percentiles};
 
 /// A load run, whole: what `--json` prints and the window draws.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
@@ -44,8 +47,8 @@ pub struct LoadReport {
     pub rate: f64,
     pub latency_ms: Percentiles,
     /// Each second of the counted run.
-    pub seconds: Vec<Second>,
-    pub histogram: Vec<Bucket>,
+    pub seconds: Vec<LoadSecond>,
+    pub histogram: Vec<LatencyBucket>,
     /// `open` (paced; latency from when each call was due) or `closed` (callers; from when it was sent).
     #[serde(rename = "loop")]
     pub pacing: String,
@@ -108,54 +111,6 @@ impl LoadReport {
             .collect();
         let held = self.slo.iter().all(|v| v.held);
         (self, held)
-    }
-
-    /// The run as the reports CI reads: a case for each budget term (failed when broken), or,
-    /// with no budget, one case that fails on any error; the server's death is a failure of
-    /// every case.
-    pub fn cases(&self, server: &str) -> Report {
-        let seconds = Some(self.duration_s * 1000.0);
-        let mut cases: Vec<Case> = if self.slo.is_empty() {
-            let mut case = Case::new(format!("load {}", self.asked), seconds);
-            if self.errors > 0 {
-                case.failures.push(Failure::new(
-                    "errors",
-                    format!(
-                        "{} of {} calls failed: {}",
-                        self.errors,
-                        self.count,
-                        kinds_words(&self.errors_by_kind)
-                    ),
-                ));
-            }
-            vec![case]
-        } else {
-            self.slo
-                .iter()
-                .map(|v| {
-                    let mut case = Case::new(v.term.clone(), seconds);
-                    if !v.held {
-                        case.failures.push(Failure::new("slo", format!("{} broken: {}", v.term, v.measured)));
-                    }
-                    case
-                })
-                .collect()
-        };
-        if let Some(at) = self.server_died_s {
-            for case in &mut cases {
-                case.failures.push(Failure::new("died", format!("the server died {at:.1} s into the run")));
-            }
-        }
-        Report {
-            command: "sonde load".into(),
-            subject: Subject::Server(server.to_owned()),
-            rules: vec![
-                ("slo".into(), "A term of the load run's budget (--slo) held.".into()),
-                ("errors".into(), "Every call of the load run ended without an error.".into()),
-                ("died".into(), "The server lived through the load run.".into()),
-            ],
-            cases,
-        }
     }
 }
 

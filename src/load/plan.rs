@@ -19,8 +19,6 @@ pub struct LoadPlan {
     pub pacing: Pacing,
     /// Sent at the first step's rate (or the loop's concurrency) first, and not counted.
     pub warmup: Duration,
-    /// How long a call may go unanswered before it counts as a timeout.
-    pub timeout: Duration,
     /// Seeds `{{rand}}`.
     pub seed: u64,
 }

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use tokio::sync::{mpsc, Notify};
 
 use super::plan::{LoadOp, LoadPlan, Pacing, Step};
-use super::tally::{error_kind, Second, Tally, SERVER_DIED};
+use super::tally::{error_kind, LoadSecond, Tally, SERVER_DIED};
 use super::template::{filled, has_placeholders, Fill, Random};
 use super::LoadReport;
 use crate::connection::{Call, Request, RequestError};
@@ -29,8 +29,8 @@ use crate::session::Session;
 use crate::sync::Lock;
 
 /// Stops a run from outside it (Ctrl-C, the window's Stop): sending ends, what is in flight is
-/// waited for (at most the call timeout, and never more than five seconds), and the report
-/// comes back marked interrupted.
+/// waited for (at most five seconds; each call also ends at the connection's request timeout),
+/// and the report comes back marked interrupted.
 #[derive(Debug, Clone, Default)]
 pub struct LoadControl {
     stop: Arc<AtomicBool>,
@@ -75,13 +75,13 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn request(&self, fill: Fill, timeout: Duration) -> Request {
+    fn request(&self, fill: Fill) -> Request {
         let params = if self.templated {
             filled(&self.params, self.schema.as_ref(), fill)
         } else {
             self.params.clone()
         };
-        Request { timeout: Some(timeout), ..Request::new(self.method, Some(params)) }
+        Request::new(self.method, Some(params))
     }
 }
 
@@ -91,7 +91,7 @@ pub async fn run_load(
     sessions: &[Session],
     plan: &LoadPlan,
     control: &LoadControl,
-    mut on_second: impl FnMut(&Second) + Send,
+    mut on_second: impl FnMut(&LoadSecond) + Send,
 ) -> Result<LoadReport, LoadError> {
     let first = sessions.first().expect("a load run has a session");
     let prepared = Arc::new(prepare(first, plan).await?);
@@ -101,14 +101,8 @@ pub async fn run_load(
     let counted_start = start + plan.warmup;
     let mut run = Collector::new(counted_start, usage.as_ref());
     let order = Rotation::new(plan.mix.iter().map(|w| w.weight).collect());
-    let sends = Sends {
-        sessions: sessions.to_vec(),
-        prepared,
-        order,
-        random: Random::new(plan.seed),
-        seq: 0,
-        timeout: plan.timeout,
-    };
+    let sends =
+        Sends { sessions: sessions.to_vec(), prepared, order, random: Random::new(plan.seed), seq: 0 };
     let ended = match &plan.pacing {
         Pacing::Open { steps, count } => {
             run.open(sends, phases(plan.warmup, steps), *count, control, &mut on_second).await
@@ -234,7 +228,6 @@ struct Sends {
     order: Rotation,
     random: Random,
     seq: u64,
-    timeout: Duration,
 }
 
 impl Sends {
@@ -242,7 +235,7 @@ impl Sends {
         let fill = Fill { seq: self.seq, rand: self.random.next() };
         let session = &self.sessions[(self.seq % self.sessions.len() as u64) as usize];
         self.seq += 1;
-        let request = self.prepared[self.order.next()].request(fill, self.timeout);
+        let request = self.prepared[self.order.next()].request(fill);
         session.start(request)
     }
 }
@@ -315,7 +308,7 @@ struct Collector<'u> {
     second: Tally,
     sent_in_second: u32,
     count: u64,
-    seconds: Vec<Second>,
+    seconds: Vec<LoadSecond>,
     died: Option<Instant>,
     unfinished: u64,
     usage: Option<&'u Sampler>,
@@ -359,9 +352,9 @@ impl<'u> Collector<'u> {
     }
 
     /// Closes the second that ends now: its record, told and kept.
-    fn close_second(&mut self, on_second: &mut (impl FnMut(&Second) + Send)) {
+    fn close_second(&mut self, on_second: &mut (impl FnMut(&LoadSecond) + Send)) {
         let t = u32::try_from(self.seconds.len() + 1).unwrap_or(u32::MAX);
-        let mut second = Second::of(t, self.sent_in_second, &self.second);
+        let mut second = LoadSecond::of(t, self.sent_in_second, &self.second);
         if let Some(sampler) = self.usage {
             if let Some((taken, usage)) = sampler.latest() {
                 if let Some((before, was)) = self.last_usage.filter(|(before, _)| *before < taken) {
@@ -385,7 +378,7 @@ impl<'u> Collector<'u> {
         phases: Vec<Phase>,
         count: Option<u64>,
         control: &LoadControl,
-        on_second: &mut (impl FnMut(&Second) + Send),
+        on_second: &mut (impl FnMut(&LoadSecond) + Send),
     ) -> Ended {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let start =
@@ -448,7 +441,7 @@ impl<'u> Collector<'u> {
         until: Option<Instant>,
         count: Option<u64>,
         control: &LoadControl,
-        on_second: &mut (impl FnMut(&Second) + Send),
+        on_second: &mut (impl FnMut(&LoadSecond) + Send),
     ) -> Ended {
         let mut inflight: FuturesUnordered<BoxFuture<'static, Ending>> = FuturesUnordered::new();
         let mut ticker = tokio::time::interval_at(
@@ -513,7 +506,7 @@ impl<'u> Collector<'u> {
     }
 
     /// Closes the last, partial second when anything happened in it.
-    fn finish(&mut self, on_second: &mut (impl FnMut(&Second) + Send)) {
+    fn finish(&mut self, on_second: &mut (impl FnMut(&LoadSecond) + Send)) {
         let now = Instant::now();
         if now <= self.counted_start {
             return;

@@ -90,13 +90,13 @@ impl Tally {
 
     /// The histogram in buckets that double from 0.1 ms, each with its count, up to the one
     /// that holds the maximum.
-    pub fn buckets(&self) -> Vec<Bucket> {
+    pub fn buckets(&self) -> Vec<LatencyBucket> {
         if self.latency.is_empty() {
             return Vec::new();
         }
         self.latency
             .iter_log(100, 2.0)
-            .map(|v| Bucket {
+            .map(|v| LatencyBucket {
                 le_ms: (v.value_iterated_to() + 1) as f64 / 1000.0,
                 count: v.count_since_last_iteration(),
             })
@@ -118,7 +118,7 @@ pub struct Percentiles {
 /// One bar of the histogram: the calls at or below `le_ms` and above the bar before.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Bucket {
+pub struct LatencyBucket {
     pub le_ms: f64,
     #[cfg_attr(feature = "bindings", specta(type = f64))]
     pub count: u64,
@@ -127,7 +127,7 @@ pub struct Bucket {
 /// One second of a run: what was sent and what ended in it, and what the server cost.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Second {
+pub struct LoadSecond {
     /// Which second of the counted run this is, from 1 (the warm-up is not counted).
     pub t: u32,
     /// Calls sent in it.
@@ -148,10 +148,10 @@ pub struct Second {
     pub rss_bytes: Option<u64>,
 }
 
-impl Second {
+impl LoadSecond {
     /// A second's record from what ended in it.
-    pub fn of(t: u32, sent: u32, tally: &Tally) -> Second {
-        Second {
+    pub fn of(t: u32, sent: u32, tally: &Tally) -> LoadSecond {
+        LoadSecond {
             t,
             sent,
             answered: u32::try_from(tally.answered).unwrap_or(u32::MAX),

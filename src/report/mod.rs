@@ -2,7 +2,7 @@
 //! file that anyone can open without Sonde: the timeline, the latency table and the log with a
 //! detail pane, readable offline in any browser, with every saved secret redacted as in every
 //! export (`log::redacted`); and a run of checks as the reports CI reads (`cases`: JSON, JUnit,
-//! SARIF, over one shape of cases that `suite` and `doctor` fill).
+//! SARIF, over one shape of cases that `suite`, `doctor` and a load run fill: `load`).
 //!
 //! Owns: [`export_html`], the page's layout (`page`), the timeline drawn as SVG (`svg`: each
 //! request a link to its entry, a `<title>` to hover), and the words of durations and sizes the
@@ -11,10 +11,12 @@
 //! the page's few lines of script are its own (zoom), and it works without them.
 
 mod cases;
+mod load;
 mod page;
 mod svg;
 
 pub use cases::{Case, CaseError, Failure, Report, Subject, Totals};
+pub use load::load_cases;
 
 use std::collections::HashMap;
 use std::io::{self, Write};

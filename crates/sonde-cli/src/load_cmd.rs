@@ -48,7 +48,6 @@ pub struct Given {
     pub reporter: Reporter,
     pub out: Option<PathBuf>,
     pub json: bool,
-    pub timeout: Duration,
 }
 
 /// Ten calls a second for ten seconds, when nothing else is asked.
@@ -104,7 +103,7 @@ pub fn plan(g: Given) -> Result<LoadOpts, String> {
         (None, None) => return Err("give the tool to call, or --mix FILE".into()),
     };
     let slo = g.slo.as_deref().map(Slo::parse).transpose().map_err(|e| format!("--slo: {e}"))?;
-    let plan = LoadPlan { mix, pacing, warmup: warmup.unwrap_or_default(), timeout: g.timeout, seed: g.seed };
+    let plan = LoadPlan { mix, pacing, warmup: warmup.unwrap_or_default(), seed: g.seed };
     Ok(LoadOpts { plan, words, slo, report, json: g.json })
 }
 
@@ -162,7 +161,7 @@ pub async fn run(session: &Session, mut opts: LoadOpts) -> i32 {
             (report, held)
         }
     };
-    let cases = report.cases(&server_name(session));
+    let cases = sonde_core::load_cases(&report, &server_name(session));
     if let Err(code) = opts.report.to_file("load", &cases, &|| text(&report)) {
         return code;
     }

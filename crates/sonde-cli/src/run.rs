@@ -33,10 +33,6 @@ pub async fn run(global: &Global, command: Command) -> i32 {
             return USAGE;
         }
     };
-    // A load run's calls wait as long as any request may.
-    if let Op::Load(opts) = &mut op {
-        opts.plan.timeout = std::time::Duration::from_millis(global.timeout);
-    }
     // A baseline is the server's: which one, the config says.
     if let Op::Baseline { target, .. } = &mut op {
         *target = Some(Box::new(config.target.clone()));
@@ -159,7 +155,6 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
                 reporter,
                 out,
                 json: common.json,
-                timeout: std::time::Duration::ZERO,
             };
             (common, crate::load_cmd::plan(given).map(|opts| Op::Load(Box::new(opts))))
         }

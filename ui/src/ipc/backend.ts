@@ -91,6 +91,12 @@ export type Change = B.Change_Serialize;
 /** A tool call read back from the log (the call history), and one with the line it was made on. */
 export type RecordedCall = B.RecordedCall_Serialize;
 export type LoggedCall = B.LoggedCall_Serialize;
+/** A load run: each second as it closes, the report at its end, a run kept to compare with, and
+ * the form's settings. */
+export type LoadSecond = B.LoadSecond_Serialize;
+export type LoadReport = B.LoadReport_Serialize;
+export type SavedRun = B.SavedRun_Serialize;
+export type LoadSettings = B.LoadSettings_Deserialize;
 /** A connection's interface beside its server's drift baseline. */
 export type BaselineCheck = B.BaselineCheck_Serialize;
 
@@ -175,7 +181,9 @@ type Sent<T> = T extends B.ConnectionState_Deserialize
                     ? Replayed
                     : T extends B.Rebuild_Deserialize
                       ? Rebuild
-                      : T;
+                      : T extends B.LoadSecond_Deserialize
+                        ? LoadSecond
+                        : T;
 
 /** A command's arguments as the UI passes them: a channel (known by its `onmessage`) becomes
  * the callback that hears it. */

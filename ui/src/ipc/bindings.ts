@@ -229,6 +229,20 @@ export const commands = {
 	 */
 	linkOpen: (id: number, url: string) => __TAURI_INVOKE<null>("link_open", { id, url }),
 	/**
+	 *  Runs `tool` with `args` on connection `id` as `settings` ask, sending each second's record
+	 *  on `on_second`; the report (with the budget's verdicts) once it ends or is stopped.
+	 */
+	loadRun: (id: number, tool: string, args: Value | null, settings: LoadSettings_Deserialize, onSecond: Channel<LoadSecond_Deserialize>) => __TAURI_INVOKE<LoadReport_Serialize>("load_run", { id, tool, args, settings, onSecond }),
+	/**
+	 *  Stops the load running on connection `id` (its report still comes to `load_run`); false
+	 *  when none runs there.
+	 */
+	loadStop: (id: number) => __TAURI_INVOKE<boolean>("load_stop", { id }),
+	/**  Every run kept, newest first. */
+	loadRuns: () => __TAURI_INVOKE<SavedRun_Serialize[]>("load_runs"),
+	/**  Keeps `report`, a run on `server` of `what`, to compare a later run with. */
+	loadKeep: (server: string, what: string, report: LoadReport_Deserialize) => __TAURI_INVOKE<SavedRun_Serialize>("load_keep", { server, what, report }),
+	/**
 	 *  Replays the session `name` (in the sessions folder) against the saved server `server_id`;
 	 *  each request's outcome arrives on `channel` as it is known.
 	 */
@@ -1580,6 +1594,12 @@ export type LastWords = {
 /**  Latency of the requests a filter shows. */
 export type Latency = Latency_Serialize | Latency_Deserialize;
 
+/**  One bar of the histogram: the calls at or below `le_ms` and above the bar before. */
+export type LatencyBucket = {
+	le_ms: number | null,
+	count: number | null,
+};
+
 /**  One method, or one method's target (a tool, prompt or resource). */
 export type LatencyRow = LatencyRow_Serialize | LatencyRow_Deserialize;
 
@@ -1929,6 +1949,154 @@ export type Listing_Serialize = {
 	stopped: string | null,
 };
 
+/**  A load run, whole: what `--json` prints and the window draws. */
+export type LoadReport = LoadReport_Serialize | LoadReport_Deserialize;
+
+/**  A load run, whole: what `--json` prints and the window draws. */
+export type LoadReport_Deserialize = {
+	/**  Counted calls sent (the warm-up's are not). */
+	count: number | null,
+	/**  Counted calls that ended badly, of every kind. */
+	errors: number | null,
+	errors_by_kind: { [key in string]: number | null },
+	/**  Calls a second reached: counted calls over the time they took to send. */
+	rate: number | null,
+	latency_ms: Percentiles,
+	/**  Each second of the counted run. */
+	seconds: LoadSecond_Deserialize[],
+	histogram: LatencyBucket[],
+	/**  `open` (paced; latency from when each call was due) or `closed` (callers; from when it was sent). */
+	loop: string,
+	/**  The rate asked for at each step (open loop), or the callers (closed loop), in words. */
+	asked: string,
+	/**  How long the counted run lasted, in seconds. */
+	duration_s: number | null,
+	warmup_s: number | null,
+	/**  Counted calls never answered: the run was stopped and they outlasted the wait for them. */
+	unfinished: number | null,
+	/**  Stopped before its end (Ctrl-C, the window's Stop). */
+	interrupted: boolean,
+	/**  When the server died, in seconds into the counted run; sending stopped then. */
+	server_died_s?: number | null,
+	/**  Which calls the session log holds: every one, or a sample and why. */
+	recorded: string,
+	/**  The budget's terms, each with its verdict, when one was given. */
+	slo: SloVerdict[],
+};
+
+/**  A load run, whole: what `--json` prints and the window draws. */
+export type LoadReport_Serialize = {
+	/**  Counted calls sent (the warm-up's are not). */
+	count: number | null,
+	/**  Counted calls that ended badly, of every kind. */
+	errors: number | null,
+	errors_by_kind: { [key in string]: number | null },
+	/**  Calls a second reached: counted calls over the time they took to send. */
+	rate: number | null,
+	latency_ms: Percentiles,
+	/**  Each second of the counted run. */
+	seconds: LoadSecond_Serialize[],
+	histogram: LatencyBucket[],
+	/**  `open` (paced; latency from when each call was due) or `closed` (callers; from when it was sent). */
+	loop: string,
+	/**  The rate asked for at each step (open loop), or the callers (closed loop), in words. */
+	asked: string,
+	/**  How long the counted run lasted, in seconds. */
+	duration_s: number | null,
+	warmup_s: number | null,
+	/**  Counted calls never answered: the run was stopped and they outlasted the wait for them. */
+	unfinished: number | null,
+	/**  Stopped before its end (Ctrl-C, the window's Stop). */
+	interrupted: boolean,
+	/**  When the server died, in seconds into the counted run; sending stopped then. */
+	server_died_s: number | null,
+	/**  Which calls the session log holds: every one, or a sample and why. */
+	recorded: string,
+	/**  The budget's terms, each with its verdict, when one was given. */
+	slo: SloVerdict[],
+};
+
+/**  One second of a run: what was sent and what ended in it, and what the server cost. */
+export type LoadSecond = LoadSecond_Serialize | LoadSecond_Deserialize;
+
+/**  One second of a run: what was sent and what ended in it, and what the server cost. */
+export type LoadSecond_Deserialize = {
+	/**  Which second of the counted run this is, from 1 (the warm-up is not counted). */
+	t: number,
+	/**  Calls sent in it. */
+	sent: number,
+	/**  Calls that ended in it, errors included. */
+	answered: number,
+	errors: number,
+	errors_by_kind: { [key in string]: number },
+	/**  Latency of the calls that ended in it, in milliseconds. */
+	p50_ms: number | null,
+	p99_ms: number | null,
+	/**  Calls sent in it: the rate reached that second. */
+	rate: number | null,
+	/**  The server's CPU use in it, in percent of one CPU, where Sonde owns its process. */
+	cpu_percent?: number | null,
+	/**  The server's resident memory at its end, in bytes. */
+	rss_bytes?: number | null,
+};
+
+/**  One second of a run: what was sent and what ended in it, and what the server cost. */
+export type LoadSecond_Serialize = {
+	/**  Which second of the counted run this is, from 1 (the warm-up is not counted). */
+	t: number,
+	/**  Calls sent in it. */
+	sent: number,
+	/**  Calls that ended in it, errors included. */
+	answered: number,
+	errors: number,
+	errors_by_kind: { [key in string]: number },
+	/**  Latency of the calls that ended in it, in milliseconds. */
+	p50_ms: number | null,
+	p99_ms: number | null,
+	/**  Calls sent in it: the rate reached that second. */
+	rate: number | null,
+	/**  The server's CPU use in it, in percent of one CPU, where Sonde owns its process. */
+	cpu_percent: number | null,
+	/**  The server's resident memory at its end, in bytes. */
+	rss_bytes: number | null,
+};
+
+/**
+ *  A run of one tool as a form asks for it (the window's Load test…): a rate or a number of
+ *  callers, how long, a warm-up, a budget.
+ */
+export type LoadSettings = LoadSettings_Serialize | LoadSettings_Deserialize;
+
+/**
+ *  A run of one tool as a form asks for it (the window's Load test…): a rate or a number of
+ *  callers, how long, a warm-up, a budget.
+ */
+export type LoadSettings_Deserialize = {
+	/**  Calls a second (an open loop), unless `concurrency` is given. */
+	rate: number | null,
+	/**  Callers of a closed loop, instead of a rate. */
+	concurrency?: number | null,
+	durationS: number | null,
+	warmupS: number | null,
+	/**  A budget as `--slo` takes it; empty for none. */
+	slo: string,
+};
+
+/**
+ *  A run of one tool as a form asks for it (the window's Load test…): a rate or a number of
+ *  callers, how long, a warm-up, a budget.
+ */
+export type LoadSettings_Serialize = {
+	/**  Calls a second (an open loop), unless `concurrency` is given. */
+	rate: number | null,
+	/**  Callers of a closed loop, instead of a rate. */
+	concurrency: number | null,
+	durationS: number | null,
+	warmupS: number | null,
+	/**  A budget as `--slo` takes it; empty for none. */
+	slo: string,
+};
+
 /**  Entries as they were appended, gathered over one beat. */
 export type LogBatch = LogBatch_Serialize | LogBatch_Deserialize;
 
@@ -2264,6 +2432,15 @@ export type PartOf = {
 	kind: OperationKind,
 	parts: number,
 	took_ms: number,
+};
+
+/**  Latency percentiles in milliseconds. */
+export type Percentiles = {
+	p50: number | null,
+	p90: number | null,
+	p99: number | null,
+	p999: number | null,
+	max: number | null,
 };
 
 /**
@@ -2789,6 +2966,33 @@ export type RuleGroup = {
 	seqs: number[],
 };
 
+/**  A run kept to compare with. */
+export type SavedRun = SavedRun_Serialize | SavedRun_Deserialize;
+
+/**  A run kept to compare with. */
+export type SavedRun_Deserialize = {
+	/**  The file's name without `.json`: when it was kept, to the millisecond. */
+	id: string,
+	/**  The server's name (its serverInfo's) and what was called (`tools/call add`). */
+	server: string,
+	what: string,
+	/**  When it was kept (RFC 3339, UTC). */
+	saved_at: string,
+	report: LoadReport_Deserialize,
+};
+
+/**  A run kept to compare with. */
+export type SavedRun_Serialize = {
+	/**  The file's name without `.json`: when it was kept, to the millisecond. */
+	id: string,
+	/**  The server's name (its serverInfo's) and what was called (`tools/call add`). */
+	server: string,
+	what: string,
+	/**  When it was kept (RFC 3339, UTC). */
+	saved_at: string,
+	report: LoadReport_Serialize,
+};
+
 /**  One saved server. */
 export type SavedServer = SavedServer_Serialize | SavedServer_Deserialize;
 
@@ -3255,6 +3459,13 @@ export type SkillsListing_Deserialize = {
 export type SkillsListing_Serialize = {
 	skills: SkillEntry_Serialize[],
 	stopped: string | null,
+};
+
+/**  One budget term's verdict, as the report carries it. */
+export type SloVerdict = {
+	term: string,
+	measured: string,
+	held: boolean,
 };
 
 export type Source = {

@@ -28,6 +28,7 @@ import { Problems } from "../components/Problems";
 import { RequiredLinks } from "../components/RequiredLinks";
 import { ResultView } from "./ResultView";
 import { SaveTestDialog } from "../builds/SaveTestDialog";
+import { LoadDialog } from "./load/LoadDialog";
 import { AppPane } from "../apps/AppPane";
 import { useListChanges } from "./useListChanges";
 import { NotReady, Stopped } from "./line";
@@ -69,6 +70,8 @@ interface Target {
   ready: boolean;
   /** The line the connection is on: a result's resource links open in its Resources panel. */
   line: number;
+  /** The server's name (its serverInfo's), as a kept load run names it. */
+  server: string;
 }
 
 export function ToolsPanel({ line }: { line: ConnectionState }) {
@@ -162,7 +165,12 @@ export function ToolsPanel({ line }: { line: ConnectionState }) {
       ) : chosen ? (
         <ErrorBoundary key={chosen.name ?? `at ${chosen.at}`} name={`form of ${title(chosen)}`}>
           <ToolCall
-            target={{ conn, ready, line: line.event.line }}
+            target={{
+              conn,
+              ready,
+              line: line.event.line,
+              server: (server?.serverInfo as { name?: string } | undefined)?.name ?? "server",
+            }}
             tool={chosen}
             listed={tools === null || tools.includes(chosen)}
             typed={typed}
@@ -239,6 +247,14 @@ function ToolCall({
   // The arguments the shown outcome's call was sent with (Save as test keeps them).
   const [outcomeArgs, setOutcomeArgs] = useState<JsonValue | null>(null);
   const [savingTest, setSavingTest] = useState(false);
+  // Load test…: the form's arguments as they were when it was opened.
+  const [loading, setLoading] = useState<{ args: JsonValue | null } | null>(null);
+  const loadTest = () => {
+    const a = args();
+    if ("error" in a) return setNotSent(a.error);
+    setNotSent(null);
+    setLoading({ args: a.args });
+  };
   // The apps of the calls of an app-bearing tool (or of "Open app", which calls nothing): the
   // last call's is drawn as the call starts, with the arguments it was sent with; an earlier
   // one stays, hidden, until it has been torn down. `n` tells calls apart.
@@ -482,6 +498,13 @@ function ToolCall({
           <button type="submit" className="primary" disabled={running || !target.ready || tool.name === null}>
             {running ? "Calling…" : "Call"}
           </button>
+          <button
+            type="button"
+            disabled={running || !target.ready || tool.name === null || loading !== null}
+            onClick={loadTest}
+          >
+            Load test…
+          </button>
           {canCallAgain && (
             <button type="button" title="Ctrl+Shift+Enter" onClick={callAgain}>
               Call again on connection {target.conn}
@@ -504,6 +527,15 @@ function ToolCall({
         <p className="error" role="alert">
           Not sent: {notSent}
         </p>
+      )}
+      {loading && tool.name !== null && (
+        <LoadDialog
+          conn={target.conn}
+          tool={tool.name}
+          args={loading.args}
+          server={target.server}
+          onClose={() => setLoading(null)}
+        />
       )}
       {appCalls.map((app) => (
         <div key={app.n} hidden={app.closing !== null}>
