@@ -44,6 +44,7 @@ import extensions
 import forms
 import fulldisk
 import layout
+import load
 import panels
 import walk
 import window
@@ -986,6 +987,10 @@ inner_loop.install(check, driver, wait, shot, {
 third_pass.install(check, driver, wait, shot, {
     "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected, "call_tool": call_tool,
     "set_filter": set_filter, "press_on_window": press_on_window, "until": until,
+})
+load.install(check, driver, wait, shot, {
+    "saved": saved, "add_server": add_server, "ensure_connected": ensure_connected,
+    "press_on_window": press_on_window,
 })
 # Checks with an app of their own, run after the shared app has quit (the last shared check).
 alone = []

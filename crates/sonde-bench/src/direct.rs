@@ -58,6 +58,28 @@ impl Direct {
         ms
     }
 
+    /// `n` `tools/call`s of `echo` paced at `rate` a second, each sent when due (the thread's
+    /// timer slack lowered, as the load generator's pacer does) and its latency from when it was
+    /// due, in ms: the floor of an open loop on this pipe.
+    pub fn paced_echo_calls(&mut self, n: usize, rate: f64) -> Vec<f64> {
+        // SAFETY: PR_SET_TIMERSLACK changes only this thread's timer slack.
+        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1_u64, 0_u64, 0_u64, 0_u64) };
+        let start = std::time::Instant::now();
+        let mut ms = Vec::with_capacity(n);
+        for i in 1..=n as u64 {
+            let due = start + std::time::Duration::from_secs_f64((i - 1) as f64 / rate);
+            if let Some(wait) = due.checked_duration_since(std::time::Instant::now()) {
+                std::thread::sleep(wait);
+            }
+            self.send(&format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x"}}}}}}"#
+            ));
+            self.read_until_id(i);
+            ms.push(due.elapsed().as_secs_f64() * 1000.0);
+        }
+        ms
+    }
+
     /// Reads and parses lines until the reply with `id`; returns how many lines were read.
     pub fn read_until_id(&mut self, id: u64) -> u64 {
         let mut lines = 0;

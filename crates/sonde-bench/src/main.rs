@@ -7,6 +7,7 @@
 
 mod direct;
 mod figures;
+mod generator;
 mod load;
 mod proxy;
 mod sections;
@@ -63,6 +64,9 @@ fn main() {
                     if quick { 1_000 } else { 10_000 },
                     if quick { 20_000 } else { 200_000 },
                 );
+            }
+            if run("generator") {
+                generator::run(&mut report, if quick { 2 } else { 10 });
             }
             if run("watch") {
                 watch::run(&mut report, if quick { 5 } else { 20 });

@@ -12,20 +12,20 @@ use crate::figures::{median_min_max, percentile, Report, Row};
 /// How many interleaved rounds (Sonde, then its baseline) a ratio is the median of.
 const ROUNDS: usize = 5;
 
-fn runtime() -> tokio::runtime::Runtime {
+pub fn runtime() -> tokio::runtime::Runtime {
     if std::env::var_os("BENCH_CURRENT_THREAD").is_some() {
         return tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     }
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
 
-fn temp_log(name: &str) -> std::sync::Arc<WireLog> {
+pub fn temp_log(name: &str) -> std::sync::Arc<WireLog> {
     let dir = std::env::temp_dir().join(format!("sonde-bench-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     WireLog::create_in(&dir).unwrap()
 }
 
-fn fixture(args: &[&str]) -> ServerConfig {
+pub fn fixture(args: &[&str]) -> ServerConfig {
     let argv = crate::fixture_argv(args);
     let mut config = ServerConfig::stdio(SpawnSpec::new(&argv[0], argv[1..].iter()));
     // The fixture speaks 2025-11-25; pinning skips the probe so only the work is measured.

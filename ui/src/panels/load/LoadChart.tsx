@@ -1,5 +1,5 @@
 // A load run drawn as it goes: each second's p50 and p99 latency (left scale, milliseconds) and
-// the rate reached (right scale, calls a second), errors marked as red ticks at the top, and the
+// the rate reached (right scale, calls a second), each drawn at the middle of its second, errors marked as red ticks at the top, and the
 // server's CPU as a faint area where Sonde owns its process. Every figure is the core's
 // (`LoadSecond`); the chart only draws them.
 import type { LoadSecond } from "../../ipc";
@@ -30,7 +30,7 @@ export function LoadChart({ seconds, planned }: Props) {
   const x = (t: number) => PAD.left + ((W - PAD.left - PAD.right) * t) / span;
   const y = (v: number, top: number) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * Math.min(v, top)) / top;
   const line = (value: (s: LoadSecond) => number, top: number) =>
-    seconds.map((s, i) => `${i ? "L" : "M"}${x(s.t).toFixed(1)},${y(value(s), top).toFixed(1)}`).join(" ");
+    seconds.map((s, i) => `${i ? "L" : "M"}${x(s.t - 0.5).toFixed(1)},${y(value(s), top).toFixed(1)}`).join(" ");
   const cpu = seconds.filter((s) => s.cpu_percent !== null);
   const cpuTop = niceTop(Math.max(100, ...cpu.map((s) => s.cpu_percent ?? 0)));
   const cpuArea = cpu.length
@@ -77,7 +77,7 @@ export function LoadChart({ seconds, planned }: Props) {
         {seconds
           .filter((s) => s.errors > 0)
           .map((s) => (
-            <line key={s.t} x1={x(s.t)} x2={x(s.t)} y1={PAD.top} y2={PAD.top + 10} className="error-mark">
+            <line key={s.t} x1={x(s.t - 0.5)} x2={x(s.t - 0.5)} y1={PAD.top} y2={PAD.top + 10} className="error-mark">
               <title>{`${s.errors} errors in second ${s.t}`}</title>
             </line>
           ))}
