@@ -200,58 +200,7 @@ pub enum Command {
     /// process). Exit 5 when --slo is broken (without one: when any call failed), 1 when the
     /// server died, 130 on Ctrl-C (sending stops, calls in flight are waited for, the report
     /// is printed). Every call is in the session log.
-    Load {
-        /// The tool's name (or give --mix).
-        #[arg(required_unless_present = "mix")]
-        tool: Option<String>,
-        /// Arguments as KEY=VALUE, as `sonde call` takes them.
-        #[arg(value_name = "KEY=VALUE")]
-        pairs: Vec<String>,
-        /// The arguments, a JSON object: the text, @FILE, or - for stdin.
-        #[arg(long, value_name = "JSON|@FILE|-")]
-        args: Option<String>,
-        /// Calls a second (open loop). Default 10.
-        #[arg(long, value_name = "R", conflicts_with_all = ["concurrency", "stages"])]
-        rate: Option<String>,
-        /// How long to send, counted after the warm-up: 30s, 500ms, 2m, or seconds. Default 10s
-        /// (or until --count).
-        #[arg(long, value_name = "D", conflicts_with = "stages")]
-        duration: Option<String>,
-        /// Stop after N calls (counted after the warm-up).
-        #[arg(long, value_name = "N")]
-        count: Option<u64>,
-        /// A closed loop of C callers, each sending its next call when the last is answered
-        /// (latency from when each was sent), instead of a rate.
-        #[arg(long, value_name = "C", conflicts_with = "stages")]
-        concurrency: Option<usize>,
-        /// Send for this long first without counting: warm caches and JITs.
-        #[arg(long, value_name = "D")]
-        warmup: Option<String>,
-        /// Stepped load, each step a rate held for a while: "10/s:10s,100/s:10s,500/s:10s".
-        #[arg(long, value_name = "STEPS")]
-        stages: Option<String>,
-        /// A weighted mix of calls instead of one tool: a YAML or JSON list of entries, each
-        /// `tool:` (with `arguments:`), `resource:` (a URI) or `prompt:` (with `arguments:`),
-        /// and `weight:` (default 1).
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "args"])]
-        mix: Option<PathBuf>,
-        /// A budget the run must hold, terms joined by commas: p50|p90|p99|p999|max<DURATION,
-        /// errors<PERCENT% or errors<COUNT, rate>CALLS_A_SECOND. Broken: exit 5.
-        #[arg(long, value_name = "TERMS")]
-        slo: Option<String>,
-        /// Seeds {{rand}}, so a run can be sent again the same.
-        #[arg(long, value_name = "N", default_value_t = 1)]
-        seed: u64,
-        /// The report: the text report (text), the JSON document (json), JUnit XML (junit) or
-        /// SARIF 2.1.0 (sarif), a case a budget term.
-        #[arg(long, value_enum, default_value_t = Reporter::Text)]
-        reporter: Reporter,
-        /// Write the report to FILE (the text report, or --json's document, still goes to stdout).
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-        #[command(flatten)]
-        common: Common,
-    },
+    Load(LoadArgs),
     /// Tasks of a server (2025-11-25 tasks, the 2026-07-28 tasks extension). A server that keeps
     /// its tasks between connections (over HTTP) answers about tasks of an earlier run.
     Tasks {
@@ -669,7 +618,7 @@ pub enum PromptsAction {
 }
 
 /// What every server command takes: `--json` and the server after `--`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 pub struct Common {
     /// Print JSON on stdout.
     #[arg(long)]
@@ -683,6 +632,65 @@ pub struct Server {
     /// The server command line, after `--` (or give --url instead).
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+/// `sonde load`'s options (see the command's help).
+#[derive(Args, Debug)]
+pub struct LoadArgs {
+    /// The tool's name (or give --mix).
+    #[arg(required_unless_present = "mix")]
+    pub tool: Option<String>,
+    /// Arguments as KEY=VALUE, as `sonde call` takes them.
+    #[arg(value_name = "KEY=VALUE")]
+    pub pairs: Vec<String>,
+    /// The arguments, a JSON object: the text, @FILE, or - for stdin.
+    #[arg(long, value_name = "JSON|@FILE|-")]
+    pub args: Option<String>,
+    /// Calls a second (open loop). Default 10.
+    #[arg(long, value_name = "R", conflicts_with_all = ["concurrency", "stages"])]
+    pub rate: Option<String>,
+    /// How long to send, counted after the warm-up: 30s, 500ms, 2m, or seconds. Default 10s
+    /// (or until --count).
+    #[arg(long, value_name = "D", conflicts_with = "stages")]
+    pub duration: Option<String>,
+    /// Stop after N calls (counted after the warm-up).
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// A closed loop of C callers, each sending its next call when the last is answered
+    /// (latency from when each was sent), instead of a rate.
+    #[arg(long, value_name = "C", conflicts_with = "stages")]
+    pub concurrency: Option<usize>,
+    /// Send for this long first without counting: warm caches and JITs.
+    #[arg(long, value_name = "D")]
+    pub warmup: Option<String>,
+    /// Stepped load, each step a rate held for a while: "10/s:10s,100/s:10s,500/s:10s".
+    #[arg(long, value_name = "STEPS")]
+    pub stages: Option<String>,
+    /// A weighted mix of calls instead of one tool: a YAML or JSON list of entries, each
+    /// `tool:` (with `arguments:`), `resource:` (a URI) or `prompt:` (with `arguments:`),
+    /// and `weight:` (default 1).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "args"])]
+    pub mix: Option<PathBuf>,
+    /// A budget the run must hold, terms joined by commas: p50|p90|p99|p999|max<DURATION,
+    /// errors<PERCENT% or errors<COUNT, rate>CALLS_A_SECOND. Broken: exit 5.
+    #[arg(long, value_name = "TERMS")]
+    pub slo: Option<String>,
+    /// Over HTTP (--url): spread the calls over N sessions of their own, in turn (over stdio,
+    /// one server takes every call, pipelined on its connection).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub connections: usize,
+    /// Seeds {{rand}}, so a run can be sent again the same.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// The report: the text report (text), the JSON document (json), JUnit XML (junit) or
+    /// SARIF 2.1.0 (sarif), a case a budget term.
+    #[arg(long, value_enum, default_value_t = Reporter::Text)]
+    pub reporter: Reporter,
+    /// Write the report to FILE (the text report, or --json's document, still goes to stdout).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 #[derive(Args, Debug)]

@@ -4,20 +4,21 @@
 //! interrupted (Ctrl-C stops sending; the report of what ran is printed first).
 //!
 //! Owns: reading the options into a `LoadPlan`, the tool's arguments from the words (a name the
-//! server does not list is not sent, exit 2, the closest named), the progress line, the text
-//! report, and the exit code. Refuses: pacing, measuring and judging (the core's `load`), the
+//! server does not list is not sent, exit 2, the closest named), the sessions an HTTP run
+//! spreads over (`--connections`, each closed after it), the progress line, the text report,
+//! and the exit code. Refuses: pacing, measuring and judging (the core's `load`), the
 //! reports' formats (the core's `Report`).
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
 use sonde_core::{
-    kinds_words, ms_words, parse_duration, parse_mix, parse_rate, parse_steps, run_load, LoadControl,
-    LoadError, LoadOp, LoadPlan, LoadReport, LoadSecond, LoadStep, Pacing, Session, Slo, Weighted,
+    kinds_words, ms_words, parse_duration, parse_mix, parse_rate, parse_steps, run_load, Hub, LoadControl,
+    LoadError, LoadOp, LoadPlan, LoadReport, LoadSecond, LoadStep, Pacing, ServerConfig, Session, Slo,
+    Weighted,
 };
 
-use crate::args::Reporter;
+use crate::args::{LoadArgs, Reporter};
 use crate::exit::{worst, FAILED, FOUND, INTERRUPTED, OK, USAGE};
 use crate::reports;
 
@@ -29,25 +30,8 @@ pub struct LoadOpts {
     pub slo: Option<Slo>,
     pub report: reports::Outputs,
     pub json: bool,
-}
-
-/// The options as typed.
-pub struct Given {
-    pub tool: Option<String>,
-    pub pairs: Vec<String>,
-    pub args: Option<String>,
-    pub rate: Option<String>,
-    pub duration: Option<String>,
-    pub count: Option<u64>,
-    pub concurrency: Option<usize>,
-    pub warmup: Option<String>,
-    pub stages: Option<String>,
-    pub mix: Option<PathBuf>,
-    pub slo: Option<String>,
-    pub seed: u64,
-    pub reporter: Reporter,
-    pub out: Option<PathBuf>,
-    pub json: bool,
+    /// Sessions to spread the calls over (HTTP only).
+    pub connections: usize,
 }
 
 /// Ten calls a second for ten seconds, when nothing else is asked.
@@ -55,8 +39,16 @@ const DEFAULT_RATE: f64 = 10.0;
 const DEFAULT_DURATION: Duration = Duration::from_secs(10);
 
 /// Every option read; a usage error says which and why.
-pub fn plan(g: Given) -> Result<LoadOpts, String> {
-    let report = reports::Outputs::checked(g.reporter, g.out, g.json, true)?;
+pub fn plan(g: LoadArgs, json: bool, stdio: bool) -> Result<LoadOpts, String> {
+    match g.connections {
+        0 => return Err("--connections must be at least 1".into()),
+        n if n > 1 && stdio => return Err(
+            "--connections is for --url: over stdio one server takes every call, pipelined on its connection"
+                .into(),
+        ),
+        _ => {}
+    }
+    let report = reports::Outputs::checked(g.reporter, g.out, json, true)?;
     let duration =
         g.duration.as_deref().map(parse_duration).transpose().map_err(|e| format!("--duration: {e}"))?;
     let warmup = g.warmup.as_deref().map(parse_duration).transpose().map_err(|e| format!("--warmup: {e}"))?;
@@ -104,11 +96,49 @@ pub fn plan(g: Given) -> Result<LoadOpts, String> {
     };
     let slo = g.slo.as_deref().map(Slo::parse).transpose().map_err(|e| format!("--slo: {e}"))?;
     let plan = LoadPlan { mix, pacing, warmup: warmup.unwrap_or_default(), seed: g.seed };
-    Ok(LoadOpts { plan, words, slo, report, json: g.json })
+    Ok(LoadOpts { plan, words, slo, report, json, connections: g.connections })
 }
 
-/// Runs the load on `session`: Ctrl-C stops it (the report still comes).
-pub async fn run(session: &Session, mut opts: LoadOpts) -> i32 {
+/// Runs the load over `session` and `opts.connections - 1` more sessions of `config` opened for
+/// it (HTTP), each closed after the run.
+pub async fn spread(hub: &Hub, config: &ServerConfig, session: &Session, opts: LoadOpts) -> i32 {
+    let config = ServerConfig { restart: None, job: true, ..config.clone() };
+    let mut sessions = vec![session.clone()];
+    let mut opened = Vec::new();
+    let mut failed = None;
+    for _ in 1..opts.connections {
+        match hub.connect(&config).await.and_then(|id| {
+            opened.push(id);
+            hub.session(id)
+        }) {
+            Ok(more) => sessions.push(more),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
+    }
+    let code = match failed {
+        Some(e) => {
+            errln!("sonde: could not open session {} of {}: {e}", sessions.len() + 1, opts.connections);
+            FAILED
+        }
+        None => {
+            noteln!("sonde: load: {} sessions, the calls spread over them in turn", sessions.len());
+            run(&sessions, opts).await
+        }
+    };
+    for id in opened {
+        if let Err(e) = hub.disconnect(id).await {
+            errln!("sonde: connection {id} could not be closed: {e}");
+        }
+    }
+    code
+}
+
+/// Runs the load on `sessions` (a call each in turn): Ctrl-C stops it (the report still comes).
+pub async fn run(sessions: &[Session], mut opts: LoadOpts) -> i32 {
+    let session = &sessions[0];
     if let Some((given, pairs)) = opts.words.take() {
         let LoadOp::Tool { name, arguments } = &mut opts.plan.mix[0].op else { unreachable!("one tool") };
         let definition = match crate::suggest::find_tool(session, name).await {
@@ -140,7 +170,7 @@ pub async fn run(session: &Session, mut opts: LoadOpts) -> i32 {
         })
     };
     say_start(&opts.plan);
-    let ran = run_load(std::slice::from_ref(session), &opts.plan, &control, progress).await;
+    let ran = run_load(sessions, &opts.plan, &control, progress).await;
     stopper.abort();
     let report = match ran {
         Ok(report) => report,

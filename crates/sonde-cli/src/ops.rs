@@ -79,7 +79,7 @@ pub async fn run(session: &Session, op: Op, json: bool) -> Result<i32, RequestEr
             Ok(OK)
         }
         Op::Test { suite, to } => crate::test_cmd::run(session, &suite, &to).await,
-        Op::Load(opts) => Ok(crate::load_cmd::run(session, *opts).await),
+        Op::Load(opts) => Ok(crate::load_cmd::run(std::slice::from_ref(session), *opts).await),
         Op::Replay { recording, rules } => {
             Ok(crate::replay_cmd::run(session, &recording, &rules, json).await)
         }

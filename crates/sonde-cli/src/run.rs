@@ -122,41 +122,10 @@ fn plan(command: Command) -> (Common, Result<Op, String>) {
                 .map(|(suite, to)| Op::Test { suite: Box::new(suite), to });
             (common, op)
         }
-        Command::Load {
-            tool,
-            pairs,
-            args,
-            rate,
-            duration,
-            count,
-            concurrency,
-            warmup,
-            stages,
-            mix,
-            slo,
-            seed,
-            reporter,
-            out,
-            common,
-        } => {
-            let given = crate::load_cmd::Given {
-                tool,
-                pairs,
-                args,
-                rate,
-                duration,
-                count,
-                concurrency,
-                warmup,
-                stages,
-                mix,
-                slo,
-                seed,
-                reporter,
-                out,
-                json: common.json,
-            };
-            (common, crate::load_cmd::plan(given).map(|opts| Op::Load(Box::new(opts))))
+        Command::Load(mut args) => {
+            let common = std::mem::take(&mut args.common);
+            let (json, stdio) = (common.json, !common.server.command.is_empty());
+            (common, crate::load_cmd::plan(args, json, stdio).map(|opts| Op::Load(Box::new(opts))))
         }
         Command::Replay { session, ignore, ignore_values, rules, strict, skip_gone, common } => {
             let op = crate::replay_cmd::rules(rules.as_deref(), &ignore, &ignore_values, strict, skip_gone)
@@ -287,7 +256,14 @@ async fn with_server(hub: &Hub, config: &ServerConfig, common: &Common, op: Op) 
     let (json, said_enough) = (common.json, saying.abort_handle());
     let job = |session: sonde_core::Session| async move {
         said_enough.abort();
-        (run_op(&session, op, json).await, session.server.clone())
+        let outcome = match op {
+            // Over HTTP, a load run may spread its calls over sessions of their own.
+            Op::Load(opts) if opts.connections > 1 => {
+                Ok(crate::load_cmd::spread(hub, config, &session, *opts).await)
+            }
+            op => run_op(&session, op, json).await,
+        };
+        (outcome, session.server.clone())
     };
     let done = hub.one_job(config, None, &report, job).await;
     saying.abort();

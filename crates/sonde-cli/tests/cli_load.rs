@@ -6,6 +6,7 @@
 
 mod support;
 
+use std::io::BufRead;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -244,6 +245,7 @@ fn usage_mistakes_are_said_before_anything_starts() {
         (vec!["echo", "--duration", "soon"], "--duration"),
         (vec!["echo", "--stages", "10/s"], "--stages"),
         (vec!["echo", "--concurrency", "0"], "--concurrency"),
+        (vec!["echo", "--connections", "2"], "--connections is for --url"),
     ] {
         let out = run("usage", &args, &[], false);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
@@ -279,4 +281,55 @@ fn ctrl_c_prints_the_report_of_what_ran() {
     let count = doc["count"].as_u64().unwrap();
     assert!((50..500).contains(&count), "{doc}");
     assert_eq!(doc["unfinished"], 0);
+}
+
+/// Over HTTP, `--connections 3` opens two more sessions and spreads the calls over the three in
+/// turn; each is closed after the run.
+#[test]
+fn over_http_the_calls_spread_over_sessions_of_their_own() {
+    let home = data_home("load-http");
+    std::fs::create_dir_all(&home).unwrap();
+    let record = home.join("posts.jsonl");
+    let bin = fixture_bin().with_file_name("sonde-fixture-http");
+    let mut server = Command::new(&bin)
+        .args(["--record", record.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the HTTP fixture");
+    let mut line = String::new();
+    std::io::BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let out = sonde(
+        &home,
+        &[
+            "--url",
+            &url,
+            "load",
+            "echo",
+            "text=hi",
+            "--rate",
+            "30",
+            "--count",
+            "30",
+            "--connections",
+            "3",
+            "--json",
+        ],
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let doc = stdout_json(&out);
+    assert_eq!(doc["count"], 30);
+    assert_eq!(doc["errors"], 0);
+    let posts = std::fs::read_to_string(&record).unwrap();
+    let methods: Vec<String> = posts
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|m| m["method"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(methods.iter().filter(|m| *m == "initialize").count(), 3, "{methods:?}");
+    assert_eq!(methods.iter().filter(|m| *m == "tools/call").count(), 30);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3 sessions, the calls spread over them in turn"));
 }
