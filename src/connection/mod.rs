@@ -34,7 +34,7 @@ pub use status::Status;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -149,7 +149,13 @@ pub struct Request {
     pub part_of: Option<RequestId>,
     /// What only this request's sender can check of its reply; its findings go on the reply.
     pub check: Option<ReplyCheck>,
+    /// Set to the moment its reply was read and matched, before it is recorded and handed to
+    /// the caller: a load run's latency ends at the answer, not at Sonde's bookkeeping after it.
+    pub answered_at: Option<AnsweredAt>,
 }
+
+/// Where the loop stamps the moment a request's reply arrived (see [`Request::answered_at`]).
+pub type AnsweredAt = Arc<std::sync::OnceLock<Instant>>;
 
 /// A check of a reply that only the request's sender can make, knowing what the reply must hold
 /// (a skill's entry knows its file's digest): its findings go on the reply's frame in the log,
@@ -186,6 +192,7 @@ impl Request {
             progress: None,
             part_of: None,
             check: None,
+            answered_at: None,
         }
     }
 

@@ -36,6 +36,7 @@ pub struct Pending {
     pub probe: bool,
     pub progress: Option<mpsc::UnboundedSender<Value>>,
     pub check: Option<super::ReplyCheck>,
+    pub answered_at: Option<super::AnsweredAt>,
     pub reply: Reply,
 }
 
@@ -54,6 +55,7 @@ impl Pending {
             probe: request.probe,
             progress: request.progress,
             check: request.check,
+            answered_at: request.answered_at,
             reply,
         }
     }
@@ -177,6 +179,9 @@ impl Table {
         modern: bool,
     ) -> (Entry, Option<Delivery>) {
         if let Some(pending) = self.pending.remove(&id) {
+            if let Some(at) = &pending.answered_at {
+                let _ = at.set(std::time::Instant::now());
+            }
             self.remember_answered(&id);
             entry.answers = Some(pending.seq);
             entry.latency_ms = Some(round_ms(pending.sent.elapsed()));

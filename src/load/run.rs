@@ -22,7 +22,7 @@ use super::plan::{LoadOp, LoadPlan, Pacing, Step};
 use super::tally::{error_kind, LoadSecond, Tally, SERVER_DIED};
 use super::template::{filled, has_placeholders, Fill, Random};
 use super::LoadReport;
-use crate::connection::{Call, Request, RequestError};
+use crate::connection::{AnsweredAt, Call, Request, RequestError};
 use crate::process::{group_usage, GroupUsage};
 use crate::session::listing::ListKind;
 use crate::session::Session;
@@ -75,13 +75,13 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn request(&self, fill: Fill) -> Request {
+    fn request(&self, fill: Fill, answered_at: AnsweredAt) -> Request {
         let params = if self.templated {
             filled(&self.params, self.schema.as_ref(), fill)
         } else {
             self.params.clone()
         };
-        Request::new(self.method, Some(params))
+        Request { answered_at: Some(answered_at), ..Request::new(self.method, Some(params)) }
     }
 }
 
@@ -231,13 +231,21 @@ struct Sends {
 }
 
 impl Sends {
-    fn send(&mut self) -> Result<Call, RequestError> {
+    /// The next call sent, and where its reply's arrival will be stamped.
+    fn send(&mut self) -> Sending {
         let fill = Fill { seq: self.seq, rand: self.random.next() };
         let session = &self.sessions[(self.seq % self.sessions.len() as u64) as usize];
         self.seq += 1;
-        let request = self.prepared[self.order.next()].request(fill);
-        session.start(request)
+        let answered_at = AnsweredAt::default();
+        let request = self.prepared[self.order.next()].request(fill, answered_at.clone());
+        Sending { call: session.start(request), answered_at }
     }
+}
+
+/// A call just sent (or why it could not be), and where the loop stamps its reply's arrival.
+struct Sending {
+    call: Result<Call, RequestError>,
+    answered_at: AnsweredAt,
 }
 
 /// A call handed from the pacer: when it was due, whether it counts, and the call (or why it
@@ -245,7 +253,7 @@ impl Sends {
 struct Sent {
     due: Instant,
     counted: bool,
-    call: Result<Call, RequestError>,
+    sending: Sending,
 }
 
 /// The open loop's pacer: each call sent when due, on a thread whose sleeps wake within
@@ -280,9 +288,9 @@ fn pace(
                 }
                 std::thread::sleep((due - now).min(Duration::from_millis(50)));
             }
-            let call = sends.send();
-            let failed = call.is_err();
-            if out.send(Sent { due, counted: phase.counted, call }).is_err() || failed {
+            let sending = sends.send();
+            let failed = sending.call.is_err();
+            if out.send(Sent { due, counted: phase.counted, sending }).is_err() || failed {
                 break 'phases;
             }
             counted_sent += u64::from(phase.counted);
@@ -299,7 +307,21 @@ struct Ended {
     at: Instant,
 }
 
+/// A call's ending: when its latency runs from, whether it counts, its outcome, when it ended.
 type Ending = (Instant, bool, Result<Value, RequestError>, Instant);
+
+/// The ending of a call, its latency from `from` to its reply's arrival (when a reply came;
+/// else to when its caller heard how it ended).
+fn ending(from: Instant, counted: bool, sending: Sending) -> BoxFuture<'static, Ending> {
+    Box::pin(async move {
+        let outcome = match sending.call {
+            Ok(call) => call.outcome().await,
+            Err(e) => Err(e),
+        };
+        let ended = sending.answered_at.get().copied().unwrap_or_else(Instant::now);
+        (from, counted, outcome, ended)
+    })
+}
 
 /// Counts endings as they come and closes each second.
 struct Collector<'u> {
@@ -408,18 +430,12 @@ impl<'u> Collector<'u> {
                 biased;
                 Some(ending) = inflight.next() => self.ended(ending, control),
                 sent = rx.recv(), if sending => match sent {
-                    Some(Sent { due, counted, call }) => {
+                    Some(Sent { due, counted, sending }) => {
                         self.sent(counted);
                         if counted {
                             last_sent = Some(Instant::now());
                         }
-                        inflight.push(Box::pin(async move {
-                            let outcome = match call {
-                                Ok(call) => call.outcome().await,
-                                Err(e) => Err(e),
-                            };
-                            (due, counted, outcome, Instant::now())
-                        }));
+                        inflight.push(ending(due, counted, sending));
                     }
                     None => sending = false,
                 },
@@ -462,21 +478,15 @@ impl<'u> Collector<'u> {
                 {
                     return;
                 }
-                let call = sends.send();
-                if call.is_err() {
+                let sending = sends.send();
+                if sending.call.is_err() {
                     control.stop();
                 }
                 this.sent(counted);
                 if counted {
                     last_sent = Some(now);
                 }
-                inflight.push(Box::pin(async move {
-                    let outcome = match call {
-                        Ok(call) => call.outcome().await,
-                        Err(e) => Err(e),
-                    };
-                    (now, counted, outcome, Instant::now())
-                }));
+                inflight.push(ending(now, counted, sending));
             };
         for _ in 0..concurrency.max(1) {
             begin(self, &mut sends, &mut inflight);

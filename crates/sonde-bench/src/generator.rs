@@ -44,7 +44,45 @@ fn sonde_run(seconds: u64) -> LoadReport {
     })
 }
 
+/// Where the run's threads (Sonde's, the direct loop's and the fixture's) may run.
+#[derive(Clone, Copy, PartialEq)]
+enum Placement {
+    /// All on CPU 0: every hand-off between threads finds its CPU awake.
+    OneCpu,
+    /// Wherever the scheduler puts them: a hand-off may wait for an idle CPU to wake.
+    Free,
+}
+
+/// Pins the calling thread (and every thread and process it starts from now) to CPU 0, or
+/// frees it to every CPU; returns the mask it had.
+fn pin(placement: Placement) -> libc::cpu_set_t {
+    // SAFETY: the masks are plain data owned here; the calls change only this thread's affinity.
+    unsafe {
+        let mut old: libc::cpu_set_t = std::mem::zeroed();
+        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut old);
+        if placement == Placement::OneCpu {
+            let mut one: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(0, &mut one);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
+        }
+        old
+    }
+}
+
+fn unpin(old: &libc::cpu_set_t) {
+    // SAFETY: as in `pin`.
+    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), old) };
+}
+
 pub fn run(report: &mut Report, seconds: u64) {
+    for placement in [Placement::OneCpu, Placement::Free] {
+        let old = pin(placement);
+        placed(report, seconds, placement);
+        unpin(&old);
+    }
+}
+
+fn placed(report: &mut Report, seconds: u64, placement: Placement) {
     let (mut added50, mut added99, mut rates, mut direct50, mut direct99, mut sonde50, mut sonde99) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
@@ -68,7 +106,10 @@ pub fn run(report: &mut Report, seconds: u64) {
     let (d50, d99, s50, s99) = (m(direct50), m(direct99), m(sonde50), m(sonde99));
     let reached = rate_min / RATE;
     report.row(Row {
-        figure: format!("load generator at {RATE}/s, {seconds} s open loop, against a direct loop paced alike"),
+        figure: format!(
+            "load generator at {RATE}/s, {seconds} s open loop, {}, against a direct loop paced alike",
+            if placement == Placement::OneCpu { "idle, client and server on one CPU" } else { "idle, CPUs free" }
+        ),
         sonde: format!(
             "rate {rate:.1}/s (lowest {rate_min:.1}); p50 {s50:.3} ms (+{a50:.0} µs, {a50_min:.0}–{a50_max:.0}), \
              p99 {s99:.3} ms (+{a99:.0} µs, {a99_min:.0}–{a99_max:.0})"
@@ -79,7 +120,7 @@ pub fn run(report: &mut Report, seconds: u64) {
         met: Some((reached - 1.0).abs() <= 0.01 && a50 <= 50.0 && a99 <= 200.0),
     });
     report.detail(
-        "load_generator",
+        if placement == Placement::OneCpu { "load_generator_one_cpu" } else { "load_generator_free" },
         json!({"rate_asked": RATE, "seconds": seconds, "rounds": ROUNDS, "rate": rate, "rate_lowest": rate_min,
         "added_p50_us": a50, "added_p99_us": a99, "sonde_p50": s50, "sonde_p99": s99, "direct_p50": d50, "direct_p99": d99}),
     );

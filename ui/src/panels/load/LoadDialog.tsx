@@ -182,7 +182,7 @@ export function LoadDialog({ conn, tool, args, server, onClose }: Props) {
                 {stopping ? "Stopping…" : "Stop"}
               </button>
             ) : (
-              <button type="submit" className="primary">
+              <button type="submit" className="primary" autoFocus>
                 Start
               </button>
             )}
