@@ -82,6 +82,7 @@ export function LoadChart({ seconds, planned }: Props) {
             </line>
           ))}
       </svg>
+      <Memory seconds={seconds} x={x} />
       <figcaption>
         <span className="key p99">p99</span> <span className="key p50">p50</span> <span className="key rate">rate</span>
         {cpu.length > 0 && <span className="key cpu">server CPU</span>}
@@ -95,6 +96,36 @@ export function LoadChart({ seconds, planned }: Props) {
         )}
       </figcaption>
     </figure>
+  );
+}
+
+const MEM_H = 54;
+
+/** The server's resident memory each second, under the chart on the same time scale: memory
+ * that only climbs is a leak. Drawn only where Sonde sampled it (a process it owns). */
+function Memory({ seconds, x }: { seconds: LoadSecond[]; x: (t: number) => number }) {
+  const sampled = seconds.filter((s) => s.rss_bytes !== null);
+  if (!sampled.length) return null;
+  const mib = sampled.map((s) => (s.rss_bytes ?? 0) / 1048576);
+  const [low, high] = [Math.min(...mib), Math.max(...mib)];
+  const span = Math.max(high - low, 0.1);
+  const y = (v: number) => MEM_H - 6 - ((MEM_H - 12) * (v - low)) / span;
+  const d = sampled.map((s, i) => `${i ? "L" : "M"}${x(s.t - 0.5).toFixed(1)},${y(mib[i]).toFixed(1)}`).join(" ");
+  const words = `Server memory ${low.toFixed(1)} MiB to ${high.toFixed(1)} MiB, ${mib[mib.length - 1].toFixed(1)} MiB at the last second`;
+  return (
+    <svg viewBox={`0 0 ${W} ${MEM_H}`} role="img" aria-label={words} className="memory">
+      <rect x={PAD.left} y={2} width={W - PAD.left - PAD.right} height={MEM_H - 4} className="frame" />
+      <path d={d} className="rss" />
+      <text x={PAD.left - 4} y={14} textAnchor="end">
+        {`${high.toFixed(1)} MiB`}
+      </text>
+      <text x={PAD.left - 4} y={MEM_H - 4} textAnchor="end">
+        {`${low.toFixed(1)} MiB`}
+      </text>
+      <text x={W - PAD.right + 4} y={MEM_H / 2 + 4}>
+        memory
+      </text>
+    </svg>
   );
 }
 
