@@ -7,6 +7,7 @@ import os
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 
 def install(check, driver, wait, shot, h):
@@ -23,8 +24,14 @@ def install(check, driver, wait, shot, h):
         field.send_keys(value)
         wait.until(lambda d: field.get_attribute("value") == value)
 
+    def press(element):
+        """Clicks `element` once it is in the middle of the dialog, clear of its sticky footer."""
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        wait.until(lambda d: element.is_displayed() and element.is_enabled())
+        element.click()
+
     def run(dialog):
-        dialog.find_element(By.XPATH, ".//button[text()='Start']").click()
+        press(dialog.find_element(By.XPATH, ".//button[text()='Start']"))
         # Live: a second is drawn while the run goes on, before its report.
         wait.until(lambda d: dialog.find_element(By.XPATH, ".//*[@aria-label='Load status']").text.startswith("Running: "))
         visible(".//*[name()='svg'][starts-with(@aria-label, '1 second;')]", dialog)
@@ -61,20 +68,21 @@ def install(check, driver, wait, shot, h):
         assert chart.startswith("3 seconds;") and chart.endswith("; 3 errors"), chart
         driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", dialog.find_element(By.TAG_NAME, "h2"))
         shot("load-test")
-        dialog.find_element(By.XPATH, ".//button[text()='Keep this run']").click()
+        press(dialog.find_element(By.XPATH, ".//button[text()='Keep this run']"))
         visible(".//button[text()='Kept']", dialog)
         # A second run: the server does not stall again, and the two are side by side.
         report = run(dialog)
         assert "p99<100ms held" in report.find_element(By.XPATH, ".//ul[@aria-label='Budget']").text
         compare = dialog.find_element(By.XPATH, ".//select[@aria-label='Compare with']")
         wait.until(lambda d: len(compare.find_elements(By.TAG_NAME, "option")) > 1)
-        compare.find_elements(By.TAG_NAME, "option")[1].click()
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", compare)
+        Select(compare).select_by_index(1)
         table = visible(".//table[@aria-label='Comparison']", dialog)
         row = table.find_element(By.XPATH, "./tbody/tr[th[text()='p99']]")
         cells = [td.text for td in row.find_elements(By.TAG_NAME, "td")]
         assert float(cells[2].rstrip("×")) < 0.5, cells
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", table)
         shot("load-compare")
-        dialog.find_element(By.XPATH, ".//footer/button[text()='Close']").click()
+        press(dialog.find_element(By.XPATH, ".//footer/button[text()='Close']"))
         wait.until(lambda d: not d.find_elements(By.XPATH, "//div[@role='dialog'][@aria-label='Load test']"))
         h["press_on_window"]("ctrl+1")
