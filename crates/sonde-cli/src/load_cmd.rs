@@ -231,7 +231,7 @@ fn progress(s: &LoadSecond) {
     } else {
         let kinds: std::collections::BTreeMap<String, u64> =
             s.errors_by_kind.iter().map(|(k, n)| (k.clone(), u64::from(*n))).collect();
-        format!(", {} errors ({})", s.errors, kinds_words(&kinds))
+        format!(", {} ({})", count_words(u64::from(s.errors), "error"), kinds_words(&kinds))
     };
     crate::out::status(format_args!(
         "sonde: load {:>3} s: {:.0}/s sent, {} answered, p50 {}, p99 {}{errors}",
@@ -241,6 +241,15 @@ fn progress(s: &LoadSecond) {
         ms_words(s.p50_ms),
         ms_words(s.p99_ms)
     ));
+}
+
+/// `1 error`, `3 errors`.
+fn count_words(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 /// The report as a person reads it.
@@ -256,10 +265,10 @@ pub fn text(r: &LoadReport) -> String {
         out += &format!("warm-up    {:.1} s, not counted\n", r.warmup_s);
     }
     out += &format!(
-        "calls      {} in {:.1} s, {} errors ({:.3}%), {} unfinished\n",
+        "calls      {} in {:.1} s, {} ({:.3}%), {} unfinished\n",
         r.count,
         r.duration_s,
-        r.errors,
+        count_words(r.errors, "error"),
         r.error_share() * 100.0,
         r.unfinished
     );
