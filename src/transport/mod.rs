@@ -65,11 +65,14 @@ impl Header {
     }
 }
 
-/// Headers whose values are credentials whatever the user said.
+/// Headers whose values are credentials whatever the user said: Authorization, Cookie, and any
+/// name with token, secret, key, password or credential in it (`X-Auth-Key`, `X-API-Key`),
+/// as `--secret-header`'s help promises. A name that merely holds "key" (an idempotency key)
+/// is redacted too: a value hidden by mistake costs less than a credential shown.
 pub fn is_secret_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(&lower.as_str())
-        || ["token", "secret", "api-key", "apikey", "password"].iter().any(|w| lower.contains(w))
+        || ["token", "secret", "key", "password", "credential"].iter().any(|w| lower.contains(w))
 }
 
 /// Headers as Sonde records them: the values of secret ones (by name, or by `marked`) replaced
@@ -253,6 +256,18 @@ pub enum HttpMode {
 #[cfg(test)]
 mod redaction_tests {
     use super::*;
+
+    #[test]
+    fn header_names_that_hold_credentials_are_secret_as_the_help_says() {
+        let secret =
+            ["Authorization", "cookie", "X-Auth-Key", "X-API-Key", "x-apikey", "X-Token", "Client-Secret"];
+        for name in secret.into_iter().chain(["X-Password", "X-Credential"]) {
+            assert!(is_secret_name(name), "{name}");
+        }
+        for name in ["Accept", "Mcp-Session-Id", "Keep-Alive", "Last-Event-ID", "User-Agent"] {
+            assert!(!is_secret_name(name), "{name}");
+        }
+    }
 
     /// A URL or a header that cannot be used is the person's input, `bad_input`, in the words
     /// the CLI's `--header` and the window's URL field have always shown.

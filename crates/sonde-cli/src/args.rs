@@ -114,7 +114,8 @@ pub struct Global {
     #[arg(help_heading = "HTTP servers", long = "header", global = true, value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
     /// An extra HTTP header whose value is a secret: sent, never recorded (repeatable).
-    /// Authorization, Cookie and names with token/secret/key in them are secret anyway.
+    /// Authorization, Cookie and names with token, secret, key, password or credential in them
+    /// (X-Auth-Key) are secret anyway.
     #[arg(help_heading = "HTTP servers", long = "secret-header", global = true, value_name = "NAME:VALUE")]
     pub secret_headers: Vec<String>,
     /// Sends `Authorization: Bearer TOKEN` (never recorded).
