@@ -61,11 +61,20 @@ test: record-tree deps peers ui-deps e2e-deps fmt-check cycles clippy
 	cd ui && npm run build && node e2e/ui.mjs
 	$(MAKE) --no-print-directory desktop
 	$(CARGO) build -p sonde-fixture -p sonde-cli
+	$(MAKE) --no-print-directory install-check
 	$(E2E)
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
 	$(MAKE) --no-print-directory deb DEB_FLAGS=--debug
 	$(CARGO) nextest run --workspace --no-fail-fast
 	scripts/check-clean-tree.sh end
+
+## make install-check: the CLI alone installs from this tree with cargo install (into a scratch
+## root, from this build's debug artifacts) and runs, as the guide tells a user to install it.
+.PHONY: install-check
+install-check:
+	rm -rf $(CACHE)/install-root
+	$(CARGO) install --locked --debug --path crates/sonde-cli --root $(CACHE)/install-root
+	$(CACHE)/install-root/bin/sonde --version | grep -q '^sonde '
 
 ## make docs: the guide's screenshots, taken from this build by the real-window suite (each
 ## image a page names, written to docs/img), and its reference pages generated from the code.
