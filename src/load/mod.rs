@@ -17,13 +17,15 @@ mod settings;
 mod slo;
 mod tally;
 mod template;
+mod usage;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 pub use plan::{
-    parse_duration, parse_mix, parse_rate, parse_steps, LoadOp, LoadPlan, Pacing, Step, Weighted,
+    parse_duration, parse_mix, parse_rate, parse_steps, LoadOp, LoadPlan, LoadWordsError, Pacing, Step,
+    Weighted,
 };
 pub use run::{run_load, LoadControl, LoadError};
 pub use runs::{LoadRuns, SavedRun};

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
@@ -21,12 +21,12 @@ use tokio::sync::{mpsc, Notify};
 use super::plan::{LoadOp, LoadPlan, Pacing, Step};
 use super::tally::{error_kind, LoadSecond, Tally, SERVER_DIED};
 use super::template::{filled, has_placeholders, Fill, Random};
+use super::usage::Sampler;
 use super::LoadReport;
 use crate::connection::{AnsweredAt, Call, Request, RequestError};
-use crate::process::{group_usage, GroupUsage};
+use crate::process::GroupUsage;
 use crate::session::listing::ListKind;
 use crate::session::Session;
-use crate::sync::Lock;
 
 /// Stops a run from outside it (Ctrl-C, the window's Stop): sending ends, what is in flight is
 /// waited for (at most five seconds; each call also ends at the connection's request timeout),
@@ -567,32 +567,6 @@ impl<'u> Collector<'u> {
             recorded: "every call".into(),
             slo: Vec::new(),
         }
-    }
-}
-
-/// The server's process group sampled twice a second on a thread of its own.
-struct Sampler {
-    latest: Arc<Mutex<Option<(Instant, GroupUsage)>>>,
-    done: Arc<AtomicBool>,
-}
-
-impl Sampler {
-    fn start(pgid: i32) -> Sampler {
-        let latest = Arc::new(Mutex::new(group_usage(pgid).map(|u| (Instant::now(), u))));
-        let done = Arc::new(AtomicBool::new(false));
-        let (into, stop) = (latest.clone(), done.clone());
-        let _ = std::thread::Builder::new().name("load-usage".into()).spawn(move || {
-            while !stop.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(500));
-                let Some(usage) = group_usage(pgid) else { break };
-                *into.locked() = Some((Instant::now(), usage));
-            }
-        });
-        Sampler { latest, done }
-    }
-
-    fn latest(&self) -> Option<(Instant, GroupUsage)> {
-        *self.latest.locked()
     }
 }
 
