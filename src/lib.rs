@@ -109,8 +109,8 @@ pub use interface::{
 };
 pub use load::{
     kinds_words, ms_words, parse_duration, parse_mix, parse_rate, parse_steps, run_load, LatencyBucket,
-    LoadControl, LoadError, LoadOp, LoadPlan, LoadReport, LoadRuns, LoadSecond, LoadSettings, Pacing,
-    Percentiles, SavedRun, Slo, SloVerdict, Step as LoadStep, Weighted,
+    LoadControl, LoadError, LoadOp, LoadPlan, LoadReport, LoadRuns, LoadSecond, LoadSettings, LoadWordsError,
+    Pacing, Percentiles, SavedRun, Slo, SloVerdict, Step as LoadStep, Weighted,
 };
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{

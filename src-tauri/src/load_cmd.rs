@@ -3,7 +3,7 @@
 //! The plan, the run, the budget and the kept runs are the core's.
 
 use serde_json::Value;
-use sonde_core::{ErrorCode, LoadReport, LoadRuns, LoadSecond, LoadSettings, SavedRun};
+use sonde_core::{LoadReport, LoadRuns, LoadSecond, LoadSettings, SavedRun};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -22,7 +22,7 @@ pub async fn load_run(
     settings: LoadSettings,
     on_second: Channel<LoadSecond>,
 ) -> Result<LoadReport> {
-    let (plan, slo) = settings.plan(&tool, args).map_err(|e| err(ErrorCode::BadInput, e))?;
+    let (plan, slo) = settings.plan(&tool, args).map_err(|e| err(e.code(), e))?;
     let report = state
         .hub
         .load(id, &plan, |second| {

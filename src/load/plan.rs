@@ -10,6 +10,18 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
+/// Words of a load plan that cannot be read (a duration, a rate, a step, a mix, a budget, a
+/// form's setting), said with what was expected: the person's input, `bad_input`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct LoadWordsError(pub String);
+
+impl LoadWordsError {
+    pub fn code(&self) -> crate::error_code::ErrorCode {
+        crate::error_code::ErrorCode::BadInput
+    }
+}
+
 /// One run: what is sent, how fast, for how long.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadPlan {
@@ -87,7 +99,11 @@ impl Pacing {
 
 /// A duration as people write one: `5s`, `500ms`, `2m`, `1h`, `1m30s`, or a bare number of
 /// seconds (`2.5`).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, LoadWordsError> {
+    parse_duration_words(text).map_err(LoadWordsError)
+}
+
+fn parse_duration_words(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if let Ok(secs) = text.parse::<f64>() {
         return Duration::try_from_secs_f64(secs)
@@ -99,7 +115,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Stepped load: `10/s:10s,100/s:10s,500/s:10s`, each step a rate (calls a second, `/s`
 /// optional) and how long it is held.
-pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
+pub fn parse_steps(text: &str) -> Result<Vec<Step>, LoadWordsError> {
+    parse_steps_words(text).map_err(LoadWordsError)
+}
+
+fn parse_steps_words(text: &str) -> Result<Vec<Step>, String> {
     let steps = text
         .split(',')
         .map(|part| {
@@ -107,7 +127,7 @@ pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
             let (rate, duration) = part
                 .split_once(':')
                 .ok_or_else(|| format!("{part:?} is not a step; write RATE/s:DURATION, as 100/s:10s"))?;
-            Ok(Step { rate: parse_rate(rate)?, duration: parse_duration(duration)? })
+            Ok(Step { rate: parse_rate_words(rate)?, duration: parse_duration_words(duration)? })
         })
         .collect::<Result<Vec<_>, String>>()?;
     if steps.iter().all(|s| s.duration.is_zero()) {
@@ -117,7 +137,11 @@ pub fn parse_steps(text: &str) -> Result<Vec<Step>, String> {
 }
 
 /// A rate in calls a second: `500`, `500/s`.
-pub fn parse_rate(text: &str) -> Result<f64, String> {
+pub fn parse_rate(text: &str) -> Result<f64, LoadWordsError> {
+    parse_rate_words(text).map_err(LoadWordsError)
+}
+
+fn parse_rate_words(text: &str) -> Result<f64, String> {
     let number = text.trim().trim_end_matches("/s");
     match number.parse::<f64>() {
         Ok(rate) if rate.is_finite() && rate > 0.0 && rate <= 1_000_000.0 => Ok(rate),
@@ -146,7 +170,11 @@ fn one() -> u32 {
 /// A mix file (YAML, of which JSON is a part): a list of entries, each one `tool:` (with
 /// `arguments:`), `resource:` (a URI) or `prompt:` (with `arguments:`), and a `weight:` (1 when
 /// left out).
-pub fn parse_mix(text: &str) -> Result<Vec<Weighted>, String> {
+pub fn parse_mix(text: &str) -> Result<Vec<Weighted>, LoadWordsError> {
+    parse_mix_words(text).map_err(LoadWordsError)
+}
+
+fn parse_mix_words(text: &str) -> Result<Vec<Weighted>, String> {
     let entries: Vec<MixEntry> = serde_saphyr::from_str(text).map_err(|e| {
         format!(
             "not a mix: {e}; a mix is a list of entries of tool:, resource: or prompt:, each with a weight:"
@@ -192,7 +220,7 @@ mod tests {
         assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("0.25"), Ok(Duration::from_millis(250)));
         assert!(parse_duration("-1").is_err());
-        assert!(parse_duration("soon").unwrap_err().contains("500ms"));
+        assert!(parse_duration("soon").unwrap_err().0.contains("500ms"));
     }
 
     #[test]
@@ -200,9 +228,9 @@ mod tests {
         let steps = parse_steps("10/s:10s, 100:500ms").unwrap();
         assert_eq!(steps[0], Step { rate: 10.0, duration: Duration::from_secs(10) });
         assert_eq!(steps[1], Step { rate: 100.0, duration: Duration::from_millis(500) });
-        assert!(parse_steps("10/s").unwrap_err().contains("RATE/s:DURATION"));
+        assert!(parse_steps("10/s").unwrap_err().0.contains("RATE/s:DURATION"));
         assert!(parse_steps("0/s:1s").is_err());
-        assert!(parse_steps("5/s:0s").unwrap_err().contains("no time"));
+        assert!(parse_steps("5/s:0s").unwrap_err().0.contains("no time"));
     }
 
     #[test]
@@ -223,9 +251,9 @@ mod tests {
         assert_eq!(mix.len(), 3);
         assert_eq!(mix[0].weight, 3);
         assert_eq!(mix[1], Weighted { op: LoadOp::Resource { uri: "file:///x".into() }, weight: 1 });
-        assert!(parse_mix("- tool: a\n  prompt: b\n").unwrap_err().contains("exactly one"));
-        assert!(parse_mix("- tool: a\n  weight: 0\n").unwrap_err().contains("weight 0"));
+        assert!(parse_mix("- tool: a\n  prompt: b\n").unwrap_err().0.contains("exactly one"));
+        assert!(parse_mix("- tool: a\n  weight: 0\n").unwrap_err().0.contains("weight 0"));
         assert!(parse_mix("- tool: a\n  wieght: 2\n").is_err());
-        assert!(parse_mix("[]").unwrap_err().contains("no entries"));
+        assert!(parse_mix("[]").unwrap_err().0.contains("no entries"));
     }
 }

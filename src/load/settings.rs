@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::plan::{parse_rate, LoadOp, LoadPlan, Pacing, Step, Weighted};
+use super::plan::{parse_rate, LoadOp, LoadPlan, LoadWordsError, Pacing, Step, Weighted};
 use super::slo::Slo;
 
 /// A run of one tool as a form asks for it (the window's Load test…): a rate or a number of
@@ -30,15 +30,19 @@ pub struct LoadSettings {
 impl LoadSettings {
     /// The plan of these settings for calls of `tool` with `arguments`, and the budget; a
     /// setting out of range says which.
-    pub fn plan(&self, tool: &str, arguments: Option<Value>) -> Result<(LoadPlan, Option<Slo>), String> {
+    pub fn plan(
+        &self,
+        tool: &str,
+        arguments: Option<Value>,
+    ) -> Result<(LoadPlan, Option<Slo>), LoadWordsError> {
         let duration = Duration::try_from_secs_f64(self.duration_s)
             .ok()
             .filter(|d| !d.is_zero())
-            .ok_or("the duration must be a number of seconds above 0")?;
+            .ok_or_else(|| LoadWordsError("the duration must be a number of seconds above 0".into()))?;
         let warmup = Duration::try_from_secs_f64(self.warmup_s)
-            .map_err(|_| "the warm-up must be 0 seconds or more")?;
+            .map_err(|_| LoadWordsError("the warm-up must be 0 seconds or more".into()))?;
         let pacing = match self.concurrency {
-            Some(0) => return Err("there must be at least one caller".into()),
+            Some(0) => return Err(LoadWordsError("there must be at least one caller".into())),
             Some(c) => Pacing::Closed { concurrency: c as usize, duration: Some(duration), count: None },
             None => {
                 let rate = parse_rate(&self.rate.to_string())?;
@@ -83,11 +87,13 @@ mod tests {
         assert!(LoadSettings { duration_s: 0.0, ..settings() }
             .plan("echo", None)
             .unwrap_err()
+            .0
             .contains("duration"));
         assert!(LoadSettings { rate: -1.0, ..settings() }.plan("echo", None).is_err());
         assert!(LoadSettings { concurrency: Some(0), ..settings() }
             .plan("echo", None)
             .unwrap_err()
+            .0
             .contains("caller"));
         assert!(LoadSettings { slo: "p98<1ms".into(), ..settings() }.plan("echo", None).is_err());
     }

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::plan::parse_duration;
+use super::plan::{parse_duration, LoadWordsError};
 use super::LoadReport;
 
 /// A budget: every term must hold.
@@ -71,7 +71,11 @@ fn duration_text(d: Duration) -> String {
 
 impl Slo {
     /// Reads `p99<50ms,errors<0.1%,rate>990`; a mistake names the term and what was expected.
-    pub fn parse(text: &str) -> Result<Slo, String> {
+    pub fn parse(text: &str) -> Result<Slo, LoadWordsError> {
+        Slo::parse_words(text).map_err(LoadWordsError)
+    }
+
+    fn parse_words(text: &str) -> Result<Slo, String> {
         let terms = text
             .split(',')
             .map(str::trim)
@@ -180,7 +184,7 @@ mod tests {
     #[test]
     fn a_wrong_term_says_what_is_expected() {
         for bad in ["p98<5ms", "p99>5ms", "errors<lots", "errors<120%", "rate<5", "", "p99<fast"] {
-            let e = Slo::parse(bad).unwrap_err();
+            let e = Slo::parse(bad).unwrap_err().0;
             assert!(e.contains("write"), "{bad}: {e}");
         }
     }
