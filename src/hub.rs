@@ -279,9 +279,13 @@ impl Hub {
             }
             Target::Http(http) => {
                 let mode = if fallback { HttpMode::LegacySse } else { HttpMode::Streamable };
+                let mut http = http.clone();
+                if let Some(host) = config.host {
+                    host.headers_onto(&mut http.headers);
+                }
                 Connection::open_http(
                     id,
-                    http.clone(),
+                    http,
                     mode,
                     self.log.clone(),
                     config.options,

@@ -97,7 +97,7 @@ pub use apps::HostContext;
 // its diff, suites of tests, replays, and the reports CI reads.
 pub use diagnose::{group_findings, RuleGroup, Severity, DIAGNOSTIC_RULES};
 pub use doctor::tools::TOKEN_BUDGET;
-pub use doctor::{check_up, Check, CheckStatus, Checkup, CheckupPlan};
+pub use doctor::{check_up, saved_beside, Beside, Check, CheckStatus, Checkup, CheckupPlan};
 pub use hosts::{
     profile as host_profile, profiles as host_profiles, HostProfile, HostView, Refusal, ToolVerdict,
     UnknownHost,

@@ -311,7 +311,15 @@ impl Connection {
     }
 
     /// Sends a request and returns at once with its id and a handle on its outcome.
-    pub fn start(&self, request: Request) -> Result<Call, RequestError> {
+    pub fn start(&self, mut request: Request) -> Result<Call, RequestError> {
+        if let Some(theirs) = self.responder.reply_check(&request.method) {
+            request.check = Some(match request.check.take() {
+                None => theirs,
+                Some(own) => ReplyCheck::new(move |result| {
+                    own.findings(result).into_iter().chain(theirs.findings(result)).collect()
+                }),
+            });
+        }
         let id = RequestId::from(self.next_id.fetch_add(1, Ordering::Relaxed));
         let (reply, outcome) = oneshot::channel();
         let method = request.method.clone();

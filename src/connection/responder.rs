@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 use tokio::sync::mpsc;
 
+use super::ReplyCheck;
 use crate::era::Era;
 use crate::sync::ReadWrite;
 use crate::wire::{ErrorObject, Message, RequestId};
@@ -43,6 +44,12 @@ pub trait Responder: Send + Sync {
     /// The roots it lists, when they may change while the connection is open; `None` when they
     /// are fixed for the connection's life.
     fn live_roots(&self) -> Option<&Roots> {
+        None
+    }
+
+    /// What the client it plays checks of each reply to `method` (a host's result size), its
+    /// findings on the reply beside the request's own check.
+    fn reply_check(&self, _method: &str) -> Option<ReplyCheck> {
         None
     }
 }

@@ -75,6 +75,7 @@ pub const DIAGNOSTIC_RULES: &[&str] = &[
     "cursor-loop",
     "envelope",
     "era-method",
+    "host-result-size",
     "not-utf8",
     "progress-unknown",
     "reply-duplicate",
@@ -257,6 +258,7 @@ mod tests {
             include_str!("results.rs"),
             include_str!("skills.rs"),
             include_str!("tools.rs"),
+            include_str!("../hosts/mod.rs"),
         ];
         let apps = [include_str!("../apps/resource.rs"), include_str!("../apps/html.rs")];
         let mut named: Vec<&str> = sources

@@ -197,7 +197,9 @@ fn constructs(schema: &Value) -> Vec<String> {
     let mut found = Vec::new();
     for word in ["oneOf", "anyOf", "allOf"] {
         if schema.get(word).is_some() {
-            found.push(format!("has {word} at its top (function parameters must be one object)"));
+            found.push(format!(
+                "has {word} at its top (function parameters must be one object: Claude's API refuses it there, and Claude Code before 2.1.195 skips the tool)"
+            ));
         }
     }
     fn walk(node: &Value, at: &str, found: &mut Vec<String>) {

@@ -1,13 +1,17 @@
 //! A check-up as a host: each listed tool against the host's limits (a confirmed limit fails, a
 //! reported one warns), and what the server offers that the host does not show.
 //!
-//! Owns: the `host-tools`, `host-shows` and `host-version` checks. Refuses: the limits themselves (the host
+//! Owns: the `host-tools`, `host-shadowing`, `host-shows` and `host-version` checks. Refuses: the limits themselves (the host
 //! profiles') and connecting as the host (the connection, from the config).
 
 use serde_json::Value;
 
-use super::{Check, CheckStatus};
-use crate::hosts::{verdicts, HostProfile};
+use super::{Beside, Check, CheckStatus};
+use crate::hosts::{shadowed, verdicts, HostProfile, Served};
+use crate::interface::Baselines;
+use crate::saved::era_cache::EraCache;
+use crate::saved::servers::SavedServer;
+use crate::server_config::Target;
 
 /// How many refused tools a check names before it counts the rest.
 const NAMED: usize = 10;
@@ -38,6 +42,63 @@ pub fn tools(host: &HostProfile, tools: &[Value], server: &str, conn: u64) -> Ch
     }
     let status = if confirmed { CheckStatus::Fail } else { CheckStatus::Warn };
     Check::new("host-tools", status, said.join("; "), None, conn)
+}
+
+/// Tools of the servers `beside` this one (`server`, its `tools`) that `host` would give the
+/// name of one of this server's: one shadows the other. A host whose naming no source gives
+/// judges nothing.
+pub fn shadowing(
+    host: &HostProfile,
+    (server, tools): (&str, &[Value]),
+    beside: &[Beside],
+    conn: u64,
+) -> Check {
+    let seen: Vec<String> = beside.iter().map(|b| format!("{} ({})", b.server, b.seen)).collect();
+    if host.limits.qualified_name.is_none() {
+        let detail = format!("no source gives how {} names tools of two servers: not judged", host.title);
+        return Check::new("host-shadowing", CheckStatus::Skip, detail, None, conn);
+    }
+    let others: Vec<Served<'_>> =
+        beside.iter().map(|b| Served { server: &b.server, tools: &b.tools }).collect();
+    let said = shadowed(host, &Served { server, tools }, &others);
+    if said.is_empty() {
+        let detail = format!(
+            "{} gives none of this server's tools the name of a tool beside it: {}",
+            host.title,
+            seen.join(", ")
+        );
+        return Check::new("host-shadowing", CheckStatus::Pass, detail, None, conn);
+    }
+    let detail = format!("{}; beside: {}", said.join("; "), seen.join(", "));
+    Check::new("host-shadowing", CheckStatus::Warn, detail, None, conn)
+}
+
+/// The saved servers as a host meets them beside the server at `this`: the name `this` is saved
+/// under, if it is, and every other saved server with the tools its baseline kept (as last
+/// seen). A server with no baseline, or one that cannot be read, is left out: it was never
+/// seen, or is not this check's to mend.
+pub fn saved_beside(
+    servers: &[SavedServer],
+    baselines: &Baselines,
+    this: &Target,
+) -> (Option<String>, Vec<Beside>) {
+    let key = EraCache::key(this);
+    let mut name = None;
+    let mut beside = Vec::new();
+    for config in servers.iter().filter_map(|saved| saved.to_config().ok()) {
+        if EraCache::key(&config.target) == key {
+            name = name.or(config.name.clone());
+            continue;
+        }
+        if let Ok(Some(kept)) = baselines.get(&config.target) {
+            beside.push(Beside {
+                server: config.host_name(),
+                tools: kept.snapshot.tools.unwrap_or_default(),
+                seen: format!("its baseline of {}", kept.kept_at),
+            });
+        }
+    }
+    (name, beside)
 }
 
 /// What the server declares that `host` does not show its user or model.

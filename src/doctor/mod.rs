@@ -17,6 +17,8 @@ pub mod reports;
 mod skills;
 pub mod tools;
 
+pub use hosts::saved_beside;
+
 use std::time::Duration;
 
 use serde::Serialize;
@@ -96,6 +98,18 @@ pub struct CheckupPlan {
     /// The budget of the tool definitions' context cost, in estimated tokens (`None`:
     /// [`tools::TOKEN_BUDGET`]).
     pub token_budget: Option<u64>,
+    /// The other servers the host runs beside this one, as last seen: with `--host`, a tool
+    /// of theirs the host would name as one of this server's is said (`host-shadowing`).
+    pub beside: Vec<Beside>,
+}
+
+/// A server beside the one checked: the name the host knows it by, its tools, and when they
+/// were seen (`its baseline of 2026-12-07T10:00:00Z`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Beside {
+    pub server: String,
+    pub tools: Vec<Value>,
+    pub seen: String,
 }
 
 /// The check-up's outcome, in the order the checks ran.
@@ -159,6 +173,8 @@ struct Checks<'a> {
     /// The host the check-up connects as, whose limits it checks too, and the name it knows
     /// the server by.
     host: Option<(&'static crate::hosts::HostProfile, String)>,
+    /// The servers beside this one ([`CheckupPlan::beside`]).
+    beside: &'a [Beside],
 }
 
 impl Checks<'_> {
@@ -197,6 +213,7 @@ pub async fn check_up(
         timeout,
         token_budget,
         host: config.host.map(|h| (h, config.host_name())),
+        beside: &plan.beside,
     };
     // Never restarted, and the era decided afresh, as a new client would.
     let config = ServerConfig { restart: None, fresh_era: true, job: true, ..config.clone() };

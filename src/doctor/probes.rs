@@ -57,6 +57,10 @@ pub async fn ask(session: &Session, checks: &mut Checks<'_>) -> Option<String> {
                         &server,
                         conn,
                     ));
+                    if !checks.beside.is_empty() {
+                        let tools = tools.as_deref().unwrap_or_default();
+                        checks.push(super::hosts::shadowing(host, (&server, tools), checks.beside, conn));
+                    }
                     checks.push(super::hosts::shows(host, &session.server.capabilities, conn));
                     checks.push(super::hosts::version(host, &session.server.protocol_version, conn));
                 }

@@ -3,26 +3,16 @@
 //! definitions take in every request a host makes (bytes, and tokens estimated), the largest
 //! first, against a budget.
 //!
-//! Owns: the `tool-names` and `context-cost` checks, and the estimate. Refuses: what one tool's
+//! Owns: the `tool-names` and `context-cost` checks. Refuses: the estimate (`hosts::estimated_tokens`), what one tool's
 //! definition shows by itself (the diagnostics' rules on the `tools/list` reply).
 
 use serde_json::Value;
 
 use super::{Check, CheckStatus};
+use crate::hosts::{estimated_tokens, BYTES_PER_TOKEN};
 
 /// The budget of a server's tool definitions, in estimated tokens, unless the plan says another.
 pub const TOKEN_BUDGET: u64 = 8_000;
-
-/// Bytes of JSON a token holds, on average, in the tokenizers of the models hosts use: an
-/// estimate, said as one wherever it is shown.
-const BYTES_PER_TOKEN: u64 = 4;
-
-/// A tool's definition as a host sends it to its model: its compact JSON, in bytes, and the
-/// tokens that is estimated at.
-pub fn cost(tool: &Value) -> (u64, u64) {
-    let bytes = serde_json::to_string(tool).map_or(0, |s| s.len()) as u64;
-    (bytes, bytes.div_ceil(BYTES_PER_TOKEN))
-}
 
 /// The name as hosts fold it when they prefix and sanitise tool names: lowercase, and every
 /// character but a letter or digit an underscore.
@@ -61,7 +51,7 @@ pub fn context_cost(tools: &[Value], budget: u64, conn: u64) -> Check {
     let mut costs: Vec<(&str, u64, u64)> = tools
         .iter()
         .map(|t| {
-            let (bytes, tokens) = cost(t);
+            let (bytes, tokens) = estimated_tokens(t);
             (t.get("name").and_then(Value::as_str).unwrap_or("?"), bytes, tokens)
         })
         .collect();
@@ -117,7 +107,7 @@ mod tests {
     fn the_cost_lists_the_largest_first_and_warns_past_the_budget() {
         let big = json!({"name": "big", "description": "x".repeat(400)});
         let small = json!({"name": "small"});
-        assert_eq!(cost(&small), (16, 4));
+        assert_eq!(estimated_tokens(&small), (16, 4));
         let within = context_cost(&[small.clone(), big.clone()], 1_000, 1);
         assert_eq!(within.status, CheckStatus::Pass);
         assert!(within.detail.contains("largest: big 431 B ~108, small 16 B ~4"), "{}", within.detail);

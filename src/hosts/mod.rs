@@ -5,18 +5,34 @@
 //!
 //! Owns: reading the profiles ([`profiles`], [`profile`]), each tool judged against a host's
 //! limits ([`verdicts`]), a check-up's host checks ([`checks`]), and connecting as a host does
-//! (`responder`: its `clientInfo`, capabilities and protocol version). Refuses: rules every
-//! host shares (the diagnostics' and the check-up's own) and guessing a limit no source gives.
+//! (`responder`: its `clientInfo`, capabilities, protocol version and HTTP headers), and a
+//! tool's result held to the size the host takes ([`result_size`], on every `tools/call` reply
+//! of a connection made as the host). Refuses: rules every host shares (the diagnostics' and
+//! the check-up's own) and guessing a limit no source gives.
 
 mod responder;
 
 pub use responder::AsHost;
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::diagnose::{Finding, Severity};
+use crate::transport::Header;
+
+/// Bytes of JSON a token holds, on average, in the tokenizers of the models hosts use: an
+/// estimate, said as one wherever it is shown.
+pub const BYTES_PER_TOKEN: u64 = 4;
+
+/// The tokens `value`'s compact JSON is estimated at, with its bytes.
+pub fn estimated_tokens(value: &Value) -> (u64, u64) {
+    let bytes = serde_json::to_string(value).map_or(0, |s| s.len()) as u64;
+    (bytes, bytes.div_ceil(BYTES_PER_TOKEN))
+}
 
 /// Every profile file, by name: adding a host is adding its file here (a test reads the folder
 /// and fails on a file not listed).
@@ -57,6 +73,9 @@ pub struct Connects {
     pub protocol_version: String,
     /// The client capabilities it declares (Sonde declares only those it can answer too).
     pub capabilities: Value,
+    /// The HTTP headers it sends with each request (`User-Agent`), where a source gives them.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
     /// The sources of the above.
     pub source: Vec<usize>,
     pub confirmed: bool,
@@ -91,6 +110,22 @@ pub struct Limits {
     /// JSON Schema keywords its model API refuses in a tool's input schema.
     #[serde(rename = "schemaKeywords", default)]
     pub schema_keywords: Option<Limit<Vec<String>>>,
+    /// How much of a tool's result it takes.
+    #[serde(rename = "resultSize", default)]
+    pub result_size: Option<Limit<ResultSize>>,
+}
+
+/// How much of a tool's result a host takes, in tokens as it counts them, and what it does
+/// past that (`past`: refuses it, saves it to a file…).
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ResultSize {
+    pub tokens: u64,
+    /// Past this many it warns its user.
+    pub warn_tokens: Option<u64>,
+    /// What it does with a larger result, and how a server or a person raises the limit.
+    pub past: String,
 }
 
 /// The name a host gives a tool: `form` with `{server}` and `{tool}` in it
@@ -153,6 +188,17 @@ impl UnknownHost {
     /// A name given by the person: `bad_input`.
     pub fn code(&self) -> crate::error_code::ErrorCode {
         crate::error_code::ErrorCode::BadInput
+    }
+}
+
+impl HostProfile {
+    /// `headers` with the host's own added, where the person gave no header of that name.
+    pub fn headers_onto(&self, headers: &mut Vec<Header>) {
+        for (name, value) in &self.connects.headers {
+            if !headers.iter().any(|h| h.name.eq_ignore_ascii_case(name)) {
+                headers.push(Header { name: name.clone(), value: value.clone(), secret: false });
+            }
+        }
     }
 }
 
@@ -328,6 +374,40 @@ pub fn shadowed(host: &HostProfile, this: &Served<'_>, others: &[Served<'_>]) ->
         }
     }
     said
+}
+
+/// A `tools/call` result held to the size `host` takes: a warning past its limit, a note past
+/// the size it warns at. The tokens are estimated from the result's `content` as JSON.
+pub fn result_size(host: &HostProfile, result: &Value) -> Vec<Finding> {
+    let Some(limit) = &host.limits.result_size else { return Vec::new() };
+    let (_, tokens) = estimated_tokens(result.get("content").unwrap_or(&Value::Null));
+    let size = &limit.value;
+    let unconfirmed = if limit.confirmed { "" } else { " (unconfirmed)" };
+    let estimate = format!("~{tokens} tokens (estimated at {BYTES_PER_TOKEN} bytes a token)");
+    let (severity, said) = if tokens > size.tokens {
+        let past = &size.past;
+        (
+            Severity::Warning,
+            format!(
+                "this result is {estimate}, past the {} {} takes{unconfirmed}: {past}",
+                size.tokens, host.title
+            ),
+        )
+    } else if size.warn_tokens.is_some_and(|warn| tokens > warn) {
+        let warn = size.warn_tokens.unwrap_or_default();
+        (
+            Severity::Note,
+            format!("this result is {estimate}: {} warns its user past {warn}{unconfirmed}", host.title),
+        )
+    } else {
+        return Vec::new();
+    };
+    vec![Finding::new(
+        "host-result-size",
+        severity,
+        format!("{said}; page or trim what the tool returns"),
+        &format!("{}'s limits (sonde doctor --host {})", host.title, host.name),
+    )]
 }
 
 /// The keywords of `refused` that `schema` uses, at any depth, each once, as found.

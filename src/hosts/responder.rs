@@ -1,13 +1,15 @@
 //! Connecting as a host does: its `clientInfo`, the protocol version it asks for, and of the
 //! client capabilities it declares, those the responder underneath can answer too (Sonde never
-//! declares what it would refuse). Everything a server asks is answered by that responder.
+//! declares what it would refuse), the HTTP headers it sends (added to the target by the hub),
+//! and its checks of a reply ([`super::result_size`]). Everything a server asks is answered by
+//! that responder.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::HostProfile;
-use crate::connection::{Answer, Responder};
+use crate::connection::{Answer, ReplyCheck, Responder};
 
 pub struct AsHost {
     inner: Arc<dyn Responder>,
@@ -42,5 +44,11 @@ impl Responder for AsHost {
 
     fn live_roots(&self) -> Option<&crate::connection::Roots> {
         self.inner.live_roots()
+    }
+
+    fn reply_check(&self, method: &str) -> Option<ReplyCheck> {
+        let host = self.host;
+        (method == "tools/call" && host.limits.result_size.is_some())
+            .then(|| ReplyCheck::new(move |result| super::result_size(host, result)))
     }
 }

@@ -31,6 +31,9 @@ fn every_profile_file_is_listed_read_and_cites_a_source_for_each_fact() {
         if let Some(l) = &host.limits.schema_keywords {
             cited(&l.source, "schemaKeywords");
         }
+        if let Some(l) = &host.limits.result_size {
+            cited(&l.source, "resultSize");
+        }
         for source in &host.sources {
             assert!(
                 source.read.len() == 10 && source.read.starts_with("20"),
@@ -55,6 +58,7 @@ fn host(limits: Limits) -> HostProfile {
             client_info: json!({"name": "h", "version": "1"}),
             protocol_version: "2025-06-18".into(),
             capabilities: json!({}),
+            headers: Default::default(),
             source: vec![0],
             confirmed: true,
         },
@@ -86,6 +90,7 @@ fn a_tool_is_refused_for_its_name_its_place_past_the_count_and_a_keyword_each_sa
             source: vec![0],
             confirmed: false,
         }),
+        result_size: None,
     };
     let tools = [
         json!({"name": "fine", "inputSchema": {"type": "object", "properties": {"oneOf": {"type": "string"}}}}),
@@ -164,4 +169,59 @@ fn tools_of_two_servers_a_host_names_alike_shadow_one_another_and_a_host_without
     assert_eq!(view.len(), profiles().len());
     let code = view.iter().find(|v| v.name == "claude-code").unwrap();
     assert_eq!(code.shadowed.len(), 1, "{code:?}");
+}
+
+fn sized(confirmed: bool) -> HostProfile {
+    let size = ResultSize { tokens: 100, warn_tokens: Some(50), past: "it refuses it".into() };
+    host(Limits { result_size: Some(Limit { value: size, source: vec![0], confirmed }), ..Limits::default() })
+}
+
+/// A result of `bytes` bytes of content, as JSON.
+fn result_of(bytes: usize) -> Value {
+    let overhead = serde_json::to_string(&json!([{"type": "text", "text": ""}])).unwrap().len();
+    json!({"content": [{"type": "text", "text": "x".repeat(bytes - overhead)}]})
+}
+
+#[test]
+fn a_result_past_the_size_a_host_takes_warns_past_its_warning_size_notes_and_within_says_nothing() {
+    let limited = sized(true);
+    // 4 bytes a token: 200 bytes are 50 tokens (not past 50), 201 are 51.
+    assert!(result_size(&limited, &result_of(200)).is_empty());
+    let noted = result_size(&limited, &result_of(201));
+    assert_eq!(noted.len(), 1);
+    assert_eq!(noted[0].severity, Severity::Note);
+    assert_eq!(
+        noted[0].detail,
+        "this result is ~51 tokens (estimated at 4 bytes a token): H warns its user past 50; page or trim what the tool returns"
+    );
+    assert!(
+        result_size(&limited, &result_of(400)).iter().all(|f| f.severity == Severity::Note),
+        "100 is not past 100"
+    );
+    let past = result_size(&limited, &result_of(401));
+    assert_eq!(past[0].severity, Severity::Warning);
+    assert_eq!(past[0].rule, "host-result-size");
+    assert!(past[0].detail.starts_with(
+        "this result is ~101 tokens (estimated at 4 bytes a token), past the 100 H takes: it refuses it"
+    ));
+    let reported = result_size(&sized(false), &result_of(401));
+    assert!(reported[0].detail.contains("past the 100 H takes (unconfirmed)"), "{reported:?}");
+    assert!(result_size(&host(Limits::default()), &result_of(4_000)).is_empty(), "no limit, nothing said");
+    assert!(
+        result_size(&limited, &json!({"structuredContent": {"x": "y".repeat(1000)}})).is_empty(),
+        "content only"
+    );
+}
+
+#[test]
+fn a_host_adds_its_headers_but_never_over_one_the_person_gave() {
+    let mut theirs = host(Limits::default());
+    theirs.connects.headers.insert("User-Agent".into(), "openai-mcp/1.0.0".into());
+    theirs.connects.headers.insert("X-Host".into(), "h".into());
+    let mut headers = vec![Header { name: "user-agent".into(), value: "mine".into(), secret: false }];
+    theirs.headers_onto(&mut headers);
+    let got: Vec<(&str, &str)> = headers.iter().map(|h| (h.name.as_str(), h.value.as_str())).collect();
+    assert_eq!(got, [("user-agent", "mine"), ("X-Host", "h")]);
+    let chatgpt = profile("chatgpt").unwrap();
+    assert_eq!(chatgpt.connects.headers.get("User-Agent").map(String::as_str), Some("openai-mcp/1.0.0"));
 }

@@ -64,7 +64,7 @@ impl Baselines {
 
     /// The baseline of `target`, if one was kept; a file that cannot be read as one is an error
     /// that names it.
-    fn get(&self, target: &Target) -> io::Result<Option<Baseline>> {
+    pub fn get(&self, target: &Target) -> io::Result<Option<Baseline>> {
         let key = EraCache::key(target);
         let path = self.file(&key);
         let text = match std::fs::read_to_string(&path) {

@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use sonde_core::{check_up, Check, CheckupPlan, Hub};
+use sonde_core::{check_up, Baselines, Beside, Check, CheckupPlan, Hub, ServerStore, Servers};
 
 use crate::args::{Common, Global, Reporter};
 use crate::exit::{FAILED, FOUND, INTERRUPTED, OK, USAGE};
@@ -22,6 +22,25 @@ pub struct Asked {
     pub reporter: Reporter,
     pub out: Option<PathBuf>,
     pub token_budget: u64,
+}
+
+/// The name `this` is saved under, if it is (the name a host knows it by), and the saved
+/// servers beside it as their baselines last saw them. No servers file: none; reading never
+/// creates one.
+fn saved_beside(this: &sonde_core::Target) -> (Option<String>, Vec<Beside>) {
+    let (Ok(store), Ok(baselines)) = (ServerStore::default_location(), Baselines::default_location()) else {
+        return (None, Vec::new());
+    };
+    if !store.path().exists() {
+        return (None, Vec::new());
+    }
+    match Servers::load(store, "") {
+        Ok(servers) => sonde_core::saved_beside(&servers.list(), &baselines, this),
+        Err(e) => {
+            errln!("sonde: the saved servers could not be read, so no tool of theirs is compared: {e}");
+            (None, Vec::new())
+        }
+    }
 }
 
 /// Runs the check-up; `timeout_given`: `--timeout` was on the command line, and each probe
@@ -38,7 +57,14 @@ pub async fn run(global: &Global, timeout_given: bool, asked: Asked, common: &Co
         let probe_timeout = timeout_given.then(|| std::time::Duration::from_millis(global.timeout));
         // --json keeps its own document: beside it, only a report with a file of its own.
         let to = reports::Outputs::checked(reporter, out, common.json, false)?;
-        Ok((config, CheckupPlan { call, probe_timeout, token_budget: Some(token_budget) }, to))
+        let mut config = config;
+        let mut beside = Vec::new();
+        if config.host.is_some() {
+            let (saved_as, saved) = saved_beside(&config.target);
+            config.name = config.name.or(saved_as);
+            beside = saved;
+        }
+        Ok((config, CheckupPlan { call, probe_timeout, token_budget: Some(token_budget), beside }, to))
     });
     let (config, plan, to) = match planned {
         Ok(planned) => planned,

@@ -868,11 +868,27 @@ export type ConnectionState_Serialize = {
 	name: string,
 };
 
-export type Connects = {
+export type Connects = Connects_Serialize | Connects_Deserialize;
+
+export type Connects_Deserialize = {
 	clientInfo: Value,
 	protocolVersion: string,
 	/**  The client capabilities it declares (Sonde declares only those it can answer too). */
 	capabilities: Value,
+	/**  The HTTP headers it sends with each request (`User-Agent`), where a source gives them. */
+	headers?: { [key in string]: string },
+	/**  The sources of the above. */
+	source: number[],
+	confirmed: boolean,
+};
+
+export type Connects_Serialize = {
+	clientInfo: Value,
+	protocolVersion: string,
+	/**  The client capabilities it declares (Sonde declares only those it can answer too). */
+	capabilities: Value,
+	/**  The HTTP headers it sends with each request (`User-Agent`), where a source gives them. */
+	headers: { [key in string]: string },
 	/**  The sources of the above. */
 	source: number[],
 	confirmed: boolean,
@@ -1423,7 +1439,7 @@ export type HostProfile_Deserialize = {
 	/**  The name people know it by (`ChatGPT`). */
 	title: string,
 	/**  What it sends when it connects. */
-	connects: Connects,
+	connects: Connects_Deserialize,
 	/**  What of a server it shows its user or its model. */
 	shows: Shows,
 	/**  What it refuses. */
@@ -1439,7 +1455,7 @@ export type HostProfile_Serialize = {
 	/**  The name people know it by (`ChatGPT`). */
 	title: string,
 	/**  What it sends when it connects. */
-	connects: Connects,
+	connects: Connects_Serialize,
 	/**  What of a server it shows its user or its model. */
 	shows: Shows,
 	/**  What it refuses. */
@@ -1810,6 +1826,8 @@ export type Limits_Deserialize = {
 	toolCount?: Limit<number> | null,
 	/**  JSON Schema keywords its model API refuses in a tool's input schema. */
 	schemaKeywords?: Limit<string[]> | null,
+	/**  How much of a tool's result it takes. */
+	resultSize?: Limit<ResultSize_Deserialize> | null,
 };
 
 export type Limits_Serialize = {
@@ -1821,6 +1839,8 @@ export type Limits_Serialize = {
 	toolCount: Limit<number> | null,
 	/**  JSON Schema keywords its model API refuses in a tool's input schema. */
 	schemaKeywords: Limit<string[]> | null,
+	/**  How much of a tool's result it takes. */
+	resultSize: Limit<ResultSize_Serialize> | null,
 };
 
 /**  A URL read for showing: the whole of it in three parts, and whether it may be opened. */
@@ -2935,6 +2955,36 @@ export type RequestOutcome = "result" | "error" |
 "timed_out" | 
 /**  The connection gave it up: its server died or the connection closed first. */
 "never_answered";
+
+/**
+ *  How much of a tool's result a host takes, in tokens as it counts them, and what it does
+ *  past that (`past`: refuses it, saves it to a file…).
+ */
+export type ResultSize = ResultSize_Serialize | ResultSize_Deserialize;
+
+/**
+ *  How much of a tool's result a host takes, in tokens as it counts them, and what it does
+ *  past that (`past`: refuses it, saves it to a file…).
+ */
+export type ResultSize_Deserialize = {
+	tokens: number,
+	/**  Past this many it warns its user. */
+	warnTokens?: number | null,
+	/**  What it does with a larger result, and how a server or a person raises the limit. */
+	past: string,
+};
+
+/**
+ *  How much of a tool's result a host takes, in tokens as it counts them, and what it does
+ *  past that (`past`: refuses it, saves it to a file…).
+ */
+export type ResultSize_Serialize = {
+	tokens: number,
+	/**  Past this many it warns its user. */
+	warnTokens: number | null,
+	/**  What it does with a larger result, and how a server or a person raises the limit. */
+	past: string,
+};
 
 /**  What the server was told of a change of roots. */
 export type RootsChange = 

@@ -19,6 +19,7 @@
 //! --big-mib N          answer tools/call with a JSON body of N MiB
 //! --redirect URL       answer every POST with 307 to URL
 //! --record FILE        append every POST body to FILE, one line each, as it arrives
+//! --record-agent FILE  append every POST's User-Agent header to FILE, one line each
 //! ```
 
 use std::collections::HashSet;
@@ -40,6 +41,7 @@ struct Knobs {
     big_mib: Option<usize>,
     redirect: Option<String>,
     record: Option<String>,
+    record_agent: Option<String>,
 }
 
 #[derive(Default)]
@@ -83,6 +85,7 @@ fn parse_args() -> Knobs {
             "--big-mib" => k.big_mib = Some(number(value("--big-mib")) as usize),
             "--redirect" => k.redirect = Some(value("--redirect")),
             "--record" => k.record = Some(value("--record")),
+            "--record-agent" => k.record_agent = Some(value("--record-agent")),
             other => die(&format!("unknown flag {other}")),
         }
     }
@@ -220,6 +223,10 @@ fn post(
         let mut line = request.body.clone();
         line.push(b'\n');
         std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(&line)?;
+    }
+    if let Some(path) = &knobs.record_agent {
+        let line = format!("{}\n", request.header("User-Agent").unwrap_or("(none)"));
+        std::fs::OpenOptions::new().create(true).append(true).open(path)?.write_all(line.as_bytes())?;
     }
     if let Some(to) = &knobs.redirect {
         return respond(stream, 307, &[("Location", to.clone())], b"");
