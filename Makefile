@@ -65,6 +65,7 @@ test: record-tree deps peers ui-deps e2e-deps fmt-check cycles clippy
 	$(E2E)
 	@command -v cargo-nextest >/dev/null || $(CARGO) install cargo-nextest --locked
 	$(MAKE) --no-print-directory deb DEB_FLAGS=--debug
+	$(MAKE) --no-print-directory dist DIST_FLAGS=--debug
 	$(CARGO) nextest run --workspace --no-fail-fast
 	scripts/check-clean-tree.sh end
 
@@ -112,6 +113,19 @@ deb: deps ui-deps
 	TAURI_APP_PATH=$(CURDIR) ui/node_modules/.bin/tauri build $(DEB_FLAGS) --bundles deb --config $(CACHE)/deb-config.json
 	scripts/check-deb.sh $(if $(filter release,$(DEB_PROFILE)),--release) \
 	  $$(ls -t $(CARGO_TARGET_DIR)/$(DEB_PROFILE)/bundle/deb/Sonde_*_amd64.deb | head -n 1)
+
+## make dist: the CLI alone as a tarball beside the .deb ($(CARGO_TARGET_DIR)/release/bundle/dist/
+## sonde-VERSION-ARCH-linux.tar.gz): the binary (release, stripped), its manual pages and shell
+## completions, the licences; checked by scripts/check-dist.sh, which prints its size and the
+## glibc it needs. DIST_FLAGS=--debug for a quick debug build, checked for contents only.
+DIST_FLAGS ?=
+DIST_PROFILE = $(if $(filter --debug,$(DIST_FLAGS)),debug,release)
+.PHONY: dist
+dist: export CARGO_PROFILE_RELEASE_STRIP = symbols
+dist: deps
+	$(CARGO) build -p sonde-cli $(if $(filter release,$(DIST_PROFILE)),--release)
+	scripts/dist.sh $(if $(filter release,$(DIST_PROFILE)),--release) \
+	  $(CARGO_TARGET_DIR)/$(DIST_PROFILE)/sonde $(CARGO_TARGET_DIR)/$(DIST_PROFILE)/bundle/dist
 
 # The self-contained app (ui/dist embedded), copied out of target/: any plain cargo build of the
 # workspace rebuilds target/debug/sonde-desktop as a dev binary that loads the Vite dev server.
