@@ -32,7 +32,10 @@ pub fn names(tools: &[Value], conn: u64) -> Check {
         .map(|names| names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" and "))
         .collect();
     match collide.is_empty() {
-        true => Check::new("tool-names", CheckStatus::Pass, format!("{} tool names, none folds onto another", tools.len()), None, conn),
+        true => Check::new("tool-names", CheckStatus::Pass, match tools.len() {
+            1 => "1 tool name: nothing to fold onto".to_owned(),
+            n => format!("{n} tool names, none folds onto another"),
+        }, None, conn),
         false => Check::new(
             "tool-names",
             CheckStatus::Warn,
@@ -61,8 +64,11 @@ pub fn context_cost(tools: &[Value], budget: u64, conn: u64) -> Check {
     let largest: Vec<String> =
         costs.iter().take(5).map(|(name, bytes, tokens)| format!("{name} {bytes} B ~{tokens}")).collect();
     let head = format!(
-        "{} tool definitions take {bytes} B, ~{tokens} tokens (estimated at {BYTES_PER_TOKEN} bytes a token) in every request a host makes; largest: {}",
-        tools.len(),
+        "{} {bytes} B, ~{tokens} tokens (estimated at {BYTES_PER_TOKEN} bytes a token) in every request a host makes; largest: {}",
+        match tools.len() {
+            1 => "1 tool definition takes".to_owned(),
+            n => format!("{n} tool definitions take"),
+        },
         largest.join(", ")
     );
     match tokens > budget {

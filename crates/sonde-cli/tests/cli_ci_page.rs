@@ -17,12 +17,15 @@ use support::*;
 
 /// The page's YAML blocks, parsed: the GitHub job (the one with `jobs:`) and the GitLab one.
 fn jobs() -> (Value, Value) {
-    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ci.md")).unwrap();
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ci.md")).unwrap();
     let blocks: Vec<Value> = page
         .split("```yaml\n")
         .skip(1)
         .map(|rest| rest.split("```").next().unwrap())
-        .map(|yaml| serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("a YAML block of ci.md: {e}\n{yaml}")))
+        .map(|yaml| {
+            serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("a YAML block of ci.md: {e}\n{yaml}"))
+        })
         .collect();
     let github = blocks.iter().find(|b| b.get("jobs").is_some()).expect("the GitHub Actions job").clone();
     let gitlab = blocks.iter().find(|b| b.get("sonde").is_some()).expect("the GitLab job").clone();
@@ -76,7 +79,8 @@ impl Runner {
             .env("PATH", dirs.join(":"))
             .env("GITHUB_PATH", self.home.join("github_path"));
         let out = command.output().unwrap();
-        let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let said =
+            format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         (out.status.code().unwrap_or(-1), said)
     }
 
