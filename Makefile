@@ -82,7 +82,8 @@ install-check:
 docs: deps peers ui-deps e2e-deps desktop
 	$(CARGO) build -p sonde-fixture -p sonde-cli
 	$(CARGO_TARGET_DIR)/debug/sonde reference docs/reference
-	mkdir -p docs/img && export SONDE_GUIDE_IMG=$(CURDIR)/docs/img && $(E2E)
+	mkdir -p docs/img && export SONDE_GUIDE_IMG=$(CURDIR)/docs/img && \
+	  export SONDE_GUIDE_BUILD="$$($(CARGO_TARGET_DIR)/debug/sonde --version)" && $(E2E)
 	scripts/guide-report.sh $(CARGO_TARGET_DIR)/debug/sonde docs/img/report.png
 	python3 scripts/check-docs.py
 

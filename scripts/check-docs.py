@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """Fails when the README or a guide page names an image that is missing, links to a file that is
 gone or to a heading that is not there (anchors in GitHub's form), or when docs/img holds an image
-no page shows. `make test` runs it; `make docs` refreshes the images and reference pages.
+no page shows; and when a picture a page shows is one `make docs` no longer takes (no real-window
+check calls shot("NAME") for it, nor a guide script writes it) or is stale by the rule in
+pictures.py (taken more than one release before the current version). `make test` runs it;
+`make docs` refreshes the images and reference pages.
 
 Usage: check-docs.py [ROOT]   (default: the repository this script is in)
 """
+import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pictures  # noqa: E402
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
 LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -63,6 +70,33 @@ def anchors(path, cache={}):
     return cache[path]
 
 
+def taken_by_make_docs():
+    """The pictures `make docs` takes: each shot("NAME") of the real-window suite, and each
+    docs/img/NAME.png the Makefile has a guide script write."""
+    names = set()
+    for script in glob.glob(os.path.join(ROOT, "src-tauri", "e2e", "*.py")):
+        with open(script, encoding="utf-8") as f:
+            names.update(re.findall(r'\bshot\("([A-Za-z0-9_-]+)"[,)]', f.read()))
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+        names.update(re.findall(r"docs/img/([A-Za-z0-9_-]+)\.png", f.read()))
+    return names
+
+
+def picture_problems(shown):
+    """Each shown picture `make docs` does not take, or took too long ago (pictures.py)."""
+    taken, suite = pictures.manifest(ROOT), taken_by_make_docs()
+    fresh = pictures.fresh_versions(ROOT)
+    problems = []
+    for file in shown:
+        name = file[: -len(".png")]
+        if name not in suite:
+            problems.append(f"docs/img/{file}: no real-window check takes it (shot(\"{name}\")), so make docs cannot refresh it")
+        why = pictures.why_stale(name, taken, fresh)
+        if why:
+            problems.append(f"docs/img/{file} is stale: {why}")
+    return problems
+
+
 def main():
     problems, shown = [], set()
     for page in pages():
@@ -89,8 +123,9 @@ def main():
     img = os.path.join(ROOT, "docs", "img")
     if os.path.isdir(img):
         for name in sorted(os.listdir(img)):
-            if os.path.join(img, name) not in shown:
+            if name != "pictures.json" and os.path.join(img, name) not in shown:
                 problems.append(f"docs/img/{name} is shown by no page: remove it, or show it")
+        problems += picture_problems(sorted(os.path.basename(p) for p in shown if os.path.dirname(p) == img))
     for p in problems:
         print(f"check-docs: {p}")
     if problems:

@@ -14,3 +14,4 @@ printf 'call echo text=hello\ncall add a=1 b=2\ncall slow seconds=1 steps=4\ncal
 "$sonde" export -q --format html --out "$home/report.html"
 node scripts/check-report.mjs "$home/report.html" --shot "$home/report.png"
 convert "$home/report.png" -strip +dither -colors 64 -define png:compression-level=9 "$out"
+SONDE_GUIDE_BUILD=$("$sonde" --version) python3 "$(dirname "$0")/pictures.py" record "$(basename "$out" .png)"

@@ -214,7 +214,8 @@ def why_the_session_died():
 
 # `make docs` sets SONDE_GUIDE_IMG to docs/img: a screenshot the README or a guide page names
 # (`img/NAME.png`) is also written there, at the window's size in 64 colours, small enough to
-# commit. scripts/check-docs.py fails on an image a page names that is not there.
+# commit, and the build that took it recorded (scripts/pictures.py). scripts/check-docs.py fails
+# on an image a page names that is not there, that no check takes, or that is stale.
 guide_img = os.environ.get("SONDE_GUIDE_IMG", "")
 
 
@@ -232,13 +233,23 @@ def guide_names():
 guide = guide_names() if guide_img else set()
 
 
-def shot(name):
+def shot(name, show=None):
+    """Saves a screenshot; a guide picture (make docs) shows `show` (an element of the sidebar,
+    scrolled into its view), else the sidebar's top: the connections, not the saved servers
+    earlier checks added."""
     if shots:
         path = os.path.join(shots, f"{name}.png")
+        if name in guide:
+            driver.execute_script(
+                "const side = document.querySelector('aside.sidebar');"
+                "if (arguments[0]) arguments[0].scrollIntoView({block: 'center'}); else if (side) side.scrollTop = 0;",
+                show)
         driver.save_screenshot(path)
         if name in guide:
             subprocess.run(["convert", path, "-strip", "+dither", "-colors", "64", "-define", "png:compression-level=9",
                             os.path.join(guide_img, f"{name}.png")], check=True, timeout=60)
+            pictures = os.path.join(os.path.dirname(guide_img), "..", "scripts", "pictures.py")
+            subprocess.run(["python3", pictures, "record", name], check=True, timeout=60)
 
 
 def free_port():

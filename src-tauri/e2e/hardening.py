@@ -144,6 +144,10 @@ def install(check, driver, wait, shot, h):
         import_dialog()
         h["answer_native"]("Import 1 server?", "Return")
         wait.until(lambda d: h["saved"](name))
+        # The notice says what was imported, until dismissed (it would sit above every later view).
+        notice = wait.until(lambda d: d.find_element(By.XPATH, "//*[starts-with(normalize-space(.), 'Imported 1 server')][.//button[text()='Dismiss']]"))
+        notice.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+        wait.until(lambda d: not d.find_elements(By.XPATH, "//*[starts-with(normalize-space(.), 'Imported 1 server')][.//button[text()='Dismiss']]"))
         # Seen and confirmed at import: its first run asks nothing more.
         connect_button(name).click()
         wait.until(lambda d: ready(name))

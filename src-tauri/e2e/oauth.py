@@ -66,7 +66,7 @@ def install(check, driver, wait, shot, h):
             wait.until(lambda d: d.find_elements(By.XPATH, f"{steps}[@data-step='authorization'][@data-state='running']"))
             card = f"//ul[@class='connections']/li[.//span[text()='{name}']]"
             wait.until(lambda d: "authorizing" in d.find_element(By.XPATH, card).text)
-            shot("oauth-waiting-for-the-browser")
+            shot("oauth-waiting-for-the-browser", show=driver.find_element(By.XPATH, card))
             authorize_url = link.text.strip()
             assert authorize_url.startswith("http://localhost:") and "code_challenge_method=S256" in authorize_url, authorize_url
             # Copy link puts the whole URL on the clipboard, for a browser of the person's choosing.

@@ -307,7 +307,10 @@ def install(check, driver, wait, shot, h):
         assert keep.get_attribute("value") == "1", keep.get_attribute("value")
         keep.send_keys(Keys.BACKSPACE)
         settings.find_element(By.XPATH, ".//button[text()='Save']").click()
-        wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))
+        saved = wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))
+        # Dismissed, as a person would: it would sit above every later view.
+        saved.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+        wait.until(lambda d: not d.find_elements(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))
 
 
     @check

@@ -76,9 +76,10 @@ pub struct Global {
         default_value = "auto"
     )]
     pub era: EraPolicy,
-    /// Connect as this host does: its clientInfo, protocol version and client capabilities
-    /// (claude-desktop, claude-code, chatgpt, vscode, cursor; its era replaces --era); sonde
-    /// doctor also checks the host's limits.
+    /// Connect as this host does: its clientInfo, protocol version, client capabilities and
+    /// HTTP headers (claude-desktop, claude-code, chatgpt, vscode, cursor; its era replaces
+    /// --era), and hold each tool's result to the size it takes; sonde doctor also checks the
+    /// host's limits.
     #[arg(help_heading = "Protocol era", long, global = true, value_name = "HOST")]
     pub host: Option<String>,
     /// How long to wait for the server/discover probe before also sending initialize on the
