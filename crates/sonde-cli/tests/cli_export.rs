@@ -6,12 +6,11 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{json, Value};
-use support::{fixture_bin, sonde, with_demo, Killed};
+use support::{http_fixture, sonde, with_demo};
 
 const SECRET: &str = "SEKRET-7731";
 
@@ -66,14 +65,9 @@ fn errors(validator: &jsonschema::Validator, har: &Value) -> Vec<String> {
 /// A session recorded against the HTTP fixture with a secret header, whose echo call carries
 /// the secret in its body both ways; the session file.
 fn record_http_session(home: &Path) -> PathBuf {
-    let bin = fixture_bin().with_file_name("sonde-fixture-http");
-    let mut server =
-        Killed(Command::new(&bin).stdout(Stdio::piped()).spawn().expect("start the HTTP fixture"));
-    let mut line = String::new();
-    BufReader::new(server.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
+    let (_server, url) = http_fixture(&[]);
     // A token in the query is recorded redacted, as `[redacted]`, which no URI may hold as it is.
-    let url = format!("http://127.0.0.1:{port}/mcp?page=1&api_key=KEY-55");
+    let url = format!("{url}?page=1&api_key=KEY-55");
     let header = format!("X-Api-Token: {SECRET}");
     let text = format!("text={SECRET}");
     let out = sonde(home, &["--url", &url, "--secret-header", &header, "call", "echo", &text]);

@@ -7,9 +7,8 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use support::*;
 
@@ -22,16 +21,7 @@ fn as_chatgpt_every_request_carries_its_user_agent_unless_the_person_gave_one() 
     let home = data_home("host-headers");
     std::fs::create_dir_all(&home).unwrap();
     let agents = home.join("agents.txt");
-    let bin = fixture_bin().with_file_name("sonde-fixture-http");
-    let mut server = Command::new(&bin)
-        .args(["--record-agent", agents.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the HTTP fixture");
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (server, url) = http_fixture(&["--record-agent", agents.to_str().unwrap()]);
     let mut runs = Vec::new();
     for extra in [&["--host", "chatgpt"][..], &["--host", "chatgpt", "--header", "User-Agent: mine/2"], &[]] {
         let _ = std::fs::remove_file(&agents);
@@ -45,8 +35,7 @@ fn as_chatgpt_every_request_carries_its_user_agent_unless_the_person_gave_one() 
         seen.dedup();
         runs.push(seen);
     }
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(runs[0], ["openai-mcp/1.0.0"], "as ChatGPT, every POST");
     assert_eq!(runs[1], ["mine/2"], "the person's own header is kept");
     assert_eq!(runs[2].len(), 1);

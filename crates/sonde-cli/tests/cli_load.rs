@@ -6,7 +6,6 @@
 
 mod support;
 
-use std::io::BufRead;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -290,16 +289,7 @@ fn over_http_the_calls_spread_over_sessions_of_their_own() {
     let home = data_home("load-http");
     std::fs::create_dir_all(&home).unwrap();
     let record = home.join("posts.jsonl");
-    let bin = fixture_bin().with_file_name("sonde-fixture-http");
-    let mut server = Command::new(&bin)
-        .args(["--record", record.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start the HTTP fixture");
-    let mut line = String::new();
-    std::io::BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (server, url) = http_fixture(&["--record", record.to_str().unwrap()]);
     let out = sonde(
         &home,
         &[
@@ -317,8 +307,7 @@ fn over_http_the_calls_spread_over_sessions_of_their_own() {
             "--json",
         ],
     );
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let doc = stdout_json(&out);
     assert_eq!(doc["count"], 30);

@@ -4,24 +4,18 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
-use std::process::{Command, Stdio};
 
-use support::{fixture_bin, session_path, sonde};
+use support::{http_fixture, session_path, sonde};
 
 #[test]
 fn a_url_password_query_tokens_and_a_bearer_token_never_reach_the_session_log() {
-    let bin = fixture_bin().with_file_name("sonde-fixture-http");
-    let mut server = Command::new(&bin).stdout(Stdio::piped()).spawn().expect("start the HTTP fixture");
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
+    let (server, url) = http_fixture(&[]);
     let home = support::data_home("secrets");
-    let url = format!("http://alice:PASSWORD-1@127.0.0.1:{port}/mcp?api_key=KEY-2&sig=SIG-3&page=1");
+    let url =
+        format!("{}?api_key=KEY-2&sig=SIG-3&page=1", url.replacen("http://", "http://alice:PASSWORD-1@", 1));
     let out = sonde(&home, &["--url", &url, "--bearer", "TOKEN-4", "tools", "list"]);
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let log = session_path(&out.stderr);
     let text = std::fs::read_to_string(&log).unwrap();

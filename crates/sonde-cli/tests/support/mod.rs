@@ -171,6 +171,24 @@ impl Drop for Killed {
     }
 }
 
+/// `sonde-fixture-http ARGS`, listening (it prints `port N` once it does): killed and reaped
+/// when dropped, and its `/mcp` URL.
+pub fn http_fixture(args: &[&str]) -> (Killed, String) {
+    use std::io::BufRead;
+    let bin = fixture_bin().with_file_name("sonde-fixture-http");
+    let mut server = Killed(
+        Command::new(&bin)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the HTTP fixture"),
+    );
+    let mut line = String::new();
+    std::io::BufReader::new(server.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line.trim().strip_prefix("port ").expect("`port N`").to_owned();
+    (server, format!("http://127.0.0.1:{port}/mcp"))
+}
+
 /// The lines a child writes on a pipe, read by a thread of their own as they come.
 pub struct Lines {
     rx: std::sync::mpsc::Receiver<String>,
