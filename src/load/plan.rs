@@ -100,54 +100,44 @@ impl Pacing {
 /// A duration as people write one: `5s`, `500ms`, `2m`, `1h`, `1m30s`, or a bare number of
 /// seconds (`2.5`).
 pub fn parse_duration(text: &str) -> Result<Duration, LoadWordsError> {
-    parse_duration_words(text).map_err(LoadWordsError)
-}
-
-fn parse_duration_words(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if let Ok(secs) = text.parse::<f64>() {
-        return Duration::try_from_secs_f64(secs)
-            .map_err(|_| format!("{text:?} is not a duration: seconds must be a finite number ≥ 0"));
+        return Duration::try_from_secs_f64(secs).map_err(|_| {
+            LoadWordsError(format!("{text:?} is not a duration: seconds must be a finite number ≥ 0"))
+        });
     }
-    humantime::parse_duration(text)
-        .map_err(|_| format!("{text:?} is not a duration; write 5s, 500ms, 2m or a number of seconds"))
+    humantime::parse_duration(text).map_err(|_| {
+        LoadWordsError(format!("{text:?} is not a duration; write 5s, 500ms, 2m or a number of seconds"))
+    })
 }
 
 /// Stepped load: `10/s:10s,100/s:10s,500/s:10s`, each step a rate (calls a second, `/s`
 /// optional) and how long it is held.
 pub fn parse_steps(text: &str) -> Result<Vec<Step>, LoadWordsError> {
-    parse_steps_words(text).map_err(LoadWordsError)
-}
-
-fn parse_steps_words(text: &str) -> Result<Vec<Step>, String> {
     let steps = text
         .split(',')
         .map(|part| {
             let part = part.trim();
-            let (rate, duration) = part
-                .split_once(':')
-                .ok_or_else(|| format!("{part:?} is not a step; write RATE/s:DURATION, as 100/s:10s"))?;
-            Ok(Step { rate: parse_rate_words(rate)?, duration: parse_duration_words(duration)? })
+            let (rate, duration) = part.split_once(':').ok_or_else(|| {
+                LoadWordsError(format!("{part:?} is not a step; write RATE/s:DURATION, as 100/s:10s"))
+            })?;
+            Ok(Step { rate: parse_rate(rate)?, duration: parse_duration(duration)? })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, LoadWordsError>>()?;
     if steps.iter().all(|s| s.duration.is_zero()) {
-        return Err(format!("{text:?} lasts no time at all"));
+        return Err(LoadWordsError(format!("{text:?} lasts no time at all")));
     }
     Ok(steps)
 }
 
 /// A rate in calls a second: `500`, `500/s`.
 pub fn parse_rate(text: &str) -> Result<f64, LoadWordsError> {
-    parse_rate_words(text).map_err(LoadWordsError)
-}
-
-fn parse_rate_words(text: &str) -> Result<f64, String> {
     let number = text.trim().trim_end_matches("/s");
     match number.parse::<f64>() {
         Ok(rate) if rate.is_finite() && rate > 0.0 && rate <= 1_000_000.0 => Ok(rate),
-        _ => Err(format!(
+        _ => Err(LoadWordsError(format!(
             "{text:?} is not a rate; write calls a second, between 0 and 1000000, as 500 or 500/s"
-        )),
+        ))),
     }
 }
 
@@ -171,17 +161,13 @@ fn one() -> u32 {
 /// `arguments:`), `resource:` (a URI) or `prompt:` (with `arguments:`), and a `weight:` (1 when
 /// left out).
 pub fn parse_mix(text: &str) -> Result<Vec<Weighted>, LoadWordsError> {
-    parse_mix_words(text).map_err(LoadWordsError)
-}
-
-fn parse_mix_words(text: &str) -> Result<Vec<Weighted>, String> {
     let entries: Vec<MixEntry> = serde_saphyr::from_str(text).map_err(|e| {
-        format!(
+        LoadWordsError(format!(
             "not a mix: {e}; a mix is a list of entries of tool:, resource: or prompt:, each with a weight:"
-        )
+        ))
     })?;
     if entries.is_empty() {
-        return Err("the mix has no entries".into());
+        return Err(LoadWordsError("the mix has no entries".into()));
     }
     entries
         .into_iter()
@@ -189,19 +175,25 @@ fn parse_mix_words(text: &str) -> Result<Vec<Weighted>, String> {
         .map(|(at, e)| {
             let n = at + 1;
             if e.weight == 0 {
-                return Err(format!("entry {n} has weight 0; leave it out instead"));
+                return Err(LoadWordsError(format!("entry {n} has weight 0; leave it out instead")));
             }
             if e.arguments.as_ref().is_some_and(|a| !a.is_object()) {
-                return Err(format!("entry {n}'s arguments are not an object"));
+                return Err(LoadWordsError(format!("entry {n}'s arguments are not an object")));
             }
             let op = match (e.tool, e.resource, e.prompt) {
                 (Some(name), None, None) => LoadOp::Tool { name, arguments: e.arguments },
                 (None, Some(uri), None) if e.arguments.is_none() => LoadOp::Resource { uri },
                 (None, Some(_), None) => {
-                    return Err(format!("entry {n} reads a resource, which takes no arguments"))
+                    return Err(LoadWordsError(format!(
+                        "entry {n} reads a resource, which takes no arguments"
+                    )))
                 }
                 (None, None, Some(name)) => LoadOp::Prompt { name, arguments: e.arguments },
-                _ => return Err(format!("entry {n} needs exactly one of tool:, resource: or prompt:")),
+                _ => {
+                    return Err(LoadWordsError(format!(
+                        "entry {n} needs exactly one of tool:, resource: or prompt:"
+                    )))
+                }
             };
             Ok(Weighted { op, weight: e.weight })
         })

@@ -72,10 +72,6 @@ fn duration_text(d: Duration) -> String {
 impl Slo {
     /// Reads `p99<50ms,errors<0.1%,rate>990`; a mistake names the term and what was expected.
     pub fn parse(text: &str) -> Result<Slo, LoadWordsError> {
-        Slo::parse_words(text).map_err(LoadWordsError)
-    }
-
-    fn parse_words(text: &str) -> Result<Slo, String> {
         let terms = text
             .split(',')
             .map(str::trim)
@@ -83,7 +79,9 @@ impl Slo {
             .map(term)
             .collect::<Result<Vec<_>, _>>()?;
         if terms.is_empty() {
-            return Err("the SLO has no terms; write, for example, p99<50ms,errors<0.1%".into());
+            return Err(LoadWordsError(
+                "the SLO has no terms; write, for example, p99<50ms,errors<0.1%".into(),
+            ));
         }
         Ok(Slo { terms, text: text.trim().to_owned() })
     }
@@ -94,12 +92,12 @@ impl Slo {
     }
 }
 
-fn term(text: &str) -> Result<SloTerm, String> {
+fn term(text: &str) -> Result<SloTerm, LoadWordsError> {
     let wrong = || {
-        format!(
+        LoadWordsError(format!(
             "{text:?} is not an SLO term; write p50|p90|p99|p999|max<DURATION, errors<PERCENT% or \
              errors<COUNT, or rate>CALLS_A_SECOND"
-        )
+        ))
     };
     if let Some((name, value)) = text.split_once('<') {
         let (name, value) = (name.trim(), value.trim());
