@@ -25,6 +25,7 @@ mod load;
 mod log;
 mod log_level;
 mod negotiate;
+mod otel;
 mod output_check;
 mod process;
 mod proxy;
@@ -87,7 +88,7 @@ pub use url_elicitation::{links_required, openable_link, LinksRequired, NotOpene
 pub use watch::{
     source_paths, BuildFailed, BuildStep, SourceChange, SourceWatch, WatchError, WatchSpec, DEFAULT_DEBOUNCE,
 };
-pub use wire::{ErrorObject, DEFAULT_MAX_LINE};
+pub use wire::{ErrorObject, RequestId, DEFAULT_MAX_LINE};
 
 // MCP Apps: the host's side of a tool's app.
 pub use apps::tool::app_link;
@@ -112,6 +113,7 @@ pub use load::{
     LoadControl, LoadError, LoadOp, LoadPlan, LoadReport, LoadRuns, LoadSecond, LoadSettings, LoadWordsError,
     Pacing, Percentiles, SavedRun, Slo, SloVerdict, Step as LoadStep, Weighted,
 };
+pub use otel::{export_otlp, TraceParent, Traces};
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{
     recorded_requests, replay, RecordedRequests, RecordingError, Replay, ReplayVerdict, Replayed, Rules,

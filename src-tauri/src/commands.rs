@@ -422,7 +422,8 @@ pub fn recording_follow(state: State<'_, AppState>, channel: Channel<Recording>)
     crate::feeds::forward(state.hub.log().follow_recording(), channel)
 }
 
-/// Where an export was written, and how many entries (for HAR: exchanges) it holds.
+/// Where an export was written, and how many entries (for HAR: exchanges; for OTLP: spans) it
+/// holds.
 #[derive(Debug, Serialize, specta::Type)]
 pub struct Exported {
     pub path: String,
@@ -447,7 +448,7 @@ pub async fn log_export(
     let (log, secrets) = (state.sessions.log(session)?, state.servers.secrets());
     // Offered under the session's own name, so an export says which session it came from.
     let stem = log.path().file_stem().map_or("sonde-session".into(), |s| s.to_string_lossy().into_owned());
-    let ext = format.name();
+    let ext = format.extension();
     let name = if filtered { format!("{stem}-filtered.{ext}") } else { format!("{stem}.{ext}") };
     let title = format!("Export the log as {}", format.label());
     // What HAR cannot hold is refused before a file name is asked for.
@@ -468,6 +469,9 @@ pub async fn log_export(
             sonde_core::export_har(&log, &filter, &secrets, &write).map_err(|e| err(e.code(), &e))
         }
         ExportFormat::Html => sonde_core::export_html(&log, &filter, &secrets, &write).map_err(io_error),
+        ExportFormat::Otlp => sonde_core::export_otlp(&log, &filter, &secrets, &write)
+            .map(|traces| traces.spans)
+            .map_err(|e| err(e.code(), &e)),
     })
     .await
     .map_err(|e| err(ErrorCode::Io, e))??;

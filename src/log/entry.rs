@@ -49,6 +49,17 @@ impl RequestOutcome {
         }
     }
 
+    /// The name a session file and an export give it: `timed_out`, `never_answered`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RequestOutcome::Result => "result",
+            RequestOutcome::Error => "error",
+            RequestOutcome::Cancelled => "cancelled",
+            RequestOutcome::TimedOut => "timed_out",
+            RequestOutcome::NeverAnswered => "never_answered",
+        }
+    }
+
     /// How a settling note ended its request: what it says, or never answered for a note of a
     /// file older than format 3, which said nothing.
     pub fn of_note(ends: Option<RequestOutcome>) -> RequestOutcome {
@@ -463,6 +474,13 @@ impl Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_outcomes_name_is_the_one_its_session_file_gives_it() {
+        for outcome in RequestOutcome::ALL {
+            assert_eq!(serde_json::to_value(outcome).unwrap(), outcome.name());
+        }
+    }
 
     #[test]
     fn bytes_that_are_not_utf8_survive_a_round_trip_through_json() {

@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::{Entry, Filter, WireLog};
 use crate::error_code::ErrorCode;
 
-/// What an export writes: the entries as JSONL, the HTTP exchanges as HAR 1.2, or a report
-/// readable in any browser.
+/// What an export writes: the entries as JSONL, the HTTP exchanges as HAR 1.2, a report
+/// readable in any browser, or the requests as OpenTelemetry spans.
 #[cfg_attr(feature = "bindings", derive(specta::Type))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -23,17 +23,29 @@ pub enum ExportFormat {
     Jsonl,
     Har,
     Html,
+    Otlp,
 }
 
 impl ExportFormat {
-    pub const ALL: [ExportFormat; 3] = [ExportFormat::Jsonl, ExportFormat::Har, ExportFormat::Html];
+    pub const ALL: [ExportFormat; 4] =
+        [ExportFormat::Jsonl, ExportFormat::Har, ExportFormat::Html, ExportFormat::Otlp];
 
-    /// The name the CLI takes and the file's extension: `jsonl`, `har`, `html`.
+    /// The name the CLI takes: `jsonl`, `har`, `html`, `otlp`.
     pub fn name(self) -> &'static str {
         match self {
             ExportFormat::Jsonl => "jsonl",
             ExportFormat::Har => "har",
             ExportFormat::Html => "html",
+            ExportFormat::Otlp => "otlp",
+        }
+    }
+
+    /// The extension of a file written in it: its name, but `otlp.json` (a JSON file to
+    /// every tool that opens it).
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Otlp => "otlp.json",
+            other => other.name(),
         }
     }
 
@@ -43,6 +55,7 @@ impl ExportFormat {
             ExportFormat::Jsonl => "JSONL",
             ExportFormat::Har => "HAR",
             ExportFormat::Html => "HTML",
+            ExportFormat::Otlp => "OTLP",
         }
     }
 
@@ -64,6 +77,15 @@ pub enum ExportError {
         /// The session has HTTP exchanges, but the filter kept none of their entries.
         filtered_out: bool,
     },
+    /// Spans asked of entries that hold no request; no file was created.
+    #[error(
+        "spans stand for requests, and {}; export it as jsonl or html instead",
+        if *.filtered_out { "the filter keeps none" } else { "this session has none" }
+    )]
+    NoRequests {
+        /// The session has requests, but the filter kept none.
+        filtered_out: bool,
+    },
     #[error(transparent)]
     Io(#[from] io::Error),
 }
@@ -72,7 +94,7 @@ impl ExportError {
     /// The stable code a front end shows with the message.
     pub fn code(&self) -> ErrorCode {
         match self {
-            ExportError::NoHttp { .. } => ErrorCode::BadInput,
+            ExportError::NoHttp { .. } | ExportError::NoRequests { .. } => ErrorCode::BadInput,
             ExportError::Io(_) => ErrorCode::Io,
         }
     }

@@ -1,6 +1,6 @@
 //! The entries the file holds by row: their position among them, which a window lists them by.
 //!
-//! Owns: [`WireLog::rows`], [`WireLog::row_page`], [`WireLog::row_of`] and
+//! Owns: [`WireLog::rows`], [`WireLog::row_page`], [`WireLog::row_of`], [`WireLog::entry_at`] and
 //! [`WireLog::visit_rows`] (the index itself, for readers that draw from it). A seq names an entry
 //! wherever it went (a reply names its request's); a row is a place in the list. They differ
 //! only after a gap: the entries a failed write lost keep their seqs but have no row, so a list
@@ -35,6 +35,12 @@ impl WireLog {
     pub fn row_of(&self, seq: u64) -> Option<u64> {
         let inner = self.inner.locked();
         inner.seqs.exact(seq, inner.index.len() as u64)
+    }
+
+    /// The entry with seq `seq`, read whole, if the file holds it.
+    pub fn entry_at(&self, seq: u64) -> io::Result<Option<Entry>> {
+        let Some(row) = self.row_of(seq) else { return Ok(None) };
+        Ok(self.row_page(row, 1)?.pop())
     }
 
     /// Hands each index row from row `from` on to `visit` with its seq, a chunk at a time (the

@@ -778,15 +778,18 @@ pub struct ExportArgs {
     /// jsonl: every entry, one JSON object a line. har: the HTTP exchanges as HAR 1.2, which
     /// browser developer tools and HAR viewers open (an event stream's events are the
     /// response's content). html: one self-contained report, readable offline in any browser.
+    /// otlp: the requests as OpenTelemetry spans in OTLP/JSON, the body a collector's
+    /// /v1/traces takes (a request that carried _meta.traceparent joins the caller's trace).
     #[arg(
         long,
-        value_name = "jsonl|har|html",
+        value_name = "jsonl|har|html|otlp",
         default_value = "jsonl",
         value_parser = export_formats()
     )]
     pub format: ExportFormat,
     /// Only the entries matching these terms, as `sonde log --filter` takes them; for har, the
-    /// HTTP exchanges with an entry matching, each whole.
+    /// HTTP exchanges with an entry matching, each whole; for otlp, the requests matching or
+    /// answered by an entry matching.
     #[arg(long, value_name = "EXPR")]
     pub filter: Option<String>,
     /// The file to write (created readable by you only).

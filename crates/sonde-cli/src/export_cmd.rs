@@ -1,5 +1,5 @@
-//! `sonde export`: a recorded session, whole or filtered, written to a file as JSONL, HAR or an
-//! HTML report, with every saved server's secrets redacted, saying on stderr what was written.
+//! `sonde export`: a recorded session, whole or filtered, written to a file as JSONL, HAR, an
+//! HTML report or OTLP spans, with every saved server's secrets redacted, saying on stderr what was written.
 //!
 //! Owns: the refusal to replace a file without `--force`, where the secrets come from, and
 //! which exit code each failure earns. Refuses: the formats and the redaction themselves (the
@@ -66,17 +66,15 @@ pub fn run(args: &ExportArgs) -> i32 {
         errln!("sonde: this session is incomplete: {}", Incomplete::words(&incomplete));
     }
     let written = match args.format {
-        ExportFormat::Jsonl => export_jsonl(&log, &filter, &secrets, out).map(|n| (n, "entry", "entries")),
-        ExportFormat::Har => match export_har(&log, &filter, &secrets, out) {
-            Ok(n) => Ok((n, "exchange", "exchanges")),
-            Err(refused @ ExportError::NoHttp { .. }) => {
-                errln!("sonde: {refused}");
-                return USAGE;
-            }
-            Err(ExportError::Io(e)) => Err(e),
-        },
-        ExportFormat::Html => {
-            sonde_core::export_html(&log, &filter, &secrets, out).map(|n| (n, "entry", "entries"))
+        ExportFormat::Jsonl => export_jsonl(&log, &filter, &secrets, out)
+            .map(|n| (n, "entry", "entries"))
+            .map_err(ExportError::from),
+        ExportFormat::Har => export_har(&log, &filter, &secrets, out).map(|n| (n, "exchange", "exchanges")),
+        ExportFormat::Html => sonde_core::export_html(&log, &filter, &secrets, out)
+            .map(|n| (n, "entry", "entries"))
+            .map_err(ExportError::from),
+        ExportFormat::Otlp => {
+            sonde_core::export_otlp(&log, &filter, &secrets, out).map(|t| (t.spans, "span", "spans"))
         }
     };
     match written {
@@ -84,9 +82,14 @@ pub fn run(args: &ExportArgs) -> i32 {
             noteln!("sonde: wrote {n} {} to {}", if n == 1 { one } else { many }, out.display());
             OK
         }
-        Err(e) => {
+        Err(ExportError::Io(e)) => {
             errln!("sonde: cannot write {}: {e}", out.display());
             FAILED
+        }
+        // What the format cannot hold: refused before a file was made.
+        Err(refused) => {
+            errln!("sonde: {refused}");
+            USAGE
         }
     }
 }

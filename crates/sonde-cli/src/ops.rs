@@ -219,7 +219,7 @@ async fn call(
     };
     // A call that became a task prints like any other once the task has its result.
     if let Some(task) = outcome.task.take() {
-        match crate::tasks::follow(session, tool, task).await {
+        match crate::tasks::follow(session, tool, task, outcome.call.take()).await {
             Ok(done) => outcome = done,
             Err(code) => return Ok(code),
         }

@@ -4,7 +4,9 @@
 //! Owns: the words and JSON these print. Refuses: the exchanges (the core's `session::tasks`).
 
 use serde_json::json;
-use sonde_core::{CallOutcome, Era, RequestError, Session, Task, TaskStatus, TaskView, FOLLOW_LIMIT};
+use sonde_core::{
+    CallOutcome, Era, RequestError, RequestId, Session, Task, TaskStatus, TaskView, FOLLOW_LIMIT,
+};
 
 use crate::exit::{FAILED, OK};
 
@@ -22,15 +24,21 @@ fn line(task: &Task) -> String {
 }
 
 /// Follows the task a call of `tool` became, saying each change of status or message on stderr;
-/// returns the tool's result, or the exit code after saying why there is none.
-pub async fn follow(session: &Session, tool: &str, task: Task) -> Result<CallOutcome, i32> {
+/// returns the tool's result, or the exit code after saying why there is none. `call`, the
+/// request that made the task, is what the log records each request about it as a part of.
+pub async fn follow(
+    session: &Session,
+    tool: &str,
+    task: Task,
+    call: Option<RequestId>,
+) -> Result<CallOutcome, i32> {
     noteln!(
         "sonde: {tool} runs as task {}; following it for up to {}",
         task.task_id,
         sonde_core::duration_words(FOLLOW_LIMIT)
     );
     noteln!("sonde: task {}", line(&task));
-    let view = TaskView::new(session.conn.id(), task, Some(tool.to_owned()));
+    let view = TaskView { call, ..TaskView::new(session.conn.id(), task, Some(tool.to_owned())) };
     let mut said = (view.task.status, view.task.status_message.clone());
     let end = session
         .follow_task(view, None, FOLLOW_LIMIT, |v| {

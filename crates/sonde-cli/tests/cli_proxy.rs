@@ -6,7 +6,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -40,16 +40,6 @@ fn run_with(command: &mut Command, home: &Path, input: &[u8]) -> (Vec<u8>, Vec<u
     (out.stdout, out.stderr)
 }
 
-/// The newest session in the data home `home`: the proxy names none on stderr, which is the
-/// client's.
-fn newest_session(home: &Path) -> Option<PathBuf> {
-    let sessions = std::fs::read_dir(home.join("sonde/sessions")).ok()?;
-    sessions
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .max_by_key(|p| p.file_name().map(|n| n.to_owned()))
-}
-
 fn entries(log: &Path, filter: &str) -> Vec<Entry> {
     WireLog::open(log).unwrap().entries(&Filter::parse(filter).unwrap()).unwrap()
 }
@@ -69,7 +59,7 @@ fn bytes_pass_through_unchanged_and_every_line_is_recorded_both_ways() {
         String::from_utf8_lossy(&stderr)
     );
 
-    let log = newest_session(&home).unwrap();
+    let log = support::newest_session(&home).unwrap();
     let sent = entries(&log, "dir:out");
     assert_eq!(sent.len(), 6, "every line the client wrote: {sent:#?}");
     assert_eq!(sent[4].kind, Kind::NonProtocol);
@@ -99,7 +89,7 @@ fn the_log_keeps_the_wire_s_order_to_the_end() {
         client_bytes().split(|&b| b == b'\n').take(4).flat_map(|l| [l, b"\n"].concat()).collect();
     let (proxied, _) = run_with(Command::new(SONDE).arg("proxy").arg("--").arg(fixture_bin()), &home, &input);
     assert!(!proxied.is_empty());
-    let log = newest_session(&home).unwrap();
+    let log = support::newest_session(&home).unwrap();
     let sent = entries(&log, "dir:out");
     assert_eq!(sent.len(), 4, "{sent:#?}");
     let lifecycle = entries(&log, "kind:lifecycle");
@@ -237,9 +227,10 @@ fn the_server_never_outlives_its_client_nor_a_killed_proxy() {
             .spawn()
             .unwrap();
         // This run's session: the newest, once it is not the last run's.
-        let log =
-            wait_for(Duration::from_secs(10), || newest_session(&home).filter(|l| Some(l) != last.as_ref()))
-                .unwrap();
+        let log = wait_for(Duration::from_secs(10), || {
+            support::newest_session(&home).filter(|l| Some(l) != last.as_ref())
+        })
+        .unwrap();
         last = Some(log.clone());
         let pgid = server_pid(&log);
         if kill_proxy {
@@ -269,7 +260,7 @@ fn the_servers_stderr_reaches_the_client_as_it_gave_it_a_pipe_for_a_pipe_and_is_
         run_with(Command::new(SONDE).args(["proxy", "--", "sh", "-c", &script]), &home, &input);
     assert!(!proxied.is_empty());
     assert_eq!(String::from_utf8_lossy(&stderr), "pipe\n", "as the server wrote it, nothing of Sonde's");
-    let log = newest_session(&home).unwrap();
+    let log = support::newest_session(&home).unwrap();
     let recorded: Vec<String> = entries(&log, "kind:stderr").into_iter().filter_map(|e| e.text).collect();
     assert_eq!(recorded.concat(), "pipe\n");
 }
@@ -285,11 +276,11 @@ fn a_named_proxy_session_is_listed_and_opened_by_its_name() {
     let mut named = Command::new(SONDE);
     named.args(["proxy", "--name", "nightly-check", "--"]).arg(&fixture);
     run_with(&mut named, &home, &input);
-    let named_log = newest_session(&home).expect("the proxy's session");
+    let named_log = support::newest_session(&home).expect("the proxy's session");
     // A later session of another name, so `last` is not the named one.
     let other = support::sonde(&home, &["tools", "list", "--", fixture.to_str().unwrap()]);
     assert!(other.status.success(), "{other:?}");
-    assert_ne!(newest_session(&home).as_ref(), Some(&named_log));
+    assert_ne!(support::newest_session(&home).as_ref(), Some(&named_log));
 
     let listed = support::sonde(&home, &["sessions"]);
     let listing = String::from_utf8_lossy(&listed.stdout);

@@ -45,16 +45,6 @@ fn requests(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-fn newest_session(home: &Path) -> PathBuf {
-    let mut logs: Vec<PathBuf> = std::fs::read_dir(home.join("sonde/sessions"))
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    logs.sort_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap());
-    logs.pop().expect("a session")
-}
-
 /// A session the Python SDK client made through `sonde proxy` with `server` (its build 1.0),
 /// in the data home `home`.
 fn record(home: &Path, server: &[&str]) -> PathBuf {
@@ -68,7 +58,7 @@ fn record(home: &Path, server: &[&str]) -> PathBuf {
         .output()
         .unwrap();
     assert!(recorded.status.success(), "{}", text(&recorded.stderr));
-    newest_session(home)
+    support::newest_session(home).expect("a session")
 }
 
 #[test]

@@ -62,7 +62,16 @@ const EXPORTS: [ExportFormat, string][] = [
   ["jsonl", "JSONL (every entry)…"],
   ["har", "HAR 1.2 (HTTP exchanges)…"],
   ["html", "HTML report (opens in any browser)…"],
+  ["otlp", "OTLP/JSON (requests as OpenTelemetry spans)…"],
 ];
+
+/** What an export of `format` counts. */
+const COUNTED: Record<ExportFormat, string> = {
+  jsonl: "entries",
+  har: "HTTP exchanges",
+  html: "entries",
+  otlp: "spans",
+};
 
 /** Which entry is selected: its position in the list it was selected in, and the entry. */
 interface Selection {
@@ -428,11 +437,7 @@ export function LogView({
                 onClick={(e) => {
                   e.currentTarget.closest("details")?.removeAttribute("open");
                   backend.logExport(session, applied, format).then(
-                    (done) =>
-                      done &&
-                      setExported(
-                        `Wrote ${done.entries} ${format === "har" ? "HTTP exchanges" : "entries"} to ${done.path}`,
-                      ),
+                    (done) => done && setExported(`Wrote ${done.entries} ${COUNTED[format]} to ${done.path}`),
                     (e) => setExported(`Export failed: ${errorText(e)}`),
                   );
                 }}

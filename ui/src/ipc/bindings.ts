@@ -1285,12 +1285,15 @@ export type Expect_Serialize = {
 };
 
 /**
- *  What an export writes: the entries as JSONL, the HTTP exchanges as HAR 1.2, or a report
- *  readable in any browser.
+ *  What an export writes: the entries as JSONL, the HTTP exchanges as HAR 1.2, a report
+ *  readable in any browser, or the requests as OpenTelemetry spans.
  */
-export type ExportFormat = "jsonl" | "har" | "html";
+export type ExportFormat = "jsonl" | "har" | "html" | "otlp";
 
-/**  Where an export was written, and how many entries (for HAR: exchanges) it holds. */
+/**
+ *  Where an export was written, and how many entries (for HAR: exchanges; for OTLP: spans) it
+ *  holds.
+ */
 export type Exported = {
 	path: string,
 	entries: number,

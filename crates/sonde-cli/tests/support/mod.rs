@@ -59,6 +59,16 @@ pub fn session_path(stderr: &[u8]) -> PathBuf {
     PathBuf::from(line)
 }
 
+/// The newest session in the data home `home` (by its name, which starts with its time): the
+/// proxy names none on stderr, which is the client's.
+pub fn newest_session(home: &Path) -> Option<PathBuf> {
+    let sessions = std::fs::read_dir(home.join("sonde/sessions")).ok()?;
+    sessions
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .max_by_key(|p| p.file_name().map(|n| n.to_owned()))
+}
+
 /// Polls `probe` until it returns `Some`, for at most `limit`.
 pub fn wait_for<T>(limit: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + limit;
