@@ -23,6 +23,8 @@ APPS_EXAMPLES := @modelcontextprotocol/server-basic-vanillajs@2.0.3 @modelcontex
 # What reads sonde test's reports in its tests: a JUnit parser, and the SARIF 2.1.0 schema as
 # Microsoft ships it (lib/schemas/sarif-2.1.0-rtm.5.json).
 JUNIT_PARSER := junitparser==5.0.3
+# OpenTelemetry's SDK, so the Python SDK's client traces and sends traceparent in _meta (issue 57).
+OTEL_SDK := opentelemetry-sdk==1.45.2
 SARIF_SCHEMA := @microsoft/jest-sarif@1.0.0-beta.0
 # Microsoft's SARIF Multitool (a .NET program its npm package ships for Linux), whose `validate`
 # a SARIF report must pass with no error.
@@ -182,7 +184,7 @@ deps:
 
 # npm peers go to an ignored cache; the stamp names the pinned version, so a bump reinstalls.
 peers: $(PEERS)/npm/.installed-server-everything-2026.8.31 $(PEERS)/npm/.installed-server-filesystem-2026.8.31 \
-	$(PEERS)/py/.installed-2026.10.19-2.3.0 $(PEERS)/py/.installed-junitparser-5.0.3 $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0 \
+	$(PEERS)/py/.installed-2026.10.19-2.3.0 $(PEERS)/py/.installed-junitparser-5.0.3 $(PEERS)/py/.installed-otel-sdk-1.45.2 $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0 \
 	$(PEERS)/tsv2/ts_v2_server.mjs $(PEERS)/tsv2/ts_client.mjs $(PEERS)/tsv2/ts_versions_server.mjs $(PEERS)/tsv2/ts_skills_server.mjs $(PEERS)/schemas/schema-2026-07-28.json $(PEERS)/oauth/oauth_as.mjs \
 	$(PEERS)/apps/.installed-basic-2.0.3
 
@@ -210,6 +212,11 @@ $(PEERS)/py/.installed-2026.10.19-2.3.0:
 
 $(PEERS)/py/.installed-junitparser-5.0.3: $(PEERS)/py/.installed-2026.10.19-2.3.0
 	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(JUNIT_PARSER)
+	touch $@
+
+# After junitparser: one pip at a time in the venv.
+$(PEERS)/py/.installed-otel-sdk-1.45.2: $(PEERS)/py/.installed-junitparser-5.0.3
+	$(PEERS)/py/bin/pip install --quiet --disable-pip-version-check --cache-dir $(CACHE)/pip $(OTEL_SDK)
 	touch $@
 
 $(PEERS)/reports/.installed-jest-sarif-1.0.0-beta.0:

@@ -96,7 +96,7 @@ pub fn run(args: &ExportArgs) -> i32 {
 
 /// The values every saved server keeps secret (environment values, secret headers, client
 /// secrets). Without a servers file there are none; reading it never creates one.
-fn saved_secrets() -> io::Result<Vec<String>> {
+pub fn saved_secrets() -> io::Result<Vec<String>> {
     let store = sonde_core::ServerStore::default_location()?;
     if !store.path().exists() {
         return Ok(Vec::new());

@@ -7,13 +7,16 @@
 //! one is started by a person, so its stderr says where to point the client.
 //!
 //! Owns: turning the command line into the proxy's spawn or listener, the signals that stop
-//! it, and the exit code. Refuses: the pass-through itself (the core's `proxy`).
+//! it, its spans sent live (said in its session log), and the exit code. Refuses: the pass-through itself (the core's `proxy`).
 
 use sonde_core::{
     bind_proxy, proxy_http, proxy_stdio, shown_url, shown_url_text, ClientStreams, Direction, Entry,
     ExitInfo, Graces, Kind, SpawnSpec, PROXY_CONN,
 };
 use std::net::SocketAddr;
+use std::sync::Arc;
+
+use sonde_core::WireLog;
 
 use crate::args::Global;
 use crate::exit::{FAILED, INTERRUPTED, OK, USAGE};
@@ -46,7 +49,9 @@ pub async fn run(global: &Global, name: Option<String>, command: Vec<String>) ->
     let stop = async {
         stopped().await;
     };
+    let live = live_spans(&log);
     let ended = proxy_stdio(&spec, log.clone(), graces, global.max_line, client, stop).await;
+    last_spans(&log, live).await;
     // A log that stopped is said by its gap note, not on stderr, which is the client's.
     let _ = log.close();
     match ended {
@@ -95,7 +100,9 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
     let stop = async {
         let _ = signal.set(stopped().await);
     };
+    let live = live_spans(&log);
     let served = proxy_http(listener, upstream, log.clone(), global.max_line, stop).await;
+    last_spans(&log, live).await;
     let _ = log.close();
     match served {
         // It serves until it is told to stop: 130 on Ctrl+C, 0 on SIGTERM.
@@ -110,9 +117,7 @@ pub async fn run_http(global: &Global, name: Option<String>, listen: SocketAddr,
 /// The proxy's session log, with the session's name when the user gave one (in a note and on
 /// the session's card).
 fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_core::WireLog>> {
-    let log = crate::run::new_session_log(|log, words| {
-        log.append(Entry::new(conn, Kind::Note, Direction::Meta).with_detail(words));
-    })?;
+    let log = crate::run::new_session_log(note)?;
     if let Some(name) = name {
         log.append(
             Entry::new(conn, Kind::Note, Direction::Meta).with_detail(format!("proxy session {name:?}")),
@@ -121,6 +126,24 @@ fn session_log(name: Option<String>, conn: u64) -> Option<std::sync::Arc<sonde_c
         log.set_name(name);
     }
     Some(log)
+}
+
+/// The session's spans sent live when the environment names a collector; what goes wrong is
+/// a note in the session log (stderr is the client's).
+fn live_spans(log: &Arc<WireLog>) -> Option<sonde_core::LiveSpans> {
+    let to = log.clone();
+    crate::recording::live_spans(log, move |words| note(&to, words))
+}
+
+/// Sends the last spans and notes in the session log what was sent and dropped.
+async fn last_spans(log: &WireLog, live: Option<sonde_core::LiveSpans>) {
+    if let Some(live) = live {
+        note(log, crate::recording::last_spans(live).await.words());
+    }
+}
+
+fn note(log: &WireLog, words: String) {
+    log.append(Entry::new(PROXY_CONN, Kind::Note, Direction::Meta).with_detail(words));
 }
 
 /// Resolves on Ctrl+C or SIGTERM, with the exit code of the contract: 130 for an interrupt,

@@ -3,16 +3,18 @@
 //! on device; the connection goes on unrecorded`), and in a command's `--json` document as its
 //! `"log"` field, only when it happened.
 //!
-//! Owns: those words, following the log's recording while a command runs, ending the session
-//! (`WireLog::close`, then the sessions folder pruned to its budget again, said when it removed
-//! something) when it is over, and the field. Refuses: `sonde proxy`'s stderr, which
+//! Owns: those words, following the log's recording while a command runs, the session's spans
+//! sent live when the OpenTelemetry variables name a collector (said once if they do not
+//! arrive, and counted at the end), ending the session (`WireLog::close`, then the sessions
+//! folder pruned to its budget again, said when it removed something) when it is over, and
+//! the field. Refuses: `sonde proxy`'s stderr, which
 //! belongs to the client that started it (the proxy has no `--verbose`): there the gap note in
 //! its session log is where it is said.
 
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sonde_core::{Recording, Session, WireLog};
+use sonde_core::{LiveSpans, OtlpTarget, Recording, Session, WireLog};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
@@ -20,6 +22,36 @@ use tokio::task::JoinHandle;
 pub struct Teller {
     stop: oneshot::Sender<()>,
     task: JoinHandle<Told>,
+    live: Option<LiveSpans>,
+}
+
+/// How long the end of a command waits for the collector to take the last spans.
+const LAST_SPANS_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The session's spans on their way to the collector the environment names, if it names one;
+/// `tell` says (once) what keeps them from it.
+pub fn live_spans(log: &Arc<WireLog>, tell: impl Fn(String) + Send + Sync + 'static) -> Option<LiveSpans> {
+    let target = match OtlpTarget::from_env() {
+        Ok(target) => target?,
+        Err(words) => {
+            tell(format!("no spans are sent: {words}"));
+            return None;
+        }
+    };
+    // Without the secrets nothing could be redacted: no spans rather than spans that leak.
+    let secrets = match crate::export_cmd::saved_secrets() {
+        Ok(secrets) => secrets,
+        Err(e) => {
+            tell(format!("no spans are sent: cannot read the saved servers, whose secrets spans hide: {e}"));
+            return None;
+        }
+    };
+    Some(LiveSpans::start(log.clone(), target, secrets, tell))
+}
+
+/// Sends the last spans, waiting a moment for the collector; what was sent and dropped.
+pub async fn last_spans(live: LiveSpans) -> sonde_core::LiveReport {
+    live.finish(LAST_SPANS_WITHIN).await
 }
 
 /// What has been said so far.
@@ -57,7 +89,8 @@ fn stopped(at: u64, error: &str) {
     errln!("sonde: {}", sonde_core::stopped_words(at, error));
 }
 
-/// Tells on stderr each stop of `log` and each gap closed, as they happen, until [`finish`].
+/// Tells on stderr each stop of `log` and each gap closed, as they happen, and sends its spans
+/// when the environment names a collector, until [`finish`].
 pub fn start(log: &Arc<WireLog>) -> Teller {
     let mut feed = log.follow_recording();
     let (stop, mut stopped) = oneshot::channel::<()>();
@@ -79,7 +112,7 @@ pub fn start(log: &Arc<WireLog>) -> Teller {
         }
         told
     });
-    Teller { stop, task }
+    Teller { stop, task, live: live_spans(log, |words| errln!("sonde: {words}")) }
 }
 
 /// Ends the session: stops telling, closes the log (its last entries and the end of the
@@ -87,6 +120,14 @@ pub fn start(log: &Arc<WireLog>) -> Teller {
 pub async fn finish(log: &WireLog, teller: Teller) {
     let _ = teller.stop.send(());
     let mut told = teller.task.await.unwrap_or_default();
+    if let Some(live) = teller.live {
+        let report = last_spans(live).await;
+        if report.dropped > 0 {
+            errln!("sonde: {}", report.words());
+        } else {
+            noteln!("sonde: {}", report.words());
+        }
+    }
     told.tell(&log.close());
     // The folder is pruned again now that the session is whole; a session larger than the
     // whole budget is kept, and said once.
