@@ -41,6 +41,7 @@ mod suite;
 mod sync;
 mod terminal_text;
 mod timeline;
+mod trace_context;
 mod transport;
 mod url_elicitation;
 mod watch;
@@ -113,7 +114,7 @@ pub use load::{
     LoadControl, LoadError, LoadOp, LoadPlan, LoadReport, LoadRuns, LoadSecond, LoadSettings, LoadWordsError,
     Pacing, Percentiles, SavedRun, Slo, SloVerdict, Step as LoadStep, Weighted,
 };
-pub use otel::{export_otlp, LiveReport, LiveSpans, OtlpTarget, TraceParent, Traces};
+pub use otel::{export_otlp, LiveReport, LiveSpans, OtlpTarget, Traces};
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{
     recorded_requests, replay, RecordedRequests, RecordingError, Replay, ReplayVerdict, Replayed, Rules,
@@ -123,6 +124,7 @@ pub use report::{export_html, load_cases, Case, CaseError, Failure, Report, Subj
 pub use suite::{
     append_test, run_suite, suite_report, unstarted_report, Suite, SuiteError, Test, TestVerdict,
 };
+pub use trace_context::TraceParent;
 
 // Following what the core keeps, the one list of error codes a front end shows, and the one
 // policy for poisoned locks.

@@ -41,13 +41,22 @@ def install(check, driver, wait, shot, h):
         # Read whole: the list may be below the pane's fold.
         return [li.get_attribute("textContent") for li in history().find_elements(By.CSS_SELECTOR, "li.call-entry")]
 
-    def log_row_of(terms, back=1):
-        """Selects a tools/call request Sonde sent that `terms` (filter terms) keep, the newest
-        (or `back` from the newest); returns its detail and seq."""
+    grid = "[role='grid'][aria-label='Wire log'] div[role='row']"
+
+    def newest_seq():
+        """The newest seq the log lists now, whatever its filter: a call made after has a larger one."""
+        return max((int(r.get_attribute("data-seq")) for r in driver.find_elements(By.CSS_SELECTOR, f"{grid}[data-seq]")), default=-1)
+
+    def log_row_of(terms, seq=None, newer_than=-1):
+        """Selects a tools/call request Sonde sent that `terms` (filter terms) keep: the one at
+        `seq`, else the newest, once it is newer than `newer_than`; returns its detail and seq.
+        On a loaded machine the list may not hold the newest call yet: it is waited for."""
         h["set_filter"](f"method:tools/call dir:out {terms}")
-        rows = wait.until(lambda d: len(found := d.find_elements(
-            By.CSS_SELECTOR, "[role='grid'][aria-label='Wire log'] div[role='row'][data-seq]")) >= back and found)
-        row = rows[-back]
+        if seq is None:
+            row = wait.until(lambda d: (rows := d.find_elements(By.CSS_SELECTOR, f"{grid}[data-seq]"))
+                             and int(rows[-1].get_attribute("data-seq")) > newer_than and rows[-1])
+        else:
+            row = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, f"{grid}[data-seq='{seq}']"))
         seq = row.get_attribute("data-seq")
         row.click()
         detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Entry detail']"))
@@ -66,12 +75,13 @@ def install(check, driver, wait, shot, h):
         choose("Add")
         kept = [f.get_attribute("value") for f in fields()[:2]]
         assert kept == ["20", "3"], kept
+        before = newest_seq()
         shown(By.XPATH, "//button[text()='Call']")[0].click()
         wait.until(lambda d: shown(By.XPATH, "//*[contains(text(), '20 + 3 = 23')]"))
         wait.until(lambda d: any('{"a":20,"b":3}' in line for line in history_lines()))
 
         # Edit and send from the log: the call's arguments are back in Add's form, to change.
-        detail, _ = log_row_of("target:add")
+        detail, first = log_row_of("target:add", newer_than=before)
         wait.until(lambda d: detail.find_element(By.XPATH, ".//button[text()='Edit and send']")).click()
         wait.until(lambda d: [f.get_attribute("value") for f in fields()[:2]] == ["20", "3"])
         retype(fields()[1], "5")
@@ -79,7 +89,7 @@ def install(check, driver, wait, shot, h):
         wait.until(lambda d: shown(By.XPATH, "//*[contains(text(), '20 + 5 = 25')]"))
 
         # Send again from the log: the first call (the one before the newest), as it was sent.
-        detail, _ = log_row_of("target:add", back=2)
+        detail, _ = log_row_of("target:add", seq=first)
         wait.until(lambda d: detail.find_element(By.XPATH, ".//button[text()='Send again']")).click()
         wait.until(lambda d: sum('{"a":20,"b":3}' in line for line in history_lines()) >= 2)
         lines = history_lines()

@@ -54,6 +54,9 @@ pub struct Options {
     pub graces: Graces,
     /// The most a request may run when progress keeps resetting its timeout (default 10 min).
     pub max_request_time: Duration,
+    /// Each request Sonde sends starts a trace: a W3C `traceparent` in its `_meta`, marked as
+    /// Sonde's own in its `tracestate`, so a server that traces joins it (`--trace`).
+    pub trace: bool,
 }
 
 impl Default for Options {
@@ -63,6 +66,7 @@ impl Default for Options {
             max_line: DEFAULT_MAX_LINE,
             graces: Graces::default(),
             max_request_time: Duration::from_secs(600),
+            trace: false,
         }
     }
 }

@@ -355,6 +355,9 @@ pub trait TransportLoop {
         if request.progress.is_some() {
             params = Some(with_progress_token(params, &id));
         }
+        if self.spine().options.trace {
+            params = Some(with_meta(params, crate::trace_context::TraceParent::start().meta()));
+        }
         if request.method == "initialize" {
             self.spine().mid_handshake = true;
         }
@@ -452,13 +455,19 @@ pub fn cancelled(id: &RequestId, reason: &str) -> Message {
 
 /// Adds `_meta.progressToken` (the request id) to params, keeping everything else.
 fn with_progress_token(params: Option<Value>, id: &RequestId) -> Value {
+    let token = serde_json::to_value(id).expect("an id serializes");
+    with_meta(params, [("progressToken".to_owned(), token)].into_iter().collect())
+}
+
+/// Adds each of `keys` to params' `_meta`, keeping everything else.
+fn with_meta(params: Option<Value>, keys: serde_json::Map<String, Value>) -> Value {
     let mut params = match params {
         Some(Value::Object(o)) => Value::Object(o),
         _ => json!({}),
     };
     let meta = params.as_object_mut().expect("an object").entry("_meta").or_insert_with(|| json!({}));
     if let Some(meta) = meta.as_object_mut() {
-        meta.insert("progressToken".into(), serde_json::to_value(id).expect("an id serializes"));
+        meta.extend(keys);
     }
     params
 }

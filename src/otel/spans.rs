@@ -8,7 +8,8 @@
 //! `server.address`), its kind (client for what Sonde, or the client behind `sonde proxy`,
 //! asked; server for what the server asked Sonde), its status, its events (the notifications
 //! that answer it: progress, log messages), and the trace it joins (the caller's, when the
-//! request carried `_meta.traceparent`). Refuses: which requests there are, how they ended and
+//! request carried `_meta.traceparent`; the one Sonde started, with `--trace`, whose first span
+//! it is). Refuses: which requests there are, how they ended and
 //! which belong together (the timeline's, from the log's pairing), and redaction: every entry
 //! read passes through `log::redacted` before anything is taken from it.
 
@@ -23,9 +24,10 @@ use opentelemetry_proto::tonic::trace::v1::{
 };
 use serde_json::Value;
 
-use super::ids::{Ids, TraceParent};
+use super::ids::Ids;
 use crate::log::{redacted, secret_words, Entry, Filter, IndexRow, Kind, RequestOutcome, Rpc, WireLog};
 use crate::timeline::{self, Operation, OperationKind, Timeline};
+use crate::trace_context::TraceParent;
 
 /// The longest a status message or an attribute taken from a payload is kept, in characters.
 const TEXT_LIMIT: usize = 500;
@@ -248,9 +250,11 @@ impl<'a> Session<'a> {
         Ok(self.read(seq)?.as_ref().and_then(body).as_ref().and_then(trace_parent))
     }
 
-    /// Where the operation headed by `head` sits: its trace, and its parent in the caller's.
+    /// Where the operation headed by `head` sits: its trace, and its parent in the caller's
+    /// (none in a trace Sonde started for the head, whose root the operation is).
     fn operation_place(&self, head: u64) -> io::Result<(Vec<u8>, Vec<u8>, String)> {
         Ok(match self.carried(head)? {
+            Some(tp) if tp.is_own() => (tp.trace_id.to_vec(), Vec::new(), tp.state.unwrap_or_default()),
             Some(tp) => (tp.trace_id.to_vec(), tp.span_id.to_vec(), tp.state.unwrap_or_default()),
             None => (self.ids.trace("operation", head).to_vec(), Vec::new(), String::new()),
         })
@@ -269,15 +273,21 @@ impl<'a> Session<'a> {
         let settle = s.settled_by.map(|seq| self.read(seq)).transpose()?.flatten();
         let message = request.as_ref().and_then(body).unwrap_or_default();
         let params = &message["params"];
-        let (trace_id, parent_span_id, trace_state) = match operation {
-            Some(op) => {
+        let carried = trace_parent(&message);
+        // A trace context Sonde made for this request names this request's span itself; a
+        // caller's names the span it is a child of.
+        let own = carried.as_ref().filter(|tp| tp.is_own());
+        let span_id = own.map_or_else(|| self.ids.span("request", s.seq).to_vec(), |tp| tp.span_id.to_vec());
+        let (trace_id, parent_span_id, trace_state) = match (operation, carried) {
+            (Some(op), _) => {
                 let (trace, _, state) = self.operation_place(op.head)?;
                 (trace, self.ids.span("operation", op.head).to_vec(), state)
             }
-            None => match trace_parent(&message) {
-                Some(tp) => (tp.trace_id.to_vec(), tp.span_id.to_vec(), tp.state.unwrap_or_default()),
-                None => (self.ids.trace("request", s.seq).to_vec(), Vec::new(), String::new()),
-            },
+            (None, Some(tp)) if tp.is_own() => {
+                (tp.trace_id.to_vec(), Vec::new(), tp.state.unwrap_or_default())
+            }
+            (None, Some(tp)) => (tp.trace_id.to_vec(), tp.span_id.to_vec(), tp.state.unwrap_or_default()),
+            (None, None) => (self.ids.trace("request", s.seq).to_vec(), Vec::new(), String::new()),
         };
 
         let method = &*s.method;
@@ -323,7 +333,7 @@ impl<'a> Session<'a> {
         let kind = if s.from_server { span::SpanKind::Server } else { span::SpanKind::Client };
         Ok(Span {
             trace_id,
-            span_id: self.ids.span("request", s.seq).to_vec(),
+            span_id,
             trace_state,
             parent_span_id,
             name,

@@ -66,6 +66,11 @@ pub struct Global {
     /// The longest stdout line kept whole, in bytes (default 64 MiB).
     #[arg(help_heading = "Server process", long, global = true, value_name = "BYTES", default_value_t = sonde_core::DEFAULT_MAX_LINE)]
     pub max_line: usize,
+    /// Start a trace for each request Sonde sends: a W3C traceparent in its _meta, so a server
+    /// that traces with OpenTelemetry joins it. Sonde's span of the request (sent live with
+    /// OTEL_EXPORTER_OTLP_ENDPOINT, or by export --format otlp) is the trace's first.
+    #[arg(help_heading = "Server process", long, global = true)]
+    pub trace: bool,
     /// Protocol era: auto probes with server/discover and falls back to initialize; legacy
     /// sends initialize (2025-11-25); modern speaks 2026-07-28 only.
     #[arg(
@@ -826,6 +831,7 @@ impl Global {
         config.options.graces.stdin = Duration::from_millis(self.grace_stdin);
         config.options.graces.term = Duration::from_millis(self.grace_term);
         config.options.max_line = self.max_line;
+        config.options.trace = self.trace;
         config.answers.roots = self.roots.clone();
         config.answers.elicit = self.elicit.clone();
         config.answers.sample_reply = self.sample_reply.clone();

@@ -329,3 +329,44 @@ fn a_task_is_one_operation_span_with_its_requests_inside() {
         assert!(part.end_time_unix_nano <= operation.end_time_unix_nano, "{}", part.name);
     }
 }
+
+#[test]
+fn with_trace_each_request_starts_a_trace_the_python_sdk_server_joins() {
+    let home = support::data_home("otlp-trace");
+    let spans_file = home.join("server-spans.json");
+    std::fs::create_dir_all(&home).unwrap();
+    let python = support::peer("py/bin/python");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py_traced_server.py");
+    let (python, script, file) =
+        (python.to_str().unwrap(), script.to_str().unwrap(), spans_file.to_str().unwrap());
+    let out = sonde(
+        &home,
+        &["--trace", "--era", "legacy", "call", "add", "a=1", "b=2", "--", python, script, file],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (request, _) = export(&home, &support::session_path(&out.stderr), "t.otlp.json", &[]);
+    let ours = spans(&request);
+    let server: Value = serde_json::from_str(&std::fs::read_to_string(&spans_file).unwrap()).unwrap();
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    for (name, theirs) in
+        [("initialize", "initialize"), ("tools/list", "tools/list"), ("tools/call add", "tools/call add")]
+    {
+        let mine = ours.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}"));
+        let joined = server["spans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == theirs)
+            .unwrap_or_else(|| panic!("the server's span of {theirs}: {server}"));
+        assert!(mine.parent_span_id.is_empty(), "{name}: Sonde's span is the trace's first");
+        assert_eq!(mine.trace_state, "sonde=own");
+        assert_eq!(joined["trace_id"].as_str(), Some(hex(&mine.trace_id).as_str()), "{name}: one trace");
+        assert_eq!(
+            joined["parent_id"].as_str(),
+            Some(hex(&mine.span_id).as_str()),
+            "{name}: the server's span under Sonde's"
+        );
+    }
+    let traces: std::collections::BTreeSet<_> = ours.iter().map(|s| s.trace_id.clone()).collect();
+    assert_eq!(traces.len(), ours.len(), "a trace for each request");
+}
