@@ -180,12 +180,13 @@ def install(check, driver, wait, shot, h):
         [own] = [f for f in os.listdir(sessions) if f.endswith(f"-{pid}.jsonl")]
         return os.path.join(folder, own)
 
-    def save():
-        """Export, then Save in the chooser as it opens (its name and folder as offered).
-        Returns the chooser and the windows there were once it was open."""
+    def save(format="JSONL", title=export_title):
+        """Export in `format` (the menu item's first word), then Save in the chooser as it opens
+        (its name and folder as offered). Returns the chooser and the windows there were once it
+        was open."""
         driver.find_element(By.XPATH, "//summary[text()='Export']").click()
-        driver.find_element(By.XPATH, "//button[@role='menuitem'][starts-with(., 'JSONL')]").click()
-        window = wait.until(lambda d: h["native_windows"](export_title))[0]
+        driver.find_element(By.XPATH, f"//button[@role='menuitem'][starts-with(., '{format}')]").click()
+        window = wait.until(lambda d: h["native_windows"](title))[0]
         opened = windows()
         h["subprocess"].run(["xdotool", "windowfocus", "--sync", window, "key", "Return"], check=True, timeout=10)
         return window, opened
@@ -231,6 +232,27 @@ def install(check, driver, wait, shot, h):
         h["answer_native"](export_title, "Escape")
         assert os.path.getmtime(path) == written, "the file was replaced though the person said no"
         assert not driver.find_elements(By.XPATH, wrote), "a cancelled export said it wrote"
+
+    @check
+    def export_writes_the_requests_as_otlp_spans():
+        """Export → OTLP/JSON writes the session's requests as OpenTelemetry spans, in the .otlp.json file the dialog offers, and says how many"""
+        h["ensure_connected"]("Demo server")
+        h["call_tool"]("Echo", ["as a span"], "as a span")
+        path = downloads()[: -len(".jsonl")] + ".otlp.json"
+        if os.path.exists(path):
+            os.remove(path)
+        save("OTLP", "Export the log as OTLP")
+        note = wait.until(lambda d: d.find_element(By.XPATH, wrote))
+        assert note.text.endswith(f" spans to {path} Dismiss"), note.text
+        count = int(note.text.split()[1])
+        note.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+        with open(path) as f:
+            spans = [s for r in json.load(f)["resourceSpans"] for ss in r["scopeSpans"] for s in ss["spans"]]
+        assert len(spans) == count, (len(spans), count)
+        echo = [s for s in spans if s["name"].startswith("tools/call ")
+                and any(a["key"] == "gen_ai.tool.name" for a in s["attributes"])]
+        assert echo, [s["name"] for s in spans]
+        assert os.stat(path).st_mode & 0o777 == 0o600, oct(os.stat(path).st_mode)
 
     @check
     def no_secret_reaches_the_session_log_an_export_or_the_trace_file():
