@@ -913,7 +913,8 @@ def ten_thousand_tools_are_counted_filtered_and_walked_from_the_keyboard():
 
 # Past sessions, the CLI's, opened read-only (File → Open Session).
 sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window, "set_filter": set_filter,
-                                            "choose_theme": choose_theme})
+                                            "choose_theme": choose_theme, "ensure_connected": ensure_connected,
+                                            "call_tool": call_tool})
 
 # Room to work: the splitter, a folded question, the era select, every panel in both themes
 # (issue 31).

@@ -5,8 +5,11 @@ proxy` (stdio, and HTTP with `--listen`) shows each frame as the client sends it
 Open Session is kept when File → Settings saves a budget of one session; the theme chosen there
 colours the window.
 """
+import http.server
 import os
+import socket
 import subprocess
+import threading
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -312,6 +315,73 @@ def install(check, driver, wait, shot, h):
         saved.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
         wait.until(lambda d: not d.find_elements(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))
 
+
+    @check
+    def settings_sends_spans_to_a_collector_and_says_how_it_goes():
+        """File → Settings → Traces: a collector that is not there costs spans, said with why; a real one takes them as protobuf on /v1/traces and the count grows with each call; emptied, none are sent"""
+        received = []
+
+        class Collector(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                received.append((self.path, self.headers["Content-Type"], len(body)))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        collector = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+        threading.Thread(target=collector.serve_forever, daemon=True).start()
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            nobody = s.getsockname()[1]
+        status = "//*[@role='status'][@aria-label='Spans']"
+
+        def set_collector(url):
+            h["press_on_window"]("ctrl+comma")
+            settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+            field = wait.until(lambda d: settings.find_element(By.XPATH, ".//label[contains(., 'Collector URL')]/input"))
+            field.send_keys(Keys.CONTROL, "a")
+            field.send_keys(Keys.BACKSPACE)
+            if url:
+                field.send_keys(url)
+            settings.find_element(By.XPATH, ".//button[text()='Save']").click()
+            saved = wait.until(lambda d: d.find_element(By.XPATH, "//*[@role='status'][starts-with(., 'Settings saved.')]"))
+            saved.find_element(By.XPATH, ".//button[text()='Dismiss']").click()
+
+        def said_until(words, picture=None):
+            """Opens Settings and waits until the spans' status says `words` (it is looked at
+            again each second); returns what it said, Settings closed (its picture taken first)."""
+            h["press_on_window"]("ctrl+comma")
+            settings = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[role='dialog'][aria-label='Settings']"))
+            text = WebDriverWait(driver, 20).until(
+                lambda d: (t := settings.find_element(By.XPATH, status).text) and words(t) and t)
+            if picture:
+                shot(picture)
+            settings.find_element(By.XPATH, ".//button[text()='Cancel']").click()
+            return text
+
+        h["ensure_connected"]("Demo server")
+        try:
+            set_collector(f"http://127.0.0.1:{nobody}")
+            h["call_tool"]("Echo", ["to nobody"], "to nobody")
+            said = said_until(lambda t: "dropped" in t)
+            assert said.startswith(f"Sending spans to http://127.0.0.1:{nobody}/v1/traces: 0 sent, "), said
+            assert "(nothing answers there)" in said, said
+
+            set_collector(f"http://127.0.0.1:{collector.server_port}")
+            h["call_tool"]("Echo", ["to the collector"], "to the collector")
+            first = said_until(lambda t: ": 0 sent" not in t and "sent" in t)
+            sent = int(first.split(": ")[1].split(" sent")[0])
+            assert received and all(r[0] == "/v1/traces" and r[1] == "application/x-protobuf" and r[2] > 0 for r in received), received
+            h["call_tool"]("Echo", ["and again"], "and again")
+            said_until(lambda t: int(t.split(": ")[1].split(" sent")[0]) > sent, "settings-traces")
+        finally:
+            set_collector("")
+            collector.shutdown()
+        assert said_until(lambda t: t.startswith("No spans are sent")) == "No spans are sent: name a collector to send them to."
 
     @check
     def the_theme_chosen_in_settings_colours_the_window_and_is_kept():

@@ -26,6 +26,7 @@ pub mod replay_cmd;
 pub mod roots_cmd;
 pub mod settings_cmd;
 pub mod skills_cmd;
+pub mod spans_cmd;
 pub mod state;
 pub mod suite_cmd;
 pub mod surface;
@@ -84,6 +85,11 @@ pub fn run() {
                 let theme = state.settings.load().ok().and_then(|s| s.theme).unwrap_or_default();
                 settings_cmd::apply_theme(&window, theme);
             }
+            // Spans to the collector Settings (or the environment) names, from the start.
+            let setting = state.settings.load().ok().and_then(|s| s.otel_endpoint);
+            let (spans, log, secrets) =
+                (state.spans.clone(), state.hub.log().clone(), state.servers.secrets());
+            tauri::async_runtime::spawn(async move { spans.restart(log, setting.as_deref(), secrets).await });
             Ok(())
         })
         .build(tauri::generate_context!("../tauri.conf.json"))
@@ -95,12 +101,14 @@ pub fn run() {
             if state.begin_quit() {
                 tracing::info!("quitting: stopping every server first");
                 api.prevent_exit();
-                let (hub, watches) = (state.hub.clone(), state.watches.clone());
+                let (hub, watches, spans) = (state.hub.clone(), state.watches.clone(), state.spans.clone());
                 let handle = handle.clone();
                 tauri::async_runtime::spawn(async move {
                     // No watch restarts a server while the others stop.
                     watches.stop_all().await;
                     hub.disconnect_all().await;
+                    // The last spans, the shutdown's among them, before the session ends.
+                    spans.finish().await;
                     // The shutdown steps just recorded, and the session's end, must reach the
                     // file before the process ends.
                     if let Some(stop) = hub.log().close().stopped {

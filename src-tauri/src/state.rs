@@ -32,6 +32,8 @@ pub struct AppState {
     pub pruned_at_start: Option<String>,
     /// Each session's timeline the window draws, grown as the session grows.
     pub timelines: Timelines,
+    /// The session's spans, sent live to the collector Settings (or the environment) names.
+    pub spans: crate::spans_cmd::Spans,
     quitting: AtomicBool,
 }
 
@@ -104,6 +106,7 @@ impl AppState {
             asker: Default::default(),
             sessions,
             timelines: Default::default(),
+            spans: Default::default(),
             lineages: Lineages::default(),
             watches: Default::default(),
             settings,

@@ -32,7 +32,8 @@ const QUEUE: usize = 16;
 const OPERATION_QUIET_MS: f64 = 30_000.0;
 
 /// What was sent, and what was not.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "bindings", derive(specta::Type))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct LiveReport {
     /// The endpoint, as shown (credentials redacted).
     pub endpoint: String,
@@ -129,21 +130,33 @@ impl LiveSpans {
     /// Sends what is left (every request, settled or not, and every operation) and waits up to
     /// `within` for the collector to take it; what it has not taken by then is dropped.
     pub async fn finish(self, within: Duration) -> LiveReport {
-        let _ = self.stop.send(());
+        let LiveSpans { stop, builder, sender, counts, endpoint } = self;
+        let _ = stop.send(());
         let done = async {
-            let _ = self.builder.await;
-            let _ = self.sender.await;
+            let _ = builder.await;
+            let _ = sender.await;
         };
         let timed_out = tokio::time::timeout(within, done).await.is_err();
-        let counts = &self.counts;
         if timed_out {
             let left = counts.queued.swap(0, Ordering::Relaxed);
             counts.dropped.fetch_add(left, Ordering::Relaxed);
             let mut trouble = counts.trouble.lock().unwrap_or_else(|e| e.into_inner());
             trouble.get_or_insert_with(|| format!("the collector had not taken them within {within:?}"));
         }
+        counts.report(endpoint)
+    }
+
+    /// What has been sent so far, and dropped.
+    pub fn status(&self) -> LiveReport {
+        self.counts.report(self.endpoint.clone())
+    }
+}
+
+impl Counts {
+    fn report(&self, endpoint: String) -> LiveReport {
+        let counts = self;
         LiveReport {
-            endpoint: self.endpoint,
+            endpoint,
             sent: counts.sent.load(Ordering::Relaxed),
             dropped: counts.dropped.load(Ordering::Relaxed),
             trouble: counts.trouble.lock().unwrap_or_else(|e| e.into_inner()).clone(),

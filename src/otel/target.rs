@@ -51,6 +51,21 @@ impl OtlpTarget {
         OtlpTarget::from_vars(|name| std::env::var(name).ok())
     }
 
+    /// As [`OtlpTarget::from_env`], with `endpoint` (a base URL, as the window's setting holds
+    /// it) in place of the variables' endpoints when it is given: the headers, protocol and
+    /// timeout still come from the environment.
+    pub fn from_env_with(endpoint: Option<&str>) -> Result<Option<OtlpTarget>, String> {
+        let Some(endpoint) = endpoint.map(str::trim).filter(|e| !e.is_empty()) else {
+            return OtlpTarget::from_env();
+        };
+        OtlpTarget::from_vars(|name| match name {
+            "OTEL_EXPORTER_OTLP_ENDPOINT" => Some(endpoint.to_owned()),
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" | "OTEL_SDK_DISABLED" | "OTEL_TRACES_EXPORTER" => None,
+            other => std::env::var(other).ok(),
+        })
+        .map_err(|e| e.replace("OTEL_EXPORTER_OTLP_ENDPOINT", "the collector's URL"))
+    }
+
     /// As [`OtlpTarget::from_env`], from `var`.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<OtlpTarget>, String> {
         let var = |name: &str| var(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());

@@ -4,7 +4,7 @@
 //! Owns: the file (written whole, keys this version does not know kept as they were, so an
 //! older Sonde never drops what a newer one wrote), the sessions budget with its defaults,
 //! turning the budget into numbers for a sessions folder, the window's theme and its layout (where
-//! the person left its splitter and panels).
+//! the person left its splitter and panels), and the collector the window sends spans to.
 //! Refuses: pruning (`log::budget` does, given a [`Budget`]) and presenting the settings.
 
 use std::io;
@@ -93,6 +93,10 @@ pub struct Settings {
     pub theme: Option<Theme>,
     #[serde(default)]
     pub layout: Layout,
+    /// The OpenTelemetry collector the window sends spans to (its base URL, as
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT` takes it); the environment's when not set.
+    #[serde(default, rename = "otelEndpoint", skip_serializing_if = "Option::is_none")]
+    pub otel_endpoint: Option<String>,
     /// Keys this version does not know (or that another part of Sonde owns), kept.
     #[serde(flatten)]
     pub other: Map<String, Value>,
@@ -175,6 +179,15 @@ impl SettingsFile {
     fn save(&self, settings: &Settings) -> Result<(), SettingsError> {
         crate::files::write_json(&self.path, settings)
             .map_err(|error| SettingsError::Io { path: self.path.display().to_string(), error })
+    }
+
+    /// Sets (or, with `None`, clears) the collector the window sends spans to, keeping every
+    /// other key of the file as it is.
+    pub fn set_otel_endpoint(&self, endpoint: Option<String>) -> Result<Settings, SettingsError> {
+        let mut settings = self.load()?;
+        settings.otel_endpoint = endpoint;
+        self.save(&settings)?;
+        Ok(settings)
     }
 
     /// Sets the window's theme, keeping every other key of the file as it is.

@@ -1,14 +1,23 @@
-// File → Settings: the window's theme (system, dark, light) and the sessions budget (how many
-// sessions the sessions folder keeps, and how many bytes of them), as the settings file holds
-// them, with what the folder holds now. A field left empty takes its default, shown as its
-// placeholder. Saving prunes the folder to the new budget at once: when that removes sessions,
+// File → Settings: the window's theme (system, dark, light), the sessions budget (how many
+// sessions the sessions folder keeps, and how many bytes of them) and the collector spans go to,
+// as the settings file holds them, with what the folder holds now and how sending spans goes. A
+// field left empty takes its default, shown as its placeholder. Saving prunes the folder to the new budget at once: when that removes sessions,
 // Save asks first, listing them (and the ones kept because they were opened or replayed in the
 // last hour); the window says what went.
 import { useEffect, useState } from "react";
-import { backend, errorText, type Pruned, type SessionsBudget, type SessionsSettings, type Theme } from "../ipc";
+import {
+  backend,
+  errorText,
+  type Pruned,
+  type SessionsBudget,
+  type SessionsSettings,
+  type SpansView,
+  type Theme,
+} from "../ipc";
 import { applyTheme } from "../theme";
 import { formatSize } from "../log/format";
 import { FormFooter } from "./FormFooter";
+import { SpansSettings } from "./SpansSettings";
 
 const MIB = 1024 * 1024;
 
@@ -30,6 +39,8 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
   const [theme, setTheme] = useState<Theme | null>(null);
   const [keep, setKeep] = useState("");
   const [mib, setMib] = useState("");
+  const [spans, setSpans] = useState<SpansView | null>(null);
+  const [endpoint, setEndpoint] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   // What Save would remove, shown for a yes before anything goes; with the settings it was asked for.
@@ -38,8 +49,10 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
   // The form shows once the settings file and the folder are read, all at once: fields that
   // appeared one by one would move the theme's choices under the pointer (the dialog is centred).
   useEffect(() => {
-    Promise.all([backend.themeGet(), backend.sessionsBudgetGet()]).then(
-      ([t, b]) => {
+    Promise.all([backend.themeGet(), backend.sessionsBudgetGet(), backend.spansGet()]).then(
+      ([t, b, v]) => {
+        setSpans(v);
+        setEndpoint(v.setting ?? "");
         setTheme(t);
         setBudget(b);
         setKeep(b.settings.keep == null ? "" : String(b.settings.keep));
@@ -67,6 +80,10 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
         }
       }
       setAsking(null);
+      // A collector's URL that cannot be used is said before anything is saved.
+      if (spans && endpoint.trim() !== (spans.setting ?? "")) {
+        setSpans(await backend.spansSet(endpoint.trim() || null));
+      }
       if (theme) applyTheme(await backend.themeSet(theme));
       const saved = await backend.sessionsBudgetSet(settings);
       onSaved(saved.pruned);
@@ -90,7 +107,7 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
         }}
       >
         <h2>Settings</h2>
-        {budget && theme ? (
+        {budget && theme && spans ? (
           <>
             <fieldset className="segmented" aria-label="Theme">
               <legend>Theme</legend>
@@ -107,8 +124,8 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
               first, never a pinned one (pin one in Open Session) or one still being written.
             </p>
             <p aria-label="Sessions folder">
-              The folder holds {budget.sessions} sessions, {formatSize(Number(budget.bytes))}, in{" "}
-              <span className="mono">{budget.folder}</span>.
+              The folder holds {budget.sessions} {Number(budget.sessions) === 1 ? "session" : "sessions"},{" "}
+              {formatSize(Number(budget.bytes))}, in <span className="mono">{budget.folder}</span>.
             </p>
             <label>
               Keep at most this many sessions
@@ -130,6 +147,9 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
                 onChange={(e) => setMib(e.target.value)}
               />
             </label>
+            {spans && (
+              <SpansSettings key={spans.setting ?? ""} endpoint={endpoint} onEndpoint={setEndpoint} view={spans} />
+            )}
           </>
         ) : (
           !error && <p className="muted">Reading the settings…</p>
@@ -160,7 +180,12 @@ export function SettingsDialog({ onSaved, onCancel }: Props) {
             </button>
           </div>
         ) : (
-          <FormFooter error={error} onCancel={onCancel} submit="Save" disabled={!budget || !theme || saving} />
+          <FormFooter
+            error={error}
+            onCancel={onCancel}
+            submit="Save"
+            disabled={!budget || !theme || !spans || saving}
+          />
         )}
       </form>
     </div>

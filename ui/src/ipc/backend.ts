@@ -23,6 +23,7 @@ export type ListKind = B.ListKind;
 export type ListPage = B.ListPage_Serialize;
 export type Listing = B.Listing_Serialize;
 export type Exported = B.Exported;
+export type SpansView = B.SpansView_Serialize;
 export type ToolsListing = B.ToolsListing_Serialize;
 export type ListenSpec = B.ListenSpec_Deserialize;
 export type LogLevel = B.LogLevel;

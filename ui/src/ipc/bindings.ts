@@ -296,6 +296,13 @@ export const commands = {
 	 *  An existing file is never overwritten.
 	 */
 	skillSave: (path: string, read: SkillFileRead_Deserialize) => __TAURI_INVOKE<string>("skill_save", { path, read }),
+	/**  Where the window's spans go, and how it has gone. */
+	spansGet: () => __TAURI_INVOKE<SpansView_Serialize>("spans_get"),
+	/**
+	 *  Names the collector the window sends spans to (`None`: the environment's, or none), saved
+	 *  in the settings, and sends to it from now on. A URL that cannot be used is refused unsaved.
+	 */
+	spansSet: (endpoint: string | null) => __TAURI_INVOKE<SpansView_Serialize>("spans_set", { endpoint }),
 	/**
 	 *  Adds `test` to a suite: an existing one (`existing`, chosen in the open dialog) or a new
 	 *  file (the save dialog, which asks before replacing one). `null` when the person cancels.
@@ -1972,6 +1979,31 @@ export type Listing_Serialize = {
 	stopped: string | null,
 };
 
+/**  What was sent, and what was not. */
+export type LiveReport = LiveReport_Serialize | LiveReport_Deserialize;
+
+/**  What was sent, and what was not. */
+export type LiveReport_Deserialize = {
+	/**  The endpoint, as shown (credentials redacted). */
+	endpoint: string,
+	sent: number,
+	/**  Spans the collector never took: refused, unreachable, too slow, or still queued at the end. */
+	dropped: number,
+	/**  The first reason spans were dropped. */
+	trouble?: string | null,
+};
+
+/**  What was sent, and what was not. */
+export type LiveReport_Serialize = {
+	/**  The endpoint, as shown (credentials redacted). */
+	endpoint: string,
+	sent: number,
+	/**  Spans the collector never took: refused, unreachable, too slow, or still queued at the end. */
+	dropped: number,
+	/**  The first reason spans were dropped. */
+	trouble: string | null,
+};
+
 /**  A load run, whole: what `--json` prints and the window draws. */
 export type LoadReport = LoadReport_Serialize | LoadReport_Deserialize;
 
@@ -3601,6 +3633,33 @@ export type SpanView_Serialize = {
 	operation: number | null,
 	/**  Held open on purpose (`subscriptions/listen`): a long one is not a slow call. */
 	stream: boolean,
+};
+
+/**  What Settings shows of the window's spans. */
+export type SpansView = SpansView_Serialize | SpansView_Deserialize;
+
+/**  What Settings shows of the window's spans. */
+export type SpansView_Deserialize = {
+	/**  The collector Settings names, if it names one. */
+	setting?: string | null,
+	/**  Whether the environment names a collector (used when Settings names none). */
+	fromEnv: boolean,
+	/**  Where spans go and how it has gone so far; `None` when they go nowhere. */
+	status?: LiveReport_Deserialize | null,
+	/**  Why no spans are sent although a collector is named. */
+	problem?: string | null,
+};
+
+/**  What Settings shows of the window's spans. */
+export type SpansView_Serialize = {
+	/**  The collector Settings names, if it names one. */
+	setting: string | null,
+	/**  Whether the environment names a collector (used when Settings names none). */
+	fromEnv: boolean,
+	/**  Where spans go and how it has gone so far; `None` when they go nowhere. */
+	status: LiveReport_Serialize | null,
+	/**  Why no spans are sent although a collector is named. */
+	problem: string | null,
 };
 
 /**  Where an opening connection is, for a front end to show. */

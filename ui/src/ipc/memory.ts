@@ -331,6 +331,13 @@ export function memoryBackend(
   let budgetSettings: SessionsBudget["settings"] = {};
   let layout: Layout = {};
   let theme: Theme = (new URLSearchParams(globalThis.location?.search ?? "").get("theme") as Theme | null) ?? "dark";
+  let otelEndpoint: string | null = null;
+  const spansView = () => ({
+    setting: otelEndpoint,
+    fromEnv: false,
+    status: null,
+    problem: otelEndpoint ? "the browser preview sends no spans" : null,
+  });
   const budgetView = (): SessionsBudget => {
     const all = listSessions();
     return {
@@ -459,6 +466,15 @@ export function memoryBackend(
     // outgrows it, so saving removes nothing.
     sessionsBudgetGet: async () => budgetView(),
     // The theme as a settings file would keep it; `?theme=light` in the preview's URL starts with one.
+    // The preview sends no spans: it says so for a collector it is given.
+    spansGet: async () => spansView(),
+    spansSet: async (endpoint) => {
+      if (endpoint !== null && !/^https?:\/\/[^/]/.test(endpoint)) {
+        throw backendError({ code: "bad_input", message: `${endpoint} is not an http or https URL` });
+      }
+      otelEndpoint = endpoint;
+      return spansView();
+    },
     themeGet: async () => theme,
     themeSet: async (chosen) => (theme = chosen),
     // The layout as a settings file would keep it: each value given replaces the saved one.
