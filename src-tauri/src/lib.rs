@@ -26,7 +26,7 @@ pub mod replay_cmd;
 pub mod roots_cmd;
 pub mod settings_cmd;
 pub mod skills_cmd;
-pub mod spans_cmd;
+pub mod spans;
 pub mod state;
 pub mod suite_cmd;
 pub mod surface;

@@ -1,11 +1,12 @@
 //! The Settings dialog's commands: the sessions budget as the settings file holds it, the
 //! numbers it comes to, what pruning removed; pinning a session so it is never pruned; and the
-//! window's theme, given to the window's native side as well; and the window's layout.
+//! window's theme, given to the window's native side as well; the window's layout; and the
+//! collector the window sends spans to.
 
 use serde::Serialize;
 use sonde_core::{
-    free_space, list_sessions, pin_session, Budget, Layout, Pruned, SessionInfo, SessionsSettings,
-    SettingsError, Theme,
+    free_space, list_sessions, pin_session, Budget, ErrorCode, Layout, OtlpTarget, Pruned, SessionInfo,
+    SessionsSettings, SettingsError, Theme,
 };
 use tauri::{Manager, Runtime, State};
 
@@ -133,4 +134,29 @@ pub fn layout_get(state: State<'_, AppState>) -> Result<Layout> {
 #[specta::specta]
 pub fn layout_set(state: State<'_, AppState>, layout: Layout) -> Result<Layout> {
     Ok(state.settings.set_layout(layout)?.layout)
+}
+
+/// Where the window's spans go, and how it has gone.
+#[tauri::command(async)]
+#[specta::specta]
+pub async fn spans_get(state: State<'_, AppState>) -> Result<crate::spans::SpansView> {
+    let setting = state.settings.load()?.otel_endpoint;
+    Ok(state.spans.view(setting).await)
+}
+
+/// Names the collector the window sends spans to (`None`: the environment's, or none), saved
+/// in the settings, and sends to it from now on. A URL that cannot be used is refused unsaved.
+#[tauri::command(async)]
+#[specta::specta]
+pub async fn spans_set(
+    state: State<'_, AppState>,
+    endpoint: Option<String>,
+) -> Result<crate::spans::SpansView> {
+    let endpoint = endpoint.map(|e| e.trim().to_owned()).filter(|e| !e.is_empty());
+    if let Some(url) = &endpoint {
+        OtlpTarget::from_env_with(Some(url)).map_err(|words| err(ErrorCode::BadInput, words))?;
+    }
+    state.settings.set_otel_endpoint(endpoint.clone())?;
+    state.spans.restart(state.hub.log().clone(), endpoint.as_deref(), state.servers.secrets()).await;
+    Ok(state.spans.view(endpoint).await)
 }

@@ -33,7 +33,7 @@ pub struct AppState {
     /// Each session's timeline the window draws, grown as the session grows.
     pub timelines: Timelines,
     /// The session's spans, sent live to the collector Settings (or the environment) names.
-    pub spans: crate::spans_cmd::Spans,
+    pub spans: crate::spans::Spans,
     quitting: AtomicBool,
 }
 

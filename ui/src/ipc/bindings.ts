@@ -282,6 +282,13 @@ export const commands = {
 	 *  whole layout as saved (a split out of bounds brought within them).
 	 */
 	layoutSet: (layout: Layout_Deserialize) => __TAURI_INVOKE<Layout_Serialize>("layout_set", { layout }),
+	/**  Where the window's spans go, and how it has gone. */
+	spansGet: () => __TAURI_INVOKE<SpansView_Serialize>("spans_get"),
+	/**
+	 *  Names the collector the window sends spans to (`None`: the environment's, or none), saved
+	 *  in the settings, and sends to it from now on. A URL that cannot be used is refused unsaved.
+	 */
+	spansSet: (endpoint: string | null) => __TAURI_INVOKE<SpansView_Serialize>("spans_set", { endpoint }),
 	/**  Every skill of connection `id` (`skills/list`, every page); reads no file. */
 	skillsList: (id: number) => __TAURI_INVOKE<SkillsListing_Serialize>("skills_list", { id }),
 	/**
@@ -296,13 +303,6 @@ export const commands = {
 	 *  An existing file is never overwritten.
 	 */
 	skillSave: (path: string, read: SkillFileRead_Deserialize) => __TAURI_INVOKE<string>("skill_save", { path, read }),
-	/**  Where the window's spans go, and how it has gone. */
-	spansGet: () => __TAURI_INVOKE<SpansView_Serialize>("spans_get"),
-	/**
-	 *  Names the collector the window sends spans to (`None`: the environment's, or none), saved
-	 *  in the settings, and sends to it from now on. A URL that cannot be used is refused unsaved.
-	 */
-	spansSet: (endpoint: string | null) => __TAURI_INVOKE<SpansView_Serialize>("spans_set", { endpoint }),
 	/**
 	 *  Adds `test` to a suite: an existing one (`existing`, chosen in the open dialog) or a new
 	 *  file (the save dialog, which asks before replacing one). `null` when the person cancels.

@@ -3,17 +3,14 @@
 //!
 //! Owns: starting and stopping the core's `LiveSpans` on the window's session as the setting
 //! changes, and what the Settings dialog shows of it (where spans go, how many were sent and
-//! dropped, and why). Refuses: the spans and the sending (the core's `otel`).
+//! dropped, and why). Refuses: the spans and the sending (the core's `otel`), and the commands
+//! (`settings_cmd`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use sonde_core::{ErrorCode, LiveReport, LiveSpans, OtlpTarget, WireLog};
-use tauri::State;
-
-use crate::error::{err, Result};
-use crate::state::AppState;
+use sonde_core::{LiveReport, LiveSpans, OtlpTarget, WireLog};
 
 /// How long quitting waits for the collector to take the last spans.
 const LAST_SPANS_WITHIN: Duration = Duration::from_secs(2);
@@ -71,7 +68,7 @@ impl Spans {
         }
     }
 
-    async fn view(&self, setting: Option<String>) -> SpansView {
+    pub async fn view(&self, setting: Option<String>) -> SpansView {
         let sending = self.0.lock().await;
         SpansView {
             setting,
@@ -80,26 +77,4 @@ impl Spans {
             problem: sending.problem.clone(),
         }
     }
-}
-
-/// Where the window's spans go, and how it has gone.
-#[tauri::command(async)]
-#[specta::specta]
-pub async fn spans_get(state: State<'_, AppState>) -> Result<SpansView> {
-    let setting = state.settings.load()?.otel_endpoint;
-    Ok(state.spans.view(setting).await)
-}
-
-/// Names the collector the window sends spans to (`None`: the environment's, or none), saved
-/// in the settings, and sends to it from now on. A URL that cannot be used is refused unsaved.
-#[tauri::command(async)]
-#[specta::specta]
-pub async fn spans_set(state: State<'_, AppState>, endpoint: Option<String>) -> Result<SpansView> {
-    let endpoint = endpoint.map(|e| e.trim().to_owned()).filter(|e| !e.is_empty());
-    if let Some(url) = &endpoint {
-        OtlpTarget::from_env_with(Some(url)).map_err(|words| err(ErrorCode::BadInput, words))?;
-    }
-    state.settings.set_otel_endpoint(endpoint.clone())?;
-    state.spans.restart(state.hub.log().clone(), endpoint.as_deref(), state.servers.secrets()).await;
-    Ok(state.spans.view(endpoint).await)
 }
