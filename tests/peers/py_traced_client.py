@@ -1,7 +1,7 @@
 """A real client that traces: the Python `mcp` SDK's `Client` with OpenTelemetry's SDK set up
-(its spans kept in memory), calling one tool of a stdio server inside a span of its own ("agent
-turn"), then printing its spans as one JSON line: each one's name, kind, trace id, span id and
-parent's id, in hex. The SDK sends each request's trace context in `params._meta`.
+(py_otel), calling one tool of a stdio server inside a span of its own ("agent turn"), then
+printing its spans as one JSON line. The SDK sends each request's trace context in
+`params._meta`.
 
     py_traced_client.py TOOL ARGS_JSON -- COMMAND [ARG...]
 
@@ -13,19 +13,10 @@ import json
 import os
 import sys
 
+import py_otel  # noqa: I001 (first: the SDK's tracer is its provider's)
 from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
-# Set before the SDK is imported, so its tracer is this provider's.
-exporter = InMemorySpanExporter()
-provider = TracerProvider()
-provider.add_span_processor(SimpleSpanProcessor(exporter))
-trace.set_tracer_provider(provider)
-
-from mcp import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 
 async def main() -> None:
@@ -35,17 +26,7 @@ async def main() -> None:
     with trace.get_tracer("py-traced-client").start_as_current_span("agent turn"):
         async with Client(server, mode="legacy") as client:
             await client.call_tool(tool, arguments)
-    spans = [
-        {
-            "name": s.name,
-            "kind": s.kind.name,
-            "trace_id": format(s.context.trace_id, "032x"),
-            "span_id": format(s.context.span_id, "016x"),
-            "parent_id": format(s.parent.span_id, "016x") if s.parent else None,
-        }
-        for s in exporter.get_finished_spans()
-    ]
-    print(json.dumps({"spans": spans}), flush=True)
+    print(json.dumps(py_otel.spans()), flush=True)
 
 
 asyncio.run(main())

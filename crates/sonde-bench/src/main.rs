@@ -9,6 +9,7 @@ mod direct;
 mod figures;
 mod generator;
 mod load;
+mod otel;
 mod proxy;
 mod sections;
 mod watch;
@@ -63,6 +64,14 @@ fn main() {
                     &mut report,
                     if quick { 1_000 } else { 10_000 },
                     if quick { 20_000 } else { 200_000 },
+                );
+            }
+            if run("otel") {
+                // Rounds of a second or more: the exporter looks at the log four times a second.
+                otel::run(
+                    &mut report,
+                    if quick { 10_000 } else { 20_000 },
+                    if quick { 500_000 } else { 1_000_000 },
                 );
             }
             if run("generator") {

@@ -12,28 +12,38 @@ use crate::figures::{median_min_max, percentile, Report, Row};
 
 const ROUNDS: usize = 11;
 
-/// A client on the fixture run with `args`, through `sonde proxy` when `proxied`; the proxy's
-/// session log goes to `home`.
-fn client(proxied: bool, home: &std::path::Path, args: &[&str]) -> Direct {
-    if !proxied {
-        return Direct::start(args);
-    }
+/// A client on the fixture run with `args`, directly or through `sonde proxy` with the
+/// environment `env` added; the proxy's session log goes to `home`.
+pub fn client(via: Via, home: &std::path::Path, args: &[&str]) -> Direct {
+    let env = match via {
+        Via::Direct => return Direct::start(args),
+        Via::Proxy(env) => env,
+    };
     let mut command = Command::new(crate::sibling("sonde"));
     command.args(["proxy", "--"]).arg(crate::sibling("sonde-fixture")).args(args);
     command.env("XDG_DATA_HOME", home).stderr(std::process::Stdio::null());
+    command.envs(env.iter().map(|(k, v)| (k, v)));
     Direct::start_command(command)
 }
 
+/// How a bench client reaches the fixture.
+#[derive(Clone, Copy)]
+pub enum Via<'a> {
+    Direct,
+    /// Through `sonde proxy`, with these variables set.
+    Proxy(&'a [(String, String)]),
+}
+
 /// `n` sequential echo calls; their latencies in ms, sorted.
-fn sequential(d: &mut Direct, n: usize) -> Vec<f64> {
+pub fn sequential(d: &mut Direct, n: usize) -> Vec<f64> {
     let mut ms = d.echo_calls(n);
     ms.sort_by(f64::total_cmp);
     ms
 }
 
 /// How long a flood of `n` notifications and the reply after them take to read, in ms.
-fn flood(proxied: bool, home: &std::path::Path, n: u64) -> f64 {
-    let mut d = client(proxied, home, &["--flood", &n.to_string()]);
+pub fn flood(via: Via, home: &std::path::Path, n: u64) -> f64 {
+    let mut d = client(via, home, &["--flood", &n.to_string()]);
     let started = Instant::now();
     d.send(
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}"#,
@@ -48,8 +58,8 @@ pub fn run(report: &mut Report, calls: usize, notifications: u64) {
     let per_round = (calls / ROUNDS).max(1);
     let (mut added50, mut added99, mut p50s, mut d50s) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        let through = sequential(&mut client(true, &home, &[]), per_round);
-        let direct = sequential(&mut client(false, &home, &[]), per_round);
+        let through = sequential(&mut client(Via::Proxy(&[]), &home, &[]), per_round);
+        let direct = sequential(&mut client(Via::Direct, &home, &[]), per_round);
         let (p50, d50) = (percentile(&through, 0.5), percentile(&direct, 0.5));
         added50.push((p50 - d50) * 1000.0);
         added99.push((percentile(&through, 0.99) - percentile(&direct, 0.99)) * 1000.0);
@@ -71,8 +81,8 @@ pub fn run(report: &mut Report, calls: usize, notifications: u64) {
     let mut ratios = Vec::new();
     let (mut through_ms, mut direct_ms) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        let t = flood(true, &home, notifications);
-        let d = flood(false, &home, notifications);
+        let t = flood(Via::Proxy(&[]), &home, notifications);
+        let d = flood(Via::Direct, &home, notifications);
         ratios.push(d / t);
         through_ms.push(t);
         direct_ms.push(d);

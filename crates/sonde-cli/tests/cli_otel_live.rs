@@ -136,25 +136,6 @@ fn seen(requests: &[ExportTraceServiceRequest]) -> Seen {
     spans
 }
 
-/// The session exported as OTLP by `sonde export`.
-fn exported(home: &Path, session: &Path) -> ExportTraceServiceRequest {
-    let out_path = home.join("export.otlp.json");
-    let out = support::sonde(
-        home,
-        &[
-            "export",
-            "--format",
-            "otlp",
-            "--session",
-            session.to_str().unwrap(),
-            "--out",
-            out_path.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    serde_json::from_slice(&std::fs::read(out_path).unwrap()).unwrap()
-}
-
 #[test]
 fn spans_reach_a_local_receiver_as_protobuf_with_the_headers_and_are_the_exports() {
     let home = support::data_home("otel-live-protobuf");
@@ -177,7 +158,11 @@ fn spans_reach_a_local_receiver_as_protobuf_with_the_headers_and_are_the_exports
     }
     let sent = seen(&requests);
     let session = support::session_path(&out.stderr);
-    assert_eq!(sent, seen(&[exported(&home, &session)]), "live spans are the export's");
+    assert_eq!(
+        sent,
+        seen(&[support::export_otlp(&home, &session, "export.otlp.json", &[]).0]),
+        "live spans are the export's"
+    );
     assert!(sent.iter().any(|(_, name, ..)| name == "tools/call echo"), "{sent:?}");
     let progress = requests
         .iter()

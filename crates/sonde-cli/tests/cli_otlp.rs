@@ -34,19 +34,7 @@ fn record(home: &Path, args: &[&str], knobs: &[&str], ok: bool) -> PathBuf {
     support::session_path(&out.stderr)
 }
 
-/// The session exported as OTLP, read back with opentelemetry-proto's JSON mapping; the file.
-fn export(home: &Path, session: &Path, name: &str, extra: &[&str]) -> (ExportTraceServiceRequest, PathBuf) {
-    let out_path = home.join(name);
-    let mut args = vec!["export", "--format", "otlp", "--session", session.to_str().unwrap()];
-    args.extend(["--out", out_path.to_str().unwrap()]);
-    args.extend(extra);
-    let out = sonde(home, &args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = std::fs::read_to_string(&out_path).unwrap();
-    let request: ExportTraceServiceRequest =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not OTLP/JSON ({e}): {text}"));
-    (request, out_path)
-}
+use support::export_otlp as export;
 
 fn spans(request: &ExportTraceServiceRequest) -> Vec<&Span> {
     request.resource_spans.iter().flat_map(|r| &r.scope_spans).flat_map(|s| &s.spans).collect()

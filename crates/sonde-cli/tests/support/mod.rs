@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use serde_json::Value;
 
 pub const SONDE: &str = env!("CARGO_BIN_EXE_sonde");
@@ -245,4 +246,23 @@ impl Lines {
         }
         &self.seen
     }
+}
+
+/// The session exported as OTLP, read back with opentelemetry-proto's JSON mapping; the file.
+pub fn export_otlp(
+    home: &Path,
+    session: &Path,
+    name: &str,
+    extra: &[&str],
+) -> (ExportTraceServiceRequest, PathBuf) {
+    let out_path = home.join(name);
+    let mut args = vec!["export", "--format", "otlp", "--session", session.to_str().unwrap()];
+    args.extend(["--out", out_path.to_str().unwrap()]);
+    args.extend(extra);
+    let out = sonde(home, &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let request: ExportTraceServiceRequest =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not OTLP/JSON ({e}): {text}"));
+    (request, out_path)
 }
