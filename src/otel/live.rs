@@ -70,6 +70,15 @@ struct Counts {
 }
 
 impl Counts {
+    fn report(&self, endpoint: String) -> LiveReport {
+        let counts = self;
+        LiveReport {
+            endpoint,
+            sent: counts.sent.load(Ordering::Relaxed),
+            dropped: counts.dropped.load(Ordering::Relaxed),
+            trouble: counts.trouble.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+        }
+    }
     /// Counts `n` spans dropped for `why`; the first reason is told, once.
     fn drop_spans(&self, n: u64, why: String, tell: &(dyn Fn(String) + Send + Sync), endpoint: &str) {
         self.dropped.fetch_add(n, Ordering::Relaxed);
@@ -149,18 +158,6 @@ impl LiveSpans {
     /// What has been sent so far, and dropped.
     pub fn status(&self) -> LiveReport {
         self.counts.report(self.endpoint.clone())
-    }
-}
-
-impl Counts {
-    fn report(&self, endpoint: String) -> LiveReport {
-        let counts = self;
-        LiveReport {
-            endpoint,
-            sent: counts.sent.load(Ordering::Relaxed),
-            dropped: counts.dropped.load(Ordering::Relaxed),
-            trouble: counts.trouble.lock().unwrap_or_else(|e| e.into_inner()).clone(),
-        }
     }
 }
 
@@ -264,6 +261,10 @@ impl Follower {
                 self.operations.insert(op.head);
             }
         }
+        // A notification that comes after its request's span was sent belongs to no span: only
+        // those of requests still waiting are kept.
+        let timeline = &self.timeline;
+        self.events.retain(|request, _| timeline.span(*request).is_some_and(|s| s.end.is_none()));
         let n = batch.len();
         if n == 0 {
             return None;
