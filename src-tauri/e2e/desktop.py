@@ -397,7 +397,7 @@ def ensure_call():
         call_tool("Add", ["2", "40"], "2 + 40 = 42")
 
 
-def add_server(name, command=None, url=None, header=None, graces=None, restart=False, host=None):
+def add_server(name, command=None, url=None, header=None, graces=None, restart=False, host=None, trace=False):
     """Saves a server through the Add dialog, as a new user would."""
     driver.find_element(By.CSS_SELECTOR, "button[aria-label='Add a server']").click()
     dialog = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "form.dialog"))
@@ -415,6 +415,8 @@ def add_server(name, command=None, url=None, header=None, graces=None, restart=F
         dialog.find_element(By.XPATH, f".//label[contains(., '{field}')]/input").send_keys(ms)
     if restart:
         dialog.find_element(By.XPATH, ".//label[contains(., 'Restart when it exits')]/input").click()
+    if trace:
+        dialog.find_element(By.XPATH, ".//label[contains(., 'Start a trace for each request')]/input").click()
     if host:
         connect_as = dialog.find_element(By.XPATH, ".//label[contains(., 'Connect as')]/select")
         wait.until(lambda d: connect_as.is_enabled())
@@ -914,7 +916,7 @@ def ten_thousand_tools_are_counted_filtered_and_walked_from_the_keyboard():
 # Past sessions, the CLI's, opened read-only (File → Open Session).
 sessions.install(check, driver, wait, shot, {"press_on_window": press_on_window, "set_filter": set_filter,
                                             "choose_theme": choose_theme, "ensure_connected": ensure_connected,
-                                            "call_tool": call_tool})
+                                            "call_tool": call_tool, "saved": saved, "add_server": add_server})
 
 # Room to work: the splitter, a folded question, the era select, every panel in both themes
 # (issue 31).

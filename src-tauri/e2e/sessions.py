@@ -384,6 +384,26 @@ def install(check, driver, wait, shot, h):
         assert said_until(lambda t: t.startswith("No spans are sent")) == "No spans are sent: name a collector to send them to."
 
     @check
+    def a_server_saved_to_start_traces_gets_sondes_traceparent_on_each_request():
+        """A server saved with "Start a trace for each request": its tools/call carries a traceparent in _meta marked sonde=own, seen in the wire log; the demo's calls carry none"""
+        marked = 'method:tools/call dir:out "sonde=own"'
+        grid = "[role='grid'][aria-label='Wire log'] div[role='row'][data-seq]"
+        if not h["saved"]("Traced echo"):
+            # Before it: the calls of every other check's servers, none of which traces.
+            h["set_filter"](marked)
+            assert not driver.find_elements(By.CSS_SELECTOR, grid), "a call of a server that does not trace is marked"
+            # With an argument: a bare path is taken by Selenium for a file to upload.
+            h["add_server"]("Traced echo", command=f"{os.environ['SONDE_FIXTURE']} --tools 1", trace=True)
+        h["ensure_connected"]("Traced echo")
+        h["press_on_window"]("ctrl+1")
+        h["call_tool"]("echo", ["traced"], "traced")
+        h["set_filter"](marked)
+        row = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, grid))[-1]
+        row.click()
+        detail = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[aria-label='Entry detail']"))
+        wait.until(lambda d: '"traceparent"' in detail.text and '"00-' in detail.text)
+
+    @check
     def the_theme_chosen_in_settings_colours_the_window_and_is_kept():
         """File → Settings: Light makes the window light (its page and the settings file), System follows the desktop, Dark again"""
         choose = h["choose_theme"]

@@ -72,6 +72,10 @@ pub struct SavedServer {
     /// in the CLI); absent: as Sonde.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// Start a trace for each request Sonde sends it (`--trace` in the CLI): a W3C
+    /// `traceparent` in the request's `_meta`, so a server that traces joins it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace: bool,
 }
 
 /// A client the person registered with an authorization server, the scopes to ask for, or the
@@ -133,6 +137,7 @@ impl SavedServer {
             on_change: None,
             oauth: None,
             host: None,
+            trace: false,
         }
     }
 
@@ -166,6 +171,7 @@ impl SavedServer {
         }
         config.name = Some(self.name.clone());
         config.era = self.era;
+        config.options.trace = self.trace;
         config.restart = self.restart_on_exit.then(RestartPolicy::default);
         config.answers.roots =
             self.roots.iter().filter(|r| !r.trim().is_empty()).map(PathBuf::from).collect();
@@ -472,6 +478,17 @@ mod tests {
         assert_eq!(target.auth.scope, None, "a blank scope is no scope");
         assert!(servers.secrets().contains(&"hunter22".to_owned()));
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_server_saved_to_trace_connects_with_traces_and_says_so_only_then() {
+        let plain = SavedServer { command: "srv".into(), ..SavedServer::blank("Plain") };
+        let traced = SavedServer { trace: true, ..plain.clone() };
+        assert!(!plain.to_config().unwrap().options.trace);
+        assert!(traced.to_config().unwrap().options.trace);
+        assert!(!serde_json::to_string(&plain).unwrap().contains("trace"), "left out when off");
+        let read: SavedServer = serde_json::from_str(&serde_json::to_string(&traced).unwrap()).unwrap();
+        assert!(read.trace);
     }
 
     #[test]

@@ -210,6 +210,11 @@ export function ServerDialog({
           />
           Restart when it exits (waits 1 s, 2 s, 4 s … up to 60 s; stops after 5 exits within 2 minutes)
         </label>
+        <label className="inline">
+          <input type="checkbox" checked={draft.trace ?? false} onChange={(e) => set({ trace: e.target.checked })} />
+          Start a trace for each request (a W3C traceparent in its _meta, so a server that traces with OpenTelemetry
+          joins it)
+        </label>
         <div className="grid">
           <label className="wide">
             Protocol era

@@ -3114,6 +3114,11 @@ export type SavedServer_Deserialize = {
 	 *  in the CLI); absent: as Sonde.
 	 */
 	host?: string | null,
+	/**
+	 *  Start a trace for each request Sonde sends it (`--trace` in the CLI): a W3C
+	 *  `traceparent` in the request's `_meta`, so a server that traces joins it.
+	 */
+	trace?: boolean,
 };
 
 /**  One saved server. */
@@ -3149,6 +3154,11 @@ export type SavedServer_Serialize = {
 	 *  in the CLI); absent: as Sonde.
 	 */
 	host?: string,
+	/**
+	 *  Start a trace for each request Sonde sends it (`--trace` in the CLI): a W3C
+	 *  `traceparent` in the request's `_meta`, so a server that traces joins it.
+	 */
+	trace?: boolean,
 };
 
 /**  What the server said about itself, and how its protocol version was decided. */
