@@ -21,7 +21,7 @@ pub fn export_otlp(
 ) -> Result<Traces, ExportError> {
     let traces = traces(log, filter, secrets)?;
     if traces.requests == 0 {
-        let filtered_out = *filter != Filter::default() && !log.is_empty() && has_requests(log)?;
+        let filtered_out = *filter != Filter::default() && has_requests(log);
         return Err(ExportError::NoRequests { filtered_out });
     }
     let mut out = BufWriter::new(crate::files::create_private(path)?);
@@ -31,6 +31,7 @@ pub fn export_otlp(
     Ok(traces)
 }
 
-fn has_requests(log: &WireLog) -> std::io::Result<bool> {
-    Ok(traces(log, &Filter::default(), &[])?.requests > 0)
+/// Whether the session holds a request at all: the timeline's index says, no entry read.
+fn has_requests(log: &WireLog) -> bool {
+    !crate::timeline::Timeline::of(log).spans().is_empty()
 }
