@@ -114,7 +114,7 @@ pub use load::{
     LoadControl, LoadError, LoadOp, LoadPlan, LoadReport, LoadRuns, LoadSecond, LoadSettings, LoadWordsError,
     Pacing, Percentiles, SavedRun, Slo, SloVerdict, Step as LoadStep, Weighted,
 };
-pub use otel::{export_otlp, LiveReport, LiveSpans, OtlpTarget, Traces};
+pub use otel::{export_otlp, LiveReport, LiveSpans, OtlpTarget, OtlpTargetError, Traces};
 pub use replay::rules::REPLAY_RULES_FILE;
 pub use replay::{
     recorded_requests, replay, RecordedRequests, RecordingError, Replay, ReplayVerdict, Replayed, Rules,

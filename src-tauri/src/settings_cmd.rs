@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use sonde_core::{
-    free_space, list_sessions, pin_session, Budget, ErrorCode, Layout, OtlpTarget, Pruned, SessionInfo,
+    free_space, list_sessions, pin_session, Budget, Layout, OtlpTarget, Pruned, SessionInfo,
     SessionsSettings, SettingsError, Theme,
 };
 use tauri::{Manager, Runtime, State};
@@ -154,7 +154,7 @@ pub async fn spans_set(
 ) -> Result<crate::spans::SpansView> {
     let endpoint = endpoint.map(|e| e.trim().to_owned()).filter(|e| !e.is_empty());
     if let Some(url) = &endpoint {
-        OtlpTarget::from_env_with(Some(url)).map_err(|words| err(ErrorCode::BadInput, words))?;
+        OtlpTarget::from_env_with(Some(url)).map_err(|e| err(e.code(), e))?;
     }
     state.settings.set_otel_endpoint(endpoint.clone())?;
     state.spans.restart(state.hub.log().clone(), endpoint.as_deref(), state.servers.secrets()).await;

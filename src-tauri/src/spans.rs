@@ -56,7 +56,7 @@ impl Spans {
                 sending.live = Some(live);
             }
             Ok(None) => {}
-            Err(words) => sending.problem = Some(words),
+            Err(e) => sending.problem = Some(e.to_string()),
         }
     }
 

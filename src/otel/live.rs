@@ -249,7 +249,9 @@ impl Follower {
         }
         for op in self.timeline.operations() {
             let settled = op.parts.iter().all(|p| self.timeline.span(*p).is_some_and(|s| s.end.is_some()));
-            let quiet = self.timeline.last_ms - op.end >= OPERATION_QUIET_MS;
+            // Quiet by the clock, not by the next entry: a session that goes idle after a task
+            // still sends it.
+            let quiet = self.log.elapsed_ms() - op.end >= OPERATION_QUIET_MS;
             if op.kind == OperationKind::Authorization
                 || self.operations.contains(&op.head)
                 || !(last || (settled && quiet))

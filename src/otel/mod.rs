@@ -17,4 +17,4 @@ mod target;
 pub use export::export_otlp;
 pub use live::{LiveReport, LiveSpans};
 pub use spans::Traces;
-pub use target::OtlpTarget;
+pub use target::{OtlpTarget, OtlpTargetError};

@@ -217,6 +217,10 @@ impl<'a> Session<'a> {
         for label in self.log.connection_labels() {
             servers.entry(label.conn).or_default().label = label.server;
         }
+        // Once every connection's server has said who it is, there is nothing to look for.
+        if timeline.connections().iter().all(|c| servers.get(c).is_some_and(|s| s.name.is_some())) {
+            return Ok(());
+        }
         for s in timeline.spans() {
             let deciding = matches!(&*s.method, "initialize" | "server/discover");
             let server = servers.entry(s.conn).or_default();

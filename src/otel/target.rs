@@ -36,6 +36,18 @@ impl std::fmt::Debug for OtlpTarget {
     }
 }
 
+/// A variable (or the window's setting) whose value Sonde cannot use, said with what would do:
+/// the person's input, `bad_input`. No value of a header is ever in the words.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct OtlpTargetError(pub String);
+
+impl OtlpTargetError {
+    pub fn code(&self) -> crate::error_code::ErrorCode {
+        crate::error_code::ErrorCode::BadInput
+    }
+}
+
 /// The default of `OTEL_EXPORTER_OTLP_TIMEOUT`.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -47,14 +59,14 @@ impl OtlpTarget {
 
     /// The target the process's environment names: `Ok(None)` when it names none (or turns
     /// tracing off), `Err` with words when what it says cannot be used.
-    pub fn from_env() -> Result<Option<OtlpTarget>, String> {
+    pub fn from_env() -> Result<Option<OtlpTarget>, OtlpTargetError> {
         OtlpTarget::from_vars(|name| std::env::var(name).ok())
     }
 
     /// As [`OtlpTarget::from_env`], with `endpoint` (a base URL, as the window's setting holds
     /// it) in place of the variables' endpoints when it is given: the headers, protocol and
     /// timeout still come from the environment.
-    pub fn from_env_with(endpoint: Option<&str>) -> Result<Option<OtlpTarget>, String> {
+    pub fn from_env_with(endpoint: Option<&str>) -> Result<Option<OtlpTarget>, OtlpTargetError> {
         let Some(endpoint) = endpoint.map(str::trim).filter(|e| !e.is_empty()) else {
             return OtlpTarget::from_env();
         };
@@ -63,11 +75,11 @@ impl OtlpTarget {
             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" | "OTEL_SDK_DISABLED" | "OTEL_TRACES_EXPORTER" => None,
             other => std::env::var(other).ok(),
         })
-        .map_err(|e| e.replace("OTEL_EXPORTER_OTLP_ENDPOINT", "the collector's URL"))
+        .map_err(|e| OtlpTargetError(e.0.replace("OTEL_EXPORTER_OTLP_ENDPOINT", "the collector's URL")))
     }
 
     /// As [`OtlpTarget::from_env`], from `var`.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<OtlpTarget>, String> {
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Option<OtlpTarget>, OtlpTargetError> {
         let var = |name: &str| var(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
         if var("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true"))
             || var("OTEL_TRACES_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"))
@@ -93,10 +105,10 @@ impl OtlpTarget {
             "http/protobuf" => false,
             "http/json" => true,
             other => {
-                return Err(format!(
+                return Err(OtlpTargetError(format!(
                     "OTEL_EXPORTER_OTLP_PROTOCOL={other}: Sonde sends spans over OTLP/HTTP only; set it to \
                      http/protobuf or http/json"
-                ))
+                )))
             }
         };
         let mut headers = Vec::new();
@@ -110,7 +122,9 @@ impl OtlpTarget {
         let timeout =
             match var("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT").or_else(|| var("OTEL_EXPORTER_OTLP_TIMEOUT")) {
                 Some(ms) => Duration::from_millis(ms.parse::<u64>().map_err(|_| {
-                    format!("OTEL_EXPORTER_OTLP_TIMEOUT={ms}: give milliseconds, as a whole number")
+                    OtlpTargetError(format!(
+                        "OTEL_EXPORTER_OTLP_TIMEOUT={ms}: give milliseconds, as a whole number"
+                    ))
                 })?),
                 None => DEFAULT_TIMEOUT,
             };
@@ -118,29 +132,34 @@ impl OtlpTarget {
     }
 }
 
-fn parse_url(name: &str, text: &str) -> Result<url::Url, String> {
-    let url = url::Url::parse(text).map_err(|e| format!("{name} is not a URL ({e})"))?;
+fn parse_url(name: &str, text: &str) -> Result<url::Url, OtlpTargetError> {
+    let url = url::Url::parse(text).map_err(|e| OtlpTargetError(format!("{name} is not a URL ({e})")))?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(format!("{name}: Sonde sends spans over http or https, not {}", url.scheme()));
+        return Err(OtlpTargetError(format!(
+            "{name}: Sonde sends spans over http or https, not {}",
+            url.scheme()
+        )));
     }
     Ok(url)
 }
 
 /// `key1=value1,key2=value2`, each value percent-decoded (the W3C Baggage format the
 /// specification names); the words never hold a value.
-fn parse_headers(name: &str, text: &str) -> Result<Vec<(String, String)>, String> {
+fn parse_headers(name: &str, text: &str) -> Result<Vec<(String, String)>, OtlpTargetError> {
     let mut out = Vec::new();
     for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((key, value)) = pair.split_once('=') else {
             let key: String = pair.chars().take_while(|c| *c != ':').collect();
-            return Err(format!("{name}: {key:?} has no value; write key=value, separated by commas"));
+            return Err(OtlpTargetError(format!(
+                "{name}: {key:?} has no value; write key=value, separated by commas"
+            )));
         };
         let key = key.trim();
         if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)) {
-            return Err(format!("{name}: {key:?} is not a header name"));
+            return Err(OtlpTargetError(format!("{name}: {key:?} is not a header name")));
         }
-        let value =
-            percent_decode(value.trim()).ok_or_else(|| format!("{name}: the value of {key} is not UTF-8"))?;
+        let value = percent_decode(value.trim())
+            .ok_or_else(|| OtlpTargetError(format!("{name}: the value of {key} is not UTF-8")))?;
         out.push((key.to_owned(), value));
     }
     Ok(out)
@@ -171,7 +190,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn from(vars: &[(&str, &str)]) -> Result<Option<OtlpTarget>, String> {
+    fn from(vars: &[(&str, &str)]) -> Result<Option<OtlpTarget>, OtlpTargetError> {
         let vars: HashMap<String, String> =
             vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         OtlpTarget::from_vars(|name| vars.get(name).cloned())
@@ -221,12 +240,12 @@ mod tests {
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h:4317"),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
         ]);
-        assert!(grpc.unwrap_err().contains("http/protobuf or http/json"));
+        assert!(grpc.unwrap_err().0.contains("http/protobuf or http/json"));
         let bad = from(&[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h"),
             ("OTEL_EXPORTER_OTLP_HEADERS", "secretvalue"),
         ]);
-        assert!(bad.unwrap_err().contains("has no value"));
+        assert!(bad.unwrap_err().0.contains("has no value"));
         assert!(from(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318")]).is_err());
         let off = [("OTEL_EXPORTER_OTLP_ENDPOINT", "http://h:4318"), ("OTEL_SDK_DISABLED", "true")];
         assert_eq!(from(&off).unwrap(), None);

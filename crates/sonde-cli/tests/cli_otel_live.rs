@@ -97,7 +97,11 @@ fn serve(stream: TcpStream, mode: Mode, got: &Mutex<Vec<Received>>) {
             Mode::Refuse => {
                 out.write_all(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n").unwrap()
             }
-            Mode::Hang => std::thread::sleep(std::time::Duration::from_secs(120)),
+            // Never answers: holds the connection until the client lets it go.
+            Mode::Hang => {
+                let _ = reader.read_to_end(&mut Vec::new());
+                return;
+            }
         }
     }
 }
